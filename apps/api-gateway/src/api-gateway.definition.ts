@@ -1,0 +1,18 @@
+import type { ServiceDefinition } from '@swap/service-kit';
+import { ApiGatewayConfig } from './api-gateway.config';
+import { ApiGatewayModule } from './api-gateway.module';
+import { registerProxies } from './proxy/proxy';
+
+export const apiGateway: ServiceDefinition<ApiGatewayConfig> = {
+  name: 'api-gateway',
+  title: 'api-gateway',
+  description: 'The edge: routes /v1/* and /portal/* prefixes to the services, assigns request ids, bounds bodies and upstream time.',
+  configClass: ApiGatewayConfig,
+  module: ApiGatewayModule,
+  uses: {},
+  rawBodies: true,
+  configure: async (app, config, { logger }) => {
+    if (config.CORS_ORIGINS) app.enableCors({ origin: config.CORS_ORIGINS.split(',').map((o) => o.trim()), exposedHeaders: ['x-request-id'] });
+    await registerProxies(app, config, logger);
+  },
+};

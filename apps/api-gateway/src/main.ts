@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runServiceMain } from '@swap/service-kit';
+import { apiGateway } from './api-gateway.definition';
+
+void runServiceMain(apiGateway);

@@ -1,0 +1,55 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ServiceName } from '@swap/contracts';
+import type { Logger } from '@swap/observability';
+import { LOGGER } from '@swap/service-kit';
+import { ApiGatewayConfig } from '../api-gateway.config';
+import { ROUTES, upstreamOf } from '../proxy/routes';
+import { mergeDocuments, type OpenApiDocument, type ServiceDocument } from './merge-documents';
+
+const CACHE_MS = 30_000;
+const FETCH_TIMEOUT_MS = 2_000;
+
+/** Collects each upstream's `/openapi.json` and serves them as one document, cached briefly. */
+@Injectable()
+export class OpenApiService {
+  private cached?: { at: number; doc: OpenApiDocument };
+  private inFlight?: Promise<OpenApiDocument>;
+
+  constructor(
+    private readonly config: ApiGatewayConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  document(): Promise<OpenApiDocument> {
+    if (this.cached && Date.now() - this.cached.at < CACHE_MS) return Promise.resolve(this.cached.doc);
+    this.inFlight ??= this.build().finally(() => (this.inFlight = undefined));
+    return this.inFlight;
+  }
+
+  private async build(): Promise<OpenApiDocument> {
+    const byService = new Map<ServiceName, string[]>();
+    for (const r of ROUTES) byService.set(r.service, [...(byService.get(r.service) ?? []), r.prefix]);
+    const fetched = await Promise.all(
+      [...byService].map(async ([service, prefixes]): Promise<ServiceDocument | undefined> => {
+        try {
+          const res = await fetch(`${upstreamOf(service, this.config)}/openapi.json`, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+          if (!res.ok) throw new Error(`status ${res.status}`);
+          return { service, prefixes, document: (await res.json()) as OpenApiDocument };
+        } catch (error) {
+          this.logger.warn({ service, err: error }, 'OpenAPI document of an upstream is unavailable');
+          return undefined;
+        }
+      }),
+    );
+    const parts = fetched.filter((p): p is ServiceDocument => p !== undefined);
+    const doc = mergeDocuments(parts, {
+      title: 'Cross-network swap platform API',
+      version: '1',
+      description: 'Swaps (quote, build, submit, poll), USD price candles, and API-key-gated routes. All routes carry the /v1/ prefix.',
+    });
+    // A partial document (an upstream down) is served but not cached, so it heals on the next call.
+    if (parts.length === byService.size) this.cached = { at: Date.now(), doc };
+    else doc.info['x-partial'] = true;
+    return doc;
+  }
+}

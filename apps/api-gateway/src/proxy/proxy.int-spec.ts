@@ -1,0 +1,151 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { request } from 'node:http';
+import { startServiceFromEnv, type RunningService } from '@swap/service-kit';
+import { testServiceEnv, unusedPort } from '@swap/testing';
+import { apiGateway } from '../api-gateway.definition';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+}
+
+/** An upstream that records what reached it and answers with a fixed JSON body. */
+function echoUpstream(): Promise<{ server: Server; url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks) });
+      res.writeHead(201, { 'content-type': 'application/json', 'x-upstream': 'yes' }).end('{"ok":true}');
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, seen })));
+}
+
+/** Sends a body with chunked transfer encoding (no content-length). */
+function chunkedPost(url: string, size: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    for (let sent = 0; sent < size; sent += chunk.length) req.write(chunk);
+    req.end();
+  });
+}
+
+describe('api-gateway proxying', () => {
+  let upstream: Awaited<ReturnType<typeof echoUpstream>>;
+  let hanging: Server;
+  let gateway: RunningService;
+  let downPort: number;
+
+  beforeAll(async () => {
+    upstream = await echoUpstream();
+    hanging = createServer(() => undefined);
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    downPort = await unusedPort();
+    gateway = await startServiceFromEnv(apiGateway, testServiceEnv({
+      UPSTREAM_SWAP_GATEWAY_URL: upstream.url,
+      UPSTREAM_ORACLE_CANDLES_URL: `http://127.0.0.1:${(hanging.address() as { port: number }).port}`,
+      UPSTREAM_RELAY_TRACKER_URL: `http://127.0.0.1:${downPort}`,
+      UPSTREAM_TIMEOUT_MS: '300',
+    }));
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+    upstream.server.close();
+    hanging.closeAllConnections();
+    hanging.close();
+  });
+
+  beforeEach(() => (upstream.seen.length = 0));
+
+  it('passes method, path, query, headers (x-api-key included) and body bytes through unchanged', async () => {
+    const body = '{"amount": 123456789012345678901234567890, "spaced" : true}';
+    const res = await fetch(`${gateway.url}/v1/swaps/quote?includeTxData=true&x=%20y`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8', 'x-api-key': 'svc_secret', 'x-custom': 'kept' },
+      body,
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('x-upstream')).toBe('yes');
+    expect(await res.json()).toEqual({ ok: true });
+    const [seen] = upstream.seen;
+    expect(seen.method).toBe('POST');
+    expect(seen.url).toBe('/v1/swaps/quote?includeTxData=true&x=%20y');
+    expect(seen.headers['x-api-key']).toBe('svc_secret');
+    expect(seen.headers['x-custom']).toBe('kept');
+    expect(seen.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(seen.body.toString()).toBe(body);
+  });
+
+  it('routes /v1/leverage-yield to the swaps service too, and every method', async () => {
+    for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
+      const res = await fetch(`${gateway.url}/v1/leverage-yield/positions/1`, { method });
+      expect(res.status).toBe(201);
+    }
+    expect(upstream.seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+      'GET /v1/leverage-yield/positions/1',
+      'PUT /v1/leverage-yield/positions/1',
+      'PATCH /v1/leverage-yield/positions/1',
+      'DELETE /v1/leverage-yield/positions/1',
+    ]);
+  });
+
+  it('assigns a request id, or keeps the caller one, and hands it to the upstream', async () => {
+    const given = await fetch(`${gateway.url}/v1/swaps/tokens`, { headers: { 'x-request-id': 'trace-42' } });
+    expect(given.headers.get('x-request-id')).toBe('trace-42');
+    const fresh = await fetch(`${gateway.url}/v1/swaps/tokens`);
+    expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(upstream.seen.map((s) => s.headers['x-request-id'])).toEqual(['trace-42', fresh.headers.get('x-request-id')]);
+  });
+
+  it('answers an unknown path with a 404 in the error shape', async () => {
+    const res = await fetch(`${gateway.url}/v1/swapsx/tokens`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ statusCode: 404, code: 'ROUTE_NOT_FOUND', message: 'No route for GET /v1/swapsx/tokens', requestId: expect.any(String) });
+    expect(upstream.seen).toHaveLength(0);
+  });
+
+  it('refuses a body over 1 MiB with 413, declared or chunked, without reaching the upstream', async () => {
+    const big = 'a'.repeat(1024 * 1024 + 1);
+    const declared = await fetch(`${gateway.url}/v1/swaps/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
+    const chunked = await chunkedPost(`${gateway.url}/v1/swaps/quote`, 2 * 1024 * 1024);
+    expect(chunked.status).toBe(413);
+    expect(JSON.parse(chunked.body)).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
+    expect(upstream.seen.filter((s) => s.body.length > 1024 * 1024)).toHaveLength(0);
+  });
+
+  it('accepts a body of exactly 1 MiB', async () => {
+    const res = await fetch(`${gateway.url}/v1/swaps/quote`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'a'.repeat(1024 * 1024) });
+    expect(res.status).toBe(201);
+    expect(upstream.seen[0].body.length).toBe(1024 * 1024);
+  });
+
+  it('answers 502 naming no internals when the upstream is down', async () => {
+    const res = await fetch(`${gateway.url}/v1/a/status`);
+    expect(res.status).toBe(502);
+    const text = await res.text();
+    expect(JSON.parse(text)).toMatchObject({ statusCode: 502, code: 'UPSTREAM_UNAVAILABLE', message: 'The upstream service is unavailable' });
+    expect(text).not.toContain('127.0.0.1');
+    expect(text).not.toContain(String(downPort));
+  });
+
+  it('answers 504 when the upstream is slower than UPSTREAM_TIMEOUT_MS', async () => {
+    const started = Date.now();
+    const res = await fetch(`${gateway.url}/v1/be/oracle/markets`);
+    expect(res.status).toBe(504);
+    expect(await res.json()).toMatchObject({ statusCode: 504, code: 'UPSTREAM_TIMEOUT' });
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});

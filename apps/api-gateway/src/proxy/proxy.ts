@@ -1,0 +1,81 @@
+import proxy from '@fastify/http-proxy';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ErrorCode, type ErrorBody } from '@swap/contracts';
+import type { Logger } from '@swap/observability';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { describeError } from '@swap/service-kit';
+import type { ApiGatewayConfig } from '../api-gateway.config';
+import { installStreamingBodyLimit, PayloadTooLargeError } from './body-limit';
+import { ROUTES, upstreamOf } from './routes';
+
+/**
+ * One @fastify/http-proxy (undici, keep-alive pools) per prefix. The request goes on as it
+ * came (method, path, query, headers including x-api-key, body bytes) plus the request id
+ * and forwarding headers. Failures are answered in the platform's error shape and name no
+ * internal address: an unreachable upstream is 502, a slow one 504.
+ */
+export async function registerProxies(app: NestFastifyApplication, config: ApiGatewayConfig, logger: Logger): Promise<void> {
+  // One encapsulated scope for all proxied prefixes: its body parsing and error handling
+  // apply to proxied requests only, never to the gateway's own routes.
+  await app.register(async (scope: FastifyInstance) => {
+    installStreamingBodyLimit(scope, config.BODY_LIMIT_BYTES);
+    scope.setErrorHandler((error, request, reply) => {
+      const body = describeError(error, logger);
+      body.requestId = String(request.id);
+      // The refused body may still be arriving: close the connection rather than read it all.
+      if (body.statusCode === 413) void reply.header('connection', 'close');
+      void reply.code(body.statusCode).send(body);
+    });
+    for (const route of ROUTES) await registerRoute(scope, route, config, logger);
+  });
+}
+
+async function registerRoute(scope: FastifyInstance, route: (typeof ROUTES)[number], config: ApiGatewayConfig, logger: Logger): Promise<void> {
+  await scope.register(proxy, {
+    upstream: upstreamOf(route.service, config),
+    prefix: route.prefix,
+    rewritePrefix: route.prefix,
+    proxyPayloads: false,
+    disableRequestLogging: true,
+    undici: {
+      connections: 256,
+      pipelining: 1,
+      keepAliveTimeout: 60_000,
+      headersTimeout: config.UPSTREAM_TIMEOUT_MS,
+      bodyTimeout: config.UPSTREAM_TIMEOUT_MS,
+      connectTimeout: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000),
+    },
+    replyOptions: {
+      // Never replay a request on its own: an upstream 503 is the caller's to see.
+      retryDelay: () => null,
+      rewriteRequestHeaders: (request, headers) => {
+        const forwardedFor = headers['x-forwarded-for'];
+        return {
+          ...headers,
+          'x-request-id': String(request.id),
+          'x-forwarded-for': forwardedFor ? `${String(forwardedFor)}, ${request.ip}` : request.ip,
+          'x-forwarded-proto': request.protocol,
+        };
+      },
+      onError: (reply, { error }) => sendUpstreamError(reply as unknown as FastifyReply, error, logger),
+    },
+  });
+}
+
+function sendUpstreamError(reply: FastifyReply, error: Error & { code?: string; cause?: unknown }, logger: Logger): void {
+  const cause = error.cause as (Error & { code?: string }) | undefined;
+  let body: Omit<ErrorBody, 'requestId'>;
+  if (cause instanceof PayloadTooLargeError || error instanceof PayloadTooLargeError) {
+    body = { statusCode: 413, code: ErrorCode.PayloadTooLarge, message: (cause ?? error).message };
+  } else if (error.code === 'FST_REPLY_FROM_GATEWAY_TIMEOUT' || error.code === 'UND_ERR_CONNECT_TIMEOUT' || cause?.code === 'UND_ERR_HEADERS_TIMEOUT') {
+    body = { statusCode: 504, code: ErrorCode.UpstreamTimeout, message: 'The upstream service did not answer in time' };
+  } else {
+    body = { statusCode: 502, code: ErrorCode.UpstreamUnavailable, message: 'The upstream service is unavailable' };
+  }
+  logger.warn({ err: error, url: reply.request.url }, 'upstream request failed');
+  if (body.statusCode === 413) void reply.header('connection', 'close');
+  void reply
+    .code(body.statusCode)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send({ ...body, requestId: String(reply.request.id) });
+}

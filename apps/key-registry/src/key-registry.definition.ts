@@ -1,0 +1,12 @@
+import type { ServiceDefinition } from '@swap/service-kit';
+import { KeyRegistryConfig } from './key-registry.config';
+import { KeyRegistryModule } from './key-registry.module';
+
+export const keyRegistry: ServiceDefinition<KeyRegistryConfig> = {
+  name: 'key-registry',
+  title: 'key-registry',
+  description: 'Organisations, portal API keys (hashes only), scopes, suspension and enforcement modes; publishes the active key set.',
+  configClass: KeyRegistryConfig,
+  module: KeyRegistryModule,
+  uses: { bus: true },
+};

@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runServiceMain } from '@swap/service-kit';
+import { keyRegistry } from './key-registry.definition';
+
+void runServiceMain(keyRegistry);

@@ -1,0 +1,12 @@
+import type { ServiceDefinition } from '@swap/service-kit';
+import { OracleCandlesConfig } from './oracle-candles.config';
+import { OracleCandlesModule } from './oracle-candles.module';
+
+export const oracleCandles: ServiceDefinition<OracleCandlesConfig> = {
+  name: 'oracle-candles',
+  title: 'oracle-candles',
+  description: 'USD price ingestion, candle aggregation and roll-ups, and the public candles API (/v1/be/*).',
+  configClass: OracleCandlesConfig,
+  module: OracleCandlesModule,
+  uses: { bus: true },
+};

@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runServiceMain } from '@swap/service-kit';
+import { sponsorshipKeys } from './sponsorship-keys.definition';
+
+void runServiceMain(sponsorshipKeys);

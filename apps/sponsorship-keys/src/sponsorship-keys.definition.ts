@@ -1,0 +1,12 @@
+import type { ServiceDefinition } from '@swap/service-kit';
+import { SponsorshipKeysConfig } from './sponsorship-keys.config';
+import { SponsorshipKeysModule } from './sponsorship-keys.module';
+
+export const sponsorshipKeys: ServiceDefinition<SponsorshipKeysConfig> = {
+  name: 'sponsorship-keys',
+  title: 'sponsorship-keys',
+  description: 'The separate sponsoring-key registry and the sponsoring routes (/v1/sponsorships/*).',
+  configClass: SponsorshipKeysConfig,
+  module: SponsorshipKeysModule,
+  uses: { bus: true },
+};

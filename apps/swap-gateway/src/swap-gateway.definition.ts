@@ -1,0 +1,12 @@
+import type { ServiceDefinition } from '@swap/service-kit';
+import { SwapGatewayConfig } from './swap-gateway.config';
+import { SwapGatewayModule } from './swap-gateway.module';
+
+export const swapGateway: ServiceDefinition<SwapGatewayConfig> = {
+  name: 'swap-gateway',
+  title: 'swap-gateway',
+  description: 'The swaps HTTP API (/v1/swaps/*, /v1/leverage-yield/*): validation, scopes, and delegation to the internal services.',
+  configClass: SwapGatewayConfig,
+  module: SwapGatewayModule,
+  uses: { bus: true },
+};

@@ -1,0 +1,39 @@
+// One jest run, three projects: unit specs beside the code, integration specs against the
+// real PostgreSQL, Redis and NATS on their standard local ports, and end-to-end specs of
+// the whole platform over HTTP. TypeScript is compiled by SWC (fast, with the decorator
+// metadata NestJS needs); path aliases come from tsconfig.base.json.
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const moduleNameMapper = {};
+for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
+  moduleNameMapper[`^${alias.replace('/', '\\/')}$`] = `<rootDir>/${target}`;
+}
+
+const swc = {
+  swcrc: false,
+  jsc: {
+    target: 'es2022',
+    keepClassNames: true,
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+  },
+  module: { type: 'commonjs' },
+  sourceMaps: 'inline',
+};
+
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['@swc/jest', swc] },
+  moduleNameMapper,
+  setupFiles: ['<rootDir>/libs/testing/src/jest-setup.js'],
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts'], slowTestThreshold: 10 },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/apps/platform-e2e/**/*.e2e-spec.ts'], slowTestThreshold: 30 },
+  ],
+};

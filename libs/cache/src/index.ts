@@ -1,0 +1,3 @@
+export * from './cache';
+export * from './memory-cache';
+export * from './redis-cache';

@@ -1,0 +1,98 @@
+import { AppError } from '@swap/contracts';
+import { ChainRegistry, chainKeyFor, validateProfile, type ChainProfile } from './chain-registry';
+import { loadChainRegistry } from './profiles';
+
+const tiny: ChainProfile = {
+  name: 'tiny',
+  chains: [
+    { key: '0x92.sonic', name: 'Sonic', type: 'EVM', chainId: 146, relayChainId: '146', hub: true, assetManager: null, connection: null, aliases: ['sonic'] },
+    { key: 'solana', name: 'Solana', type: 'SOLANA', chainId: 'solana', relayChainId: '1', hub: false, assetManager: 'A', connection: 'C', aliases: [] },
+  ],
+  tokens: [
+    { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', chainKey: '0x92.sonic', hubAsset: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', vault: '0x0' },
+    { symbol: 'SOL', name: 'Solana', decimals: 9, address: '11111111111111111111111111111111', chainKey: 'solana', hubAsset: '0x1', vault: '0x2' },
+  ],
+};
+
+describe('chainKeyFor', () => {
+  it('keys EVM networks <hex_chain_id>.<name> and others by plain name', () => {
+    expect(chainKeyFor('EVM', 146, 'sonic')).toBe('0x92.sonic');
+    expect(chainKeyFor('EVM', 42161, '0xa4b1.arbitrum')).toBe('0xa4b1.arbitrum');
+    expect(chainKeyFor('SOLANA', 'solana', 'solana')).toBe('solana');
+  });
+});
+
+describe('ChainRegistry', () => {
+  const registry = new ChainRegistry(tiny);
+
+  it('groups tokens by canonical chain key, exposing only the public Token fields', () => {
+    expect(registry.tokensByChain()).toEqual({
+      '0x92.sonic': [{ symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', chainKey: '0x92.sonic' }],
+      solana: [{ symbol: 'SOL', name: 'Solana', decimals: 9, address: '11111111111111111111111111111111', chainKey: 'solana' }],
+    });
+  });
+
+  it('accepts an alias and answers with the canonical key', () => {
+    expect(registry.tokensOf('sonic')[0].chainKey).toBe('0x92.sonic');
+  });
+
+  it('rejects an unknown chain key with a 404 that names it', () => {
+    let error: AppError | undefined;
+    try {
+      registry.tokensOf('0x1.nowhere');
+    } catch (e) {
+      error = e as AppError;
+    }
+    expect(error?.getStatus()).toBe(404);
+    expect(error?.code).toBe('CHAIN_NOT_FOUND');
+    expect(error?.message).toBe('Unknown chain key: 0x1.nowhere');
+  });
+
+  it('finds EVM tokens by address in any case, other networks exactly', () => {
+    expect(registry.findToken('0x92.sonic', '0x29219DD400F2BF60E5A23D13BE72B486D4038894')?.symbol).toBe('USDC');
+    expect(registry.findToken('solana', '11111111111111111111111111111111')?.symbol).toBe('SOL');
+  });
+});
+
+describe('validateProfile', () => {
+  it('lists every problem of a bad profile', () => {
+    const bad: ChainProfile = {
+      name: 'bad',
+      chains: [{ ...tiny.chains[0], key: 'sonic', hub: false }],
+      tokens: [{ ...tiny.tokens[0], chainKey: 'ghost' }, { ...tiny.tokens[0], chainKey: 'sonic', address: 'not-an-address' }],
+    };
+    const problems = validateProfile(bad);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'expected exactly one hub chain, found 0',
+        'EVM chain sonic must be keyed <hex_chain_id>.<network_name>',
+        'token USDC names unknown chain ghost',
+        'token USDC on sonic has an invalid address not-an-address',
+      ]),
+    );
+  });
+});
+
+describe('the mainnet profile', () => {
+  const mainnet = loadChainRegistry('mainnet');
+
+  it('is valid, with the hub keyed 0x92.sonic', () => {
+    expect(validateProfile(mainnet.profile)).toEqual([]);
+    expect(mainnet.hub.key).toBe('0x92.sonic');
+    expect(mainnet.hub.chainId).toBe(146);
+  });
+
+  it('keys every EVM chain by its hex chain id and keeps the public names as aliases', () => {
+    for (const chain of mainnet.chains.filter((c) => c.type === 'EVM')) {
+      expect(chain.key.startsWith(`0x${(chain.chainId as number).toString(16)}.`)).toBe(true);
+    }
+    expect(mainnet.findChain('ethereum')?.key).toBe('0x1.ethereum');
+    expect(mainnet.tokensOf('0xa4b1.arbitrum').map((t) => t.symbol)).toContain('USDC');
+  });
+});
+
+describe('loadChainRegistry', () => {
+  it('explains an unreadable profile file', () => {
+    expect(() => loadChainRegistry('/nonexistent/profile.json')).toThrow(/Cannot read chain profile \/nonexistent\/profile.json/);
+  });
+});

@@ -1,0 +1,139 @@
+import { AppError, ErrorCode, type ChainKey, type Token, type TokensByChain } from '@swap/contracts';
+
+export type ChainType = 'EVM' | 'SOLANA' | 'SUI' | 'STELLAR' | 'ICON' | 'INJECTIVE' | 'NEAR';
+
+export interface ChainInfo {
+  key: ChainKey;
+  name: string;
+  type: ChainType;
+  /** EVM chain id (number); other networks carry their own identifier. */
+  chainId: number | string;
+  /** What the on-chain intent carries in srcChain/dstChain. */
+  relayChainId: string;
+  hub: boolean;
+  assetManager: string | null;
+  connection: string | null;
+  /** Other names accepted for this chain (the public network's plain names). */
+  aliases: string[];
+}
+
+export interface TokenInfo extends Token {
+  /** The token's asset on the hub; intents carry hub assets. */
+  hubAsset: string;
+  vault: string;
+}
+
+export interface ChainProfile {
+  name: string;
+  source?: string;
+  chains: ChainInfo[];
+  tokens: TokenInfo[];
+}
+
+/** The spec's chain key: EVM `<hex_chain_id>.<network_name>`, other networks their plain name. */
+export function chainKeyFor(type: string, chainId: number | string, publicKey: string): ChainKey {
+  if (type !== 'EVM' || typeof chainId !== 'number') return publicKey;
+  const hex = `0x${chainId.toString(16)}`;
+  if (publicKey.startsWith(`${hex}.`)) return publicKey;
+  return `${hex}.${publicKey}`;
+}
+
+/**
+ * Chains and their tokens, read from a profile (configuration data, not code). Lookups
+ * accept a chain's key or one of its aliases and always answer with the canonical key.
+ */
+export class ChainRegistry {
+  private readonly byName = new Map<string, ChainInfo>();
+  private readonly tokensByKey = new Map<ChainKey, TokenInfo[]>();
+
+  constructor(readonly profile: ChainProfile) {
+    const problems = validateProfile(profile);
+    if (problems.length) throw new Error(`Chain profile "${profile.name}" is invalid:\n  - ${problems.join('\n  - ')}`);
+    for (const chain of profile.chains) {
+      this.byName.set(chain.key, chain);
+      for (const alias of chain.aliases) this.byName.set(alias, chain);
+      this.tokensByKey.set(chain.key, []);
+    }
+    for (const token of profile.tokens) this.tokensByKey.get(token.chainKey)!.push(token);
+  }
+
+  get chains(): readonly ChainInfo[] {
+    return this.profile.chains;
+  }
+
+  get hub(): ChainInfo {
+    return this.profile.chains.find((c) => c.hub)!;
+  }
+
+  findChain(keyOrAlias: string): ChainInfo | undefined {
+    return this.byName.get(keyOrAlias);
+  }
+
+  /** The chain, or a 404 naming the unknown key. */
+  getChain(keyOrAlias: string): ChainInfo {
+    const chain = this.findChain(keyOrAlias);
+    if (!chain) throw AppError.notFound(`Unknown chain key: ${keyOrAlias}`, ErrorCode.ChainNotFound);
+    return chain;
+  }
+
+  tokensOf(keyOrAlias: string): Token[] {
+    const chain = this.getChain(keyOrAlias);
+    return this.tokensByKey.get(chain.key)!.map(publicToken);
+  }
+
+  tokensByChain(): TokensByChain {
+    const out: TokensByChain = {};
+    for (const chain of this.profile.chains) out[chain.key] = this.tokensByKey.get(chain.key)!.map(publicToken);
+    return out;
+  }
+
+  findToken(keyOrAlias: string, address: string): TokenInfo | undefined {
+    const chain = this.findChain(keyOrAlias);
+    if (!chain) return undefined;
+    const tokens = this.tokensByKey.get(chain.key)!;
+    return chain.type === 'EVM'
+      ? tokens.find((t) => t.address.toLowerCase() === address.toLowerCase())
+      : tokens.find((t) => t.address === address);
+  }
+}
+
+function publicToken(t: TokenInfo): Token {
+  return { symbol: t.symbol, name: t.name, decimals: t.decimals, address: t.address, chainKey: t.chainKey };
+}
+
+const EVM_KEY = /^0x[0-9a-f]+\.[a-z0-9-]+$/;
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/** Everything wrong with a profile, so a bad configuration file fails at boot with reasons. */
+export function validateProfile(profile: ChainProfile): string[] {
+  const problems: string[] = [];
+  const names = new Set<string>();
+  const hubs = profile.chains.filter((c) => c.hub);
+  if (hubs.length !== 1) problems.push(`expected exactly one hub chain, found ${hubs.length}`);
+  for (const chain of profile.chains) {
+    for (const name of [chain.key, ...chain.aliases]) {
+      if (names.has(name)) problems.push(`chain name ${name} is used twice`);
+      names.add(name);
+    }
+    if (chain.type === 'EVM') {
+      if (!EVM_KEY.test(chain.key)) problems.push(`EVM chain ${chain.key} must be keyed <hex_chain_id>.<network_name>`);
+      else if (typeof chain.chainId !== 'number' || chain.key.split('.')[0] !== `0x${chain.chainId.toString(16)}`) {
+        problems.push(`EVM chain ${chain.key} does not match its chain id ${chain.chainId}`);
+      }
+    }
+  }
+  const seen = new Set<string>();
+  for (const token of profile.tokens) {
+    const chain = profile.chains.find((c) => c.key === token.chainKey);
+    if (!chain) {
+      problems.push(`token ${token.symbol} names unknown chain ${token.chainKey}`);
+      continue;
+    }
+    if (chain.type === 'EVM' && !EVM_ADDRESS.test(token.address)) problems.push(`token ${token.symbol} on ${chain.key} has an invalid address ${token.address}`);
+    if (!Number.isInteger(token.decimals) || token.decimals < 0 || token.decimals > 36) problems.push(`token ${token.symbol} on ${chain.key} has invalid decimals ${token.decimals}`);
+    const id = `${chain.key}/${chain.type === 'EVM' ? token.address.toLowerCase() : token.address}`;
+    if (seen.has(id)) problems.push(`token address ${token.address} appears twice on ${chain.key}`);
+    seen.add(id);
+  }
+  return problems;
+}

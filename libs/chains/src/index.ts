@@ -1,0 +1,2 @@
+export * from './chain-registry';
+export * from './profiles';

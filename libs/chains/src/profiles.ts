@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { ChainRegistry, type ChainProfile } from './chain-registry';
+import mainnet from './profiles/mainnet.json';
+
+const BUILT_IN: Record<string, ChainProfile> = { mainnet: mainnet as ChainProfile };
+
+/**
+ * The registry for a profile name built into the platform (`mainnet`) or for a JSON file
+ * of the same shape (an operator's own list, or the devnet's generated profile).
+ */
+export function loadChainRegistry(profileOrPath: string): ChainRegistry {
+  const builtIn = BUILT_IN[profileOrPath];
+  if (builtIn) return new ChainRegistry(builtIn);
+  const path = isAbsolute(profileOrPath) ? profileOrPath : resolve(process.cwd(), profileOrPath);
+  let profile: ChainProfile;
+  try {
+    profile = JSON.parse(readFileSync(path, 'utf8')) as ChainProfile;
+  } catch (error) {
+    throw new Error(`Cannot read chain profile ${profileOrPath}: ${(error as Error).message}`);
+  }
+  return new ChainRegistry(profile);
+}

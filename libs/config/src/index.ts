@@ -1,0 +1,3 @@
+export * from './load-config';
+export * from './validators';
+export * from './service-config';

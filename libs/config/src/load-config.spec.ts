@@ -1,0 +1,50 @@
+import { IsString } from 'class-validator';
+import { ConfigError, loadConfig } from './load-config';
+import { ServiceConfig, WithBus, WithDatabase } from './service-config';
+
+class TestConfig extends WithDatabase(WithBus(ServiceConfig)) {
+  @IsString()
+  REQUIRED_NAME!: string;
+}
+
+describe('loadConfig', () => {
+  it('applies defaults for unset and empty variables and converts numbers', () => {
+    const config = loadConfig(TestConfig, { REQUIRED_NAME: 'x', PORT: '8080', LOG_LEVEL: '' });
+    expect(config.PORT).toBe(8080);
+    expect(config.LOG_LEVEL).toBe('info');
+    expect(config.NATS_URL).toBe('nats://127.0.0.1:4222');
+    expect(config.DATABASE_URL).toBe('postgresql://postgres@127.0.0.1:5432/swap_platform');
+  });
+
+  it('keeps only declared variables, not the whole environment', () => {
+    const config = loadConfig(TestConfig, { REQUIRED_NAME: 'x', SECRET_OF_SOMEONE_ELSE: 'y' }) as unknown as Record<string, unknown>;
+    expect(config.SECRET_OF_SOMEONE_ELSE).toBeUndefined();
+  });
+
+  it('names every malformed variable with its value and the rule it broke', () => {
+    let error: ConfigError | undefined;
+    try {
+      loadConfig(TestConfig, { REQUIRED_NAME: 'x', PORT: 'abc', NATS_URL: 'http://127.0.0.1:4222', LOG_LEVEL: 'loud' });
+    } catch (e) {
+      error = e as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error!.problems).toHaveLength(3);
+    expect(error!.message).toContain('PORT="abc" is invalid: PORT must be an integer number');
+    expect(error!.message).toContain('NATS_URL="http://127.0.0.1:4222" is invalid: NATS_URL must be a URL with scheme nats:// or tls://');
+    expect(error!.message).toContain('LOG_LEVEL="loud" is invalid');
+  });
+
+  it('reports a missing variable that has no default as required', () => {
+    expect(() => loadConfig(TestConfig, {})).toThrow(/REQUIRED_NAME is required: REQUIRED_NAME must be a string/);
+  });
+
+  it('accepts a comma-separated list of NATS servers and rejects a list with one bad entry', () => {
+    expect(loadConfig(TestConfig, { REQUIRED_NAME: 'x', NATS_URL: 'nats://a:4222, nats://b:4222' }).NATS_URL).toContain('nats://b:4222');
+    expect(() => loadConfig(TestConfig, { REQUIRED_NAME: 'x', NATS_URL: 'nats://a:4222,not a url' })).toThrow(/NATS_URL/);
+  });
+
+  it('rejects out-of-range ports', () => {
+    expect(() => loadConfig(TestConfig, { REQUIRED_NAME: 'x', PORT: '70000' })).toThrow(/PORT must not be greater than 65535/);
+  });
+});

@@ -1,0 +1,79 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsServiceUrl } from './validators';
+
+export const LogLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LogLevels)[number];
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Constructor<T = object> = new (...args: any[]) => T;
+
+/*
+ * Rules run bottom-up and stop at the first failure, so the decorator nearest a property
+ * (its type) speaks first: `PORT=abc` is "must be an integer", not "must not exceed 65535".
+ */
+
+/** What every service reads: where it listens, how it logs, how long it drains on SIGTERM. */
+export class ServiceConfig {
+  @Type(() => Number)
+  @Min(0)
+  @Max(65535)
+  @IsInt()
+  PORT = 0;
+
+  @IsString()
+  @MinLength(1)
+  HOST = '0.0.0.0';
+
+  @IsIn(LogLevels)
+  LOG_LEVEL: LogLevel = 'info';
+
+  @Type(() => Number)
+  @Min(0)
+  @Max(300_000)
+  @IsInt()
+  SHUTDOWN_TIMEOUT_MS = 10_000;
+}
+
+/** Services that talk over NATS. */
+export function WithBus<B extends Constructor>(Base: B) {
+  class BusConfig extends Base {
+    @IsServiceUrl(['nats', 'tls'], { list: true })
+    NATS_URL = 'nats://127.0.0.1:4222';
+
+    @Type(() => Number)
+    @Min(50)
+    @Max(120_000)
+    @IsInt()
+    RPC_TIMEOUT_MS = 5_000;
+  }
+  return BusConfig;
+}
+
+/** Services that own tables in PostgreSQL (one schema per service). */
+export function WithDatabase<B extends Constructor>(Base: B) {
+  class DatabaseConfig extends Base {
+    @IsServiceUrl(['postgres', 'postgresql'])
+    DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/swap_platform';
+
+    @Type(() => Number)
+    @Min(1)
+    @Max(200)
+    @IsInt()
+    DATABASE_POOL_MAX = 10;
+  }
+  return DatabaseConfig;
+}
+
+/** Services that cache in Redis. */
+export function WithCache<B extends Constructor>(Base: B) {
+  class CacheConfig extends Base {
+    @IsServiceUrl(['redis', 'rediss'])
+    REDIS_URL = 'redis://127.0.0.1:6379';
+  }
+  return CacheConfig;
+}
+
+export type BusSettings = Pick<InstanceType<ReturnType<typeof WithBus>>, 'NATS_URL' | 'RPC_TIMEOUT_MS'>;
+export type DatabaseSettings = Pick<InstanceType<ReturnType<typeof WithDatabase>>, 'DATABASE_URL' | 'DATABASE_POOL_MAX'>;
+export type CacheSettings = Pick<InstanceType<ReturnType<typeof WithCache>>, 'REDIS_URL'>;

@@ -1,0 +1,31 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { ErrorBody, FieldViolation } from '../errors';
+
+export class FieldViolationDto implements FieldViolation {
+  @ApiProperty({ example: 'amount' })
+  field!: string;
+
+  @ApiProperty({ example: 'isNumberString' })
+  rule!: string;
+
+  @ApiProperty({ example: 'amount must be a number string' })
+  message!: string;
+}
+
+/** The error shape of every route of every service. */
+export class ErrorBodyDto implements ErrorBody {
+  @ApiProperty({ example: 404 })
+  statusCode!: number;
+
+  @ApiProperty({ example: 'CHAIN_NOT_FOUND', description: 'Stable machine-readable code' })
+  code!: string;
+
+  @ApiProperty({ example: 'Unknown chain key: 0x1.nowhere' })
+  message!: string;
+
+  @ApiPropertyOptional({ example: '5f0c1f9e-7f55-4a57-9a3b-1f8d6f1f2c11' })
+  requestId?: string;
+
+  @ApiPropertyOptional({ type: [FieldViolationDto], description: 'Validation failures: one entry per field and rule' })
+  details?: FieldViolationDto[];
+}

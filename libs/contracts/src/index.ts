@@ -1,0 +1,6 @@
+export * from './errors';
+export * from './services';
+export * from './subjects';
+export * from './domain/token';
+export * from './http/token.dto';
+export * from './http/error-body.dto';

@@ -1,0 +1,72 @@
+export type MessageHeaders = Record<string, string>;
+
+/** A message as a handler receives it; `respond` exists when the sender awaits a reply. */
+export interface BusDelivery {
+  subject: string;
+  data: string;
+  headers: MessageHeaders;
+  respond?: (data: string, headers?: MessageHeaders) => void;
+}
+
+export interface BusSubscription {
+  /** Stops delivery at once. */
+  unsubscribe(): void;
+  /** Stops taking new messages but hands over those already received, then unsubscribes. */
+  drain(): Promise<void>;
+}
+
+export interface RequestOptions {
+  timeoutMs: number;
+  headers?: MessageHeaders;
+}
+
+/**
+ * The message bus the services talk over: NATS in a cluster, an in-process bus in the
+ * embedded default. Both implementations follow NATS semantics: subscribers in the same
+ * queue group share the messages of a subject (one member each), subscribers without a
+ * queue group each receive every message, and a request with no subscriber fails at once.
+ */
+export interface Bus {
+  readonly kind: 'nats' | 'in-process';
+  request(subject: string, data: string, options: RequestOptions): Promise<BusDelivery>;
+  publish(subject: string, data: string, headers?: MessageHeaders): void;
+  subscribe(subject: string, handler: (message: BusDelivery) => void, options?: { queue?: string }): BusSubscription;
+  /** Resolves after a round trip to the broker; readiness probes call it. */
+  ping(): Promise<void>;
+  /** Lets in-flight messages go out, then closes. */
+  close(): Promise<void>;
+}
+
+export class BusTimeoutError extends Error {
+  constructor(readonly subject: string, readonly timeoutMs: number) {
+    super(`No reply on ${subject} within ${timeoutMs} ms`);
+    this.name = 'BusTimeoutError';
+  }
+}
+
+export class BusNoRespondersError extends Error {
+  constructor(readonly subject: string) {
+    super(`No service is listening on ${subject}`);
+    this.name = 'BusNoRespondersError';
+  }
+}
+
+export class BusUnavailableError extends Error {
+  constructor(message: string, override readonly cause?: unknown) {
+    super(message);
+    this.name = 'BusUnavailableError';
+  }
+}
+
+/** NATS subject matching: `*` matches one token, `>` matches one or more trailing tokens. */
+export function subjectMatches(pattern: string, subject: string): boolean {
+  if (pattern === subject) return true;
+  const p = pattern.split('.');
+  const s = subject.split('.');
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '>') return s.length > i;
+    if (i >= s.length) return false;
+    if (p[i] !== '*' && p[i] !== s[i]) return false;
+  }
+  return p.length === s.length;
+}

@@ -1,0 +1,20 @@
+import { AppError, ErrorCode, toErrorBody, type ErrorBody } from '@swap/contracts';
+
+/** What a reply carries: the handler's result, or the error it raised in the common shape. */
+export type ReplyEnvelope<T = unknown> = { ok: true; data: T } | { ok: false; error: ErrorBody };
+
+export function encodeReply(value: unknown): string {
+  return JSON.stringify({ ok: true, data: value === undefined ? null : value } satisfies ReplyEnvelope);
+}
+
+export function encodeErrorReply(error: unknown): string {
+  return JSON.stringify({ ok: false, error: toErrorBody(error) } satisfies ReplyEnvelope);
+}
+
+export function decodeReply<T>(data: string): ReplyEnvelope<T> {
+  const parsed = JSON.parse(data) as ReplyEnvelope<T>;
+  if (typeof parsed !== 'object' || parsed === null || typeof parsed.ok !== 'boolean') {
+    throw new AppError(502, ErrorCode.Internal, 'Malformed reply from an internal service');
+  }
+  return parsed;
+}

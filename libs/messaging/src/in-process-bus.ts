@@ -1,0 +1,89 @@
+import { BusNoRespondersError, BusTimeoutError, BusUnavailableError, subjectMatches, type Bus, type BusDelivery, type BusSubscription, type MessageHeaders, type RequestOptions } from './bus';
+
+interface Subscriber {
+  subject: string;
+  queue?: string;
+  handler: (message: BusDelivery) => void;
+}
+
+/**
+ * The embedded default's bus: the same semantics as NATS (queue groups share, plain
+ * subscribers each receive, no responders fails fast, replies time out) inside one
+ * process. Messages are delivered asynchronously and as strings, so handlers cannot share
+ * objects with senders and behave as they would across a network.
+ */
+export class InProcessBus implements Bus {
+  readonly kind = 'in-process' as const;
+  private readonly subscribers = new Set<Subscriber>();
+  private readonly roundRobin = new Map<string, number>();
+  private closed = false;
+
+  async request(subject: string, data: string, options: RequestOptions): Promise<BusDelivery> {
+    if (this.closed) throw new BusUnavailableError('In-process bus is closed');
+    const targets = this.route(subject);
+    if (targets.length === 0) throw new BusNoRespondersError(subject);
+    return new Promise<BusDelivery>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        settled = true;
+        reject(new BusTimeoutError(subject, options.timeoutMs));
+      }, options.timeoutMs);
+      const respond = (replyData: string, replyHeaders?: MessageHeaders): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve({ subject, data: replyData, headers: { ...(replyHeaders ?? {}) } });
+      };
+      for (const target of targets) this.deliver(target, { subject, data, headers: { ...(options.headers ?? {}) }, respond });
+    });
+  }
+
+  publish(subject: string, data: string, headers?: MessageHeaders): void {
+    if (this.closed) return;
+    for (const target of this.route(subject)) this.deliver(target, { subject, data, headers: { ...(headers ?? {}) } });
+  }
+
+  subscribe(subject: string, handler: (message: BusDelivery) => void, options?: { queue?: string }): BusSubscription {
+    const subscriber: Subscriber = { subject, queue: options?.queue, handler };
+    this.subscribers.add(subscriber);
+    const unsubscribe = () => void this.subscribers.delete(subscriber);
+    return { unsubscribe, drain: async () => unsubscribe() };
+  }
+
+  async ping(): Promise<void> {
+    if (this.closed) throw new Error('In-process bus is closed');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.subscribers.clear();
+  }
+
+  /** Every plain subscriber, plus one member of each queue group (round-robin). */
+  private route(subject: string): Subscriber[] {
+    const plain: Subscriber[] = [];
+    const groups = new Map<string, Subscriber[]>();
+    for (const sub of this.subscribers) {
+      if (!subjectMatches(sub.subject, subject)) continue;
+      if (sub.queue === undefined) plain.push(sub);
+      else {
+        const key = `${sub.subject}\u0000${sub.queue}`;
+        const members = groups.get(key);
+        if (members) members.push(sub);
+        else groups.set(key, [sub]);
+      }
+    }
+    for (const [key, members] of groups) {
+      const next = this.roundRobin.get(key) ?? 0;
+      this.roundRobin.set(key, (next + 1) % 1_000_000);
+      plain.push(members[next % members.length]);
+    }
+    return plain;
+  }
+
+  private deliver(target: Subscriber, message: BusDelivery): void {
+    setImmediate(() => {
+      if (this.subscribers.has(target)) target.handler(message);
+    });
+  }
+}

@@ -1,0 +1,6 @@
+export * from './bus';
+export * from './nats-bus';
+export * from './in-process-bus';
+export * from './envelope';
+export * from './bus-server';
+export * from './messaging-client';

@@ -1,0 +1,56 @@
+import { AppError, ErrorCode, MessageHeaders as HeaderNames, type EventContract, type EventSubject, type RpcReply, type RpcRequest, type RpcSubject } from '@swap/contracts';
+import { RequestContext, type Logger } from '@swap/observability';
+import { randomUUID } from 'node:crypto';
+import { BusNoRespondersError, BusTimeoutError, type Bus, type MessageHeaders } from './bus';
+import { decodeReply } from './envelope';
+
+export interface MessagingClientOptions {
+  timeoutMs: number;
+  logger?: Logger;
+}
+
+/**
+ * Typed request/reply and events over the bus. Subjects and payload types come from
+ * libs/contracts; the current request id rides along in the headers. A request never
+ * hangs: no responder becomes a 503, no reply in time a 504, and an error raised by the
+ * handler arrives as the same AppError (status, code, message) it was on the other side.
+ */
+export class MessagingClient {
+  constructor(
+    readonly bus: Bus,
+    private readonly options: MessagingClientOptions,
+  ) {}
+
+  async request<S extends RpcSubject>(subject: S, payload: RpcRequest<S>, options?: { timeoutMs?: number }): Promise<RpcReply<S>> {
+    const timeoutMs = options?.timeoutMs ?? this.options.timeoutMs;
+    let data: string;
+    try {
+      ({ data } = await this.bus.request(subject, JSON.stringify(payload), { timeoutMs, headers: this.headers() }));
+    } catch (error) {
+      throw this.translate(subject, error);
+    }
+    const reply = decodeReply<RpcReply<S>>(data);
+    if (!reply.ok) throw AppError.fromBody(reply.error);
+    return reply.data;
+  }
+
+  emit<S extends EventSubject>(subject: S, payload: EventContract[S]): void {
+    this.bus.publish(subject, JSON.stringify(payload), this.headers());
+  }
+
+  private headers(): MessageHeaders {
+    return { [HeaderNames.requestId]: RequestContext.requestId() ?? randomUUID() };
+  }
+
+  /** Internal subjects and timings go to the log; the caller gets a stable code and a plain message. */
+  private translate(subject: string, error: unknown): AppError {
+    this.options.logger?.warn({ subject, err: error }, 'bus request failed');
+    if (error instanceof BusTimeoutError) {
+      return new AppError(504, ErrorCode.DependencyTimeout, 'An internal service did not answer in time; retry later');
+    }
+    if (error instanceof BusNoRespondersError) {
+      return new AppError(503, ErrorCode.DependencyUnavailable, 'An internal service is unavailable; retry later');
+    }
+    return new AppError(503, ErrorCode.DependencyUnavailable, 'The internal message bus is unavailable; retry later');
+  }
+}

@@ -1,0 +1,150 @@
+import { Catch, Controller, Module, type INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { AppError, ErrorCode, toErrorBody, type RpcSubject } from '@swap/contracts';
+import { RequestContext } from '@swap/observability';
+import { throwError } from 'rxjs';
+import { testInfra, uniqueId } from '@swap/testing';
+import type { Bus } from './bus';
+import { BusContext, BusServer } from './bus-server';
+import { InProcessBus } from './in-process-bus';
+import { MessagingClient } from './messaging-client';
+import { NatsBus } from './nats-bus';
+
+// Subjects unique to this run, so parallel test files on the shared NATS server never meet.
+const P = uniqueId('it');
+const ECHO = `${P}.echo` as RpcSubject;
+const FAIL = `${P}.fail` as RpcSubject;
+const HANG = `${P}.hang` as RpcSubject;
+const SLOW = `${P}.slow` as RpcSubject;
+const EVENT = `${P}.changed`;
+
+const events: { replica: string; payload: unknown; requestId?: string }[] = [];
+let eventArrived: () => void = () => undefined;
+
+function replicaModule(replica: string) {
+  @Controller()
+  class Handlers {
+    @MessagePattern(ECHO)
+    echo(@Payload() payload: unknown, @Ctx() ctx: BusContext) {
+      return { payload, replica, headerId: ctx.getHeaders()['x-request-id'], contextId: RequestContext.requestId() };
+    }
+
+    @MessagePattern(FAIL)
+    fail(): never {
+      throw new AppError(404, ErrorCode.ChainNotFound, 'Unknown chain key: nowhere');
+    }
+
+    @MessagePattern(HANG)
+    hang() {
+      return new Promise(() => undefined);
+    }
+
+    @MessagePattern(SLOW)
+    async slow() {
+      await new Promise((r) => setTimeout(r, 150));
+      return { replica, finished: true };
+    }
+
+    @EventPattern(EVENT)
+    changed(@Payload() payload: unknown) {
+      events.push({ replica, payload, requestId: RequestContext.requestId() });
+      eventArrived();
+    }
+  }
+  @Module({ controllers: [Handlers] })
+  class ReplicaModule {}
+  return ReplicaModule;
+}
+
+/** What the service kit's filter does for bus handlers: errors leave as plain ErrorBody values. */
+@Catch()
+class RpcErrorFilter {
+  catch(exception: unknown) {
+    return throwError(() => toErrorBody(exception));
+  }
+}
+
+async function startReplica(bus: Bus, replica: string): Promise<INestMicroservice> {
+  const app = await NestFactory.createMicroservice(replicaModule(replica), { strategy: new BusServer(bus, { queue: 'test-service', drainTimeoutMs: 1_000 }), logger: false });
+  app.useGlobalFilters(new RpcErrorFilter());
+  await app.listen();
+  return app;
+}
+
+describe.each([
+  ['NATS', () => NatsBus.connect({ servers: testInfra.natsUrl, name: 'messaging-int-spec' })],
+  ['in-process', async () => new InProcessBus()],
+])('messaging over the %s bus', (_kind, connect) => {
+  let bus: Bus;
+  let replicas: INestMicroservice[];
+  let client: MessagingClient;
+
+  beforeAll(async () => {
+    bus = await connect();
+    replicas = [await startReplica(bus, 'r1'), await startReplica(bus, 'r2')];
+    client = new MessagingClient(bus, { timeoutMs: 2_000 });
+  });
+
+  afterAll(async () => {
+    for (const r of replicas) await r.close();
+    await bus.close();
+  });
+
+  beforeEach(() => (events.length = 0));
+
+  it('answers a typed request and carries the caller request id into the handler', async () => {
+    const reply = (await RequestContext.run({ requestId: 'req-abc' }, () => client.request(ECHO, { chainKey: 'x' } as never))) as unknown as Record<string, unknown>;
+    expect(reply).toMatchObject({ payload: { chainKey: 'x' }, headerId: 'req-abc', contextId: 'req-abc' });
+  });
+
+  it('shares requests between replicas of one service (queue group)', async () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 12; i++) seen.add(((await client.request(ECHO, {} as never)) as unknown as { replica: string }).replica);
+    expect(seen).toEqual(new Set(['r1', 'r2']));
+  });
+
+  it('turns a handler error into the same AppError on the caller side', async () => {
+    const error = await client.request(FAIL, {} as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).getStatus()).toBe(404);
+    expect((error as AppError).code).toBe('CHAIN_NOT_FOUND');
+    expect((error as AppError).message).toBe('Unknown chain key: nowhere');
+  });
+
+  it('gives up on a handler that never answers with a 504, not a hang', async () => {
+    const started = Date.now();
+    const error = (await client.request(HANG, {} as never, { timeoutMs: 150 }).catch((e: unknown) => e)) as AppError;
+    expect(error.getStatus()).toBe(504);
+    expect(error.code).toBe('DEPENDENCY_TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('answers 503 at once when no service listens on a subject', async () => {
+    const error = (await client.request(`${P}.nobody` as RpcSubject, {} as never, { timeoutMs: 5_000 }).catch((e: unknown) => e)) as AppError;
+    expect(error.getStatus()).toBe(503);
+    expect(error.code).toBe('DEPENDENCY_UNAVAILABLE');
+  });
+
+  it('fans an event out to every replica, with the request id', async () => {
+    const both = new Promise<void>((resolve) => (eventArrived = () => events.length === 2 && resolve()));
+    bus.publish(EVENT, JSON.stringify({ version: 7 }), { 'x-request-id': 'evt-1' });
+    await both;
+    expect(events.map((e) => e.replica).sort()).toEqual(['r1', 'r2']);
+    expect(events.every((e) => (e.payload as { version: number }).version === 7 && e.requestId === 'evt-1')).toBe(true);
+  });
+
+  it('lets handlers in flight finish when a replica closes, and stops taking new ones', async () => {
+    const pending = Promise.all(Array.from({ length: 4 }, () => client.request(SLOW, {} as never)));
+    await new Promise((r) => setTimeout(r, 30)); // the requests are now inside the handlers
+    const closing = replicas[1].close();
+    const replies = (await pending) as unknown as { replica: string; finished: boolean }[];
+    await closing;
+    expect(replies.every((r) => r.finished)).toBe(true);
+    expect(replies.map((r) => r.replica)).toContain('r2');
+    const after = new Set<string>();
+    for (let i = 0; i < 6; i++) after.add(((await client.request(ECHO, {} as never)) as unknown as { replica: string }).replica);
+    expect(after).toEqual(new Set(['r1']));
+    replicas.pop();
+  });
+});

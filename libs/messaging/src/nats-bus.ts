@@ -1,0 +1,96 @@
+import { connect, ErrorCode, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type NatsError } from 'nats';
+import { BusNoRespondersError, BusTimeoutError, BusUnavailableError, type Bus, type BusDelivery, type BusSubscription, type MessageHeaders, type RequestOptions } from './bus';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export interface NatsBusOptions {
+  /** One URL or a comma-separated list. */
+  servers: string;
+  /** Connection name shown by the NATS server's monitoring. */
+  name: string;
+  connectTimeoutMs?: number;
+}
+
+export class NatsBus implements Bus {
+  readonly kind = 'nats' as const;
+
+  private constructor(private readonly nc: NatsConnection) {}
+
+  static async connect(options: NatsBusOptions): Promise<NatsBus> {
+    const servers = options.servers.split(',').map((s) => s.trim());
+    try {
+      const nc = await connect({
+        servers,
+        name: options.name,
+        timeout: options.connectTimeoutMs ?? 5_000,
+        reconnect: true,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 1_000,
+      });
+      return new NatsBus(nc);
+    } catch (error) {
+      throw new BusUnavailableError(`Cannot connect to NATS at ${servers.join(', ')}: ${(error as Error).message}`, error);
+    }
+  }
+
+  async request(subject: string, data: string, options: RequestOptions): Promise<BusDelivery> {
+    if (this.nc.isClosed()) throw new BusUnavailableError('NATS connection is closed');
+    try {
+      const msg = await this.nc.request(subject, encoder.encode(data), {
+        timeout: options.timeoutMs,
+        headers: toNatsHeaders(options.headers),
+      });
+      return fromNatsMsg(msg);
+    } catch (error) {
+      const code = (error as NatsError).code;
+      if (code === ErrorCode.NoResponders) throw new BusNoRespondersError(subject);
+      if (code === ErrorCode.Timeout) throw new BusTimeoutError(subject, options.timeoutMs);
+      throw new BusUnavailableError(`NATS request on ${subject} failed: ${(error as Error).message}`, error);
+    }
+  }
+
+  publish(subject: string, data: string, headers?: MessageHeaders): void {
+    this.nc.publish(subject, encoder.encode(data), { headers: toNatsHeaders(headers) });
+  }
+
+  subscribe(subject: string, handler: (message: BusDelivery) => void, options?: { queue?: string }): BusSubscription {
+    const sub = this.nc.subscribe(subject, {
+      queue: options?.queue,
+      callback: (err, msg) => {
+        if (err) return;
+        handler(fromNatsMsg(msg));
+      },
+    });
+    return { unsubscribe: () => sub.unsubscribe(), drain: () => sub.drain() };
+  }
+
+  async ping(): Promise<void> {
+    if (this.nc.isClosed()) throw new Error('NATS connection is closed');
+    await this.nc.flush();
+  }
+
+  async close(): Promise<void> {
+    if (this.nc.isClosed()) return;
+    await this.nc.drain();
+  }
+}
+
+function toNatsHeaders(headers: MessageHeaders | undefined): MsgHdrs | undefined {
+  if (!headers) return undefined;
+  const h = natsHeaders();
+  for (const [key, value] of Object.entries(headers)) h.set(key, value);
+  return h;
+}
+
+function fromNatsMsg(msg: Msg): BusDelivery {
+  const headers: MessageHeaders = {};
+  if (msg.headers) for (const key of msg.headers.keys()) headers[key.toLowerCase()] = msg.headers.get(key);
+  const delivery: BusDelivery = { subject: msg.subject, data: decoder.decode(msg.data), headers };
+  if (msg.reply) {
+    delivery.respond = (data, replyHeaders) => {
+      msg.respond(encoder.encode(data), { headers: toNatsHeaders(replyHeaders) });
+    };
+  }
+  return delivery;
+}

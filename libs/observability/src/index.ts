@@ -1,0 +1,4 @@
+export * from './request-context';
+export * from './logger';
+export * from './metrics';
+export * from './readiness';

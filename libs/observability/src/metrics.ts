@@ -1,0 +1,66 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The Prometheus registry of one service. Each service has its own (not prom-client's
+ * global one), so the embedded default can run all services in one process and each
+ * `/metrics` still describes only its own service.
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  readonly httpRequests: Counter<'method' | 'route' | 'status_code'>;
+  readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
+  readonly rpcHandled: Counter<'subject' | 'outcome'>;
+  readonly rpcDuration: Histogram<'subject' | 'outcome'>;
+
+  constructor(readonly service: string, options: { defaultMetrics?: boolean } = {}) {
+    this.registry.setDefaultLabels({ service });
+    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    this.httpRequests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests served, by route pattern and status code',
+      labelNames: ['method', 'route', 'status_code'],
+      registers: [this.registry],
+    });
+    this.httpDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency, by route pattern and status code',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: LATENCY_BUCKETS,
+      registers: [this.registry],
+    });
+    this.rpcHandled = new Counter({
+      name: 'bus_messages_handled_total',
+      help: 'Bus requests and events handled, by subject and outcome',
+      labelNames: ['subject', 'outcome'],
+      registers: [this.registry],
+    });
+    this.rpcDuration = new Histogram({
+      name: 'bus_message_duration_seconds',
+      help: 'Bus handler latency, by subject and outcome',
+      labelNames: ['subject', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers: [this.registry],
+    });
+  }
+
+  observeHttp(method: string, route: string, statusCode: number, seconds: number): void {
+    const labels = { method, route, status_code: String(statusCode) };
+    this.httpRequests.inc(labels);
+    this.httpDuration.observe(labels, seconds);
+  }
+
+  observeMessage(subject: string, outcome: 'ok' | 'error', seconds: number): void {
+    this.rpcHandled.inc({ subject, outcome });
+    this.rpcDuration.observe({ subject, outcome }, seconds);
+  }
+
+  contentType(): string {
+    return this.registry.contentType;
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

@@ -1,0 +1,66 @@
+import { Writable } from 'node:stream';
+import { createLogger } from './logger';
+import { ServiceMetrics } from './metrics';
+import { probeDependencies } from './readiness';
+import { RequestContext, resolveRequestId } from './request-context';
+
+function sink() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _e, cb) {
+      lines.push(JSON.parse(String(chunk)));
+      cb();
+    },
+  });
+  return { lines, stream };
+}
+
+describe('resolveRequestId', () => {
+  it('keeps a sane caller id and replaces a hostile one', () => {
+    expect(resolveRequestId('abc-123')).toBe('abc-123');
+    expect(resolveRequestId('bad\nid')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(resolveRequestId(undefined)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(resolveRequestId('x'.repeat(200))).toHaveLength(36);
+  });
+});
+
+describe('createLogger', () => {
+  it('writes JSON lines with the service, and the request id inside a request context', () => {
+    const { lines, stream } = sink();
+    const logger = createLogger({ service: 'svc', destination: stream });
+    logger.info('outside');
+    RequestContext.run({ requestId: 'req-1', orgId: 'org-9' }, () => logger.info('inside'));
+    expect(lines[0]).toMatchObject({ level: 'info', service: 'svc', msg: 'outside' });
+    expect(lines[0].requestId).toBeUndefined();
+    expect(lines[1]).toMatchObject({ service: 'svc', requestId: 'req-1', orgId: 'org-9', msg: 'inside' });
+  });
+});
+
+describe('ServiceMetrics', () => {
+  it('renders request counts and latency histograms by route and status in Prometheus text', async () => {
+    const metrics = new ServiceMetrics('svc', { defaultMetrics: false });
+    metrics.observeHttp('GET', '/v1/x/:id', 200, 0.004);
+    metrics.observeHttp('GET', '/v1/x/:id', 404, 0.002);
+    const text = await metrics.render();
+    expect(text).toContain('http_requests_total{method="GET",route="/v1/x/:id",status_code="200",service="svc"} 1');
+    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0.005",.*route="\/v1\/x\/:id",status_code="200"\} 1/);
+    expect(text).toMatch(/http_request_duration_seconds_count\{.*status_code="404"\} 1/);
+  });
+});
+
+describe('probeDependencies', () => {
+  it('reports each dependency and is not ready when one is down or too slow', async () => {
+    const report = await probeDependencies(
+      [
+        { name: 'postgresql', check: async () => undefined },
+        { name: 'nats', check: () => Promise.reject(new Error('connection refused')) },
+        { name: 'redis', check: () => new Promise(() => undefined) },
+      ],
+      50,
+    );
+    expect(report.ready).toBe(false);
+    expect(report.checks.postgresql.status).toBe('up');
+    expect(report.checks.nats).toMatchObject({ status: 'down', error: 'connection refused' });
+    expect(report.checks.redis).toMatchObject({ status: 'down', error: 'redis did not answer within 50 ms' });
+  });
+});

@@ -1,0 +1,29 @@
+/** The database name in a PostgreSQL URL. */
+export function databaseNameOf(url: string): string {
+  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+  if (!name) throw new Error(`DATABASE_URL names no database: ${redactUrl(url)}`);
+  return name;
+}
+
+/** The same server and credentials, another database. */
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${encodeURIComponent(database)}`;
+  return parsed.toString();
+}
+
+/** A URL fit for logs: the password replaced. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '<unparseable url>';
+  }
+}
+
+export function quoteIdent(identifier: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(identifier)) throw new Error(`Unsafe SQL identifier: ${identifier}`);
+  return `"${identifier}"`;
+}

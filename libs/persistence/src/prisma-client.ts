@@ -1,0 +1,45 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+
+export interface DatabaseHandle<C> {
+  client: C;
+  pool: pg.Pool;
+  /** Readiness probe: one round trip. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface PrismaClientLike {
+  $disconnect(): Promise<void>;
+}
+
+/**
+ * A service's Prisma client on the `pg` driver adapter (Prisma 7 needs no query engine
+ * binary this way). The same code talks to PostgreSQL in a cluster and to the embedded
+ * default's PGlite socket server. Connections fail within `connectTimeoutMs`, never hang.
+ */
+export function createPrismaClient<C extends PrismaClientLike>(
+  ClientClass: new (options: { adapter: PrismaPg }) => C,
+  options: { url: string; schema: string; poolMax?: number; connectTimeoutMs?: number },
+): DatabaseHandle<C> {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolMax ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle connection dropped by the server must not crash the process; the pool reconnects.
+  pool.on('error', () => undefined);
+  const client = new ClientClass({ adapter: new PrismaPg(pool, { schema: options.schema }) });
+  return {
+    client,
+    pool,
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      await client.$disconnect();
+      await pool.end();
+    },
+  };
+}

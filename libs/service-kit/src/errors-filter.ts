@@ -1,0 +1,33 @@
+import { ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
+import { isUnexpected, toErrorBody, type ErrorBody } from '@swap/contracts';
+import { RequestContext, type Logger } from '@swap/observability';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { throwError } from 'rxjs';
+
+/**
+ * Every error, HTTP or bus, leaves a service in one shape: `{ statusCode, code, message,
+ * requestId, details? }`. Unexpected errors are logged with their stack and answered with
+ * a 500 that reveals nothing.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost) {
+    const body = describeError(exception, this.logger);
+    if (host.getType() === 'rpc') return throwError(() => body);
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    body.requestId = String(request.id);
+    return reply.status(body.statusCode).header('content-type', 'application/json; charset=utf-8').send(body);
+  }
+}
+
+/** The error body for a response, with the current request id; unexpected errors are logged. */
+export function describeError(exception: unknown, logger: Logger): ErrorBody {
+  const body = toErrorBody(exception);
+  if (isUnexpected(body)) logger.error({ err: exception }, 'unhandled error');
+  const requestId = RequestContext.requestId();
+  return requestId ? { ...body, requestId } : body;
+}

@@ -1,0 +1,55 @@
+import { RequestContext, type Logger, type RequestScope, type ServiceMetrics } from '@swap/observability';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    scope?: RequestScope;
+    startedAt?: number;
+  }
+}
+
+const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * Request id, request context, metrics and access log on the raw fastify instance: hooks
+ * are cheaper than Nest interceptors and also see requests that never reach a handler
+ * (404, 413). The context is entered again after body parsing, because stream events of
+ * the parser run outside the context entered at `onRequest`.
+ */
+export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: ServiceMetrics; logger: Logger; isShuttingDown: () => boolean }): void {
+  const { metrics, logger, isShuttingDown } = deps;
+  const enter = (request: FastifyRequest, _reply: unknown, done: () => void) => {
+    RequestContext.run(request.scope!, done);
+  };
+  fastify.addHook('onRequest', (request, reply, done) => {
+    request.startedAt = performance.now();
+    request.scope = { requestId: String(request.id) };
+    reply.header('x-request-id', request.scope.requestId);
+    RequestContext.run(request.scope, done);
+  });
+  fastify.addHook('preValidation', enter);
+  fastify.addHook('preHandler', enter);
+  // A response finished while draining closes its connection, so keep-alive clients cannot
+  // hold the server open after their last in-flight request.
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    if (isShuttingDown()) void reply.header('connection', 'close');
+    done(null, payload);
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const seconds = (performance.now() - (request.startedAt ?? performance.now())) / 1000;
+    const route = request.routeOptions.url ?? '<unmatched>';
+    metrics.observeHttp(request.method, route, reply.statusCode, seconds);
+    if (!QUIET_ROUTES.has(route) && logger.isLevelEnabled('info')) {
+      const fields = {
+        method: request.method,
+        url: request.url,
+        route,
+        statusCode: reply.statusCode,
+        ms: Math.round(seconds * 10_000) / 10,
+      };
+      // The logger's mixin adds requestId (and orgId) from the request context.
+      RequestContext.run(request.scope ?? { requestId: String(request.id) }, () => logger.info(fields, 'request completed'));
+    }
+    done();
+  });
+}

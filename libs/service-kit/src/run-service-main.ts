@@ -1,0 +1,54 @@
+import { ConfigError, loadConfig, type ServiceConfig } from '@swap/config';
+import type { ServiceDefinition } from './service-definition';
+import { startService, type RunningService } from './start-service';
+
+/**
+ * The whole `main.ts` of a service in cluster mode: validated configuration from the
+ * environment (a bad variable stops the process with its name), the service started
+ * against NATS, PostgreSQL and Redis, and a graceful stop on SIGTERM or SIGINT that is
+ * bounded by SHUTDOWN_TIMEOUT_MS.
+ */
+export async function runServiceMain<C extends ServiceConfig>(definition: ServiceDefinition<C>): Promise<RunningService> {
+  let config: C;
+  try {
+    config = loadConfig(definition.configClass);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${definition.name}: ${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+  let service: RunningService;
+  try {
+    service = await startService(definition, { config });
+  } catch (error) {
+    process.stderr.write(`${definition.name}: failed to start: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  stopOnSignals(() => service.close(), config.SHUTDOWN_TIMEOUT_MS);
+  return service;
+}
+
+/** Runs `stop` once on SIGTERM/SIGINT; exits 0 when it finishes, 1 if it overruns `timeoutMs`. */
+export function stopOnSignals(stop: () => Promise<void>, timeoutMs: number): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    const timer = setTimeout(() => {
+      process.stderr.write(`shutdown did not finish within ${timeoutMs} ms after ${signal}; exiting\n`);
+      process.exit(1);
+    }, timeoutMs + 1_000);
+    timer.unref();
+    stop().then(
+      () => process.exit(0),
+      (error: Error) => {
+        process.stderr.write(`shutdown failed: ${error.message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}

@@ -1,0 +1,41 @@
+import type { DynamicModule, Type } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { ServiceConfig } from '@swap/config';
+import type { ServiceName } from '@swap/contracts';
+import type { PrismaClientLike } from '@swap/persistence';
+import type { Logger, ServiceMetrics } from '@swap/observability';
+
+/** The tables a service owns: its Prisma client class and its migrations folder. */
+export interface DatabaseUse<C extends PrismaClientLike = PrismaClientLike> {
+  schema: string;
+  migrationsDir: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  clientClass: new (options: { adapter: any }) => C;
+}
+
+/**
+ * Everything the kit needs to boot one service, in cluster mode (its own process) or in
+ * the embedded default (one process for all). A service's folder holds its definition,
+ * its module and its capabilities; how it boots is the same for all of them.
+ */
+export interface ServiceDefinition<C extends ServiceConfig = ServiceConfig> {
+  name: ServiceName;
+  title: string;
+  description: string;
+  configClass: new () => C;
+  /** The service's own root module. Its providers may inject the config class itself. */
+  module: Type | DynamicModule;
+  uses: {
+    bus?: boolean;
+    cache?: boolean;
+    database?: DatabaseUse;
+  };
+  /** Extra wiring on the HTTP server before routes are registered (the gateway's proxy). */
+  configure?: (app: NestFastifyApplication, config: C, context: { logger: Logger; metrics: ServiceMetrics }) => Promise<void> | void;
+  /** Leave request bodies unparsed (the gateway streams them through unchanged). */
+  rawBodies?: boolean;
+}
+
+/** A definition of any service, for code that starts several (the embedded default, tests). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyServiceDefinition = ServiceDefinition<any>;

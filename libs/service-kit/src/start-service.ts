@@ -1,0 +1,180 @@
+import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { RedisCache, type Cache } from '@swap/cache';
+import type { BusSettings, CacheSettings, DatabaseSettings, ServiceConfig } from '@swap/config';
+import { BusServer, MessagingClient, NatsBus, type Bus } from '@swap/messaging';
+import { createLogger, NestPinoLogger, resolveRequestId, ServiceMetrics, type DependencyCheck, type Logger } from '@swap/observability';
+import { createPrismaClient, type DatabaseHandle, type PrismaClientLike } from '@swap/persistence';
+import type { DestinationStream } from 'pino';
+import { AllExceptionsFilter } from './errors-filter';
+import { installHttpHooks } from './http-hooks';
+import { OpsController, ServiceState } from './ops.controller';
+import type { ServiceDefinition } from './service-definition';
+import { CACHE, LOGGER, SERVICE_NAME } from './tokens';
+import { createValidationPipe } from './validation';
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Pieces the embedded default shares between services instead of connecting to servers. */
+export interface SharedRuntime {
+  bus?: Bus;
+  cache?: (namespace: string) => Cache;
+  databaseUrl?: string;
+  logDestination?: DestinationStream;
+}
+
+export interface RunningService {
+  name: string;
+  url: string;
+  port: number;
+  app: NestFastifyApplication;
+  logger: Logger;
+  /** Graceful: stop accepting, finish in-flight requests and messages, close connections. */
+  close(): Promise<void>;
+}
+
+type AnyServiceConfig = ServiceConfig & Partial<BusSettings & CacheSettings & DatabaseSettings>;
+
+export async function startService<C extends ServiceConfig>(
+  definition: ServiceDefinition<C>,
+  options: { config: C; shared?: SharedRuntime },
+): Promise<RunningService> {
+  const config = options.config as C & AnyServiceConfig;
+  const shared = options.shared ?? {};
+  const logger = createLogger({ service: definition.name, level: config.LOG_LEVEL, destination: shared.logDestination });
+  const metrics = new ServiceMetrics(definition.name);
+  const checks: DependencyCheck[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  const providers: Provider[] = [
+    { provide: definition.configClass, useValue: config },
+    { provide: SERVICE_NAME, useValue: definition.name },
+    { provide: LOGGER, useValue: logger },
+    { provide: ServiceMetrics, useValue: metrics },
+  ];
+
+  try {
+    let bus: Bus | undefined;
+    if (definition.uses.bus) {
+      if (shared.bus) bus = shared.bus;
+      else {
+        const nats = await NatsBus.connect({ servers: config.NATS_URL!, name: definition.name });
+        closers.unshift(() => nats.close());
+        bus = nats;
+      }
+      const busRef = bus;
+      checks.push({ name: bus.kind === 'nats' ? 'nats' : 'bus', check: () => busRef.ping() });
+      providers.push({ provide: MessagingClient, useValue: new MessagingClient(bus, { timeoutMs: config.RPC_TIMEOUT_MS ?? 5_000, logger }) });
+    }
+
+    if (definition.uses.cache) {
+      let cache: Cache;
+      if (shared.cache) cache = shared.cache(definition.name);
+      else {
+        const redis = new RedisCache({ url: config.REDIS_URL!, namespace: definition.name });
+        await redis.connect().catch((error: Error) => logger.warn({ err: error }, 'Redis unreachable at start; readiness reports it'));
+        closers.unshift(() => redis.close());
+        cache = redis;
+      }
+      checks.push({ name: cache.kind === 'redis' ? 'redis' : 'cache', check: () => cache.ping() });
+      providers.push({ provide: CACHE, useValue: cache });
+    }
+
+    const database = definition.uses.database;
+    if (database) {
+      const handle: DatabaseHandle<PrismaClientLike> = createPrismaClient(database.clientClass, {
+        url: shared.databaseUrl ?? config.DATABASE_URL!,
+        schema: database.schema,
+        poolMax: config.DATABASE_POOL_MAX,
+      });
+      closers.unshift(() => handle.close());
+      checks.push({ name: 'postgresql', check: () => handle.ping() });
+      providers.push({ provide: database.clientClass, useValue: handle.client });
+    }
+
+    const state = new ServiceState(checks);
+    providers.push({ provide: ServiceState, useValue: state });
+
+    const adapter = new FastifyAdapter({
+      bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
+      genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => resolveRequestId(req.headers['x-request-id']),
+      logger: false,
+      return503OnClosing: true,
+      forceCloseConnections: 'idle',
+    });
+    const app = await NestFactory.create<NestFastifyApplication>(ServiceRootModule.create(definition.module, providers), adapter, {
+      logger: new NestPinoLogger(logger),
+      bufferLogs: false,
+      abortOnError: false,
+      bodyParser: !definition.rawBodies,
+    });
+
+    const fastify = app.getHttpAdapter().getInstance();
+    installHttpHooks(fastify, { metrics, logger, isShuttingDown: () => state.shuttingDown });
+    app.useGlobalFilters(new AllExceptionsFilter(logger));
+    app.useGlobalPipes(createValidationPipe());
+    if (definition.configure) await definition.configure(app, config, { logger, metrics });
+
+    if (bus) {
+      app.connectMicroservice(
+        { strategy: new BusServer(bus, { queue: definition.name, metrics, logger, drainTimeoutMs: config.SHUTDOWN_TIMEOUT_MS }) },
+        { inheritAppConfig: true },
+      );
+      await app.startAllMicroservices();
+    }
+
+    state.openApiDocument = SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder().setTitle(definition.title).setDescription(definition.description).setVersion('1').build(),
+    );
+
+    await app.listen({ port: config.PORT, host: config.HOST });
+    const address = fastify.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+    const url = `http://${host}:${port}`;
+    logger.info({ url, bus: bus?.kind, database: Boolean(database), cache: definition.uses.cache ?? false }, `${definition.name} listening`);
+
+    let closing: Promise<void> | undefined;
+    return {
+      name: definition.name,
+      url,
+      port,
+      app,
+      logger,
+      close() {
+        closing ??= (async () => {
+          state.shuttingDown = true;
+          logger.info(`${definition.name} shutting down`);
+          await app.close();
+          for (const close of closers) await close().catch((error: Error) => logger.warn({ err: error }, 'error while closing'));
+          logger.info(`${definition.name} stopped`);
+          logger.flush();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    for (const close of closers) await close().catch(() => undefined);
+    throw error;
+  }
+}
+
+@Global()
+@Module({})
+class ServiceRootModule {
+  static create(serviceModule: ServiceDefinition['module'], providers: Provider[]): DynamicModule {
+    return {
+      module: ServiceRootModule,
+      global: true,
+      imports: [serviceModule],
+      controllers: [OpsController],
+      providers,
+      exports: providers.map((p) => (typeof p === 'function' ? p : (p as { provide: unknown }).provide)) as DynamicModule['exports'],
+    };
+  }
+}
+
+export type { Cache };
+export { CACHE, LOGGER };

@@ -1,0 +1,29 @@
+import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { AppError, type FieldViolation } from '@swap/contracts';
+
+/** Flattens class-validator's tree into one violation per field and rule (`partnerFee.percentage`). */
+export function toViolations(errors: ValidationError[], parent = ''): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  for (const error of errors) {
+    const field = parent ? `${parent}.${error.property}` : error.property;
+    for (const [rule, message] of Object.entries(error.constraints ?? {})) {
+      out.push({ field, rule, message: parent ? `${parent}.${message}` : message });
+    }
+    if (error.children?.length) out.push(...toViolations(error.children, field));
+  }
+  return out;
+}
+
+/**
+ * Validates every DTO (body, query, params, bus payloads). Unknown fields are refused,
+ * and each failure names the field and the rule it broke.
+ */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    transform: true,
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors) => AppError.validation(toViolations(errors)),
+  });
+}

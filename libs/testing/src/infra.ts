@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import pg from 'pg';
+
+/** The machine's real backends on their standard local ports; override with TEST_* variables. */
+export const testInfra = {
+  postgresUrl: process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+  natsUrl: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
+  redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+};
+
+export function uniqueId(prefix = 't'): string {
+  return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+}
+
+/** A fresh, empty database for one test file; `drop()` removes it (call it in afterAll). */
+export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = uniqueId('swap_test');
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: testInfra.postgresUrl, connectionTimeoutMillis: 5_000 });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(testInfra.postgresUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+/** The platform's defaults for one service, on a free port of 127.0.0.1 and quiet. */
+export function testServiceEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', NATS_URL: testInfra.natsUrl, REDIS_URL: testInfra.redisUrl, ...extra };
+}
+
+/** A TCP port nothing listens on right now (for "upstream down" cases). */
+export function unusedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `probe` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 5_000, everyMs = 25): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value as T;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

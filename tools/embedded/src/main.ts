@@ -1,0 +1,49 @@
+import 'reflect-metadata';
+import { ConfigError } from '@swap/config';
+import { stopOnSignals } from '@swap/service-kit';
+import { resolve } from 'node:path';
+import { startPlatform } from './platform';
+
+/**
+ * `npm start`: the embedded default. Variables: PORT (gateway, default 3000), DATA_DIR
+ * (default ./.data), LOG_LEVEL (default info), SERVICE_PORTS (`fixed` 3001–3007, or
+ * `ephemeral`), and any service variable such as CHAIN_PROFILE.
+ */
+async function main(): Promise<void> {
+  const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+  const gatewayPort = Number(process.env.PORT ?? 3000);
+  if (!Number.isInteger(gatewayPort) || gatewayPort < 0 || gatewayPort > 65535) {
+    process.stderr.write(`PORT=${JSON.stringify(process.env.PORT)} is invalid: PORT must be an integer between 0 and 65535\n`);
+    process.exit(78);
+  }
+  const servicePorts = process.env.SERVICE_PORTS === 'ephemeral' ? 'ephemeral' : 'fixed';
+  const passThrough: Record<string, string> = {};
+  for (const key of ['CHAIN_PROFILE', 'RPC_TIMEOUT_MS', 'SHUTDOWN_TIMEOUT_MS', 'UPSTREAM_TIMEOUT_MS', 'CORS_ORIGINS']) {
+    if (process.env[key]) passThrough[key] = process.env[key]!;
+  }
+  const platform = await startPlatform({ dataDir, gatewayPort, servicePorts, logLevel: process.env.LOG_LEVEL ?? 'info', env: passThrough });
+  const lines = [
+    '',
+    `Swap platform (embedded default) is up: ${platform.gatewayUrl}`,
+    `  API docs      ${platform.gatewayUrl}/v1/docs   (OpenAPI: ${platform.gatewayUrl}/v1/openapi.json)`,
+    `  try           curl ${platform.gatewayUrl}/v1/swaps/tokens/0xa4b1.arbitrum`,
+    '',
+    '  service              url                        health',
+    ...platform.services.map((s) => `  ${s.name.padEnd(20)} ${s.url.padEnd(26)} ${s.url}/readyz`),
+    '',
+    `  bus       in-process (NATS semantics, no server)`,
+    `  database  PGlite, embedded PostgreSQL, data in ${platform.dataDir}`,
+    `  cache     in-memory`,
+    '',
+    'Stop with Ctrl-C.',
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  stopOnSignals(() => platform.stop(), 15_000);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
+  else process.stderr.write(`The embedded platform failed to start: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

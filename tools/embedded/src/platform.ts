@@ -1,0 +1,72 @@
+import { MemoryCache } from '@swap/cache';
+import { DefaultPorts } from '@swap/contracts';
+import { InProcessBus } from '@swap/messaging';
+import { applyMigrations } from '@swap/persistence';
+import { startServiceFromEnv, type RunningService, type SharedRuntime } from '@swap/service-kit';
+import type { DestinationStream } from 'pino';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
+import { BACKEND_SERVICES, DATABASE_SERVICES, GATEWAY } from './services';
+
+export interface PlatformOptions {
+  /** Where state lives between runs (PGlite's files). */
+  dataDir: string;
+  /** Gateway port; 0 picks a free one. */
+  gatewayPort: number;
+  /** `fixed`: the documented ports (3001–3007); `ephemeral`: free ports (tests). */
+  servicePorts: 'fixed' | 'ephemeral';
+  logLevel: string;
+  logDestination?: DestinationStream;
+  /** Extra variables for every service (for example CHAIN_PROFILE). */
+  env?: Record<string, string>;
+}
+
+export interface Platform {
+  gatewayUrl: string;
+  services: RunningService[];
+  databaseUrl: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole platform in one process: every service on its own port behind the gateway,
+ * the in-process bus instead of NATS, PGlite instead of a PostgreSQL server (with the
+ * same migrations), memory caches instead of Redis.
+ */
+export async function startPlatform(options: PlatformOptions): Promise<Platform> {
+  const database: EmbeddedDatabase = await startEmbeddedDatabase(options.dataDir);
+  const bus = new InProcessBus();
+  const started: RunningService[] = [];
+  const stop = async () => {
+    // The gateway first, so no new work arrives; then the services, then the shared pieces.
+    const gateway = started.find((s) => s.name === GATEWAY.name);
+    if (gateway) await gateway.close();
+    await Promise.all(started.filter((s) => s !== gateway).map((s) => s.close()));
+    await bus.close();
+    await database.close();
+  };
+  try {
+    for (const definition of DATABASE_SERVICES) {
+      await applyMigrations(database.url, { schema: definition.uses.database!.schema, directory: definition.uses.database!.migrationsDir });
+    }
+    const shared: SharedRuntime = {
+      bus,
+      cache: (namespace) => new MemoryCache({ namespace }),
+      databaseUrl: database.url,
+      logDestination: options.logDestination,
+    };
+    const base = { HOST: '127.0.0.1', LOG_LEVEL: options.logLevel, ...options.env };
+    for (const definition of BACKEND_SERVICES) {
+      const port = options.servicePorts === 'fixed' ? DefaultPorts[definition.name] : 0;
+      started.push(await startServiceFromEnv(definition, { ...base, PORT: String(port) }, shared));
+    }
+    const upstreams: Record<string, string> = {};
+    for (const service of started) upstreams[`UPSTREAM_${service.name.toUpperCase().replace(/-/g, '_')}_URL`] = service.url;
+    const gateway = await startServiceFromEnv(GATEWAY, { ...base, ...upstreams, PORT: String(options.gatewayPort) }, shared);
+    started.push(gateway);
+    return { gatewayUrl: gateway.url, services: started, databaseUrl: database.url, dataDir: database.dataDir, stop };
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
+}

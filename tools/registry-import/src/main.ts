@@ -1,0 +1,58 @@
+/**
+ * Regenerates libs/chains/src/profiles/mainnet.json from the public protocol facts in
+ * ../shared/reference (chains and swap tokens), re-keyed as the service spec requires:
+ * EVM networks `<hex_chain_id>.<network_name>` (the hub becomes `0x92.sonic`), other
+ * networks by plain name. The public plain names stay as aliases.
+ *
+ *   npm run registry:import -- [path/to/reference]
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chainKeyFor, type ChainInfo, type ChainProfile, type TokenInfo } from '@swap/chains';
+
+interface PublicChain {
+  chainKey: string;
+  name: string;
+  type: string;
+  chainId: number | string;
+  relayChainId: string;
+  hub: boolean;
+  assetManager: string | null;
+  connection: string | null;
+}
+type PublicTokens = Record<string, (Omit<TokenInfo, 'chainKey'> & { chainKey: string })[]>;
+
+const referenceDir = resolve(process.argv[2] ?? '../shared/reference');
+const chains = JSON.parse(readFileSync(join(referenceDir, 'sodax-chains.json'), 'utf8')) as PublicChain[];
+const tokens = JSON.parse(readFileSync(join(referenceDir, 'sodax-swap-tokens.json'), 'utf8')) as PublicTokens;
+
+const keyOf = new Map<string, string>();
+const profileChains: ChainInfo[] = chains.map((c) => {
+  const key = chainKeyFor(c.type, c.chainId, c.chainKey);
+  keyOf.set(c.chainKey, key);
+  return {
+    key,
+    name: c.name,
+    type: c.type as ChainInfo['type'],
+    chainId: c.chainId,
+    relayChainId: c.relayChainId,
+    hub: c.hub,
+    assetManager: c.assetManager,
+    connection: c.connection,
+    aliases: key === c.chainKey ? [] : [c.chainKey],
+  };
+});
+profileChains.sort((a, b) => Number(b.hub) - Number(a.hub) || a.key.localeCompare(b.key));
+
+const profileTokens: TokenInfo[] = [];
+for (const chain of profileChains) {
+  const publicKey = chain.aliases[0] ?? chain.key;
+  for (const t of tokens[publicKey] ?? []) {
+    profileTokens.push({ symbol: t.symbol, name: t.name, decimals: t.decimals, address: t.address, chainKey: chain.key, hubAsset: t.hubAsset, vault: t.vault });
+  }
+}
+
+const profile: ChainProfile = { name: 'mainnet', source: 'shared/reference (public client of the hub-and-spoke intent protocol)', chains: profileChains, tokens: profileTokens };
+const out = resolve(process.cwd(), 'libs/chains/src/profiles/mainnet.json');
+writeFileSync(out, `${JSON.stringify(profile, null, 1)}\n`);
+process.stdout.write(`wrote ${profileChains.length} chains and ${profileTokens.length} tokens (${out})\n`);
