@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { ServiceConfig, WithBus, WithCache } from '@swap/config';
-import { eventually, LogCapture, testServiceEnv, unusedPort } from '@swap/testing';
+import { eventually, jsonOf, LogCapture, testServiceEnv, unusedPort } from '@swap/testing';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import type { ServiceDefinition } from './service-definition';
 import { startServiceFromEnv } from './start-service-from-env';
@@ -59,16 +59,16 @@ describe('a service started by the kit, against NATS and Redis', () => {
   afterAll(() => service.close());
 
   it('is alive and ready, naming the dependencies it checked', async () => {
-    expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({ status: 'ok', service: 'swap-gateway' });
+    expect(await jsonOf(await fetch(`${service.url}/healthz`))).toEqual({ status: 'ok', service: 'swap-gateway' });
     const ready = await fetch(`${service.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect((await ready.json()).checks).toMatchObject({ nats: { status: 'up' }, redis: { status: 'up' } });
+    expect((await jsonOf(ready)).checks).toMatchObject({ nats: { status: 'up' }, redis: { status: 'up' } });
   });
 
   it('answers validation failures with 400, naming each field and rule', async () => {
     const res = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 7, percentage: 101 }) });
     expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = await jsonOf(res);
     expect(body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', requestId: res.headers.get('x-request-id') });
     expect(body.details).toEqual([
       { field: 'name', rule: 'isString', message: 'name must be a string' },
@@ -79,10 +79,10 @@ describe('a service started by the kit, against NATS and Redis', () => {
   it('refuses unknown fields and malformed JSON', async () => {
     const extra = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'a', percentage: 5, admin: true }) });
     expect(extra.status).toBe(400);
-    expect((await extra.json()).message).toBe('property admin should not exist');
+    expect((await jsonOf(extra)).message).toBe('property admin should not exist');
     const broken = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":' });
     expect(broken.status).toBe(400);
-    expect(await broken.json()).toMatchObject({ code: 'BAD_REQUEST', message: 'Request body is not valid JSON' });
+    expect(await jsonOf(broken)).toMatchObject({ code: 'BAD_REQUEST', message: 'Request body is not valid JSON' });
   });
 
   it('logs JSON lines that carry the request id given by the caller', async () => {
@@ -98,7 +98,7 @@ describe('a service started by the kit, against NATS and Redis', () => {
   });
 
   it('describes its routes in OpenAPI', async () => {
-    const doc = await (await fetch(`${service.url}/openapi.json`)).json();
+    const doc = await jsonOf(await fetch(`${service.url}/openapi.json`));
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/test/slow', '/v1/test/items']));
     expect(doc.paths['/healthz']).toBeUndefined();
   });
@@ -110,7 +110,7 @@ describe('readiness when a dependency is down', () => {
     try {
       const res = await fetch(`${service.url}/readyz`);
       expect(res.status).toBe(503);
-      const body = await res.json();
+      const body = await jsonOf(res);
       expect(body).toMatchObject({ statusCode: 503, code: 'NOT_READY', message: 'Not ready: redis unreachable' });
       expect(body.checks.nats.status).toBe('up');
       expect(body.checks.redis.status).toBe('down');
@@ -138,7 +138,7 @@ describe('graceful shutdown', () => {
     releaseSlow();
     const res = await inFlight;
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ finished: true });
+    expect(await jsonOf(res)).toEqual({ finished: true });
     await closed;
   });
 });

@@ -64,3 +64,9 @@ export async function eventually<T>(probe: () => Promise<T | undefined | false> 
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** A response body as JSON, typed loosely for assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function jsonOf(response: Response): Promise<any> {
+  return response.json();
+}

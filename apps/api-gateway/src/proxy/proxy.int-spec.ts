@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { request } from 'node:http';
 import { startServiceFromEnv, type RunningService } from '@swap/service-kit';
-import { testServiceEnv, unusedPort } from '@swap/testing';
+import { jsonOf, testServiceEnv, unusedPort } from '@swap/testing';
 import { apiGateway } from '../api-gateway.definition';
 
 interface Seen {
@@ -77,7 +77,7 @@ describe('api-gateway proxying', () => {
     });
     expect(res.status).toBe(201);
     expect(res.headers.get('x-upstream')).toBe('yes');
-    expect(await res.json()).toEqual({ ok: true });
+    expect(await jsonOf(res)).toEqual({ ok: true });
     const [seen] = upstream.seen;
     expect(seen.method).toBe('POST');
     expect(seen.url).toBe('/v1/swaps/quote?includeTxData=true&x=%20y');
@@ -111,7 +111,7 @@ describe('api-gateway proxying', () => {
   it('answers an unknown path with a 404 in the error shape', async () => {
     const res = await fetch(`${gateway.url}/v1/swapsx/tokens`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ statusCode: 404, code: 'ROUTE_NOT_FOUND', message: 'No route for GET /v1/swapsx/tokens', requestId: expect.any(String) });
+    expect(await jsonOf(res)).toMatchObject({ statusCode: 404, code: 'ROUTE_NOT_FOUND', message: 'No route for GET /v1/swapsx/tokens', requestId: expect.any(String) });
     expect(upstream.seen).toHaveLength(0);
   });
 
@@ -119,7 +119,7 @@ describe('api-gateway proxying', () => {
     const big = 'a'.repeat(1024 * 1024 + 1);
     const declared = await fetch(`${gateway.url}/v1/swaps/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
     expect(declared.status).toBe(413);
-    expect(await declared.json()).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
+    expect(await jsonOf(declared)).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
     const chunked = await chunkedPost(`${gateway.url}/v1/swaps/quote`, 2 * 1024 * 1024);
     expect(chunked.status).toBe(413);
     expect(JSON.parse(chunked.body)).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
@@ -145,7 +145,7 @@ describe('api-gateway proxying', () => {
     const started = Date.now();
     const res = await fetch(`${gateway.url}/v1/be/oracle/markets`);
     expect(res.status).toBe(504);
-    expect(await res.json()).toMatchObject({ statusCode: 504, code: 'UPSTREAM_TIMEOUT' });
+    expect(await jsonOf(res)).toMatchObject({ statusCode: 504, code: 'UPSTREAM_TIMEOUT' });
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 });

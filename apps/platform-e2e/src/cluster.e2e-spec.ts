@@ -1,0 +1,87 @@
+import { createTestDatabase, eventually, jsonOf, testInfra, unusedPort } from '@swap/testing';
+import { spawnNode, stopProcess, type Spawned } from './processes';
+
+jest.setTimeout(60_000);
+
+const ready = (url: string) => eventually(async () => (await fetch(`${url}/readyz`)).status === 200, 20_000, 100);
+
+describe('cluster mode: one process per service over NATS and PostgreSQL', () => {
+  let db: { url: string; drop: () => Promise<void> };
+  const running: Spawned[] = [];
+  const urls: Record<string, string> = {};
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const migrate = spawnNode('dist/tools/migrate/src/main.js', { DATABASE_URL: db.url });
+    expect(await migrate.exited).toBe(0);
+    expect(migrate.stdout.join('\n')).toContain('relay-tracker (schema relay_tracker): applied 20261122000000_submissions');
+    for (const name of ['quote-builder', 'swap-gateway', 'relay-tracker']) urls[name] = `http://127.0.0.1:${await unusedPort()}`;
+    const common = { NATS_URL: testInfra.natsUrl, DATABASE_URL: db.url, LOG_LEVEL: 'info', HOST: '127.0.0.1' };
+    for (const name of ['quote-builder', 'swap-gateway', 'relay-tracker']) {
+      running.push(spawnNode(`dist/apps/${name}/src/main.js`, { ...common, PORT: new URL(urls[name]).port }));
+    }
+    urls['api-gateway'] = `http://127.0.0.1:${await unusedPort()}`;
+    running.push(
+      spawnNode('dist/apps/api-gateway/src/main.js', {
+        ...common,
+        PORT: new URL(urls['api-gateway']).port,
+        UPSTREAM_SWAP_GATEWAY_URL: urls['swap-gateway'],
+        UPSTREAM_QUOTE_BUILDER_URL: urls['quote-builder'],
+        UPSTREAM_RELAY_TRACKER_URL: urls['relay-tracker'],
+      }),
+    );
+    for (const url of Object.values(urls)) await ready(url);
+  });
+
+  afterAll(async () => {
+    for (const p of running) await stopProcess(p);
+    await db.drop();
+  });
+
+  it('serves the token routes through the gateway, swap-gateway asking quote-builder over NATS', async () => {
+    const res = await fetch(`${urls['api-gateway']}/v1/swaps/tokens/0x92.sonic`, { headers: { 'x-request-id': 'cluster-1' } });
+    expect(res.status).toBe(200);
+    expect((await jsonOf(res)).map((t: { symbol: string }) => t.symbol)).toContain('USDC');
+    const ready = await jsonOf(await fetch(`${urls['relay-tracker']}/readyz`));
+    expect(ready.checks).toMatchObject({ nats: { status: 'up' }, postgresql: { status: 'up' } });
+    const swapLogs = running[1].stdout.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(swapLogs.some((l) => l.requestId === 'cluster-1' && l.msg === 'request completed')).toBe(true);
+  });
+
+  it('stops a service gracefully on SIGTERM', async () => {
+    const relay = running[2];
+    expect(await stopProcess(relay)).toBe(0);
+    expect(relay.stdout.some((l) => l.includes('"msg":"relay-tracker stopped"'))).toBe(true);
+  });
+});
+
+describe('a service with bad configuration', () => {
+  it('stops at boot with a message naming the variable', async () => {
+    const p = spawnNode('dist/apps/swap-gateway/src/main.js', { PORT: 'abc', NATS_URL: 'http://wrong' });
+    expect(await p.exited).toBe(78);
+    const err = p.stderr.join('\n');
+    expect(err).toContain('PORT="abc" is invalid: PORT must be an integer number');
+    expect(err).toContain('NATS_URL="http://wrong" is invalid: NATS_URL must be a URL with scheme nats:// or tls://');
+  });
+});
+
+describe('npm start (the embedded default as a process)', () => {
+  it('prints the gateway URL and what runs, serves tokens, and exits cleanly on SIGTERM', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dataDir = await mkdtemp(join(tmpdir(), 'npm-start-'));
+    const p = spawnNode('dist/tools/embedded/src/main.js', { PORT: '0', SERVICE_PORTS: 'ephemeral', DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    try {
+      const banner = await eventually(() => p.stdout.find((l) => l.startsWith('Swap platform (embedded default) is up: ')), 30_000, 100);
+      const gateway = banner.split(': ')[1];
+      expect(p.stdout.join('\n')).toMatch(/quote-builder\s+http:\/\/127\.0\.0\.1:\d+/);
+      const res = await fetch(`${gateway}/v1/swaps/tokens/solana`);
+      expect(res.status).toBe(200);
+      expect(await stopProcess(p)).toBe(0);
+    } finally {
+      await stopProcess(p);
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

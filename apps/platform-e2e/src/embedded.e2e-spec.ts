@@ -1,0 +1,142 @@
+import { LogCapture } from '@swap/testing';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
+
+jest.setTimeout(60_000);
+
+const get = async (url: string, init?: RequestInit) => {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) };
+};
+
+describe('the embedded default, called through the gateway', () => {
+  let platform: Platform;
+  let dataDir: string;
+  const logs = new LogCapture();
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'platform-e2e-'));
+    platform = await startPlatform({ dataDir, gatewayPort: 0, servicePorts: 'ephemeral', logLevel: 'debug', logDestination: logs });
+  });
+
+  afterAll(async () => {
+    await platform.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs all eight services, each alive and ready', async () => {
+    expect(platform.services.map((s) => s.name).sort()).toEqual(
+      ['api-gateway', 'key-registry', 'oracle-candles', 'partner-portal-api', 'quote-builder', 'relay-tracker', 'sponsorship-keys', 'swap-gateway'],
+    );
+    for (const service of platform.services) {
+      expect((await get(`${service.url}/healthz`)).json()).toEqual({ status: 'ok', service: service.name });
+      const ready = await get(`${service.url}/readyz`);
+      expect({ service: service.name, status: ready.status }).toEqual({ service: service.name, status: 200 });
+    }
+    expect((await get(`${platform.services.find((s) => s.name === 'relay-tracker')!.url}/readyz`)).json().checks.postgresql.status).toBe('up');
+  });
+
+  it('lists every token grouped by chain key, the hub as 0x92.sonic', async () => {
+    const res = await get(`${platform.gatewayUrl}/v1/swaps/tokens`);
+    expect(res.status).toBe(200);
+    const groups = res.json() as Record<string, { chainKey: string; symbol: string; decimals: number; address: string; name: string }[]>;
+    expect(Object.keys(groups)).toEqual(expect.arrayContaining(['0x92.sonic', '0xa4b1.arbitrum', '0x2105.base', 'solana']));
+    expect(groups.sonic).toBeUndefined();
+    for (const [key, tokens] of Object.entries(groups)) for (const t of tokens) expect(t.chainKey).toBe(key);
+    expect(groups['0x92.sonic'].find((t) => t.symbol === 'USDC')).toEqual({
+      symbol: 'USDC',
+      name: 'USD Coin',
+      decimals: 6,
+      address: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
+      chainKey: '0x92.sonic',
+    });
+  });
+
+  it('lists the tokens of one chain, and accepts the public plain name as an alias', async () => {
+    const arbitrum = await get(`${platform.gatewayUrl}/v1/swaps/tokens/0xa4b1.arbitrum`);
+    expect(arbitrum.status).toBe(200);
+    expect(arbitrum.json().map((t: { symbol: string }) => t.symbol)).toEqual(expect.arrayContaining(['ETH', 'USDC', 'WBTC']));
+    const sonic = await get(`${platform.gatewayUrl}/v1/swaps/tokens/sonic`);
+    expect(sonic.json().every((t: { chainKey: string }) => t.chainKey === '0x92.sonic')).toBe(true);
+  });
+
+  it('answers an unknown chain key with 404 and a clear message', async () => {
+    const res = await get(`${platform.gatewayUrl}/v1/swaps/tokens/0x1.nowhere`);
+    expect(res.status).toBe(404);
+    expect(res.json()).toMatchObject({ statusCode: 404, code: 'CHAIN_NOT_FOUND', message: 'Unknown chain key: 0x1.nowhere' });
+  });
+
+  it('answers unknown paths with a 404 in the error shape', async () => {
+    for (const path of ['/nope', '/v1/nope', '/v1/swaps/nope/deeper']) {
+      const res = await get(`${platform.gatewayUrl}${path}`);
+      expect(res.status).toBe(404);
+      expect(res.json()).toMatchObject({ statusCode: 404, code: 'ROUTE_NOT_FOUND', requestId: expect.any(String) });
+    }
+  });
+
+  it('refuses bodies over 1 MiB with 413', async () => {
+    const res = await get(`${platform.gatewayUrl}/v1/swaps/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `"${'a'.repeat(1024 * 1024)}"` });
+    expect(res.status).toBe(413);
+    expect(res.json()).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('carries one request id from the gateway through swap-gateway to quote-builder', async () => {
+    const res = await get(`${platform.gatewayUrl}/v1/swaps/tokens/0x2105.base`, { headers: { 'x-request-id': 'e2e-trace-1' } });
+    expect(res.headers.get('x-request-id')).toBe('e2e-trace-1');
+    const services = new Set(logs.where((l) => l.requestId === 'e2e-trace-1').map((l) => l.service));
+    expect(services).toEqual(new Set(['api-gateway', 'swap-gateway', 'quote-builder']));
+    expect(logs.where((l) => l.requestId === 'e2e-trace-1' && l.service === 'quote-builder')[0]).toMatchObject({ msg: 'message handled', subject: 'quote-builder.tokens.by-chain.v1' });
+  });
+
+  it('serves the merged OpenAPI document and a readable docs page', async () => {
+    const doc = (await get(`${platform.gatewayUrl}/v1/openapi.json`)).json();
+    expect(doc.openapi).toBe('3.0.0');
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/swaps/tokens', '/v1/swaps/tokens/{chainKey}']));
+    expect(doc.components.schemas.TokenDto).toBeDefined();
+    const page = await get(`${platform.gatewayUrl}/v1/docs`);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.text).toContain('/v1/swaps/tokens/{chainKey}');
+  });
+
+  it('answers 502 naming no internals when an upstream service is down', async () => {
+    const oracle = platform.services.find((s) => s.name === 'oracle-candles')!;
+    await oracle.close();
+    const res = await get(`${platform.gatewayUrl}/v1/be/oracle/markets`);
+    expect(res.status).toBe(502);
+    expect(res.json()).toMatchObject({ statusCode: 502, code: 'UPSTREAM_UNAVAILABLE', message: 'The upstream service is unavailable' });
+    expect(res.text).not.toContain(String(oracle.port));
+    expect(res.text).not.toContain('oracle');
+  });
+});
+
+describe('state of the embedded default', () => {
+  it('survives a restart on the same data directory, migrations applied once', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'platform-restart-'));
+    try {
+      const first = await startPlatform({ dataDir, gatewayPort: 0, servicePorts: 'ephemeral', logLevel: 'silent' });
+      const client = new pg.Client({ connectionString: first.databaseUrl });
+      await client.connect();
+      await client.query(
+        `INSERT INTO relay_tracker.submissions (id, tx_hash, src_chain_key, wallet_address, intent, relay_data) VALUES (gen_random_uuid(), '0xfeed', '0x2105.base', '0x1', '{}', '0x')`,
+      );
+      await client.end();
+      await first.stop();
+
+      const second = await startPlatform({ dataDir, gatewayPort: 0, servicePorts: 'ephemeral', logLevel: 'silent' });
+      const again = new pg.Client({ connectionString: second.databaseUrl });
+      await again.connect();
+      const rows = await again.query(`SELECT tx_hash FROM relay_tracker.submissions`);
+      const migrations = await again.query(`SELECT count(*)::int AS n FROM relay_tracker._prisma_migrations`);
+      await again.end();
+      await second.stop();
+      expect(rows.rows).toEqual([{ tx_hash: '0xfeed' }]);
+      expect(migrations.rows[0].n).toBe(1);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

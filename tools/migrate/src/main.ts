@@ -1,0 +1,30 @@
+/**
+ * `npm run migrate [-- <service> ...]`: creates the database named in DATABASE_URL when it
+ * is missing, then applies each service's migrations to its own schema (all services that
+ * own tables, or only those named). Run it as its own step before the services start (a
+ * Kubernetes Job / Helm hook in a cluster); it is safe to run concurrently and repeatedly.
+ */
+import { ensureDatabase, applyMigrations, redactUrl } from '@swap/persistence';
+import { DATABASE_SERVICES } from '../../embedded/src/services';
+
+async function main(): Promise<void> {
+  const url = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/swap_platform';
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((name) => !DATABASE_SERVICES.some((d) => d.name === name));
+  if (unknown.length) {
+    process.stderr.write(`Unknown or table-less service: ${unknown.join(', ')}. Services with migrations: ${DATABASE_SERVICES.map((d) => d.name).join(', ')}\n`);
+    process.exit(2);
+  }
+  if (await ensureDatabase(url)) process.stdout.write(`created database ${redactUrl(url)}\n`);
+  for (const definition of DATABASE_SERVICES.filter((d) => wanted.length === 0 || wanted.includes(d.name))) {
+    const { schema, migrationsDir } = definition.uses.database!;
+    const result = await applyMigrations(url, { schema, directory: migrationsDir });
+    const applied = result.applied.length ? `applied ${result.applied.join(', ')}` : 'up to date';
+    process.stdout.write(`${definition.name} (schema ${schema}): ${applied}; ${result.alreadyApplied} already applied\n`);
+  }
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`migrate failed: ${error.message}\n`);
+  process.exit(1);
+});
