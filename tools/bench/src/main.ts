@@ -1,0 +1,166 @@
+/**
+ * `npm run bench`: requests per second and latency of `GET /v1/swaps/tokens/<chain_key>`
+ * through api-gateway and directly on swap-gateway (cluster mode: one process per service,
+ * NATS between swap-gateway and quote-builder), with a bare Node server and a minimal
+ * undici proxy measured in the same run as the reference for one proxy hop. The load
+ * generator (autocannon, in this process), the proxies and the services share the
+ * machine's cores, so the figures that matter are the ratios within one run.
+ *
+ * Variables: BENCH_DURATION (seconds per measurement, default 8), BENCH_CONNECTIONS (50),
+ * BENCH_LOG_LEVEL (services' log level, default info), NATS_URL.
+ */
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+
+const ROOT = join(__dirname, '..', '..', '..', '..');
+const DURATION = Number(process.env.BENCH_DURATION ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const ROUTE = '/v1/swaps/tokens/0xa4b1.arbitrum';
+
+interface Measurement {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+const children: ChildProcess[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function start(script: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, [join(ROOT, script)], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(child);
+  return child;
+}
+
+async function waitFor(url: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.status === 200) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function measure(name: string, url: string): Promise<Measurement> {
+  await autocannon({ url, connections: CONNECTIONS, duration: Math.min(2, DURATION) }); // warm-up
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+}
+
+/**
+ * Latency without queueing: one connection, one request at a time. Under saturating load
+ * p50 is mostly time spent waiting in line (Little's law), which says little about what
+ * a hop itself adds; this is where the added milliseconds are read.
+ */
+async function unloadedLatency(origin: string, seconds: number): Promise<{ p50: number; p99: number; n: number }> {
+  const pool = new Pool(origin, { connections: 1 });
+  const samples: number[] = [];
+  const until = performance.now() + seconds * 1000;
+  try {
+    while (performance.now() < until) {
+      const started = performance.now();
+      const res = await pool.request({ method: 'GET', path: ROUTE });
+      await res.body.arrayBuffer();
+      samples.push(performance.now() - started);
+    }
+  } finally {
+    await pool.close();
+  }
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+  return { p50: at(0.5), p99: at(0.99), n: samples.length };
+}
+
+async function main(): Promise<void> {
+  const ports = { quote: await freePort(), swap: await freePort(), gateway: await freePort(), bare: await freePort(), proxy: await freePort() };
+  const common = { NATS_URL, LOG_LEVEL, HOST: '127.0.0.1' };
+  start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
+  start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
+  start('dist/apps/api-gateway/src/main.js', { ...common, PORT: String(ports.gateway), UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}` });
+  for (const port of [ports.quote, ports.swap, ports.gateway]) await waitFor(`http://127.0.0.1:${port}/readyz`);
+
+  // The reference servers answer the very body the measured route answers.
+  const body = Buffer.from(await (await fetch(`http://127.0.0.1:${ports.swap}${ROUTE}`)).arrayBuffer());
+  const bodyFile = join(mkdtempSync(join(tmpdir(), 'bench-')), 'body.json');
+  writeFileSync(bodyFile, body);
+  start('dist/tools/bench/src/reference-servers.js', { BARE_PORT: String(ports.bare), PROXY_PORT: String(ports.proxy), BODY_FILE: bodyFile });
+  await waitFor(`http://127.0.0.1:${ports.proxy}${ROUTE}`);
+
+  const bare = await measure('bare Node http server', `http://127.0.0.1:${ports.bare}${ROUTE}`);
+  const bareProxy = await measure('minimal undici proxy -> bare server', `http://127.0.0.1:${ports.proxy}${ROUTE}`);
+  const direct = await measure('swap-gateway direct', `http://127.0.0.1:${ports.swap}${ROUTE}`);
+  const viaGateway = await measure('api-gateway -> swap-gateway', `http://127.0.0.1:${ports.gateway}${ROUTE}`);
+
+  const latencySeconds = Math.max(2, Math.round(DURATION / 2));
+  const lat = {
+    bare: await unloadedLatency(`http://127.0.0.1:${ports.bare}`, latencySeconds),
+    bareProxy: await unloadedLatency(`http://127.0.0.1:${ports.proxy}`, latencySeconds),
+    direct: await unloadedLatency(`http://127.0.0.1:${ports.swap}`, latencySeconds),
+    viaGateway: await unloadedLatency(`http://127.0.0.1:${ports.gateway}`, latencySeconds),
+  };
+
+  const rows = [bare, bareProxy, direct, viaGateway];
+  const lines = [
+    '',
+    `GET ${ROUTE}  (${body.length}-byte JSON body; ${CONNECTIONS} connections; ${DURATION} s per run after a warm-up; services log at ${LOG_LEVEL})`,
+    '',
+    `${'path'.padEnd(40)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'non-2xx'.padStart(8)}`,
+    ...rows.map((m) => `${m.name.padEnd(40)} ${m.rps.toFixed(0).padStart(9)} ${m.p50.toFixed(2).padStart(8)} ${m.p99.toFixed(2).padStart(8)} ${String(m.errors).padStart(7)} ${String(m.non2xx).padStart(8)}`),
+    '',
+    `Unloaded latency (1 connection, sequential, ${latencySeconds} s each):`,
+    `${'path'.padEnd(40)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'samples'.padStart(8)}`,
+    ...(
+      [
+        ['bare Node http server', lat.bare],
+        ['minimal undici proxy -> bare server', lat.bareProxy],
+        ['swap-gateway direct', lat.direct],
+        ['api-gateway -> swap-gateway', lat.viaGateway],
+      ] as const
+    ).map(([name, l]) => `${name.padEnd(40)} ${l.p50.toFixed(3).padStart(8)} ${l.p99.toFixed(3).padStart(8)} ${String(l.n).padStart(8)}`),
+    '',
+    `reference: bare proxy keeps ${pct(bareProxy.rps / bare.rps)} of the bare server's throughput`,
+    `gateway:   api-gateway keeps ${pct(viaGateway.rps / direct.rps)} of swap-gateway's direct throughput (target >= 35%)`,
+    `reference: bare proxy adds ${(lat.bareProxy.p50 - lat.bare.p50).toFixed(3)} ms at p50 unloaded`,
+    `gateway:   adds ${(lat.viaGateway.p50 - lat.direct.p50).toFixed(3)} ms at p50 unloaded (target < 2 ms), ${(lat.viaGateway.p99 - lat.direct.p99).toFixed(3)} ms at p99`,
+    `gateway:   under ${CONNECTIONS}-connection load p50 goes from ${direct.p50.toFixed(0)} to ${viaGateway.p50.toFixed(0)} ms: queueing, as throughput halves`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+}
+
+function pct(ratio: number): string {
+  return `${(ratio * 100).toFixed(1)}%`;
+}
+
+main()
+  .catch((error: Error) => {
+    process.stderr.write(`bench failed: ${error.stack ?? error.message}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    for (const child of children) child.kill('SIGTERM');
+  });
