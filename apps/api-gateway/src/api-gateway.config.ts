@@ -1,9 +1,16 @@
 import { ServiceConfig, IsServiceUrl } from '@swap/config';
-import { DefaultPorts } from '@swap/contracts';
+import { DefaultPorts, type ServiceName } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 
-const upstream = (service: keyof typeof DefaultPorts) => `http://127.0.0.1:${DefaultPorts[service]}`;
+const upstream = (service: ServiceName) => `http://127.0.0.1:${DefaultPorts[service]}`;
+
+type UpstreamVariable = 'UPSTREAM_SWAP_GATEWAY_URL' | 'UPSTREAM_QUOTE_BUILDER_URL' | 'UPSTREAM_RELAY_TRACKER_URL' | 'UPSTREAM_ORACLE_CANDLES_URL' | 'UPSTREAM_SPONSORSHIP_KEYS_URL' | 'UPSTREAM_PARTNER_PORTAL_API_URL';
+
+/** The variable holding a service's address: `swap-gateway` → `UPSTREAM_SWAP_GATEWAY_URL`. */
+export function upstreamVariable(service: ServiceName): UpstreamVariable {
+  return `UPSTREAM_${service.toUpperCase().replace(/-/g, '_')}_URL` as UpstreamVariable;
+}
 
 export class ApiGatewayConfig extends ServiceConfig {
   override PORT = DefaultPorts['api-gateway'];

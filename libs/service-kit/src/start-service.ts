@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { RedisCache, type Cache } from '@swap/cache';
 import type { BusSettings, CacheSettings, DatabaseSettings, ServiceConfig } from '@swap/config';
+import type { ServiceName } from '@swap/contracts';
 import { BusServer, MessagingClient, NatsBus, type Bus } from '@swap/messaging';
 import { createLogger, NestPinoLogger, resolveRequestId, ServiceMetrics, type DependencyCheck, type Logger } from '@swap/observability';
 import { createPrismaClient, type DatabaseHandle, type PrismaClientLike } from '@swap/persistence';
@@ -26,7 +27,7 @@ export interface SharedRuntime {
 }
 
 export interface RunningService {
-  name: string;
+  name: ServiceName;
   url: string;
   port: number;
   app: NestFastifyApplication;

@@ -1,5 +1,6 @@
 import { MemoryCache } from '@swap/cache';
 import { DefaultPorts } from '@swap/contracts';
+import { upstreamVariable } from '../../../apps/api-gateway/src/api-gateway.config';
 import { InProcessBus } from '@swap/messaging';
 import { applyMigrations } from '@swap/persistence';
 import { startServiceFromEnv, type RunningService, type SharedRuntime } from '@swap/service-kit';
@@ -61,7 +62,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       started.push(await startServiceFromEnv(definition, { ...base, PORT: String(port) }, shared));
     }
     const upstreams: Record<string, string> = {};
-    for (const service of started) upstreams[`UPSTREAM_${service.name.toUpperCase().replace(/-/g, '_')}_URL`] = service.url;
+    for (const service of started) upstreams[upstreamVariable(service.name)] = service.url;
     const gateway = await startServiceFromEnv(GATEWAY, { ...base, ...upstreams, PORT: String(options.gatewayPort) }, shared);
     started.push(gateway);
     return { gatewayUrl: gateway.url, services: started, databaseUrl: database.url, dataDir: database.dataDir, stop };
