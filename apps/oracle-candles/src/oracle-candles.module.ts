@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CandlesModule } from './candles/candles.module';
 
-/** Root module of oracle-candles; capabilities are added as folders beside this file. */
-@Module({})
+@Module({ imports: [CandlesModule] })
 export class OracleCandlesModule {}

@@ -1,7 +1,7 @@
 import { BaseCache } from './cache';
 
 interface Entry {
-  json: string;
+  value: string;
   expiresAt: number;
 }
 
@@ -14,7 +14,7 @@ export class MemoryCache extends BaseCache {
     super();
   }
 
-  async get<T>(key: string): Promise<T | undefined> {
+  async get(key: string): Promise<string | undefined> {
     const k = this.key(key);
     const entry = this.entries.get(k);
     if (!entry) return undefined;
@@ -22,13 +22,13 @@ export class MemoryCache extends BaseCache {
       this.entries.delete(k);
       return undefined;
     }
-    return JSON.parse(entry.json) as T;
+    return entry.value;
   }
 
-  async set(key: string, value: unknown, ttlMs: number): Promise<void> {
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
     const k = this.key(key);
     this.entries.delete(k);
-    this.entries.set(k, { json: JSON.stringify(value), expiresAt: this.now() + ttlMs });
+    this.entries.set(k, { value, expiresAt: this.now() + ttlMs });
     const max = this.options.maxEntries ?? 10_000;
     while (this.entries.size > max) {
       const oldest = this.entries.keys().next().value as string;

@@ -2,35 +2,50 @@ import { testInfra, unusedPort, uniqueId } from '@swap/testing';
 import { RedisCache } from './redis-cache';
 
 describe('RedisCache against Redis', () => {
+  const namespace = uniqueId('cache');
   let cache: RedisCache;
+  let otherReplica: RedisCache;
 
   beforeAll(async () => {
-    cache = new RedisCache({ url: testInfra.redisUrl, namespace: uniqueId('cache') });
+    cache = new RedisCache({ url: testInfra.redisUrl, namespace });
+    otherReplica = new RedisCache({ url: testInfra.redisUrl, namespace });
     await cache.connect();
+    await otherReplica.connect();
   });
 
-  afterAll(() => cache.close());
+  afterAll(async () => {
+    await cache.close();
+    await otherReplica.close();
+  });
 
-  it('stores JSON values under the namespace with a time to live', async () => {
-    await cache.set('k', { price: '1.23' }, 60_000);
-    expect(await cache.get('k')).toEqual({ price: '1.23' });
-    const ttl = await cache.client.pttl('k');
-    expect(ttl).toBeGreaterThan(50_000);
+  it('stores text under the namespace with a time to live', async () => {
+    await cache.set('k', '{"price":"1.23"}', 60_000);
+    expect(await cache.get('k')).toBe('{"price":"1.23"}');
+    expect(await cache.client.pttl('k')).toBeGreaterThan(50_000);
     await cache.delete('k');
     expect(await cache.get('k')).toBeUndefined();
   });
 
   it('expires values', async () => {
-    await cache.set('short', 1, 30);
+    await cache.set('short', '1', 30);
     await new Promise((r) => setTimeout(r, 60));
     expect(await cache.get('short')).toBeUndefined();
   });
 
-  it('computes a missing value once for concurrent callers', async () => {
+  it('computes a missing value once across replicas sharing the cache', async () => {
     let calls = 0;
-    const values = await Promise.all(Array.from({ length: 8 }, () => cache.getOrCompute('once', 10_000, async () => ++calls)));
-    expect(values).toEqual(Array(8).fill(1));
+    const compute = async () => {
+      calls++;
+      await new Promise((r) => setTimeout(r, 50));
+      return `value-${calls}`;
+    };
+    const values = await Promise.all([
+      ...Array.from({ length: 5 }, () => cache.getOrCompute('once', 10_000, compute)),
+      ...Array.from({ length: 5 }, () => otherReplica.getOrCompute('once', 10_000, compute)),
+    ]);
+    expect(new Set(values)).toEqual(new Set(['value-1']));
     expect(calls).toBe(1);
+    expect(await cache.client.exists('lock:once')).toBe(0);
   });
 
   it('fails fast, without hanging, when Redis is unreachable', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { BaseCache } from './cache';
 
@@ -7,6 +8,9 @@ export interface RedisCacheOptions {
   /** Bound on every command, so a stalled Redis turns into an error rather than a hang. */
   commandTimeoutMs?: number;
 }
+
+/** Deletes the lock only if it is still ours (it may have expired and been taken). */
+const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 /** Cache on Redis via ioredis; every key is prefixed with the service's namespace. */
 export class RedisCache extends BaseCache {
@@ -30,17 +34,41 @@ export class RedisCache extends BaseCache {
     await this.client.connect();
   }
 
-  async get<T>(key: string): Promise<T | undefined> {
-    const raw = await this.client.get(key);
-    return raw === null ? undefined : (JSON.parse(raw) as T);
+  async get(key: string): Promise<string | undefined> {
+    return (await this.client.get(key)) ?? undefined;
   }
 
-  async set(key: string, value: unknown, ttlMs: number): Promise<void> {
-    await this.client.set(key, JSON.stringify(value), 'PX', Math.max(1, Math.round(ttlMs)));
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    await this.client.set(key, value, 'PX', Math.max(1, Math.round(ttlMs)));
   }
 
   async delete(key: string): Promise<void> {
     await this.client.del(key);
+  }
+
+  /**
+   * Replicas share this cache, so a miss takes a short lock: one process computes while the
+   * others wait for its value (bounded by the lock's life, after which they compute too).
+   */
+  protected override async computeMiss(key: string, ttlMs: number, compute: () => Promise<string>): Promise<string> {
+    if (ttlMs <= 0) return compute();
+    const lock = `lock:${key}`;
+    const token = randomUUID();
+    const lockMs = Math.min(5_000, Math.max(ttlMs, 1_000));
+    if ((await this.client.set(lock, token, 'PX', lockMs, 'NX')) === 'OK') {
+      try {
+        return await compute();
+      } finally {
+        await this.client.eval(RELEASE_LOCK, 1, lock, token).catch(() => undefined);
+      }
+    }
+    const deadline = Date.now() + lockMs;
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+      const value = await this.get(key);
+      if (value !== undefined) return value;
+    }
+    return compute();
   }
 
   async ping(): Promise<void> {

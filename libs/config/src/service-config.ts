@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 import { IsServiceUrl } from './validators';
 
 export const LogLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -70,10 +70,15 @@ export function WithCache<B extends Constructor>(Base: B) {
   class CacheConfig extends Base {
     @IsServiceUrl(['redis', 'rediss'])
     REDIS_URL = 'redis://127.0.0.1:6379';
+
+    /** Prefix of every key this service writes (default: the service name). */
+    @IsOptional()
+    @Matches(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'CACHE_KEY_PREFIX must be 1 to 64 letters, digits or _.:-' })
+    CACHE_KEY_PREFIX?: string = undefined;
   }
   return CacheConfig;
 }
 
 export type BusSettings = Pick<InstanceType<ReturnType<typeof WithBus>>, 'NATS_URL' | 'RPC_TIMEOUT_MS'>;
 export type DatabaseSettings = Pick<InstanceType<ReturnType<typeof WithDatabase>>, 'DATABASE_URL' | 'DATABASE_POOL_MAX'>;
-export type CacheSettings = Pick<InstanceType<ReturnType<typeof WithCache>>, 'REDIS_URL'>;
+export type CacheSettings = Pick<InstanceType<ReturnType<typeof WithCache>>, 'REDIS_URL' | 'CACHE_KEY_PREFIX'>;

@@ -10,6 +10,7 @@ export const ErrorCode = {
   NotFound: 'NOT_FOUND',
   RouteNotFound: 'ROUTE_NOT_FOUND',
   ChainNotFound: 'CHAIN_NOT_FOUND',
+  RangeTooLarge: 'RANGE_TOO_LARGE',
   Conflict: 'CONFLICT',
   PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
   UnsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',

@@ -4,3 +4,5 @@ export * from './subjects';
 export * from './domain/token';
 export * from './http/token.dto';
 export * from './http/error-body.dto';
+export * from './domain/candle';
+export * from './http/candles.dto';

@@ -71,9 +71,10 @@ export async function startService<C extends ServiceConfig>(
 
     if (definition.uses.cache) {
       let cache: Cache;
-      if (shared.cache) cache = shared.cache(definition.name);
+      const namespace = config.CACHE_KEY_PREFIX ?? definition.name;
+      if (shared.cache) cache = shared.cache(namespace);
       else {
-        const redis = new RedisCache({ url: config.REDIS_URL!, namespace: definition.name });
+        const redis = new RedisCache({ url: config.REDIS_URL!, namespace });
         await redis.connect().catch((error: Error) => logger.warn({ err: error }, 'Redis unreachable at start; readiness reports it'));
         closers.unshift(() => redis.close());
         cache = redis;

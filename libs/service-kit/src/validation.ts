@@ -23,6 +23,8 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     whitelist: true,
     forbidNonWhitelisted: true,
+    // One message per field: a missing value is "required", not also malformed.
+    stopAtFirstError: true,
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => AppError.validation(toViolations(errors)),
   });

@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaClient } from '../generated/prisma/client';
+import { priceToNumericText } from '../prices/decimal-price';
+import { INTERVALS } from '../prices/intervals';
+import type { PendingCandle } from './candle-aggregator';
+
+const ROLLUP_INTERVALS = INTERVALS.map((i) => i.seconds).filter((s) => s > 60);
+
+export interface StoredCandle {
+  timestamp: number;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+}
+
+/** NUMERIC(38,18) as text ("3021.450000000000000000") to the shortest exact decimal ("3021.45"). */
+export function trimNumeric(text: string): string {
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+}
+
+/** Candles in PostgreSQL (schema oracle_candles). */
+@Injectable()
+export class CandleStore {
+  private readonly knownSymbols = new Set<string>();
+
+  constructor(private readonly db: PrismaClient) {}
+
+  /**
+   * Merges pieces into the stored candles in one statement, with the same rule as the
+   * in-memory merge (partial-candle.ts). Row locks of the upsert serialise concurrent
+   * writers, and the rule is order-independent, so replicas racing on the same buckets
+   * converge on the same candle instead of overwriting each other.
+   */
+  async write(rows: PendingCandle[]): Promise<void> {
+    if (rows.length === 0) return;
+    const symbols = rows.map((r) => r.symbol);
+    const intervals = rows.map((r) => r.interval);
+    const buckets = rows.map((r) => String(r.bucket));
+    const opens = rows.map((r) => priceToNumericText(r.open));
+    const highs = rows.map((r) => priceToNumericText(r.high));
+    const lows = rows.map((r) => priceToNumericText(r.low));
+    const closes = rows.map((r) => priceToNumericText(r.close));
+    const openTimes = rows.map((r) => String(r.openTime));
+    const closeTimes = rows.map((r) => String(r.closeTime));
+    await this.db.$executeRaw`
+      INSERT INTO oracle_candles.candles AS c (symbol, interval_s, bucket, open, high, low, close, open_time, close_time)
+      SELECT * FROM unnest(${symbols}::text[], ${intervals}::int[], ${buckets}::bigint[], ${opens}::numeric[], ${highs}::numeric[],
+                           ${lows}::numeric[], ${closes}::numeric[], ${openTimes}::bigint[], ${closeTimes}::bigint[])
+      ON CONFLICT (symbol, interval_s, bucket) DO UPDATE SET
+        open = CASE WHEN (EXCLUDED.open_time, EXCLUDED.open) < (c.open_time, c.open) THEN EXCLUDED.open ELSE c.open END,
+        open_time = LEAST(c.open_time, EXCLUDED.open_time),
+        high = GREATEST(c.high, EXCLUDED.high),
+        low = LEAST(c.low, EXCLUDED.low),
+        close = CASE WHEN (EXCLUDED.close_time, EXCLUDED.close) > (c.close_time, c.close) THEN EXCLUDED.close ELSE c.close END,
+        close_time = GREATEST(c.close_time, EXCLUDED.close_time),
+        updated_at = now()`;
+    const fresh = [...new Set(symbols)].filter((s) => !this.knownSymbols.has(s));
+    if (fresh.length) {
+      await this.db.$executeRaw`INSERT INTO oracle_candles.markets (symbol) SELECT unnest(${fresh}::text[]) ON CONFLICT DO NOTHING`;
+      for (const s of fresh) this.knownSymbols.add(s);
+    }
+  }
+
+  /**
+   * Recomputes the 5m, 1h and 1d candles that overlap [from, to) from the stored 1m ones,
+   * replacing what is there: the repair path after a backfill of 1m history, and the
+   * cross-check that the incremental roll-up equals rolling up the 1m candles.
+   */
+  async rebuildRollups(symbol: string, from: number, to: number): Promise<void> {
+    for (const interval of ROLLUP_INTERVALS) {
+      const lo = Math.floor(from / interval) * interval;
+      const hi = Math.ceil(to / interval) * interval;
+      await this.db.$executeRaw`
+        INSERT INTO oracle_candles.candles AS c (symbol, interval_s, bucket, open, high, low, close, open_time, close_time)
+        SELECT symbol, ${interval}::int, (bucket / ${interval}::int) * ${interval}::int AS b,
+               (array_agg(open ORDER BY open_time, open))[1], max(high), min(low),
+               (array_agg(close ORDER BY close_time DESC, close DESC))[1], min(open_time), max(close_time)
+        FROM oracle_candles.candles
+        WHERE symbol = ${symbol} AND interval_s = 60 AND bucket >= ${lo} AND bucket < ${hi}
+        GROUP BY symbol, b
+        ON CONFLICT (symbol, interval_s, bucket) DO UPDATE SET
+          open = EXCLUDED.open, high = EXCLUDED.high, low = EXCLUDED.low, close = EXCLUDED.close,
+          open_time = EXCLUDED.open_time, close_time = EXCLUDED.close_time, updated_at = now()`;
+    }
+  }
+
+  /** Candles of one symbol and interval whose bucket starts in [from, to), oldest first. */
+  async read(symbol: string, interval: number, from: number, to: number): Promise<StoredCandle[]> {
+    const rows = await this.db.$queryRaw<{ bucket: bigint; open: string; high: string; low: string; close: string }[]>`
+      SELECT bucket, open::text AS open, high::text AS high, low::text AS low, close::text AS close
+      FROM oracle_candles.candles
+      WHERE symbol = ${symbol} AND interval_s = ${interval} AND bucket >= ${from} AND bucket < ${to}
+      ORDER BY bucket`;
+    return rows.map((r) => ({ timestamp: Number(r.bucket), open: trimNumeric(r.open), high: trimNumeric(r.high), low: trimNumeric(r.low), close: trimNumeric(r.close) }));
+  }
+
+  /** Every symbol with candle data. */
+  async symbols(): Promise<string[]> {
+    const rows = await this.db.market.findMany({ select: { symbol: true }, orderBy: { symbol: 'asc' } });
+    return rows.map((r) => r.symbol);
+  }
+}

@@ -1,0 +1,127 @@
+import type { Logger } from '@swap/observability';
+import { createParser } from 'eventsource-parser';
+import type { Tick } from '../aggregation/candle-aggregator';
+import { priceFromMantissa } from '../prices/decimal-price';
+import type { PriceSource } from './price-source';
+
+/** One parsed update of Hermes' `/v2/updates/price/*` responses (the fields we read). */
+interface HermesParsedUpdate {
+  id: string;
+  price: { price: string; conf: string; expo: number; publish_time: number };
+}
+
+interface HermesUpdateMessage {
+  parsed?: HermesParsedUpdate[];
+}
+
+export interface HermesOptions {
+  baseUrl: string;
+  /** Price symbol → Pyth feed id (hex, with or without 0x). */
+  feeds: Record<string, string>;
+  logger: Logger;
+  /** First reconnect delay; doubles per failure up to maxBackoffMs, with jitter. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  requestTimeoutMs?: number;
+}
+
+/**
+ * Pyth's Hermes price service: the latest prices once at start, then its server-sent
+ * event stream. When the stream ends or fails it reconnects with exponential back-off
+ * (reset after data flows again) until stopped.
+ */
+export class HermesPriceSource implements PriceSource {
+  readonly name = 'hermes';
+  readonly simulated = false;
+  private readonly symbolOfFeed = new Map<string, string>();
+  private abort?: AbortController;
+  private running?: Promise<void>;
+  private stopped = false;
+  /** Consecutive failed connection attempts; exposed for tests and metrics. */
+  failures = 0;
+  connected = false;
+
+  constructor(private readonly options: HermesOptions) {
+    for (const [symbol, id] of Object.entries(options.feeds)) this.symbolOfFeed.set(id.replace(/^0x/, '').toLowerCase(), symbol);
+  }
+
+  async start(onTicks: (ticks: Tick[]) => void): Promise<void> {
+    if (this.symbolOfFeed.size === 0) {
+      this.options.logger.warn('hermes: no symbol has a Pyth feed id; nothing to stream');
+      return;
+    }
+    this.stopped = false;
+    try {
+      const res = await fetch(this.url('/v2/updates/price/latest'), { signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 10_000) });
+      if (!res.ok) throw new Error(`status ${res.status}`);
+      onTicks(this.toTicks((await res.json()) as HermesUpdateMessage));
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'hermes: latest prices unavailable; waiting for the stream');
+    }
+    this.running = this.streamLoop(onTicks);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.abort?.abort();
+    await this.running;
+  }
+
+  private async streamLoop(onTicks: (ticks: Tick[]) => void): Promise<void> {
+    while (!this.stopped) {
+      this.abort = new AbortController();
+      try {
+        const res = await fetch(this.url('/v2/updates/price/stream'), { signal: this.abort.signal, headers: { accept: 'text/event-stream' } });
+        if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
+        this.connected = true;
+        this.options.logger.info('hermes: price stream connected');
+        const parser = createParser({
+          onEvent: (event) => {
+            const ticks = this.toTicks(JSON.parse(event.data) as HermesUpdateMessage);
+            this.failures = 0;
+            if (ticks.length) onTicks(ticks);
+          },
+        });
+        const decoder = new TextDecoder();
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+        throw new Error('stream ended');
+      } catch (error) {
+        this.connected = false;
+        if (this.stopped) return;
+        this.failures++;
+        const delay = this.backoff();
+        this.options.logger.warn({ err: error, retryInMs: delay, failures: this.failures }, 'hermes: price stream lost; reconnecting');
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  private backoff(): number {
+    const base = this.options.backoffMs ?? 500;
+    const max = this.options.maxBackoffMs ?? 30_000;
+    const exp = Math.min(max, base * 2 ** Math.min(this.failures - 1, 16));
+    return Math.round(exp / 2 + (Math.random() * exp) / 2);
+  }
+
+  private url(path: string): string {
+    const query = [...this.symbolOfFeed.keys()].map((id) => `ids[]=${id}`).join('&');
+    return `${this.options.baseUrl.replace(/\/$/, '')}${path}?${query}&parsed=true`;
+  }
+
+  /** Updates of configured feeds as ticks; malformed entries are skipped, not fatal. */
+  private toTicks(message: HermesUpdateMessage): Tick[] {
+    const ticks: Tick[] = [];
+    for (const update of message.parsed ?? []) {
+      const symbol = this.symbolOfFeed.get(update.id?.replace(/^0x/, '').toLowerCase());
+      if (!symbol || !update.price) continue;
+      try {
+        const price = priceFromMantissa(update.price.price, update.price.expo);
+        if (price <= 0n || !Number.isInteger(update.price.publish_time)) throw new Error('price must be positive with an integer publish_time');
+        ticks.push({ symbol, price, timeMs: update.price.publish_time * 1000 });
+      } catch (error) {
+        this.options.logger.warn({ err: error, feed: update.id }, 'hermes: malformed price skipped');
+      }
+    }
+    return ticks;
+  }
+}

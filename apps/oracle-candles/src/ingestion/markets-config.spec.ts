@@ -1,0 +1,25 @@
+import { loadChainRegistry } from '@swap/chains';
+import { loadMarketsConfig, priceSymbolOf } from './markets-config';
+
+describe('price symbols', () => {
+  const config = loadMarketsConfig();
+
+  it('map every token of the mainnet registry, on every network, to one configured symbol', () => {
+    const registry = loadChainRegistry('mainnet');
+    const unmapped = Object.values(registry.tokensByChain())
+      .flat()
+      .filter((t) => priceSymbolOf(t.symbol, config) === undefined)
+      .map((t) => `${t.chainKey}:${t.symbol}`);
+    expect(unmapped).toEqual([]);
+  });
+
+  it('merge wrapped and bridged forms into one asset', () => {
+    expect(['ETH', 'WETH', 'ETHB', 'rETH'].map((s) => priceSymbolOf(s, config))).toEqual(['ETH', 'ETH', 'ETH', 'ETH']);
+    expect(['USDC', 'USDC.e'].map((s) => priceSymbolOf(s, config))).toEqual(['USDC', 'USDC']);
+    expect(priceSymbolOf('wstETH', config)).toBe('wstETH');
+  });
+
+  it('gives every symbol a valid simulated starting price', () => {
+    for (const [symbol, market] of Object.entries(config.symbols)) expect({ symbol, ok: /^\d+(\.\d+)?$/.test(market.simulatedStart) }).toEqual({ symbol, ok: true });
+  });
+});

@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import builtIn from './markets.json';
+
+export interface MarketsConfig {
+  symbols: Record<string, { pythFeedId?: string; simulatedStart: string }>;
+  aliases: Record<string, string>;
+}
+
+/** The configured price symbols: the built-in file, or `MARKETS_FILE` when set. */
+export function loadMarketsConfig(path?: string): MarketsConfig {
+  const config = (path ? JSON.parse(readFileSync(path, 'utf8')) : builtIn) as MarketsConfig;
+  for (const [alias, target] of Object.entries(config.aliases)) {
+    if (!config.symbols[target]) throw new Error(`markets config: alias ${alias} points at unconfigured symbol ${target}`);
+  }
+  return config;
+}
+
+/** The one price symbol of a token, whatever its network or wrapped form (WETH → ETH). */
+export function priceSymbolOf(tokenSymbol: string, config: MarketsConfig): string | undefined {
+  const symbol = config.aliases[tokenSymbol] ?? tokenSymbol;
+  return config.symbols[symbol] ? symbol : undefined;
+}
