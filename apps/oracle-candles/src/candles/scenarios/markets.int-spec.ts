@@ -23,7 +23,8 @@ describe('markets', () => {
   });
 
   it('is public: a missing, wrong or odd key changes nothing', async () => {
-    for (const headers of [{}, { 'x-api-key': 'svc_not-a-real-key' }, { 'x-api-key': '' }]) {
+    const variants: Record<string, string>[] = [{}, { 'x-api-key': 'svc_not-a-real-key' }, { 'x-api-key': '' }];
+    for (const headers of variants) {
       expect((await oracle.get('/v1/be/oracle/markets', headers)).status).toBe(200);
       expect((await oracle.get('/v1/be/oracle/candles?symbol=ETH&interval=1m&from=0&to=60', headers)).status).toBe(200);
     }
