@@ -1,7 +1,9 @@
-import { createTestDatabase, eventually, jsonOf, testInfra, unusedPort } from '@swap/testing';
+import { createTestDatabase, eventually, jsonOf, testInfra, uniqueId, unusedPort } from '@swap/testing';
 import { spawnNode, stopProcess, type Spawned } from './processes';
 
 jest.setTimeout(60_000);
+
+const SERVICES = ['quote-builder', 'swap-gateway', 'relay-tracker', 'oracle-candles'];
 
 const ready = (url: string) => eventually(async () => (await fetch(`${url}/readyz`)).status === 200, 20_000, 100);
 
@@ -15,9 +17,19 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
     const migrate = spawnNode('dist/tools/migrate/src/main.js', { DATABASE_URL: db.url });
     expect(await migrate.exited).toBe(0);
     expect(migrate.stdout.join('\n')).toContain('relay-tracker (schema relay_tracker): applied 20261122000000_submissions');
-    for (const name of ['quote-builder', 'swap-gateway', 'relay-tracker']) urls[name] = `http://127.0.0.1:${await unusedPort()}`;
-    const common = { NATS_URL: testInfra.natsUrl, DATABASE_URL: db.url, LOG_LEVEL: 'info', HOST: '127.0.0.1' };
-    for (const name of ['quote-builder', 'swap-gateway', 'relay-tracker']) {
+    expect(migrate.stdout.join('\n')).toContain('oracle-candles (schema oracle_candles): applied 20261122010000_candles');
+    for (const name of SERVICES) urls[name] = `http://127.0.0.1:${await unusedPort()}`;
+    const common = {
+      NATS_URL: testInfra.natsUrl,
+      REDIS_URL: testInfra.redisUrl,
+      CACHE_KEY_PREFIX: uniqueId('cluster'),
+      DATABASE_URL: db.url,
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      SIMULATION_TICK_MS: '200',
+      FLUSH_INTERVAL_MS: '200',
+    };
+    for (const name of SERVICES) {
       running.push(spawnNode(`dist/apps/${name}/src/main.js`, { ...common, PORT: new URL(urls[name]).port }));
     }
     urls['api-gateway'] = `http://127.0.0.1:${await unusedPort()}`;
@@ -28,6 +40,7 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
         UPSTREAM_SWAP_GATEWAY_URL: urls['swap-gateway'],
         UPSTREAM_QUOTE_BUILDER_URL: urls['quote-builder'],
         UPSTREAM_RELAY_TRACKER_URL: urls['relay-tracker'],
+        UPSTREAM_ORACLE_CANDLES_URL: urls['oracle-candles'],
       }),
     );
     for (const url of Object.values(urls)) await ready(url);
@@ -46,6 +59,20 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
     expect(ready.checks).toMatchObject({ nats: { status: 'up' }, postgresql: { status: 'up' } });
     const swapLogs = running[1].stdout.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(swapLogs.some((l) => l.requestId === 'cluster-1' && l.msg === 'request completed')).toBe(true);
+  });
+
+  it('serves candles through the gateway from PostgreSQL and Redis', async () => {
+    const markets = await eventually(async () => {
+      const body = await jsonOf(await fetch(`${urls['api-gateway']}/v1/be/oracle/markets`));
+      return body.symbols.includes('BTC') ? body : undefined;
+    }, 15_000, 200);
+    expect(markets.quote).toBe('USD');
+    const now = Math.floor(Date.now() / 1000);
+    const res = await fetch(`${urls['api-gateway']}/v1/be/oracle/candles?symbol=BTC&interval=5m&from=${now - 3600}&to=${now + 300}`);
+    expect(res.status).toBe(200);
+    expect((await jsonOf(res)).candles.length).toBeGreaterThan(0);
+    const ready = await jsonOf(await fetch(`${urls['oracle-candles']}/readyz`));
+    expect(ready.checks).toMatchObject({ postgresql: { status: 'up' }, redis: { status: 'up' } });
   });
 
   it('stops a service gracefully on SIGTERM', async () => {

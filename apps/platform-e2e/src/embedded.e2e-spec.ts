@@ -1,4 +1,4 @@
-import { LogCapture } from '@swap/testing';
+import { eventually, LogCapture } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +100,23 @@ describe('the embedded default, called through the gateway', () => {
     const page = await get(`${platform.gatewayUrl}/v1/docs`);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.text).toContain('/v1/swaps/tokens/{chainKey}');
+  });
+
+  it('serves USD candles from the simulated feed through the gateway, without any key', async () => {
+    const markets = await eventually(async () => {
+      const res = await get(`${platform.gatewayUrl}/v1/be/oracle/markets`);
+      return res.json().symbols.includes('ETH') ? res : undefined;
+    }, 15_000, 200);
+    expect(markets.headers.get('cache-control')).toBe('public, max-age=10');
+    const now = Math.floor(Date.now() / 1000);
+    const candles = await get(`${platform.gatewayUrl}/v1/be/oracle/candles?symbol=ETH&interval=1m&from=${now - 600}&to=${now + 60}`, { headers: { 'x-api-key': 'svc_wrong' } });
+    expect(candles.status).toBe(200);
+    const body = candles.json();
+    expect(body).toMatchObject({ symbol: 'ETH', quote: 'USD', interval: '1m' });
+    expect(body.candles.at(-1)).toMatchObject({ final: false, open: expect.stringMatching(/^\d+(\.\d+)?$/) });
+    const tooMany = await get(`${platform.gatewayUrl}/v1/be/oracle/candles?symbol=ETH&interval=1m&from=0&to=300060`);
+    expect(tooMany.status).toBe(400);
+    expect(logs.where((l) => l.service === 'oracle-candles' && String(l.msg).startsWith('PRICES ARE SIMULATED'))).toHaveLength(1);
   });
 
   it('answers 502 naming no internals when an upstream service is down', async () => {

@@ -148,5 +148,7 @@ function fromHttpException(exception: HttpException): ErrorBody {
   // Nest's router answers unknown paths with "Cannot GET /x".
   const unknownRoute = /^Cannot (\w+) (.*)$/.exec(message);
   if (statusCode === 404 && unknownRoute) return { statusCode, code: ErrorCode.RouteNotFound, message: `No route for ${unknownRoute[1]} ${unknownRoute[2]}` };
+  // A server-side failure that is not one of ours may describe internals: say nothing of it.
+  if (statusCode >= 500) return { statusCode, code: defaultCodeFor(statusCode), message: 'Internal server error' };
   return { statusCode, code: defaultCodeFor(statusCode), message };
 }

@@ -45,7 +45,13 @@ export class BusServer extends Server implements CustomTransportStrategy {
   listen(callback: (...optionalParams: unknown[]) => void): void {
     for (const [pattern, handler] of this.messageHandlers) {
       const queue = handler.isEventHandler ? undefined : this.options.queue;
-      this.subscriptions.push(this.bus.subscribe(pattern, (message) => void this.dispatch(pattern, handler, message), { queue }));
+      this.subscriptions.push(
+        this.bus.subscribe(
+          pattern,
+          (message) => void this.dispatch(pattern, handler, message).catch((error: unknown) => this.options.logger?.error({ subject: pattern, err: error }, 'message dispatch failed')),
+          { queue },
+        ),
+      );
     }
     callback();
   }
@@ -71,6 +77,15 @@ export class BusServer extends Server implements CustomTransportStrategy {
     return this.bus as T;
   }
 
+  /** A reply can fail when the connection is draining or gone; the caller then times out. */
+  private reply(message: BusDelivery, data: string): void {
+    try {
+      message.respond?.(data);
+    } catch (error) {
+      this.options.logger?.warn({ subject: message.subject, err: error }, 'reply could not be sent');
+    }
+  }
+
   private async dispatch(pattern: string, handler: MessageHandler, message: BusDelivery): Promise<void> {
     const requestId = resolveRequestId(message.headers[HeaderNames.requestId]);
     const started = performance.now();
@@ -83,17 +98,17 @@ export class BusServer extends Server implements CustomTransportStrategy {
           payload = message.data.length > 0 ? JSON.parse(message.data) : undefined;
         } catch {
           outcome = 'error';
-          message.respond?.(encodeErrorReply({ statusCode: 400, code: ErrorCode.BadRequest, message: 'Message body is not valid JSON' }));
+          this.reply(message, encodeErrorReply({ statusCode: 400, code: ErrorCode.BadRequest, message: 'Message body is not valid JSON' }));
           return;
         }
         const context = new BusContext([message.subject, message.headers]);
         try {
           const result = this.transformToObservable(await handler(payload, context));
           const value = await lastValueFrom(result, { defaultValue: undefined });
-          message.respond?.(encodeReply(value));
+          this.reply(message, encodeReply(value));
         } catch (error) {
           outcome = 'error';
-          if (message.respond) message.respond(encodeErrorReply(error));
+          if (message.respond) this.reply(message, encodeErrorReply(error));
           else this.options.logger?.error({ subject: pattern, err: error }, 'event handler failed');
         }
         this.options.logger?.debug({ subject: message.subject, outcome, ms: Math.round((performance.now() - started) * 10) / 10 }, 'message handled');

@@ -12,9 +12,14 @@ export function encodeErrorReply(error: unknown): string {
 }
 
 export function decodeReply<T>(data: string): ReplyEnvelope<T> {
-  const parsed = JSON.parse(data) as ReplyEnvelope<T>;
+  let parsed: ReplyEnvelope<T> | undefined;
+  try {
+    parsed = JSON.parse(data) as ReplyEnvelope<T>;
+  } catch {
+    parsed = undefined;
+  }
   if (typeof parsed !== 'object' || parsed === null || typeof parsed.ok !== 'boolean') {
-    throw new AppError(502, ErrorCode.Internal, 'Malformed reply from an internal service');
+    throw new AppError(502, ErrorCode.DependencyUnavailable, 'An internal service answered with a malformed reply');
   }
   return parsed;
 }

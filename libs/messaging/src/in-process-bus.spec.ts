@@ -77,3 +77,20 @@ describe('InProcessBus', () => {
     await expect(bus.request('x', '', { timeoutMs: 50 })).rejects.toBeInstanceOf(BusNoRespondersError);
   });
 });
+
+describe('InProcessBus drain', () => {
+  it('hands over messages already routed to a draining subscriber, and routes no new ones to it', async () => {
+    const bus = new InProcessBus();
+    const handled: string[] = [];
+    const draining = bus.subscribe('work', (m) => (handled.push(`a:${m.data}`), m.respond?.('a')), { queue: 'q' });
+    bus.subscribe('work', (m) => (handled.push(`b:${m.data}`), m.respond?.('b')), { queue: 'q' });
+    const first = bus.request('work', '1', { timeoutMs: 200 }); // routed to a (round-robin starts there)
+    const drained = draining.drain();
+    const second = bus.request('work', '2', { timeoutMs: 200 }); // a is draining: goes to b
+    expect((await first).data).toBe('a');
+    expect((await second).data).toBe('b');
+    await drained;
+    expect(handled).toEqual(['a:1', 'b:2']);
+    await bus.close();
+  });
+});

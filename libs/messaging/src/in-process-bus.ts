@@ -4,6 +4,10 @@ interface Subscriber {
   subject: string;
   queue?: string;
   handler: (message: BusDelivery) => void;
+  /** Messages routed to it and not yet handed over. */
+  pending: number;
+  draining: boolean;
+  drained?: () => void;
 }
 
 /**
@@ -44,10 +48,16 @@ export class InProcessBus implements Bus {
   }
 
   subscribe(subject: string, handler: (message: BusDelivery) => void, options?: { queue?: string }): BusSubscription {
-    const subscriber: Subscriber = { subject, queue: options?.queue, handler };
+    const subscriber: Subscriber = { subject, queue: options?.queue, handler, pending: 0, draining: false };
     this.subscribers.add(subscriber);
     const unsubscribe = () => void this.subscribers.delete(subscriber);
-    return { unsubscribe, drain: async () => unsubscribe() };
+    // Like NATS: take no new messages, hand over those already routed, then go.
+    const drain = async () => {
+      subscriber.draining = true;
+      if (subscriber.pending > 0) await new Promise<void>((resolve) => (subscriber.drained = resolve));
+      unsubscribe();
+    };
+    return { unsubscribe, drain };
   }
 
   async ping(): Promise<void> {
@@ -64,7 +74,7 @@ export class InProcessBus implements Bus {
     const plain: Subscriber[] = [];
     const groups = new Map<string, Subscriber[]>();
     for (const sub of this.subscribers) {
-      if (!subjectMatches(sub.subject, subject)) continue;
+      if (sub.draining || !subjectMatches(sub.subject, subject)) continue;
       if (sub.queue === undefined) plain.push(sub);
       else {
         const key = `${sub.subject}\u0000${sub.queue}`;
@@ -82,8 +92,11 @@ export class InProcessBus implements Bus {
   }
 
   private deliver(target: Subscriber, message: BusDelivery): void {
+    target.pending++;
     setImmediate(() => {
+      target.pending--;
       if (this.subscribers.has(target)) target.handler(message);
+      if (target.pending === 0) target.drained?.();
     });
   }
 }

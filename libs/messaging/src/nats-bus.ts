@@ -51,7 +51,11 @@ export class NatsBus implements Bus {
   }
 
   publish(subject: string, data: string, headers?: MessageHeaders): void {
-    this.nc.publish(subject, encoder.encode(data), { headers: toNatsHeaders(headers) });
+    try {
+      this.nc.publish(subject, encoder.encode(data), { headers: toNatsHeaders(headers) });
+    } catch (error) {
+      throw new BusUnavailableError(`NATS publish on ${subject} failed: ${(error as Error).message}`, error);
+    }
   }
 
   subscribe(subject: string, handler: (message: BusDelivery) => void, options?: { queue?: string }): BusSubscription {

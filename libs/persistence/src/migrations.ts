@@ -34,8 +34,10 @@ export async function listMigrations(directory: string): Promise<{ name: string;
   let entries: string[];
   try {
     entries = await readdir(directory);
-  } catch {
-    return [];
+  } catch (error) {
+    // No folder means no migrations yet; any other failure must not pass for "up to date".
+    if ((error as { code?: string }).code === 'ENOENT') return [];
+    throw error;
   }
   const names = entries.filter((e) => /^\d{14}_[a-z0-9_]+$/i.test(e)).sort();
   return Promise.all(
@@ -84,7 +86,7 @@ export async function applyMigrations(databaseUrl: string, set: MigrationSet): P
         );
         await client.query('COMMIT');
       } catch (error) {
-        await client.query('ROLLBACK');
+        await client.query('ROLLBACK').catch(() => undefined);
         throw new Error(`Migration ${set.schema}/${migration.name} failed: ${(error as Error).message}`);
       }
       applied.push(migration.name);

@@ -1,3 +1,4 @@
+import { ErrorCode, type ErrorBody } from '@swap/contracts';
 import { RequestContext, type Logger, type RequestScope, type ServiceMetrics } from '@swap/observability';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
@@ -25,6 +26,11 @@ export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: Serv
     request.startedAt = performance.now();
     request.scope = { requestId: String(request.id) };
     reply.header('x-request-id', request.scope.requestId);
+    if (isShuttingDown()) {
+      const body: ErrorBody = { statusCode: 503, code: ErrorCode.ShuttingDown, message: 'The service is shutting down; retry', requestId: request.scope.requestId };
+      void reply.code(503).header('connection', 'close').send(body);
+      return;
+    }
     RequestContext.run(request.scope, done);
   });
   fastify.addHook('preValidation', enter);

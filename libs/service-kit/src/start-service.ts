@@ -47,7 +47,9 @@ export async function startService<C extends ServiceConfig>(
   const logger = createLogger({ service: definition.name, level: config.LOG_LEVEL, destination: shared.logDestination });
   const metrics = new ServiceMetrics(definition.name);
   const checks: DependencyCheck[] = [];
+  // Connections close in the order they opened (bus, cache, database), after the app.
   const closers: (() => Promise<void>)[] = [];
+  let app: NestFastifyApplication | undefined;
   const providers: Provider[] = [
     { provide: definition.configClass, useValue: config },
     { provide: SERVICE_NAME, useValue: definition.name },
@@ -61,7 +63,7 @@ export async function startService<C extends ServiceConfig>(
       if (shared.bus) bus = shared.bus;
       else {
         const nats = await NatsBus.connect({ servers: config.NATS_URL!, name: definition.name });
-        closers.unshift(() => nats.close());
+        closers.push(() => nats.close());
         bus = nats;
       }
       const busRef = bus;
@@ -76,7 +78,7 @@ export async function startService<C extends ServiceConfig>(
       else {
         const redis = new RedisCache({ url: config.REDIS_URL!, namespace });
         await redis.connect().catch((error: Error) => logger.warn({ err: error }, 'Redis unreachable at start; readiness reports it'));
-        closers.unshift(() => redis.close());
+        closers.push(() => redis.close());
         cache = redis;
       }
       checks.push({ name: cache.kind === 'redis' ? 'redis' : 'cache', check: () => cache.ping() });
@@ -90,7 +92,7 @@ export async function startService<C extends ServiceConfig>(
         schema: database.schema,
         poolMax: config.DATABASE_POOL_MAX,
       });
-      closers.unshift(() => handle.close());
+      closers.push(() => handle.close());
       checks.push({ name: 'postgresql', check: () => handle.ping() });
       providers.push({ provide: database.clientClass, useValue: handle.client });
     }
@@ -102,36 +104,38 @@ export async function startService<C extends ServiceConfig>(
       bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
       genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => resolveRequestId(req.headers['x-request-id']),
       logger: false,
-      return503OnClosing: true,
+      // Requests arriving while draining are answered by our hook, in the platform's error shape.
+      return503OnClosing: false,
       forceCloseConnections: 'idle',
     });
-    const app = await NestFactory.create<NestFastifyApplication>(ServiceRootModule.create(definition.module, providers), adapter, {
+    const nest = await NestFactory.create<NestFastifyApplication>(ServiceRootModule.create(definition.module, providers), adapter, {
       logger: new NestPinoLogger(logger),
       bufferLogs: false,
       abortOnError: false,
       bodyParser: !definition.rawBodies,
     });
+    app = nest;
 
-    const fastify = app.getHttpAdapter().getInstance();
+    const fastify = nest.getHttpAdapter().getInstance();
     installHttpHooks(fastify, { metrics, logger, isShuttingDown: () => state.shuttingDown });
-    app.useGlobalFilters(new AllExceptionsFilter(logger));
-    app.useGlobalPipes(createValidationPipe());
-    if (definition.configure) await definition.configure(app, config, { logger, metrics });
+    nest.useGlobalFilters(new AllExceptionsFilter(logger));
+    nest.useGlobalPipes(createValidationPipe());
+    if (definition.configure) await definition.configure(nest, config, { logger, metrics });
 
     if (bus) {
-      app.connectMicroservice(
+      nest.connectMicroservice(
         { strategy: new BusServer(bus, { queue: definition.name, metrics, logger, drainTimeoutMs: config.SHUTDOWN_TIMEOUT_MS }) },
         { inheritAppConfig: true },
       );
-      await app.startAllMicroservices();
+      await nest.startAllMicroservices();
     }
 
     state.openApiDocument = SwaggerModule.createDocument(
-      app,
+      nest,
       new DocumentBuilder().setTitle(definition.title).setDescription(definition.description).setVersion('1').build(),
     );
 
-    await app.listen({ port: config.PORT, host: config.HOST });
+    await nest.listen({ port: config.PORT, host: config.HOST });
     const address = fastify.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
@@ -143,13 +147,13 @@ export async function startService<C extends ServiceConfig>(
       name: definition.name,
       url,
       port,
-      app,
+      app: nest,
       logger,
       close() {
         closing ??= (async () => {
           state.shuttingDown = true;
           logger.info(`${definition.name} shutting down`);
-          await app.close();
+          await nest.close();
           for (const close of closers) await close().catch((error: Error) => logger.warn({ err: error }, 'error while closing'));
           logger.info(`${definition.name} stopped`);
           logger.flush();
@@ -158,6 +162,7 @@ export async function startService<C extends ServiceConfig>(
       },
     };
   } catch (error) {
+    await app?.close().catch(() => undefined);
     for (const close of closers) await close().catch(() => undefined);
     throw error;
   }

@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  stopOnSignals(() => platform.stop(), 15_000);
+  stopOnSignals(() => platform.stop(), Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 15_000));
 }
 
 main().catch((error: unknown) => {

@@ -39,10 +39,9 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   const bus = new InProcessBus();
   const started: RunningService[] = [];
   const stop = async () => {
-    // The gateway first, so no new work arrives; then the services, then the shared pieces.
-    const gateway = started.find((s) => s.name === GATEWAY.name);
-    if (gateway) await gateway.close();
-    await Promise.all(started.filter((s) => s !== gateway).map((s) => s.close()));
+    // In reverse start order: the gateway first, so no new work arrives, and each service
+    // before the ones it asks over the bus (quote-builder, which answers swap-gateway, last).
+    for (const service of [...started].reverse()) await service.close();
     await bus.close();
     await database.close();
   };

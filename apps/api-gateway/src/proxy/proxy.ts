@@ -67,7 +67,9 @@ function sendUpstreamError(reply: FastifyReply, error: Error & { code?: string; 
   let body: Omit<ErrorBody, 'requestId'>;
   if (cause instanceof PayloadTooLargeError || error instanceof PayloadTooLargeError) {
     body = { statusCode: 413, code: ErrorCode.PayloadTooLarge, message: (cause ?? error).message };
-  } else if (error.code === 'FST_REPLY_FROM_GATEWAY_TIMEOUT' || error.code === 'UND_ERR_CONNECT_TIMEOUT' || cause?.code === 'UND_ERR_HEADERS_TIMEOUT') {
+  } else if (error.code === 'FST_REPLY_FROM_GATEWAY_TIMEOUT') {
+    // The upstream took the request but did not answer in time. (A connect timeout means
+    // it could not be reached at all: 502 below.)
     body = { statusCode: 504, code: ErrorCode.UpstreamTimeout, message: 'The upstream service did not answer in time' };
   } else {
     body = { statusCode: 502, code: ErrorCode.UpstreamUnavailable, message: 'The upstream service is unavailable' };
