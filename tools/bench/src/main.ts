@@ -6,8 +6,10 @@
  * generator (autocannon, in this process), the proxies and the services share the
  * machine's cores, so the figures that matter are the ratios within one run.
  *
- * Variables: BENCH_DURATION (seconds per measurement, default 8), BENCH_CONNECTIONS (50),
- * BENCH_LOG_LEVEL (services' log level, default info), NATS_URL.
+ * `npm run bench -- gateway|oracle` runs one part. Variables: BENCH_DURATION (seconds per
+ * measurement, default 8), BENCH_CONNECTIONS (50), BENCH_LOG_LEVEL (services' log level,
+ * default info), NATS_URL, REDIS_URL, DATABASE_URL (a server URL; the bench uses its own
+ * database swap_bench on it).
  */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,6 +18,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
+import { benchOracle } from './oracle-bench';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
@@ -95,7 +98,7 @@ async function unloadedLatency(origin: string, seconds: number): Promise<{ p50: 
   return { p50: at(0.5), p99: at(0.99), n: samples.length };
 }
 
-async function main(): Promise<void> {
+async function benchGateway(): Promise<void> {
   const ports = { quote: await freePort(), swap: await freePort(), gateway: await freePort(), bare: await freePort(), proxy: await freePort() };
   const common = { NATS_URL, LOG_LEVEL, HOST: '127.0.0.1' };
   start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
@@ -150,6 +153,25 @@ async function main(): Promise<void> {
     '',
   ];
   process.stdout.write(lines.join('\n'));
+}
+
+const print = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`);
+
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  if (!only || only === 'gateway') await benchGateway();
+  if (!only || only === 'oracle') {
+    await benchOracle({
+      postgresUrl: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+      redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      duration: DURATION,
+      connections: CONNECTIONS,
+      start,
+      freePort,
+      waitFor,
+      print,
+    });
+  }
 }
 
 function pct(ratio: number): string {
