@@ -1,5 +1,33 @@
 import { Module } from '@nestjs/common';
+import { KeyAuthModule, OPS_TOKEN } from '@swap/key-auth';
+import { SponsoringKeySetEvents } from './keys/key-set.events';
+import { SponsoringKeysService } from './keys/sponsoring-keys.service';
+import { OpsController } from './ops/ops.controller';
+import { SponsorshipKeysConfig } from './sponsorship-keys.config';
+import { SponsorshipsController } from './sponsorships/sponsorships.controller';
 
-/** Root module of sponsorship-keys; capabilities are added as folders beside this file. */
-@Module({})
+@Module({
+  providers: [SponsoringKeysService],
+  exports: [SponsoringKeysService],
+})
+class SponsoringKeysModule {}
+
+@Module({
+  imports: [
+    SponsoringKeysModule,
+    KeyAuthModule.register({
+      imports: [SponsoringKeysModule],
+      inject: [SponsoringKeysService, SponsorshipKeysConfig],
+      useFactory: (keys: SponsoringKeysService, config: SponsorshipKeysConfig) => ({
+        name: 'sponsoring',
+        load: () => keys.snapshot(),
+        refreshMs: config.KEYSET_REFRESH_MS,
+        modesUntilLoaded: { sponsorships: 'enforce' },
+        fixedModes: { sponsorships: 'enforce' },
+      }),
+    }),
+  ],
+  controllers: [SponsorshipsController, SponsoringKeySetEvents, OpsController],
+  providers: [{ provide: OPS_TOKEN, inject: [SponsorshipKeysConfig], useFactory: (c: SponsorshipKeysConfig) => c.OPS_TOKEN }],
+})
 export class SponsorshipKeysModule {}

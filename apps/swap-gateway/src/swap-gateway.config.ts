@@ -1,6 +1,30 @@
 import { ServiceConfig, WithBus } from '@swap/config';
-import { DefaultPorts } from '@swap/contracts';
+import { DefaultPorts, EnforcementModes, RouteFamilies, type EnforcementMode, type RouteFamily } from '@swap/contracts';
+import { Type } from 'class-transformer';
+import { IsInt, Matches, Max, Min } from 'class-validator';
+
+const MODE_LIST = new RegExp(`^((${RouteFamilies.join('|')})=(${EnforcementModes.join('|')}))(,(${RouteFamilies.join('|')})=(${EnforcementModes.join('|')}))*$`);
 
 export class SwapGatewayConfig extends WithBus(ServiceConfig) {
   override PORT = DefaultPorts['swap-gateway'];
+
+  /** How often the portal key set is reloaded from key-registry (a change event reloads at once). */
+  @Type(() => Number)
+  @Min(100)
+  @Max(3_600_000)
+  @IsInt()
+  KEYSET_REFRESH_MS = 15_000;
+
+  /**
+   * Key check modes until the first key set arrives from key-registry (which holds the
+   * real ones): `family=mode,…`. The default is the spec's public deployment. A deployment
+   * that enforces keys sets `swaps=enforce` here, so that a start while key-registry is
+   * unreachable answers 503 instead of serving unchecked.
+   */
+  @Matches(MODE_LIST, { message: `KEY_MODES_UNTIL_LOADED must be a list like swaps=off,leverage-yield=off (families: ${RouteFamilies.join(', ')}; modes: ${EnforcementModes.join(', ')})` })
+  KEY_MODES_UNTIL_LOADED = 'swaps=off,leverage-yield=off';
+}
+
+export function parseModes(list: string): Partial<Record<RouteFamily, EnforcementMode>> {
+  return Object.fromEntries(list.split(',').map((pair) => pair.split('=') as [RouteFamily, EnforcementMode]));
 }

@@ -1,2 +1,3 @@
 export * from './chain-registry';
 export * from './profiles';
+export * from './intent';

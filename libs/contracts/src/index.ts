@@ -6,3 +6,8 @@ export * from './http/token.dto';
 export * from './http/error-body.dto';
 export * from './domain/candle';
 export * from './http/candles.dto';
+export * from './domain/api-key';
+export * from './domain/swaps-routes';
+export * from './domain/intent';
+export * from './http/validators';
+export * from './http/intent.dto';

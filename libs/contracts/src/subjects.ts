@@ -1,4 +1,6 @@
-import type { ChainKey, Token, TokensByChain } from './domain/token';
+import type { ApiKeyView, EnforcementMode, KeySetSnapshot, Organisation, RouteFamily, Scope } from './domain/api-key';
+import type { Intent, SubmissionStatusResponse, SubmitTxRequest, SubmitTxResponse } from './domain/intent';
+import type { ChainKey, ChainSummary, Token, TokensByChain } from './domain/token';
 
 /**
  * NATS subjects, named `<service>.<noun>.<verb>.v<N>`; the version changes whenever the
@@ -7,20 +9,73 @@ import type { ChainKey, Token, TokensByChain } from './domain/token';
 export const Subjects = {
   tokensList: 'quote-builder.tokens.list.v1',
   tokensByChain: 'quote-builder.tokens.by-chain.v1',
+  chainGet: 'quote-builder.chains.get.v1',
+  intentHash: 'quote-builder.intents.hash.v1',
+
+  submissionSubmit: 'relay-tracker.submissions.submit.v1',
+  submissionStatus: 'relay-tracker.submissions.status.v1',
+
+  orgCreate: 'key-registry.orgs.create.v1',
+  orgList: 'key-registry.orgs.list.v1',
+  orgSuspend: 'key-registry.orgs.suspend.v1',
+  orgLift: 'key-registry.orgs.lift.v1',
+  keyCreate: 'key-registry.keys.create.v1',
+  keyList: 'key-registry.keys.list.v1',
+  keyRevoke: 'key-registry.keys.revoke.v1',
+  keyNarrow: 'key-registry.keys.narrow.v1',
+  keySetSnapshot: 'key-registry.keyset.snapshot.v1',
+  modeList: 'key-registry.modes.list.v1',
+  modeSet: 'key-registry.modes.set.v1',
 } as const;
+
+/** Who asked for a change, for the audit record. */
+export interface Actor {
+  actor: string;
+}
+
+export interface ModeSetting {
+  family: RouteFamily;
+  mode: EnforcementMode;
+  updatedAt: string;
+  updatedBy: string;
+}
 
 /** Request/reply messages: subject → request payload and reply payload. */
 export interface RpcContract {
   [Subjects.tokensList]: { request: Record<string, never>; reply: TokensByChain };
   [Subjects.tokensByChain]: { request: { chainKey: ChainKey }; reply: Token[] };
+  [Subjects.chainGet]: { request: { chainKey: ChainKey }; reply: ChainSummary };
+  [Subjects.intentHash]: { request: { intent: Intent }; reply: { hash: string } };
+
+  [Subjects.submissionSubmit]: { request: SubmitTxRequest; reply: SubmitTxResponse };
+  [Subjects.submissionStatus]: { request: { txHash: string; srcChainKey: ChainKey }; reply: SubmissionStatusResponse };
+
+  [Subjects.orgCreate]: { request: { name: string } & Actor; reply: Organisation };
+  [Subjects.orgList]: { request: Record<string, never>; reply: Organisation[] };
+  [Subjects.orgSuspend]: { request: { orgId: string } & Actor; reply: Organisation };
+  [Subjects.orgLift]: { request: { orgId: string } & Actor; reply: Organisation };
+  [Subjects.keyCreate]: { request: { orgId: string; name: string } & Actor; reply: { key: string; apiKey: ApiKeyView } };
+  [Subjects.keyList]: { request: { orgId: string }; reply: ApiKeyView[] };
+  [Subjects.keyRevoke]: { request: { orgId: string; keyId: string } & Actor; reply: { revoked: string } };
+  [Subjects.keyNarrow]: { request: { keyId: string; scopes: Scope[] } & Actor; reply: ApiKeyView };
+  [Subjects.keySetSnapshot]: { request: Record<string, never>; reply: KeySetSnapshot };
+  [Subjects.modeList]: { request: Record<string, never>; reply: ModeSetting[] };
+  [Subjects.modeSet]: { request: { family: RouteFamily; mode: EnforcementMode } & Actor; reply: ModeSetting };
 }
 export type RpcSubject = keyof RpcContract;
 export type RpcRequest<S extends RpcSubject> = RpcContract[S]['request'];
 export type RpcReply<S extends RpcSubject> = RpcContract[S]['reply'];
 
-/** Fire-and-forget events: subject → payload. Every subscriber receives each event. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface EventContract {}
+export const Events = {
+  keySetChanged: 'key-registry.keyset.changed.v1',
+  sponsoringKeySetChanged: 'sponsorship-keys.keyset.changed.v1',
+} as const;
+
+/** Fire-and-forget events: subject → payload. Every subscriber (every replica) receives each event. */
+export interface EventContract {
+  [Events.keySetChanged]: { version: number };
+  [Events.sponsoringKeySetChanged]: { version: number };
+}
 export type EventSubject = keyof EventContract;
 
 /** Header names carried on every bus message. */

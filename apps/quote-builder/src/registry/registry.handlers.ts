@@ -1,10 +1,11 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { Subjects, type RpcReply } from '@swap/contracts';
+import { intentHash } from '@swap/chains';
+import { IntentHashRequestDto, Subjects, type RpcReply } from '@swap/contracts';
 import { ChainKeyRequest } from './registry.messages';
 import { RegistryService } from './registry.service';
 
-/** Bus handlers: token lists for swap-gateway. */
+/** Bus handlers: the chain and token registry, and intent hashing, for swap-gateway. */
 @Controller()
 export class RegistryHandlers {
   constructor(private readonly registry: RegistryService) {}
@@ -17,5 +18,16 @@ export class RegistryHandlers {
   @MessagePattern(Subjects.tokensByChain)
   tokensByChain(@Payload() request: ChainKeyRequest): RpcReply<typeof Subjects.tokensByChain> {
     return this.registry.tokensOf(request.chainKey);
+  }
+
+  @MessagePattern(Subjects.chainGet)
+  chain(@Payload() request: ChainKeyRequest): RpcReply<typeof Subjects.chainGet> {
+    const { key, name, type, chainId, relayChainId, hub } = this.registry.registry.getChain(request.chainKey);
+    return { key, name, type, chainId, relayChainId, hub };
+  }
+
+  @MessagePattern(Subjects.intentHash)
+  intentHash(@Payload() request: IntentHashRequestDto): RpcReply<typeof Subjects.intentHash> {
+    return { hash: intentHash(request.intent) };
   }
 }

@@ -12,3 +12,13 @@ export interface Token {
 
 /** `GET /v1/swaps/tokens`: every supported token, grouped by chain key. */
 export type TokensByChain = Record<ChainKey, Token[]>;
+
+/** What other services need to know of a chain (the registry in quote-builder holds the rest). */
+export interface ChainSummary {
+  key: ChainKey;
+  name: string;
+  type: string;
+  chainId: number | string;
+  relayChainId: string;
+  hub: boolean;
+}

@@ -1,0 +1,95 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Put, Req, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { AppError, EnforcementModes, ErrorCode, RouteFamilies, Scopes, type EnforcementMode, type RouteFamily, type Scope } from '@swap/contracts';
+import { OperatorGuard, operatorOf } from '@swap/key-auth';
+import { ArrayMinSize, IsArray, IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import type { FastifyRequest } from 'fastify';
+import { KeyRegistryService } from '../registry/key-registry.service';
+
+class NameBody {
+  @Matches(/\S/, { message: 'name must not be blank' })
+  @MaxLength(64, { message: 'name must be at most 64 characters' })
+  @MinLength(1, { message: 'name must be 1 to 64 characters' })
+  @IsString()
+  name!: string;
+}
+
+class ScopesBody {
+  @IsIn(Scopes, { each: true, message: `each scope must be one of ${Scopes.join(', ')}` })
+  @ArrayMinSize(1, { message: 'scopes must name at least one scope' })
+  @IsArray()
+  scopes!: Scope[];
+}
+
+class ModeBody {
+  @IsIn(EnforcementModes, { message: `mode must be one of ${EnforcementModes.join(', ')}` })
+  mode!: EnforcementMode;
+}
+
+const uuid = new ParseUUIDPipe({ exceptionFactory: () => new AppError(400, ErrorCode.ValidationFailed, 'the id in the path must be a UUID') });
+
+/**
+ * Operator routes on key-registry's own (internal) port, for `npm run ops`; never behind
+ * the gateway. The same operations as the bus handlers, with the operator as the actor.
+ */
+@ApiExcludeController()
+@UseGuards(OperatorGuard)
+@Controller('ops')
+export class OpsController {
+  constructor(private readonly registry: KeyRegistryService) {}
+
+  @Get('organisations')
+  organisations() {
+    return this.registry.listOrganisations();
+  }
+
+  @Post('organisations')
+  createOrganisation(@Body() body: NameBody, @Req() req: FastifyRequest) {
+    return this.registry.createOrganisation(body.name, operatorOf(req));
+  }
+
+  @Post('organisations/:orgId/suspend')
+  @HttpCode(200)
+  suspend(@Param('orgId', uuid) orgId: string, @Req() req: FastifyRequest) {
+    return this.registry.setSuspended(orgId, true, operatorOf(req));
+  }
+
+  @Post('organisations/:orgId/lift')
+  @HttpCode(200)
+  lift(@Param('orgId', uuid) orgId: string, @Req() req: FastifyRequest) {
+    return this.registry.setSuspended(orgId, false, operatorOf(req));
+  }
+
+  @Get('organisations/:orgId/keys')
+  keys(@Param('orgId', uuid) orgId: string) {
+    return this.registry.listKeys(orgId);
+  }
+
+  @Post('organisations/:orgId/keys')
+  createKey(@Param('orgId', uuid) orgId: string, @Body() body: NameBody, @Req() req: FastifyRequest) {
+    return this.registry.createKey(orgId, body.name, operatorOf(req));
+  }
+
+  @Delete('organisations/:orgId/keys/:keyId')
+  revoke(@Param('orgId', uuid) orgId: string, @Param('keyId', uuid) keyId: string, @Req() req: FastifyRequest) {
+    return this.registry.revokeKey(orgId, keyId, operatorOf(req));
+  }
+
+  @Put('keys/:keyId/scopes')
+  narrow(@Param('keyId', uuid) keyId: string, @Body() body: ScopesBody, @Req() req: FastifyRequest) {
+    return this.registry.narrowScopes(keyId, body.scopes, operatorOf(req));
+  }
+
+  @Get('enforcement-modes')
+  modes() {
+    return this.registry.listModes();
+  }
+
+  @Put('enforcement-modes/:family')
+  setMode(@Param('family') family: string, @Body() body: ModeBody, @Req() req: FastifyRequest) {
+    if (!RouteFamilies.includes(family as never)) {
+      throw new AppError(400, ErrorCode.ValidationFailed, `family must be one of ${RouteFamilies.join(', ')} (sponsorship routes are always enforced)`);
+    }
+    return this.registry.setMode(family as RouteFamily, body.mode, operatorOf(req));
+  }
+}

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { AppError, ErrorCode, Events, type KeySetSnapshot } from '@swap/contracts';
+import { mintKey } from '@swap/key-auth';
+import { MessagingClient } from '@swap/messaging';
+import { PrismaClient, type Prisma } from '../generated/prisma/client';
+
+export interface SponsoringKeyView {
+  id: string;
+  owner: string;
+  prefix: string;
+  createdAt: string;
+}
+
+/**
+ * The sponsoring-key registry: not self-serve, keys are minted by an operator only. Keys
+ * start `spk_` and are looked up only by this service's own routes, so a portal key never
+ * passes here and a sponsoring key never passes on the swaps routes.
+ */
+@Injectable()
+export class SponsoringKeysService {
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly messaging: MessagingClient,
+  ) {}
+
+  async mint(owner: string, actor: string): Promise<{ key: string; sponsoringKey: SponsoringKeyView }> {
+    const minted = mintKey('sponsoring');
+    const row = await this.change((tx) => tx.sponsoringKey.create({ data: { owner, prefix: minted.displayPrefix, keyHash: minted.hash, createdBy: actor } }));
+    return { key: minted.key, sponsoringKey: view(row) };
+  }
+
+  async list(): Promise<SponsoringKeyView[]> {
+    return (await this.db.sponsoringKey.findMany({ orderBy: { createdAt: 'asc' } })).map(view);
+  }
+
+  async revoke(id: string): Promise<{ revoked: string }> {
+    await this.change(async (tx) => {
+      const { count } = await tx.sponsoringKey.deleteMany({ where: { id } });
+      if (count === 0) throw new AppError(404, ErrorCode.NotFound, 'Sponsoring key not found; it may already be revoked');
+    });
+    return { revoked: id };
+  }
+
+  /** The active sponsoring keys as a key set; sponsorship routes are always enforced. */
+  async snapshot(): Promise<KeySetSnapshot> {
+    const [state, keys] = await this.db.$transaction([this.db.sponsoringKeySetState.findUniqueOrThrow({ where: { id: 1 } }), this.db.sponsoringKey.findMany()]);
+    return {
+      version: Number(state.version),
+      keys: keys.map((k) => ({ hash: k.keyHash, keyId: k.id, orgId: k.owner, scopes: [], suspended: false })),
+      modes: { sponsorships: 'enforce' },
+    };
+  }
+
+  private async change<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+    const { result, version } = await this.db.$transaction(async (tx) => {
+      const result = await work(tx);
+      const [state] = await tx.$queryRaw<{ version: bigint }[]>`UPDATE sponsorship_keys.keyset_state SET version = version + 1 WHERE id = 1 RETURNING version`;
+      return { result, version: Number(state.version) };
+    });
+    try {
+      this.messaging.emit(Events.sponsoringKeySetChanged, { version });
+    } catch {
+      // Every replica reloads on its timer anyway.
+    }
+    return result;
+  }
+}
+
+function view(row: { id: string; owner: string; prefix: string; createdAt: Date }): SponsoringKeyView {
+  return { id: row.id, owner: row.owner, prefix: row.prefix, createdAt: row.createdAt.toISOString() };
+}

@@ -1,0 +1,55 @@
+import { Body, Controller, Get, Post } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { RequestContext } from '@swap/observability';
+import { KeyedRoute } from '@swap/key-auth';
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { PrismaClient } from '../generated/prisma/client';
+
+class CreateSponsorshipRequest {
+  @ApiProperty({ example: '0x2105.base' })
+  @MaxLength(64)
+  @MinLength(1)
+  @IsString()
+  chainKey!: string;
+
+  @ApiProperty({ example: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5', description: 'The wallet whose network fee is to be sponsored' })
+  @MaxLength(128)
+  @MinLength(1)
+  @IsString()
+  walletAddress!: string;
+
+  @ApiPropertyOptional({ maxLength: 280 })
+  @IsOptional()
+  @MaxLength(280)
+  @IsString()
+  note?: string;
+}
+
+/** The sponsoring routes: always enforced, and only with a sponsoring key (`spk_…`). */
+@ApiTags('sponsorships')
+@ApiHeader({ name: 'x-api-key', required: true, description: 'A sponsoring key (spk_…); portal keys are not accepted here' })
+@Controller('v1/sponsorships/requests')
+export class SponsorshipsController {
+  constructor(private readonly db: PrismaClient) {}
+
+  @Post()
+  @KeyedRoute({ family: 'sponsorships' })
+  @ApiOperation({ summary: 'Record a request to sponsor the network fee of a wallet' })
+  async create(@Body() body: CreateSponsorshipRequest) {
+    const owner = RequestContext.current()!.orgId!;
+    const row = await this.db.sponsorshipRequest.create({ data: { owner, chainKey: body.chainKey, walletAddress: body.walletAddress, note: body.note } });
+    return view(row);
+  }
+
+  @Get()
+  @KeyedRoute({ family: 'sponsorships' })
+  @ApiOperation({ summary: "The requests of the key's owner, newest first" })
+  async list() {
+    const owner = RequestContext.current()!.orgId!;
+    return (await this.db.sponsorshipRequest.findMany({ where: { owner }, orderBy: { createdAt: 'desc' }, take: 100 })).map(view);
+  }
+}
+
+function view(row: { id: string; chainKey: string; walletAddress: string; note: string | null; status: string; createdAt: Date }) {
+  return { id: row.id, chainKey: row.chainKey, walletAddress: row.walletAddress, note: row.note ?? undefined, status: row.status, createdAt: row.createdAt.toISOString() };
+}

@@ -1,0 +1,71 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiHeader, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AppError, ErrorBodyDto, SWAPS_POST_ROUTES, Subjects, SubmitTxRequestDto, type FieldViolation, type SubmissionStatusResponse, type SubmitTxResponse } from '@swap/contracts';
+import { KeyedRoute } from '@swap/key-auth';
+import { MessagingClient } from '@swap/messaging';
+import { IsString, MaxLength, MinLength } from 'class-validator';
+import { ChainDirectory } from '../chains/chain-directory';
+
+class StatusQuery {
+  @MaxLength(128)
+  @MinLength(1)
+  @IsString()
+  txHash!: string;
+
+  @MaxLength(64)
+  @MinLength(1)
+  @IsString()
+  srcChainKey!: string;
+}
+
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
+
+/** Step 4 and 5 of a swap: submit the broadcast transaction, then poll its status. */
+@ApiTags('swaps')
+@Controller('v1/swaps/submit-tx')
+export class SubmissionsController {
+  constructor(
+    private readonly messaging: MessagingClient,
+    private readonly chains: ChainDirectory,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.submitTx.scope })
+  @ApiHeader({ name: 'x-api-key', required: false, description: 'Checked in the mode of the swaps family (scope swaps:write)' })
+  @ApiOperation({ summary: 'Submit a broadcast source transaction; idempotent on (txHash, srcChainKey): inserted, then duplicate' })
+  async submit(@Body() body: SubmitTxRequestDto): Promise<SubmitTxResponse> {
+    const chain = await this.chains.get(body.srcChainKey);
+    const problems = checkForChain(body, chain.type, chain.relayChainId);
+    if (problems.length) throw AppError.validation(problems);
+    return this.messaging.request(Subjects.submissionSubmit, { ...body, srcChainKey: chain.key });
+  }
+
+  @Get('status')
+  @ApiOperation({ summary: 'Status of a submission; poll about every 3 seconds until solved or failed' })
+  @ApiNotFoundResponse({ type: ErrorBodyDto })
+  async status(@Query() query: StatusQuery): Promise<SubmissionStatusResponse> {
+    const chain = await this.chains.get(query.srcChainKey);
+    return this.messaging.request(Subjects.submissionStatus, { txHash: query.txHash, srcChainKey: chain.key });
+  }
+}
+
+/** The rules that depend on the source network's kind. */
+function checkForChain(body: SubmitTxRequestDto, type: string, relayChainId: string): FieldViolation[] {
+  const problems: FieldViolation[] = [];
+  if (type === 'EVM') {
+    if (!/^0x[0-9a-fA-F]{64}$/.test(body.txHash)) problems.push({ field: 'txHash', rule: 'evmTxHash', message: 'txHash must be 0x followed by 64 hex digits on an EVM network' });
+    if (!/^0x[0-9a-fA-F]{40}$/.test(body.walletAddress)) problems.push({ field: 'walletAddress', rule: 'evmAddress', message: 'walletAddress must be a 20-byte hex address on an EVM network' });
+  } else if (type === 'SOLANA') {
+    if (!BASE58.test(body.txHash) || body.txHash.length < 64 || body.txHash.length > 88) {
+      problems.push({ field: 'txHash', rule: 'solanaSignature', message: 'txHash must be a base58 transaction signature on Solana' });
+    }
+    if (!BASE58.test(body.walletAddress) || body.walletAddress.length < 32 || body.walletAddress.length > 44) {
+      problems.push({ field: 'walletAddress', rule: 'solanaAddress', message: 'walletAddress must be a base58 public key on Solana' });
+    }
+  }
+  if (body.intent.srcChain !== relayChainId) {
+    problems.push({ field: 'intent.srcChain', rule: 'matchesSrcChainKey', message: `intent.srcChain must be ${relayChainId}, the relay chain id of ${body.srcChainKey}` });
+  }
+  return problems;
+}

@@ -1,0 +1,53 @@
+import type { Intent } from '@swap/contracts';
+import { encodeAbiParameters, keccak256, type Hex } from 'viem';
+
+/** The intent tuple of the hub intents contract (protocol-facts.md), in ABI order. */
+export const INTENT_TUPLE = {
+  type: 'tuple',
+  components: [
+    { name: 'intentId', type: 'uint256' },
+    { name: 'creator', type: 'address' },
+    { name: 'inputToken', type: 'address' },
+    { name: 'outputToken', type: 'address' },
+    { name: 'inputAmount', type: 'uint256' },
+    { name: 'minOutputAmount', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
+    { name: 'allowPartialFill', type: 'bool' },
+    { name: 'srcChain', type: 'uint256' },
+    { name: 'dstChain', type: 'uint256' },
+    { name: 'srcAddress', type: 'bytes' },
+    { name: 'dstAddress', type: 'bytes' },
+    { name: 'solver', type: 'address' },
+    { name: 'data', type: 'bytes' },
+  ],
+} as const;
+
+/** The JSON intent (decimal strings) as the values viem encodes. */
+export function intentValues(intent: Intent) {
+  return {
+    intentId: BigInt(intent.intentId),
+    creator: intent.creator as Hex,
+    inputToken: intent.inputToken as Hex,
+    outputToken: intent.outputToken as Hex,
+    inputAmount: BigInt(intent.inputAmount),
+    minOutputAmount: BigInt(intent.minOutputAmount),
+    deadline: BigInt(intent.deadline),
+    allowPartialFill: intent.allowPartialFill,
+    srcChain: BigInt(intent.srcChain),
+    dstChain: BigInt(intent.dstChain),
+    srcAddress: intent.srcAddress as Hex,
+    dstAddress: intent.dstAddress as Hex,
+    solver: intent.solver as Hex,
+    data: intent.data as Hex,
+  };
+}
+
+/** `abi.encode(intent)` over the single tuple. */
+export function encodeIntent(intent: Intent): Hex {
+  return encodeAbiParameters([INTENT_TUPLE], [intentValues(intent)]);
+}
+
+/** The intent hash: `keccak256(abi.encode(intent))`, as the hub's events carry it. */
+export function intentHash(intent: Intent): Hex {
+  return keccak256(encodeIntent(intent));
+}

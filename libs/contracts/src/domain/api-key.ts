@@ -1,0 +1,65 @@
+/** Scopes of portal keys (spec: Authentication → Scopes). */
+export const Scopes = ['swaps:read', 'swaps:write'] as const;
+export type Scope = (typeof Scopes)[number];
+
+/** Every portal-minted key carries both scopes. */
+export const PORTAL_KEY_SCOPES: readonly Scope[] = ['swaps:read', 'swaps:write'];
+
+export const EnforcementModes = ['off', 'monitor', 'enforce'] as const;
+export type EnforcementMode = (typeof EnforcementModes)[number];
+
+/** Route families whose key checks an operator moves; sponsorships are always enforced. */
+export const RouteFamilies = ['swaps', 'leverage-yield'] as const;
+export type RouteFamily = (typeof RouteFamilies)[number] | 'sponsorships';
+
+/**
+ * Legal mode moves (spec: Key enforcement mode): off → monitor → enforce, and the rollback
+ * enforce → monitor. Anything else is refused.
+ */
+export const LEGAL_MODE_MOVES: Record<EnforcementMode, EnforcementMode[]> = {
+  off: ['monitor'],
+  monitor: ['enforce'],
+  enforce: ['monitor'],
+};
+
+/** What a key list shows: never the secret or its hash. */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  /** `svc_` plus the first eight characters of the secret; shown followed by dots. */
+  prefix: string;
+  scopes: Scope[];
+  createdAt: string;
+}
+
+export interface Organisation {
+  id: string;
+  name: string;
+  status: 'active' | 'suspended';
+  createdAt: string;
+}
+
+/** One active key in the key set: looked up by the SHA-256 hex of the full key. */
+export interface KeySetEntry {
+  hash: string;
+  keyId: string;
+  orgId: string;
+  scopes: string[];
+  suspended: boolean;
+}
+
+/** The active key set as key-registry publishes it, with the enforcement modes. */
+export interface KeySetSnapshot {
+  version: number;
+  keys: KeySetEntry[];
+  modes: Partial<Record<RouteFamily, EnforcementMode>>;
+}
+
+/** Spec: Errors → Key-check rejections; the exact body messages. */
+export const KeyCheckMessages = {
+  missing: 'Missing x-api-key',
+  invalid: 'Invalid API key',
+  scope: (scope: string) => `API key is missing the ${scope} scope`,
+  suspended: 'This organisation is suspended',
+  unavailable: 'API key verification is temporarily unavailable',
+} as const;

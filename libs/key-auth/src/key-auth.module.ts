@@ -1,0 +1,33 @@
+import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ServiceMetrics, type Logger } from '@swap/observability';
+import { LOGGER } from '@swap/service-kit';
+import { ApiKeyGuard } from './api-key.guard';
+import { KeySetCache, type KeySetCacheOptions } from './key-set-cache';
+
+export interface KeyAuthModuleOptions {
+  imports?: ModuleMetadata['imports'];
+  inject?: unknown[];
+  /** Everything but the logger and metrics, which come from the service kit. */
+  useFactory: (...deps: never[]) => Omit<KeySetCacheOptions, 'logger' | 'metrics'>;
+}
+
+/** A service's key set cache and the API key guard, installed for all its routes. */
+@Module({})
+export class KeyAuthModule {
+  static register(options: KeyAuthModuleOptions): DynamicModule {
+    return {
+      module: KeyAuthModule,
+      imports: options.imports ?? [],
+      providers: [
+        {
+          provide: KeySetCache,
+          inject: [LOGGER, ServiceMetrics, ...((options.inject ?? []) as never[])],
+          useFactory: (logger: Logger, metrics: ServiceMetrics, ...deps: never[]) => new KeySetCache({ ...options.useFactory(...deps), logger, metrics }),
+        },
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+      ],
+      exports: [KeySetCache],
+    };
+  }
+}

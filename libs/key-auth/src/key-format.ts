@@ -1,0 +1,30 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** Portal keys start `svc_`, sponsoring keys `spk_`: one look tells the registries apart. */
+export type KeyKind = 'portal' | 'sponsoring';
+const PREFIX: Record<KeyKind, string> = { portal: 'svc_', sponsoring: 'spk_' };
+
+export interface MintedKey {
+  /** The full key: shown once, never stored. */
+  key: string;
+  /** SHA-256 of the full key, hex: what the registry stores and the services look up. */
+  hash: string;
+  /** The literal prefix and the first eight characters of the secret; not secret. */
+  displayPrefix: string;
+}
+
+/** A new key: the kind's prefix and 32 random bytes from the OS CSPRNG in base64url. */
+export function mintKey(kind: KeyKind): MintedKey {
+  const secret = randomBytes(32).toString('base64url');
+  const key = `${PREFIX[kind]}${secret}`;
+  return { key, hash: hashKey(key), displayPrefix: `${PREFIX[kind]}${secret.slice(0, 8)}` };
+}
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** The shape of a key of this kind (no look-up): 4-character prefix, 43 base64url characters. */
+export function looksLikeKey(kind: KeyKind, key: string): boolean {
+  return key.startsWith(PREFIX[kind]) && /^[A-Za-z0-9_-]{43}$/.test(key.slice(4));
+}

@@ -1,0 +1,124 @@
+/**
+ * The operator's tool: `npm run ops -- <command>`. It talks to the running services'
+ * operator routes (their own ports, never the gateway) and their /metrics, not to tables.
+ *
+ * Variables: KEY_REGISTRY_URL (http://127.0.0.1:3005), SPONSORSHIP_KEYS_URL
+ * (http://127.0.0.1:3006), SWAP_GATEWAY_URL (http://127.0.0.1:3001), OPS_TOKEN (when the
+ * services have one), OPERATOR (recorded as the actor; default $USER).
+ */
+import { parseMetrics, type MetricSample } from './prometheus-text';
+
+const env = {
+  keyRegistry: process.env.KEY_REGISTRY_URL ?? 'http://127.0.0.1:3005',
+  sponsorship: process.env.SPONSORSHIP_KEYS_URL ?? 'http://127.0.0.1:3006',
+  swapGateway: process.env.SWAP_GATEWAY_URL ?? 'http://127.0.0.1:3001',
+  token: process.env.OPS_TOKEN,
+  operator: process.env.OPERATOR ?? process.env.USER ?? 'unknown',
+};
+
+const USAGE = `usage: npm run ops -- <command>
+
+  orgs list                          organisations
+  orgs create <name>                 create an organisation
+  orgs suspend <orgId>               suspend: no key of it works until lifted
+  orgs lift <orgId>                  lift a suspension
+  keys list <orgId>                  its keys (name, prefix, scopes, created)
+  keys create <orgId> <name>         mint a portal key (shown once)
+  keys revoke <orgId> <keyId>        revoke (delete) a key
+  keys narrow <keyId> <scope,...>    narrow a key's scopes (swaps:read, swaps:write)
+  modes list                         enforcement mode per route family
+  modes set <family> <mode>          off → monitor → enforce, or enforce → monitor
+  sponsoring list                    sponsoring keys
+  sponsoring mint <owner>            mint a sponsoring key (shown once)
+  sponsoring revoke <id>             revoke a sponsoring key
+  counters                           key-check outcomes counted by the services (monitor mode)`;
+
+async function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  let res: Response;
+  try {
+    res = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        'x-operator': env.operator,
+        ...(env.token ? { authorization: `Bearer ${env.token}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(10_000),
+    });
+  } catch (error) {
+    throw new Error(`cannot reach ${base} (${(error as Error).message}); is the service running?`);
+  }
+  const text = await res.text();
+  const parsed = text ? (JSON.parse(text) as unknown) : undefined;
+  if (!res.ok) throw new Error(`${res.status} ${(parsed as { message?: string })?.message ?? text}`);
+  return parsed;
+}
+
+async function counters(): Promise<string> {
+  const rows: string[] = [];
+  for (const [service, base] of [
+    ['swap-gateway', env.swapGateway],
+    ['sponsorship-keys', env.sponsorship],
+  ] as const) {
+    let samples: MetricSample[];
+    try {
+      samples = parseMetrics(await (await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(5_000) })).text()).filter((s) => s.name === 'api_key_checks_total');
+    } catch (error) {
+      rows.push(`${service}: unreachable (${(error as Error).message})`);
+      continue;
+    }
+    if (samples.length === 0) rows.push(`${service}: no key checks counted yet`);
+    for (const s of samples) {
+      rows.push(`${service.padEnd(17)} ${s.labels.route.padEnd(30)} ${s.labels.mode.padEnd(8)} ${s.labels.outcome.padEnd(12)} ${(s.labels.org || '-').padEnd(38)} ${s.value}`);
+    }
+  }
+  return [`${'service'.padEnd(17)} ${'route'.padEnd(30)} ${'mode'.padEnd(8)} ${'outcome'.padEnd(12)} ${'organisation'.padEnd(38)} count`, ...rows].join('\n');
+}
+
+async function run(args: string[]): Promise<unknown> {
+  const [group, command, a, b] = args;
+  const need = (value: string | undefined, what: string) => {
+    if (!value) throw new Error(`${group} ${command}: ${what} is required\n\n${USAGE}`);
+    return value;
+  };
+  if (group === 'counters') return counters();
+  switch (`${group} ${command}`) {
+    case 'orgs list':
+      return call(env.keyRegistry, 'GET', '/ops/organisations');
+    case 'orgs create':
+      return call(env.keyRegistry, 'POST', '/ops/organisations', { name: need(args.slice(2).join(' '), '<name>') });
+    case 'orgs suspend':
+      return call(env.keyRegistry, 'POST', `/ops/organisations/${need(a, '<orgId>')}/suspend`);
+    case 'orgs lift':
+      return call(env.keyRegistry, 'POST', `/ops/organisations/${need(a, '<orgId>')}/lift`);
+    case 'keys list':
+      return call(env.keyRegistry, 'GET', `/ops/organisations/${need(a, '<orgId>')}/keys`);
+    case 'keys create':
+      return call(env.keyRegistry, 'POST', `/ops/organisations/${need(a, '<orgId>')}/keys`, { name: need(args.slice(3).join(' '), '<name>') });
+    case 'keys revoke':
+      return call(env.keyRegistry, 'DELETE', `/ops/organisations/${need(a, '<orgId>')}/keys/${need(b, '<keyId>')}`);
+    case 'keys narrow':
+      return call(env.keyRegistry, 'PUT', `/ops/keys/${need(a, '<keyId>')}/scopes`, { scopes: need(b, '<scope,...>').split(',') });
+    case 'modes list':
+      return call(env.keyRegistry, 'GET', '/ops/enforcement-modes');
+    case 'modes set':
+      return call(env.keyRegistry, 'PUT', `/ops/enforcement-modes/${need(a, '<family>')}`, { mode: need(b, '<mode>') });
+    case 'sponsoring list':
+      return call(env.sponsorship, 'GET', '/ops/sponsoring-keys');
+    case 'sponsoring mint':
+      return call(env.sponsorship, 'POST', '/ops/sponsoring-keys', { owner: need(a, '<owner>') });
+    case 'sponsoring revoke':
+      return call(env.sponsorship, 'DELETE', `/ops/sponsoring-keys/${need(a, '<id>')}`);
+    default:
+      throw new Error(USAGE);
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (result) => process.stdout.write(`${typeof result === 'string' ? result : JSON.stringify(result, null, 2)}\n`),
+  (error: Error) => {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  },
+);
