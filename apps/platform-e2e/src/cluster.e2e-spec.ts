@@ -1,4 +1,4 @@
-import { createTestDatabase, eventually, jsonOf, testInfra, uniqueId, unusedPort } from '@swap/testing';
+import { createTestDatabase, eventually, jsonOf, RUN_PREFIX, testInfra, uniqueId, unusedPort } from '@swap/testing';
 import { spawnNode, stopProcess, type Spawned } from './processes';
 
 jest.setTimeout(60_000);
@@ -21,6 +21,7 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
     for (const name of SERVICES) urls[name] = `http://127.0.0.1:${await unusedPort()}`;
     const common = {
       NATS_URL: testInfra.natsUrl,
+      NATS_SUBJECT_PREFIX: RUN_PREFIX,
       REDIS_URL: testInfra.redisUrl,
       CACHE_KEY_PREFIX: uniqueId('cluster'),
       DATABASE_URL: db.url,

@@ -41,6 +41,11 @@ export function WithBus<B extends Constructor>(Base: B) {
     @IsServiceUrl(['nats', 'tls'], { list: true })
     NATS_URL = 'nats://127.0.0.1:4222';
 
+    /** Prefix of every subject, to keep deployments sharing one NATS apart (e.g. `staging`). */
+    @IsOptional()
+    @Matches(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, { message: 'NATS_SUBJECT_PREFIX must be dot-separated tokens of letters, digits, _ or -' })
+    NATS_SUBJECT_PREFIX?: string = undefined;
+
     @Type(() => Number)
     @Min(50)
     @Max(120_000)
@@ -79,6 +84,6 @@ export function WithCache<B extends Constructor>(Base: B) {
   return CacheConfig;
 }
 
-export type BusSettings = Pick<InstanceType<ReturnType<typeof WithBus>>, 'NATS_URL' | 'RPC_TIMEOUT_MS'>;
+export type BusSettings = Pick<InstanceType<ReturnType<typeof WithBus>>, 'NATS_URL' | 'NATS_SUBJECT_PREFIX' | 'RPC_TIMEOUT_MS'>;
 export type DatabaseSettings = Pick<InstanceType<ReturnType<typeof WithDatabase>>, 'DATABASE_URL' | 'DATABASE_POOL_MAX'>;
 export type CacheSettings = Pick<InstanceType<ReturnType<typeof WithCache>>, 'REDIS_URL' | 'CACHE_KEY_PREFIX'>;

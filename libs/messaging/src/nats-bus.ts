@@ -10,12 +10,20 @@ export interface NatsBusOptions {
   /** Connection name shown by the NATS server's monitoring. */
   name: string;
   connectTimeoutMs?: number;
+  /**
+   * Prepended to every subject (`<prefix>.<subject>`), so several deployments (or test
+   * runs) can share one NATS without hearing each other.
+   */
+  subjectPrefix?: string;
 }
 
 export class NatsBus implements Bus {
   readonly kind = 'nats' as const;
 
-  private constructor(private readonly nc: NatsConnection) {}
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly prefix: string,
+  ) {}
 
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
     const servers = options.servers.split(',').map((s) => s.trim());
@@ -28,7 +36,7 @@ export class NatsBus implements Bus {
         maxReconnectAttempts: -1,
         reconnectTimeWait: 1_000,
       });
-      return new NatsBus(nc);
+      return new NatsBus(nc, options.subjectPrefix ? `${options.subjectPrefix}.` : '');
     } catch (error) {
       throw new BusUnavailableError(`Cannot connect to NATS at ${servers.join(', ')}: ${(error as Error).message}`, error);
     }
@@ -37,11 +45,11 @@ export class NatsBus implements Bus {
   async request(subject: string, data: string, options: RequestOptions): Promise<BusDelivery> {
     if (this.nc.isClosed()) throw new BusUnavailableError('NATS connection is closed');
     try {
-      const msg = await this.nc.request(subject, encoder.encode(data), {
+      const msg = await this.nc.request(this.prefix + subject, encoder.encode(data), {
         timeout: options.timeoutMs,
         headers: toNatsHeaders(options.headers),
       });
-      return fromNatsMsg(msg);
+      return this.fromNatsMsg(msg);
     } catch (error) {
       const code = (error as NatsError).code;
       if (code === ErrorCode.NoResponders) throw new BusNoRespondersError(subject);
@@ -52,18 +60,18 @@ export class NatsBus implements Bus {
 
   publish(subject: string, data: string, headers?: MessageHeaders): void {
     try {
-      this.nc.publish(subject, encoder.encode(data), { headers: toNatsHeaders(headers) });
+      this.nc.publish(this.prefix + subject, encoder.encode(data), { headers: toNatsHeaders(headers) });
     } catch (error) {
       throw new BusUnavailableError(`NATS publish on ${subject} failed: ${(error as Error).message}`, error);
     }
   }
 
   subscribe(subject: string, handler: (message: BusDelivery) => void, options?: { queue?: string }): BusSubscription {
-    const sub = this.nc.subscribe(subject, {
+    const sub = this.nc.subscribe(this.prefix + subject, {
       queue: options?.queue,
       callback: (err, msg) => {
         if (err) return;
-        handler(fromNatsMsg(msg));
+        handler(this.fromNatsMsg(msg));
       },
     });
     return { unsubscribe: () => sub.unsubscribe(), drain: () => sub.drain() };
@@ -78,6 +86,10 @@ export class NatsBus implements Bus {
     if (this.nc.isClosed()) return;
     await this.nc.drain();
   }
+
+  private fromNatsMsg(msg: Msg): BusDelivery {
+    return deliveryOf(msg, this.prefix);
+  }
 }
 
 function toNatsHeaders(headers: MessageHeaders | undefined): MsgHdrs | undefined {
@@ -87,10 +99,11 @@ function toNatsHeaders(headers: MessageHeaders | undefined): MsgHdrs | undefined
   return h;
 }
 
-function fromNatsMsg(msg: Msg): BusDelivery {
+function deliveryOf(msg: Msg, prefix: string): BusDelivery {
   const headers: MessageHeaders = {};
   if (msg.headers) for (const key of msg.headers.keys()) headers[key.toLowerCase()] = msg.headers.get(key);
-  const delivery: BusDelivery = { subject: msg.subject, data: decoder.decode(msg.data), headers };
+  const subject = prefix && msg.subject.startsWith(prefix) ? msg.subject.slice(prefix.length) : msg.subject;
+  const delivery: BusDelivery = { subject, data: decoder.decode(msg.data), headers };
   if (msg.reply) {
     delivery.respond = (data, replyHeaders) => {
       msg.respond(encoder.encode(data), { headers: toNatsHeaders(replyHeaders) });

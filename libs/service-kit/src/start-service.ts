@@ -62,7 +62,7 @@ export async function startService<C extends ServiceConfig>(
     if (definition.uses.bus) {
       if (shared.bus) bus = shared.bus;
       else {
-        const nats = await NatsBus.connect({ servers: config.NATS_URL!, name: definition.name });
+        const nats = await NatsBus.connect({ servers: config.NATS_URL!, name: definition.name, subjectPrefix: config.NATS_SUBJECT_PREFIX });
         closers.push(() => nats.close());
         bus = nats;
       }

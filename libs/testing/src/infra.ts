@@ -33,8 +33,14 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
 
 /** The platform's defaults for one service, on a free port of 127.0.0.1 and quiet. */
 export function testServiceEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', NATS_URL: testInfra.natsUrl, REDIS_URL: testInfra.redisUrl, ...extra };
+  return { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', NATS_URL: testInfra.natsUrl, REDIS_URL: testInfra.redisUrl, NATS_SUBJECT_PREFIX: RUN_PREFIX, ...extra };
 }
+
+/**
+ * The subject prefix of this test file's services: test files run in parallel on one
+ * NATS, and services of one file must never answer another file's requests.
+ */
+export const RUN_PREFIX = uniqueId('it').replace(/_/g, '-');
 
 /** A TCP port nothing listens on right now (for "upstream down" cases). */
 export function unusedPort(): Promise<number> {

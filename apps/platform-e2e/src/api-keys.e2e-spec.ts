@@ -1,0 +1,236 @@
+import { Events, KeyCheckMessages, type Intent } from '@swap/contracts';
+import { KeySetCache } from '@swap/key-auth';
+import { InProcessBus, NatsBus, type Bus } from '@swap/messaging';
+import { eventually, RUN_PREFIX, testInfra } from '@swap/testing';
+import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
+import { KeyStack } from './key-stack';
+
+jest.setTimeout(60_000);
+
+const INTENT: Intent = {
+  intentId: '7',
+  creator: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5',
+  inputToken: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
+  outputToken: '0x50c42dEAcD8Fc9773493ED674b675bE577f2634b',
+  inputAmount: '1000000',
+  minOutputAmount: '1',
+  deadline: '1763816400',
+  allowPartialFill: false,
+  srcChain: '23',
+  dstChain: '146',
+  srcAddress: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5',
+  dstAddress: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5',
+  solver: '0x0000000000000000000000000000000000000000',
+  data: '0x',
+};
+
+/** A bus on which one subject's events never arrive, as if they were lost on the way. */
+function withoutEvents(bus: Bus, subject: string): Bus {
+  return {
+    kind: bus.kind,
+    request: (s, d, o) => bus.request(s, d, o),
+    publish: (s, d, h) => bus.publish(s, d, h),
+    subscribe: (s, handler, o) => (s === subject ? { unsubscribe: () => undefined, drain: async () => undefined } : bus.subscribe(s, handler, o)),
+    ping: () => bus.ping(),
+    close: async () => undefined,
+  };
+}
+
+let counter = 0;
+const submitBody = () => ({
+  txHash: `0x${(++counter).toString(16).padStart(64, '0')}`,
+  srcChainKey: '0xa4b1.arbitrum',
+  walletAddress: INTENT.srcAddress,
+  intent: INTENT,
+  relayData: '0xdead',
+});
+
+describe('API keys across the services', () => {
+  const stack = new KeyStack();
+  let orgId: string;
+  let key: string;
+  let keyId: string;
+
+  /** A read route (intents/hash, swaps:read) and a write route (submit-tx, swaps:write). */
+  const read = (apiKey?: string, base = stack.url('swap-gateway')) =>
+    fetch(`${base}/v1/swaps/intents/hash`, { method: 'POST', headers: { 'content-type': 'application/json', ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) }, body: JSON.stringify({ intent: INTENT }) });
+  const write = (apiKey?: string) =>
+    fetch(`${stack.url('swap-gateway')}/v1/swaps/submit-tx`, { method: 'POST', headers: { 'content-type': 'application/json', ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) }, body: JSON.stringify(submitBody()) });
+  const rejection = async (res: Response) => ({ status: res.status, message: ((await res.json()) as { message: string }).message });
+  const cache = () => stack.services['swap-gateway'].app.get(KeySetCache);
+  const setMode = async (mode: string) => {
+    const res = await stack.ops('key-registry', 'PUT', '/ops/enforcement-modes/swaps', { mode });
+    expect(res.status).toBe(200);
+    await eventually(() => cache().modeOf('swaps') === mode, 2_000);
+  };
+
+  beforeAll(async () => {
+    await stack.start();
+    orgId = (await stack.ops('key-registry', 'POST', '/ops/organisations', { name: 'Acme' })).body.id;
+    const created = await stack.ops('key-registry', 'POST', `/ops/organisations/${orgId}/keys`, { name: 'production' });
+    key = created.body.key;
+    keyId = created.body.apiKey.id;
+  });
+
+  afterAll(() => stack.stop());
+
+  it('shows the full key once: the list has name, prefix, scopes and time, never the secret or its hash', async () => {
+    expect(key).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
+    const list = await stack.ops('key-registry', 'GET', `/ops/organisations/${orgId}/keys`);
+    expect(list.body).toEqual([{ id: keyId, name: 'production', prefix: key.slice(0, 12), scopes: ['swaps:read', 'swaps:write'], createdAt: expect.any(String) }]);
+    expect(JSON.stringify(list.body)).not.toContain(key.slice(12));
+  });
+
+  it('off (the default): serves a missing, a wrong and a revoked key alike', async () => {
+    expect(cache().modeOf('swaps')).toBe('off');
+    const spare = await stack.ops('key-registry', 'POST', `/ops/organisations/${orgId}/keys`, { name: 'spare' });
+    await stack.ops('key-registry', 'DELETE', `/ops/organisations/${orgId}/keys/${spare.body.apiKey.id}`);
+    for (const k of [undefined, 'svc_wrong', spare.body.key]) {
+      expect((await read(k)).status).toBe(200);
+      expect((await write(k)).status).toBe(200);
+    }
+  });
+
+  it('refuses illegal mode moves with a message', async () => {
+    const skip = await stack.ops('key-registry', 'PUT', '/ops/enforcement-modes/swaps', { mode: 'enforce' });
+    expect(skip).toEqual({ status: 409, body: expect.objectContaining({ code: 'ILLEGAL_MODE_MOVE', message: 'Cannot move swaps from off to enforce; from off the only move is to monitor' }) });
+    const sponsorships = await stack.ops('key-registry', 'PUT', '/ops/enforcement-modes/sponsorships', { mode: 'off' });
+    expect(sponsorships.status).toBe(400);
+    expect(sponsorships.body.message).toContain('sponsorship routes are always enforced');
+  });
+
+  it('monitor: serves every request and counts each outcome by route, mode and organisation', async () => {
+    await setMode('monitor');
+    expect((await read()).status).toBe(200);
+    expect((await read('svc_wrong')).status).toBe(200);
+    expect((await read(key)).status).toBe(200);
+    const metrics = await (await fetch(`${stack.url('swap-gateway')}/metrics`)).text();
+    expect(metrics).toMatch(/api_key_checks_total\{route="\/v1\/swaps\/intents\/hash",family="swaps",mode="monitor",outcome="missing",org="",service="swap-gateway"\} 1/);
+    expect(metrics).toMatch(/api_key_checks_total\{route="\/v1\/swaps\/intents\/hash",family="swaps",mode="monitor",outcome="invalid",org="",service="swap-gateway"\} 1/);
+    expect(metrics).toContain(`outcome="ok",org="${orgId}"`);
+  });
+
+  it('enforce: rejects with the exact messages of the spec, before the handler runs', async () => {
+    await setMode('enforce');
+    expect(await rejection(await read())).toEqual({ status: 401, message: KeyCheckMessages.missing });
+    expect(await rejection(await read('svc_wrong'))).toEqual({ status: 401, message: 'Invalid API key' });
+    expect(await rejection(await write())).toEqual({ status: 401, message: 'Missing x-api-key' });
+    const before = stack.logs.where((l) => l.service === 'relay-tracker' && l.msg === 'message handled').length;
+    expect((await write('svc_wrong')).status).toBe(401);
+    expect(stack.logs.where((l) => l.service === 'relay-tracker' && l.msg === 'message handled').length).toBe(before);
+  });
+
+  it('enforce: serves a valid key and puts its organisation on the request in the logs', async () => {
+    const res = await write(key);
+    expect(res.status).toBe(200);
+    const requestId = res.headers.get('x-request-id');
+    expect(stack.logs.where((l) => l.requestId === requestId && l.msg === 'request completed')[0]).toMatchObject({ service: 'swap-gateway', orgId });
+  });
+
+  it('enforce: a narrowed key keeps its scope and is refused the other', async () => {
+    const narrow = await stack.ops('key-registry', 'POST', `/ops/organisations/${orgId}/keys`, { name: 'read-only' });
+    const narrowed = await stack.ops('key-registry', 'PUT', `/ops/keys/${narrow.body.apiKey.id}/scopes`, { scopes: ['swaps:read'] });
+    expect(narrowed.body.scopes).toEqual(['swaps:read']);
+    await eventually(async () => (await write(narrow.body.key)).status === 403, 2_000);
+    expect(await rejection(await write(narrow.body.key))).toEqual({ status: 403, message: 'API key is missing the swaps:write scope' });
+    expect((await read(narrow.body.key)).status).toBe(200);
+    const widen = await stack.ops('key-registry', 'PUT', `/ops/keys/${narrow.body.apiKey.id}/scopes`, { scopes: ['swaps:read', 'swaps:write'] });
+    expect(widen.status).toBe(400);
+    await stack.ops('key-registry', 'DELETE', `/ops/organisations/${orgId}/keys/${narrow.body.apiKey.id}`);
+  });
+
+  it('enforce: no key of a suspended organisation works until it is lifted', async () => {
+    await stack.ops('key-registry', 'POST', `/ops/organisations/${orgId}/suspend`);
+    await eventually(async () => (await read(key)).status === 403, 2_000);
+    expect(await rejection(await read(key))).toEqual({ status: 403, message: 'This organisation is suspended' });
+    await stack.ops('key-registry', 'POST', `/ops/organisations/${orgId}/lift`);
+    await eventually(async () => (await read(key)).status === 200, 2_000);
+  });
+
+  it('caps active keys at two, also under 20 concurrent creates', async () => {
+    const other = (await stack.ops('key-registry', 'POST', '/ops/organisations', { name: 'Busy' })).body.id;
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => stack.ops('key-registry', 'POST', `/ops/organisations/${other}/keys`, { name: `k${i}` })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(2);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(18);
+    expect(results.find((r) => r.status === 409)!.body.message).toBe('Two active API keys already exist; revoke one, then create another');
+    expect((await stack.ops('key-registry', 'GET', `/ops/organisations/${other}/keys`)).body).toHaveLength(2);
+  });
+
+  it('validates key names: 1 to 64 characters', async () => {
+    const long = await stack.ops('key-registry', 'POST', `/ops/organisations/${orgId}/keys`, { name: 'x'.repeat(65) });
+    expect(long.status).toBe(400);
+    expect(long.body.details[0]).toMatchObject({ field: 'name', message: 'name must be at most 64 characters' });
+    expect((await stack.ops('key-registry', 'POST', `/ops/organisations/${orgId}/keys`, { name: '' })).status).toBe(400);
+  });
+
+  it('revocation reaches swap-gateway within a second through the change event; a second revoke is a 404', async () => {
+    const temp = await stack.ops('key-registry', 'POST', `/ops/organisations/${orgId}/keys`, { name: 'temporary' });
+    await eventually(async () => (await read(temp.body.key)).status === 200, 2_000);
+    const revoked = Date.now();
+    expect((await stack.ops('key-registry', 'DELETE', `/ops/organisations/${orgId}/keys/${temp.body.apiKey.id}`)).status).toBe(200);
+    await eventually(async () => (await read(temp.body.key)).status === 401, 1_000, 10);
+    expect(Date.now() - revoked).toBeLessThan(1_000);
+    const again = await stack.ops('key-registry', 'DELETE', `/ops/organisations/${orgId}/keys/${temp.body.apiKey.id}`);
+    expect(again).toEqual({ status: 404, body: expect.objectContaining({ message: 'API key not found; it may already be revoked' }) });
+  });
+
+  it('records every change with who, what, when and the request id', async () => {
+    const { Client } = await import('pg');
+    const client = new Client({ connectionString: (stack as unknown as { db: { url: string } }).db.url });
+    await client.connect();
+    const { rows } = await client.query(`SELECT actor, action, request_id FROM key_registry.audit_log WHERE organisation_id = $1 ORDER BY id`, [orgId]);
+    await client.end();
+    expect(rows[0]).toEqual({ actor: 'operator:tester', action: 'organisation.create', request_id: expect.any(String) });
+    expect(rows.map((r) => r.action)).toEqual(expect.arrayContaining(['key.create', 'key.revoke', 'key.narrow', 'organisation.suspend', 'organisation.lift']));
+  });
+
+  it('sponsoring keys work only on the sponsorship routes, portal keys only on the swaps routes', async () => {
+    const minted = await stack.ops('sponsorship-keys', 'POST', '/ops/sponsoring-keys', { owner: 'acme-relayer' });
+    const sponsoringKey: string = minted.body.key;
+    expect(sponsoringKey).toMatch(/^spk_/);
+    const sponsor = (apiKey?: string) =>
+      fetch(`${stack.url('sponsorship-keys')}/v1/sponsorships/requests`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
+        body: JSON.stringify({ chainKey: '0x2105.base', walletAddress: '0xabc' }),
+      });
+    await eventually(async () => (await sponsor(sponsoringKey)).status === 201, 2_000);
+    expect(await rejection(await sponsor(key))).toEqual({ status: 401, message: 'Invalid API key' });
+    expect(await rejection(await sponsor())).toEqual({ status: 401, message: 'Missing x-api-key' });
+    expect(await rejection(await read(sponsoringKey))).toEqual({ status: 401, message: 'Invalid API key' });
+    const mine = await (await fetch(`${stack.url('sponsorship-keys')}/v1/sponsorships/requests`, { headers: { 'x-api-key': sponsoringKey } })).json();
+    expect(mine).toEqual([expect.objectContaining({ chainKey: '0x2105.base', walletAddress: '0xabc', status: 'received' })]);
+  });
+
+  it('revocation reaches a replica that lost the change event within the 15-second refresh', async () => {
+    const temp = await stack.ops('key-registry', 'POST', `/ops/organisations/${orgId}/keys`, { name: 'short-lived' });
+    const nats = await NatsBus.connect({ servers: testInfra.natsUrl, name: 'deaf-replica', subjectPrefix: RUN_PREFIX });
+    const deaf = await stack.add(swapGateway, {}, { bus: withoutEvents(nats, Events.keySetChanged) }, 'deaf-replica');
+    expect((await read(temp.body.key, deaf.url)).status).toBe(200);
+    const revokedAt = Date.now();
+    await stack.ops('key-registry', 'DELETE', `/ops/organisations/${orgId}/keys/${temp.body.apiKey.id}`);
+    await eventually(async () => (await read(temp.body.key)).status === 401, 1_000, 10); // the replica that heard the event
+    expect((await read(temp.body.key, deaf.url)).status).toBe(200); // the deaf one still holds its last set
+    await eventually(async () => (await read(temp.body.key, deaf.url)).status === 401, 16_000, 100);
+    expect(Date.now() - revokedAt).toBeLessThanOrEqual(15_500);
+    await deaf.close();
+    await nats.close();
+  });
+
+  it('keeps serving the last good key set while key-registry is stopped', async () => {
+    const extra = await stack.add(swapGateway, { KEYSET_REFRESH_MS: '200' }, undefined, 'swap-gateway-replica');
+    await eventually(async () => (await read(key, extra.url)).status === 200, 2_000);
+    await stack.services['key-registry'].close();
+    const failures = () => fetch(`${extra.url}/metrics`).then((r) => r.text()).then((t) => Number(/api_key_set_refresh_failures_total\{registry="portal",service="swap-gateway"\} (\d+)/.exec(t)?.[1] ?? 0));
+    await eventually(async () => (await failures()) >= 2, 3_000);
+    expect((await read(key, extra.url)).status).toBe(200);
+    expect(await rejection(await read('svc_wrong', extra.url))).toEqual({ status: 401, message: 'Invalid API key' });
+  });
+
+  it('answers 503 on an enforced route while no key set has ever loaded', async () => {
+    // Its own bus, with no key-registry on it: the key set can never load.
+    const lonely = await stack.add(swapGateway, { KEY_MODES_UNTIL_LOADED: 'swaps=enforce' }, { bus: new InProcessBus() }, 'lonely');
+    expect(await rejection(await read(key, lonely.url))).toEqual({ status: 503, message: 'API key verification is temporarily unavailable' });
+    expect(await rejection(await read(undefined, lonely.url))).toEqual({ status: 401, message: 'Missing x-api-key' });
+  });
+});

@@ -1,0 +1,53 @@
+import { applyMigrations } from '@swap/persistence';
+import { startServiceFromEnv, type AnyServiceDefinition, type RunningService, type SharedRuntime } from '@swap/service-kit';
+import { createTestDatabase, LogCapture, testServiceEnv } from '@swap/testing';
+import { keyRegistry } from '../../key-registry/src/key-registry.definition';
+import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
+import { relayTracker } from '../../relay-tracker/src/relay-tracker.definition';
+import { sponsorshipKeys } from '../../sponsorship-keys/src/sponsorship-keys.definition';
+import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
+
+/**
+ * The services that take part in key checks, each on its own port, over the real NATS
+ * (this file's subject prefix) and PostgreSQL (a fresh database), as in a cluster.
+ */
+export class KeyStack {
+  readonly logs = new LogCapture();
+  services: Record<string, RunningService> = {};
+  private db?: { url: string; drop: () => Promise<void> };
+
+  async start(): Promise<this> {
+    this.db = await createTestDatabase();
+    for (const d of [keyRegistry, relayTracker, sponsorshipKeys]) {
+      await applyMigrations(this.db.url, { schema: d.uses.database!.schema, directory: d.uses.database!.migrationsDir });
+    }
+    for (const d of [keyRegistry, quoteBuilder, relayTracker, sponsorshipKeys, swapGateway]) await this.add(d);
+    return this;
+  }
+
+  /** Starts (or adds another replica of) a service. */
+  async add(definition: AnyServiceDefinition, env: Record<string, string> = {}, shared?: SharedRuntime, as: string = definition.name): Promise<RunningService> {
+    const service = await startServiceFromEnv(definition, testServiceEnv({ DATABASE_URL: this.db!.url, LOG_LEVEL: 'info', ...env }), { logDestination: this.logs, ...shared });
+    this.services[as] = service;
+    return service;
+  }
+
+  url(name: string): string {
+    return this.services[name].url;
+  }
+
+  async ops(service: 'key-registry' | 'sponsorship-keys', method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+    const res = await fetch(`${this.url(service)}${path}`, {
+      method,
+      headers: { 'x-operator': 'tester', ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  }
+
+  async stop(): Promise<void> {
+    for (const service of Object.values(this.services).reverse()) await service.close().catch(() => undefined);
+    await this.db?.drop();
+  }
+}
