@@ -1,7 +1,7 @@
 import { Events, KeyCheckMessages, type Intent } from '@swap/contracts';
 import { KeySetCache } from '@swap/key-auth';
 import { InProcessBus, NatsBus, type Bus } from '@swap/messaging';
-import { eventually, RUN_PREFIX, testInfra } from '@swap/testing';
+import { eventually, jsonOf, RUN_PREFIX, testInfra } from '@swap/testing';
 import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
 import { KeyStack } from './key-stack';
 
@@ -56,7 +56,7 @@ describe('API keys across the services', () => {
     fetch(`${base}/v1/swaps/intents/hash`, { method: 'POST', headers: { 'content-type': 'application/json', ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) }, body: JSON.stringify({ intent: INTENT }) });
   const write = (apiKey?: string) =>
     fetch(`${stack.url('swap-gateway')}/v1/swaps/submit-tx`, { method: 'POST', headers: { 'content-type': 'application/json', ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) }, body: JSON.stringify(submitBody()) });
-  const rejection = async (res: Response) => ({ status: res.status, message: ((await res.json()) as { message: string }).message });
+  const rejection = async (res: Response) => ({ status: res.status, message: ((await jsonOf(res)) as { message: string }).message });
   const cache = () => stack.services['swap-gateway'].app.get(KeySetCache);
   const setMode = async (mode: string) => {
     const res = await stack.ops('key-registry', 'PUT', '/ops/enforcement-modes/swaps', { mode });
@@ -198,7 +198,7 @@ describe('API keys across the services', () => {
     expect(await rejection(await sponsor(key))).toEqual({ status: 401, message: 'Invalid API key' });
     expect(await rejection(await sponsor())).toEqual({ status: 401, message: 'Missing x-api-key' });
     expect(await rejection(await read(sponsoringKey))).toEqual({ status: 401, message: 'Invalid API key' });
-    const mine = await (await fetch(`${stack.url('sponsorship-keys')}/v1/sponsorships/requests`, { headers: { 'x-api-key': sponsoringKey } })).json();
+    const mine = await jsonOf(await fetch(`${stack.url('sponsorship-keys')}/v1/sponsorships/requests`, { headers: { 'x-api-key': sponsoringKey } }));
     expect(mine).toEqual([expect.objectContaining({ chainKey: '0x2105.base', walletAddress: '0xabc', status: 'received' })]);
   });
 

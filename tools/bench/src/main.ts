@@ -6,7 +6,7 @@
  * generator (autocannon, in this process), the proxies and the services share the
  * machine's cores, so the figures that matter are the ratios within one run.
  *
- * `npm run bench -- gateway|oracle` runs one part. Variables: BENCH_DURATION (seconds per
+ * `npm run bench -- gateway|keys|oracle` runs one part. Variables: BENCH_DURATION (seconds per
  * measurement, default 8), BENCH_CONNECTIONS (50), BENCH_LOG_LEVEL (services' log level,
  * default info), NATS_URL, REDIS_URL, DATABASE_URL (a server URL; the bench uses its own
  * database swap_bench on it).
@@ -18,7 +18,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { benchOracle } from './oracle-bench';
+import { benchKeys } from './keys-bench';
+import { benchOracle, type BenchContext } from './oracle-bench';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
@@ -160,18 +161,18 @@ const print = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`)
 async function main(): Promise<void> {
   const only = process.argv[2];
   if (!only || only === 'gateway') await benchGateway();
-  if (!only || only === 'oracle') {
-    await benchOracle({
-      postgresUrl: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
-      redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      duration: DURATION,
-      connections: CONNECTIONS,
-      start,
-      freePort,
-      waitFor,
-      print,
-    });
-  }
+  const ctx: BenchContext = {
+    postgresUrl: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    duration: DURATION,
+    connections: CONNECTIONS,
+    start,
+    freePort,
+    waitFor,
+    print,
+  };
+  if (!only || only === 'keys') await benchKeys({ ...ctx, natsUrl: NATS_URL });
+  if (!only || only === 'oracle') await benchOracle(ctx);
 }
 
 function pct(ratio: number): string {

@@ -1,0 +1,103 @@
+/**
+ * The key-check part of `npm run bench`: a keyed route (POST /v1/swaps/intents/hash on
+ * swap-gateway, cluster mode) with its family in `off`, and in `enforce` with a valid key,
+ * in one run. The check is a SHA-256 and a map look-up, so the ratio should stay near 100%.
+ */
+import { applyMigrations, ensureDatabase, withDatabase } from '@swap/persistence';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { keyRegistryMigrations } from '../../../apps/key-registry/src/key-registry.definition';
+import type { BenchContext } from './oracle-bench';
+
+const INTENT = {
+  intentId: '42',
+  creator: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5',
+  inputToken: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
+  outputToken: '0x50c42dEAcD8Fc9773493ED674b675bE577f2634b',
+  inputAmount: '1000000',
+  minOutputAmount: '1',
+  deadline: '1763816400',
+  allowPartialFill: false,
+  srcChain: '23',
+  dstChain: '146',
+  srcAddress: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5',
+  dstAddress: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5',
+  solver: '0x0000000000000000000000000000000000000000',
+  data: '0x',
+};
+
+export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promise<void> {
+  const url = withDatabase(ctx.postgresUrl, 'swap_bench');
+  await ensureDatabase(url);
+  // A fresh key registry each run (modes start off again).
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('DROP SCHEMA IF EXISTS key_registry CASCADE');
+  await client.end();
+  await applyMigrations(url, { schema: 'key_registry', directory: keyRegistryMigrations });
+
+  // Two swap-gateways, each with its quote-builder: one whose family is enforced by
+  // key-registry, one on a bus without key-registry whose mode stays off. Runs alternate
+  // between them so that drift of this shared machine falls on both alike.
+  const ports = { registry: await ctx.freePort(), quote: await ctx.freePort(), swap: await ctx.freePort(), quoteOff: await ctx.freePort(), swapOff: await ctx.freePort() };
+  const common = { DATABASE_URL: url, NATS_URL: ctx.natsUrl, HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' };
+  const enforced = { ...common, NATS_SUBJECT_PREFIX: `bench-enforce-${Date.now()}` };
+  const unkeyed = { ...common, NATS_SUBJECT_PREFIX: `bench-off-${Date.now()}`, KEY_MODES_UNTIL_LOADED: 'swaps=off,leverage-yield=off' };
+  ctx.start('dist/apps/key-registry/src/main.js', { ...enforced, PORT: String(ports.registry) });
+  ctx.start('dist/apps/quote-builder/src/main.js', { ...enforced, PORT: String(ports.quote) });
+  ctx.start('dist/apps/swap-gateway/src/main.js', { ...enforced, PORT: String(ports.swap) });
+  ctx.start('dist/apps/quote-builder/src/main.js', { ...unkeyed, PORT: String(ports.quoteOff) });
+  ctx.start('dist/apps/swap-gateway/src/main.js', { ...unkeyed, PORT: String(ports.swapOff) });
+  for (const port of [ports.registry, ports.quote, ports.swap, ports.quoteOff]) await ctx.waitFor(`http://127.0.0.1:${port}/readyz`);
+  await ctx.waitFor(`http://127.0.0.1:${ports.swapOff}/healthz`);
+
+  const ops = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`http://127.0.0.1:${ports.registry}${path}`, { method, headers: { 'content-type': 'application/json', 'x-operator': 'bench' }, body: body ? JSON.stringify(body) : undefined });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<{ id: string; key: string }>;
+  };
+  const org = await ops('POST', '/ops/organisations', { name: 'bench' });
+  const { key } = await ops('POST', `/ops/organisations/${org.id}/keys`, { name: 'bench' });
+  await ops('PUT', '/ops/enforcement-modes/swaps', { mode: 'monitor' });
+  await ops('PUT', '/ops/enforcement-modes/swaps', { mode: 'enforce' });
+
+  const path = '/v1/swaps/intents/hash';
+  const body = JSON.stringify({ intent: INTENT });
+  const headers = { 'content-type': 'application/json', 'x-api-key': key };
+  for (let i = 0; ; i++) {
+    const res = await fetch(`http://127.0.0.1:${ports.swap}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    if (res.status === 401) break;
+    if (i > 100) throw new Error('swap-gateway never applied enforce');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const keyless = await fetch(`http://127.0.0.1:${ports.swapOff}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  if (keyless.status !== 200) throw new Error(`the off-mode swap-gateway answered ${keyless.status} without a key`);
+
+  const run = async (port: number, seconds: number) => {
+    const r = await autocannon({ url: `http://127.0.0.1:${port}${path}`, method: 'POST', body, headers, connections: ctx.connections, duration: seconds });
+    return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
+  };
+  await run(ports.swapOff, 2);
+  await run(ports.swap, 2);
+  const rounds = 3;
+  const slice = Math.max(2, Math.round(ctx.duration / 2));
+  const results = { off: [] as Awaited<ReturnType<typeof run>>[], enforce: [] as Awaited<ReturnType<typeof run>>[] };
+  for (let i = 0; i < rounds; i++) {
+    results.off.push(await run(ports.swapOff, slice));
+    results.enforce.push(await run(ports.swap, slice));
+  }
+  const total = (rs: { rps: number }[]) => rs.reduce((sum, r) => sum + r.rps, 0) / rs.length;
+  const worst = (rs: { p99: number }[]) => Math.max(...rs.map((r) => r.p99));
+  const median = (rs: { p50: number }[]) => [...rs.map((r) => r.p50)].sort((a, b) => a - b)[Math.floor(rs.length / 2)];
+  const off = { rps: total(results.off), p50: median(results.off), p99: worst(results.off), non2xx: results.off.reduce((s, r) => s + r.non2xx, 0) };
+  const enforce = { rps: total(results.enforce), p50: median(results.enforce), p99: worst(results.enforce), non2xx: results.enforce.reduce((s, r) => s + r.non2xx, 0) };
+
+  ctx.print([
+    '',
+    `key checks: POST /v1/swaps/intents/hash on swap-gateway, valid key sent (${ctx.connections} connections; ${rounds} alternating runs of ${slice} s per mode)`,
+    `${'mode'.padEnd(12)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}`,
+    ...([['off', off], ['enforce', enforce]] as const).map(([m, r]) => `${m.padEnd(12)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.non2xx).padStart(8)}`),
+    `enforce keeps ${((enforce.rps / off.rps) * 100).toFixed(1)}% of the off-mode throughput (target >= 95%)`,
+    '',
+  ]);
+}
