@@ -1,28 +1,13 @@
-import { Events, KeyCheckMessages, type Intent } from '@swap/contracts';
+import { Events, KeyCheckMessages } from '@swap/contracts';
 import { KeySetCache } from '@swap/key-auth';
 import { InProcessBus, NatsBus, type Bus } from '@swap/messaging';
-import { eventually, jsonOf, RUN_PREFIX, testInfra } from '@swap/testing';
+import { eventually, jsonOf, RUN_PREFIX, sampleIntent, testInfra } from '@swap/testing';
 import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
 import { KeyStack } from './key-stack';
 
 jest.setTimeout(60_000);
 
-const INTENT: Intent = {
-  intentId: '7',
-  creator: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5',
-  inputToken: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
-  outputToken: '0x50c42dEAcD8Fc9773493ED674b675bE577f2634b',
-  inputAmount: '1000000',
-  minOutputAmount: '1',
-  deadline: '1763816400',
-  allowPartialFill: false,
-  srcChain: '23',
-  dstChain: '146',
-  srcAddress: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5',
-  dstAddress: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5',
-  solver: '0x0000000000000000000000000000000000000000',
-  data: '0x',
-};
+const INTENT = sampleIntent({ intentId: '7' });
 
 /** A bus on which one subject's events never arrive, as if they were lost on the way. */
 function withoutEvents(bus: Bus, subject: string): Bus {

@@ -1,2 +1,3 @@
 export * from './infra';
 export * from './log-capture';
+export * from './fixtures';

@@ -7,24 +7,10 @@ import { applyMigrations, ensureDatabase, withDatabase } from '@swap/persistence
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { keyRegistryMigrations } from '../../../apps/key-registry/src/key-registry.definition';
+import { sampleIntent } from '@swap/testing';
 import type { BenchContext } from './oracle-bench';
 
-const INTENT = {
-  intentId: '42',
-  creator: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5',
-  inputToken: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
-  outputToken: '0x50c42dEAcD8Fc9773493ED674b675bE577f2634b',
-  inputAmount: '1000000',
-  minOutputAmount: '1',
-  deadline: '1763816400',
-  allowPartialFill: false,
-  srcChain: '23',
-  dstChain: '146',
-  srcAddress: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5',
-  dstAddress: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5',
-  solver: '0x0000000000000000000000000000000000000000',
-  data: '0x',
-};
+const INTENT = sampleIntent();
 
 export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promise<void> {
   const url = withDatabase(ctx.postgresUrl, 'swap_bench');

@@ -1,20 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SubmitTxRequestDto, Subjects, type RpcReply } from '@swap/contracts';
-import { IsString, MaxLength, MinLength } from 'class-validator';
+import { SubmissionStatusQueryDto, SubmitTxRequestDto, Subjects, type RpcReply } from '@swap/contracts';
 import { SubmissionsService } from './submissions.service';
-
-class StatusMessage {
-  @MaxLength(128)
-  @MinLength(1)
-  @IsString()
-  txHash!: string;
-
-  @MaxLength(64)
-  @MinLength(1)
-  @IsString()
-  srcChainKey!: string;
-}
 
 @Controller()
 export class SubmissionsHandlers {
@@ -26,7 +13,7 @@ export class SubmissionsHandlers {
   }
 
   @MessagePattern(Subjects.submissionStatus)
-  status(@Payload() request: StatusMessage): Promise<RpcReply<typeof Subjects.submissionStatus>> {
+  status(@Payload() request: SubmissionStatusQueryDto): Promise<RpcReply<typeof Subjects.submissionStatus>> {
     return this.submissions.status(request.txHash, request.srcChainKey);
   }
 }

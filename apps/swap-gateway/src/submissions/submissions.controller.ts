@@ -1,22 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiHeader, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AppError, ErrorBodyDto, SWAPS_POST_ROUTES, Subjects, SubmitTxRequestDto, type FieldViolation, type SubmissionStatusResponse, type SubmitTxResponse } from '@swap/contracts';
+import { AppError, ErrorBodyDto, SWAPS_POST_ROUTES, Subjects, SubmissionStatusQueryDto, SubmitTxRequestDto, type FieldViolation, type SubmissionStatusResponse, type SubmitTxResponse } from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
-import { IsString, MaxLength, MinLength } from 'class-validator';
 import { ChainDirectory } from '../chains/chain-directory';
-
-class StatusQuery {
-  @MaxLength(128)
-  @MinLength(1)
-  @IsString()
-  txHash!: string;
-
-  @MaxLength(64)
-  @MinLength(1)
-  @IsString()
-  srcChainKey!: string;
-}
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
@@ -44,7 +31,7 @@ export class SubmissionsController {
   @Get('status')
   @ApiOperation({ summary: 'Status of a submission; poll about every 3 seconds until solved or failed' })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
-  async status(@Query() query: StatusQuery): Promise<SubmissionStatusResponse> {
+  async status(@Query() query: SubmissionStatusQueryDto): Promise<SubmissionStatusResponse> {
     const chain = await this.chains.get(query.srcChainKey);
     return this.messaging.request(Subjects.submissionStatus, { txHash: query.txHash, srcChainKey: chain.key });
   }

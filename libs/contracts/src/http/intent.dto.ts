@@ -104,3 +104,18 @@ export class SubmitTxRequestDto implements SubmitTxRequest {
   @IsString()
   relayData!: string;
 }
+
+/** Query of `GET /v1/swaps/submit-tx/status`. */
+export class SubmissionStatusQueryDto {
+  @ApiProperty({ description: 'Hash of the submitted source-network transaction' })
+  @MaxLength(128)
+  @MinLength(1)
+  @IsString()
+  txHash!: string;
+
+  @ApiProperty({ example: '0xa4b1.arbitrum' })
+  @MaxLength(64)
+  @MinLength(1)
+  @IsString()
+  srcChainKey!: string;
+}
