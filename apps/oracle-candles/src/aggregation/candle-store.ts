@@ -6,19 +6,6 @@ import type { PendingCandle } from './candle-aggregator';
 
 const ROLLUP_INTERVALS = INTERVALS.map((i) => i.seconds).filter((s) => s > 60);
 
-export interface StoredCandle {
-  timestamp: number;
-  open: string;
-  high: string;
-  low: string;
-  close: string;
-}
-
-/** NUMERIC(38,18) as text ("3021.450000000000000000") to the shortest exact decimal ("3021.45"). */
-export function trimNumeric(text: string): string {
-  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
-}
-
 /** Candles in PostgreSQL (schema oracle_candles). */
 @Injectable()
 export class CandleStore {
@@ -85,14 +72,23 @@ export class CandleStore {
     }
   }
 
-  /** Candles of one symbol and interval whose bucket starts in [from, to), oldest first. */
-  async read(symbol: string, interval: number, from: number, to: number): Promise<StoredCandle[]> {
-    const rows = await this.db.$queryRaw<{ bucket: bigint; open: string; high: string; low: string; close: string }[]>`
-      SELECT bucket, open::text AS open, high::text AS high, low::text AS low, close::text AS close
+  /**
+   * Candles of one symbol and interval whose bucket starts in [from, to), oldest first, as
+   * the items of a JSON array (without the brackets). PostgreSQL writes the text itself:
+   * prices are the exact decimals with trailing zeros trimmed, and a candle whose bucket
+   * has not ended at `nowSeconds` carries `"final":false`. One text value crosses the wire
+   * instead of thousands of rows, which keeps a 5000-candle read in a few milliseconds.
+   */
+  async readJson(symbol: string, interval: number, from: number, to: number, nowSeconds: number): Promise<string> {
+    const [row] = await this.db.$queryRaw<{ items: string }[]>`
+      SELECT coalesce(string_agg(
+        '{"timestamp":' || bucket || ',"open":"' || trim_scale(open) || '","high":"' || trim_scale(high)
+          || '","low":"' || trim_scale(low) || '","close":"' || trim_scale(close) || '"'
+          || CASE WHEN bucket + ${interval}::int > ${nowSeconds}::float8 THEN ',"final":false}' ELSE '}' END,
+        ',' ORDER BY bucket), '') AS items
       FROM oracle_candles.candles
-      WHERE symbol = ${symbol} AND interval_s = ${interval} AND bucket >= ${from} AND bucket < ${to}
-      ORDER BY bucket`;
-    return rows.map((r) => ({ timestamp: Number(r.bucket), open: trimNumeric(r.open), high: trimNumeric(r.high), low: trimNumeric(r.low), close: trimNumeric(r.close) }));
+      WHERE symbol = ${symbol} AND interval_s = ${interval}::int AND bucket >= ${from}::bigint AND bucket < ${to}::bigint`;
+    return row.items;
   }
 
   /** Every symbol with candle data. */

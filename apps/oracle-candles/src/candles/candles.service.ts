@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, ErrorCode, type Candle, type CandlesResponse, type MarketsResponse } from '@swap/contracts';
+import { AppError, ErrorCode, type CandlesResponse, type MarketsResponse } from '@swap/contracts';
 import { CACHE, type Cache } from '@swap/service-kit';
 import { CandleStore } from '../aggregation/candle-store';
 import { OracleCandlesConfig } from '../oracle-candles.config';
@@ -40,11 +40,10 @@ export class CandlesService {
     }
     const key = `candles:v1:${query.interval}:${from}:${to}:${query.symbol}`;
     return this.cache.getOrCompute(key, this.config.CANDLE_CACHE_TTL_MS, async () => {
-      const rows = count === 0 ? [] : await this.store.read(query.symbol, interval, from, to);
-      const nowSeconds = this.now() / 1000;
-      const candles: Candle[] = rows.map((row) => (row.timestamp + interval > nowSeconds ? { ...row, final: false } : row));
-      const body: CandlesResponse = { symbol: query.symbol, quote: 'USD', interval: query.interval, candles };
-      return JSON.stringify(body);
+      const items = count === 0 ? '' : await this.store.readJson(query.symbol, interval, from, to, this.now() / 1000);
+      // The envelope is built like the rest of the body; `candles` arrive as ready JSON items.
+      const head: Omit<CandlesResponse, 'candles'> = { symbol: query.symbol, quote: 'USD', interval: query.interval };
+      return `${JSON.stringify(head).slice(0, -1)},"candles":[${items}]}`;
     });
   }
 

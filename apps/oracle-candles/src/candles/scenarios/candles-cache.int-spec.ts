@@ -21,7 +21,7 @@ describe('candles: response cache', () => {
   });
 
   it('computes concurrent identical misses once', async () => {
-    const read = jest.spyOn(oracle.store, 'read');
+    const read = jest.spyOn(oracle.store, 'readJson');
     const url = '/v1/be/oracle/candles?symbol=STAMPEDE&interval=5m&from=0&to=3000';
     const answers = await Promise.all(Array.from({ length: 20 }, () => oracle.get(url)));
     expect(answers.every((a) => a.status === 200)).toBe(true);
