@@ -10,12 +10,21 @@ export interface Cache {
   delete(key: string): Promise<void>;
   /**
    * The cached value, or the result of `compute` stored for `ttlMs`. Concurrent misses of
-   * one key share a single `compute` call (no stampede).
+   * one key share a single `compute` call (no stampede). A cache that fails counts as a
+   * miss: the value is computed and served, never lost to a cache error.
    */
   getOrCompute(key: string, ttlMs: number, compute: () => Promise<string>): Promise<string>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** A computed value, and the write that stores it (done behind the caller's back). */
+export interface Computed {
+  value: string;
+  stored: Promise<unknown>;
+}
+
+const NOTHING_TO_STORE: Promise<unknown> = Promise.resolve();
 
 /** The single-flight part shared by both implementations. */
 export abstract class BaseCache implements Cache {
@@ -28,26 +37,33 @@ export abstract class BaseCache implements Cache {
   abstract ping(): Promise<void>;
   abstract close(): Promise<void>;
 
-  async getOrCompute(key: string, ttlMs: number, compute: () => Promise<string>): Promise<string> {
+  getOrCompute(key: string, ttlMs: number, compute: () => Promise<string>): Promise<string> {
     const running = this.pending.get(key);
     if (running) return running;
-    const work = (async () => {
-      try {
-        const hit = await this.get(key);
-        if (hit !== undefined) return hit;
-        const value = await this.computeMiss(key, ttlMs, compute);
-        if (ttlMs > 0) await this.set(key, value, ttlMs);
-        return value;
-      } finally {
-        this.pending.delete(key);
-      }
-    })();
-    this.pending.set(key, work);
-    return work;
+    const loading = this.load(key, ttlMs, compute);
+    const value = loading.then((c) => c.value);
+    // The value goes back as soon as it is computed; the single-flight entry stays until
+    // it is stored too, so no caller computes it again in between.
+    this.pending.set(key, value);
+    void loading.then((c) => c.stored, () => undefined).finally(() => this.pending.delete(key));
+    return value;
   }
 
-  /** How a miss is computed; a shared cache also coordinates with other processes here. */
-  protected computeMiss(_key: string, _ttlMs: number, compute: () => Promise<string>): Promise<string> {
-    return compute();
+  private async load(key: string, ttlMs: number, compute: () => Promise<string>): Promise<Computed> {
+    let hit: string | undefined;
+    try {
+      hit = await this.get(key);
+    } catch {
+      return { value: await compute(), stored: NOTHING_TO_STORE }; // the cache is down: serve without it
+    }
+    if (hit !== undefined) return { value: hit, stored: NOTHING_TO_STORE };
+    if (ttlMs <= 0) return { value: await compute(), stored: NOTHING_TO_STORE };
+    return this.computeMiss(key, ttlMs, compute);
+  }
+
+  /** How a miss is computed and stored; a shared cache also coordinates with other processes here. */
+  protected async computeMiss(key: string, ttlMs: number, compute: () => Promise<string>): Promise<Computed> {
+    const value = await compute();
+    return { value, stored: this.set(key, value, ttlMs).catch(() => undefined) };
   }
 }

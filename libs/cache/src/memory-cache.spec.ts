@@ -17,6 +17,19 @@ describe('MemoryCache', () => {
     expect(await cache.get('d')).toBe('d');
   });
 
+  it('bounds the bytes it holds, dropping expired entries first, then the oldest', async () => {
+    const small = new MemoryCache({ namespace: 'b', maxBytes: 100, now: () => now });
+    await small.set('expired', 'x'.repeat(20), 1);
+    await small.set('old', 'x'.repeat(20), 60_000);
+    now += 10;
+    await small.set('new', 'x'.repeat(20), 60_000); // 3 × 40 bytes > 100
+    expect(await small.get('expired')).toBeUndefined();
+    expect(await small.get('old')).toBe('x'.repeat(20));
+    await small.set('newer', 'x'.repeat(20), 60_000);
+    expect(await small.get('old')).toBeUndefined();
+    expect(await small.get('newer')).toBe('x'.repeat(20));
+  });
+
   it('computes a missing value once for concurrent callers', async () => {
     let calls = 0;
     const compute = async () => {
@@ -39,6 +52,7 @@ describe('MemoryCache', () => {
   it('with a zero time to live computes every time but still shares concurrent misses', async () => {
     let calls = 0;
     await Promise.all([cache.getOrCompute('z', 0, async () => String(++calls)), cache.getOrCompute('z', 0, async () => String(++calls))]);
+    await new Promise((r) => setImmediate(r)); // the shared miss has settled
     await cache.getOrCompute('z', 0, async () => String(++calls));
     expect(calls).toBe(2);
   });

@@ -5,12 +5,16 @@ interface Entry {
   expiresAt: number;
 }
 
-/** In-memory cache with per-entry expiry and a bounded size (oldest entries go first). */
+/**
+ * In-memory cache with per-entry expiry, bounded by entries and by bytes (64 MiB by
+ * default): expired entries are swept first, then the oldest go.
+ */
 export class MemoryCache extends BaseCache {
   readonly kind = 'memory' as const;
   private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
 
-  constructor(private readonly options: { namespace: string; maxEntries?: number; now?: () => number }) {
+  constructor(private readonly options: { namespace: string; maxEntries?: number; maxBytes?: number; now?: () => number }) {
     super();
   }
 
@@ -19,7 +23,7 @@ export class MemoryCache extends BaseCache {
     const entry = this.entries.get(k);
     if (!entry) return undefined;
     if (entry.expiresAt <= this.now()) {
-      this.entries.delete(k);
+      this.remove(k);
       return undefined;
     }
     return entry.value;
@@ -27,23 +31,34 @@ export class MemoryCache extends BaseCache {
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     const k = this.key(key);
-    this.entries.delete(k);
+    this.remove(k);
     this.entries.set(k, { value, expiresAt: this.now() + ttlMs });
-    const max = this.options.maxEntries ?? 10_000;
-    while (this.entries.size > max) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
+    this.bytes += value.length * 2;
+    const maxEntries = this.options.maxEntries ?? 10_000;
+    const maxBytes = this.options.maxBytes ?? 64 * 1024 * 1024;
+    if (this.entries.size > maxEntries || this.bytes > maxBytes) {
+      const now = this.now();
+      for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.remove(key);
+      while (this.entries.size > maxEntries || this.bytes > maxBytes) this.remove(this.entries.keys().next().value as string);
     }
   }
 
   async delete(key: string): Promise<void> {
-    this.entries.delete(this.key(key));
+    this.remove(this.key(key));
+  }
+
+  private remove(k: string): void {
+    const entry = this.entries.get(k);
+    if (!entry) return;
+    this.bytes -= entry.value.length * 2;
+    this.entries.delete(k);
   }
 
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {
     this.entries.clear();
+    this.bytes = 0;
   }
 
   private key(key: string): string {

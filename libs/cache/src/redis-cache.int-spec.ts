@@ -57,3 +57,12 @@ describe('RedisCache against Redis', () => {
     await down.close();
   });
 });
+
+describe('RedisCache when Redis fails', () => {
+  it('serves computed values without caching rather than failing', async () => {
+    const down = new RedisCache({ url: `redis://127.0.0.1:${await unusedPort()}`, namespace: 'x' });
+    await down.connect().catch(() => undefined);
+    expect(await down.getOrCompute('k', 10_000, async () => 'computed anyway')).toBe('computed anyway');
+    await down.close();
+  });
+});

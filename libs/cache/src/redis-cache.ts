@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { BaseCache } from './cache';
+import { BaseCache, type Computed } from './cache';
 
 export interface RedisCacheOptions {
   url: string;
@@ -47,28 +47,40 @@ export class RedisCache extends BaseCache {
   }
 
   /**
-   * Replicas share this cache, so a miss takes a short lock: one process computes while the
-   * others wait for its value (bounded by the lock's life, after which they compute too).
+   * Replicas share this cache, so a miss takes a short lock: one process computes and
+   * stores while the others wait for its value. A waiter computes itself when the lock
+   * is gone without a value (the holder failed) or outlives its time.
    */
-  protected override async computeMiss(key: string, ttlMs: number, compute: () => Promise<string>): Promise<string> {
-    if (ttlMs <= 0) return compute();
+  protected override async computeMiss(key: string, ttlMs: number, compute: () => Promise<string>): Promise<Computed> {
     const lock = `lock:${key}`;
     const token = randomUUID();
     const lockMs = Math.min(5_000, Math.max(ttlMs, 1_000));
-    if ((await this.client.set(lock, token, 'PX', lockMs, 'NX')) === 'OK') {
+    const release = () => this.client.eval(RELEASE_LOCK, 1, lock, token).catch(() => undefined);
+    let locked: boolean;
+    try {
+      locked = (await this.client.set(lock, token, 'PX', lockMs, 'NX')) === 'OK';
+    } catch {
+      return { value: await compute(), stored: Promise.resolve() };
+    }
+    if (locked) {
+      let value: string;
       try {
-        return await compute();
-      } finally {
-        await this.client.eval(RELEASE_LOCK, 1, lock, token).catch(() => undefined);
+        value = await compute();
+      } catch (error) {
+        await release();
+        throw error;
       }
+      // Stored before the lock goes, so a waiter that sees the lock gone finds the value.
+      return { value, stored: this.set(key, value, ttlMs).catch(() => undefined).finally(release) };
     }
     const deadline = Date.now() + lockMs;
     while (Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 10));
-      const value = await this.get(key);
-      if (value !== undefined) return value;
+      const value = await this.get(key).catch(() => undefined);
+      if (value !== undefined) return { value, stored: Promise.resolve() };
+      if ((await this.client.exists(lock).catch(() => 0)) === 0) break;
     }
-    return compute();
+    return super.computeMiss(key, ttlMs, compute);
   }
 
   async ping(): Promise<void> {

@@ -57,7 +57,7 @@ describe('KeySetCache', () => {
     expect(cache.version).toBe(1);
   });
 
-  it('reloads on a change event with a newer version only, and ignores a late older answer', async () => {
+  it('reloads on a change event with a newer version only', async () => {
     let version = 1;
     const load = jest.fn(async () => ({ version, keys: version >= 2 ? [] : [entry('svc_revoked_later')], modes: {} }));
     const cache = cacheWith(load);
@@ -68,10 +68,31 @@ describe('KeySetCache', () => {
     cache.onChanged(2);
     await cache.refresh();
     expect(cache.check('svc_revoked_later').outcome).toBe('invalid');
-    version = 1; // a slow replica answers with an older set
-    await cache.refresh();
     expect(cache.version).toBe(2);
-    expect(cache.check('svc_revoked_later').outcome).toBe('invalid');
+  });
+
+  it('follows a registry whose version went back (a restored database)', async () => {
+    let version = 9;
+    const cache = cacheWith(async () => ({ version, keys: version === 3 ? [entry('svc_restored')] : [], modes: {} }));
+    await cache.refresh();
+    version = 3;
+    await cache.refresh();
+    expect(cache.version).toBe(3);
+    expect(cache.check('svc_restored').outcome).toBe('ok');
+  });
+
+  it('does not spin when loads keep failing after a change event', async () => {
+    let calls = 0;
+    const cache = cacheWith(async () => {
+      calls++;
+      if (calls > 1) throw new Error('down');
+      return { version: 1, keys: [], modes: {} };
+    });
+    await cache.refresh();
+    cache.onChanged(5);
+    await cache.refresh();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toBe(2);
   });
 
   it('lets fixed modes win over the snapshot', async () => {

@@ -75,12 +75,20 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     void this.refresh();
   }
 
-  /** Loads the snapshot; concurrent calls share one load. Resolves false when it failed. */
+  /**
+   * Loads the snapshot; calls while a load runs share it, so loads never overlap and the
+   * last one to finish is the newest (a registry restored to a lower version is followed
+   * too). Resolves false when it failed; the timer retries, never a tight loop.
+   */
   refresh(): Promise<boolean> {
-    this.refreshing ??= this.load().finally(() => {
+    this.refreshing ??= this.load().then((ok) => {
       this.refreshing = undefined;
-      // An event arrived for a version newer than the load returned: go again.
-      if (this.pendingVersion > this.version) void this.refresh();
+      // An event announced a version newer than this load saw (it started just before the
+      // change committed): load once more.
+      const wanted = this.pendingVersion;
+      this.pendingVersion = 0;
+      if (ok && wanted > this.version) return this.refresh();
+      return ok;
     });
     return this.refreshing;
   }
@@ -88,11 +96,9 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
   private async load(): Promise<boolean> {
     try {
       const snapshot = await this.options.load();
-      if (this.loaded && snapshot.version < this.version) return true; // a late answer to an older request
       this.entries = new Map(snapshot.keys.map((k) => [k.hash, k]));
       this.modes = snapshot.modes;
       this.version = snapshot.version;
-      if (this.pendingVersion <= this.version) this.pendingVersion = 0;
       if (!this.loaded) this.options.logger.info({ registry: this.options.name, version: snapshot.version, keys: this.entries.size }, 'key set loaded');
       this.loaded = true;
       this.sizeGauge?.set({ registry: this.options.name }, this.entries.size);

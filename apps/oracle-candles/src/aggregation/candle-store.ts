@@ -1,10 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaClient } from '../generated/prisma/client';
+import { Prisma, PrismaClient } from '../generated/prisma/client';
 import { priceToNumericText } from '../prices/decimal-price';
 import { INTERVALS } from '../prices/intervals';
 import type { PendingCandle } from './candle-aggregator';
 
 const ROLLUP_INTERVALS = INTERVALS.map((i) => i.seconds).filter((s) => s > 60);
+
+/** partial-candle.ts's merge, in SQL: the stored row is `c`, the incoming piece EXCLUDED. */
+const MERGE_RULE = Prisma.sql`
+  open = CASE WHEN (EXCLUDED.open_time, EXCLUDED.open) < (c.open_time, c.open) THEN EXCLUDED.open ELSE c.open END,
+  open_time = LEAST(c.open_time, EXCLUDED.open_time),
+  high = GREATEST(c.high, EXCLUDED.high),
+  low = LEAST(c.low, EXCLUDED.low),
+  close = CASE WHEN (EXCLUDED.close_time, EXCLUDED.close) > (c.close_time, c.close) THEN EXCLUDED.close ELSE c.close END,
+  close_time = GREATEST(c.close_time, EXCLUDED.close_time),
+  updated_at = now()`;
 
 /** Candles in PostgreSQL (schema oracle_candles). */
 @Injectable()
@@ -34,14 +44,7 @@ export class CandleStore {
       INSERT INTO oracle_candles.candles AS c (symbol, interval_s, bucket, open, high, low, close, open_time, close_time)
       SELECT * FROM unnest(${symbols}::text[], ${intervals}::int[], ${buckets}::bigint[], ${opens}::numeric[], ${highs}::numeric[],
                            ${lows}::numeric[], ${closes}::numeric[], ${openTimes}::bigint[], ${closeTimes}::bigint[])
-      ON CONFLICT (symbol, interval_s, bucket) DO UPDATE SET
-        open = CASE WHEN (EXCLUDED.open_time, EXCLUDED.open) < (c.open_time, c.open) THEN EXCLUDED.open ELSE c.open END,
-        open_time = LEAST(c.open_time, EXCLUDED.open_time),
-        high = GREATEST(c.high, EXCLUDED.high),
-        low = LEAST(c.low, EXCLUDED.low),
-        close = CASE WHEN (EXCLUDED.close_time, EXCLUDED.close) > (c.close_time, c.close) THEN EXCLUDED.close ELSE c.close END,
-        close_time = GREATEST(c.close_time, EXCLUDED.close_time),
-        updated_at = now()`;
+      ON CONFLICT (symbol, interval_s, bucket) DO UPDATE SET ${MERGE_RULE}`;
     const fresh = [...new Set(symbols)].filter((s) => !this.knownSymbols.has(s));
     if (fresh.length) {
       await this.db.$executeRaw`INSERT INTO oracle_candles.markets (symbol) SELECT unnest(${fresh}::text[]) ON CONFLICT DO NOTHING`;
@@ -50,9 +53,10 @@ export class CandleStore {
   }
 
   /**
-   * Recomputes the 5m, 1h and 1d candles that overlap [from, to) from the stored 1m ones,
-   * replacing what is there: the repair path after a backfill of 1m history, and the
-   * cross-check that the incremental roll-up equals rolling up the 1m candles.
+   * Rolls the stored 1m candles of [from, to) up into their 5m, 1h and 1d candles again,
+   * merged with the same rule as every write (so history imported at a longer interval,
+   * and writes racing with it, are never lost): the repair path after a backfill of 1m
+   * history, and the cross-check that the incremental roll-up equals rolling up 1m.
    */
   async rebuildRollups(symbol: string, from: number, to: number): Promise<void> {
     for (const interval of ROLLUP_INTERVALS) {
@@ -66,9 +70,7 @@ export class CandleStore {
         FROM oracle_candles.candles
         WHERE symbol = ${symbol} AND interval_s = 60 AND bucket >= ${lo} AND bucket < ${hi}
         GROUP BY symbol, b
-        ON CONFLICT (symbol, interval_s, bucket) DO UPDATE SET
-          open = EXCLUDED.open, high = EXCLUDED.high, low = EXCLUDED.low, close = EXCLUDED.close,
-          open_time = EXCLUDED.open_time, close_time = EXCLUDED.close_time, updated_at = now()`;
+        ON CONFLICT (symbol, interval_s, bucket) DO UPDATE SET ${MERGE_RULE}`;
     }
   }
 
@@ -76,15 +78,15 @@ export class CandleStore {
    * Candles of one symbol and interval whose bucket starts in [from, to), oldest first, as
    * the items of a JSON array (without the brackets). PostgreSQL writes the text itself:
    * prices are the exact decimals with trailing zeros trimmed, and a candle whose bucket
-   * has not ended at `nowSeconds` carries `"final":false`. One text value crosses the wire
+   * had not ended at `formingSince` (UNIX seconds) carries `"final":false`. One text value crosses the wire
    * instead of thousands of rows, which keeps a 5000-candle read in a few milliseconds.
    */
-  async readJson(symbol: string, interval: number, from: number, to: number, nowSeconds: number): Promise<string> {
+  async readJson(symbol: string, interval: number, from: number, to: number, formingSince: number): Promise<string> {
     const [row] = await this.db.$queryRaw<{ items: string }[]>`
       SELECT coalesce(string_agg(
         '{"timestamp":' || bucket || ',"open":"' || trim_scale(open) || '","high":"' || trim_scale(high)
           || '","low":"' || trim_scale(low) || '","close":"' || trim_scale(close) || '"'
-          || CASE WHEN bucket + ${interval}::int > ${nowSeconds}::float8 THEN ',"final":false}' ELSE '}' END,
+          || CASE WHEN bucket + ${interval}::int > ${formingSince}::float8 THEN ',"final":false}' ELSE '}' END,
         ',' ORDER BY bucket), '') AS items
       FROM oracle_candles.candles
       WHERE symbol = ${symbol} AND interval_s = ${interval}::int AND bucket >= ${from}::bigint AND bucket < ${to}::bigint`;

@@ -85,7 +85,10 @@ function price(row: Row, field: string): Price {
 function timestamp(value: string): number {
   if (/^\d{1,12}$/.test(value)) return Number(value);
   const ms = Date.parse(value);
-  if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}T/.test(value)) throw new Error(`timestamp must be UNIX seconds or ISO 8601, got ${JSON.stringify(value)}`);
+  // A zone is required: a time without one would be read in the importing machine's zone.
+  if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(value)) {
+    throw new Error(`timestamp must be UNIX seconds or ISO 8601 with a zone (Z or ±hh:mm), got ${JSON.stringify(value)}`);
+  }
   if (ms % 1000 !== 0) throw new Error('timestamp must be a whole second');
   return ms / 1000;
 }

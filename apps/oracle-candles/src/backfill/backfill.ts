@@ -54,10 +54,14 @@ export async function runBackfill(options: BackfillOptions): Promise<BackfillRes
     await flush(true);
     const symbols = [...new Set([...data.ticks.map((t) => t.symbol), ...data.candles.map((c) => c.symbol)])].sort();
     if (options.rebuildRollups) {
-      for (const symbol of symbols) {
-        const seconds = [...data.ticks.filter((t) => t.symbol === symbol).map((t) => t.timeMs / 1000), ...data.candles.filter((c) => c.symbol === symbol).map((c) => c.bucket)];
-        await store.rebuildRollups(symbol, Math.min(...seconds), Math.max(...seconds) + 86_400);
-      }
+      const spans = new Map<string, { from: number; to: number }>();
+      const widen = (symbol: string, seconds: number) => {
+        const span = spans.get(symbol) ?? { from: seconds, to: seconds };
+        spans.set(symbol, { from: Math.min(span.from, seconds), to: Math.max(span.to, seconds) });
+      };
+      for (const t of data.ticks) widen(t.symbol, Math.floor(t.timeMs / 1000));
+      for (const c of data.candles) widen(c.symbol, c.bucket);
+      for (const [symbol, span] of spans) await store.rebuildRollups(symbol, span.from, span.to + 86_400);
     }
     return { ticks: data.ticks.length, candles: data.candles.length, piecesWritten, symbols };
   } finally {

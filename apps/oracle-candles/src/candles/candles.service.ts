@@ -40,7 +40,10 @@ export class CandlesService {
     }
     const key = `candles:v1:${query.interval}:${from}:${to}:${query.symbol}`;
     return this.cache.getOrCompute(key, this.config.CANDLE_CACHE_TTL_MS, async () => {
-      const items = count === 0 ? '' : await this.store.readJson(query.symbol, interval, from, to, this.now() / 1000);
+      // A bucket just ended may still receive ticks that wait for the next flush: it stays
+      // "forming" for one flush interval and a second more.
+      const formingUntil = (this.now() - this.config.FLUSH_INTERVAL_MS - 1_000) / 1000;
+      const items = count === 0 ? '' : await this.store.readJson(query.symbol, interval, from, to, formingUntil);
       // The envelope is built like the rest of the body; `candles` arrive as ready JSON items.
       const head: Omit<CandlesResponse, 'candles'> = { symbol: query.symbol, quote: 'USD', interval: query.interval };
       return `${JSON.stringify(head).slice(0, -1)},"candles":[${items}]}`;

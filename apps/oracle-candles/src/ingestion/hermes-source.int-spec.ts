@@ -49,8 +49,11 @@ describe('HermesPriceSource against a local Hermes double', () => {
     expect(seen().slice(1)).toEqual(['ETH=3022.00000001@1700000001000', 'BTC=91250.5@1700000001000']);
   });
 
-  it('skips malformed prices without dropping the stream', async () => {
+  it('skips malformed and out-of-range prices without dropping the stream', async () => {
     hermes.push([{ id: ETH, price: '-5', expo: -8, publishTime: 1_700_000_002 }]);
+    hermes.push([{ id: ETH, price: '5', expo: 100_000_000, publishTime: 1_700_000_002 }]); // an exponent that would stall the loop
+    hermes.push([{ id: ETH, price: '1', expo: 21, publishTime: 1_700_000_002 }]); // beyond what the table holds
+    hermes.push([{ id: ETH, price: '5', expo: -8, publishTime: 9e15 }]);
     hermes.push([{ id: ETH, price: '302300000000', expo: -8, publishTime: 1_700_000_003 }]);
     await eventually(() => ticks.length === 4);
     expect(seen()[3]).toBe('ETH=3023@1700000003000');

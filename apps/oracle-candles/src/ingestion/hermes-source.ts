@@ -1,7 +1,7 @@
 import type { Logger } from '@swap/observability';
 import { createParser } from 'eventsource-parser';
 import type { Tick } from '../aggregation/candle-aggregator';
-import { priceFromMantissa } from '../prices/decimal-price';
+import { MAX_PRICE, priceFromMantissa } from '../prices/decimal-price';
 import type { PriceSource } from './price-source';
 
 /** One parsed update of Hermes' `/v2/updates/price/*` responses (the fields we read). */
@@ -23,6 +23,8 @@ export interface HermesOptions {
   backoffMs?: number;
   maxBackoffMs?: number;
   requestTimeoutMs?: number;
+  /** A stream silent this long is taken as stalled and reconnected (Hermes sends several updates a second). */
+  idleTimeoutMs?: number;
 }
 
 /**
@@ -77,13 +79,30 @@ export class HermesPriceSource implements PriceSource {
         this.options.logger.info('hermes: price stream connected');
         const parser = createParser({
           onEvent: (event) => {
-            const ticks = this.toTicks(JSON.parse(event.data) as HermesUpdateMessage);
+            let ticks: Tick[];
+            try {
+              ticks = this.toTicks(JSON.parse(event.data) as HermesUpdateMessage);
+            } catch (error) {
+              this.options.logger.warn({ err: error }, 'hermes: unreadable stream message skipped');
+              return;
+            }
             this.failures = 0;
             if (ticks.length) onTicks(ticks);
           },
         });
         const decoder = new TextDecoder();
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+        const abort = this.abort;
+        const idleMs = this.options.idleTimeoutMs ?? 30_000;
+        let watchdog = setTimeout(() => abort.abort(new Error(`no data for ${idleMs} ms`)), idleMs);
+        try {
+          for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+            clearTimeout(watchdog);
+            watchdog = setTimeout(() => abort.abort(new Error(`no data for ${idleMs} ms`)), idleMs);
+            parser.feed(decoder.decode(chunk, { stream: true }));
+          }
+        } finally {
+          clearTimeout(watchdog);
+        }
         throw new Error('stream ended');
       } catch (error) {
         this.connected = false;
@@ -111,13 +130,17 @@ export class HermesPriceSource implements PriceSource {
   /** Updates of configured feeds as ticks; malformed entries are skipped, not fatal. */
   private toTicks(message: HermesUpdateMessage): Tick[] {
     const ticks: Tick[] = [];
-    for (const update of message.parsed ?? []) {
-      const symbol = this.symbolOfFeed.get(update.id?.replace(/^0x/, '').toLowerCase());
+    const updates = Array.isArray(message?.parsed) ? message.parsed : [];
+    for (const update of updates) {
+      const symbol = typeof update?.id === 'string' ? this.symbolOfFeed.get(update.id.replace(/^0x/, '').toLowerCase()) : undefined;
       if (!symbol || !update.price) continue;
       try {
-        const price = priceFromMantissa(update.price.price, update.price.expo);
-        if (price <= 0n || !Number.isInteger(update.price.publish_time)) throw new Error('price must be positive with an integer publish_time');
-        ticks.push({ symbol, price, timeMs: update.price.publish_time * 1000 });
+        const { expo, publish_time: publishTime } = update.price;
+        if (!Number.isInteger(expo) || Math.abs(expo) > 30) throw new Error(`exponent out of range: ${expo}`);
+        if (!Number.isInteger(publishTime) || publishTime <= 0 || publishTime > 1e11) throw new Error(`publish_time out of range: ${publishTime}`);
+        const price = priceFromMantissa(String(update.price.price), expo);
+        if (price <= 0n || price >= MAX_PRICE) throw new Error('price must be positive and below 10^20 USD');
+        ticks.push({ symbol, price, timeMs: publishTime * 1000 });
       } catch (error) {
         this.options.logger.warn({ err: error, feed: update.id }, 'hermes: malformed price skipped');
       }

@@ -4,6 +4,7 @@ import { LOGGER } from '@swap/service-kit';
 import { Counter, Gauge } from 'prom-client';
 import { CandleAggregator, type Tick } from '../aggregation/candle-aggregator';
 import { CandleStore } from '../aggregation/candle-store';
+import { MAX_PRICE } from '../prices/decimal-price';
 import { OracleCandlesConfig } from '../oracle-candles.config';
 import { HermesPriceSource } from './hermes-source';
 import { loadMarketsConfig } from './markets-config';
@@ -54,8 +55,14 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
   }
 
   ingest(ticks: Tick[], source = 'direct'): void {
-    for (const tick of ticks) this.aggregator.add(tick);
-    this.ticks.inc({ source }, ticks.length);
+    let taken = 0;
+    for (const tick of ticks) {
+      // A tick the table could not hold would fail every later write with it: refuse it here.
+      if (tick.price <= 0n || tick.price >= MAX_PRICE || !Number.isSafeInteger(tick.timeMs) || tick.timeMs < 0) continue;
+      this.aggregator.add(tick);
+      taken++;
+    }
+    this.ticks.inc({ source }, taken);
   }
 
   /** Writes what has accumulated; one write at a time, and a failed write keeps its pieces. */

@@ -9,6 +9,9 @@ const DECIMAL = /^(0|[1-9]\d{0,19})(?:\.(\d{1,18}))?$/;
 
 export type Price = bigint;
 
+/** Prices must stay below 10^20 USD: the table keeps NUMERIC(38,18). */
+export const MAX_PRICE: Price = 10n ** 20n * SCALE;
+
 export class PriceFormatError extends Error {}
 
 /** "3021.45" → 3021450000000000000000n. Positive, at most 18 decimals, no exponent or sign. */
@@ -29,7 +32,8 @@ export function formatPrice(price: Price): string {
 
 /** Pyth's integer mantissa and base-10 exponent ("6140993501000", -8) as an exact price. */
 export function priceFromMantissa(mantissa: string, expo: number): Price {
-  if (!/^\d+$/.test(mantissa)) throw new PriceFormatError(`price mantissa must be a non-negative integer: ${JSON.stringify(mantissa)}`);
+  if (!/^\d{1,40}$/.test(mantissa)) throw new PriceFormatError(`price mantissa must be a non-negative integer: ${JSON.stringify(mantissa)}`);
+  if (!Number.isInteger(expo) || Math.abs(expo) > 30) throw new PriceFormatError(`price exponent must be an integer within ±30: ${expo}`);
   const shift = PRICE_DECIMALS + expo;
   if (shift < 0) {
     // More precision than we keep: drop the extra digits (truncation toward zero).

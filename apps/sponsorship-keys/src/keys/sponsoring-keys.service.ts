@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from '@swap/observability';
+import { LOGGER } from '@swap/service-kit';
 import { AppError, ErrorCode, Events, type KeySetSnapshot } from '@swap/contracts';
 import { mintKey } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
@@ -21,11 +23,13 @@ export class SponsoringKeysService {
   constructor(
     private readonly db: PrismaClient,
     private readonly messaging: MessagingClient,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async mint(owner: string, actor: string): Promise<{ key: string; sponsoringKey: SponsoringKeyView }> {
     const minted = mintKey('sponsoring');
     const row = await this.change((tx) => tx.sponsoringKey.create({ data: { owner, prefix: minted.displayPrefix, keyHash: minted.hash, createdBy: actor } }));
+    this.logger.info({ keyId: row.id, owner, prefix: row.prefix, actor }, 'sponsoring key minted');
     return { key: minted.key, sponsoringKey: view(row) };
   }
 
@@ -33,11 +37,12 @@ export class SponsoringKeysService {
     return (await this.db.sponsoringKey.findMany({ orderBy: { createdAt: 'asc' } })).map(view);
   }
 
-  async revoke(id: string): Promise<{ revoked: string }> {
+  async revoke(id: string, actor: string): Promise<{ revoked: string }> {
     await this.change(async (tx) => {
       const { count } = await tx.sponsoringKey.deleteMany({ where: { id } });
       if (count === 0) throw new AppError(404, ErrorCode.NotFound, 'Sponsoring key not found; it may already be revoked');
     });
+    this.logger.info({ keyId: id, actor }, 'sponsoring key revoked');
     return { revoked: id };
   }
 

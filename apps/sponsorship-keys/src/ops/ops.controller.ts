@@ -32,7 +32,7 @@ export class OpsController {
   }
 
   @Delete(':id')
-  revoke(@Param('id', uuid) id: string) {
-    return this.keys.revoke(id);
+  revoke(@Param('id', uuid) id: string, @Req() req: FastifyRequest) {
+    return this.keys.revoke(id, operatorOf(req));
   }
 }
