@@ -2,7 +2,7 @@ import { Global, Module, type DynamicModule, type Provider } from '@nestjs/commo
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { RedisCache, type Cache } from '@swap/cache';
+import { RedisCache, TieredCache, type Cache } from '@swap/cache';
 import type { BusSettings, CacheSettings, DatabaseSettings, ServiceConfig } from '@swap/config';
 import type { ServiceName } from '@swap/contracts';
 import { BusServer, MessagingClient, NatsBus, type Bus } from '@swap/messaging';
@@ -78,8 +78,10 @@ export async function startService<C extends ServiceConfig>(
       else {
         const redis = new RedisCache({ url: config.REDIS_URL!, namespace });
         await redis.connect().catch((error: Error) => logger.warn({ err: error }, 'Redis unreachable at start; readiness reports it'));
-        closers.push(() => redis.close());
-        cache = redis;
+        // A hot key is answered from process memory for up to a second before Redis is asked again.
+        const tiered = new TieredCache(redis, { namespace });
+        closers.push(() => tiered.close());
+        cache = tiered;
       }
       checks.push({ name: cache.kind === 'redis' ? 'redis' : 'cache', check: () => cache.ping() });
       providers.push({ provide: CACHE, useValue: cache });

@@ -5,6 +5,7 @@
  */
 import { applyMigrations, ensureDatabase, withDatabase } from '@swap/persistence';
 import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { keyRegistryMigrations } from '../../../apps/key-registry/src/key-registry.definition';
 import { sampleIntent } from '@swap/testing';
@@ -31,9 +32,9 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
   const unkeyed = { ...common, NATS_SUBJECT_PREFIX: `bench-off-${Date.now()}`, KEY_MODES_UNTIL_LOADED: 'swaps=off,leverage-yield=off' };
   ctx.start('dist/apps/key-registry/src/main.js', { ...enforced, PORT: String(ports.registry) });
   ctx.start('dist/apps/quote-builder/src/main.js', { ...enforced, PORT: String(ports.quote) });
-  ctx.start('dist/apps/swap-gateway/src/main.js', { ...enforced, PORT: String(ports.swap) });
+  const enforcedProcess = ctx.start('dist/apps/swap-gateway/src/main.js', { ...enforced, PORT: String(ports.swap) });
   ctx.start('dist/apps/quote-builder/src/main.js', { ...unkeyed, PORT: String(ports.quoteOff) });
-  ctx.start('dist/apps/swap-gateway/src/main.js', { ...unkeyed, PORT: String(ports.swapOff) });
+  const offProcess = ctx.start('dist/apps/swap-gateway/src/main.js', { ...unkeyed, PORT: String(ports.swapOff) });
   for (const port of [ports.registry, ports.quote, ports.swap, ports.quoteOff]) await ctx.waitFor(`http://127.0.0.1:${port}/readyz`);
   await ctx.waitFor(`http://127.0.0.1:${ports.swapOff}/healthz`);
 
@@ -59,18 +60,20 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
   const keyless = await fetch(`http://127.0.0.1:${ports.swapOff}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   if (keyless.status !== 200) throw new Error(`the off-mode swap-gateway answered ${keyless.status} without a key`);
 
-  const run = async (port: number, seconds: number) => {
+  const run = async (port: number, seconds: number, pid?: number) => {
+    const cpuBefore = cpuSeconds(pid);
     const r = await autocannon({ url: `http://127.0.0.1:${port}${path}`, method: 'POST', body, headers, connections: ctx.connections, duration: seconds });
-    return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
+    const cpu = cpuSeconds(pid) - cpuBefore;
+    return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, cpuPerRequest: cpu / Math.max(1, r.requests.total) };
   };
   await run(ports.swapOff, 2);
   await run(ports.swap, 2);
-  const rounds = 5;
+  const rounds = 7;
   const slice = Math.max(2, Math.round(ctx.duration / 2));
   const results = { off: [] as Awaited<ReturnType<typeof run>>[], enforce: [] as Awaited<ReturnType<typeof run>>[] };
   for (let i = 0; i < rounds; i++) {
-    results.off.push(await run(ports.swapOff, slice));
-    results.enforce.push(await run(ports.swap, slice));
+    results.off.push(await run(ports.swapOff, slice, offProcess.pid));
+    results.enforce.push(await run(ports.swap, slice, enforcedProcess.pid));
   }
   const total = (rs: { rps: number }[]) => rs.reduce((sum, r) => sum + r.rps, 0) / rs.length;
   const worst = (rs: { p99: number }[]) => Math.max(...rs.map((r) => r.p99));
@@ -81,6 +84,7 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
   // figure least moved by whatever else the machine does meanwhile.
   const ratios = results.enforce.map((r, i) => r.rps / results.off[i].rps).sort((a, b) => a - b);
   const medianRatio = ratios[Math.floor(ratios.length / 2)];
+  const cpu = (rs: { cpuPerRequest: number }[]) => [...rs.map((r) => r.cpuPerRequest)].sort((a, b) => a - b)[Math.floor(rs.length / 2)] * 1e6;
 
   ctx.print([
     '',
@@ -88,6 +92,18 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
     `${'mode'.padEnd(12)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}`,
     ...([['off', off], ['enforce', enforce]] as const).map(([m, r]) => `${m.padEnd(12)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.non2xx).padStart(8)}`),
     `enforce keeps ${(medianRatio * 100).toFixed(1)}% of the off-mode throughput (median of ${rounds} paired runs; target >= 95%); mean over all runs ${((enforce.rps / off.rps) * 100).toFixed(1)}%`,
+    `swap-gateway CPU per request (median; steadier than throughput on a shared machine): off ${cpu(results.off).toFixed(0)} µs, enforce ${cpu(results.enforce).toFixed(0)} µs`,
     '',
   ]);
+}
+
+/** User + system CPU seconds a process has used (Linux /proc), 0 where unknown. */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return 0;
+  }
 }

@@ -20,7 +20,7 @@ export interface BenchContext {
   redisUrl: string;
   duration: number;
   connections: number;
-  start(script: string, env: Record<string, string>): void;
+  start(script: string, env: Record<string, string>): { pid?: number };
   freePort(): Promise<number>;
   waitFor(url: string): Promise<void>;
   print(lines: string[]): void;
