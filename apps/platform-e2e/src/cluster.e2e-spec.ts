@@ -94,7 +94,7 @@ describe('a service with bad configuration', () => {
 });
 
 describe('npm start (the embedded default as a process)', () => {
-  it('prints the gateway URL and what runs, serves tokens, and exits cleanly on SIGTERM', async () => {
+  it('prints the gateway URL and what runs, serves the devnet, and exits cleanly on SIGTERM', async () => {
     const { mkdtemp, rm } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
@@ -104,8 +104,11 @@ describe('npm start (the embedded default as a process)', () => {
       const banner = await eventually(() => p.stdout.find((l) => l.startsWith('Swap platform (embedded default) is up: ')), 30_000, 100);
       const gateway = banner.split(': ')[1];
       expect(p.stdout.join('\n')).toMatch(/quote-builder\s+http:\/\/127\.0\.0\.1:\d+/);
-      const res = await fetch(`${gateway}/v1/swaps/tokens/solana`);
-      expect(res.status).toBe(200);
+      expect(p.stdout.join('\n')).toMatch(/chains\s+devnet \(anvil\): 0x92\.sonic http/);
+      const res = await fetch(`${gateway}/v1/swaps/tokens/0xa4b1.arbitrum`);
+      expect((await jsonOf(res)).map((t: { symbol: string }) => t.symbol)).toEqual(['ETH', 'USDC', 'WETH']);
+      const deadline = await jsonOf(await fetch(`${gateway}/v1/swaps/deadline?offsetSeconds=60`));
+      expect(Number(deadline.deadline)).toBeGreaterThan(Date.now() / 1000);
       expect(await stopProcess(p)).toBe(0);
     } finally {
       await stopProcess(p);

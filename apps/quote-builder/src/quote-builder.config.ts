@@ -1,6 +1,7 @@
 import { ServiceConfig, WithBus } from '@swap/config';
-import { DefaultPorts } from '@swap/contracts';
-import { IsString, MinLength } from 'class-validator';
+import { DefaultPorts, IsEvmAddress, IsUint256String } from '@swap/contracts';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 
 export class QuoteBuilderConfig extends WithBus(ServiceConfig) {
   override PORT = DefaultPorts['quote-builder'];
@@ -9,4 +10,27 @@ export class QuoteBuilderConfig extends WithBus(ServiceConfig) {
   @IsString()
   @MinLength(1)
   CHAIN_PROFILE = 'mainnet';
+
+  /** How long a chain RPC call may take before the request fails with 503. */
+  @Type(() => Number)
+  @Min(100)
+  @Max(60_000)
+  @IsInt()
+  CHAIN_RPC_TIMEOUT_MS = 5_000;
+
+  /** The deployment's partner fee, applied by GET /fees/partner when the query names none. */
+  @IsOptional()
+  @IsEvmAddress()
+  PARTNER_FEE_ADDRESS?: string = undefined;
+
+  @IsOptional()
+  @Type(() => Number)
+  @Min(1)
+  @Max(100)
+  @IsInt()
+  PARTNER_FEE_PERCENTAGE?: number = undefined;
+
+  @IsOptional()
+  @IsUint256String()
+  PARTNER_FEE_AMOUNT?: string = undefined;
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { IntentsModule } from './intents/intents.module';
 import { RegistryModule } from './registry/registry.module';
 
-@Module({ imports: [RegistryModule] })
+@Module({ imports: [RegistryModule, IntentsModule] })
 export class QuoteBuilderModule {}

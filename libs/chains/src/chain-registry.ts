@@ -15,6 +15,10 @@ export interface ChainInfo {
   connection: string | null;
   /** Other names accepted for this chain (the public network's plain names). */
   aliases: string[];
+  /** JSON-RPC endpoints, first preferred. */
+  rpcUrls?: string[];
+  /** Hub contracts (intents, per-user wallet factory), where known. */
+  contracts?: { intents?: string; hubWalletFactory?: string };
 }
 
 export interface TokenInfo extends Token {

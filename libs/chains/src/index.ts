@@ -1,3 +1,5 @@
 export * from './chain-registry';
 export * from './profiles';
 export * from './intent';
+export * from './protocol-calls';
+export * from './evm-adapter';

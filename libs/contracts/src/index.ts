@@ -11,3 +11,5 @@ export * from './domain/swaps-routes';
 export * from './domain/intent';
 export * from './http/validators';
 export * from './http/intent.dto';
+export * from './domain/build';
+export * from './http/build.dto';

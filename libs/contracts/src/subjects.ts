@@ -1,4 +1,5 @@
 import type { ApiKeyView, EnforcementMode, KeySetSnapshot, Organisation, RouteFamily, Scope } from './domain/api-key';
+import type { AllowanceCheckResponse, ApproveResponse, BuildResponse, CancelRequest, EvmTx, IntentRequest, PartnerFee, PartnerFeeResponse } from './domain/build';
 import type { Intent, SubmissionStatusResponse, SubmitTxRequest, SubmitTxResponse } from './domain/intent';
 import type { ChainKey, ChainSummary, Token, TokensByChain } from './domain/token';
 
@@ -11,6 +12,12 @@ export const Subjects = {
   tokensByChain: 'quote-builder.tokens.by-chain.v1',
   chainGet: 'quote-builder.chains.get.v1',
   intentHash: 'quote-builder.intents.hash.v1',
+  intentBuild: 'quote-builder.intents.build.v1',
+  intentCancel: 'quote-builder.intents.cancel.v1',
+  allowanceCheck: 'quote-builder.allowance.check.v1',
+  approveBuild: 'quote-builder.allowance.approve.v1',
+  deadline: 'quote-builder.deadline.get.v1',
+  partnerFee: 'quote-builder.fees.partner.v1',
 
   submissionSubmit: 'relay-tracker.submissions.submit.v1',
   submissionStatus: 'relay-tracker.submissions.status.v1',
@@ -46,6 +53,12 @@ export interface RpcContract {
   [Subjects.tokensByChain]: { request: { chainKey: ChainKey }; reply: Token[] };
   [Subjects.chainGet]: { request: { chainKey: ChainKey }; reply: ChainSummary };
   [Subjects.intentHash]: { request: { intent: Intent }; reply: { hash: string } };
+  [Subjects.intentBuild]: { request: IntentRequest; reply: BuildResponse };
+  [Subjects.intentCancel]: { request: CancelRequest; reply: { tx: EvmTx } };
+  [Subjects.allowanceCheck]: { request: IntentRequest; reply: AllowanceCheckResponse };
+  [Subjects.approveBuild]: { request: IntentRequest; reply: ApproveResponse };
+  [Subjects.deadline]: { request: { offsetSeconds: number }; reply: { deadline: string } };
+  [Subjects.partnerFee]: { request: { amount: string; partnerFee?: PartnerFee }; reply: PartnerFeeResponse };
 
   [Subjects.submissionSubmit]: { request: SubmitTxRequest; reply: SubmitTxResponse };
   [Subjects.submissionStatus]: { request: { txHash: string; srcChainKey: ChainKey }; reply: SubmissionStatusResponse };

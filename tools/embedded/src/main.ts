@@ -7,7 +7,8 @@ import { startPlatform } from './platform';
 /**
  * `npm start`: the embedded default. Variables: PORT (gateway, default 3000), DATA_DIR
  * (default ./.data), LOG_LEVEL (default info), SERVICE_PORTS (`fixed` 3001–3007, or
- * `ephemeral`), and any service variable such as CHAIN_PROFILE.
+ * `ephemeral`), DEVNET (`off` to run without the local chains), and CHAIN_PROFILE and a
+ * few service variables passed on.
  */
 async function main(): Promise<void> {
   const dataDir = resolve(process.env.DATA_DIR ?? '.data');
@@ -21,16 +22,26 @@ async function main(): Promise<void> {
   for (const key of ['CHAIN_PROFILE', 'RPC_TIMEOUT_MS', 'SHUTDOWN_TIMEOUT_MS', 'UPSTREAM_TIMEOUT_MS', 'CORS_ORIGINS']) {
     if (process.env[key]) passThrough[key] = process.env[key]!;
   }
-  const platform = await startPlatform({ dataDir, gatewayPort, servicePorts, logLevel: process.env.LOG_LEVEL ?? 'info', env: passThrough });
+  const devnet = process.env.DEVNET !== 'off';
+  const platform = await startPlatform({ dataDir, gatewayPort, servicePorts, logLevel: process.env.LOG_LEVEL ?? 'info', env: passThrough, devnet });
   const lines = [
     '',
     `Swap platform (embedded default) is up: ${platform.gatewayUrl}`,
     `  API docs      ${platform.gatewayUrl}/v1/docs   (OpenAPI: ${platform.gatewayUrl}/v1/openapi.json)`,
     `  try           curl ${platform.gatewayUrl}/v1/swaps/tokens/0xa4b1.arbitrum`,
+    `                curl "${platform.gatewayUrl}/v1/swaps/deadline?offsetSeconds=300"`,
     '',
     '  service              url                        health',
     ...platform.services.map((s) => `  ${s.name.padEnd(20)} ${s.url.padEnd(26)} ${s.url}/readyz`),
     '',
+    ...(platform.devnet
+      ? [
+          `  chains    devnet (anvil): ${platform.devnet.profile.chains.map((c) => `${c.key} ${c.rpcUrls![0]}`).join(', ')}`,
+          `            profile ${platform.devnet.profilePath}`,
+          `            demo wallets (anvil development keys; test money only):`,
+          ...platform.devnet.accounts.slice(1).map((a) => `              ${a.address}  ${a.privateKey}`),
+        ]
+      : ['  chains    the registry profile only (no local chains; DEVNET=off or CHAIN_PROFILE set)']),
     `  bus       in-process (NATS semantics, no server)`,
     `  database  PGlite, embedded PostgreSQL, data in ${platform.dataDir}`,
     `  cache     in-memory`,

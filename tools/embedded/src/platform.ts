@@ -5,6 +5,7 @@ import { InProcessBus } from '@swap/messaging';
 import { applyMigrations } from '@swap/persistence';
 import { startServiceFromEnv, type RunningService, type SharedRuntime } from '@swap/service-kit';
 import type { DestinationStream } from 'pino';
+import { startDevnet, type Devnet } from '../../devnet/src/devnet';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
 import { BACKEND_SERVICES, DATABASE_SERVICES, GATEWAY } from './services';
 
@@ -19,6 +20,11 @@ export interface PlatformOptions {
   logDestination?: DestinationStream;
   /** Extra variables for every service (for example CHAIN_PROFILE). */
   env?: Record<string, string>;
+  /**
+   * Start the local chains (tools/devnet) and point quote-builder at them, unless the
+   * variables already name a CHAIN_PROFILE. `fixed` ports start at 8546.
+   */
+  devnet?: boolean;
 }
 
 export interface Platform {
@@ -26,6 +32,7 @@ export interface Platform {
   services: RunningService[];
   databaseUrl: string;
   dataDir: string;
+  devnet?: Devnet;
   stop(): Promise<void>;
 }
 
@@ -38,12 +45,14 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   const database: EmbeddedDatabase = await startEmbeddedDatabase(options.dataDir);
   const bus = new InProcessBus();
   const started: RunningService[] = [];
+  let devnet: Devnet | undefined;
   const stop = async () => {
     // In reverse start order: the gateway first, so no new work arrives, and each service
     // before the ones it asks over the bus (quote-builder, which answers swap-gateway, last).
     for (const service of [...started].reverse()) await service.close();
     await bus.close();
     await database.close();
+    await devnet?.stop();
   };
   try {
     for (const definition of DATABASE_SERVICES) {
@@ -55,7 +64,12 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       databaseUrl: database.url,
       logDestination: options.logDestination,
     };
-    const base = { HOST: '127.0.0.1', LOG_LEVEL: options.logLevel, ...options.env };
+    const env = { ...options.env };
+    if (options.devnet && !env.CHAIN_PROFILE) {
+      devnet = await startDevnet({ dataDir: options.dataDir, basePort: options.servicePorts === 'fixed' ? 8546 : 0 });
+      env.CHAIN_PROFILE = devnet.profilePath;
+    }
+    const base = { HOST: '127.0.0.1', LOG_LEVEL: options.logLevel, ...env };
     for (const definition of BACKEND_SERVICES) {
       const port = options.servicePorts === 'fixed' ? DefaultPorts[definition.name] : 0;
       started.push(await startServiceFromEnv(definition, { ...base, PORT: String(port) }, shared));
@@ -64,7 +78,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     for (const service of started) upstreams[upstreamVariable(service.name)] = service.url;
     const gateway = await startServiceFromEnv(GATEWAY, { ...base, ...upstreams, PORT: String(options.gatewayPort) }, shared);
     started.push(gateway);
-    return { gatewayUrl: gateway.url, services: started, databaseUrl: database.url, dataDir: database.dataDir, stop };
+    return { gatewayUrl: gateway.url, services: started, databaseUrl: database.url, dataDir: database.dataDir, devnet, stop };
   } catch (error) {
     await stop().catch(() => undefined);
     throw error;

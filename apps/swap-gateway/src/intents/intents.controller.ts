@@ -1,6 +1,23 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto, IntentHashRequestDto, SWAPS_POST_ROUTES, Subjects } from '@swap/contracts';
+import {
+  AllowanceCheckResponseDto,
+  AppError,
+  ApproveResponseDto,
+  BuildResponseDto,
+  CancelRequestDto,
+  CancelResponseDto,
+  DeadlineQueryDto,
+  DeadlineResponseDto,
+  ErrorBodyDto,
+  IntentHashRequestDto,
+  IntentRequestDto,
+  PartnerFeeQueryDto,
+  PartnerFeeResponseDto,
+  SWAPS_POST_ROUTES,
+  Subjects,
+  type RpcReply,
+} from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
 
@@ -8,20 +25,78 @@ class IntentHashResponse {
   hash!: string;
 }
 
-/** Intent look-ups that need no chain: the hash the hub's events carry. */
+type Reply<S extends keyof typeof Subjects> = Promise<RpcReply<(typeof Subjects)[S]>>;
+
+/** Step 2 of a swap and its helpers: the unsigned transactions, built by quote-builder. */
 @ApiTags('swaps')
-@ApiHeader({ name: 'x-api-key', required: false, description: 'Checked in the mode of the swaps family (scope swaps:read)' })
+@ApiHeader({ name: 'x-api-key', required: false, description: 'POST routes: checked in the mode of the swaps family' })
+@ApiBadRequestResponse({ type: ErrorBodyDto, description: 'A field that breaks a rule, named with the rule' })
 @Controller()
 export class IntentsController {
   constructor(private readonly messaging: MessagingClient) {}
+
+  @Post(SWAPS_POST_ROUTES.intents.path)
+  @HttpCode(200)
+  @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intents.scope })
+  @ApiOperation({ summary: 'Build the unsigned transaction of an intent: { tx, intent, relayData }' })
+  @ApiOkResponse({ type: BuildResponseDto })
+  build(@Body() body: IntentRequestDto): Reply<'intentBuild'> {
+    return this.messaging.request(Subjects.intentBuild, body);
+  }
+
+  @Post(SWAPS_POST_ROUTES.allowanceCheck.path)
+  @HttpCode(200)
+  @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.allowanceCheck.scope })
+  @ApiOperation({ summary: 'Whether the transaction may move the ERC-20 input now (read on chain)' })
+  @ApiOkResponse({ type: AllowanceCheckResponseDto })
+  allowance(@Body() body: IntentRequestDto): Reply<'allowanceCheck'> {
+    return this.messaging.request(Subjects.allowanceCheck, body);
+  }
+
+  @Post(SWAPS_POST_ROUTES.approve.path)
+  @HttpCode(200)
+  @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.approve.scope })
+  @ApiOperation({ summary: 'The unsigned approve transaction for the ERC-20 input, when one is needed' })
+  @ApiOkResponse({ type: ApproveResponseDto })
+  approve(@Body() body: IntentRequestDto): Reply<'approveBuild'> {
+    return this.messaging.request(Subjects.approveBuild, body);
+  }
+
+  @Post(SWAPS_POST_ROUTES.intentCancel.path)
+  @HttpCode(200)
+  @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentCancel.scope })
+  @ApiOperation({ summary: "The unsigned cancel transaction for the intent's source chain" })
+  @ApiOkResponse({ type: CancelResponseDto })
+  cancel(@Body() body: CancelRequestDto): Reply<'intentCancel'> {
+    return this.messaging.request(Subjects.intentCancel, body);
+  }
 
   @Post(SWAPS_POST_ROUTES.intentHash.path)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentHash.scope })
   @ApiOperation({ summary: 'The intent hash: keccak256(abi.encode(intent))' })
   @ApiOkResponse({ type: IntentHashResponse })
-  @ApiBadRequestResponse({ type: ErrorBodyDto })
-  hash(@Body() body: IntentHashRequestDto): Promise<{ hash: string }> {
+  hash(@Body() body: IntentHashRequestDto): Reply<'intentHash'> {
     return this.messaging.request(Subjects.intentHash, { intent: body.intent });
+  }
+
+  @Get('v1/swaps/deadline')
+  @ApiOperation({ summary: "A ready-made deadline: the hub's latest block time plus offsetSeconds" })
+  @ApiOkResponse({ type: DeadlineResponseDto })
+  deadline(@Query() query: DeadlineQueryDto): Reply<'deadline'> {
+    return this.messaging.request(Subjects.deadline, { offsetSeconds: Number(query.offsetSeconds) });
+  }
+
+  @Get('v1/swaps/fees/partner')
+  @ApiOperation({ summary: "The partner fee on an input amount: the query's fee (feeAddress with feeAmount or feePercentage), else the deployment's" })
+  @ApiOkResponse({ type: PartnerFeeResponseDto })
+  partnerFee(@Query() query: PartnerFeeQueryDto): Reply<'partnerFee'> {
+    if (!query.feeAddress && (query.feeAmount !== undefined || query.feePercentage !== undefined)) {
+      throw AppError.validation([{ field: 'feeAddress', rule: 'requiredWithFee', message: 'feeAddress is required with feeAmount or feePercentage' }]);
+    }
+    const given = query.feeAddress
+      ? { address: query.feeAddress, amount: query.feeAmount, percentage: query.feePercentage === undefined ? undefined : Number(query.feePercentage) }
+      : undefined;
+    return this.messaging.request(Subjects.partnerFee, { amount: query.amount, ...(given ? { partnerFee: given } : {}) });
   }
 }

@@ -1,0 +1,210 @@
+import { HUB_WALLET_FACTORY_ABI, INTENTS_ABI, INTENT_TUPLE, SPOKE_ABI, intentHash, loadChainRegistry, type ChainRegistry } from '@swap/chains';
+import type { BuildResponse, EvmTx, IntentRequest } from '@swap/contracts';
+import { startServiceFromEnv, type RunningService } from '@swap/service-kit';
+import { jsonOf, testServiceEnv } from '@swap/testing';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createPublicClient,
+  createWalletClient,
+  decodeAbiParameters,
+  decodeEventLog,
+  decodeFunctionData,
+  defineChain,
+  erc20Abi,
+  http,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
+import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
+import { startDevnet, type Devnet } from '../../../tools/devnet/src/devnet';
+
+jest.setTimeout(90_000);
+
+const HUB_CALLS = [{ type: 'tuple[]', components: [{ name: 'target', type: 'address' }, { name: 'value', type: 'uint256' }, { name: 'data', type: 'bytes' }] }] as const;
+
+describe('unsigned transactions on the devnet, signed and sent', () => {
+  let devnet: Devnet;
+  let dataDir: string;
+  let registry: ChainRegistry;
+  let services: RunningService[] = [];
+  let gateway: string;
+  const user = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'); // demo 1
+  const feeReceiver = '0x000000000000000000000000000000000000fee5' as Address;
+
+  const clients = new Map<string, { read: PublicClient; send: (tx: EvmTx) => Promise<Hex> }>();
+  const chain = (key: string) => clients.get(key)!;
+  const token = (key: string, symbol: string) => registry.tokensOf(key).find((t) => t.symbol === symbol)!.address as Address;
+  const post = async <T>(path: string, body: unknown): Promise<{ status: number; body: T }> => {
+    const res = await fetch(`${gateway}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await jsonOf(res)) as T };
+  };
+  const deadline = async () => (await jsonOf(await fetch(`${gateway}/v1/swaps/deadline?offsetSeconds=300`))).deadline as string;
+  const request = async (over: Partial<IntentRequest>): Promise<IntentRequest> => ({
+    srcChainKey: '0x92.sonic',
+    dstChainKey: '0xa4b1.arbitrum',
+    inputToken: token('0x92.sonic', 'USDC'),
+    outputToken: token('0xa4b1.arbitrum', 'USDC'),
+    inputAmount: '2500000',
+    minOutputAmount: '2400000',
+    deadline: await deadline(),
+    allowPartialFill: false,
+    srcAddress: user.address,
+    dstAddress: user.address,
+    solver: '0x0000000000000000000000000000000000000000',
+    data: '0x',
+    ...over,
+  });
+  const sendAndWait = async (key: string, tx: EvmTx) => {
+    const hash = await chain(key).send(tx);
+    const receipt = await chain(key).read.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe('success');
+    return receipt;
+  };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'devnet-e2e-'));
+    devnet = await startDevnet({ dataDir, basePort: 0 });
+    registry = loadChainRegistry(devnet.profilePath);
+    for (const c of registry.chains) {
+      const viemChain = defineChain({ id: c.chainId as number, name: c.name, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: c.rpcUrls! } } });
+      const read = createPublicClient({ chain: viemChain, transport: http(c.rpcUrls![0]) });
+      const wallet = createWalletClient({ chain: viemChain, transport: http(c.rpcUrls![0]), account: user });
+      // The user signs the bytes the service built, as any Ethereum client would.
+      const send = (tx: EvmTx) => {
+        expect(tx.from.toLowerCase()).toBe(user.address.toLowerCase());
+        return wallet.sendTransaction({ to: tx.to as Address, data: tx.data as Hex, value: BigInt(tx.value), account: user, chain: viemChain });
+      };
+      clients.set(c.key, { read, send });
+    }
+    const env = testServiceEnv({ CHAIN_PROFILE: devnet.profilePath });
+    services = [await startServiceFromEnv(quoteBuilder, env), await startServiceFromEnv(swapGateway, env)];
+    gateway = services[1].url;
+  });
+
+  afterAll(async () => {
+    for (const s of services.reverse()) await s.close();
+    await devnet?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("gives a deadline: the hub's latest block time plus the offset", async () => {
+    const block = await chain('0x92.sonic').read.getBlock();
+    const value = BigInt(await deadline());
+    expect(value).toBeGreaterThanOrEqual(block.timestamp + 300n);
+    expect(value).toBeLessThan(block.timestamp + 310n);
+    expect((await fetch(`${gateway}/v1/swaps/deadline?offsetSeconds=0`)).status).toBe(400);
+  });
+
+  it('on the hub: allowance false, approve sent, allowance true, then createIntent lands with the returned intent', async () => {
+    const body = await request({});
+    const before = await post<{ valid: boolean; spender: string }>('/v1/swaps/allowance/check', body);
+    expect(before.body).toMatchObject({ valid: false, approvalRequired: true });
+    expect(before.body.spender.toLowerCase()).toBe(registry.hub.contracts!.intents!.toLowerCase());
+    const approve = await post<{ tx: EvmTx }>('/v1/swaps/approve', body);
+    await sendAndWait('0x92.sonic', approve.body.tx);
+    expect((await post<{ valid: boolean }>('/v1/swaps/allowance/check', body)).body.valid).toBe(true);
+
+    const built = await post<BuildResponse>('/v1/swaps/intents', body);
+    expect(built.status).toBe(200);
+    expect(built.body.tx).toMatchObject({ to: registry.hub.contracts!.intents, value: '0' });
+    expect(built.body.intent).toMatchObject({ creator: user.address, inputAmount: '2500000', srcChain: '146', dstChain: '23', data: '0x' });
+    expect(built.body.relayData.payload).toBe(built.body.tx.data);
+    const receipt = await sendAndWait('0x92.sonic', built.body.tx);
+    const event = decodeEventLog({ abi: INTENTS_ABI, ...receipt.logs.find((l) => l.address.toLowerCase() === registry.hub.contracts!.intents!.toLowerCase())! });
+    expect(event.eventName).toBe('IntentCreated');
+    expect((event.args as { intentHash: Hex }).intentHash).toBe(intentHash(built.body.intent));
+    const viaRoute = await post<{ hash: string }>('/v1/swaps/intents/hash', { intent: built.body.intent });
+    expect(viaRoute.body.hash).toBe(intentHash(built.body.intent));
+
+    // The open intent can be cancelled by its creator.
+    const cancel = await post<{ tx: EvmTx }>('/v1/swaps/intents/cancel', { srcChainKey: '0x92.sonic', intent: built.body.intent });
+    const cancelled = await sendAndWait('0x92.sonic', cancel.body.tx);
+    const cancelEvent = decodeEventLog({ abi: INTENTS_ABI, ...cancelled.logs[cancelled.logs.length - 1] });
+    expect(cancelEvent).toMatchObject({ eventName: 'IntentCancelled', args: { intentHash: intentHash(built.body.intent) } });
+  });
+
+  it('on the hub with a partner fee: the user deposits the amount, the intent carries amount less fee, the receiver is paid', async () => {
+    const body = await request({ inputAmount: '1000000', partnerFee: { address: feeReceiver, percentage: 100 } });
+    await sendAndWait('0x92.sonic', (await post<{ tx: EvmTx }>('/v1/swaps/approve', body)).body.tx);
+    const built = await post<BuildResponse>('/v1/swaps/intents', body);
+    expect(built.body.intent.inputAmount).toBe('990000');
+    const [fee, receiver] = decodeAbiParameters([{ type: 'uint256' }, { type: 'address' }], `0x${built.body.intent.data.slice(4)}`);
+    expect(built.body.intent.data.slice(0, 4)).toBe('0x01');
+    expect([fee, receiver.toLowerCase()]).toEqual([10_000n, feeReceiver]);
+    await sendAndWait('0x92.sonic', built.body.tx);
+    expect(await chain('0x92.sonic').read.readContract({ address: token('0x92.sonic', 'USDC'), abi: erc20Abi, functionName: 'balanceOf', args: [feeReceiver] })).toBe(10_000n);
+    // The fee read agrees.
+    const quoted = await jsonOf(await fetch(`${gateway}/v1/swaps/fees/partner?amount=1000000&feeAddress=${feeReceiver}&feePercentage=100`));
+    expect(quoted).toMatchObject({ fee: '10000', inputAmount: '990000' });
+  });
+
+  it('from a spoke with native ETH: value is the amount, and the message to the hub carries the intent', async () => {
+    const body = await request({ srcChainKey: '0xa4b1.arbitrum', dstChainKey: '0x2105.base', inputToken: '0x0000000000000000000000000000000000000000', outputToken: token('0x2105.base', 'USDC'), inputAmount: '50000000000000000' });
+    expect((await post<{ approvalRequired: boolean }>('/v1/swaps/approve', body)).body).toMatchObject({ approvalRequired: false, tx: null });
+    const built = await post<BuildResponse>('/v1/swaps/intents', body);
+    expect(built.status).toBe(200);
+    const spoke = registry.findChain('0xa4b1.arbitrum')!;
+    expect(built.body.tx).toMatchObject({ to: spoke.assetManager, value: '50000000000000000' });
+    const hubWallet = await chain('0x92.sonic').read.readContract({
+      address: registry.hub.contracts!.hubWalletFactory as Address,
+      abi: HUB_WALLET_FACTORY_ABI,
+      functionName: 'getDeployedAddress',
+      args: [23n, user.address.toLowerCase() as Hex],
+    });
+    expect(built.body.intent).toMatchObject({ creator: hubWallet, srcChain: '23', dstChain: '30' });
+    expect(built.body.intent.inputToken.toLowerCase()).toBe(registry.findToken(spoke.key, '0x0000000000000000000000000000000000000000')!.hubAsset.toLowerCase());
+    const receipt = await sendAndWait('0xa4b1.arbitrum', built.body.tx);
+    const message = receipt.logs.map((l) => { try { return decodeEventLog({ abi: SPOKE_ABI, ...l }); } catch { return undefined; } }).find((e) => e?.eventName === 'Message')!;
+    const [, , to, amount, calls] = decodeAbiParameters([{ type: 'address' }, { type: 'address' }, { type: 'bytes' }, { type: 'uint256' }, { type: 'bytes' }], (message.args as { payload: Hex }).payload);
+    expect([to.toLowerCase(), amount]).toEqual([hubWallet.toLowerCase(), 50_000_000_000_000_000n]);
+    expect(calls).toBe(built.body.relayData.payload);
+    const [hubCalls] = decodeAbiParameters(HUB_CALLS, calls);
+    const create = decodeFunctionData({ abi: INTENTS_ABI, data: hubCalls[1].data });
+    expect(create.functionName).toBe('createIntent');
+    const { keccak256, encodeAbiParameters } = await import('viem');
+    expect(keccak256(encodeAbiParameters([INTENT_TUPLE], [create.args[0] as never]))).toBe(intentHash(built.body.intent));
+  });
+
+  it('from a spoke with an ERC-20: approve the asset manager, then deposit; cancel goes through the connection', async () => {
+    const body = await request({ srcChainKey: '0x2105.base', dstChainKey: '0x92.sonic', inputToken: token('0x2105.base', 'WETH'), outputToken: token('0x92.sonic', 'USDC'), inputAmount: '10000000000000000', partnerFee: { address: feeReceiver, amount: '1000000000000000' } });
+    const check = await post<{ valid: boolean; spender: string }>('/v1/swaps/allowance/check', body);
+    expect(check.body.valid).toBe(false);
+    expect(check.body.spender.toLowerCase()).toBe(registry.findChain('0x2105.base')!.assetManager!.toLowerCase());
+    await sendAndWait('0x2105.base', (await post<{ tx: EvmTx }>('/v1/swaps/approve', body)).body.tx);
+    expect((await post<{ valid: boolean }>('/v1/swaps/allowance/check', body)).body.valid).toBe(true);
+    const built = await post<BuildResponse>('/v1/swaps/intents', body);
+    expect(built.body.intent.inputAmount).toBe('9000000000000000');
+    expect(built.body.tx.value).toBe('0');
+    await sendAndWait('0x2105.base', built.body.tx);
+    const cancel = await post<{ tx: EvmTx }>('/v1/swaps/intents/cancel', { srcChainKey: '0x2105.base', intent: built.body.intent });
+    expect(cancel.body.tx.to).toBe(registry.findChain('0x2105.base')!.connection);
+    const sent = await sendAndWait('0x2105.base', cancel.body.tx);
+    expect(decodeEventLog({ abi: SPOKE_ABI, ...sent.logs[0] }).eventName).toBe('Message');
+  });
+
+  it('refuses malformed requests, naming the field', async () => {
+    const good = await request({});
+    const cases: [Partial<IntentRequest>, string][] = [
+      [{ srcChainKey: 'nowhere' }, 'srcChainKey: unknown chain key nowhere'],
+      [{ inputToken: '0x000000000000000000000000000000000000dEaD' }, 'inputToken 0x000000000000000000000000000000000000dEaD is not a supported token on 0x92.sonic'],
+      [{ inputAmount: '0' }, 'inputAmount must be greater than zero'],
+      [{ inputAmount: '1.5' }, 'inputAmount must be a non-negative integer in a decimal string, at most 2^256 - 1'],
+      [{ deadline: '1000' }, 'deadline must be after'],
+      [{ srcAddress: 'not-an-address' }, 'srcAddress must be a 20-byte hex address on 0x92.sonic'],
+      [{ dstChainKey: '0x92.sonic', outputToken: good.inputToken }, 'outputToken must differ from inputToken when both are on the same chain'],
+      [{ partnerFee: { address: feeReceiver, percentage: 101 } }, 'partnerFee.percentage must not be greater than 100'],
+      [{ partnerFee: { address: 'nope', percentage: 10 } }, 'partnerFee.address must be a 20-byte hex address'],
+      [{ partnerFee: { address: feeReceiver, amount: good.inputAmount } }, 'partnerFee must be less than the input amount'],
+    ];
+    for (const [over, message] of cases) {
+      const res = await post<{ message: string }>('/v1/swaps/intents', { ...good, ...over });
+      expect({ over, status: res.status }).toEqual({ over, status: 400 });
+      expect(res.body.message).toContain(message);
+    }
+  });
+});

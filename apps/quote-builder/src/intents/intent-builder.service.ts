@@ -1,0 +1,256 @@
+import { Injectable } from '@nestjs/common';
+import {
+  EvmAdapter,
+  encodeApprove,
+  encodeAssetManagerTransfer,
+  encodeCancelIntent,
+  encodeCreateIntent,
+  encodeHubCalls,
+  encodeSendMessage,
+  partnerFeeData,
+  type ChainInfo,
+  type TokenInfo,
+} from '@swap/chains';
+import {
+  AppError,
+  ErrorCode,
+  type AllowanceCheckResponse,
+  type ApproveResponse,
+  type BuildResponse,
+  type CancelRequest,
+  type EvmTx,
+  type FieldViolation,
+  type Intent,
+  type IntentRequest,
+  type PartnerFee,
+  type PartnerFeeResponse,
+} from '@swap/contracts';
+import { getBase58Encoder } from '@solana/kit';
+import { randomBytes } from 'node:crypto';
+import { isAddress, toHex, type Address, type Hex } from 'viem';
+import { QuoteBuilderConfig } from '../quote-builder.config';
+import { RegistryService } from '../registry/registry.service';
+import { partnerFeeOf } from './partner-fee';
+
+const NATIVE = '0x0000000000000000000000000000000000000000';
+
+interface Resolved {
+  src: ChainInfo;
+  dst: ChainInfo;
+  input: TokenInfo;
+  output: TokenInfo;
+  amount: bigint;
+}
+
+/**
+ * Turns an intent request into the bytes the user signs, the way the protocol builds them
+ * (protocol-facts.md): from the hub, `createIntent(intent)` on the intents contract; from a
+ * spoke, the asset manager's `transfer(token, hubWallet, amount, hubCalls)` where the hub
+ * calls approve the input and create the intent from the user's hub wallet. The partner
+ * fee stays in the deposit: `inputAmount` is the amount less the fee, `data` names it.
+ */
+@Injectable()
+export class IntentBuilderService {
+  private readonly adapters = new Map<string, EvmAdapter>();
+
+  constructor(
+    private readonly registry: RegistryService,
+    private readonly config: QuoteBuilderConfig,
+  ) {}
+
+  async build(request: IntentRequest): Promise<BuildResponse> {
+    const { src, dst, input, output, amount } = this.resolve(request, true);
+    const fee = partnerFeeOf(amount, request.partnerFee);
+    const hub = this.registry.registry.hub;
+    const intents = this.hubContract(hub, 'intents');
+    await this.checkDeadline(request.deadline);
+    const srcAddress = addressBytes(src, request.srcAddress, 'srcAddress');
+    const dstAddress = addressBytes(dst, request.dstAddress, 'dstAddress');
+    if (src.type !== 'EVM') throw new AppError(501, ErrorCode.NotImplemented, `Transactions from ${src.key} are not built yet`);
+
+    const creator = src.hub
+      ? (request.srcAddress as Address)
+      : await this.call(hub, (a) => a.hubWalletOf(this.hubContract(hub, 'hubWalletFactory'), BigInt(src.relayChainId), srcAddress));
+    const intent: Intent = {
+      intentId: BigInt(`0x${randomBytes(32).toString('hex')}`).toString(),
+      creator,
+      inputToken: input.hubAsset,
+      outputToken: output.hubAsset,
+      inputAmount: (amount - fee).toString(),
+      minOutputAmount: request.minOutputAmount,
+      deadline: request.deadline,
+      allowPartialFill: request.allowPartialFill,
+      srcChain: src.relayChainId,
+      dstChain: dst.relayChainId,
+      srcAddress,
+      dstAddress,
+      solver: request.solver,
+      data: fee > 0n ? partnerFeeData(fee, request.partnerFee!.address as Address) : request.data,
+    };
+    const create = encodeCreateIntent(intent);
+    if (src.hub) {
+      if (input.address === NATIVE) {
+        throw AppError.validation([{ field: 'inputToken', rule: 'hubNative', message: `inputToken: the hub's native token cannot be deposited directly; use its wrapped form` }]);
+      }
+      return { tx: { from: request.srcAddress, to: intents, value: '0', data: create }, intent, relayData: { address: intents, payload: create } };
+    }
+    // The hub wallet approves the whole deposit: createIntent takes inputAmount and the fee.
+    const hubCalls = encodeHubCalls([
+      { target: input.hubAsset as Address, value: 0n, data: encodeApprove(intents, amount) },
+      { target: intents, value: 0n, data: create },
+    ]);
+    const tx: EvmTx = {
+      from: request.srcAddress,
+      to: this.spokeContract(src, 'assetManager'),
+      value: input.address === NATIVE ? amount.toString() : '0',
+      data: encodeAssetManagerTransfer(input.address as Address, creator.toLowerCase() as Hex, amount, hubCalls),
+    };
+    return { tx, intent, relayData: { address: creator, payload: hubCalls } };
+  }
+
+  async allowanceCheck(request: IntentRequest): Promise<AllowanceCheckResponse> {
+    const { src, input, amount } = this.resolve(request, false);
+    const spender = this.approvalSpender(src, input);
+    if (!spender) return { valid: true, approvalRequired: false, amount: amount.toString() };
+    addressBytes(src, request.srcAddress, 'srcAddress');
+    const allowance = await this.call(src, (a) => a.allowance(input.address as Address, request.srcAddress as Address, spender));
+    return { valid: allowance >= amount, approvalRequired: true, spender, allowance: allowance.toString(), amount: amount.toString() };
+  }
+
+  async approve(request: IntentRequest): Promise<ApproveResponse> {
+    const { src, input, amount } = this.resolve(request, false);
+    const spender = this.approvalSpender(src, input);
+    if (!spender) return { approvalRequired: false, tx: null, message: src.type === 'EVM' ? 'The native token needs no approval' : `${src.key} needs no token approval` };
+    addressBytes(src, request.srcAddress, 'srcAddress');
+    return { approvalRequired: true, tx: { from: request.srcAddress, to: input.address, value: '0', data: encodeApprove(spender, amount) } };
+  }
+
+  /**
+   * The cancel transaction for the intent's source chain: on the hub, `cancelIntent` from
+   * its creator; from a spoke, a message through the spoke's connection asking the hub
+   * wallet to cancel (the relayer delivers it).
+   */
+  cancel(request: CancelRequest): { tx: EvmTx } {
+    const src = this.chain(request.srcChainKey, 'srcChainKey');
+    const { intent } = request;
+    if (intent.srcChain !== src.relayChainId) {
+      throw AppError.validation([{ field: 'intent.srcChain', rule: 'matchesSrcChainKey', message: `intent.srcChain must be ${src.relayChainId}, the relay chain id of ${src.key}` }]);
+    }
+    const hub = this.registry.registry.hub;
+    const intents = this.hubContract(hub, 'intents');
+    const cancel = encodeCancelIntent(intent);
+    if (src.hub) return { tx: { from: intent.creator, to: intents, value: '0', data: cancel } };
+    if (src.type !== 'EVM') throw new AppError(501, ErrorCode.NotImplemented, `Transactions from ${src.key} are not built yet`);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(intent.srcAddress)) {
+      throw AppError.validation([{ field: 'intent.srcAddress', rule: 'evmAddress', message: `intent.srcAddress must be a 20-byte address on ${src.key}` }]);
+    }
+    const payload = encodeHubCalls([{ target: intents, value: 0n, data: cancel }]);
+    const factory = this.hubContract(hub, 'hubWalletFactory');
+    return {
+      tx: { from: intent.srcAddress, to: this.spokeContract(src, 'connection'), value: '0', data: encodeSendMessage(BigInt(hub.relayChainId), factory.toLowerCase() as Hex, payload) },
+    };
+  }
+
+  /** The hub's latest block time plus the offset, as the public protocol computes deadlines. */
+  async deadline(offsetSeconds: number): Promise<{ deadline: string }> {
+    const hub = this.registry.registry.hub;
+    return { deadline: ((await this.call(hub, (a) => a.latestBlockTime())) + BigInt(offsetSeconds)).toString() };
+  }
+
+  partnerFee(amountText: string, given?: PartnerFee): PartnerFeeResponse {
+    const configured: PartnerFee | undefined =
+      this.config.PARTNER_FEE_ADDRESS && (this.config.PARTNER_FEE_AMOUNT !== undefined || this.config.PARTNER_FEE_PERCENTAGE !== undefined)
+        ? { address: this.config.PARTNER_FEE_ADDRESS, amount: this.config.PARTNER_FEE_AMOUNT, percentage: this.config.PARTNER_FEE_PERCENTAGE }
+        : undefined;
+    const partnerFee = given ?? configured;
+    const amount = BigInt(amountText);
+    const fee = partnerFeeOf(amount, partnerFee);
+    return { amount: amount.toString(), fee: fee.toString(), inputAmount: (amount - fee).toString(), partnerFee: partnerFee ?? null };
+  }
+
+  /** Chains and tokens of a request, each failure naming its field. */
+  private resolve(request: IntentRequest, both: boolean): Resolved {
+    const problems: FieldViolation[] = [];
+    const src = this.registry.registry.findChain(request.srcChainKey);
+    const dst = this.registry.registry.findChain(request.dstChainKey);
+    if (!src) problems.push({ field: 'srcChainKey', rule: 'knownChain', message: `srcChainKey: unknown chain key ${request.srcChainKey}` });
+    if (!dst && both) problems.push({ field: 'dstChainKey', rule: 'knownChain', message: `dstChainKey: unknown chain key ${request.dstChainKey}` });
+    const input = src ? this.registry.registry.findToken(src.key, request.inputToken) : undefined;
+    const output = dst ? this.registry.registry.findToken(dst.key, request.outputToken) : undefined;
+    if (src && !input) problems.push({ field: 'inputToken', rule: 'knownToken', message: `inputToken ${request.inputToken} is not a supported token on ${src.key}` });
+    if (dst && !output && both) problems.push({ field: 'outputToken', rule: 'knownToken', message: `outputToken ${request.outputToken} is not a supported token on ${dst.key}` });
+    if (both && src && dst && input && output && src.key === dst.key && input.address.toLowerCase() === output.address.toLowerCase()) {
+      problems.push({ field: 'outputToken', rule: 'differentFromInput', message: 'outputToken must differ from inputToken when both are on the same chain' });
+    }
+    if (problems.length) throw AppError.validation(problems);
+    return { src: src!, dst: (dst ?? src)!, input: input!, output: (output ?? input)!, amount: BigInt(request.inputAmount) };
+  }
+
+  /** Who must be allowed to move an ERC-20 input: the hub's intents contract, or the spoke's asset manager. */
+  private approvalSpender(src: ChainInfo, input: TokenInfo): Address | undefined {
+    if (src.type !== 'EVM' || input.address === NATIVE) return undefined;
+    return src.hub ? this.hubContract(src, 'intents') : this.spokeContract(src, 'assetManager');
+  }
+
+  private async checkDeadline(deadline: string): Promise<void> {
+    if (deadline === '0') return; // a limit order
+    const hub = this.registry.registry.hub;
+    const now = await this.call(hub, (a) => a.latestBlockTime());
+    if (BigInt(deadline) <= now) {
+      throw AppError.validation([{ field: 'deadline', rule: 'future', message: `deadline must be after the hub's latest block time (${now}); get one from GET /v1/swaps/deadline` }]);
+    }
+  }
+
+  private chain(key: string, field: string): ChainInfo {
+    const chain = this.registry.registry.findChain(key);
+    if (!chain) throw AppError.validation([{ field, rule: 'knownChain', message: `${field}: unknown chain key ${key}` }]);
+    return chain;
+  }
+
+  private hubContract(hub: ChainInfo, name: 'intents' | 'hubWalletFactory'): Address {
+    const address = hub.contracts?.[name];
+    if (!address) throw new AppError(503, ErrorCode.NotConfigured, `This deployment has no ${name} contract configured for the hub`);
+    return address as Address;
+  }
+
+  private spokeContract(chain: ChainInfo, name: 'assetManager' | 'connection'): Address {
+    const address = chain[name];
+    if (!address || !isAddress(address)) throw new AppError(503, ErrorCode.NotConfigured, `This deployment has no ${name} configured for ${chain.key}`);
+    return address as Address;
+  }
+
+  /** A chain read, failing as a 503 that names the chain (and no RPC address). */
+  private async call<T>(chain: ChainInfo, read: (adapter: EvmAdapter) => Promise<T>): Promise<T> {
+    let adapter = this.adapters.get(chain.key);
+    if (!adapter) {
+      if (!chain.rpcUrls?.length) throw new AppError(503, ErrorCode.NotConfigured, `No RPC endpoint is configured for ${chain.key}`);
+      adapter = new EvmAdapter(chain, { timeoutMs: this.config.CHAIN_RPC_TIMEOUT_MS });
+      this.adapters.set(chain.key, adapter);
+    }
+    try {
+      return await read(adapter);
+    } catch {
+      throw new AppError(503, ErrorCode.ChainUnavailable, `${chain.key} could not be read; retry later`);
+    }
+  }
+}
+
+/** An address as the raw bytes the intent carries: EVM 20 bytes, Solana the 32-byte key. */
+function addressBytes(chain: ChainInfo, address: string, field: string): Hex {
+  if (chain.type === 'EVM') {
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address) || !isAddress(address, { strict: true })) {
+      throw AppError.validation([{ field, rule: 'evmAddress', message: `${field} must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)` }]);
+    }
+    return address.toLowerCase() as Hex;
+  }
+  if (chain.type === 'SOLANA') {
+    try {
+      const bytes = getBase58Encoder().encode(address);
+      if (bytes.length === 32) return toHex(new Uint8Array(bytes));
+    } catch {
+      // falls through to the error below
+    }
+    throw AppError.validation([{ field, rule: 'solanaAddress', message: `${field} must be a base58 public key (32 bytes) on ${chain.key}` }]);
+  }
+  throw AppError.validation([{ field, rule: 'supportedNetwork', message: `${field}: addresses on ${chain.key} (${chain.type}) are not supported yet` }]);
+}

@@ -1,0 +1,59 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { CancelRequestDto, IntentRequestDto, PartnerFeeDto, Subjects, type RpcReply } from '@swap/contracts';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { IntentBuilderService } from './intent-builder.service';
+
+class DeadlineMessage {
+  @Min(1)
+  @Max(604_800)
+  @IsInt()
+  offsetSeconds!: number;
+}
+
+class PartnerFeeMessage {
+  @Matches(/^[1-9]\d{0,77}$/, { message: 'amount must be a positive integer in a decimal string' })
+  amount!: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PartnerFeeDto)
+  partnerFee?: PartnerFeeDto;
+}
+
+/** Building the transactions users sign, for swap-gateway. */
+@Controller()
+export class IntentsHandlers {
+  constructor(private readonly builder: IntentBuilderService) {}
+
+  @MessagePattern(Subjects.intentBuild)
+  build(@Payload() request: IntentRequestDto): Promise<RpcReply<typeof Subjects.intentBuild>> {
+    return this.builder.build(request);
+  }
+
+  @MessagePattern(Subjects.allowanceCheck)
+  allowance(@Payload() request: IntentRequestDto): Promise<RpcReply<typeof Subjects.allowanceCheck>> {
+    return this.builder.allowanceCheck(request);
+  }
+
+  @MessagePattern(Subjects.approveBuild)
+  approve(@Payload() request: IntentRequestDto): Promise<RpcReply<typeof Subjects.approveBuild>> {
+    return this.builder.approve(request);
+  }
+
+  @MessagePattern(Subjects.intentCancel)
+  cancel(@Payload() request: CancelRequestDto): RpcReply<typeof Subjects.intentCancel> {
+    return this.builder.cancel(request);
+  }
+
+  @MessagePattern(Subjects.deadline)
+  deadline(@Payload() request: DeadlineMessage): Promise<RpcReply<typeof Subjects.deadline>> {
+    return this.builder.deadline(request.offsetSeconds);
+  }
+
+  @MessagePattern(Subjects.partnerFee)
+  partnerFee(@Payload() request: PartnerFeeMessage): RpcReply<typeof Subjects.partnerFee> {
+    return this.builder.partnerFee(request.amount, request.partnerFee);
+  }
+}

@@ -1,0 +1,64 @@
+import type { Intent } from '@swap/contracts';
+import { concat, encodeAbiParameters, encodeFunctionData, erc20Abi, parseAbi, type Address, type Hex } from 'viem';
+import { INTENT_TUPLE, intentValues } from './intent';
+
+/** The protocol ABI as protocol-facts.md gives it (the selectors are checked in the specs). */
+export const INTENTS_ABI = [
+  { type: 'function', name: 'createIntent', stateMutability: 'nonpayable', inputs: [{ ...INTENT_TUPLE, name: 'intent' }], outputs: [] },
+  { type: 'function', name: 'cancelIntent', stateMutability: 'nonpayable', inputs: [{ ...INTENT_TUPLE, name: 'intent' }], outputs: [] },
+  {
+    type: 'function',
+    name: 'fillIntent',
+    stateMutability: 'nonpayable',
+    inputs: [{ ...INTENT_TUPLE, name: 'intent' }, { type: 'uint256', name: 'inputAmount' }, { type: 'uint256', name: 'outputAmount' }, { type: 'uint256', name: 'externalFillId' }],
+    outputs: [],
+  },
+  { type: 'event', name: 'IntentCreated', inputs: [{ type: 'bytes32', name: 'intentHash', indexed: false }, { ...INTENT_TUPLE, name: 'intent', indexed: false }] },
+  { type: 'event', name: 'IntentCancelled', inputs: [{ type: 'bytes32', name: 'intentHash', indexed: false }] },
+] as const;
+
+export const SPOKE_ABI = parseAbi([
+  'function transfer(address token, bytes to, uint256 amount, bytes data) payable',
+  'function sendMessage(uint256 dstChainId, bytes dstAddress, bytes payload)',
+  'event Message(uint256 indexed srcChainId, uint256 indexed dstChainId, uint256 nonce, address sender, bytes dstAddress, bytes payload)',
+]);
+
+export const HUB_WALLET_FACTORY_ABI = parseAbi(['function getDeployedAddress(uint256 chainId, bytes user) view returns (address)']);
+
+/** One call a hub wallet runs: `(address target, uint256 value, bytes data)`. */
+export interface HubCall {
+  target: Address;
+  value: bigint;
+  data: Hex;
+}
+
+const HUB_CALLS = [{ type: 'tuple[]', components: [{ name: 'target', type: 'address' }, { name: 'value', type: 'uint256' }, { name: 'data', type: 'bytes' }] }] as const;
+
+export function encodeHubCalls(calls: HubCall[]): Hex {
+  return encodeAbiParameters(HUB_CALLS, [calls]);
+}
+
+export function encodeCreateIntent(intent: Intent): Hex {
+  return encodeFunctionData({ abi: INTENTS_ABI, functionName: 'createIntent', args: [intentValues(intent)] });
+}
+
+export function encodeCancelIntent(intent: Intent): Hex {
+  return encodeFunctionData({ abi: INTENTS_ABI, functionName: 'cancelIntent', args: [intentValues(intent)] });
+}
+
+export function encodeApprove(spender: Address, amount: bigint): Hex {
+  return encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, amount] });
+}
+
+export function encodeAssetManagerTransfer(token: Address, to: Hex, amount: bigint, data: Hex): Hex {
+  return encodeFunctionData({ abi: SPOKE_ABI, functionName: 'transfer', args: [token, to, amount, data] });
+}
+
+export function encodeSendMessage(dstChainId: bigint, dstAddress: Hex, payload: Hex): Hex {
+  return encodeFunctionData({ abi: SPOKE_ABI, functionName: 'sendMessage', args: [dstChainId, dstAddress, payload] });
+}
+
+/** `intent.data` carrying a partner fee: `0x01 ‖ abi.encode(uint256 fee, address receiver)`. */
+export function partnerFeeData(fee: bigint, receiver: Address): Hex {
+  return concat(['0x01', encodeAbiParameters([{ type: 'uint256' }, { type: 'address' }], [fee, receiver])]);
+}

@@ -1,0 +1,68 @@
+import type { Intent } from './intent';
+
+/** PartnerFee (spec): `amount` wins over `percentage` (basis points, 1–100); absent means no fee. */
+export interface PartnerFee {
+  address: string;
+  percentage?: number;
+  amount?: string;
+}
+
+/** Intent request (spec): the body of `POST /intents`, `/allowance/check` and `/approve`. */
+export interface IntentRequest {
+  srcChainKey: string;
+  dstChainKey: string;
+  inputToken: string;
+  outputToken: string;
+  inputAmount: string;
+  minOutputAmount: string;
+  deadline: string;
+  allowPartialFill: boolean;
+  srcAddress: string;
+  dstAddress: string;
+  solver: string;
+  data: string;
+  partnerFee?: PartnerFee;
+}
+
+/** An unsigned EVM transaction (amounts in wei as decimal strings). */
+export interface EvmTx {
+  from: string;
+  to: string;
+  value: string;
+  data: string;
+}
+
+/** Build response (spec): `{ tx, intent, relayData }`. */
+export interface BuildResponse {
+  tx: EvmTx;
+  intent: Intent;
+  relayData: { address: string; payload: string };
+}
+
+export interface AllowanceCheckResponse {
+  /** True when no approval stands in the way of the transaction. */
+  valid: boolean;
+  approvalRequired: boolean;
+  spender?: string;
+  allowance?: string;
+  amount: string;
+}
+
+export interface ApproveResponse {
+  approvalRequired: boolean;
+  tx: EvmTx | null;
+  message?: string;
+}
+
+export interface CancelRequest {
+  srcChainKey: string;
+  intent: Intent;
+}
+
+export interface PartnerFeeResponse {
+  amount: string;
+  fee: string;
+  /** What the intent carries as inputAmount: the amount less the fee. */
+  inputAmount: string;
+  partnerFee: PartnerFee | null;
+}

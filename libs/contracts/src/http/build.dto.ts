@@ -1,0 +1,228 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import type { CancelRequest, IntentRequest, PartnerFee } from '../domain/build';
+import { IntentDto } from './intent.dto';
+import { IsEvmAddress, IsHexBytes, IsUint256String } from './validators';
+
+const POSITIVE = /^[1-9]/;
+
+export class PartnerFeeDto implements PartnerFee {
+  @ApiProperty({ description: 'EVM hub address that receives the fee' })
+  @IsEvmAddress()
+  address!: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, description: 'Basis points (10 is 0.1%)' })
+  @IsOptional()
+  @Min(1)
+  @Max(100)
+  @IsInt({ message: 'partnerFee.percentage must be an integer number of basis points (1 to 100)' })
+  percentage?: number;
+
+  @ApiPropertyOptional({ description: "Fixed fee in the input token's smallest unit; wins over percentage" })
+  @IsOptional()
+  @IsUint256String()
+  amount?: string;
+}
+
+/** The spec's Intent request; the same body serves `/allowance/check` and `/approve`. */
+export class IntentRequestDto implements IntentRequest {
+  @ApiProperty({ example: '0xa4b1.arbitrum' })
+  @MaxLength(64)
+  @MinLength(1)
+  @IsString()
+  srcChainKey!: string;
+
+  @ApiProperty({ example: '0x92.sonic' })
+  @MaxLength(64)
+  @MinLength(1)
+  @IsString()
+  dstChainKey!: string;
+
+  @ApiProperty({ description: 'Token address on the source network (0x000…000 for the native token)' })
+  @MaxLength(128)
+  @MinLength(1)
+  @IsString()
+  inputToken!: string;
+
+  @ApiProperty({ description: 'Token address on the destination network' })
+  @MaxLength(128)
+  @MinLength(1)
+  @IsString()
+  outputToken!: string;
+
+  @ApiProperty({ example: '1000000', description: 'Input token smallest unit; the user deposits all of it (fee included)' })
+  @Matches(POSITIVE, { message: 'inputAmount must be greater than zero' })
+  @IsUint256String()
+  inputAmount!: string;
+
+  @ApiProperty({ example: '330000000000000' })
+  @Matches(POSITIVE, { message: 'minOutputAmount must be greater than zero' })
+  @IsUint256String()
+  minOutputAmount!: string;
+
+  @ApiProperty({ example: '1763816400', description: 'UNIX seconds from GET /deadline; 0 only for a limit order' })
+  @IsUint256String()
+  deadline!: string;
+
+  @ApiProperty()
+  @IsBoolean()
+  allowPartialFill!: boolean;
+
+  @ApiProperty({ description: 'Sender on the source network' })
+  @MaxLength(128)
+  @MinLength(1)
+  @IsString()
+  srcAddress!: string;
+
+  @ApiProperty({ description: 'Receiver on the destination network' })
+  @MaxLength(128)
+  @MinLength(1)
+  @IsString()
+  dstAddress!: string;
+
+  @ApiProperty({ example: '0x0000000000000000000000000000000000000000' })
+  @IsEvmAddress()
+  solver!: string;
+
+  @ApiProperty({ example: '0x' })
+  @IsHexBytes({ maxBytes: 4096 })
+  data!: string;
+
+  @ApiPropertyOptional({ type: PartnerFeeDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PartnerFeeDto)
+  partnerFee?: PartnerFeeDto;
+}
+
+export class CancelRequestDto implements CancelRequest {
+  @ApiProperty({ example: '0xa4b1.arbitrum', description: "The intent's source network" })
+  @MaxLength(64)
+  @MinLength(1)
+  @IsString()
+  srcChainKey!: string;
+
+  @ApiProperty({ type: IntentDto })
+  @ValidateNested()
+  @Type(() => IntentDto)
+  @IsDefined({ message: 'intent is required' })
+  intent!: IntentDto;
+}
+
+export class DeadlineQueryDto {
+  @ApiProperty({ example: '300', description: 'Seconds after the hub’s latest block time, 1 to 604800' })
+  @Matches(/^[1-9]\d{0,5}$/, { message: 'offsetSeconds must be a positive integer of seconds (1 to 604800)' })
+  @IsDefined({ message: 'offsetSeconds is required' })
+  offsetSeconds!: string;
+}
+
+export class PartnerFeeQueryDto {
+  @ApiProperty({ example: '1000000', description: 'The input amount (smallest unit)' })
+  @Matches(POSITIVE, { message: 'amount must be greater than zero' })
+  @IsUint256String()
+  @IsDefined({ message: 'amount is required' })
+  amount!: string;
+
+  @ApiPropertyOptional({ description: 'A partner fee to apply instead of the deployment’s: its receiver' })
+  @IsOptional()
+  @IsEvmAddress()
+  feeAddress?: string;
+
+  @ApiPropertyOptional({ description: 'Basis points, 1 to 100' })
+  @IsOptional()
+  @Matches(/^([1-9]\d?|100)$/, { message: 'feePercentage must be an integer number of basis points (1 to 100)' })
+  feePercentage?: string;
+
+  @ApiPropertyOptional({ description: 'Fixed fee (smallest unit); wins over feePercentage' })
+  @IsOptional()
+  @IsUint256String()
+  feeAmount?: string;
+}
+
+/* Response shapes (the spec leaves most open; these are what the routes answer). */
+
+export class EvmTxDto {
+  @ApiProperty({ description: 'The sender, who signs' })
+  from!: string;
+
+  @ApiProperty()
+  to!: string;
+
+  @ApiProperty({ example: '0', description: 'Wei, decimal string; the amount for a native input' })
+  value!: string;
+
+  @ApiProperty({ description: 'Calldata, 0x-hex' })
+  data!: string;
+}
+
+export class RelayDataDto {
+  @ApiProperty({ description: 'Where the payload is delivered on the hub (the hub wallet, or the intents contract)' })
+  address!: string;
+
+  @ApiProperty({ description: 'The bytes the relayer delivers; pass it to submit-tx as relayData' })
+  payload!: string;
+}
+
+export class BuildResponseDto {
+  @ApiProperty({ type: EvmTxDto, description: 'EVM: { from, to, value, data }' })
+  tx!: EvmTxDto;
+
+  @ApiProperty({ type: IntentDto, description: 'Passed back verbatim at submit' })
+  intent!: IntentDto;
+
+  @ApiProperty({ type: RelayDataDto })
+  relayData!: RelayDataDto;
+}
+
+export class AllowanceCheckResponseDto {
+  @ApiProperty({ description: 'True when no approval stands in the way' })
+  valid!: boolean;
+
+  @ApiProperty({ description: 'False for a native input or a non-EVM source' })
+  approvalRequired!: boolean;
+
+  @ApiPropertyOptional({ description: 'The contract the transaction lets move the token' })
+  spender?: string;
+
+  @ApiPropertyOptional({ description: 'The current allowance, smallest unit' })
+  allowance?: string;
+
+  @ApiProperty({ description: 'What the transaction will move (the full input amount)' })
+  amount!: string;
+}
+
+export class ApproveResponseDto {
+  @ApiProperty()
+  approvalRequired!: boolean;
+
+  @ApiProperty({ type: EvmTxDto, nullable: true, description: 'The unsigned approve(spender, amount); null when none is needed' })
+  tx!: EvmTxDto | null;
+
+  @ApiPropertyOptional()
+  message?: string;
+}
+
+export class CancelResponseDto {
+  @ApiProperty({ type: EvmTxDto })
+  tx!: EvmTxDto;
+}
+
+export class DeadlineResponseDto {
+  @ApiProperty({ example: '1763816700', description: "The hub's latest block time plus offsetSeconds, UNIX seconds" })
+  deadline!: string;
+}
+
+export class PartnerFeeResponseDto {
+  @ApiProperty({ example: '1000000' })
+  amount!: string;
+
+  @ApiProperty({ example: '1000', description: 'The fee taken from the amount' })
+  fee!: string;
+
+  @ApiProperty({ example: '999000', description: "The intent's inputAmount: amount less fee" })
+  inputAmount!: string;
+
+  @ApiProperty({ type: PartnerFeeDto, nullable: true })
+  partnerFee!: PartnerFeeDto | null;
+}

@@ -1,0 +1,17 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { toFunctionSelector } from 'viem';
+import { compileContracts } from './compile';
+
+describe('the devnet contracts', () => {
+  it('compile with solc and expose the protocol selectors of protocol-facts.md', () => {
+    const artifacts = compileContracts(mkdtempSync(join(tmpdir(), 'solc-')));
+    const selectors = (name: keyof typeof artifacts) =>
+      artifacts[name].abi.filter((x) => x.type === 'function').map((f) => toFunctionSelector(f as never));
+    expect(selectors('Intents')).toEqual(expect.arrayContaining(['0x016f02e3', '0xca25d319']));
+    expect(selectors('AssetManager')).toContain('0xc6b4180b');
+    expect(selectors('Connection')).toContain('0x6ea9cec9');
+    expect(artifacts.TestToken.bytecode.length).toBeGreaterThan(100);
+  }, 120_000);
+});

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Abi, Hex } from 'viem';
+
+export interface Artifact {
+  abi: Abi;
+  bytecode: Hex;
+}
+
+export type Artifacts = Record<'TestToken' | 'Intents' | 'HubWalletFactory' | 'Connection' | 'AssetManager', Artifact>;
+
+/** The devnet's Solidity sources (tools/devnet/contracts), beside the compiled code too. */
+export const CONTRACTS_DIR = join(__dirname, '..', 'contracts');
+
+/**
+ * Compiles the devnet contracts with solc-js (offline: the compiler ships inside the npm
+ * package). The result is kept under `cacheDir`, keyed by the sources' hash, so only a
+ * change of the contracts pays the compile time again.
+ */
+export function compileContracts(cacheDir: string): Artifacts {
+  const sources: Record<string, { content: string }> = {};
+  for (const file of readdirSync(CONTRACTS_DIR).filter((f) => f.endsWith('.sol')).sort()) {
+    sources[file] = { content: readFileSync(join(CONTRACTS_DIR, file), 'utf8') };
+  }
+  const hash = createHash('sha256').update(JSON.stringify(sources)).digest('hex').slice(0, 16);
+  const cached = join(cacheDir, `artifacts-${hash}.json`);
+  if (existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8')) as Artifacts;
+
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const solc = require('solc') as { compile(input: string): string };
+  const input = {
+    language: 'Solidity',
+    sources,
+    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'paris', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+  };
+  const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
+    errors?: { severity: string; formattedMessage: string }[];
+    contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
+  };
+  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length) throw new Error(`solc failed:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
+  const pick = (file: string, name: string): Artifact => ({ abi: output.contracts[file][name].abi, bytecode: `0x${output.contracts[file][name].evm.bytecode.object}` });
+  const artifacts: Artifacts = {
+    TestToken: pick('TestToken.sol', 'TestToken'),
+    Intents: pick('Intents.sol', 'Intents'),
+    HubWalletFactory: pick('HubWalletFactory.sol', 'HubWalletFactory'),
+    Connection: pick('Spoke.sol', 'Connection'),
+    AssetManager: pick('Spoke.sol', 'AssetManager'),
+  };
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(cached, JSON.stringify(artifacts));
+  return artifacts;
+}

@@ -1,0 +1,178 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChainInfo, ChainProfile, TokenInfo } from '@swap/chains';
+import { createPublicClient, createWalletClient, defineChain, http, parseUnits, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { compileContracts, type Artifact, type Artifacts } from './compile';
+
+/** anvil's well-known development accounts (public test keys; never hold real value). */
+export const DEV_KEYS: Hex[] = [
+  '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+  '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+  '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+  '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6',
+  '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a',
+];
+
+interface ChainPlan {
+  key: string;
+  name: string;
+  chainId: number;
+  relayChainId: string;
+  hub: boolean;
+  alias?: string;
+}
+
+/** The hub and two spokes, with the real chain ids and relay chain ids. */
+export const DEVNET_CHAINS: ChainPlan[] = [
+  { key: '0x92.sonic', name: 'Sonic (devnet)', chainId: 146, relayChainId: '146', hub: true, alias: 'sonic' },
+  { key: '0xa4b1.arbitrum', name: 'Arbitrum (devnet)', chainId: 42161, relayChainId: '23', hub: false },
+  { key: '0x2105.base', name: 'Base (devnet)', chainId: 8453, relayChainId: '30', hub: false },
+];
+
+const NATIVE = '0x0000000000000000000000000000000000000000';
+const TOKENS = [
+  { symbol: 'USDC', name: 'USD Coin', decimals: 6, mint: '1000000' },
+  { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, mint: '100' },
+];
+
+export interface DevnetOptions {
+  /** Where the compiled contracts are cached and the profile is written. */
+  dataDir: string;
+  /** Port of the first chain; the others follow. 0: free ports. */
+  basePort: number;
+  log?: (line: string) => void;
+}
+
+export interface Devnet {
+  profile: ChainProfile;
+  profilePath: string;
+  accounts: { address: Address; privateKey: Hex }[];
+  stop(): Promise<void>;
+}
+
+/**
+ * The local chains: one anvil node per chain, the project's protocol contracts deployed,
+ * test tokens minted to the demo wallets, and a chain profile (the registry format the
+ * services read) written with every address.
+ */
+export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
+  const log = options.log ?? (() => undefined);
+  const dir = join(options.dataDir, 'devnet');
+  mkdirSync(dir, { recursive: true });
+  const artifacts = compileContracts(dir);
+  const nodes: ChildProcess[] = [];
+  const stop = async () => {
+    await Promise.all(nodes.map((n) => new Promise<void>((resolve) => (n.exitCode !== null ? resolve() : (n.once('exit', () => resolve()), n.kill('SIGTERM'))))));
+  };
+  try {
+    const chains: { plan: ChainPlan; rpcUrl: string; client: PublicClient; wallet: WalletClient }[] = [];
+    for (const [i, plan] of DEVNET_CHAINS.entries()) {
+      const port = options.basePort === 0 ? await freePort() : options.basePort + i;
+      nodes.push(startAnvil(plan.chainId, port));
+      const rpcUrl = `http://127.0.0.1:${port}`;
+      const chain = defineChain({ id: plan.chainId, name: plan.name, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+      const client = createPublicClient({ chain, transport: http(rpcUrl) });
+      const wallet = createWalletClient({ chain, transport: http(rpcUrl), account: privateKeyToAccount(DEV_KEYS[0]) });
+      await waitForRpc(client, plan.chainId);
+      chains.push({ plan, rpcUrl, client, wallet });
+    }
+    const deploy = async (c: (typeof chains)[number], artifact: Artifact, args: unknown[]): Promise<Address> => {
+      const hash = await c.wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args, account: c.wallet.account!, chain: c.wallet.chain });
+      const receipt = await c.client.waitForTransactionReceipt({ hash });
+      return receipt.contractAddress!;
+    };
+    const mint = async (c: (typeof chains)[number], token: Address, to: Address, amount: bigint) => {
+      const hash = await c.wallet.writeContract({ address: token, abi: artifacts.TestToken.abi, functionName: 'mint', args: [to, amount], account: c.wallet.account!, chain: c.wallet.chain });
+      await c.client.waitForTransactionReceipt({ hash });
+    };
+    const demo = DEV_KEYS.slice(1).map((k) => privateKeyToAccount(k).address);
+
+    const hub = chains.find((c) => c.plan.hub)!;
+    const intents = await deploy(hub, artifacts.Intents, []);
+    const factory = await deploy(hub, artifacts.HubWalletFactory, [privateKeyToAccount(DEV_KEYS[0]).address]);
+    const profileChains: ChainInfo[] = [];
+    const profileTokens: TokenInfo[] = [];
+    const hubTokens: Record<string, Address> = {};
+    for (const t of TOKENS) {
+      hubTokens[t.symbol] = await deploy(hub, artifacts.TestToken, [t.name, t.symbol, t.decimals]);
+      for (const to of demo) await mint(hub, hubTokens[t.symbol], to, parseUnits(t.mint, t.decimals));
+      profileTokens.push({ symbol: t.symbol, name: t.name, decimals: t.decimals, address: hubTokens[t.symbol], chainKey: hub.plan.key, hubAsset: hubTokens[t.symbol], vault: hubTokens[t.symbol] });
+    }
+    profileChains.push(chainInfo(hub, { assetManager: null, connection: null, contracts: { intents, hubWalletFactory: factory } }));
+
+    for (const spoke of chains.filter((c) => !c.plan.hub)) {
+      const connection = await deploy(spoke, artifacts.Connection, [BigInt(spoke.plan.relayChainId)]);
+      const assetManager = await deploy(spoke, artifacts.AssetManager, [connection, BigInt(hub.plan.relayChainId), factory]);
+      // The hub holds one asset per spoke token (what the relayer credits to hub wallets).
+      const hubEth = await deploy(hub, artifacts.TestToken, [`ETH (${spoke.plan.name})`, 'ETH', 18]);
+      profileTokens.push({ symbol: 'ETH', name: 'Ether', decimals: 18, address: NATIVE, chainKey: spoke.plan.key, hubAsset: hubEth, vault: hubEth });
+      for (const t of TOKENS) {
+        const token = await deploy(spoke, artifacts.TestToken, [t.name, t.symbol, t.decimals]);
+        for (const to of demo) await mint(spoke, token, to, parseUnits(t.mint, t.decimals));
+        const hubAsset = await deploy(hub, artifacts.TestToken, [`${t.symbol} (${spoke.plan.name})`, t.symbol, t.decimals]);
+        profileTokens.push({ symbol: t.symbol, name: t.name, decimals: t.decimals, address: token, chainKey: spoke.plan.key, hubAsset, vault: hubAsset });
+      }
+      profileChains.push(chainInfo(spoke, { assetManager, connection }));
+    }
+
+    const profile: ChainProfile = { name: 'devnet', source: 'tools/devnet (local anvil chains)', chains: profileChains, tokens: profileTokens };
+    const profilePath = join(dir, 'profile.json');
+    writeFileSync(profilePath, `${JSON.stringify(profile, null, 2)}\n`);
+    for (const c of chains) log(`devnet: ${c.plan.key} (chain id ${c.plan.chainId}) at ${c.rpcUrl}`);
+    return { profile, profilePath, accounts: DEV_KEYS.map((k) => ({ address: privateKeyToAccount(k).address, privateKey: k })), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+function chainInfo(c: { plan: ChainPlan; rpcUrl: string }, extra: Pick<ChainInfo, 'assetManager' | 'connection'> & { contracts?: ChainInfo['contracts'] }): ChainInfo {
+  return {
+    key: c.plan.key,
+    name: c.plan.name,
+    type: 'EVM',
+    chainId: c.plan.chainId,
+    relayChainId: c.plan.relayChainId,
+    hub: c.plan.hub,
+    aliases: c.plan.alias ? [c.plan.alias] : [],
+    rpcUrls: [c.rpcUrl],
+    ...extra,
+  };
+}
+
+function anvilBinary(): string {
+  return require.resolve('@foundry-rs/anvil-linux-amd64/bin/anvil');
+}
+
+function startAnvil(chainId: number, port: number): ChildProcess {
+  return spawn(anvilBinary(), ['--chain-id', String(chainId), '--port', String(port), '--host', '127.0.0.1', '--silent', '--accounts', '10', '--balance', '10000'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function waitForRpc(client: PublicClient, chainId: number): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      if ((await client.getChainId()) === chainId) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`anvil for chain ${chainId} did not start`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+

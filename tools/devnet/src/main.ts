@@ -1,0 +1,29 @@
+/**
+ * `npm run devnet`: the local chains on their own (the embedded default starts them too).
+ * Variables: DATA_DIR (./.data), DEVNET_PORT (first chain's port, default 8546).
+ */
+import { resolve } from 'node:path';
+import { stopOnSignals } from '@swap/service-kit';
+import { startDevnet } from './devnet';
+
+async function main(): Promise<void> {
+  const devnet = await startDevnet({ dataDir: resolve(process.env.DATA_DIR ?? '.data'), basePort: Number(process.env.DEVNET_PORT ?? 8546), log: (l) => process.stdout.write(`${l}\n`) });
+  process.stdout.write(
+    [
+      '',
+      `chain profile: ${devnet.profilePath}   (CHAIN_PROFILE=${devnet.profilePath} for quote-builder)`,
+      '',
+      'demo wallets (anvil development keys: public, test money only):',
+      ...devnet.accounts.map((a, i) => `  ${i === 0 ? 'deployer/relayer' : `demo ${i}          `}  ${a.address}  ${a.privateKey}`),
+      '',
+      'Each demo wallet holds ETH, USDC (6 decimals) and WETH (18) on every chain. Stop with Ctrl-C.',
+      '',
+    ].join('\n'),
+  );
+  stopOnSignals(() => devnet.stop(), 10_000);
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`devnet failed to start: ${error.message}\n`);
+  process.exit(1);
+});
