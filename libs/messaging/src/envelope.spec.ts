@@ -1,5 +1,5 @@
 import { AppError, toErrorBody } from '@swap/contracts';
-import { decodeReply, encodeErrorReply, encodeReply } from './envelope';
+import { decodeReply, encodeErrorReply, encodeReply, okReplyData } from './envelope';
 
 describe('reply envelope', () => {
   it('round-trips a result', () => {
@@ -13,6 +13,12 @@ describe('reply envelope', () => {
 
   it('turns an unexpected error into a 500 that reveals nothing', () => {
     expect(toErrorBody(new Error('password=hunter2 in stack'))).toEqual({ statusCode: 500, code: 'INTERNAL_ERROR', message: 'Internal server error' });
+  });
+
+  it('hands out the data of a successful reply as JSON text, untouched', () => {
+    const text = encodeReply({ tx: { data: '0xabc' }, list: [1, 2] });
+    expect(okReplyData(text)).toBe('{"tx":{"data":"0xabc"},"list":[1,2]}');
+    expect(okReplyData(encodeErrorReply(new AppError(400, 'X', 'no')))).toBeUndefined();
   });
 
   it('refuses a reply that is not an envelope', () => {

@@ -23,3 +23,10 @@ export function decodeReply<T>(data: string): ReplyEnvelope<T> {
   }
   return parsed;
 }
+
+const OK_PREFIX = '{"ok":true,"data":';
+
+/** The `data` of a successful reply as its JSON text, when the reply is one (as encodeReply writes it). */
+export function okReplyData(text: string): string | undefined {
+  return text.startsWith(OK_PREFIX) && text.endsWith('}') ? text.slice(OK_PREFIX.length, -1) : undefined;
+}

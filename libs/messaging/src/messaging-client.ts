@@ -2,7 +2,7 @@ import { AppError, ErrorCode, MessageHeaders as HeaderNames, type EventContract,
 import { RequestContext, type Logger } from '@swap/observability';
 import { randomUUID } from 'node:crypto';
 import { BusNoRespondersError, BusTimeoutError, type Bus, type MessageHeaders } from './bus';
-import { decodeReply } from './envelope';
+import { decodeReply, okReplyData } from './envelope';
 
 export interface MessagingClientOptions {
   timeoutMs: number;
@@ -32,6 +32,25 @@ export class MessagingClient {
     const reply = decodeReply<RpcReply<S>>(data);
     if (!reply.ok) throw AppError.fromBody(reply.error);
     return reply.data;
+  }
+
+  /**
+   * The reply's result as JSON text, not parsed: for an HTTP route that returns it as it
+   * is, the parse here and the serialisation there would only cost time.
+   */
+  async requestJson<S extends RpcSubject>(subject: S, payload: RpcRequest<S>, options?: { timeoutMs?: number }): Promise<string> {
+    const timeoutMs = options?.timeoutMs ?? this.options.timeoutMs;
+    let data: string;
+    try {
+      ({ data } = await this.bus.request(subject, JSON.stringify(payload), { timeoutMs, headers: this.headers() }));
+    } catch (error) {
+      throw this.translate(subject, error);
+    }
+    const ok = okReplyData(data);
+    if (ok !== undefined) return ok;
+    const reply = decodeReply<RpcReply<S>>(data);
+    if (!reply.ok) throw AppError.fromBody(reply.error);
+    return JSON.stringify(reply.data);
   }
 
   emit<S extends EventSubject>(subject: S, payload: EventContract[S]): void {

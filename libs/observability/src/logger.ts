@@ -16,6 +16,9 @@ export interface LoggerOptions {
  * request context: no call site has to pass them.
  */
 export function createLogger(options: LoggerOptions): Logger {
+  // Lines to stdout are written asynchronously (coalesced when busy), so a request never
+  // waits on a write to the log; flush() at shutdown writes what is pending.
+  const destination = options.destination ?? pino.destination({ dest: 1, sync: false });
   return pino(
     {
       level: options.level ?? 'info',
@@ -28,7 +31,7 @@ export function createLogger(options: LoggerOptions): Logger {
         return scope.orgId ? { requestId: scope.requestId, orgId: scope.orgId } : { requestId: scope.requestId };
       },
     },
-    options.destination,
+    destination,
   );
 }
 

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiBadRequestResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   AllowanceCheckResponseDto,
@@ -40,8 +41,9 @@ export class IntentsController {
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intents.scope })
   @ApiOperation({ summary: 'Build the unsigned transaction of an intent: { tx, intent, relayData }' })
   @ApiOkResponse({ type: BuildResponseDto })
-  build(@Body() body: IntentRequestDto): Reply<'intentBuild'> {
-    return this.messaging.request(Subjects.intentBuild, body);
+  async build(@Body() body: IntentRequestDto, @Res() reply: FastifyReply): Promise<void> {
+    // The build response goes out as quote-builder wrote it.
+    void reply.header('content-type', 'application/json; charset=utf-8').send(await this.messaging.requestJson(Subjects.intentBuild, body));
   }
 
   @Post(SWAPS_POST_ROUTES.allowanceCheck.path)
