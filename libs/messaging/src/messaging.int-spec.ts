@@ -20,6 +20,7 @@ const SLOW = `${P}.slow` as RpcSubject;
 const EVENT = `${P}.changed`;
 
 const events: { replica: string; payload: unknown; requestId?: string }[] = [];
+const slowStartedOn = new Set<string>();
 let eventArrived: () => void = () => undefined;
 
 function replicaModule(replica: string) {
@@ -42,6 +43,7 @@ function replicaModule(replica: string) {
 
     @MessagePattern(SLOW)
     async slow() {
+      slowStartedOn.add(replica);
       await new Promise((r) => setTimeout(r, 150));
       return { replica, finished: true };
     }
@@ -100,7 +102,8 @@ describe.each([
 
   it('shares requests between replicas of one service (queue group)', async () => {
     const seen = new Set<string>();
-    for (let i = 0; i < 12; i++) seen.add(((await client.request(ECHO, {} as never)) as unknown as { replica: string }).replica);
+    // NATS picks a queue member at random: 24 requests all landing on one is a 2^-23 chance.
+    for (let i = 0; i < 24; i++) seen.add(((await client.request(ECHO, {} as never)) as unknown as { replica: string }).replica);
     expect(seen).toEqual(new Set(['r1', 'r2']));
   });
 
@@ -135,10 +138,16 @@ describe.each([
   });
 
   it('lets handlers in flight finish when a replica closes, and stops taking new ones', async () => {
-    const pending = Promise.all(Array.from({ length: 4 }, () => client.request(SLOW, {} as never)));
-    await new Promise((r) => setTimeout(r, 30)); // the requests are now inside the handlers
+    slowStartedOn.clear();
+    const requests: Promise<unknown>[] = [];
+    // Send until the replica about to close is inside a handler (members are picked at random).
+    for (let i = 0; i < 40 && !slowStartedOn.has('r2'); i++) {
+      requests.push(client.request(SLOW, {} as never));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(slowStartedOn.has('r2')).toBe(true);
     const closing = replicas[1].close();
-    const replies = (await pending) as unknown as { replica: string; finished: boolean }[];
+    const replies = (await Promise.all(requests)) as unknown as { replica: string; finished: boolean }[];
     await closing;
     expect(replies.every((r) => r.finished)).toBe(true);
     expect(replies.map((r) => r.replica)).toContain('r2');
