@@ -1,5 +1,9 @@
-import { HUB_WALLET_FACTORY_ABI, INTENTS_ABI, INTENT_TUPLE, SPOKE_ABI, intentHash, loadChainRegistry, type ChainRegistry } from '@swap/chains';
-import type { BuildResponse, EvmTx, IntentRequest } from '@swap/contracts';
+import { HUB_WALLET_FACTORY_ABI, INTENTS_ABI, INTENT_TUPLE, SPOKE_ABI, TRANSFER_DISCRIMINATOR, intentHash, loadChainRegistry, type ChainRegistry } from '@swap/chains';
+import { generateKeyPair, getAddressEncoder, getAddressFromPublicKey, getBase64Encoder, getCompiledTransactionMessageDecoder, getTransactionDecoder, signTransaction, verifySignature } from '@solana/kit';
+import type { BuildResponse as AnyBuildResponse, EvmTx, IntentRequest, SolanaTx } from '@swap/contracts';
+
+/** The EVM form of the build response (these tests build from EVM chains). */
+type BuildResponse = AnyBuildResponse & { tx: EvmTx };
 import { startServiceFromEnv, type RunningService } from '@swap/service-kit';
 import { jsonOf, testServiceEnv } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,6 +18,7 @@ import {
   defineChain,
   erc20Abi,
   http,
+  toHex,
   type Address,
   type Hex,
   type PublicClient,
@@ -70,7 +75,7 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'devnet-e2e-'));
     devnet = await startDevnet({ dataDir, basePort: 0 });
     registry = loadChainRegistry(devnet.profilePath);
-    for (const c of registry.chains) {
+    for (const c of registry.chains.filter((x) => x.type === 'EVM')) {
       const viemChain = defineChain({ id: c.chainId as number, name: c.name, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: c.rpcUrls! } } });
       const read = createPublicClient({ chain: viemChain, transport: http(c.rpcUrls![0]) });
       const wallet = createWalletClient({ chain: viemChain, transport: http(c.rpcUrls![0]), account: user });
@@ -185,6 +190,49 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     expect(cancel.body.tx.to).toBe(registry.findChain('0x2105.base')!.connection);
     const sent = await sendAndWait('0x2105.base', cancel.body.tx);
     expect(decodeEventLog({ abi: SPOKE_ABI, ...sent.logs[0] }).eventName).toBe('Message');
+  });
+
+  it('from Solana: a base64 transaction paid by the user, its signature slot empty, a recent blockhash; the user signs it', async () => {
+    const keyPair = await generateKeyPair();
+    const solUser = await getAddressFromPublicKey(keyPair.publicKey);
+    const body = await request({ srcChainKey: 'solana', dstChainKey: '0x92.sonic', inputToken: '11111111111111111111111111111111', outputToken: token('0x92.sonic', 'USDC'), inputAmount: '1500000000', srcAddress: solUser, dstAddress: user.address });
+    const built = await post<AnyBuildResponse & { tx: SolanaTx }>('/v1/swaps/intents', body);
+    expect(built.status).toBe(200);
+    const program = registry.findChain('solana')!.assetManager!;
+    expect(built.body.tx).toMatchObject({ from: solUser, to: program, encoding: 'base64' });
+    const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(built.body.tx.data));
+    expect(Object.entries(transaction.signatures)).toEqual([[solUser, null]]); // the fee payer's slot, empty
+    // A legacy/v0 message (the builder makes v0): accounts, lifetime and instructions.
+    const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes) as unknown as {
+      staticAccounts: string[];
+      lifetimeToken: string;
+      instructions: { programAddressIndex: number; accountIndices?: number[]; data?: Uint8Array }[];
+    };
+    expect(message.staticAccounts[0]).toBe(solUser); // the fee payer
+    expect(message.lifetimeToken).toBe(built.body.tx.recentBlockhash);
+    expect(message.instructions).toHaveLength(1);
+    const [instruction] = message.instructions;
+    expect(message.staticAccounts[instruction.programAddressIndex]).toBe(program);
+    const accounts = instruction.accountIndices!.map((i) => message.staticAccounts[i]);
+    expect(accounts[0]).toBe(solUser);
+    expect(accounts[2]).toBe('11111111111111111111111111111111'); // native SOL: the system program
+    // The instruction carries the hub wallet, the amount and the hub calls (relayData.payload).
+    const data = Buffer.from(instruction.data!);
+    expect(data.subarray(0, 8)).toEqual(TRANSFER_DISCRIMINATOR);
+    const hubWallet = await chain('0x92.sonic').read.readContract({
+      address: registry.hub.contracts!.hubWalletFactory as Address,
+      abi: HUB_WALLET_FACTORY_ABI,
+      functionName: 'getDeployedAddress',
+      args: [1n, toHex(getAddressEncoder().encode(solUser) as Uint8Array)],
+    });
+    expect(built.body.intent).toMatchObject({ creator: hubWallet, srcChain: '1', dstChain: '146', srcAddress: toHex(getAddressEncoder().encode(solUser) as Uint8Array) });
+    expect(`0x${data.subarray(12, 32).toString('hex')}`).toBe(hubWallet.toLowerCase());
+    expect(data.readBigUInt64LE(32)).toBe(1_500_000_000n);
+    expect(`0x${data.subarray(44).toString('hex')}`).toBe(built.body.relayData.payload);
+    // The user signs it, and the signature verifies against the message.
+    const signed = await signTransaction([keyPair], transaction);
+    expect(await verifySignature(keyPair.publicKey, signed.signatures[solUser]!, signed.messageBytes)).toBe(true);
+    expect((await post('/v1/swaps/intents', { ...body, inputAmount: (2n ** 64n).toString() })).status).toBe(400);
   });
 
   it('refuses malformed requests, naming the field', async () => {

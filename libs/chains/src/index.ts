@@ -3,3 +3,4 @@ export * from './profiles';
 export * from './intent';
 export * from './protocol-calls';
 export * from './evm-adapter';
+export * from './solana-adapter';

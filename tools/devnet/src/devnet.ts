@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { ChainInfo, ChainProfile, TokenInfo } from '@swap/chains';
 import { createPublicClient, createWalletClient, defineChain, http, parseUnits, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { compileContracts, type Artifact, type Artifacts } from './compile';
+import { compileContracts, type Artifact } from './compile';
+import { SolanaRpcDouble } from './solana-rpc-double';
 
 /** anvil's well-known development accounts (public test keys; never hold real value). */
 export const DEV_KEYS: Hex[] = [
@@ -63,7 +64,9 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   mkdirSync(dir, { recursive: true });
   const artifacts = compileContracts(dir);
   const nodes: ChildProcess[] = [];
+  const doubles: SolanaRpcDouble[] = [];
   const stop = async () => {
+    await Promise.all(doubles.map((d) => d.stop()));
     await Promise.all(nodes.map((n) => new Promise<void>((resolve) => (n.exitCode !== null ? resolve() : (n.once('exit', () => resolve()), n.kill('SIGTERM'))))));
   };
   try {
@@ -117,10 +120,35 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       profileChains.push(chainInfo(spoke, { assetManager, connection }));
     }
 
+    // Solana: no validator runs here; an RPC stand-in serves recent blockhashes, which is
+    // all that building a Solana transaction needs. Its hub assets are real hub tokens.
+    const solanaRpc = new SolanaRpcDouble();
+    await solanaRpc.start();
+    doubles.push(solanaRpc);
+    const hubSol = await deploy(hub, artifacts.TestToken, ['SOL (Solana devnet)', 'SOL', 9]);
+    const hubSolUsdc = await deploy(hub, artifacts.TestToken, ['USDC (Solana devnet)', 'USDC', 6]);
+    profileChains.push({
+      key: 'solana',
+      name: 'Solana (devnet: simulated RPC)',
+      type: 'SOLANA',
+      chainId: 'solana',
+      relayChainId: '1',
+      hub: false,
+      assetManager: 'AnCCJjheynmGqPp6Vgat9DTirGKD4CtQzP8cwTYV8qKH',
+      connection: 'GxS8i6D9qQjbSeniD487CnomUxU2pXt6V8P96T6MkUXB',
+      aliases: [],
+      rpcUrls: [solanaRpc.url],
+    });
+    profileTokens.push(
+      { symbol: 'SOL', name: 'Solana', decimals: 9, address: '11111111111111111111111111111111', chainKey: 'solana', hubAsset: hubSol, vault: hubSol },
+      { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', chainKey: 'solana', hubAsset: hubSolUsdc, vault: hubSolUsdc },
+    );
+
     const profile: ChainProfile = { name: 'devnet', source: 'tools/devnet (local anvil chains)', chains: profileChains, tokens: profileTokens };
     const profilePath = join(dir, 'profile.json');
     writeFileSync(profilePath, `${JSON.stringify(profile, null, 2)}\n`);
     for (const c of chains) log(`devnet: ${c.plan.key} (chain id ${c.plan.chainId}) at ${c.rpcUrl}`);
+    log(`devnet: solana (simulated RPC: recent blockhashes only) at ${solanaRpc.url}`);
     return { profile, profilePath, accounts: DEV_KEYS.map((k) => ({ address: privateKeyToAccount(k).address, privateKey: k })), stop };
   } catch (error) {
     await stop();

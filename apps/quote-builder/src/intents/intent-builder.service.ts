@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   EvmAdapter,
+  SolanaAdapter,
   encodeApprove,
   encodeAssetManagerTransfer,
   encodeCancelIntent,
@@ -27,12 +28,13 @@ import {
 } from '@swap/contracts';
 import { getBase58Encoder } from '@solana/kit';
 import { randomBytes } from 'node:crypto';
-import { isAddress, toHex, type Address, type Hex } from 'viem';
+import { hexToBytes, isAddress, toHex, type Address, type Hex } from 'viem';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { RegistryService } from '../registry/registry.service';
 import { partnerFeeOf } from './partner-fee';
 
 const NATIVE = '0x0000000000000000000000000000000000000000';
+const U64_MAX = (1n << 64n) - 1n;
 
 interface Resolved {
   src: ChainInfo;
@@ -52,6 +54,7 @@ interface Resolved {
 @Injectable()
 export class IntentBuilderService {
   private readonly adapters = new Map<string, EvmAdapter>();
+  private readonly solana = new Map<string, SolanaAdapter>();
 
   constructor(
     private readonly registry: RegistryService,
@@ -66,7 +69,10 @@ export class IntentBuilderService {
     await this.checkDeadline(request.deadline);
     const srcAddress = addressBytes(src, request.srcAddress, 'srcAddress');
     const dstAddress = addressBytes(dst, request.dstAddress, 'dstAddress');
-    if (src.type !== 'EVM') throw new AppError(501, ErrorCode.NotImplemented, `Transactions from ${src.key} are not built yet`);
+    if (src.type !== 'EVM' && src.type !== 'SOLANA') throw new AppError(501, ErrorCode.NotImplemented, `Transactions from ${src.key} are not built yet`);
+    if (src.type === 'SOLANA' && amount > U64_MAX) {
+      throw AppError.validation([{ field: 'inputAmount', rule: 'u64', message: `inputAmount must fit in 64 bits on ${src.key}` }]);
+    }
 
     const creator = src.hub
       ? (request.srcAddress as Address)
@@ -99,6 +105,17 @@ export class IntentBuilderService {
       { target: input.hubAsset as Address, value: 0n, data: encodeApprove(intents, amount) },
       { target: intents, value: 0n, data: create },
     ]);
+    if (src.type === 'SOLANA') {
+      const program = this.solanaProgram(src);
+      const built = await this.callSolana(src, (a) =>
+        a.buildDeposit({ program, user: request.srcAddress, token: input.address, to: hexToBytes(creator as Hex), amount, data: hexToBytes(hubCalls) }),
+      );
+      return {
+        tx: { from: request.srcAddress, to: program, encoding: 'base64', data: built.base64, recentBlockhash: built.blockhash, lastValidBlockHeight: built.lastValidBlockHeight },
+        intent,
+        relayData: { address: creator, payload: hubCalls },
+      };
+    }
     const tx: EvmTx = {
       from: request.srcAddress,
       to: this.spokeContract(src, 'assetManager'),
@@ -217,6 +234,25 @@ export class IntentBuilderService {
     const address = chain[name];
     if (!address || !isAddress(address)) throw new AppError(503, ErrorCode.NotConfigured, `This deployment has no ${name} configured for ${chain.key}`);
     return address as Address;
+  }
+
+  private solanaProgram(chain: ChainInfo): string {
+    if (!chain.assetManager) throw new AppError(503, ErrorCode.NotConfigured, `This deployment has no assetManager configured for ${chain.key}`);
+    return chain.assetManager;
+  }
+
+  private async callSolana<T>(chain: ChainInfo, read: (adapter: SolanaAdapter) => Promise<T>): Promise<T> {
+    let adapter = this.solana.get(chain.key);
+    if (!adapter) {
+      if (!chain.rpcUrls?.length) throw new AppError(503, ErrorCode.NotConfigured, `No RPC endpoint is configured for ${chain.key}`);
+      adapter = new SolanaAdapter(chain);
+      this.solana.set(chain.key, adapter);
+    }
+    try {
+      return await read(adapter);
+    } catch {
+      throw new AppError(503, ErrorCode.ChainUnavailable, `${chain.key} could not be read; retry later`);
+    }
   }
 
   /** A chain read, failing as a 503 that names the chain (and no RPC address). */

@@ -32,9 +32,23 @@ export interface EvmTx {
   data: string;
 }
 
+/**
+ * An unsigned Solana transaction: `data` is the base64 wire transaction whose fee-payer
+ * signature slot is empty; it embeds a recent blockhash, so it must be signed and sent
+ * before `lastValidBlockHeight`.
+ */
+export interface SolanaTx {
+  from: string;
+  to: string;
+  encoding: 'base64';
+  data: string;
+  recentBlockhash: string;
+  lastValidBlockHeight: string;
+}
+
 /** Build response (spec): `{ tx, intent, relayData }`. */
 export interface BuildResponse {
-  tx: EvmTx;
+  tx: EvmTx | SolanaTx;
   intent: Intent;
   relayData: { address: string; payload: string };
 }

@@ -165,7 +165,10 @@ export class RelayDataDto {
 }
 
 export class BuildResponseDto {
-  @ApiProperty({ type: EvmTxDto, description: 'EVM: { from, to, value, data }' })
+  @ApiProperty({
+    type: EvmTxDto,
+    description: 'EVM: { from, to, value, data }. Solana: { from, to, encoding: "base64", data, recentBlockhash, lastValidBlockHeight }, data the wire transaction with an empty fee-payer signature slot',
+  })
   tx!: EvmTxDto;
 
   @ApiProperty({ type: IntentDto, description: 'Passed back verbatim at submit' })

@@ -1,0 +1,60 @@
+import { getBase58Decoder } from '@solana/kit';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+
+/**
+ * A stand-in for a Solana RPC endpoint, for the devnet: no Solana validator runs on these
+ * machines, and building a Solana transaction needs only a recent blockhash. It answers
+ * the JSON-RPC methods the platform calls (getLatestBlockhash, getSlot, getBlockTime,
+ * getHealth) with a blockhash that changes every 400 ms, like slots do.
+ */
+export class SolanaRpcDouble {
+  private server?: Server;
+  private readonly started = Date.now();
+  private current = { slot: -1, blockhash: '' };
+  url = '';
+
+  async start(port = 0): Promise<void> {
+    this.server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        let call: { id?: unknown; method?: string };
+        try {
+          call = JSON.parse(body) as { id?: unknown; method?: string };
+        } catch {
+          res.writeHead(400).end();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: call.id ?? null, ...this.answer(call.method) }));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private slot(): number {
+    return 300_000_000 + Math.floor((Date.now() - this.started) / 400);
+  }
+
+  private answer(method: string | undefined): { result: unknown } | { error: { code: number; message: string } } {
+    const slot = this.slot();
+    switch (method) {
+      case 'getLatestBlockhash':
+        if (this.current.slot !== slot) this.current = { slot, blockhash: getBase58Decoder().decode(randomBytes(32)) };
+        return { result: { context: { slot }, value: { blockhash: this.current.blockhash, lastValidBlockHeight: slot + 150 } } };
+      case 'getSlot':
+        return { result: slot };
+      case 'getBlockTime':
+        return { result: Math.floor(Date.now() / 1000) };
+      case 'getHealth':
+        return { result: 'ok' };
+      default:
+        return { error: { code: -32601, message: `Method not found: ${method}` } };
+    }
+  }
+}
