@@ -1,7 +1,7 @@
 import { ServiceConfig, WithBus } from '@swap/config';
 import { DefaultPorts, IsEvmAddress, IsUint256String } from '@swap/contracts';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
 export class QuoteBuilderConfig extends WithBus(ServiceConfig) {
   override PORT = DefaultPorts['quote-builder'];
@@ -10,6 +10,14 @@ export class QuoteBuilderConfig extends WithBus(ServiceConfig) {
   @IsString()
   @MinLength(1)
   CHAIN_PROFILE = 'mainnet';
+
+  /**
+   * RPC endpoints by chain key, over the profile's: `0x92.sonic=https://…,solana=https://…`
+   * (the mainnet profile names none: a deployment brings its providers).
+   */
+  @IsOptional()
+  @Matches(/^[\w.-]+=https?:\/\/[^,\s]+(,[\w.-]+=https?:\/\/[^,\s]+)*$/, { message: 'CHAIN_RPC_URLS must be a list like 0x92.sonic=https://rpc.example,solana=https://rpc.example' })
+  CHAIN_RPC_URLS?: string = undefined;
 
   /** How long a chain RPC call may take before the request fails with 503. */
   @Type(() => Number)

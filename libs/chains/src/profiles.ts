@@ -11,7 +11,8 @@ const BUILT_IN: Record<string, ChainProfile> = { mainnet: mainnet as ChainProfil
  */
 export function loadChainRegistry(profileOrPath: string): ChainRegistry {
   const builtIn = BUILT_IN[profileOrPath];
-  if (builtIn) return new ChainRegistry(builtIn);
+  // A copy: a registry may be adjusted by its service (RPC endpoints) without touching others.
+  if (builtIn) return new ChainRegistry(structuredClone(builtIn));
   const path = isAbsolute(profileOrPath) ? profileOrPath : resolve(process.cwd(), profileOrPath);
   let profile: ChainProfile;
   try {

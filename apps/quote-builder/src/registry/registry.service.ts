@@ -11,6 +11,12 @@ export class RegistryService {
 
   constructor(config: QuoteBuilderConfig) {
     this.registry = loadChainRegistry(config.CHAIN_PROFILE);
+    for (const pair of config.CHAIN_RPC_URLS?.split(',') ?? []) {
+      const [key, url] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
+      const chain = this.registry.findChain(key);
+      if (!chain) throw new Error(`CHAIN_RPC_URLS names an unknown chain: ${key}`);
+      chain.rpcUrls = [url, ...(chain.rpcUrls ?? []).filter((u) => u !== url)];
+    }
     this.all = this.registry.tokensByChain();
   }
 
