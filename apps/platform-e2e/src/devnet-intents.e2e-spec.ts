@@ -248,11 +248,21 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
       [{ partnerFee: { address: feeReceiver, percentage: 101 } }, 'partnerFee.percentage must not be greater than 100'],
       [{ partnerFee: { address: 'nope', percentage: 10 } }, 'partnerFee.address must be a 20-byte hex address'],
       [{ partnerFee: { address: feeReceiver, amount: good.inputAmount } }, 'partnerFee must be less than the input amount'],
+      [{ partnerFee: { address: feeReceiver, amount: '0' } }, 'partnerFee.amount must be greater than zero'],
+      [{ partnerFee: { address: feeReceiver, percentage: 10 }, data: '0xdead' }, 'data must be 0x when a partnerFee is given'],
+      [{ data: `0x01${'00'.repeat(64)}` }, 'data must not start with 0x01'],
+      [{ inputToken: '0x0000000000000000000000000000000000000000' }, 'inputToken 0x0000000000000000000000000000000000000000 is not a supported token on 0x92.sonic'],
+      [{ srcAddress: 'nope', dstAddress: 'nope' }, 'srcAddress must be a 20-byte hex address on 0x92.sonic (EIP-55 checksummed if mixed case); dstAddress must be a 20-byte hex address on 0xa4b1.arbitrum'],
     ];
     for (const [over, message] of cases) {
       const res = await post<{ message: string }>('/v1/swaps/intents', { ...good, ...over });
       expect({ over, status: res.status }).toEqual({ over, status: 400 });
       expect(res.body.message).toContain(message);
     }
+    // The same body rules hold for allowance and approve.
+    const native = await post<{ message: string }>('/v1/swaps/approve', { ...good, inputToken: '0x0000000000000000000000000000000000000000' });
+    expect(native.status).toBe(400);
+    const badAddress = await post<{ message: string }>('/v1/swaps/allowance/check', { ...good, srcAddress: 'nope' });
+    expect(badAddress.body.message).toContain('srcAddress must be a 20-byte hex address');
   });
 });

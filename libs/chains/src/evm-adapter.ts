@@ -16,7 +16,7 @@ export interface ChainAdapter {
 export class EvmAdapter implements ChainAdapter {
   private readonly client: PublicClient;
   private readonly hubWallets = new Map<string, Address>();
-  private blockTime?: { value: bigint; at: number };
+  private blockTime?: { value: Promise<bigint>; at: number };
 
   constructor(
     readonly chain: ChainInfo,
@@ -24,14 +24,19 @@ export class EvmAdapter implements ChainAdapter {
   ) {
     const url = chain.rpcUrls?.[0];
     if (!url) throw new Error(`No RPC URL configured for ${chain.key}`);
-    this.client = createPublicClient({ transport: http(url, { timeout: options.timeoutMs ?? 5_000, retryCount: 1 }) });
+    // No retries: a caller waiting on a bus reply has its own deadline; a slow chain fails once.
+    this.client = createPublicClient({ transport: http(url, { timeout: options.timeoutMs ?? 5_000, retryCount: 0 }) });
   }
 
-  /** Kept for a second: a deadline check does not need a fresher clock than that. */
-  async latestBlockTime(): Promise<bigint> {
+  /**
+   * Kept for a second (a deadline check needs no fresher clock), and shared while it is
+   * being read, so a thousand builds a second make one read, not a thousand.
+   */
+  latestBlockTime(): Promise<bigint> {
     if (this.blockTime && Date.now() - this.blockTime.at < 1_000) return this.blockTime.value;
-    const value = (await this.client.getBlock({ blockTag: 'latest' })).timestamp;
+    const value = this.client.getBlock({ blockTag: 'latest' }).then((b) => b.timestamp);
     this.blockTime = { value, at: Date.now() };
+    value.catch(() => (this.blockTime = undefined));
     return value;
   }
 
@@ -46,6 +51,8 @@ export class EvmAdapter implements ChainAdapter {
     if (known) return known;
     const wallet = await this.client.readContract({ address: factory, abi: HUB_WALLET_FACTORY_ABI, functionName: 'getDeployedAddress', args: [relayChainId, user] });
     this.hubWallets.set(key, wallet);
+    // Bounded: the oldest users are asked again if they come back.
+    if (this.hubWallets.size > 100_000) this.hubWallets.delete(this.hubWallets.keys().next().value as string);
     return wallet;
   }
 }

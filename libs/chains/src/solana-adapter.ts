@@ -65,21 +65,28 @@ export interface SolanaDeposit {
 export class SolanaAdapter implements ChainAdapter {
   private readonly rpc: ReturnType<typeof createSolanaRpc>;
 
-  constructor(readonly chain: ChainInfo) {
+  constructor(
+    readonly chain: ChainInfo,
+    private readonly options: { timeoutMs?: number } = {},
+  ) {
     const url = chain.rpcUrls?.[0];
     if (!url) throw new Error(`No RPC URL configured for ${chain.key}`);
     this.rpc = createSolanaRpc(url);
   }
 
+  private signal(): AbortSignal {
+    return AbortSignal.timeout(this.options.timeoutMs ?? 5_000);
+  }
+
   async latestBlockTime(): Promise<bigint> {
-    const slot = await this.rpc.getSlot().send();
-    return BigInt((await this.rpc.getBlockTime(slot).send()) ?? Math.floor(Date.now() / 1000));
+    const slot = await this.rpc.getSlot().send({ abortSignal: this.signal() });
+    return BigInt((await this.rpc.getBlockTime(slot).send({ abortSignal: this.signal() })) ?? Math.floor(Date.now() / 1000));
   }
 
   latestBlockhash(): Promise<{ blockhash: Blockhash; lastValidBlockHeight: bigint }> {
     return this.rpc
       .getLatestBlockhash()
-      .send()
+      .send({ abortSignal: this.signal() })
       .then((r) => r.value);
   }
 

@@ -62,17 +62,22 @@ export class IntentBuilderService {
   ) {}
 
   async build(request: IntentRequest): Promise<BuildResponse> {
-    const { src, dst, input, output, amount } = this.resolve(request, true);
+    // Everything the body alone decides is checked before any chain is read.
+    const { src, dst, input, output, amount, srcAddress, dstAddress } = this.resolve(request);
     const fee = partnerFeeOf(amount, request.partnerFee);
+    if (request.partnerFee && request.data !== '0x') {
+      throw AppError.validation([{ field: 'data', rule: 'emptyWithFee', message: 'data must be 0x when a partnerFee is given: the fee is encoded there' }]);
+    }
+    if (!request.partnerFee && request.data.toLowerCase().startsWith('0x01')) {
+      throw AppError.validation([{ field: 'data', rule: 'feeReserved', message: 'data must not start with 0x01: that prefix marks a partner fee (send partnerFee instead)' }]);
+    }
     const hub = this.registry.registry.hub;
     const intents = this.hubContract(hub, 'intents');
-    await this.checkDeadline(request.deadline);
-    const srcAddress = addressBytes(src, request.srcAddress, 'srcAddress');
-    const dstAddress = addressBytes(dst, request.dstAddress, 'dstAddress');
     if (src.type !== 'EVM' && src.type !== 'SOLANA') throw new AppError(501, ErrorCode.NotImplemented, `Transactions from ${src.key} are not built yet`);
     if (src.type === 'SOLANA' && amount > U64_MAX) {
       throw AppError.validation([{ field: 'inputAmount', rule: 'u64', message: `inputAmount must fit in 64 bits on ${src.key}` }]);
     }
+    await this.checkDeadline(request.deadline);
 
     const creator = src.hub
       ? (request.srcAddress as Address)
@@ -95,9 +100,6 @@ export class IntentBuilderService {
     };
     const create = encodeCreateIntent(intent);
     if (src.hub) {
-      if (input.address === NATIVE) {
-        throw AppError.validation([{ field: 'inputToken', rule: 'hubNative', message: `inputToken: the hub's native token cannot be deposited directly; use its wrapped form` }]);
-      }
       return { tx: { from: request.srcAddress, to: intents, value: '0', data: create }, intent, relayData: { address: intents, payload: create } };
     }
     // The hub wallet approves the whole deposit: createIntent takes inputAmount and the fee.
@@ -126,19 +128,17 @@ export class IntentBuilderService {
   }
 
   async allowanceCheck(request: IntentRequest): Promise<AllowanceCheckResponse> {
-    const { src, input, amount } = this.resolve(request, false);
+    const { src, input, amount } = this.resolve(request);
     const spender = this.approvalSpender(src, input);
     if (!spender) return { valid: true, approvalRequired: false, amount: amount.toString() };
-    addressBytes(src, request.srcAddress, 'srcAddress');
     const allowance = await this.call(src, (a) => a.allowance(input.address as Address, request.srcAddress as Address, spender));
     return { valid: allowance >= amount, approvalRequired: true, spender, allowance: allowance.toString(), amount: amount.toString() };
   }
 
   async approve(request: IntentRequest): Promise<ApproveResponse> {
-    const { src, input, amount } = this.resolve(request, false);
+    const { src, input, amount } = this.resolve(request);
     const spender = this.approvalSpender(src, input);
     if (!spender) return { approvalRequired: false, tx: null, message: src.type === 'EVM' ? 'The native token needs no approval' : `${src.key} needs no token approval` };
-    addressBytes(src, request.srcAddress, 'srcAddress');
     return { approvalRequired: true, tx: { from: request.srcAddress, to: input.address, value: '0', data: encodeApprove(spender, amount) } };
   }
 
@@ -181,26 +181,35 @@ export class IntentBuilderService {
         : undefined;
     const partnerFee = given ?? configured;
     const amount = BigInt(amountText);
-    const fee = partnerFeeOf(amount, partnerFee);
+    const fee = partnerFeeOf(amount, partnerFee, given ? { fee: 'feeAddress', amount: 'feeAmount' } : { fee: 'PARTNER_FEE', amount: 'PARTNER_FEE_AMOUNT' });
     return { amount: amount.toString(), fee: fee.toString(), inputAmount: (amount - fee).toString(), partnerFee: partnerFee ?? null };
   }
 
-  /** Chains and tokens of a request, each failure naming its field. */
-  private resolve(request: IntentRequest, both: boolean): Resolved {
+  /**
+   * Chains, tokens and addresses of an intent request (the same body serves build,
+   * allowance and approve), every failure at once, each naming its field.
+   */
+  private resolve(request: IntentRequest): Resolved & { srcAddress: Hex; dstAddress: Hex } {
     const problems: FieldViolation[] = [];
-    const src = this.registry.registry.findChain(request.srcChainKey);
-    const dst = this.registry.registry.findChain(request.dstChainKey);
+    const registry = this.registry.registry;
+    const src = registry.findChain(request.srcChainKey);
+    const dst = registry.findChain(request.dstChainKey);
     if (!src) problems.push({ field: 'srcChainKey', rule: 'knownChain', message: `srcChainKey: unknown chain key ${request.srcChainKey}` });
-    if (!dst && both) problems.push({ field: 'dstChainKey', rule: 'knownChain', message: `dstChainKey: unknown chain key ${request.dstChainKey}` });
-    const input = src ? this.registry.registry.findToken(src.key, request.inputToken) : undefined;
-    const output = dst ? this.registry.registry.findToken(dst.key, request.outputToken) : undefined;
+    if (!dst) problems.push({ field: 'dstChainKey', rule: 'knownChain', message: `dstChainKey: unknown chain key ${request.dstChainKey}` });
+    const input = src ? registry.findToken(src.key, request.inputToken) : undefined;
+    const output = dst ? registry.findToken(dst.key, request.outputToken) : undefined;
     if (src && !input) problems.push({ field: 'inputToken', rule: 'knownToken', message: `inputToken ${request.inputToken} is not a supported token on ${src.key}` });
-    if (dst && !output && both) problems.push({ field: 'outputToken', rule: 'knownToken', message: `outputToken ${request.outputToken} is not a supported token on ${dst.key}` });
-    if (both && src && dst && input && output && src.key === dst.key && input.address.toLowerCase() === output.address.toLowerCase()) {
+    if (dst && !output) problems.push({ field: 'outputToken', rule: 'knownToken', message: `outputToken ${request.outputToken} is not a supported token on ${dst.key}` });
+    if (src?.hub && input?.address === NATIVE) {
+      problems.push({ field: 'inputToken', rule: 'hubNative', message: "inputToken: the hub's native token cannot be deposited directly; use its wrapped form" });
+    }
+    if (src && dst && input && output && src.key === dst.key && input.address.toLowerCase() === output.address.toLowerCase()) {
       problems.push({ field: 'outputToken', rule: 'differentFromInput', message: 'outputToken must differ from inputToken when both are on the same chain' });
     }
+    const srcAddress = src ? addressBytes(src, request.srcAddress, 'srcAddress', problems) : undefined;
+    const dstAddress = dst ? addressBytes(dst, request.dstAddress, 'dstAddress', problems) : undefined;
     if (problems.length) throw AppError.validation(problems);
-    return { src: src!, dst: (dst ?? src)!, input: input!, output: (output ?? input)!, amount: BigInt(request.inputAmount) };
+    return { src: src!, dst: dst!, input: input!, output: output!, amount: BigInt(request.inputAmount), srcAddress: srcAddress!, dstAddress: dstAddress! };
   }
 
   /** Who must be allowed to move an ERC-20 input: the hub's intents contract, or the spoke's asset manager. */
@@ -245,7 +254,7 @@ export class IntentBuilderService {
     let adapter = this.solana.get(chain.key);
     if (!adapter) {
       if (!chain.rpcUrls?.length) throw new AppError(503, ErrorCode.NotConfigured, `No RPC endpoint is configured for ${chain.key}`);
-      adapter = new SolanaAdapter(chain);
+      adapter = new SolanaAdapter(chain, { timeoutMs: this.config.CHAIN_RPC_TIMEOUT_MS });
       this.solana.set(chain.key, adapter);
     }
     try {
@@ -271,11 +280,21 @@ export class IntentBuilderService {
   }
 }
 
-/** An address as the raw bytes the intent carries: EVM 20 bytes, Solana the 32-byte key. */
-function addressBytes(chain: ChainInfo, address: string, field: string): Hex {
+/**
+ * An address as the raw bytes the intent carries: EVM 20 bytes, Solana the 32-byte key.
+ * A bad one is added to `problems` (undefined returned) when a list is given, else thrown.
+ */
+function addressBytes(chain: ChainInfo, address: string, field: string, problems?: FieldViolation[]): Hex {
+  const fail = (violation: FieldViolation): Hex => {
+    if (problems) {
+      problems.push(violation);
+      return '0x';
+    }
+    throw AppError.validation([violation]);
+  };
   if (chain.type === 'EVM') {
     if (!/^0x[0-9a-fA-F]{40}$/.test(address) || !isAddress(address, { strict: true })) {
-      throw AppError.validation([{ field, rule: 'evmAddress', message: `${field} must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)` }]);
+      return fail({ field, rule: 'evmAddress', message: `${field} must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)` });
     }
     return address.toLowerCase() as Hex;
   }
@@ -284,9 +303,9 @@ function addressBytes(chain: ChainInfo, address: string, field: string): Hex {
       const bytes = getBase58Encoder().encode(address);
       if (bytes.length === 32) return toHex(new Uint8Array(bytes));
     } catch {
-      // falls through to the error below
+      // reported below
     }
-    throw AppError.validation([{ field, rule: 'solanaAddress', message: `${field} must be a base58 public key (32 bytes) on ${chain.key}` }]);
+    return fail({ field, rule: 'solanaAddress', message: `${field} must be a base58 public key (32 bytes) on ${chain.key}` });
   }
-  throw AppError.validation([{ field, rule: 'supportedNetwork', message: `${field}: addresses on ${chain.key} (${chain.type}) are not supported yet` }]);
+  return fail({ field, rule: 'supportedNetwork', message: `${field}: addresses on ${chain.key} (${chain.type}) are not supported yet` });
 }

@@ -21,6 +21,7 @@ export class PartnerFeeDto implements PartnerFee {
 
   @ApiPropertyOptional({ description: "Fixed fee in the input token's smallest unit; wins over percentage" })
   @IsOptional()
+  @Matches(POSITIVE, { message: 'partnerFee.amount must be greater than zero' })
   @IsUint256String()
   amount?: string;
 }
@@ -85,7 +86,7 @@ export class IntentRequestDto implements IntentRequest {
   @IsEvmAddress()
   solver!: string;
 
-  @ApiProperty({ example: '0x' })
+  @ApiProperty({ example: '0x', description: '0x in the sample flow; with a partnerFee it must be 0x (the fee is encoded there), and 0x01… is reserved for fees' })
   @IsHexBytes({ maxBytes: 4096 })
   data!: string;
 
@@ -136,6 +137,7 @@ export class PartnerFeeQueryDto {
 
   @ApiPropertyOptional({ description: 'Fixed fee (smallest unit); wins over feePercentage' })
   @IsOptional()
+  @Matches(POSITIVE, { message: 'feeAmount must be greater than zero' })
   @IsUint256String()
   feeAmount?: string;
 }

@@ -1,0 +1,43 @@
+import { loadConfig } from '@swap/config';
+import { AppError, type IntentRequest } from '@swap/contracts';
+import { QuoteBuilderConfig } from '../quote-builder.config';
+import { RegistryService } from '../registry/registry.service';
+import { IntentBuilderService } from './intent-builder.service';
+
+describe('IntentBuilderService on the mainnet profile (no chain reads)', () => {
+  const config = loadConfig(QuoteBuilderConfig, {});
+  const builder = new IntentBuilderService(new RegistryService(config), config);
+  const base: IntentRequest = {
+    srcChainKey: '0x92.sonic',
+    dstChainKey: '0xa4b1.arbitrum',
+    inputToken: '0x0000000000000000000000000000000000000000',
+    outputToken: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
+    inputAmount: '1000',
+    minOutputAmount: '1',
+    deadline: '0',
+    allowPartialFill: false,
+    srcAddress: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5',
+    dstAddress: 'not-an-address',
+    solver: '0x0000000000000000000000000000000000000000',
+    data: '0x',
+  };
+
+  it('reports every body problem at once, before reading any chain', async () => {
+    const error = (await builder.build(base).catch((e: unknown) => e)) as AppError;
+    expect(error).toBeInstanceOf(AppError);
+    expect((error.details as { field: string }[]).map((d) => d.field)).toEqual(['inputToken', 'dstAddress']);
+    expect(error.message).toContain("inputToken: the hub's native token cannot be deposited directly");
+  });
+
+  it('says the deployment lacks the hub contracts rather than building half a transaction', async () => {
+    const error = (await builder.build({ ...base, inputToken: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', dstAddress: base.srcAddress }).catch((e: unknown) => e)) as AppError;
+    expect(error.getStatus()).toBe(503);
+    expect(error.code).toBe('NOT_CONFIGURED');
+  });
+
+  it('computes partner fees for the fee route, naming the query fields', () => {
+    expect(builder.partnerFee('1000000', { address: '0x000000000000000000000000000000000000fee5', percentage: 10 })).toMatchObject({ fee: '1000', inputAmount: '999000' });
+    expect(builder.partnerFee('1000000')).toEqual({ amount: '1000000', fee: '0', inputAmount: '1000000', partnerFee: null });
+    expect(() => builder.partnerFee('10', { address: '0x000000000000000000000000000000000000fee5', amount: '10' })).toThrow('the partner fee must be less than the input amount');
+  });
+});
