@@ -22,14 +22,7 @@ export class MessagingClient {
   ) {}
 
   async request<S extends RpcSubject>(subject: S, payload: RpcRequest<S>, options?: { timeoutMs?: number }): Promise<RpcReply<S>> {
-    const timeoutMs = options?.timeoutMs ?? this.options.timeoutMs;
-    let data: string;
-    try {
-      ({ data } = await this.bus.request(subject, JSON.stringify(payload), { timeoutMs, headers: this.headers() }));
-    } catch (error) {
-      throw this.translate(subject, error);
-    }
-    const reply = decodeReply<RpcReply<S>>(data);
+    const reply = decodeReply<RpcReply<S>>(await this.send(subject, payload, options));
     if (!reply.ok) throw AppError.fromBody(reply.error);
     return reply.data;
   }
@@ -39,13 +32,7 @@ export class MessagingClient {
    * is, the parse here and the serialisation there would only cost time.
    */
   async requestJson<S extends RpcSubject>(subject: S, payload: RpcRequest<S>, options?: { timeoutMs?: number }): Promise<string> {
-    const timeoutMs = options?.timeoutMs ?? this.options.timeoutMs;
-    let data: string;
-    try {
-      ({ data } = await this.bus.request(subject, JSON.stringify(payload), { timeoutMs, headers: this.headers() }));
-    } catch (error) {
-      throw this.translate(subject, error);
-    }
+    const data = await this.send(subject, payload, options);
     const ok = okReplyData(data);
     if (ok !== undefined) return ok;
     const reply = decodeReply<RpcReply<S>>(data);
@@ -55,6 +42,16 @@ export class MessagingClient {
 
   emit<S extends EventSubject>(subject: S, payload: EventContract[S]): void {
     this.bus.publish(subject, JSON.stringify(payload), this.headers());
+  }
+
+  /** The raw reply text of a request; bus failures become AppErrors. */
+  private async send(subject: RpcSubject, payload: unknown, options?: { timeoutMs?: number }): Promise<string> {
+    try {
+      const reply = await this.bus.request(subject, JSON.stringify(payload), { timeoutMs: options?.timeoutMs ?? this.options.timeoutMs, headers: this.headers() });
+      return reply.data;
+    } catch (error) {
+      throw this.translate(subject, error);
+    }
   }
 
   private headers(): MessageHeaders {

@@ -250,27 +250,21 @@ export class IntentBuilderService {
     return chain.assetManager;
   }
 
-  private async callSolana<T>(chain: ChainInfo, read: (adapter: SolanaAdapter) => Promise<T>): Promise<T> {
-    let adapter = this.solana.get(chain.key);
-    if (!adapter) {
-      if (!chain.rpcUrls?.length) throw new AppError(503, ErrorCode.NotConfigured, `No RPC endpoint is configured for ${chain.key}`);
-      adapter = new SolanaAdapter(chain, { timeoutMs: this.config.CHAIN_RPC_TIMEOUT_MS });
-      this.solana.set(chain.key, adapter);
-    }
-    try {
-      return await read(adapter);
-    } catch {
-      throw new AppError(503, ErrorCode.ChainUnavailable, `${chain.key} could not be read; retry later`);
-    }
+  private callSolana<T>(chain: ChainInfo, read: (adapter: SolanaAdapter) => Promise<T>): Promise<T> {
+    return this.withAdapter(this.solana, chain, () => new SolanaAdapter(chain, { timeoutMs: this.config.CHAIN_RPC_TIMEOUT_MS }), read);
   }
 
-  /** A chain read, failing as a 503 that names the chain (and no RPC address). */
-  private async call<T>(chain: ChainInfo, read: (adapter: EvmAdapter) => Promise<T>): Promise<T> {
-    let adapter = this.adapters.get(chain.key);
+  private call<T>(chain: ChainInfo, read: (adapter: EvmAdapter) => Promise<T>): Promise<T> {
+    return this.withAdapter(this.adapters, chain, () => new EvmAdapter(chain, { timeoutMs: this.config.CHAIN_RPC_TIMEOUT_MS }), read);
+  }
+
+  /** A chain read through the chain's adapter (made once), failing as a 503 that names the chain and no RPC address. */
+  private async withAdapter<A, T>(adapters: Map<string, A>, chain: ChainInfo, create: () => A, read: (adapter: A) => Promise<T>): Promise<T> {
+    let adapter = adapters.get(chain.key);
     if (!adapter) {
       if (!chain.rpcUrls?.length) throw new AppError(503, ErrorCode.NotConfigured, `No RPC endpoint is configured for ${chain.key}`);
-      adapter = new EvmAdapter(chain, { timeoutMs: this.config.CHAIN_RPC_TIMEOUT_MS });
-      this.adapters.set(chain.key, adapter);
+      adapter = create();
+      adapters.set(chain.key, adapter);
     }
     try {
       return await read(adapter);
