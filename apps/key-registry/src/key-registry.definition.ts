@@ -1,11 +1,7 @@
-import { join } from 'node:path';
-import type { ServiceDefinition } from '@swap/service-kit';
+import { ownDatabase, type ServiceDefinition } from '@swap/service-kit';
 import { PrismaClient } from './generated/prisma/client';
 import { KeyRegistryConfig } from './key-registry.config';
 import { KeyRegistryModule } from './key-registry.module';
-
-/** This service's migrations (the build copies them beside the compiled code). */
-export const keyRegistryMigrations = join(__dirname, '..', 'prisma', 'migrations');
 
 export const keyRegistry: ServiceDefinition<KeyRegistryConfig> = {
   name: 'key-registry',
@@ -13,5 +9,5 @@ export const keyRegistry: ServiceDefinition<KeyRegistryConfig> = {
   description: 'Organisations, portal API keys (hashes only), scopes, suspension and enforcement modes; publishes the active key set.',
   configClass: KeyRegistryConfig,
   module: KeyRegistryModule,
-  uses: { bus: true, database: { schema: 'key_registry', migrationsDir: keyRegistryMigrations, clientClass: PrismaClient } },
+  uses: { bus: true, database: ownDatabase('key-registry', __dirname, PrismaClient) },
 };

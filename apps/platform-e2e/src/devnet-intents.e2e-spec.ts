@@ -26,7 +26,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
 import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
-import { startDevnet, type Devnet } from '../../../tools/devnet/src/devnet';
+import { DEV_KEYS, startDevnet, type Devnet } from '../../../tools/devnet/src/devnet';
 
 jest.setTimeout(90_000);
 
@@ -38,7 +38,7 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
   let registry: ChainRegistry;
   let services: RunningService[] = [];
   let gateway: string;
-  const user = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'); // demo 1
+  const user = privateKeyToAccount(DEV_KEYS[1]); // demo wallet 1
   const feeReceiver = '0x000000000000000000000000000000000000fee5' as Address;
 
   const clients = new Map<string, { read: PublicClient; send: (tx: EvmTx) => Promise<Hex> }>();

@@ -1,6 +1,6 @@
 import { listMigrations } from '@swap/persistence';
 import { eventually, jsonOf, LogCapture } from '@swap/testing';
-import { relayTrackerMigrations } from '../../relay-tracker/src/relay-tracker.definition';
+import { relayTracker } from '../../relay-tracker/src/relay-tracker.definition';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -172,7 +172,7 @@ describe('state of the embedded default', () => {
       await again.end();
       await second.stop();
       expect(rows.rows).toEqual([{ tx_hash: '0xfeed' }]);
-      expect(migrations.rows[0].n).toBe((await listMigrations(relayTrackerMigrations)).length);
+      expect(migrations.rows[0].n).toBe((await listMigrations(relayTracker.uses.database!.migrationsDir)).length);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

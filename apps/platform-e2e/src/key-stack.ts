@@ -1,5 +1,4 @@
-import { applyMigrations } from '@swap/persistence';
-import { startServiceFromEnv, type AnyServiceDefinition, type RunningService, type SharedRuntime } from '@swap/service-kit';
+import { migrateService, startServiceFromEnv, type AnyServiceDefinition, type RunningService, type SharedRuntime } from '@swap/service-kit';
 import { createTestDatabase, LogCapture, testServiceEnv } from '@swap/testing';
 import { keyRegistry } from '../../key-registry/src/key-registry.definition';
 import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
@@ -18,9 +17,7 @@ export class KeyStack {
 
   async start(): Promise<this> {
     this.db = await createTestDatabase();
-    for (const d of [keyRegistry, relayTracker, sponsorshipKeys]) {
-      await applyMigrations(this.db.url, { schema: d.uses.database!.schema, directory: d.uses.database!.migrationsDir });
-    }
+    for (const d of [keyRegistry, relayTracker, sponsorshipKeys]) await migrateService(this.db.url, d);
     for (const d of [keyRegistry, quoteBuilder, relayTracker, sponsorshipKeys, swapGateway]) await this.add(d);
     return this;
   }

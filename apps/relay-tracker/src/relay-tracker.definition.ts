@@ -1,11 +1,7 @@
-import { join } from 'node:path';
-import type { ServiceDefinition } from '@swap/service-kit';
+import { ownDatabase, type ServiceDefinition } from '@swap/service-kit';
 import { PrismaClient } from './generated/prisma/client';
 import { RelayTrackerConfig } from './relay-tracker.config';
 import { RelayTrackerModule } from './relay-tracker.module';
-
-/** This service's migrations (the build copies them beside the compiled code). */
-export const relayTrackerMigrations = join(__dirname, "..", "prisma", "migrations");
 
 export const relayTracker: ServiceDefinition<RelayTrackerConfig> = {
   name: 'relay-tracker',
@@ -13,5 +9,5 @@ export const relayTracker: ServiceDefinition<RelayTrackerConfig> = {
   description: 'Swap submissions and their state machine: watching chains, relaying to the hub, posting to solvers; status reads (/v1/a/*).',
   configClass: RelayTrackerConfig,
   module: RelayTrackerModule,
-  uses: { bus: true, database: { schema: 'relay_tracker', migrationsDir: relayTrackerMigrations, clientClass: PrismaClient } },
+  uses: { bus: true, database: ownDatabase('relay-tracker', __dirname, PrismaClient) },
 };

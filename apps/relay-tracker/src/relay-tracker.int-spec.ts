@@ -1,7 +1,8 @@
-import { applyMigrations, createPrismaClient, type DatabaseHandle } from '@swap/persistence';
+import { createPrismaClient, type DatabaseHandle } from '@swap/persistence';
+import { migrateService } from '@swap/service-kit';
 import { createTestDatabase } from '@swap/testing';
 import { PrismaClient } from './generated/prisma/client';
-import { relayTrackerMigrations } from './relay-tracker.definition';
+import { relayTracker } from './relay-tracker.definition';
 
 describe('relay-tracker storage (PostgreSQL through Prisma)', () => {
   let db: { url: string; drop: () => Promise<void> };
@@ -9,7 +10,7 @@ describe('relay-tracker storage (PostgreSQL through Prisma)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    await applyMigrations(db.url, { schema: 'relay_tracker', directory: relayTrackerMigrations });
+    await migrateService(db.url, relayTracker);
     handle = createPrismaClient(PrismaClient, { url: db.url, schema: 'relay_tracker', poolMax: 2 });
   });
 

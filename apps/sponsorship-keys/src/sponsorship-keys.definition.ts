@@ -1,11 +1,7 @@
-import { join } from 'node:path';
-import type { ServiceDefinition } from '@swap/service-kit';
+import { ownDatabase, type ServiceDefinition } from '@swap/service-kit';
 import { PrismaClient } from './generated/prisma/client';
 import { SponsorshipKeysConfig } from './sponsorship-keys.config';
 import { SponsorshipKeysModule } from './sponsorship-keys.module';
-
-/** This service's migrations (the build copies them beside the compiled code). */
-export const sponsorshipKeysMigrations = join(__dirname, '..', 'prisma', 'migrations');
 
 export const sponsorshipKeys: ServiceDefinition<SponsorshipKeysConfig> = {
   name: 'sponsorship-keys',
@@ -13,5 +9,5 @@ export const sponsorshipKeys: ServiceDefinition<SponsorshipKeysConfig> = {
   description: 'The separate sponsoring-key registry and the sponsoring routes (/v1/sponsorships/*).',
   configClass: SponsorshipKeysConfig,
   module: SponsorshipKeysModule,
-  uses: { bus: true, database: { schema: 'sponsorship_keys', migrationsDir: sponsorshipKeysMigrations, clientClass: PrismaClient } },
+  uses: { bus: true, database: ownDatabase('sponsorship-keys', __dirname, PrismaClient) },
 };

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { KeyAuthModule, OPS_TOKEN } from '@swap/key-auth';
-import { SponsoringKeySetEvents } from './keys/key-set.events';
+import { Events } from '@swap/contracts';
+import { KeyAuthModule, keySetEventsController, OPS_TOKEN } from '@swap/key-auth';
 import { SponsoringKeysService } from './keys/sponsoring-keys.service';
 import { OpsController } from './ops/ops.controller';
 import { SponsorshipKeysConfig } from './sponsorship-keys.config';
@@ -27,7 +27,7 @@ class SponsoringKeysModule {}
       }),
     }),
   ],
-  controllers: [SponsorshipsController, SponsoringKeySetEvents, OpsController],
+  controllers: [SponsorshipsController, keySetEventsController(Events.sponsoringKeySetChanged), OpsController],
   providers: [{ provide: OPS_TOKEN, inject: [SponsorshipKeysConfig], useFactory: (c: SponsorshipKeysConfig) => c.OPS_TOKEN }],
 })
 export class SponsorshipKeysModule {}

@@ -34,7 +34,6 @@ export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: Serv
     RequestContext.run(request.scope, done);
   });
   fastify.addHook('preValidation', enter);
-  fastify.addHook('preHandler', enter);
   // A response finished while draining closes its connection, so keep-alive clients cannot
   // hold the server open after their last in-flight request.
   fastify.addHook('onSend', (_request, reply, payload, done) => {

@@ -7,3 +7,4 @@ export * from './http-hooks';
 export * from './start-service';
 export * from './run-service-main';
 export * from './start-service-from-env';
+export * from './service-database';

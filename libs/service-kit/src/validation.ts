@@ -1,5 +1,5 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
-import { AppError, type FieldViolation } from '@swap/contracts';
+import { ParseUUIDPipe, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { AppError, ErrorCode, type FieldViolation } from '@swap/contracts';
 
 /** Flattens class-validator's tree into one violation per field and rule (`partnerFee.percentage`). */
 export function toViolations(errors: ValidationError[], parent = ''): FieldViolation[] {
@@ -29,3 +29,6 @@ export function createValidationPipe(): ValidationPipe {
     exceptionFactory: (errors) => AppError.validation(toViolations(errors)),
   });
 }
+
+/** A UUID path parameter; anything else is a 400 in the platform's error shape. */
+export const uuidParam = new ParseUUIDPipe({ exceptionFactory: () => new AppError(400, ErrorCode.ValidationFailed, 'the id in the path must be a UUID') });

@@ -3,11 +3,12 @@
  * swap-gateway, cluster mode) with its family in `off`, and in `enforce` with a valid key,
  * in one run. The check is a SHA-256 and a map look-up, so the ratio should stay near 100%.
  */
-import { applyMigrations, ensureDatabase, withDatabase } from '@swap/persistence';
+import { ensureDatabase, withDatabase } from '@swap/persistence';
+import { migrateService } from '@swap/service-kit';
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { keyRegistryMigrations } from '../../../apps/key-registry/src/key-registry.definition';
+import { keyRegistry } from '../../../apps/key-registry/src/key-registry.definition';
 import { sampleIntent } from '@swap/testing';
 import type { BenchContext } from './oracle-bench';
 
@@ -21,7 +22,7 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
   await client.connect();
   await client.query('DROP SCHEMA IF EXISTS key_registry CASCADE');
   await client.end();
-  await applyMigrations(url, { schema: 'key_registry', directory: keyRegistryMigrations });
+  await migrateService(url, keyRegistry);
 
   // Two swap-gateways, each with its quote-builder: one whose family is enforced by
   // key-registry, one on a bus without key-registry whose mode stays off. Runs alternate

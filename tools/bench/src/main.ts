@@ -14,10 +14,10 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
+import { freePort } from '../../devnet/src/devnet';
 import { benchIntents } from './intents-bench';
 import { benchKeys } from './keys-bench';
 import { benchOracle, type BenchContext } from './oracle-bench';
@@ -40,15 +40,6 @@ interface Measurement {
 
 const children: ChildProcess[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function start(script: string, env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, [join(ROOT, script)], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });

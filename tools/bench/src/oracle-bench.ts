@@ -5,14 +5,15 @@
  *     symbols (about 10.5 million rows; generated once into the bench database and kept);
  *  3. ingestion: ticks aggregated and written to PostgreSQL, on this one process.
  */
-import { applyMigrations, createPrismaClient, ensureDatabase, withDatabase } from '@swap/persistence';
+import { createPrismaClient, ensureDatabase, withDatabase } from '@swap/persistence';
+import { migrateService } from '@swap/service-kit';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { CandleAggregator } from '../../../apps/oracle-candles/src/aggregation/candle-aggregator';
 import { CandleStore } from '../../../apps/oracle-candles/src/aggregation/candle-store';
 import { PrismaClient } from '../../../apps/oracle-candles/src/generated/prisma/client';
-import { oracleCandlesMigrations } from '../../../apps/oracle-candles/src/oracle-candles.definition';
+import { oracleCandles } from '../../../apps/oracle-candles/src/oracle-candles.definition';
 import { parsePrice } from '../../../apps/oracle-candles/src/prices/decimal-price';
 
 export interface BenchContext {
@@ -33,7 +34,7 @@ const START = 1_735_689_600; // 2025-01-01T00:00:00Z
 export async function benchOracle(ctx: BenchContext): Promise<void> {
   const url = withDatabase(ctx.postgresUrl, 'swap_bench');
   await ensureDatabase(url);
-  await applyMigrations(url, { schema: 'oracle_candles', directory: oracleCandlesMigrations });
+  await migrateService(url, oracleCandles);
   const rows = await ensureYearOfCandles(url, ctx);
 
   // 1 + 2: oracle-candles and the gateway as processes, as in a cluster.

@@ -193,7 +193,8 @@ async function waitForRpc(client: PublicClient, chainId: number): Promise<void> 
   }
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port of 127.0.0.1 free right now. */
+export async function freePort(): Promise<number> {
   const { createServer } = await import('node:net');
   return new Promise((resolve) => {
     const s = createServer();

@@ -2,8 +2,7 @@ import { MemoryCache } from '@swap/cache';
 import { DefaultPorts } from '@swap/contracts';
 import { upstreamVariable } from '../../../apps/api-gateway/src/api-gateway.config';
 import { InProcessBus } from '@swap/messaging';
-import { applyMigrations } from '@swap/persistence';
-import { startServiceFromEnv, type RunningService, type SharedRuntime } from '@swap/service-kit';
+import { migrateService, startServiceFromEnv, type RunningService, type SharedRuntime } from '@swap/service-kit';
 import type { DestinationStream } from 'pino';
 import { startDevnet, type Devnet } from '../../devnet/src/devnet';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
@@ -55,9 +54,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     await devnet?.stop();
   };
   try {
-    for (const definition of DATABASE_SERVICES) {
-      await applyMigrations(database.url, { schema: definition.uses.database!.schema, directory: definition.uses.database!.migrationsDir });
-    }
+    for (const definition of DATABASE_SERVICES) await migrateService(database.url, definition);
     const shared: SharedRuntime = {
       bus,
       cache: (namespace) => new MemoryCache({ namespace }),

@@ -4,7 +4,8 @@
  * own tables, or only those named). Run it as its own step before the services start (a
  * Kubernetes Job / Helm hook in a cluster); it is safe to run concurrently and repeatedly.
  */
-import { ensureDatabase, applyMigrations, redactUrl } from '@swap/persistence';
+import { ensureDatabase, redactUrl } from '@swap/persistence';
+import { migrateService } from '@swap/service-kit';
 import { DATABASE_SERVICES } from '../../embedded/src/services';
 
 async function main(): Promise<void> {
@@ -17,8 +18,8 @@ async function main(): Promise<void> {
   }
   if (await ensureDatabase(url)) process.stdout.write(`created database ${redactUrl(url)}\n`);
   for (const definition of DATABASE_SERVICES.filter((d) => wanted.length === 0 || wanted.includes(d.name))) {
-    const { schema, migrationsDir } = definition.uses.database!;
-    const result = await applyMigrations(url, { schema, directory: migrationsDir });
+    const result = await migrateService(url, definition);
+    const { schema } = result;
     const applied = result.applied.length ? `applied ${result.applied.join(', ')}` : 'up to date';
     process.stdout.write(`${definition.name} (schema ${schema}): ${applied}; ${result.alreadyApplied} already applied\n`);
   }

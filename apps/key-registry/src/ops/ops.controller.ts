@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Put, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { AppError, EnforcementModes, ErrorCode, RouteFamilies, Scopes, type EnforcementMode, type RouteFamily, type Scope } from '@swap/contracts';
 import { OperatorGuard, operatorOf } from '@swap/key-auth';
+import { uuidParam as uuid } from '@swap/service-kit';
 import { ArrayMinSize, IsArray, IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { KeyRegistryService } from '../registry/key-registry.service';
@@ -25,8 +26,6 @@ class ModeBody {
   @IsIn(EnforcementModes, { message: `mode must be one of ${EnforcementModes.join(', ')}` })
   mode!: EnforcementMode;
 }
-
-const uuid = new ParseUUIDPipe({ exceptionFactory: () => new AppError(400, ErrorCode.ValidationFailed, 'the id in the path must be a UUID') });
 
 /**
  * Operator routes on key-registry's own (internal) port, for `npm run ops`; never behind

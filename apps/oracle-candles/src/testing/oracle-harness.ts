@@ -1,11 +1,10 @@
-import { applyMigrations } from '@swap/persistence';
-import { startServiceFromEnv, type RunningService } from '@swap/service-kit';
+import { migrateService, startServiceFromEnv, type RunningService } from '@swap/service-kit';
 import { createTestDatabase, testServiceEnv, uniqueId } from '@swap/testing';
 import type { Tick } from '../aggregation/candle-aggregator';
 import { CandleStore } from '../aggregation/candle-store';
 import { CandlesService } from '../candles/candles.service';
 import { IngestionService } from '../ingestion/ingestion.service';
-import { oracleCandles, oracleCandlesMigrations } from '../oracle-candles.definition';
+import { oracleCandles } from '../oracle-candles.definition';
 import { parsePrice } from '../prices/decimal-price';
 
 /**
@@ -26,7 +25,7 @@ export interface OracleHarness {
 
 export async function startOracle(env: Record<string, string> = {}): Promise<OracleHarness> {
   const db = await createTestDatabase();
-  await applyMigrations(db.url, { schema: 'oracle_candles', directory: oracleCandlesMigrations });
+  await migrateService(db.url, oracleCandles);
   const service = await startServiceFromEnv(
     oracleCandles,
     testServiceEnv({ DATABASE_URL: db.url, PRICE_SOURCE: 'none', CACHE_KEY_PREFIX: uniqueId('oracle'), FLUSH_INTERVAL_MS: '60000', ...env }),

@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, Param, ParseUUIDPipe, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { AppError, ErrorCode } from '@swap/contracts';
 import { OperatorGuard, operatorOf } from '@swap/key-auth';
+import { uuidParam as uuid } from '@swap/service-kit';
 import { IsString, Matches } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { SponsoringKeysService } from '../keys/sponsoring-keys.service';
@@ -11,8 +11,6 @@ class MintBody {
   @IsString()
   owner!: string;
 }
-
-const uuid = new ParseUUIDPipe({ exceptionFactory: () => new AppError(400, ErrorCode.ValidationFailed, 'the id in the path must be a UUID') });
 
 /** Operator routes on the service's own (internal) port: sponsoring keys are not self-serve. */
 @ApiExcludeController()

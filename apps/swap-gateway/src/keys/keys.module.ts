@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
-import { Subjects } from '@swap/contracts';
-import { KeyAuthModule } from '@swap/key-auth';
+import { Events, Subjects } from '@swap/contracts';
+import { KeyAuthModule, keySetEventsController } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
 import { parseModes, SwapGatewayConfig } from '../swap-gateway.config';
-import { KeySetEvents } from './key-set.events';
 
 /** Portal keys: the key set from key-registry, and the guard on every keyed route. */
 @Module({
@@ -18,7 +17,8 @@ import { KeySetEvents } from './key-set.events';
       }),
     }),
   ],
-  controllers: [KeySetEvents],
+  // key-registry announces every change of the key set.
+  controllers: [keySetEventsController(Events.keySetChanged)],
   exports: [KeyAuthModule],
 })
 export class KeysModule {}
