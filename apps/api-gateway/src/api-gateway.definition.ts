@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@swap/service-kit';
 import { ApiGatewayConfig } from './api-gateway.config';
 import { ApiGatewayModule } from './api-gateway.module';
 import { registerProxies } from './proxy/proxy';
+import { installUpgradeProxy } from './proxy/upgrade';
 
 export const apiGateway: ServiceDefinition<ApiGatewayConfig> = {
   name: 'api-gateway',
@@ -11,8 +12,9 @@ export const apiGateway: ServiceDefinition<ApiGatewayConfig> = {
   module: ApiGatewayModule,
   uses: {},
   rawBodies: true,
-  configure: async (app, config, { logger }) => {
+  configure: async (app, config, { logger, metrics }) => {
     if (config.CORS_ORIGINS) app.enableCors({ origin: config.CORS_ORIGINS.split(',').map((o) => o.trim()), exposedHeaders: ['x-request-id'] });
     await registerProxies(app, config, logger);
+    installUpgradeProxy(app.getHttpAdapter().getInstance(), config, logger, metrics);
   },
 };

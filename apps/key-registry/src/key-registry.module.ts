@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { OPS_TOKEN } from '@swap/key-auth';
+import { operatorTokenFrom } from '@swap/key-auth';
 import { KeyRegistryConfig } from './key-registry.config';
 import { OpsController } from './ops/ops.controller';
 import { KeyRegistryService } from './registry/key-registry.service';
@@ -7,6 +7,6 @@ import { RegistryHandlers } from './registry/registry.handlers';
 
 @Module({
   controllers: [RegistryHandlers, OpsController],
-  providers: [KeyRegistryService, { provide: OPS_TOKEN, inject: [KeyRegistryConfig], useFactory: (c: KeyRegistryConfig) => c.OPS_TOKEN }],
+  providers: [KeyRegistryService, operatorTokenFrom(KeyRegistryConfig)],
 })
 export class KeyRegistryModule {}

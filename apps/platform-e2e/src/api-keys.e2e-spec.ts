@@ -16,6 +16,7 @@ function withoutEvents(bus: Bus, subject: string): Bus {
     request: (s, d, o) => bus.request(s, d, o),
     publish: (s, d, h) => bus.publish(s, d, h),
     subscribe: (s, handler, o) => (s === subject ? { unsubscribe: () => undefined, drain: async () => undefined } : bus.subscribe(s, handler, o)),
+    gather: (s, d, onReply, o) => bus.gather(s, d, onReply, o),
     ping: () => bus.ping(),
     close: async () => undefined,
   };

@@ -4,8 +4,8 @@ import type { BuildResponse as AnyBuildResponse, EvmTx, IntentRequest, SolanaTx 
 
 /** The EVM form of the build response (these tests build from EVM chains). */
 type BuildResponse = AnyBuildResponse & { tx: EvmTx };
-import { startServiceFromEnv, type RunningService } from '@swap/service-kit';
-import { jsonOf, testServiceEnv } from '@swap/testing';
+import { migrateService, startServiceFromEnv, type RunningService } from '@swap/service-kit';
+import { createTestDatabase, jsonOf, testServiceEnv } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +38,7 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
   let registry: ChainRegistry;
   let services: RunningService[] = [];
   let gateway: string;
+  let db: { url: string; drop: () => Promise<void> };
   const user = privateKeyToAccount(DEV_KEYS[1]); // demo wallet 1
   const feeReceiver = '0x000000000000000000000000000000000000fee5' as Address;
 
@@ -86,7 +87,9 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
       };
       clients.set(c.key, { read, send });
     }
-    const env = testServiceEnv({ CHAIN_PROFILE: devnet.profilePath });
+    db = await createTestDatabase();
+    await migrateService(db.url, quoteBuilder);
+    const env = testServiceEnv({ CHAIN_PROFILE: devnet.profilePath, DATABASE_URL: db.url });
     services = [await startServiceFromEnv(quoteBuilder, env), await startServiceFromEnv(swapGateway, env)];
     gateway = services[1].url;
   });
@@ -94,6 +97,7 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
   afterAll(async () => {
     for (const s of services.reverse()) await s.close();
     await devnet?.stop();
+    await db?.drop();
     await rm(dataDir, { recursive: true, force: true });
   });
 

@@ -17,7 +17,7 @@ export class KeyStack {
 
   async start(): Promise<this> {
     this.db = await createTestDatabase();
-    for (const d of [keyRegistry, relayTracker, sponsorshipKeys]) await migrateService(this.db.url, d);
+    for (const d of [keyRegistry, quoteBuilder, relayTracker, sponsorshipKeys]) await migrateService(this.db.url, d);
     for (const d of [keyRegistry, quoteBuilder, relayTracker, sponsorshipKeys, swapGateway]) await this.add(d);
     return this;
   }

@@ -1,9 +1,9 @@
-import { ServiceConfig, WithBus } from '@swap/config';
+import { ServiceConfig, WithBus, WithDatabase, WithOperatorRoutes } from '@swap/config';
 import { DefaultPorts, IsEvmAddress, IsUint256String } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
-export class QuoteBuilderConfig extends WithBus(ServiceConfig) {
+export class QuoteBuilderConfig extends WithOperatorRoutes(WithDatabase(WithBus(ServiceConfig))) {
   override PORT = DefaultPorts['quote-builder'];
 
   /** `mainnet` (built in) or the path of a chain profile JSON file (the devnet writes one). */
@@ -41,4 +41,50 @@ export class QuoteBuilderConfig extends WithBus(ServiceConfig) {
   @IsOptional()
   @IsUint256String()
   PARTNER_FEE_AMOUNT?: string = undefined;
+
+  /** How long a request for quote waits for solvers; answers after it are ignored. */
+  @Type(() => Number)
+  @Min(20)
+  @Max(10_000)
+  @IsInt()
+  RFQ_DEADLINE_MS = 300;
+
+  /**
+   * How long a request for quote waits to hear from replicas it has not heard from lately
+   * (every replica answers each request with the solvers it asked; known replicas are
+   * awaited until they answer or the deadline passes).
+   */
+  @Type(() => Number)
+  @Min(1)
+  @Max(1_000)
+  @IsInt()
+  RFQ_ACK_WINDOW_MS = 25;
+
+  /** How long a quote is honoured at /v1/intent/execute after it was given. */
+  @Type(() => Number)
+  @Min(1_000)
+  @Max(3_600_000)
+  @IsInt()
+  QUOTE_TTL_MS = 120_000;
+
+  /** Slippage of the minOutputAmount that /quote?includeTxData=true builds, in basis points. */
+  @Type(() => Number)
+  @Min(0)
+  @Max(5_000)
+  @IsInt()
+  DEFAULT_SLIPPAGE_BPS = 50;
+
+  /** How often the marketplace sends a heartbeat to each solver (and how long silence is allowed: 2.5 times this). */
+  @Type(() => Number)
+  @Min(200)
+  @Max(120_000)
+  @IsInt()
+  SOLVER_HEARTBEAT_MS = 15_000;
+
+  /** How long the winner of a quote has an intent to itself before every solver may fill it. */
+  @Type(() => Number)
+  @Min(0)
+  @Max(600_000)
+  @IsInt()
+  EXCLUSIVITY_MS = 3_000;
 }

@@ -1,12 +1,15 @@
-import type { ServiceDefinition } from '@swap/service-kit';
+import { ownDatabase, type ServiceDefinition } from '@swap/service-kit';
+import { PrismaClient } from './generated/prisma/client';
+import { registerMarketplaceSocket } from './marketplace/marketplace.socket';
 import { QuoteBuilderConfig } from './quote-builder.config';
 import { QuoteBuilderModule } from './quote-builder.module';
 
 export const quoteBuilder: ServiceDefinition<QuoteBuilderConfig> = {
   name: 'quote-builder',
   title: 'quote-builder',
-  description: 'Chain and token registry, quotes and unsigned transactions; the solver API (/v1/intent/*).',
+  description: 'Chain and token registry, quotes from the solver marketplace and unsigned transactions; the solver API (/v1/intent/*).',
   configClass: QuoteBuilderConfig,
   module: QuoteBuilderModule,
-  uses: { bus: true },
+  uses: { bus: true, database: ownDatabase('quote-builder', __dirname, PrismaClient) },
+  configure: (app, config) => registerMarketplaceSocket(app, config),
 };

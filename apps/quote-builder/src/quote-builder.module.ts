@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
+import { ExecutionsModule } from './executions/executions.module';
 import { IntentsModule } from './intents/intents.module';
+import { MarketplaceModule } from './marketplace/marketplace.module';
+import { QuotesModule } from './quotes/quotes.module';
 import { RegistryModule } from './registry/registry.module';
+import { SolverApiModule } from './solver-api/solver-api.module';
 
-@Module({ imports: [RegistryModule, IntentsModule] })
+@Module({ imports: [RegistryModule, IntentsModule, MarketplaceModule, QuotesModule, ExecutionsModule, SolverApiModule] })
 export class QuoteBuilderModule {}

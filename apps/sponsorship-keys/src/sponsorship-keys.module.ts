@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { Events } from '@swap/contracts';
-import { KeyAuthModule, keySetEventsController, OPS_TOKEN } from '@swap/key-auth';
+import { KeyAuthModule, keySetEventsController, operatorTokenFrom } from '@swap/key-auth';
 import { SponsoringKeysService } from './keys/sponsoring-keys.service';
 import { OpsController } from './ops/ops.controller';
 import { SponsorshipKeysConfig } from './sponsorship-keys.config';
@@ -28,6 +28,6 @@ class SponsoringKeysModule {}
     }),
   ],
   controllers: [SponsorshipsController, keySetEventsController(Events.sponsoringKeySetChanged), OpsController],
-  providers: [{ provide: OPS_TOKEN, inject: [SponsorshipKeysConfig], useFactory: (c: SponsorshipKeysConfig) => c.OPS_TOKEN }],
+  providers: [operatorTokenFrom(SponsorshipKeysConfig)],
 })
 export class SponsorshipKeysModule {}

@@ -2,8 +2,9 @@ import { Module } from '@nestjs/common';
 import { ChainDirectory } from './chains/chain-directory';
 import { IntentsController } from './intents/intents.controller';
 import { KeysModule } from './keys/keys.module';
+import { QuotesController } from './quotes/quotes.controller';
 import { SubmissionsController } from './submissions/submissions.controller';
 import { TokensModule } from './tokens/tokens.module';
 
-@Module({ imports: [KeysModule, TokensModule], controllers: [IntentsController, SubmissionsController], providers: [ChainDirectory] })
+@Module({ imports: [KeysModule, TokensModule], controllers: [QuotesController, IntentsController, SubmissionsController], providers: [ChainDirectory] })
 export class SwapGatewayModule {}

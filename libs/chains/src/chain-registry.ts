@@ -17,13 +17,15 @@ export interface ChainInfo {
   aliases: string[];
   /** JSON-RPC endpoints, first preferred. */
   rpcUrls?: string[];
-  /** Hub contracts (intents, per-user wallet factory), where known. */
-  contracts?: { intents?: string; hubWalletFactory?: string };
+  /** Hub contracts (intents, per-user wallet factory, wallet router), where known. */
+  contracts?: { intents?: string; hubWalletFactory?: string; walletRouter?: string; protocolIntents?: string };
 }
 
 export interface TokenInfo extends Token {
   /** The token's asset on the hub; intents carry hub assets. */
   hubAsset: string;
+  /** The hub asset's decimals, where they differ from the token's (amounts are converted). */
+  hubDecimals?: number;
   vault: string;
 }
 
@@ -135,6 +137,9 @@ export function validateProfile(profile: ChainProfile): string[] {
     }
     if (chain.type === 'EVM' && !EVM_ADDRESS.test(token.address)) problems.push(`token ${token.symbol} on ${chain.key} has an invalid address ${token.address}`);
     if (!Number.isInteger(token.decimals) || token.decimals < 0 || token.decimals > 36) problems.push(`token ${token.symbol} on ${chain.key} has invalid decimals ${token.decimals}`);
+    if (token.hubDecimals !== undefined && (!Number.isInteger(token.hubDecimals) || token.hubDecimals < 0 || token.hubDecimals > 36)) {
+      problems.push(`token ${token.symbol} on ${chain.key} has invalid hubDecimals ${token.hubDecimals}`);
+    }
     const id = `${chain.key}/${chain.type === 'EVM' ? token.address.toLowerCase() : token.address}`;
     if (seen.has(id)) problems.push(`token address ${token.address} appears twice on ${chain.key}`);
     seen.add(id);

@@ -1,6 +1,22 @@
-import { createPublicClient, erc20Abi, http, type Address, type Hex, type PublicClient } from 'viem';
+import type { Intent } from '@swap/contracts';
+import { createPublicClient, decodeEventLog, erc20Abi, http, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from 'viem';
 import type { ChainInfo } from './chain-registry';
-import { HUB_WALLET_FACTORY_ABI } from './protocol-calls';
+import { HUB_WALLET_FACTORY_ABI, INTENTS_ABI } from './protocol-calls';
+
+/** An intent as the hub's IntentCreated event carries it, with its hash. */
+export interface CreatedIntent {
+  intentHash: Hex;
+  intent: Intent;
+}
+
+/** What a mined transaction did to the hub's intents (events of the intents contract only). */
+export interface IntentEvents {
+  status: 'success' | 'reverted';
+  blockNumber: bigint;
+  created: CreatedIntent[];
+  filled: { intentHash: Hex; receivedOutput: bigint; pendingPayment: boolean }[];
+  cancelled: Hex[];
+}
 
 /** What the services ask of a chain, whatever its kind. */
 export interface ChainAdapter {
@@ -44,6 +60,45 @@ export class EvmAdapter implements ChainAdapter {
     return this.client.readContract({ address: token, abi: erc20Abi, functionName: 'allowance', args: [owner, spender] });
   }
 
+  /** Gas units the chain expects the transaction to use (it must succeed as the sender now). */
+  estimateGas(tx: { from: Address; to: Address; value: bigint; data: Hex }): Promise<bigint> {
+    return this.client.estimateGas({ account: tx.from, to: tx.to, value: tx.value, data: tx.data });
+  }
+
+  /** What the chain charges per gas now (wei). */
+  gasPrice(): Promise<bigint> {
+    return this.client.getGasPrice();
+  }
+
+  /**
+   * The intents-contract events of a mined transaction, decoded (logs of other contracts
+   * are ignored, whatever they claim to be), or undefined while the chain knows no receipt.
+   */
+  async intentEvents(txHash: Hex, intents: Address): Promise<IntentEvents | undefined> {
+    let receipt;
+    try {
+      receipt = await this.client.getTransactionReceipt({ hash: txHash });
+    } catch (error) {
+      if (error instanceof TransactionReceiptNotFoundError) return undefined;
+      throw error;
+    }
+    const events: IntentEvents = { status: receipt.status, blockNumber: receipt.blockNumber, created: [], filled: [], cancelled: [] };
+    for (const log of receipt.logs) {
+      if (log.address.toLowerCase() !== intents.toLowerCase()) continue;
+      let decoded;
+      try {
+        decoded = decodeEventLog({ abi: INTENTS_ABI, data: log.data, topics: log.topics });
+      } catch {
+        continue;
+      }
+      if (decoded.eventName === 'IntentCreated') events.created.push({ intentHash: decoded.args.intentHash, intent: intentJson(decoded.args.intent) });
+      else if (decoded.eventName === 'IntentFilled') {
+        events.filled.push({ intentHash: decoded.args.intentHash, receivedOutput: decoded.args.intentState.receivedOutput, pendingPayment: decoded.args.intentState.pendingPayment });
+      } else if (decoded.eventName === 'IntentCancelled') events.cancelled.push(decoded.args.intentHash);
+    }
+    return events;
+  }
+
   /** The user's wallet on the hub for a spoke (relay chain id, raw address bytes). */
   async hubWalletOf(factory: Address, relayChainId: bigint, user: Hex): Promise<Address> {
     const key = `${relayChainId}:${user.toLowerCase()}`;
@@ -55,4 +110,39 @@ export class EvmAdapter implements ChainAdapter {
     if (this.hubWallets.size > 100_000) this.hubWallets.delete(this.hubWallets.keys().next().value as string);
     return wallet;
   }
+}
+
+/** The decoded event tuple as the JSON intent (decimal strings, 0x-hex bytes). */
+function intentJson(v: {
+  intentId: bigint;
+  creator: Address;
+  inputToken: Address;
+  outputToken: Address;
+  inputAmount: bigint;
+  minOutputAmount: bigint;
+  deadline: bigint;
+  allowPartialFill: boolean;
+  srcChain: bigint;
+  dstChain: bigint;
+  srcAddress: Hex;
+  dstAddress: Hex;
+  solver: Address;
+  data: Hex;
+}): Intent {
+  return {
+    intentId: v.intentId.toString(),
+    creator: v.creator,
+    inputToken: v.inputToken,
+    outputToken: v.outputToken,
+    inputAmount: v.inputAmount.toString(),
+    minOutputAmount: v.minOutputAmount.toString(),
+    deadline: v.deadline.toString(),
+    allowPartialFill: v.allowPartialFill,
+    srcChain: v.srcChain.toString(),
+    dstChain: v.dstChain.toString(),
+    srcAddress: v.srcAddress,
+    dstAddress: v.dstAddress,
+    solver: v.solver,
+    data: v.data,
+  };
 }

@@ -4,3 +4,4 @@ export * from './intent';
 export * from './protocol-calls';
 export * from './evm-adapter';
 export * from './solana-adapter';
+export * from './amounts';

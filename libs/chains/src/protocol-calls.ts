@@ -2,7 +2,23 @@ import type { Intent } from '@swap/contracts';
 import { concat, encodeAbiParameters, encodeFunctionData, erc20Abi, parseAbi, type Address, type Hex } from 'viem';
 import { INTENT_TUPLE, intentValues } from './intent';
 
-/** The protocol ABI as protocol-facts.md gives it (the selectors are checked in the specs). */
+const INTENT_STATE = {
+  type: 'tuple',
+  components: [
+    { name: 'exists', type: 'bool' },
+    { name: 'remainingInput', type: 'uint256' },
+    { name: 'receivedOutput', type: 'uint256' },
+    { name: 'pendingPayment', type: 'bool' },
+  ],
+} as const;
+
+const errors = ['IntentAlreadyExists', 'IntentNotFound', 'Unauthorized', 'InvalidSolver', 'PartialFillNotAllowed', 'InvalidAmount', 'IntentExpired', 'InvalidReceiver', 'TransferFailed'] as const;
+
+/**
+ * The hub intents contract as protocol-facts.md and the public client's ABI give it
+ * (selectors checked in the specs): the calls, the events, the state read and the errors
+ * a solver meets.
+ */
 export const INTENTS_ABI = [
   { type: 'function', name: 'createIntent', stateMutability: 'nonpayable', inputs: [{ ...INTENT_TUPLE, name: 'intent' }], outputs: [] },
   { type: 'function', name: 'cancelIntent', stateMutability: 'nonpayable', inputs: [{ ...INTENT_TUPLE, name: 'intent' }], outputs: [] },
@@ -10,11 +26,14 @@ export const INTENTS_ABI = [
     type: 'function',
     name: 'fillIntent',
     stateMutability: 'nonpayable',
-    inputs: [{ ...INTENT_TUPLE, name: 'intent' }, { type: 'uint256', name: 'inputAmount' }, { type: 'uint256', name: 'outputAmount' }, { type: 'uint256', name: 'externalFillId' }],
+    inputs: [{ ...INTENT_TUPLE, name: 'intent' }, { type: 'uint256', name: '_inputAmount' }, { type: 'uint256', name: '_outputAmount' }, { type: 'uint256', name: '_externalFillId' }],
     outputs: [],
   },
+  { type: 'function', name: 'intentStates', stateMutability: 'view', inputs: [{ type: 'bytes32', name: 'intentHash' }], outputs: INTENT_STATE.components },
   { type: 'event', name: 'IntentCreated', inputs: [{ type: 'bytes32', name: 'intentHash', indexed: false }, { ...INTENT_TUPLE, name: 'intent', indexed: false }] },
   { type: 'event', name: 'IntentCancelled', inputs: [{ type: 'bytes32', name: 'intentHash', indexed: false }] },
+  { type: 'event', name: 'IntentFilled', inputs: [{ type: 'bytes32', name: 'intentHash', indexed: false }, { ...INTENT_STATE, name: 'intentState', indexed: false }] },
+  ...errors.map((name) => ({ type: 'error' as const, name, inputs: [] as const })),
 ] as const;
 
 export const SPOKE_ABI = parseAbi([

@@ -7,12 +7,15 @@ import {
   createTransactionMessage,
   getAddressEncoder,
   getBase64EncodedWireTransaction,
+  getBase64Encoder,
+  getTransactionDecoder,
   getProgramDerivedAddress,
   pipe,
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
   type Address,
   type Blockhash,
+  type TransactionMessageBytesBase64,
 } from '@solana/kit';
 import { createHash } from 'node:crypto';
 import type { ChainAdapter } from './evm-adapter';
@@ -88,6 +91,17 @@ export class SolanaAdapter implements ChainAdapter {
       .getLatestBlockhash()
       .send({ abortSignal: this.signal() })
       .then((r) => r.value);
+  }
+
+  /**
+   * What sending a base64 wire transaction costs now (lamports), and how many signatures it
+   * needs; null fee when its blockhash has expired.
+   */
+  async feeOf(base64Transaction: string): Promise<{ fee: bigint | null; signatures: number }> {
+    const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(base64Transaction));
+    const message = Buffer.from(transaction.messageBytes).toString('base64') as TransactionMessageBytesBase64;
+    const { value } = await this.rpc.getFeeForMessage(message).send({ abortSignal: this.signal() });
+    return { fee: value === null ? null : BigInt(value), signatures: Object.keys(transaction.signatures).length };
   }
 
   /** The base64 wire transaction of a deposit, signature slot zeroed, ready for the user to sign. */

@@ -84,6 +84,17 @@ export function WithCache<B extends Constructor>(Base: B) {
   return CacheConfig;
 }
 
+/** Services with operator routes (/ops/* on their own port, never behind the gateway). */
+export function WithOperatorRoutes<B extends Constructor>(Base: B) {
+  class OperatorConfig extends Base {
+    /** Bearer token of the operator routes; unset, they answer loopback callers only. */
+    @IsOptional()
+    @MinLength(16)
+    OPS_TOKEN?: string = undefined;
+  }
+  return OperatorConfig;
+}
+
 export type BusSettings = Pick<InstanceType<ReturnType<typeof WithBus>>, 'NATS_URL' | 'NATS_SUBJECT_PREFIX' | 'RPC_TIMEOUT_MS'>;
 export type DatabaseSettings = Pick<InstanceType<ReturnType<typeof WithDatabase>>, 'DATABASE_URL' | 'DATABASE_POOL_MAX'>;
 export type CacheSettings = Pick<InstanceType<ReturnType<typeof WithCache>>, 'REDIS_URL' | 'CACHE_KEY_PREFIX'>;

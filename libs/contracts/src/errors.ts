@@ -33,6 +33,14 @@ export const ErrorCode = {
   DependencyUnavailable: 'DEPENDENCY_UNAVAILABLE',
   DependencyTimeout: 'DEPENDENCY_TIMEOUT',
   NotReady: 'NOT_READY',
+  NoSolverAvailable: 'NO_SOLVER_AVAILABLE',
+  NoRoute: 'NO_ROUTE',
+  NoLiquidity: 'NO_LIQUIDITY',
+  QuoteNotFound: 'QUOTE_NOT_FOUND',
+  QuoteExpired: 'QUOTE_EXPIRED',
+  QuoteMismatch: 'QUOTE_MISMATCH',
+  IntentNotFound: 'INTENT_NOT_FOUND',
+  TransactionWouldFail: 'TRANSACTION_WOULD_FAIL',
   ShuttingDown: 'SHUTTING_DOWN',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

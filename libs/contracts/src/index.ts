@@ -13,3 +13,6 @@ export * from './http/validators';
 export * from './http/intent.dto';
 export * from './domain/build';
 export * from './http/build.dto';
+export * from './domain/quote';
+export * from './domain/solver-api';
+export * from './http/quote.dto';

@@ -1,6 +1,8 @@
 import type { ApiKeyView, EnforcementMode, KeySetSnapshot, Organisation, RouteFamily, Scope } from './domain/api-key';
 import type { AllowanceCheckResponse, ApproveResponse, BuildResponse, CancelRequest, EvmTx, IntentRequest, PartnerFee, PartnerFeeResponse } from './domain/build';
 import type { Intent, SubmissionStatusResponse, SubmitTxRequest, SubmitTxResponse } from './domain/intent';
+import type { GasEstimateRequest, GasEstimateResponse, IntentStatusResponse, QuoteMessage, QuoteResponse } from './domain/quote';
+import type { ExecuteFrame, SolverExecuteRequest, SolverExecuteResponse } from './domain/solver-api';
 import type { ChainKey, ChainSummary, Token, TokensByChain } from './domain/token';
 
 /**
@@ -18,6 +20,11 @@ export const Subjects = {
   approveBuild: 'quote-builder.allowance.approve.v1',
   deadline: 'quote-builder.deadline.get.v1',
   partnerFee: 'quote-builder.fees.partner.v1',
+  quoteRequest: 'quote-builder.quotes.request.v1',
+  limitOrderBuild: 'quote-builder.limit-orders.build.v1',
+  gasEstimate: 'quote-builder.gas.estimate.v1',
+  intentExecute: 'quote-builder.intents.execute.v1',
+  intentSolverStatus: 'quote-builder.intents.solver-status.v1',
 
   submissionSubmit: 'relay-tracker.submissions.submit.v1',
   submissionStatus: 'relay-tracker.submissions.status.v1',
@@ -59,6 +66,11 @@ export interface RpcContract {
   [Subjects.approveBuild]: { request: IntentRequest; reply: ApproveResponse };
   [Subjects.deadline]: { request: { offsetSeconds: number }; reply: { deadline: string } };
   [Subjects.partnerFee]: { request: { amount: string; partnerFee?: PartnerFee }; reply: PartnerFeeResponse };
+  [Subjects.quoteRequest]: { request: QuoteMessage; reply: QuoteResponse };
+  [Subjects.limitOrderBuild]: { request: Omit<IntentRequest, 'deadline'>; reply: BuildResponse };
+  [Subjects.gasEstimate]: { request: GasEstimateRequest; reply: GasEstimateResponse };
+  [Subjects.intentExecute]: { request: SolverExecuteRequest; reply: SolverExecuteResponse };
+  [Subjects.intentSolverStatus]: { request: { intentTxHash: string }; reply: IntentStatusResponse };
 
   [Subjects.submissionSubmit]: { request: SubmitTxRequest; reply: SubmitTxResponse };
   [Subjects.submissionStatus]: { request: { txHash: string; srcChainKey: ChainKey }; reply: SubmissionStatusResponse };
@@ -82,13 +94,28 @@ export type RpcReply<S extends RpcSubject> = RpcContract[S]['reply'];
 export const Events = {
   keySetChanged: 'key-registry.keyset.changed.v1',
   sponsoringKeySetChanged: 'sponsorship-keys.keyset.changed.v1',
+  solverChanged: 'quote-builder.solvers.changed.v1',
+  executionPosted: 'quote-builder.executions.posted.v1',
 } as const;
 
 /** Fire-and-forget events: subject → payload. Every subscriber (every replica) receives each event. */
 export interface EventContract {
   [Events.keySetChanged]: { version: number };
   [Events.sponsoringKeySetChanged]: { version: number };
+  /** A solver was suspended, lifted or removed: every replica drops or keeps its connections. */
+  [Events.solverChanged]: { solverId: string; status: 'active' | 'suspended' | 'removed' };
+  /** An intent to hand to connected solvers: the winner only, or everyone once exclusivity ends. */
+  [Events.executionPosted]: { frame: ExecuteFrame; audience: 'winner' | 'all' };
 }
+
+/**
+ * Scatter-gather subjects: every replica of the service hears each message and may answer
+ * several times (libs/messaging `Bus.gather`). The request for quote goes to every
+ * quote-builder replica, whichever holds the connection of each solver.
+ */
+export const Broadcasts = {
+  rfq: 'quote-builder.rfq.broadcast.v1',
+} as const;
 export type EventSubject = keyof EventContract;
 
 /** Header names carried on every bus message. */

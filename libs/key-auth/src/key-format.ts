@@ -1,8 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** Portal keys start `svc_`, sponsoring keys `spk_`: one look tells the registries apart. */
-export type KeyKind = 'portal' | 'sponsoring';
-const PREFIX: Record<KeyKind, string> = { portal: 'svc_', sponsoring: 'spk_' };
+/**
+ * Portal keys start `svc_`, sponsoring keys `spk_`, solver credentials `slv_`: one look
+ * tells the registries apart.
+ */
+export type KeyKind = 'portal' | 'sponsoring' | 'solver';
+const PREFIX: Record<KeyKind, string> = { portal: 'svc_', sponsoring: 'spk_', solver: 'slv_' };
 
 export interface MintedKey {
   /** The full key: shown once, never stored. */

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, Optional, type CanActivate, type ExecutionContext, type Provider } from '@nestjs/common';
 import { AppError, ErrorCode } from '@swap/contracts';
 import type { FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
@@ -7,6 +7,11 @@ import { timingSafeEqual } from 'node:crypto';
 export const OPS_TOKEN = Symbol('swap:ops-token');
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/** The OPS_TOKEN provider of a service whose configuration class carries it (WithOperatorRoutes). */
+export function operatorTokenFrom(configClass: new () => { OPS_TOKEN?: string }): Provider {
+  return { provide: OPS_TOKEN, inject: [configClass], useFactory: (config: { OPS_TOKEN?: string }) => config.OPS_TOKEN };
+}
 
 /** The actor of a request to an ops route: `operator:<x-operator header>`. */
 export function operatorOf(request: FastifyRequest): string {

@@ -20,6 +20,11 @@ export interface RequestOptions {
   headers?: MessageHeaders;
 }
 
+/** An open scatter-gather: replies keep arriving until it is closed. */
+export interface Gathering {
+  close(): void;
+}
+
 /**
  * The message bus the services talk over: NATS in a cluster, an in-process bus in the
  * embedded default. Both implementations follow NATS semantics: subscribers in the same
@@ -31,6 +36,13 @@ export interface Bus {
   request(subject: string, data: string, options: RequestOptions): Promise<BusDelivery>;
   publish(subject: string, data: string, headers?: MessageHeaders): void;
   subscribe(subject: string, handler: (message: BusDelivery) => void, options?: { queue?: string }): BusSubscription;
+  /**
+   * Scatter-gather: publishes to every subscriber of the subject (one member per queue
+   * group) with a private reply address, and hands every reply to `onReply` until the
+   * gathering is closed. A subscriber may reply several times (`respond` more than once).
+   * The caller decides when it has heard enough; nothing here times out.
+   */
+  gather(subject: string, data: string, onReply: (reply: BusDelivery) => void, options?: { headers?: MessageHeaders }): Gathering;
   /** Resolves after a round trip to the broker; readiness probes call it. */
   ping(): Promise<void>;
   /** Lets in-flight messages go out, then closes. */

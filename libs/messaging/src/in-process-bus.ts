@@ -1,4 +1,4 @@
-import { BusNoRespondersError, BusTimeoutError, BusUnavailableError, subjectMatches, type Bus, type BusDelivery, type BusSubscription, type MessageHeaders, type RequestOptions } from './bus';
+import { BusNoRespondersError, BusTimeoutError, BusUnavailableError, subjectMatches, type Bus, type BusDelivery, type BusSubscription, type Gathering, type MessageHeaders, type RequestOptions } from './bus';
 
 interface Subscriber {
   subject: string;
@@ -45,6 +45,17 @@ export class InProcessBus implements Bus {
   publish(subject: string, data: string, headers?: MessageHeaders): void {
     if (this.closed) return;
     for (const target of this.route(subject)) this.deliver(target, { subject, data, headers: { ...(headers ?? {}) } });
+  }
+
+  gather(subject: string, data: string, onReply: (reply: BusDelivery) => void, options?: { headers?: MessageHeaders }): Gathering {
+    if (this.closed) throw new BusUnavailableError('In-process bus is closed');
+    let open = true;
+    const respond = (replyData: string, replyHeaders?: MessageHeaders): void => {
+      // Asynchronous like a network hop, and never after the gatherer has stopped listening.
+      setImmediate(() => open && onReply({ subject, data: replyData, headers: { ...(replyHeaders ?? {}) } }));
+    };
+    for (const target of this.route(subject)) this.deliver(target, { subject, data, headers: { ...(options?.headers ?? {}) }, respond });
+    return { close: () => void (open = false) };
   }
 
   subscribe(subject: string, handler: (message: BusDelivery) => void, options?: { queue?: string }): BusSubscription {

@@ -137,6 +137,30 @@ describe.each([
     expect(events.every((e) => (e.payload as { version: number }).version === 7 && e.requestId === 'evt-1')).toBe(true);
   });
 
+  it('gathers every reply of every subscriber, several each, until the gatherer closes', async () => {
+    const subject = `${P}.gather`;
+    const subs = ['a', 'b'].map((name) =>
+      bus.subscribe(subject, (m) => {
+        m.respond?.(`${name}1:${m.data}`);
+        setTimeout(() => m.respond?.(`${name}2`), 20);
+        setTimeout(() => m.respond?.(`${name}-late`), 60);
+      }),
+    );
+    const replies: string[] = [];
+    let fourth!: () => void;
+    const four = new Promise<void>((resolve) => (fourth = resolve));
+    const gathering = bus.gather(subject, 'q', (reply) => {
+      replies.push(reply.data);
+      if (replies.length === 4) fourth();
+    });
+    await four;
+    gathering.close();
+    // The late replies are sent 60 ms in; a closed gathering must not hand them over.
+    await new Promise((r) => setTimeout(r, 120));
+    expect(replies.sort()).toEqual(['a1:q', 'a2', 'b1:q', 'b2']);
+    for (const s of subs) s.unsubscribe();
+  });
+
   it('lets handlers in flight finish when a replica closes, and stops taking new ones', async () => {
     slowStartedOn.clear();
     const requests: Promise<unknown>[] = [];

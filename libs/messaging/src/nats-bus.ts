@@ -1,5 +1,5 @@
-import { connect, ErrorCode, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type NatsError } from 'nats';
-import { BusNoRespondersError, BusTimeoutError, BusUnavailableError, type Bus, type BusDelivery, type BusSubscription, type MessageHeaders, type RequestOptions } from './bus';
+import { connect, createInbox, ErrorCode, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type NatsError } from 'nats';
+import { BusNoRespondersError, BusTimeoutError, BusUnavailableError, type Bus, type BusDelivery, type BusSubscription, type Gathering, type MessageHeaders, type RequestOptions } from './bus';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -75,6 +75,24 @@ export class NatsBus implements Bus {
       },
     });
     return { unsubscribe: () => sub.unsubscribe(), drain: () => sub.drain() };
+  }
+
+  gather(subject: string, data: string, onReply: (reply: BusDelivery) => void, options?: { headers?: MessageHeaders }): Gathering {
+    if (this.nc.isClosed()) throw new BusUnavailableError('NATS connection is closed');
+    const inbox = createInbox();
+    // Subscribed before publishing on the same connection: no reply can come before it.
+    const sub = this.nc.subscribe(inbox, {
+      callback: (err, msg) => {
+        if (!err) onReply(this.fromNatsMsg(msg));
+      },
+    });
+    try {
+      this.nc.publish(this.prefix + subject, encoder.encode(data), { reply: inbox, headers: toNatsHeaders(options?.headers) });
+    } catch (error) {
+      sub.unsubscribe();
+      throw new BusUnavailableError(`NATS publish on ${subject} failed: ${(error as Error).message}`, error);
+    }
+    return { close: () => sub.unsubscribe() };
   }
 
   async ping(): Promise<void> {

@@ -3,7 +3,6 @@
  * swap-gateway, cluster mode) with its family in `off`, and in `enforce` with a valid key,
  * in one run. The check is a SHA-256 and a map look-up, so the ratio should stay near 100%.
  */
-import { ensureDatabase, withDatabase } from '@swap/persistence';
 import { migrateService } from '@swap/service-kit';
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
@@ -15,8 +14,7 @@ import type { BenchContext } from './oracle-bench';
 const INTENT = sampleIntent();
 
 export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promise<void> {
-  const url = withDatabase(ctx.postgresUrl, 'swap_bench');
-  await ensureDatabase(url);
+  const url = ctx.benchDatabaseUrl;
   // A fresh key registry each run (modes start off again).
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -16,7 +16,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureDatabase, withDatabase } from '@swap/persistence';
+import { migrateService } from '@swap/service-kit';
 import { Pool } from 'undici';
+import { quoteBuilder } from '../../../apps/quote-builder/src/quote-builder.definition';
 import { freePort } from '../../devnet/src/devnet';
 import { benchIntents } from './intents-bench';
 import { benchKeys } from './keys-bench';
@@ -28,6 +31,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const ROUTE = '/v1/swaps/tokens/0xa4b1.arbitrum';
+const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+/** The bench's own database on the server (quote-builder's tables, the oracle's year of candles). */
+const BENCH_DATABASE_URL = withDatabase(POSTGRES_URL, 'swap_bench');
 
 interface Measurement {
   name: string;
@@ -93,7 +99,7 @@ async function unloadedLatency(origin: string, seconds: number): Promise<{ p50: 
 
 async function benchGateway(): Promise<void> {
   const ports = { quote: await freePort(), swap: await freePort(), gateway: await freePort(), bare: await freePort(), proxy: await freePort() };
-  const common = { NATS_URL, LOG_LEVEL, HOST: '127.0.0.1' };
+  const common = { NATS_URL, LOG_LEVEL, HOST: '127.0.0.1', DATABASE_URL: BENCH_DATABASE_URL };
   start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
   start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
   start('dist/apps/api-gateway/src/main.js', { ...common, PORT: String(ports.gateway), UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}` });
@@ -152,9 +158,12 @@ const print = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`)
 
 async function main(): Promise<void> {
   const only = process.argv[2];
+  await ensureDatabase(BENCH_DATABASE_URL);
+  await migrateService(BENCH_DATABASE_URL, quoteBuilder);
   if (!only || only === 'gateway') await benchGateway();
   const ctx: BenchContext = {
-    postgresUrl: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+    postgresUrl: POSTGRES_URL,
+    benchDatabaseUrl: BENCH_DATABASE_URL,
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     duration: DURATION,
     connections: CONNECTIONS,

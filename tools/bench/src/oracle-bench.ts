@@ -5,7 +5,7 @@
  *     symbols (about 10.5 million rows; generated once into the bench database and kept);
  *  3. ingestion: ticks aggregated and written to PostgreSQL, on this one process.
  */
-import { createPrismaClient, ensureDatabase, withDatabase } from '@swap/persistence';
+import { createPrismaClient } from '@swap/persistence';
 import { migrateService } from '@swap/service-kit';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -18,6 +18,8 @@ import { parsePrice } from '../../../apps/oracle-candles/src/prices/decimal-pric
 
 export interface BenchContext {
   postgresUrl: string;
+  /** The bench's own database (`swap_bench`), quote-builder's tables migrated. */
+  benchDatabaseUrl: string;
   redisUrl: string;
   duration: number;
   connections: number;
@@ -32,8 +34,7 @@ const YEAR_MINUTES = 525_600;
 const START = 1_735_689_600; // 2025-01-01T00:00:00Z
 
 export async function benchOracle(ctx: BenchContext): Promise<void> {
-  const url = withDatabase(ctx.postgresUrl, 'swap_bench');
-  await ensureDatabase(url);
+  const url = ctx.benchDatabaseUrl;
   await migrateService(url, oracleCandles);
   const rows = await ensureYearOfCandles(url, ctx);
 

@@ -16,6 +16,18 @@ export const DEV_KEYS: Hex[] = [
   '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a',
 ];
 
+/**
+ * The reference solvers' wallets (anvil development accounts 5 and 6): funded with hub
+ * inventory of every asset, so a solver can fill what it quotes.
+ */
+export const SOLVER_KEYS: Hex[] = [
+  '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba',
+  '0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e',
+];
+
+/** Seconds between blocks when idle: live chains keep mining, so the hub's clock follows the wall clock. */
+export const DEVNET_BLOCK_SECONDS = 1;
+
 interface ChainPlan {
   key: string;
   name: string;
@@ -38,6 +50,9 @@ const TOKENS = [
   { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, mint: '100' },
 ];
 
+/** Hub inventory minted to each solver wallet, by symbol. */
+const SOLVER_INVENTORY: Record<string, string> = { USDC: '10000000', WETH: '5000', ETH: '5000', SOL: '100000' };
+
 export interface DevnetOptions {
   /** Where the compiled contracts are cached and the profile is written. */
   dataDir: string;
@@ -50,6 +65,8 @@ export interface Devnet {
   profile: ChainProfile;
   profilePath: string;
   accounts: { address: Address; privateKey: Hex }[];
+  /** The reference solvers' funded wallets. */
+  solvers: { address: Address; privateKey: Hex }[];
   stop(): Promise<void>;
 }
 
@@ -91,17 +108,24 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       await c.client.waitForTransactionReceipt({ hash });
     };
     const demo = DEV_KEYS.slice(1).map((k) => privateKeyToAccount(k).address);
+    const solverWallets = SOLVER_KEYS.map((k) => privateKeyToAccount(k).address);
 
     const hub = chains.find((c) => c.plan.hub)!;
-    const intents = await deploy(hub, artifacts.Intents, []);
+    const intents = await deploy(hub, artifacts.Intents, [BigInt(hub.plan.relayChainId)]);
+    /** A hub asset, with the solvers' inventory of it. */
+    const hubAsset = async (name: string, symbol: string, decimals: number): Promise<Address> => {
+      const address = await deploy(hub, artifacts.TestToken, [name, symbol, decimals]);
+      for (const solver of solverWallets) await mint(hub, address, solver, parseUnits(SOLVER_INVENTORY[symbol] ?? '1000', decimals));
+      return address;
+    };
     const factory = await deploy(hub, artifacts.HubWalletFactory, [privateKeyToAccount(DEV_KEYS[0]).address]);
     const profileChains: ChainInfo[] = [];
     const profileTokens: TokenInfo[] = [];
     const hubTokens: Record<string, Address> = {};
     for (const t of TOKENS) {
-      hubTokens[t.symbol] = await deploy(hub, artifacts.TestToken, [t.name, t.symbol, t.decimals]);
+      hubTokens[t.symbol] = await hubAsset(t.name, t.symbol, t.decimals);
       for (const to of demo) await mint(hub, hubTokens[t.symbol], to, parseUnits(t.mint, t.decimals));
-      profileTokens.push({ symbol: t.symbol, name: t.name, decimals: t.decimals, address: hubTokens[t.symbol], chainKey: hub.plan.key, hubAsset: hubTokens[t.symbol], vault: hubTokens[t.symbol] });
+      profileTokens.push({ symbol: t.symbol, name: t.name, decimals: t.decimals, address: hubTokens[t.symbol], chainKey: hub.plan.key, hubAsset: hubTokens[t.symbol], hubDecimals: t.decimals, vault: hubTokens[t.symbol] });
     }
     profileChains.push(chainInfo(hub, { assetManager: null, connection: null, contracts: { intents, hubWalletFactory: factory } }));
 
@@ -109,13 +133,13 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       const connection = await deploy(spoke, artifacts.Connection, [BigInt(spoke.plan.relayChainId)]);
       const assetManager = await deploy(spoke, artifacts.AssetManager, [connection, BigInt(hub.plan.relayChainId), factory]);
       // The hub holds one asset per spoke token (what the relayer credits to hub wallets).
-      const hubEth = await deploy(hub, artifacts.TestToken, [`ETH (${spoke.plan.name})`, 'ETH', 18]);
-      profileTokens.push({ symbol: 'ETH', name: 'Ether', decimals: 18, address: NATIVE, chainKey: spoke.plan.key, hubAsset: hubEth, vault: hubEth });
+      const hubEth = await hubAsset(`ETH (${spoke.plan.name})`, 'ETH', 18);
+      profileTokens.push({ symbol: 'ETH', name: 'Ether', decimals: 18, address: NATIVE, chainKey: spoke.plan.key, hubAsset: hubEth, hubDecimals: 18, vault: hubEth });
       for (const t of TOKENS) {
         const token = await deploy(spoke, artifacts.TestToken, [t.name, t.symbol, t.decimals]);
         for (const to of demo) await mint(spoke, token, to, parseUnits(t.mint, t.decimals));
-        const hubAsset = await deploy(hub, artifacts.TestToken, [`${t.symbol} (${spoke.plan.name})`, t.symbol, t.decimals]);
-        profileTokens.push({ symbol: t.symbol, name: t.name, decimals: t.decimals, address: token, chainKey: spoke.plan.key, hubAsset, vault: hubAsset });
+        const asset = await hubAsset(`${t.symbol} (${spoke.plan.name})`, t.symbol, t.decimals);
+        profileTokens.push({ symbol: t.symbol, name: t.name, decimals: t.decimals, address: token, chainKey: spoke.plan.key, hubAsset: asset, hubDecimals: t.decimals, vault: asset });
       }
       profileChains.push(chainInfo(spoke, { assetManager, connection }));
     }
@@ -125,8 +149,8 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     const solanaRpc = new SolanaRpcDouble();
     await solanaRpc.start();
     doubles.push(solanaRpc);
-    const hubSol = await deploy(hub, artifacts.TestToken, ['SOL (Solana devnet)', 'SOL', 9]);
-    const hubSolUsdc = await deploy(hub, artifacts.TestToken, ['USDC (Solana devnet)', 'USDC', 6]);
+    const hubSol = await hubAsset('SOL (Solana devnet)', 'SOL', 9);
+    const hubSolUsdc = await hubAsset('USDC (Solana devnet)', 'USDC', 6);
     profileChains.push({
       key: 'solana',
       name: 'Solana (devnet: simulated RPC)',
@@ -140,8 +164,8 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       rpcUrls: [solanaRpc.url],
     });
     profileTokens.push(
-      { symbol: 'SOL', name: 'Solana', decimals: 9, address: '11111111111111111111111111111111', chainKey: 'solana', hubAsset: hubSol, vault: hubSol },
-      { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', chainKey: 'solana', hubAsset: hubSolUsdc, vault: hubSolUsdc },
+      { symbol: 'SOL', name: 'Solana', decimals: 9, address: '11111111111111111111111111111111', chainKey: 'solana', hubAsset: hubSol, hubDecimals: 9, vault: hubSol },
+      { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', chainKey: 'solana', hubAsset: hubSolUsdc, hubDecimals: 6, vault: hubSolUsdc },
     );
 
     const profile: ChainProfile = { name: 'devnet', source: 'tools/devnet (local anvil chains)', chains: profileChains, tokens: profileTokens };
@@ -149,7 +173,8 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     writeFileSync(profilePath, `${JSON.stringify(profile, null, 2)}\n`);
     for (const c of chains) log(`devnet: ${c.plan.key} (chain id ${c.plan.chainId}) at ${c.rpcUrl}`);
     log(`devnet: solana (simulated RPC: recent blockhashes only) at ${solanaRpc.url}`);
-    return { profile, profilePath, accounts: DEV_KEYS.map((k) => ({ address: privateKeyToAccount(k).address, privateKey: k })), stop };
+    const account = (k: Hex) => ({ address: privateKeyToAccount(k).address, privateKey: k });
+    return { profile, profilePath, accounts: DEV_KEYS.map(account), solvers: SOLVER_KEYS.map(account), stop };
   } catch (error) {
     await stop();
     throw error;
@@ -175,7 +200,10 @@ function anvilBinary(): string {
 }
 
 function startAnvil(chainId: number, port: number): ChildProcess {
-  return spawn(anvilBinary(), ['--chain-id', String(chainId), '--port', String(port), '--host', '127.0.0.1', '--silent', '--accounts', '10', '--balance', '10000'], {
+  // Interval mining keeps the chain's clock moving while idle (a deadline read from the hub
+  // is then close to the wall clock); mixed mining still mines every transaction at once.
+  const mining = ['--block-time', String(DEVNET_BLOCK_SECONDS), '--mixed-mining'];
+  return spawn(anvilBinary(), ['--chain-id', String(chainId), '--port', String(port), '--host', '127.0.0.1', '--silent', '--accounts', '10', '--balance', '10000', ...mining], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }

@@ -40,8 +40,10 @@ async function main(): Promise<void> {
           `            profile ${platform.devnet.profilePath}`,
           `            demo wallets (anvil development keys; test money only):`,
           ...platform.devnet.accounts.slice(1).map((a) => `              ${a.address}  ${a.privateKey}`),
+          `  solvers   ${platform.solvers.length} reference solvers on the marketplace (quotes: POST ${platform.gatewayUrl}/v1/swaps/quote)`,
+          ...platform.solvers.map((s) => `              ${s.name.padEnd(16)} spread ${String(s.spreadBps).padStart(3)} bps  wallet ${s.wallet}  ${s.solver.connected ? 'connected' : 'NOT connected (see its log)'}`),
         ]
-      : ['  chains    the registry profile only (no local chains; DEVNET=off or CHAIN_PROFILE set)']),
+      : ['  chains    the registry profile only (no local chains; DEVNET=off or CHAIN_PROFILE set)', '  solvers   none (the reference solvers fill on the devnet): quotes answer 503 NO_SOLVER_AVAILABLE']),
     `  bus       in-process (NATS semantics, no server)`,
     `  database  PGlite, embedded PostgreSQL, data in ${platform.dataDir}`,
     `  cache     in-memory`,

@@ -6,6 +6,7 @@ import { migrateService, startServiceFromEnv, type RunningService, type SharedRu
 import type { DestinationStream } from 'pino';
 import { startDevnet, type Devnet } from '../../devnet/src/devnet';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
+import { startEmbeddedSolvers, type RunningSolver } from './solvers';
 import { BACKEND_SERVICES, DATABASE_SERVICES, GATEWAY } from './services';
 
 export interface PlatformOptions {
@@ -32,6 +33,8 @@ export interface Platform {
   databaseUrl: string;
   dataDir: string;
   devnet?: Devnet;
+  /** The reference solvers (with the devnet only: they fill on its hub). */
+  solvers: RunningSolver[];
   stop(): Promise<void>;
 }
 
@@ -45,7 +48,9 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   const bus = new InProcessBus();
   const started: RunningService[] = [];
   let devnet: Devnet | undefined;
+  let solvers: RunningSolver[] = [];
   const stop = async () => {
+    for (const s of solvers) await s.solver.stop();
     // In reverse start order: the gateway first, so no new work arrives, and each service
     // before the ones it asks over the bus (quote-builder, which answers swap-gateway, last).
     for (const service of [...started].reverse()) await service.close();
@@ -75,7 +80,11 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     for (const service of started) upstreams[upstreamVariable(service.name)] = service.url;
     const gateway = await startServiceFromEnv(GATEWAY, { ...base, ...upstreams, PORT: String(options.gatewayPort) }, shared);
     started.push(gateway);
-    return { gatewayUrl: gateway.url, services: started, databaseUrl: database.url, dataDir: database.dataDir, devnet, stop };
+    if (devnet) {
+      const quoteBuilder = started.find((s) => s.name === 'quote-builder')!;
+      solvers = await startEmbeddedSolvers({ dataDir: options.dataDir, quoteBuilderUrl: quoteBuilder.url, gatewayUrl: gateway.url, devnet, logLevel: options.logLevel, logDestination: options.logDestination });
+    }
+    return { gatewayUrl: gateway.url, services: started, databaseUrl: database.url, dataDir: database.dataDir, devnet, solvers, stop };
   } catch (error) {
     await stop().catch(() => undefined);
     throw error;

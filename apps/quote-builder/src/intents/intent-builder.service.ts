@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import {
-  EvmAdapter,
-  SolanaAdapter,
   encodeApprove,
   encodeAssetManagerTransfer,
   encodeCancelIntent,
@@ -9,6 +7,7 @@ import {
   encodeHubCalls,
   encodeSendMessage,
   partnerFeeData,
+  toHubAmount,
   type ChainInfo,
   type TokenInfo,
 } from '@swap/chains';
@@ -20,29 +19,21 @@ import {
   type BuildResponse,
   type CancelRequest,
   type EvmTx,
-  type FieldViolation,
   type Intent,
   type IntentRequest,
   type PartnerFee,
   type PartnerFeeResponse,
 } from '@swap/contracts';
-import { getBase58Encoder } from '@solana/kit';
 import { randomBytes } from 'node:crypto';
-import { hexToBytes, isAddress, toHex, type Address, type Hex } from 'viem';
+import { hexToBytes, isAddress, type Address, type Hex } from 'viem';
 import { QuoteBuilderConfig } from '../quote-builder.config';
+import { ChainClients } from '../registry/chain-clients';
 import { RegistryService } from '../registry/registry.service';
 import { partnerFeeOf } from './partner-fee';
+import { INTENT_FIELDS, NATIVE, resolveSwap } from './swap-resolution';
 
-const NATIVE = '0x0000000000000000000000000000000000000000';
 const U64_MAX = (1n << 64n) - 1n;
 
-interface Resolved {
-  src: ChainInfo;
-  dst: ChainInfo;
-  input: TokenInfo;
-  output: TokenInfo;
-  amount: bigint;
-}
 
 /**
  * Turns an intent request into the bytes the user signs, the way the protocol builds them
@@ -53,17 +44,15 @@ interface Resolved {
  */
 @Injectable()
 export class IntentBuilderService {
-  private readonly adapters = new Map<string, EvmAdapter>();
-  private readonly solana = new Map<string, SolanaAdapter>();
-
   constructor(
     private readonly registry: RegistryService,
     private readonly config: QuoteBuilderConfig,
+    private readonly chains: ChainClients,
   ) {}
 
   async build(request: IntentRequest): Promise<BuildResponse> {
     // Everything the body alone decides is checked before any chain is read.
-    const { src, dst, input, output, amount, srcAddress, dstAddress } = this.resolve(request);
+    const { src, dst, input, output, amount, srcAddress, dstAddress } = this.resolveIntent(request);
     const fee = partnerFeeOf(amount, request.partnerFee);
     if (request.partnerFee && request.data !== '0x') {
       throw AppError.validation([{ field: 'data', rule: 'emptyWithFee', message: 'data must be 0x when a partnerFee is given: the fee is encoded there' }]);
@@ -81,14 +70,17 @@ export class IntentBuilderService {
 
     const creator = src.hub
       ? (request.srcAddress as Address)
-      : await this.call(hub, (a) => a.hubWalletOf(this.hubContract(hub, 'hubWalletFactory'), BigInt(src.relayChainId), srcAddress));
+      : await this.chains.evm(hub, (a) => a.hubWalletOf(this.hubContract(hub, 'hubWalletFactory'), BigInt(src.relayChainId), srcAddress));
+    // The intent speaks in hub-asset units (the same as the token's where the decimals agree).
+    const hubFee = toHubAmount(fee, input);
+    const hubAmount = toHubAmount(amount, input);
     const intent: Intent = {
       intentId: BigInt(`0x${randomBytes(32).toString('hex')}`).toString(),
       creator,
       inputToken: input.hubAsset,
       outputToken: output.hubAsset,
-      inputAmount: (amount - fee).toString(),
-      minOutputAmount: request.minOutputAmount,
+      inputAmount: (hubAmount - hubFee).toString(),
+      minOutputAmount: toHubAmount(BigInt(request.minOutputAmount), output, 'up').toString(),
       deadline: request.deadline,
       allowPartialFill: request.allowPartialFill,
       srcChain: src.relayChainId,
@@ -96,7 +88,7 @@ export class IntentBuilderService {
       srcAddress,
       dstAddress,
       solver: request.solver,
-      data: fee > 0n ? partnerFeeData(fee, request.partnerFee!.address as Address) : request.data,
+      data: fee > 0n ? partnerFeeData(hubFee, request.partnerFee!.address as Address) : request.data,
     };
     const create = encodeCreateIntent(intent);
     if (src.hub) {
@@ -104,12 +96,12 @@ export class IntentBuilderService {
     }
     // The hub wallet approves the whole deposit: createIntent takes inputAmount and the fee.
     const hubCalls = encodeHubCalls([
-      { target: input.hubAsset as Address, value: 0n, data: encodeApprove(intents, amount) },
+      { target: input.hubAsset as Address, value: 0n, data: encodeApprove(intents, hubAmount) },
       { target: intents, value: 0n, data: create },
     ]);
     if (src.type === 'SOLANA') {
       const program = this.solanaProgram(src);
-      const built = await this.callSolana(src, (a) =>
+      const built = await this.chains.solana(src, (a) =>
         a.buildDeposit({ program, user: request.srcAddress, token: input.address, to: hexToBytes(creator as Hex), amount, data: hexToBytes(hubCalls) }),
       );
       return {
@@ -127,16 +119,21 @@ export class IntentBuilderService {
     return { tx, intent, relayData: { address: creator, payload: hubCalls } };
   }
 
+  /** A limit order: the same intent with deadline 0, open until a solver fills it or the user cancels. */
+  buildLimitOrder(request: Omit<IntentRequest, 'deadline'>): Promise<BuildResponse> {
+    return this.build({ ...request, deadline: '0' });
+  }
+
   async allowanceCheck(request: IntentRequest): Promise<AllowanceCheckResponse> {
-    const { src, input, amount } = this.resolve(request);
+    const { src, input, amount } = this.resolveIntent(request);
     const spender = this.approvalSpender(src, input);
     if (!spender) return { valid: true, approvalRequired: false, amount: amount.toString() };
-    const allowance = await this.call(src, (a) => a.allowance(input.address as Address, request.srcAddress as Address, spender));
+    const allowance = await this.chains.evm(src, (a) => a.allowance(input.address as Address, request.srcAddress as Address, spender));
     return { valid: allowance >= amount, approvalRequired: true, spender, allowance: allowance.toString(), amount: amount.toString() };
   }
 
   async approve(request: IntentRequest): Promise<ApproveResponse> {
-    const { src, input, amount } = this.resolve(request);
+    const { src, input, amount } = this.resolveIntent(request);
     const spender = this.approvalSpender(src, input);
     if (!spender) return { approvalRequired: false, tx: null, message: src.type === 'EVM' ? 'The native token needs no approval' : `${src.key} needs no token approval` };
     return { approvalRequired: true, tx: { from: request.srcAddress, to: input.address, value: '0', data: encodeApprove(spender, amount) } };
@@ -171,7 +168,7 @@ export class IntentBuilderService {
   /** The hub's latest block time plus the offset, as the public protocol computes deadlines. */
   async deadline(offsetSeconds: number): Promise<{ deadline: string }> {
     const hub = this.registry.registry.hub;
-    return { deadline: ((await this.call(hub, (a) => a.latestBlockTime())) + BigInt(offsetSeconds)).toString() };
+    return { deadline: ((await this.chains.evm(hub, (a) => a.latestBlockTime())) + BigInt(offsetSeconds)).toString() };
   }
 
   partnerFee(amountText: string, given?: PartnerFee): PartnerFeeResponse {
@@ -185,31 +182,10 @@ export class IntentBuilderService {
     return { amount: amount.toString(), fee: fee.toString(), inputAmount: (amount - fee).toString(), partnerFee: partnerFee ?? null };
   }
 
-  /**
-   * Chains, tokens and addresses of an intent request (the same body serves build,
-   * allowance and approve), every failure at once, each naming its field.
-   */
-  private resolve(request: IntentRequest): Resolved & { srcAddress: Hex; dstAddress: Hex } {
-    const problems: FieldViolation[] = [];
-    const registry = this.registry.registry;
-    const src = registry.findChain(request.srcChainKey);
-    const dst = registry.findChain(request.dstChainKey);
-    if (!src) problems.push({ field: 'srcChainKey', rule: 'knownChain', message: `srcChainKey: unknown chain key ${request.srcChainKey}` });
-    if (!dst) problems.push({ field: 'dstChainKey', rule: 'knownChain', message: `dstChainKey: unknown chain key ${request.dstChainKey}` });
-    const input = src ? registry.findToken(src.key, request.inputToken) : undefined;
-    const output = dst ? registry.findToken(dst.key, request.outputToken) : undefined;
-    if (src && !input) problems.push({ field: 'inputToken', rule: 'knownToken', message: `inputToken ${request.inputToken} is not a supported token on ${src.key}` });
-    if (dst && !output) problems.push({ field: 'outputToken', rule: 'knownToken', message: `outputToken ${request.outputToken} is not a supported token on ${dst.key}` });
-    if (src?.hub && input?.address === NATIVE) {
-      problems.push({ field: 'inputToken', rule: 'hubNative', message: "inputToken: the hub's native token cannot be deposited directly; use its wrapped form" });
-    }
-    if (src && dst && input && output && src.key === dst.key && input.address.toLowerCase() === output.address.toLowerCase()) {
-      problems.push({ field: 'outputToken', rule: 'differentFromInput', message: 'outputToken must differ from inputToken when both are on the same chain' });
-    }
-    const srcAddress = src ? addressBytes(src, request.srcAddress, 'srcAddress', problems) : undefined;
-    const dstAddress = dst ? addressBytes(dst, request.dstAddress, 'dstAddress', problems) : undefined;
-    if (problems.length) throw AppError.validation(problems);
-    return { src: src!, dst: dst!, input: input!, output: output!, amount: BigInt(request.inputAmount), srcAddress: srcAddress!, dstAddress: dstAddress! };
+  /** Chains, tokens and addresses of an intent request (the same body serves build, allowance and approve). */
+  private resolveIntent(request: IntentRequest) {
+    const swap = resolveSwap(this.registry.registry, request, INTENT_FIELDS);
+    return { ...swap, amount: BigInt(request.inputAmount) };
   }
 
   /** Who must be allowed to move an ERC-20 input: the hub's intents contract, or the spoke's asset manager. */
@@ -221,7 +197,7 @@ export class IntentBuilderService {
   private async checkDeadline(deadline: string): Promise<void> {
     if (deadline === '0') return; // a limit order
     const hub = this.registry.registry.hub;
-    const now = await this.call(hub, (a) => a.latestBlockTime());
+    const now = await this.chains.evm(hub, (a) => a.latestBlockTime());
     if (BigInt(deadline) <= now) {
       throw AppError.validation([{ field: 'deadline', rule: 'future', message: `deadline must be after the hub's latest block time (${now}); get one from GET /v1/swaps/deadline` }]);
     }
@@ -249,57 +225,4 @@ export class IntentBuilderService {
     if (!chain.assetManager) throw new AppError(503, ErrorCode.NotConfigured, `This deployment has no assetManager configured for ${chain.key}`);
     return chain.assetManager;
   }
-
-  private callSolana<T>(chain: ChainInfo, read: (adapter: SolanaAdapter) => Promise<T>): Promise<T> {
-    return this.withAdapter(this.solana, chain, () => new SolanaAdapter(chain, { timeoutMs: this.config.CHAIN_RPC_TIMEOUT_MS }), read);
-  }
-
-  private call<T>(chain: ChainInfo, read: (adapter: EvmAdapter) => Promise<T>): Promise<T> {
-    return this.withAdapter(this.adapters, chain, () => new EvmAdapter(chain, { timeoutMs: this.config.CHAIN_RPC_TIMEOUT_MS }), read);
-  }
-
-  /** A chain read through the chain's adapter (made once), failing as a 503 that names the chain and no RPC address. */
-  private async withAdapter<A, T>(adapters: Map<string, A>, chain: ChainInfo, create: () => A, read: (adapter: A) => Promise<T>): Promise<T> {
-    let adapter = adapters.get(chain.key);
-    if (!adapter) {
-      if (!chain.rpcUrls?.length) throw new AppError(503, ErrorCode.NotConfigured, `No RPC endpoint is configured for ${chain.key}`);
-      adapter = create();
-      adapters.set(chain.key, adapter);
-    }
-    try {
-      return await read(adapter);
-    } catch {
-      throw new AppError(503, ErrorCode.ChainUnavailable, `${chain.key} could not be read; retry later`);
-    }
-  }
-}
-
-/**
- * An address as the raw bytes the intent carries: EVM 20 bytes, Solana the 32-byte key.
- * A bad one is added to `problems` (undefined returned) when a list is given, else thrown.
- */
-function addressBytes(chain: ChainInfo, address: string, field: string, problems?: FieldViolation[]): Hex {
-  const fail = (violation: FieldViolation): Hex => {
-    if (problems) {
-      problems.push(violation);
-      return '0x';
-    }
-    throw AppError.validation([violation]);
-  };
-  if (chain.type === 'EVM') {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(address) || !isAddress(address, { strict: true })) {
-      return fail({ field, rule: 'evmAddress', message: `${field} must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)` });
-    }
-    return address.toLowerCase() as Hex;
-  }
-  if (chain.type === 'SOLANA') {
-    try {
-      const bytes = getBase58Encoder().encode(address);
-      if (bytes.length === 32) return toHex(new Uint8Array(bytes));
-    } catch {
-      // reported below
-    }
-    return fail({ field, rule: 'solanaAddress', message: `${field} must be a base58 public key (32 bytes) on ${chain.key}` });
-  }
-  return fail({ field, rule: 'supportedNetwork', message: `${field}: addresses on ${chain.key} (${chain.type}) are not supported yet` });
 }

@@ -1,8 +1,9 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CancelRequestDto, IntentRequestDto, PartnerFeeDto, Subjects, type RpcReply } from '@swap/contracts';
+import { CancelRequestDto, GasEstimateRequestDto, IntentRequestDto, LimitOrderRequestDto, PartnerFeeDto, Subjects, type RpcReply } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { GasEstimatorService } from './gas-estimator.service';
 import { IntentBuilderService } from './intent-builder.service';
 
 class DeadlineMessage {
@@ -25,11 +26,24 @@ class PartnerFeeMessage {
 /** Building the transactions users sign, for swap-gateway. */
 @Controller()
 export class IntentsHandlers {
-  constructor(private readonly builder: IntentBuilderService) {}
+  constructor(
+    private readonly builder: IntentBuilderService,
+    private readonly gas: GasEstimatorService,
+  ) {}
 
   @MessagePattern(Subjects.intentBuild)
   build(@Payload() request: IntentRequestDto): Promise<RpcReply<typeof Subjects.intentBuild>> {
     return this.builder.build(request);
+  }
+
+  @MessagePattern(Subjects.limitOrderBuild)
+  limitOrder(@Payload() request: LimitOrderRequestDto): Promise<RpcReply<typeof Subjects.limitOrderBuild>> {
+    return this.builder.buildLimitOrder(request);
+  }
+
+  @MessagePattern(Subjects.gasEstimate)
+  gasEstimate(@Payload() request: GasEstimateRequestDto): Promise<RpcReply<typeof Subjects.gasEstimate>> {
+    return this.gas.estimate(request.chainKey, request.tx);
   }
 
   @MessagePattern(Subjects.allowanceCheck)

@@ -11,7 +11,12 @@ import {
   DeadlineQueryDto,
   DeadlineResponseDto,
   ErrorBodyDto,
+  GasEstimateRequestDto,
+  GasEstimateResponseDto,
   IntentHashRequestDto,
+  IntentStatusRequestDto,
+  IntentStatusResponseDto,
+  LimitOrderRequestDto,
   IntentRequestDto,
   PartnerFeeQueryDto,
   PartnerFeeResponseDto,
@@ -44,6 +49,33 @@ export class IntentsController {
   async build(@Body() body: IntentRequestDto, @Res() reply: FastifyReply): Promise<void> {
     // The build response goes out as quote-builder wrote it.
     void reply.header('content-type', 'application/json; charset=utf-8').send(await this.messaging.requestJson(Subjects.intentBuild, body));
+  }
+
+  @Post(SWAPS_POST_ROUTES.limitOrders.path)
+  @HttpCode(200)
+  @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.limitOrders.scope })
+  @ApiOperation({ summary: 'Build a limit order: the intent body without a deadline; the intent carries deadline 0 and stays open until filled or cancelled (/intents/cancel)' })
+  @ApiOkResponse({ type: BuildResponseDto })
+  async limitOrder(@Body() body: LimitOrderRequestDto, @Res() reply: FastifyReply): Promise<void> {
+    void reply.header('content-type', 'application/json; charset=utf-8').send(await this.messaging.requestJson(Subjects.limitOrderBuild, body));
+  }
+
+  @Post(SWAPS_POST_ROUTES.gasEstimate.path)
+  @HttpCode(200)
+  @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.gasEstimate.scope })
+  @ApiOperation({ summary: 'Gas of a built transaction ({ chainKey, tx } as a builder returned tx) and its fee at the chain’s current prices' })
+  @ApiOkResponse({ type: GasEstimateResponseDto })
+  gasEstimate(@Body() body: GasEstimateRequestDto): Reply<'gasEstimate'> {
+    return this.messaging.request(Subjects.gasEstimate, body);
+  }
+
+  @Post(SWAPS_POST_ROUTES.intentStatus.path)
+  @HttpCode(200)
+  @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentStatus.scope })
+  @ApiOperation({ summary: 'Solver status of a hub intent transaction: -1 not found, 1 not started, 2 in progress, 3 solved (with fillTxHash), 4 failed' })
+  @ApiOkResponse({ type: IntentStatusResponseDto })
+  intentStatus(@Body() body: IntentStatusRequestDto): Reply<'intentSolverStatus'> {
+    return this.messaging.request(Subjects.intentSolverStatus, { intentTxHash: body.intentTxHash });
   }
 
   @Post(SWAPS_POST_ROUTES.allowanceCheck.path)

@@ -1,0 +1,195 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { CreatedIntent } from '@swap/chains';
+import {
+  AppError,
+  ErrorCode,
+  Events,
+  SolverErrorCode,
+  SolverStatusCode,
+  type ExecuteFrame,
+  type FilledFrame,
+  type Intent,
+  type IntentStatusResponse,
+  type MarketplaceFrame,
+  type QuoteRecord,
+  type SolverExecuteRequest,
+  type SolverExecuteResponse,
+} from '@swap/contracts';
+import { MessagingClient } from '@swap/messaging';
+import type { Logger } from '@swap/observability';
+import { LOGGER } from '@swap/service-kit';
+import type { Address, Hex } from 'viem';
+import { PrismaClient, type Prisma } from '../generated/prisma/client';
+import { SolverConnections } from '../marketplace/solver-connections';
+import type { AuthenticatedSolver } from '../marketplace/solver-registry.service';
+import { QuoteBuilderConfig } from '../quote-builder.config';
+import { QuoteRecords } from '../marketplace/quote-records';
+import { ChainClients } from '../registry/chain-clients';
+import { RegistryService } from '../registry/registry.service';
+
+/** Intents handed again to a solver that (re)connects: the newest open ones. */
+const OPEN_ON_CONNECT = 200;
+
+/**
+ * Intents open on the hub, handed to solvers (`/v1/intent/execute`): read from the hub
+ * transaction that created them (never from the caller), checked against the quote they
+ * came from, recorded once per intent, and sent to the quote's winner first, then, after
+ * EXCLUSIVITY_MS, to every connected solver. A solver's fill counts once the hub's own
+ * IntentFilled event confirms it.
+ */
+@Injectable()
+export class ExecutionService implements OnModuleInit, OnModuleDestroy {
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly registry: RegistryService,
+    private readonly chains: ChainClients,
+    private readonly quotes: QuoteRecords,
+    private readonly messaging: MessagingClient,
+    private readonly connections: SolverConnections,
+    private readonly config: QuoteBuilderConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit(): void {
+    this.connections.onFill((solver, frame) => void this.recordFill(solver, frame).catch((error: Error) => this.logger.warn({ err: error, solver: solver.name }, 'fill report not recorded')));
+    this.connections.onConnect((solver, send) => void this.sendOpen(solver, send).catch((error: Error) => this.logger.warn({ err: error, solver: solver.name }, 'open intents not sent')));
+  }
+
+  onModuleDestroy(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+  }
+
+  async execute(request: SolverExecuteRequest): Promise<SolverExecuteResponse> {
+    const txHash = request.intent_tx_hash.toLowerCase() as Hex;
+    const quote = request.quote_uuid ? await this.quotes.get(request.quote_uuid) : undefined;
+    const created = await this.createdIntent(txHash, quote);
+    if (quote) checkAgainstQuote(created.intent, quote);
+
+    const { count } = await this.db.execution.createMany({
+      data: [{ intentHash: created.intentHash, intentTxHash: txHash, intent: created.intent as unknown as Prisma.InputJsonValue, deadline: created.intent.deadline, quoteId: quote?.id ?? null }],
+      skipDuplicates: true,
+    });
+    // Once per intent: a repeated execute changes nothing and hands the intent to nobody again.
+    if (count === 1) this.post(created, txHash, quote);
+    return { answer: 'OK', intent_hash: created.intentHash };
+  }
+
+  /** The solver's view of a hub intent transaction (the protocol's status codes). */
+  async status(intentTxHash: string): Promise<IntentStatusResponse> {
+    const row = await this.db.execution.findFirst({ where: { intentTxHash: intentTxHash.toLowerCase() }, orderBy: { createdAt: 'asc' } });
+    if (!row) return { status: SolverStatusCode.NotFound };
+    if (row.status === 'solved') return { status: SolverStatusCode.Solved, intentHash: row.intentHash, ...(row.fillTxHash ? { fillTxHash: row.fillTxHash } : {}) };
+    const deadline = BigInt(row.deadline.toFixed());
+    const expired = deadline !== 0n && deadline < BigInt(Math.floor(Date.now() / 1000));
+    return { status: expired ? SolverStatusCode.Failed : SolverStatusCode.InProgress, intentHash: row.intentHash };
+  }
+
+  /** A solver says it filled: believed only when the hub's IntentFilled event of that transaction says so. */
+  async recordFill(solver: AuthenticatedSolver, frame: FilledFrame): Promise<void> {
+    const intentHash = frame.intent_hash.toLowerCase();
+    const row = await this.db.execution.findUnique({ where: { intentHash }, select: { status: true } });
+    if (!row || row.status === 'solved') return;
+    const hub = this.registry.registry.hub;
+    const events = await this.chains.evm(hub, (a) => a.intentEvents(frame.fill_tx_hash as Hex, this.intentsContract()));
+    const filled = events?.status === 'success' && events.filled.some((f) => f.intentHash.toLowerCase() === intentHash);
+    if (!filled) {
+      this.logger.warn({ solver: solver.name, intentHash, fillTxHash: frame.fill_tx_hash }, 'fill report not confirmed by the hub; ignored');
+      return;
+    }
+    const { count } = await this.db.execution.updateMany({
+      where: { intentHash, status: 'posted' },
+      data: { status: 'solved', fillTxHash: frame.fill_tx_hash.toLowerCase(), filledBy: solver.id },
+    });
+    if (count === 1) this.logger.info({ solver: solver.name, intentHash, fillTxHash: frame.fill_tx_hash }, 'intent filled');
+  }
+
+  /** The IntentCreated event of the transaction: the one of the quote's tokens when several are there. */
+  private async createdIntent(txHash: Hex, quote: QuoteRecord | undefined): Promise<CreatedIntent> {
+    const hub = this.registry.registry.hub;
+    const intents = this.intentsContract();
+    const events = await this.chains.evm(hub, (a) => a.intentEvents(txHash, intents));
+    if (!events) throw new AppError(404, ErrorCode.IntentNotFound, `The hub knows no transaction ${txHash} (not mined yet?)`);
+    if (events.status !== 'success' || events.created.length === 0) {
+      throw new AppError(404, ErrorCode.IntentNotFound, `Transaction ${txHash} created no intent on the hub's intents contract`);
+    }
+    const matching = quote ? events.created.find((c) => sameAddress(c.intent.inputToken, quote.hubTokenSrc) && sameAddress(c.intent.outputToken, quote.hubTokenDst)) : undefined;
+    return matching ?? events.created[0];
+  }
+
+  private post(created: CreatedIntent, txHash: Hex, quote: QuoteRecord | undefined): void {
+    const winner = quote?.solverId ?? null;
+    const exclusive = winner !== null && this.config.EXCLUSIVITY_MS > 0;
+    const frame: ExecuteFrame = {
+      type: 'execute',
+      intent_hash: created.intentHash,
+      intent_tx_hash: txHash,
+      intent: created.intent,
+      quote_uuid: quote?.id ?? null,
+      exclusive_until: exclusive ? Date.now() + this.config.EXCLUSIVITY_MS : null,
+      exclusive_solver: winner,
+    };
+    if (!exclusive) return this.messaging.emit(Events.executionPosted, { frame, audience: 'all' });
+    this.messaging.emit(Events.executionPosted, { frame, audience: 'winner' });
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.openToAll(frame).catch((error: Error) => this.logger.warn({ err: error, intentHash: frame.intent_hash }, 'intent not opened to every solver'));
+    }, this.config.EXCLUSIVITY_MS);
+    this.timers.add(timer);
+  }
+
+  /** After the winner's window: everyone else, unless the intent was filled meanwhile. */
+  private async openToAll(frame: ExecuteFrame): Promise<void> {
+    const row = await this.db.execution.findUnique({ where: { intentHash: frame.intent_hash }, select: { status: true } });
+    if (row?.status === 'posted') this.messaging.emit(Events.executionPosted, { frame, audience: 'all' });
+  }
+
+  /** A solver that (re)connects is handed the intents still open (limit orders wait for it). */
+  private async sendOpen(solver: AuthenticatedSolver, send: (frame: MarketplaceFrame) => void): Promise<void> {
+    const now = Date.now();
+    const rows = await this.db.execution.findMany({ where: { status: 'posted' }, orderBy: { createdAt: 'desc' }, take: OPEN_ON_CONNECT });
+    for (const row of rows) {
+      const deadline = BigInt(row.deadline.toFixed());
+      if (deadline !== 0n && deadline * 1000n < BigInt(now)) continue;
+      const exclusiveUntil = row.quoteId ? row.createdAt.getTime() + this.config.EXCLUSIVITY_MS : null;
+      const winner = row.quoteId ? ((await this.quotes.find(row.quoteId))?.solverId ?? null) : null;
+      if (exclusiveUntil !== null && exclusiveUntil > now && winner !== solver.id) continue;
+      send({
+        type: 'execute',
+        intent_hash: row.intentHash,
+        intent_tx_hash: row.intentTxHash,
+        intent: row.intent as unknown as Intent,
+        quote_uuid: row.quoteId,
+        exclusive_until: exclusiveUntil,
+        exclusive_solver: winner,
+      });
+    }
+  }
+
+  private intentsContract(): Address {
+    const address = this.registry.registry.hub.contracts?.intents;
+    if (!address) throw new AppError(503, ErrorCode.NotConfigured, 'This deployment has no intents contract configured for the hub');
+    return address as Address;
+  }
+}
+
+/** The intent must be what was quoted: the same hub assets, the quoted input, no more output than quoted. */
+function checkAgainstQuote(intent: Intent, quote: QuoteRecord): void {
+  if (Date.parse(quote.expiresAt) < Date.now()) {
+    throw new AppError(410, ErrorCode.QuoteExpired, `Quote ${quote.id} expired at ${quote.expiresAt}`);
+  }
+  if (!sameAddress(intent.inputToken, quote.hubTokenSrc) || !sameAddress(intent.outputToken, quote.hubTokenDst)) {
+    throw new AppError(409, ErrorCode.QuoteMismatch, `The intent swaps other tokens than quote ${quote.id}`, { protocolCode: SolverErrorCode.QuoteNotMatch });
+  }
+  if (intent.inputAmount !== quote.hubAmountIn) {
+    throw new AppError(409, ErrorCode.QuoteMismatch, `The intent's inputAmount ${intent.inputAmount} is not the quoted ${quote.hubAmountIn}`, { protocolCode: SolverErrorCode.IntentDataNotMatchQuote });
+  }
+  if (BigInt(intent.minOutputAmount) > BigInt(quote.hubQuotedAmount)) {
+    throw new AppError(409, ErrorCode.QuoteMismatch, `The intent asks at least ${intent.minOutputAmount}, more than the quoted ${quote.hubQuotedAmount}`, { protocolCode: SolverErrorCode.MaxDiffOutput });
+  }
+}
+
+function sameAddress(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}

@@ -1,0 +1,20 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { IntentStatusRequestDto, SolverExecuteRequestDto, Subjects, type RpcReply } from '@swap/contracts';
+import { ExecutionService } from './execution.service';
+
+/** Handing intents to solvers and reading their progress, for swap-gateway and relay-tracker. */
+@Controller()
+export class ExecutionsHandlers {
+  constructor(private readonly executions: ExecutionService) {}
+
+  @MessagePattern(Subjects.intentExecute)
+  execute(@Payload() request: SolverExecuteRequestDto): Promise<RpcReply<typeof Subjects.intentExecute>> {
+    return this.executions.execute(request);
+  }
+
+  @MessagePattern(Subjects.intentSolverStatus)
+  status(@Payload() request: IntentStatusRequestDto): Promise<RpcReply<typeof Subjects.intentSolverStatus>> {
+    return this.executions.status(request.intentTxHash);
+  }
+}

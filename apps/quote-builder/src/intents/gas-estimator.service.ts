@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { AppError, ErrorCode, type FieldViolation, type GasEstimateResponse, type GasTxDto } from '@swap/contracts';
+import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, isAddress, type Address, type Hex } from 'viem';
+import { ChainClients } from '../registry/chain-clients';
+import { RegistryService } from '../registry/registry.service';
+
+/**
+ * What a built transaction will cost at the chain's current prices: EVM, the gas the node
+ * estimates for it (sent by its `from`, now) times the current gas price; Solana, the fee
+ * the cluster charges for its message. A transaction the chain would reject is a 422 that
+ * says why, not a guess.
+ */
+@Injectable()
+export class GasEstimatorService {
+  constructor(
+    private readonly registry: RegistryService,
+    private readonly chains: ChainClients,
+  ) {}
+
+  async estimate(chainKey: string, tx: GasTxDto): Promise<GasEstimateResponse> {
+    const chain = this.registry.registry.findChain(chainKey);
+    if (!chain) throw AppError.validation([{ field: 'chainKey', rule: 'knownChain', message: `chainKey: unknown chain key ${chainKey}` }]);
+    if (chain.type === 'EVM') {
+      const problems: FieldViolation[] = [];
+      if (!isAddress(tx.from, { strict: false })) problems.push({ field: 'tx.from', rule: 'evmAddress', message: `tx.from must be a 20-byte hex address on ${chain.key}` });
+      if (!isAddress(tx.to, { strict: false })) problems.push({ field: 'tx.to', rule: 'evmAddress', message: `tx.to must be a 20-byte hex address on ${chain.key}` });
+      if (!/^0x([0-9a-fA-F]{2})*$/.test(tx.data)) problems.push({ field: 'tx.data', rule: 'hexBytes', message: 'tx.data must be 0x-prefixed hex bytes on an EVM network' });
+      if (tx.encoding !== undefined) problems.push({ field: 'tx.encoding', rule: 'evmTx', message: `tx.encoding is for Solana transactions; ${chain.key} takes { from, to, value, data }` });
+      if (problems.length) throw AppError.validation(problems);
+      const call = { from: tx.from as Address, to: tx.to as Address, value: BigInt(tx.value ?? '0'), data: tx.data as Hex };
+      const gas = await this.chains.evm(chain, (a) => a.estimateGas(call).catch((error: unknown) => rethrowRevert(error, chain.key)));
+      const price = await this.chains.evm(chain, (a) => a.gasPrice());
+      return { chainKey: chain.key, gas: gas.toString(), price: price.toString(), fee: (gas * price).toString(), unit: 'wei' };
+    }
+    if (chain.type === 'SOLANA') {
+      if (tx.encoding !== 'base64') throw AppError.validation([{ field: 'tx.encoding', rule: 'solanaTx', message: `tx.encoding must be base64: ${chain.key} transactions are sent as the builder returned them` }]);
+      const { fee, signatures } = await this.chains.solana(chain, (a) =>
+        a.feeOf(tx.data).catch((error: unknown) => {
+          if (error instanceof RangeError || error instanceof TypeError || (error as { name?: string }).name === 'SolanaError') {
+            throw AppError.validation([{ field: 'tx.data', rule: 'solanaTransaction', message: 'tx.data must be a base64 Solana wire transaction' }]);
+          }
+          throw error;
+        }),
+      );
+      if (fee === null) throw new AppError(422, ErrorCode.TransactionWouldFail, 'The transaction’s blockhash has expired; build it again');
+      return { chainKey: chain.key, gas: String(signatures), price: signatures ? (fee / BigInt(signatures)).toString() : '0', fee: fee.toString(), unit: 'lamports' };
+    }
+    throw new AppError(501, ErrorCode.NotImplemented, `Gas estimates for ${chain.key} are not built yet`);
+  }
+}
+
+/** A revert is the transaction's fault (422, with the chain's reason); anything else, the chain's (503). */
+function rethrowRevert(error: unknown, chainKey: string): never {
+  if (error instanceof BaseError) {
+    const revert = error.walk((e) => e instanceof ExecutionRevertedError || e instanceof ContractFunctionRevertedError);
+    if (revert) {
+      const reason = (revert as ExecutionRevertedError).details || (revert as BaseError).shortMessage;
+      throw new AppError(422, ErrorCode.TransactionWouldFail, `The transaction would fail on ${chainKey} now: ${reason}`.slice(0, 300));
+    }
+  }
+  throw error;
+}

@@ -1,0 +1,93 @@
+import type { ChainInfo, ChainRegistry, TokenInfo } from '@swap/chains';
+import { AppError, type FieldViolation } from '@swap/contracts';
+import { getBase58Encoder } from '@solana/kit';
+import { isAddress, toHex, type Hex } from 'viem';
+
+export const NATIVE = '0x0000000000000000000000000000000000000000';
+
+/** The two sides of a swap, as a body names them. */
+export interface SwapSides {
+  srcChainKey: string;
+  dstChainKey: string;
+  inputToken: string;
+  outputToken: string;
+  srcAddress?: string;
+  dstAddress?: string;
+}
+
+/** What the body calls each side (the quote body says tokenSrc where the intent body says inputToken). */
+export interface SwapFieldNames {
+  srcChainKey: string;
+  dstChainKey: string;
+  inputToken: string;
+  outputToken: string;
+  srcAddress: string;
+  dstAddress: string;
+}
+
+export const INTENT_FIELDS: SwapFieldNames = { srcChainKey: 'srcChainKey', dstChainKey: 'dstChainKey', inputToken: 'inputToken', outputToken: 'outputToken', srcAddress: 'srcAddress', dstAddress: 'dstAddress' };
+export const QUOTE_FIELDS: SwapFieldNames = { srcChainKey: 'tokenSrcChainKey', dstChainKey: 'tokenDstChainKey', inputToken: 'tokenSrc', outputToken: 'tokenDst', srcAddress: 'srcAddress', dstAddress: 'dstAddress' };
+
+export interface ResolvedSwap {
+  src: ChainInfo;
+  dst: ChainInfo;
+  input: TokenInfo;
+  output: TokenInfo;
+  /** Raw address bytes as the intent carries them; '0x' where the body gave no address. */
+  srcAddress: Hex;
+  dstAddress: Hex;
+}
+
+/**
+ * Chains, tokens and addresses of a swap body, every failure at once, each naming its
+ * field: known chains and tokens, the hub's native token only in its wrapped form, two
+ * different sides, and addresses of the right kind for their chain (when given).
+ */
+export function resolveSwap(registry: ChainRegistry, sides: SwapSides, fields: SwapFieldNames): ResolvedSwap {
+  const problems: FieldViolation[] = [];
+  const src = registry.findChain(sides.srcChainKey);
+  const dst = registry.findChain(sides.dstChainKey);
+  if (!src) problems.push({ field: fields.srcChainKey, rule: 'knownChain', message: `${fields.srcChainKey}: unknown chain key ${sides.srcChainKey}` });
+  if (!dst) problems.push({ field: fields.dstChainKey, rule: 'knownChain', message: `${fields.dstChainKey}: unknown chain key ${sides.dstChainKey}` });
+  const input = src ? registry.findToken(src.key, sides.inputToken) : undefined;
+  const output = dst ? registry.findToken(dst.key, sides.outputToken) : undefined;
+  if (src && !input) problems.push({ field: fields.inputToken, rule: 'knownToken', message: `${fields.inputToken} ${sides.inputToken} is not a supported token on ${src.key}` });
+  if (dst && !output) problems.push({ field: fields.outputToken, rule: 'knownToken', message: `${fields.outputToken} ${sides.outputToken} is not a supported token on ${dst.key}` });
+  if (src?.hub && input?.address === NATIVE) {
+    problems.push({ field: fields.inputToken, rule: 'hubNative', message: `${fields.inputToken}: the hub's native token cannot be deposited directly; use its wrapped form` });
+  }
+  if (src && dst && input && output && src.key === dst.key && input.address.toLowerCase() === output.address.toLowerCase()) {
+    problems.push({ field: fields.outputToken, rule: 'differentFromInput', message: `${fields.outputToken} must differ from ${fields.inputToken} when both are on the same chain` });
+  }
+  const srcAddress = src && sides.srcAddress !== undefined ? addressBytes(src, sides.srcAddress, fields.srcAddress, problems) : '0x';
+  const dstAddress = dst && sides.dstAddress !== undefined ? addressBytes(dst, sides.dstAddress, fields.dstAddress, problems) : '0x';
+  if (problems.length) throw AppError.validation(problems);
+  return { src: src!, dst: dst!, input: input!, output: output!, srcAddress, dstAddress };
+}
+
+/**
+ * An address as the raw bytes the intent carries: EVM 20 bytes, Solana the 32-byte key.
+ * A bad one is added to `problems` (and '0x' returned).
+ */
+function addressBytes(chain: ChainInfo, address: string, field: string, problems: FieldViolation[]): Hex {
+  const fail = (violation: FieldViolation): Hex => {
+    problems.push(violation);
+    return '0x';
+  };
+  if (chain.type === 'EVM') {
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address) || !isAddress(address, { strict: true })) {
+      return fail({ field, rule: 'evmAddress', message: `${field} must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)` });
+    }
+    return address.toLowerCase() as Hex;
+  }
+  if (chain.type === 'SOLANA') {
+    try {
+      const bytes = getBase58Encoder().encode(address);
+      if (bytes.length === 32) return toHex(new Uint8Array(bytes));
+    } catch {
+      // reported below
+    }
+    return fail({ field, rule: 'solanaAddress', message: `${field} must be a base58 public key (32 bytes) on ${chain.key}` });
+  }
+  return fail({ field, rule: 'supportedNetwork', message: `${field}: addresses on ${chain.key} (${chain.type}) are not supported yet` });
+}

@@ -1,0 +1,20 @@
+import { Controller } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { Events, type EventContract } from '@swap/contracts';
+import { SolverConnections } from './solver-connections';
+
+/** Bus events every replica hears: solver status changes, and intents to hand to its solvers. */
+@Controller()
+export class MarketplaceEvents {
+  constructor(private readonly connections: SolverConnections) {}
+
+  @EventPattern(Events.solverChanged)
+  solverChanged(@Payload() event: EventContract[typeof Events.solverChanged]): void {
+    if (typeof event?.solverId === 'string' && event.status !== 'active') this.connections.drop(event.solverId, `solver ${event.status}`);
+  }
+
+  @EventPattern(Events.executionPosted)
+  executionPosted(@Payload() event: EventContract[typeof Events.executionPosted]): void {
+    if (event?.frame?.type === 'execute' && (event.audience === 'winner' || event.audience === 'all')) this.connections.deliverExecution(event.frame, event.audience);
+  }
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { operatorTokenFrom } from '@swap/key-auth';
+import { QuoteBuilderConfig } from '../quote-builder.config';
+import { QuoteRecords } from './quote-records';
+import { MarketplaceEvents } from './marketplace.events';
+import { MarketplaceOperatorController } from './operator.controller';
+import { RfqService } from './rfq.service';
+import { SolverConnections } from './solver-connections';
+import { SolverRegistryService } from './solver-registry.service';
+
+/** The solver marketplace: registered solvers, their connections, and requests for quote across replicas. */
+@Module({
+  controllers: [MarketplaceEvents, MarketplaceOperatorController],
+  providers: [SolverRegistryService, SolverConnections, RfqService, QuoteRecords, operatorTokenFrom(QuoteBuilderConfig)],
+  exports: [SolverRegistryService, SolverConnections, RfqService, QuoteRecords],
+})
+export class MarketplaceModule {}

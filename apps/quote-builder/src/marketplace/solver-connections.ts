@@ -1,0 +1,267 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { isUint256String, SolverErrorCode, type ExecuteFrame, type FilledFrame, type MarketplaceFrame, type RfqFrame } from '@swap/contracts';
+import { ServiceMetrics, type Logger } from '@swap/observability';
+import { LOGGER } from '@swap/service-kit';
+import { randomUUID } from 'node:crypto';
+import { Counter, Gauge } from 'prom-client';
+import type { WebSocket } from 'ws';
+import { QuoteBuilderConfig } from '../quote-builder.config';
+import { SolverRegistryService, type AuthenticatedSolver } from './solver-registry.service';
+
+/** What a replica tells the replica that asked for quotes, on the RFQ's reply address. */
+export type RfqReply =
+  | { kind: 'ack'; replica: string; solvers: AuthenticatedSolver[] }
+  | { kind: 'answer'; solverId: string; quotedAmount: string; ms: number }
+  | { kind: 'decline'; solverId: string; code: number; message?: string; ms: number }
+  | { kind: 'missed'; solverId: string; reason: 'disconnected' | 'invalid' };
+
+/** One open marketplace connection of a solver to this replica. */
+interface Session {
+  id: string;
+  solver: AuthenticatedSolver;
+  socket: WebSocket;
+  connectedAt: number;
+  lastHeard: number;
+}
+
+/** A request for quote this replica forwarded and still waits on. */
+interface PendingRfq {
+  sentAt: number;
+  waiting: Map<string, Session>;
+  respond: (reply: RfqReply) => void;
+  timer: NodeJS.Timeout;
+}
+
+const HASH = /^0x[0-9a-fA-F]{64}$/;
+const WS_CLOSE = { goingAway: 1001, policy: 1008, heartbeatTimeout: 4408, revoked: 4403 } as const;
+
+/**
+ * The solvers connected to this replica and the frames between them and the marketplace:
+ * heartbeats both ways, requests for quote out and their answers back, intents to fill
+ * out and fills back. Each replica holds only its own connections; requests for quote
+ * reach every replica over the bus (RfqService), so a solver is asked wherever it is
+ * connected.
+ */
+@Injectable()
+export class SolverConnections implements OnModuleInit, OnModuleDestroy {
+  /** Stable for the life of this process: how the asking replica tells the others apart. */
+  readonly replicaId = randomUUID();
+  private readonly sessions = new Map<string, Session>();
+  private readonly pending = new Map<string, PendingRfq>();
+  private readonly fillListeners: ((solver: AuthenticatedSolver, frame: FilledFrame) => void)[] = [];
+  private readonly connectListeners: ((solver: AuthenticatedSolver, send: (frame: MarketplaceFrame) => void) => void)[] = [];
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly connectionsGauge: Gauge;
+  private readonly answers: Counter<'solver' | 'outcome'>;
+
+  constructor(
+    private readonly config: QuoteBuilderConfig,
+    private readonly registry: SolverRegistryService,
+    @Inject(LOGGER) private readonly logger: Logger,
+    metrics: ServiceMetrics,
+  ) {
+    this.connectionsGauge = new Gauge({ name: 'solver_connections', help: 'Solver connections open to this replica', registers: [metrics.registry] });
+    this.answers = new Counter({
+      name: 'solver_rfq_answers_total',
+      help: 'Answers of solvers to requests for quote, by solver and outcome (quote, decline, late, invalid, disconnected)',
+      labelNames: ['solver', 'outcome'],
+      registers: [metrics.registry],
+    });
+  }
+
+  onModuleInit(): void {
+    const heartbeat = this.config.SOLVER_HEARTBEAT_MS;
+    this.timers.push(setInterval(() => this.beat(), heartbeat).unref());
+    // A lost change event must not leave a suspended solver connected for long.
+    this.timers.push(setInterval(() => void this.revalidate(), Math.max(heartbeat, 30_000)).unref());
+  }
+
+  /** Replica shutdown: solvers are told to go elsewhere (1001), and reconnect to another replica. */
+  onModuleDestroy(): void {
+    for (const timer of this.timers) clearInterval(timer);
+    for (const session of this.sessions.values()) session.socket.close(WS_CLOSE.goingAway, 'marketplace replica shutting down');
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  onFill(listener: (solver: AuthenticatedSolver, frame: FilledFrame) => void): void {
+    this.fillListeners.push(listener);
+  }
+
+  /** Called for each new connection, with a way to send it frames (open intents, say). */
+  onConnect(listener: (solver: AuthenticatedSolver, send: (frame: MarketplaceFrame) => void) => void): void {
+    this.connectListeners.push(listener);
+  }
+
+  /** Takes over an accepted WebSocket of an authenticated solver. */
+  attach(socket: WebSocket, solver: AuthenticatedSolver): void {
+    const now = Date.now();
+    const session: Session = { id: randomUUID(), solver, socket, connectedAt: now, lastHeard: now };
+    this.sessions.set(session.id, session);
+    this.connectionsGauge.set(this.sessions.size);
+    socket.on('message', (data, isBinary) => this.onFrame(session, isBinary ? undefined : data.toString()));
+    socket.on('close', () => this.detach(session));
+    socket.on('error', (error) => this.logger.warn({ err: error, solver: solver.name }, 'solver connection error'));
+    this.logger.info({ solverId: solver.id, solver: solver.name, session: session.id }, 'solver connected');
+    this.send(session, { type: 'welcome', solver_id: solver.id, name: solver.name, heartbeat_ms: this.config.SOLVER_HEARTBEAT_MS, rfq_deadline_ms: this.config.RFQ_DEADLINE_MS });
+    for (const listener of this.connectListeners) listener(solver, (frame) => this.send(session, frame));
+  }
+
+  /** Closes every connection of a solver (suspended or removed). */
+  drop(solverId: string, reason: string): void {
+    for (const session of this.sessions.values()) {
+      if (session.solver.id === solverId) session.socket.close(WS_CLOSE.revoked, reason);
+    }
+  }
+
+  /** The connected solvers: one session each (the newest, when a solver connected twice). */
+  connectedSolvers(): AuthenticatedSolver[] {
+    return [...this.latestSessions().values()].map((s) => s.solver);
+  }
+
+  /**
+   * This replica's part of a request for quote: acknowledge with the solvers it asks, send
+   * them the frame, and pass each answer back as it comes; at the deadline, stop waiting.
+   */
+  forwardRfq(frame: RfqFrame, respond: (reply: RfqReply) => void): void {
+    const sessions = [...this.latestSessions().values()];
+    respond({ kind: 'ack', replica: this.replicaId, solvers: sessions.map((s) => s.solver) });
+    if (sessions.length === 0) return;
+    const wait = Math.max(0, frame.answer_by - Date.now());
+    const pending: PendingRfq = {
+      sentAt: Date.now(),
+      waiting: new Map(sessions.map((s) => [s.solver.id, s])),
+      respond,
+      timer: setTimeout(() => this.pending.delete(frame.rfq_id), wait),
+    };
+    this.pending.set(frame.rfq_id, pending);
+    for (const session of sessions) this.send(session, frame);
+  }
+
+  /** Hands an intent to the winner of its quote, or to every other solver once exclusivity ends. */
+  deliverExecution(frame: ExecuteFrame, audience: 'winner' | 'all'): void {
+    for (const session of this.latestSessions().values()) {
+      const isWinner = session.solver.id === frame.exclusive_solver;
+      if (audience === 'winner' ? isWinner : !isWinner) this.send(session, frame);
+    }
+  }
+
+  private latestSessions(): Map<string, Session> {
+    const latest = new Map<string, Session>();
+    for (const session of this.sessions.values()) {
+      const known = latest.get(session.solver.id);
+      if (!known || known.connectedAt <= session.connectedAt) latest.set(session.solver.id, session);
+    }
+    return latest;
+  }
+
+  private onFrame(session: Session, text: string | undefined): void {
+    session.lastHeard = Date.now();
+    let frame: Record<string, unknown>;
+    try {
+      frame = JSON.parse(text ?? '') as Record<string, unknown>;
+      if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) throw new Error('not an object');
+    } catch {
+      return this.refuse(session, 'frames are JSON objects sent as text');
+    }
+    switch (frame.type) {
+      case 'heartbeat':
+        return;
+      case 'quote':
+      case 'decline':
+        return this.onAnswer(session, frame);
+      case 'filled':
+        if (typeof frame.intent_hash !== 'string' || !HASH.test(frame.intent_hash) || typeof frame.fill_tx_hash !== 'string' || !HASH.test(frame.fill_tx_hash)) {
+          return this.refuse(session, 'filled needs intent_hash and fill_tx_hash, each 0x and 64 hex digits');
+        }
+        for (const listener of this.fillListeners) listener(session.solver, frame as unknown as FilledFrame);
+        return;
+      default:
+        return this.refuse(session, 'unknown frame type; expected heartbeat, quote, decline or filled');
+    }
+  }
+
+  private onAnswer(session: Session, frame: Record<string, unknown>): void {
+    const solverId = session.solver.id;
+    const pending = typeof frame.rfq_id === 'string' ? this.pending.get(frame.rfq_id) : undefined;
+    if (!pending || pending.waiting.get(solverId) !== session) {
+      // Past the deadline, answered twice, or never asked: ignored (the asker has moved on).
+      this.answers.inc({ solver: session.solver.name, outcome: 'late' });
+      return;
+    }
+    pending.waiting.delete(solverId);
+    if (pending.waiting.size === 0) {
+      clearTimeout(pending.timer);
+      this.pending.delete(frame.rfq_id as string);
+    }
+    const ms = Date.now() - pending.sentAt;
+    if (frame.type === 'quote') {
+      if (!isUint256String(frame.quoted_amount) || frame.quoted_amount === '0') {
+        this.answers.inc({ solver: session.solver.name, outcome: 'invalid' });
+        pending.respond({ kind: 'missed', solverId, reason: 'invalid' });
+        return this.refuse(session, 'quoted_amount must be a positive integer in a decimal string');
+      }
+      this.answers.inc({ solver: session.solver.name, outcome: 'quote' });
+      return pending.respond({ kind: 'answer', solverId, quotedAmount: frame.quoted_amount as string, ms });
+    }
+    const code = typeof frame.code === 'number' && Number.isInteger(frame.code) ? frame.code : SolverErrorCode.NoPathFound;
+    this.answers.inc({ solver: session.solver.name, outcome: 'decline' });
+    pending.respond({ kind: 'decline', solverId, code, message: typeof frame.message === 'string' ? frame.message.slice(0, 200) : undefined, ms });
+  }
+
+  private detach(session: Session): void {
+    if (!this.sessions.delete(session.id)) return;
+    this.connectionsGauge.set(this.sessions.size);
+    this.logger.info({ solverId: session.solver.id, solver: session.solver.name, session: session.id }, 'solver disconnected');
+    // Whoever waits on this solver's answers hears at once that none will come.
+    for (const [rfqId, pending] of this.pending) {
+      if (pending.waiting.get(session.solver.id) !== session) continue;
+      pending.waiting.delete(session.solver.id);
+      this.answers.inc({ solver: session.solver.name, outcome: 'disconnected' });
+      pending.respond({ kind: 'missed', solverId: session.solver.id, reason: 'disconnected' });
+      if (pending.waiting.size === 0) {
+        clearTimeout(pending.timer);
+        this.pending.delete(rfqId);
+      }
+    }
+  }
+
+  private beat(): void {
+    const now = Date.now();
+    const silentFor = this.config.SOLVER_HEARTBEAT_MS * 2.5;
+    for (const session of this.sessions.values()) {
+      if (now - session.lastHeard > silentFor) {
+        this.logger.warn({ solver: session.solver.name, session: session.id }, 'solver silent past its heartbeats; dropped');
+        session.socket.close(WS_CLOSE.heartbeatTimeout, 'no heartbeat');
+        session.socket.terminate();
+        continue;
+      }
+      this.send(session, { type: 'heartbeat', at: now });
+    }
+  }
+
+  private async revalidate(): Promise<void> {
+    const ids = [...new Set([...this.sessions.values()].map((s) => s.solver.id))];
+    if (ids.length === 0) return;
+    try {
+      const active = await this.registry.activeAmong(ids);
+      for (const id of ids) if (!active.has(id)) this.drop(id, 'solver is no longer active');
+    } catch (error) {
+      this.logger.warn({ err: error }, 'solver status check failed; connections kept');
+    }
+  }
+
+  private refuse(session: Session, message: string): void {
+    this.send(session, { type: 'error', code: SolverErrorCode.Unknown, message });
+  }
+
+  private send(session: Session, frame: MarketplaceFrame): void {
+    if (session.socket.readyState !== session.socket.OPEN) return;
+    session.socket.send(JSON.stringify(frame));
+  }
+
+  /** Closing code of a refused or revoked connection, for the socket route. */
+  static readonly closeCodes = WS_CLOSE;
+}

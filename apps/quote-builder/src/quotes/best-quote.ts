@@ -1,0 +1,46 @@
+import { AppError, ErrorCode, SolverErrorCode, type QuoteAnswer } from '@swap/contracts';
+import type { RfqOutcome } from '../marketplace/rfq.service';
+import type { AuthenticatedSolver } from '../marketplace/solver-registry.service';
+
+/** Decline codes that mean "a path exists, but not the liquidity for it". */
+const LIQUIDITY_CODES = new Set<number>([SolverErrorCode.NoPrivateLiquidity, SolverErrorCode.QuoteNotFound, SolverErrorCode.MaxInputAmount]);
+
+export interface BestQuote {
+  solver: AuthenticatedSolver;
+  quotedAmount: bigint;
+  /** Every asked solver's part, for the audit record. */
+  answers: QuoteAnswer[];
+}
+
+/**
+ * The winner of a request for quote: the largest output among the valid answers (ties go
+ * to the faster solver). Without one, the reason in the error shape: nobody to ask or
+ * nobody answered in time (503 NO_SOLVER_AVAILABLE), solvers lacking the liquidity (422
+ * NO_LIQUIDITY), or no solver able to route the pair (422 NO_ROUTE).
+ */
+export function pickBest(outcome: RfqOutcome, deadlineMs: number): BestQuote {
+  const answers: QuoteAnswer[] = outcome.asked.map((solver) => {
+    const o = outcome.outcomes.get(solver.id);
+    const base = { solverId: solver.id, solver: solver.name };
+    if (!o) return { ...base, missed: 'late' };
+    if (o.quotedAmount !== undefined) return { ...base, quotedAmount: o.quotedAmount.toString(), ms: o.ms };
+    if (o.declined !== undefined) return { ...base, declined: o.declined, ms: o.ms };
+    return { ...base, missed: 'disconnected' };
+  });
+  let best: { solver: AuthenticatedSolver; amount: bigint; ms: number } | undefined;
+  for (const solver of outcome.asked) {
+    const o = outcome.outcomes.get(solver.id);
+    if (o?.quotedAmount === undefined) continue;
+    const ms = o.ms ?? Number.MAX_SAFE_INTEGER;
+    if (!best || o.quotedAmount > best.amount || (o.quotedAmount === best.amount && ms < best.ms)) best = { solver, amount: o.quotedAmount, ms };
+  }
+  if (best) return { solver: best.solver, quotedAmount: best.amount, answers };
+
+  if (outcome.asked.length === 0) throw new AppError(503, ErrorCode.NoSolverAvailable, 'No solver is connected to quote this swap; retry later');
+  const declines = answers.filter((a) => a.declined !== undefined).map((a) => a.declined!);
+  if (declines.some((code) => LIQUIDITY_CODES.has(code))) {
+    throw new AppError(422, ErrorCode.NoLiquidity, 'No solver has the liquidity for this swap now; try a smaller amount or retry later', { answers: answers.length });
+  }
+  if (declines.length > 0) throw new AppError(422, ErrorCode.NoRoute, 'No solver can route this pair', { answers: answers.length });
+  throw new AppError(503, ErrorCode.NoSolverAvailable, `No solver answered within ${deadlineMs} ms; retry later`, { asked: answers.length });
+}

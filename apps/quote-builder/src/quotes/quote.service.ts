@@ -1,0 +1,123 @@
+import { Injectable } from '@nestjs/common';
+import { fromHubAmount, lessSlippage, toHubAmount } from '@swap/chains';
+import { AppError, ErrorCode, type FieldViolation, type QuoteMessage, type QuoteResponse, type SolverQuoteRequest, type SolverQuoteResponse } from '@swap/contracts';
+import { IntentBuilderService } from '../intents/intent-builder.service';
+import { partnerFeeOf } from '../intents/partner-fee';
+import { QUOTE_FIELDS, resolveSwap } from '../intents/swap-resolution';
+import { RfqService, type RfqRequest } from '../marketplace/rfq.service';
+import { QuoteBuilderConfig } from '../quote-builder.config';
+import { RegistryService } from '../registry/registry.service';
+import { pickBest } from './best-quote';
+import { QuoteRecords } from '../marketplace/quote-records';
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+/** The deadline the built transaction of a quote carries: the public client's default. */
+export const QUOTE_DEADLINE_OFFSET_SECONDS = 300;
+
+/**
+ * Step 1 of a swap. The tokens become their hub assets, the partner fee comes off the
+ * amount first (so the quote matches what the intent will charge), the amount is
+ * converted to hub-asset units, every connected solver is asked, the best output wins,
+ * and the quote is recorded. With `includeTxData`, the intent for the quote is built as
+ * `/intents` builds it, its minOutputAmount the quote less the slippage tolerance.
+ */
+@Injectable()
+export class QuoteService {
+  constructor(
+    private readonly registry: RegistryService,
+    private readonly rfq: RfqService,
+    private readonly records: QuoteRecords,
+    private readonly builder: IntentBuilderService,
+    private readonly config: QuoteBuilderConfig,
+  ) {}
+
+  async quote(request: QuoteMessage): Promise<QuoteResponse> {
+    // Everything the body alone decides is checked before any solver is asked.
+    const problems: FieldViolation[] = [];
+    if (request.includeTxData) {
+      if (request.srcAddress === undefined) problems.push({ field: 'srcAddress', rule: 'requiredWithTxData', message: 'srcAddress is required with includeTxData=true' });
+      if (request.dstAddress === undefined) problems.push({ field: 'dstAddress', rule: 'requiredWithTxData', message: 'dstAddress is required with includeTxData=true' });
+    }
+    if (problems.length) throw AppError.validation(problems);
+    const sides = { srcChainKey: request.tokenSrcChainKey, dstChainKey: request.tokenDstChainKey, inputToken: request.tokenSrc, outputToken: request.tokenDst, srcAddress: request.srcAddress, dstAddress: request.dstAddress };
+    const { src, dst, input, output } = resolveSwap(this.registry.registry, sides, QUOTE_FIELDS);
+    const amount = BigInt(request.amount);
+    const fee = partnerFeeOf(amount, request.partnerFee);
+    const hubAmountIn = toHubAmount(amount - fee, input);
+    if (hubAmountIn === 0n) {
+      throw AppError.validation([{ field: 'amount', rule: 'positiveOnHub', message: `amount is too small: nothing is left to swap in ${input.symbol}'s hub units after the partner fee` }]);
+    }
+
+    const rfq: RfqRequest = { token_src: input.hubAsset, token_dst: output.hubAsset, amount: hubAmountIn.toString(), src_chain_id: src.relayChainId, dst_chain_id: dst.relayChainId };
+    const best = pickBest(await this.rfq.ask(rfq), this.config.RFQ_DEADLINE_MS);
+    const quotedAmount = fromHubAmount(best.quotedAmount, output);
+    if (quotedAmount === 0n) throw new AppError(422, ErrorCode.NoLiquidity, `The best quote rounds to nothing in ${output.symbol}; try a larger amount`);
+    const record = await this.records.record({
+      srcChainKey: src.key,
+      dstChainKey: dst.key,
+      tokenSrc: input.address,
+      tokenDst: output.address,
+      hubTokenSrc: input.hubAsset,
+      hubTokenDst: output.hubAsset,
+      amount: amount.toString(),
+      feeAmount: fee.toString(),
+      hubAmountIn: hubAmountIn.toString(),
+      hubQuotedAmount: best.quotedAmount.toString(),
+      quotedAmount: quotedAmount.toString(),
+      solverId: best.solver.id,
+      solver: best.solver.name,
+      answers: best.answers,
+    });
+    const response: QuoteResponse = { quotedAmount: quotedAmount.toString(), quoteId: record.id, expiresAt: record.expiresAt, feeAmount: fee.toString() };
+    if (!request.includeTxData) return response;
+
+    const slippage = request.slippageBps ?? this.config.DEFAULT_SLIPPAGE_BPS;
+    const minOutput = lessSlippage(quotedAmount, slippage);
+    const { deadline } = await this.builder.deadline(QUOTE_DEADLINE_OFFSET_SECONDS);
+    response.txData = await this.builder.build({
+      srcChainKey: src.key,
+      dstChainKey: dst.key,
+      inputToken: input.address,
+      outputToken: output.address,
+      inputAmount: amount.toString(),
+      minOutputAmount: (minOutput > 0n ? minOutput : 1n).toString(),
+      deadline,
+      allowPartialFill: false,
+      srcAddress: request.srcAddress!,
+      dstAddress: request.dstAddress!,
+      solver: ZERO_ADDRESS,
+      data: '0x',
+      ...(request.partnerFee ? { partnerFee: request.partnerFee } : {}),
+    });
+    return response;
+  }
+
+  /** The solver API's quote (`/v1/intent/quote`): hub assets in and out, the amount already after fees. */
+  async quoteHubAssets(request: SolverQuoteRequest): Promise<SolverQuoteResponse> {
+    const registry = this.registry.registry;
+    const known = (asset: string) => registry.profile.tokens.some((t) => t.hubAsset.toLowerCase() === asset.toLowerCase());
+    if (!known(request.token_src) || !known(request.token_dst) || request.token_src.toLowerCase() === request.token_dst.toLowerCase()) {
+      throw new AppError(422, ErrorCode.NoRoute, 'No path found: token_src and token_dst must be two different hub assets this deployment lists');
+    }
+    const hub = registry.hub.relayChainId;
+    const best = pickBest(await this.rfq.ask({ token_src: request.token_src, token_dst: request.token_dst, amount: request.amount, src_chain_id: hub, dst_chain_id: hub }), this.config.RFQ_DEADLINE_MS);
+    const record = await this.records.record({
+      srcChainKey: null,
+      dstChainKey: null,
+      tokenSrc: null,
+      tokenDst: null,
+      hubTokenSrc: request.token_src,
+      hubTokenDst: request.token_dst,
+      amount: request.amount,
+      feeAmount: '0',
+      hubAmountIn: request.amount,
+      hubQuotedAmount: best.quotedAmount.toString(),
+      quotedAmount: best.quotedAmount.toString(),
+      solverId: best.solver.id,
+      solver: best.solver.name,
+      answers: best.answers,
+    });
+    return { quoted_amount: best.quotedAmount.toString(), quote_uuid: record.id, expires_at: record.expiresAt };
+  }
+}

@@ -1,0 +1,59 @@
+import type { Logger } from '@swap/observability';
+import { priceOf } from './pricing';
+
+interface Price {
+  value: bigint;
+  /** Start of the candle it closes (UNIX seconds). */
+  at: number;
+}
+
+/**
+ * The latest USD prices, read from the oracle's public candles: the close of the newest
+ * one-minute candle of each symbol the solver has been asked about. A symbol is fetched
+ * on first use and then kept fresh every PRICE_REFRESH_MS; a price older than
+ * PRICE_MAX_AGE_SECONDS counts as none.
+ */
+export class PriceBook {
+  private readonly prices = new Map<string, Price>();
+  private readonly watched = new Set<string>();
+
+  constructor(
+    private readonly oracleUrl: string,
+    private readonly maxAgeSeconds: number,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The current price, fetched now if the symbol was never asked for. */
+  async price(symbol: string): Promise<bigint | undefined> {
+    if (!this.watched.has(symbol)) {
+      this.watched.add(symbol);
+      await this.fetch(symbol);
+    }
+    return this.fresh(symbol);
+  }
+
+  /** The price as last read, without waiting. */
+  fresh(symbol: string): bigint | undefined {
+    const price = this.prices.get(symbol);
+    if (!price || Date.now() / 1000 - price.at > this.maxAgeSeconds + 60) return undefined;
+    return price.value;
+  }
+
+  async refresh(): Promise<void> {
+    await Promise.all([...this.watched].map((s) => this.fetch(s)));
+  }
+
+  private async fetch(symbol: string): Promise<void> {
+    const now = Math.floor(Date.now() / 1000);
+    const url = `${this.oracleUrl}/candles?symbol=${encodeURIComponent(symbol)}&interval=1m&from=${now - this.maxAgeSeconds}&to=${now + 60}`;
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (!res.ok) throw new Error(`oracle answered ${res.status}`);
+      const body = (await res.json()) as { candles?: { timestamp: number; close: string }[] };
+      const last = body.candles?.at(-1);
+      if (last) this.prices.set(symbol, { value: priceOf(last.close), at: last.timestamp });
+    } catch (error) {
+      this.logger.warn({ err: error, symbol }, 'price not refreshed');
+    }
+  }
+}

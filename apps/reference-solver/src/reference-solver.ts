@@ -1,0 +1,246 @@
+import { INTENTS_ABI, intentValues } from '@swap/chains';
+import { SolverErrorCode, type ExecuteFrame, type MarketplaceFrame, type RfqFrame } from '@swap/contracts';
+import type { Logger } from '@swap/observability';
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  erc20Abi,
+  http,
+  maxUint256,
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type WalletClient,
+} from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { MarketplaceClient } from './marketplace-client';
+import { PriceBook } from './price-book';
+import { outputFor, usdValue, type Side } from './pricing';
+import type { ReferenceSolverConfig } from './reference-solver.config';
+
+const ZERO = '0x0000000000000000000000000000000000000000';
+const BALANCE_TTL_MS = 5_000;
+/** Errors of fillIntent that mean someone else got there first, or the intent is gone. */
+const LOST_RACE = new Set(['IntentNotFound', 'IntentExpired', 'InvalidSolver']);
+
+interface Asset {
+  symbol: string;
+  decimals: number;
+}
+
+type Priced = { out: bigint; input: Side; output: Side } | { code: number; message: string };
+
+/**
+ * A solver that uses only what an outside solver would: its credential and the
+ * marketplace connection, the oracle's public candles for prices, a hub RPC endpoint and
+ * its own key. It quotes the oracle's mid price less its spread, within its inventory and
+ * a per-trade limit, and fills an intent it is handed with `fillIntent` on the hub when
+ * its price meets the intent's minimum output; an intent it cannot fill yet (a limit
+ * order below the market) waits, and is tried again on every price refresh.
+ */
+export class ReferenceSolver {
+  readonly account: PrivateKeyAccount;
+  private readonly client: PublicClient;
+  private wallet?: WalletClient;
+  private chain?: Chain;
+  private readonly marketplace: MarketplaceClient;
+  private readonly prices: PriceBook;
+  private readonly aliases: Map<string, string>;
+  private readonly assets = new Map<string, Promise<Asset | undefined>>();
+  private readonly balances = new Map<string, { value: bigint; at: number }>();
+  private readonly approved = new Set<string>();
+  /** Intents handed to this solver and not yet filled, by hash. */
+  readonly open = new Map<string, ExecuteFrame>();
+  private readonly filling = new Set<string>();
+  private queue: Promise<void> = Promise.resolve();
+  private refresher?: NodeJS.Timeout;
+  readonly filled: { intentHash: string; txHash: Hex }[] = [];
+
+  constructor(
+    private readonly config: ReferenceSolverConfig,
+    private readonly logger: Logger,
+  ) {
+    this.account = privateKeyToAccount(config.SOLVER_PRIVATE_KEY as Hex);
+    this.client = createPublicClient({ transport: http(config.HUB_RPC_URL, { timeout: 10_000 }) });
+    this.prices = new PriceBook(config.ORACLE_URL, config.PRICE_MAX_AGE_SECONDS, logger);
+    this.aliases = new Map((config.PRICE_SYMBOL_ALIASES ?? '').split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]));
+    this.marketplace = new MarketplaceClient(config.MARKETPLACE_URL, config.SOLVER_CREDENTIAL, (frame) => this.onFrame(frame), logger);
+  }
+
+  get connected(): boolean {
+    return this.marketplace.connected;
+  }
+
+  async start(): Promise<void> {
+    const chainId = await this.client.getChainId();
+    this.chain = defineChain({ id: chainId, name: 'hub', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [this.config.HUB_RPC_URL] } } });
+    this.wallet = createWalletClient({ account: this.account, chain: this.chain, transport: http(this.config.HUB_RPC_URL, { timeout: 10_000 }) });
+    this.marketplace.start();
+    this.refresher = setInterval(() => void this.prices.refresh().then(() => this.retryOpen()), this.config.PRICE_REFRESH_MS);
+    this.logger.info({ wallet: this.account.address, spreadBps: this.config.SPREAD_BPS, maxTradeUsd: this.config.MAX_TRADE_USD }, 'reference solver started');
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.refresher);
+    await this.marketplace.stop();
+    await this.queue.catch(() => undefined);
+  }
+
+  private onFrame(frame: MarketplaceFrame): void {
+    switch (frame.type) {
+      case 'rfq':
+        return void this.answer(frame);
+      case 'execute':
+        if (!this.open.has(frame.intent_hash)) {
+          this.open.set(frame.intent_hash, frame);
+          void this.tryFill(frame.intent_hash);
+        }
+        return;
+      case 'welcome':
+        return this.logger.info({ solverId: frame.solver_id, name: frame.name }, 'accepted by the marketplace');
+      case 'error':
+        return this.logger.warn({ code: frame.code, message: frame.message }, 'the marketplace refused a frame');
+    }
+  }
+
+  private async answer(rfq: RfqFrame): Promise<void> {
+    let priced: Priced;
+    try {
+      priced = await this.price(rfq.token_src, rfq.token_dst, BigInt(rfq.amount));
+    } catch (error) {
+      this.logger.warn({ err: error, rfq: rfq.rfq_id }, 'could not price a request for quote');
+      priced = { code: SolverErrorCode.NoPathFound, message: 'pricing failed' };
+    }
+    if ('out' in priced) this.marketplace.send({ type: 'quote', rfq_id: rfq.rfq_id, quoted_amount: priced.out.toString() });
+    else this.marketplace.send({ type: 'decline', rfq_id: rfq.rfq_id, code: priced.code, message: priced.message });
+  }
+
+  /** What it pays for `amountIn` of `src` in `dst`, at its price, or why it will not. */
+  private async price(src: string, dst: string, amountIn: bigint): Promise<Priced> {
+    const [inAsset, outAsset] = await Promise.all([this.asset(src), this.asset(dst)]);
+    if (!inAsset || !outAsset) return { code: SolverErrorCode.NoPathFound, message: 'unknown asset' };
+    const [inPrice, outPrice] = await Promise.all([this.prices.price(this.symbolOf(inAsset)), this.prices.price(this.symbolOf(outAsset))]);
+    if (inPrice === undefined || outPrice === undefined) return { code: SolverErrorCode.NoPathFound, message: `no recent price for ${inPrice === undefined ? inAsset.symbol : outAsset.symbol}` };
+    const input: Side = { decimals: inAsset.decimals, price: inPrice };
+    const output: Side = { decimals: outAsset.decimals, price: outPrice };
+    if (usdValue(amountIn, input) > BigInt(this.config.MAX_TRADE_USD)) return { code: SolverErrorCode.NoPrivateLiquidity, message: `above this solver's limit of ${this.config.MAX_TRADE_USD} USD per trade` };
+    const out = outputFor(amountIn, input, output, this.config.SPREAD_BPS);
+    if (out === 0n) return { code: SolverErrorCode.NoPathFound, message: 'amount too small to quote' };
+    if (out > (await this.balance(dst))) return { code: SolverErrorCode.QuoteNotFound, message: `not enough ${outAsset.symbol} inventory` };
+    return { out, input, output };
+  }
+
+  /** Fills an open intent if its price meets the minimum now; otherwise it stays open for the next refresh. */
+  private async tryFill(intentHash: string): Promise<void> {
+    const frame = this.open.get(intentHash);
+    if (!frame || this.filling.has(intentHash)) return;
+    const intent = frame.intent;
+    const deadline = BigInt(intent.deadline);
+    if ((deadline !== 0n && deadline * 1000n < BigInt(Date.now())) || (intent.solver !== ZERO && intent.solver.toLowerCase() !== this.account.address.toLowerCase())) {
+      this.open.delete(intentHash);
+      return;
+    }
+    let priced: Priced;
+    try {
+      priced = await this.price(intent.inputToken, intent.outputToken, BigInt(intent.inputAmount));
+    } catch (error) {
+      this.logger.warn({ err: error, intentHash }, 'could not price an intent');
+      return;
+    }
+    if (!('out' in priced) || priced.out < BigInt(intent.minOutputAmount)) return;
+    const out = priced.out;
+    this.filling.add(intentHash);
+    this.queue = this.queue.then(() => this.fill(frame, out).finally(() => this.filling.delete(intentHash)));
+    await this.queue;
+  }
+
+  /** Runs one at a time: one wallet, one nonce sequence. */
+  private async fill(frame: ExecuteFrame, out: bigint): Promise<void> {
+    const intent = frame.intent;
+    const intents = this.config.INTENTS_CONTRACT as Address;
+    try {
+      await this.ensureApproval(intent.outputToken as Address, intents);
+      const { request } = await this.client.simulateContract({
+        account: this.account,
+        address: intents,
+        abi: INTENTS_ABI,
+        functionName: 'fillIntent',
+        args: [intentValues(intent), BigInt(intent.inputAmount), out, 0n],
+      });
+      const txHash = await this.wallet!.writeContract({ ...request, account: this.account, chain: this.chain });
+      const receipt = await this.client.waitForTransactionReceipt({ hash: txHash });
+      this.balances.delete(intent.outputToken.toLowerCase());
+      if (receipt.status !== 'success') throw new Error(`fill ${txHash} reverted`);
+      this.open.delete(frame.intent_hash);
+      this.filled.push({ intentHash: frame.intent_hash, txHash });
+      this.marketplace.send({ type: 'filled', intent_hash: frame.intent_hash, fill_tx_hash: txHash });
+      this.logger.info({ intentHash: frame.intent_hash, txHash, output: out.toString() }, 'intent filled');
+    } catch (error) {
+      const reason = revertName(error);
+      if (reason && LOST_RACE.has(reason)) {
+        // Another solver filled it, or its creator cancelled it: nothing to do.
+        this.open.delete(frame.intent_hash);
+        this.logger.debug({ intentHash: frame.intent_hash, reason }, 'intent no longer fillable');
+        return;
+      }
+      this.logger.warn({ err: error, intentHash: frame.intent_hash }, 'fill failed; will retry on the next price refresh');
+    }
+  }
+
+  private retryOpen(): void {
+    for (const intentHash of this.open.keys()) void this.tryFill(intentHash);
+  }
+
+  private async ensureApproval(token: Address, spender: Address): Promise<void> {
+    if (this.approved.has(token.toLowerCase())) return;
+    const allowance = await this.client.readContract({ address: token, abi: erc20Abi, functionName: 'allowance', args: [this.account.address, spender] });
+    if (allowance < maxUint256 / 2n) {
+      const hash = await this.wallet!.writeContract({ address: token, abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256], account: this.account, chain: this.chain });
+      await this.client.waitForTransactionReceipt({ hash });
+    }
+    this.approved.add(token.toLowerCase());
+  }
+
+  /** A hub asset's symbol and decimals, read from the token once. */
+  private asset(address: string): Promise<Asset | undefined> {
+    const key = address.toLowerCase();
+    let known = this.assets.get(key);
+    if (!known) {
+      known = Promise.all([
+        this.client.readContract({ address: address as Address, abi: erc20Abi, functionName: 'symbol' }),
+        this.client.readContract({ address: address as Address, abi: erc20Abi, functionName: 'decimals' }),
+      ]).then(
+        ([symbol, decimals]) => ({ symbol, decimals }),
+        () => {
+          this.assets.delete(key);
+          return undefined;
+        },
+      );
+      this.assets.set(key, known);
+    }
+    return known;
+  }
+
+  private async balance(token: string): Promise<bigint> {
+    const key = token.toLowerCase();
+    const known = this.balances.get(key);
+    if (known && Date.now() - known.at < BALANCE_TTL_MS) return known.value;
+    const value = await this.client.readContract({ address: token as Address, abi: erc20Abi, functionName: 'balanceOf', args: [this.account.address] });
+    this.balances.set(key, { value, at: Date.now() });
+    return value;
+  }
+
+  private symbolOf(asset: Asset): string {
+    return this.aliases.get(asset.symbol) ?? asset.symbol;
+  }
+}
+
+function revertName(error: unknown): string | undefined {
+  if (!(error instanceof BaseError)) return undefined;
+  const revert = error.walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null;
+  return revert?.data?.errorName;
+}

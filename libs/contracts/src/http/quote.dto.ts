@@ -1,0 +1,260 @@
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import type { GasEstimateRequest, GasEstimateResponse, IntentStatusResponse, QuoteRequest, QuoteResponse, QuoteType } from '../domain/quote';
+import { QuoteTypes } from '../domain/quote';
+import type { SolverExecuteRequest, SolverExecuteResponse, SolverQuoteRequest, SolverQuoteResponse, SolverStatusRequest, SolverStatusResponse } from '../domain/solver-api';
+import { BuildResponseDto, IntentRequestDto, PartnerFeeDto } from './build.dto';
+import { IsEvmAddress, IsUint256String } from './validators';
+
+const POSITIVE = /^[1-9]/;
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+
+/** The spec's Quote request. */
+export class QuoteRequestDto implements QuoteRequest {
+  @ApiProperty({ description: 'Source token address (0x000…000 for the native token)' })
+  @MaxLength(128)
+  @MinLength(1)
+  @IsString()
+  tokenSrc!: string;
+
+  @ApiProperty({ example: '0xa4b1.arbitrum' })
+  @MaxLength(64)
+  @MinLength(1)
+  @IsString()
+  tokenSrcChainKey!: string;
+
+  @ApiProperty({ description: 'Destination token address' })
+  @MaxLength(128)
+  @MinLength(1)
+  @IsString()
+  tokenDst!: string;
+
+  @ApiProperty({ example: '0x92.sonic' })
+  @MaxLength(64)
+  @MinLength(1)
+  @IsString()
+  tokenDstChainKey!: string;
+
+  @ApiProperty({ example: '1000000', description: 'Source token smallest unit, the partner fee included' })
+  @Matches(POSITIVE, { message: 'amount must be greater than zero' })
+  @IsUint256String()
+  amount!: string;
+
+  @ApiProperty({ enum: QuoteTypes, example: 'exact_input' })
+  @IsIn(QuoteTypes, { message: 'quoteType must be exact_input (the only supported quote type)' })
+  quoteType!: QuoteType;
+
+  @ApiPropertyOptional({ type: PartnerFeeDto, description: 'Send the same value to /intents so the quote matches what the intent charges' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PartnerFeeDto)
+  partnerFee?: PartnerFeeDto;
+
+  @ApiPropertyOptional({ description: 'Sender on the source network; required with includeTxData=true' })
+  @IsOptional()
+  @MaxLength(128)
+  @MinLength(1)
+  @IsString()
+  srcAddress?: string;
+
+  @ApiPropertyOptional({ description: 'Receiver on the destination network; required with includeTxData=true' })
+  @IsOptional()
+  @MaxLength(128)
+  @MinLength(1)
+  @IsString()
+  dstAddress?: string;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 5000, description: 'Slippage of txData.intent.minOutputAmount in basis points (default 50: 0.5%)' })
+  @IsOptional()
+  @Min(0)
+  @Max(5000)
+  @IsInt({ message: 'slippageBps must be an integer number of basis points (0 to 5000)' })
+  slippageBps?: number;
+}
+
+export class QuoteQueryDto {
+  @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Also build the unsigned transaction for the quote' })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'includeTxData must be true or false' })
+  includeTxData?: 'true' | 'false';
+}
+
+export class QuoteResponseDto implements QuoteResponse {
+  @ApiProperty({ example: '331245000000000', description: 'Destination token smallest unit' })
+  quotedAmount!: string;
+
+  @ApiProperty({ format: 'uuid', description: 'The recorded quote (quote_uuid for /v1/intent/execute)' })
+  quoteId!: string;
+
+  @ApiProperty({ example: '2026-11-23T10:00:00.000Z' })
+  expiresAt!: string;
+
+  @ApiProperty({ example: '1000', description: 'Partner fee taken off amount before solvers were asked' })
+  feeAmount!: string;
+
+  @ApiPropertyOptional({ type: BuildResponseDto, description: 'With includeTxData=true: what /intents builds for this quote' })
+  txData?: BuildResponseDto;
+}
+
+/** `POST /v1/swaps/limit-orders`: the intent body without a deadline (a limit order carries 0). */
+export class LimitOrderRequestDto extends OmitType(IntentRequestDto, ['deadline'] as const) {}
+
+/** A transaction as a builder returned it: EVM `{ from, to, value, data }`, Solana the base64 form. */
+export class GasTxDto {
+  @ApiProperty()
+  @MaxLength(128)
+  @MinLength(1)
+  @IsString()
+  from!: string;
+
+  @ApiProperty()
+  @MaxLength(128)
+  @MinLength(1)
+  @IsString()
+  to!: string;
+
+  @ApiPropertyOptional({ example: '0' })
+  @IsOptional()
+  @IsUint256String()
+  value?: string;
+
+  @ApiProperty({ description: 'EVM calldata (0x-hex) or the base64 Solana transaction' })
+  @MaxLength(262_144)
+  @IsString()
+  data!: string;
+
+  @ApiPropertyOptional({ enum: ['base64'] })
+  @IsOptional()
+  @IsIn(['base64'], { message: 'tx.encoding must be base64' })
+  encoding?: 'base64';
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @MaxLength(64)
+  @IsString()
+  recentBlockhash?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @MaxLength(32)
+  @IsString()
+  lastValidBlockHeight?: string;
+}
+
+export class GasEstimateRequestDto implements GasEstimateRequest {
+  @ApiProperty({ example: '0xa4b1.arbitrum', description: 'The network the transaction is for' })
+  @MaxLength(64)
+  @MinLength(1)
+  @IsString()
+  chainKey!: string;
+
+  @ApiProperty({ type: GasTxDto })
+  @ValidateNested()
+  @Type(() => GasTxDto)
+  tx!: GasTxDto;
+}
+
+export class GasEstimateResponseDto implements GasEstimateResponse {
+  @ApiProperty()
+  chainKey!: string;
+  @ApiProperty({ example: '182345', description: 'Gas units (EVM); signatures (Solana)' })
+  gas!: string;
+  @ApiProperty({ example: '1000000000', description: 'Per gas unit (wei) or per signature (lamports), at current prices' })
+  price!: string;
+  @ApiProperty({ example: '182345000000000', description: 'gas × price in the native smallest unit' })
+  fee!: string;
+  @ApiProperty({ enum: ['wei', 'lamports'] })
+  unit!: 'wei' | 'lamports';
+}
+
+export class IntentStatusRequestDto {
+  @ApiProperty({ description: 'The hub transaction that created the intent (for a spoke source: the relay’s hub transaction)' })
+  @Matches(TX_HASH, { message: 'intentTxHash must be 0x followed by 64 hex digits' })
+  @IsString()
+  intentTxHash!: string;
+}
+
+export class IntentStatusResponseDto implements IntentStatusResponse {
+  @ApiProperty({ enum: [-1, 1, 2, 3, 4], description: '-1 not found, 1 not started, 2 in progress, 3 solved, 4 failed' })
+  status!: number;
+  @ApiPropertyOptional()
+  intentHash?: string;
+  @ApiPropertyOptional({ description: 'The hub transaction of the fill, once solved' })
+  fillTxHash?: string;
+}
+
+/* The solver API (`/v1/intent/*`), snake_case as the public network has it. */
+
+export class SolverQuoteRequestDto implements SolverQuoteRequest {
+  @ApiProperty({ description: 'Hub asset of the input' })
+  @IsEvmAddress()
+  token_src!: string;
+
+  @ApiProperty({ description: 'Hub asset of the output' })
+  @IsEvmAddress()
+  token_dst!: string;
+
+  @ApiProperty({ description: 'Input in hub-asset units, after the partner fee' })
+  @Matches(POSITIVE, { message: 'amount must be greater than zero' })
+  @IsUint256String()
+  amount!: string;
+
+  @ApiProperty({ enum: QuoteTypes })
+  @IsIn(QuoteTypes, { message: 'quote_type must be exact_input (the only supported quote type)' })
+  quote_type!: 'exact_input';
+}
+
+export class SolverQuoteResponseDto implements SolverQuoteResponse {
+  @ApiProperty()
+  quoted_amount!: string;
+  @ApiProperty({ format: 'uuid' })
+  quote_uuid!: string;
+  @ApiProperty()
+  expires_at!: string;
+}
+
+export class SolverExecuteRequestDto implements SolverExecuteRequest {
+  @ApiProperty({ description: 'The hub transaction that created the intent' })
+  @Matches(TX_HASH, { message: 'intent_tx_hash must be 0x followed by 64 hex digits' })
+  @IsString()
+  intent_tx_hash!: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'The quote the intent was built from: its winner gets the intent first' })
+  @IsOptional()
+  @IsUUID('all', { message: 'quote_uuid must be a UUID' })
+  quote_uuid?: string;
+}
+
+export class SolverExecuteResponseDto implements SolverExecuteResponse {
+  @ApiProperty({ enum: ['OK'] })
+  answer!: 'OK';
+  @ApiProperty()
+  intent_hash!: string;
+}
+
+export class SolverStatusRequestDto implements SolverStatusRequest {
+  @ApiProperty()
+  @Matches(TX_HASH, { message: 'intent_tx_hash must be 0x followed by 64 hex digits' })
+  @IsString()
+  intent_tx_hash!: string;
+}
+
+export class SolverStatusResponseDto implements SolverStatusResponse {
+  @ApiProperty({ enum: [-1, 1, 2, 3, 4] })
+  status!: -1 | 1 | 2 | 3 | 4;
+  @ApiPropertyOptional()
+  fill_tx_hash?: string;
+}
+
+export class SolverErrorDetailDto {
+  @ApiProperty({ example: -4, description: '-4 no path, -5 no liquidity, -8 quote not found, -10 intent does not match the quote, -12 intent not found, -13 quote expired, -16 no solver available, -999 other' })
+  code!: number;
+  @ApiProperty()
+  message!: string;
+}
+
+export class SolverErrorBodyDto {
+  @ApiProperty({ type: SolverErrorDetailDto })
+  detail!: SolverErrorDetailDto;
+}
