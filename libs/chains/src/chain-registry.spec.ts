@@ -82,6 +82,11 @@ describe('the mainnet profile', () => {
     expect(mainnet.hub.chainId).toBe(146);
   });
 
+  it('carries the hub contracts of protocol-facts.md and every token’s hub-asset decimals', () => {
+    expect(mainnet.hub.contracts).toMatchObject({ intents: '0x6382D6ccD780758C5e8A6123c33ee8F4472F96ef', hubWalletFactory: '0xA0ed3047D358648F2C0583B415CffCA571FDB544' });
+    expect(mainnet.profile.tokens.filter((t) => t.hubDecimals === undefined)).toEqual([]);
+  });
+
   it('keys every EVM chain by its hex chain id and keeps the public names as aliases', () => {
     for (const chain of mainnet.chains.filter((c) => c.type === 'EVM')) {
       expect(chain.key.startsWith(`0x${(chain.chainId as number).toString(16)}.`)).toBe(true);

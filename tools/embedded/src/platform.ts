@@ -25,6 +25,8 @@ export interface PlatformOptions {
    * variables already name a CHAIN_PROFILE. `fixed` ports start at 8546.
    */
   devnet?: boolean;
+  /** Extra variables for the reference solvers (PRICE_REFRESH_MS, say). */
+  solverEnv?: Record<string, string>;
 }
 
 export interface Platform {
@@ -82,7 +84,15 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     started.push(gateway);
     if (devnet) {
       const quoteBuilder = started.find((s) => s.name === 'quote-builder')!;
-      solvers = await startEmbeddedSolvers({ dataDir: options.dataDir, quoteBuilderUrl: quoteBuilder.url, gatewayUrl: gateway.url, devnet, logLevel: options.logLevel, logDestination: options.logDestination });
+      solvers = await startEmbeddedSolvers({
+        dataDir: options.dataDir,
+        quoteBuilderUrl: quoteBuilder.url,
+        gatewayUrl: gateway.url,
+        devnet,
+        logLevel: options.logLevel,
+        logDestination: options.logDestination,
+        env: options.solverEnv,
+      });
     }
     return { gatewayUrl: gateway.url, services: started, databaseUrl: database.url, dataDir: database.dataDir, devnet, solvers, stop };
   } catch (error) {

@@ -33,6 +33,7 @@ export async function startEmbeddedSolvers(options: {
   devnet: Devnet;
   logLevel: string;
   logDestination?: DestinationStream;
+  env?: Record<string, string>;
 }): Promise<RunningSolver[]> {
   const file = join(options.dataDir, 'solvers.json');
   const saved = (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as Record<string, string>;
@@ -66,6 +67,7 @@ export async function startEmbeddedSolvers(options: {
       SOLVER_PRIVATE_KEY: options.devnet.solvers[i].privateKey,
       SPREAD_BPS: String(plan.spreadBps),
       LOG_LEVEL: options.logLevel,
+      ...options.env,
     });
     const logger = createLogger({ service: 'reference-solver', level: options.logLevel, destination: options.logDestination }).child({ solver: plan.name });
     const solver = new ReferenceSolver(config, logger);

@@ -3,14 +3,16 @@
  * operator routes (their own ports, never the gateway) and their /metrics, not to tables.
  *
  * Variables: KEY_REGISTRY_URL (http://127.0.0.1:3005), SPONSORSHIP_KEYS_URL
- * (http://127.0.0.1:3006), SWAP_GATEWAY_URL (http://127.0.0.1:3001), OPS_TOKEN (when the
- * services have one), OPERATOR (recorded as the actor; default $USER).
+ * (http://127.0.0.1:3006), QUOTE_BUILDER_URL (http://127.0.0.1:3002), SWAP_GATEWAY_URL
+ * (http://127.0.0.1:3001), OPS_TOKEN (when the services have one), OPERATOR (recorded as
+ * the actor; default $USER).
  */
 import { parseMetrics, type MetricSample } from './prometheus-text';
 
 const env = {
   keyRegistry: process.env.KEY_REGISTRY_URL ?? 'http://127.0.0.1:3005',
   sponsorship: process.env.SPONSORSHIP_KEYS_URL ?? 'http://127.0.0.1:3006',
+  quoteBuilder: process.env.QUOTE_BUILDER_URL ?? 'http://127.0.0.1:3002',
   swapGateway: process.env.SWAP_GATEWAY_URL ?? 'http://127.0.0.1:3001',
   token: process.env.OPS_TOKEN,
   operator: process.env.OPERATOR ?? process.env.USER ?? 'unknown',
@@ -31,6 +33,13 @@ const USAGE = `usage: npm run ops -- <command>
   sponsoring list                    sponsoring keys
   sponsoring mint <owner>            mint a sponsoring key (shown once)
   sponsoring revoke <id>             revoke a sponsoring key
+  solvers list                       registered solvers (status, connections to the replica asked)
+  solvers add <name>                 register a solver (its credential is shown once)
+  solvers suspend <id>               suspend: its connections close, no more requests for quote
+  solvers lift <id>                  lift a suspension
+  solvers remove <id>                remove a solver (its recorded quotes stay)
+  quotes list [n]                    the newest recorded quotes (default 20)
+  quotes show <id>                   one recorded quote, with every solver's answer
   counters                           key-check outcomes counted by the services (monitor mode)`;
 
 async function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
@@ -110,6 +119,20 @@ async function run(args: string[]): Promise<unknown> {
       return call(env.sponsorship, 'POST', '/ops/sponsoring-keys', { owner: need(a, '<owner>') });
     case 'sponsoring revoke':
       return call(env.sponsorship, 'DELETE', `/ops/sponsoring-keys/${need(a, '<id>')}`);
+    case 'solvers list':
+      return call(env.quoteBuilder, 'GET', '/ops/solvers');
+    case 'solvers add':
+      return call(env.quoteBuilder, 'POST', '/ops/solvers', { name: need(a, '<name>') });
+    case 'solvers suspend':
+      return call(env.quoteBuilder, 'POST', `/ops/solvers/${need(a, '<id>')}/suspend`);
+    case 'solvers lift':
+      return call(env.quoteBuilder, 'POST', `/ops/solvers/${need(a, '<id>')}/lift`);
+    case 'solvers remove':
+      return call(env.quoteBuilder, 'DELETE', `/ops/solvers/${need(a, '<id>')}`);
+    case 'quotes list':
+      return call(env.quoteBuilder, 'GET', `/ops/quotes?limit=${a ?? '20'}`);
+    case 'quotes show':
+      return call(env.quoteBuilder, 'GET', `/ops/quotes/${need(a, '<id>')}`);
     default:
       throw new Error(USAGE);
   }

@@ -1,6 +1,7 @@
 /**
  * Regenerates libs/chains/src/profiles/mainnet.json from the public protocol facts in
- * ../shared/reference (chains and swap tokens), re-keyed as the service spec requires:
+ * ../shared/reference (chains with the hub's contracts, swap tokens, and the hub assets'
+ * decimals), re-keyed as the service spec requires:
  * EVM networks `<hex_chain_id>.<network_name>` (the hub becomes `0x92.sonic`), other
  * networks by plain name. The public plain names stay as aliases.
  *
@@ -19,12 +20,22 @@ interface PublicChain {
   hub: boolean;
   assetManager: string | null;
   connection: string | null;
+  hubContracts?: { intents: string; hubWalletFactory: string; walletRouter?: string; protocolIntents?: string };
+}
+interface PublicHubAsset {
+  chainKey: string;
+  token: string;
+  hubAsset: string;
+  hubDecimals: number;
 }
 type PublicTokens = Record<string, (Omit<TokenInfo, 'chainKey'> & { chainKey: string })[]>;
 
 const referenceDir = resolve(process.argv[2] ?? '../shared/reference');
 const chains = JSON.parse(readFileSync(join(referenceDir, 'sodax-chains.json'), 'utf8')) as PublicChain[];
 const tokens = JSON.parse(readFileSync(join(referenceDir, 'sodax-swap-tokens.json'), 'utf8')) as PublicTokens;
+const hubAssets = JSON.parse(readFileSync(join(referenceDir, 'sodax-hub-assets.json'), 'utf8')) as PublicHubAsset[];
+const hubDecimalsOf = (chainKey: string, token: string): number | undefined =>
+  hubAssets.find((a) => a.chainKey === chainKey && a.token.toLowerCase() === token.toLowerCase())?.hubDecimals;
 
 const keyOf = new Map<string, string>();
 const profileChains: ChainInfo[] = chains.map((c) => {
@@ -40,6 +51,7 @@ const profileChains: ChainInfo[] = chains.map((c) => {
     assetManager: c.assetManager,
     connection: c.connection,
     aliases: key === c.chainKey ? [] : [c.chainKey],
+    ...(c.hubContracts ? { contracts: { ...c.hubContracts } } : {}),
   };
 });
 profileChains.sort((a, b) => Number(b.hub) - Number(a.hub) || a.key.localeCompare(b.key));
@@ -48,7 +60,9 @@ const profileTokens: TokenInfo[] = [];
 for (const chain of profileChains) {
   const publicKey = chain.aliases[0] ?? chain.key;
   for (const t of tokens[publicKey] ?? []) {
-    profileTokens.push({ symbol: t.symbol, name: t.name, decimals: t.decimals, address: t.address, chainKey: chain.key, hubAsset: t.hubAsset, vault: t.vault });
+    const hubDecimals = hubDecimalsOf(publicKey, t.address);
+    if (hubDecimals === undefined) throw new Error(`no hub asset decimals for ${t.symbol} on ${publicKey} in sodax-hub-assets.json`);
+    profileTokens.push({ symbol: t.symbol, name: t.name, decimals: t.decimals, address: t.address, chainKey: chain.key, hubAsset: t.hubAsset, hubDecimals, vault: t.vault });
   }
 }
 

@@ -30,10 +30,11 @@ describe('IntentBuilderService on the mainnet profile (no chain reads)', () => {
     expect(error.message).toContain("inputToken: the hub's native token cannot be deposited directly");
   });
 
-  it('says the deployment lacks the hub contracts rather than building half a transaction', async () => {
+  it('knows the hub contracts of mainnet, and says the deployment lacks an RPC endpoint rather than building half a transaction', async () => {
     const error = (await builder.build({ ...base, inputToken: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', dstAddress: base.srcAddress }).catch((e: unknown) => e)) as AppError;
     expect(error.getStatus()).toBe(503);
     expect(error.code).toBe('NOT_CONFIGURED');
+    expect(error.message).toBe('No RPC endpoint is configured for 0x92.sonic');
   });
 
   it('computes partner fees for the fee route, naming the query fields', () => {

@@ -25,7 +25,7 @@ export function pickBest(outcome: RfqOutcome, deadlineMs: number): BestQuote {
     if (!o) return { ...base, missed: 'late' };
     if (o.quotedAmount !== undefined) return { ...base, quotedAmount: o.quotedAmount.toString(), ms: o.ms };
     if (o.declined !== undefined) return { ...base, declined: o.declined, ms: o.ms };
-    return { ...base, missed: 'disconnected' };
+    return { ...base, missed: o.missed ?? 'disconnected' };
   });
   let best: { solver: AuthenticatedSolver; amount: bigint; ms: number } | undefined;
   for (const solver of outcome.asked) {

@@ -3,7 +3,7 @@ import { fromHubAmount, lessSlippage, toHubAmount } from '@swap/chains';
 import { AppError, ErrorCode, type FieldViolation, type QuoteMessage, type QuoteResponse, type SolverQuoteRequest, type SolverQuoteResponse } from '@swap/contracts';
 import { IntentBuilderService } from '../intents/intent-builder.service';
 import { partnerFeeOf } from '../intents/partner-fee';
-import { QUOTE_FIELDS, resolveSwap } from '../intents/swap-resolution';
+import { QUOTE_FIELDS, resolveSwap, type ResolvedSwap } from '../intents/swap-resolution';
 import { RfqService, type RfqRequest } from '../marketplace/rfq.service';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { RegistryService } from '../registry/registry.service';
@@ -39,9 +39,16 @@ export class QuoteService {
       if (request.srcAddress === undefined) problems.push({ field: 'srcAddress', rule: 'requiredWithTxData', message: 'srcAddress is required with includeTxData=true' });
       if (request.dstAddress === undefined) problems.push({ field: 'dstAddress', rule: 'requiredWithTxData', message: 'dstAddress is required with includeTxData=true' });
     }
-    if (problems.length) throw AppError.validation(problems);
     const sides = { srcChainKey: request.tokenSrcChainKey, dstChainKey: request.tokenDstChainKey, inputToken: request.tokenSrc, outputToken: request.tokenDst, srcAddress: request.srcAddress, dstAddress: request.dstAddress };
-    const { src, dst, input, output } = resolveSwap(this.registry.registry, sides, QUOTE_FIELDS);
+    let resolved: ResolvedSwap | undefined;
+    try {
+      resolved = resolveSwap(this.registry.registry, sides, QUOTE_FIELDS);
+    } catch (error) {
+      if (!(error instanceof AppError) || !Array.isArray(error.details)) throw error;
+      problems.push(...error.details);
+    }
+    if (problems.length || !resolved) throw AppError.validation(problems);
+    const { src, dst, input, output } = resolved;
     const amount = BigInt(request.amount);
     const fee = partnerFeeOf(amount, request.partnerFee);
     const hubAmountIn = toHubAmount(amount - fee, input);

@@ -45,8 +45,8 @@ export interface QuoteAnswer {
   quotedAmount?: string;
   /** The protocol's negative code when it declined (-4 no path, -5/-8 liquidity). */
   declined?: number;
-  /** The solver left before answering, or answered after the deadline. */
-  missed?: 'disconnected' | 'late';
+  /** No usable answer: it left first, answered garbage, or not by the deadline. */
+  missed?: 'disconnected' | 'invalid' | 'late';
   ms?: number;
 }
 
