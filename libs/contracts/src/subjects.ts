@@ -96,6 +96,8 @@ export const Events = {
   sponsoringKeySetChanged: 'sponsorship-keys.keyset.changed.v1',
   solverChanged: 'quote-builder.solvers.changed.v1',
   executionPosted: 'quote-builder.executions.posted.v1',
+  replicaPresent: 'quote-builder.replicas.present.v1',
+  replicaLeaving: 'quote-builder.replicas.leaving.v1',
 } as const;
 
 /** Fire-and-forget events: subject → payload. Every subscriber (every replica) receives each event. */
@@ -106,6 +108,10 @@ export interface EventContract {
   [Events.solverChanged]: { solverId: string; status: 'active' | 'suspended' | 'removed' };
   /** An intent to hand to connected solvers: the winner only, or everyone once exclusivity ends. */
   [Events.executionPosted]: { frame: ExecuteFrame; audience: 'winner' | 'all' };
+  /** A quote-builder replica is up (sent every few seconds): requests for quote wait for its answer. */
+  [Events.replicaPresent]: { replica: string };
+  /** A replica stopping cleanly: requests for quote stop waiting for its answer. */
+  [Events.replicaLeaving]: { replica: string };
 }
 
 /**

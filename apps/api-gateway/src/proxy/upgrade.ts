@@ -2,6 +2,7 @@ import { ErrorCode, type ErrorBody, type ServiceName } from '@swap/contracts';
 import { resolveRequestId, type Logger, type ServiceMetrics } from '@swap/observability';
 import type { FastifyInstance } from 'fastify';
 import { request as httpRequest, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ApiGatewayConfig } from '../api-gateway.config';
 import { upstreamOf } from './routes';
@@ -54,7 +55,11 @@ export function installUpgradeProxy(fastify: FastifyInstance, config: ApiGateway
     const proxied = httpRequest({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: 'GET', headers, timeout: config.UPSTREAM_TIMEOUT_MS });
     proxied.on('upgrade', (res: IncomingMessage, upstreamSocket: Duplex, upstreamHead: Buffer) => {
       done(101);
-      (upstreamSocket as Duplex & { setTimeout?: (ms: number) => void }).setTimeout?.(0);
+      // Small frames both ways: no idle timeout, no Nagle delay.
+      for (const end of [socket, upstreamSocket] as (Duplex & Partial<Pick<Socket, 'setTimeout' | 'setNoDelay'>>)[]) {
+        end.setTimeout?.(0);
+        end.setNoDelay?.(true);
+      }
       if (upstreamHead.length) upstreamSocket.unshift(upstreamHead);
       socket.write(`HTTP/1.1 101 Switching Protocols\r\n${headerLines(res.headers)}\r\n`);
       tunnels.add(socket);

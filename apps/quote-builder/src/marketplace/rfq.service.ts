@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { AppError, Broadcasts, ErrorCode, MessageHeaders, type RfqFrame } from '@swap/contracts';
+import { AppError, Broadcasts, ErrorCode, Events, isUint256String, MessageHeaders, type RfqFrame } from '@swap/contracts';
 import { MessagingClient, type BusSubscription } from '@swap/messaging';
 import { RequestContext, ServiceMetrics, type Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
@@ -30,22 +30,34 @@ export interface RfqOutcome {
   elapsedMs: number;
 }
 
-/** A replica that has not answered an RFQ for this long is no longer waited for. */
-const REPLICA_MEMORY_MS = 30_000;
+/** How often each replica says it is up, and how long one not heard from is still waited for. */
+const PRESENCE_MS = 2_000;
+const PRESENCE_EXPIRY_MS = 3 * PRESENCE_MS;
+
+/** What the asking replica publishes: the frame for the solvers, and who asks. */
+interface RfqBroadcast {
+  origin: string;
+  frame: RfqFrame;
+}
 
 /**
- * Scatter-gather of requests for quote over the bus. The asking replica publishes the RFQ
- * to every quote-builder replica (no queue group); each answers at once with the solvers
- * it forwarded the RFQ to, then passes on each solver's answer as it arrives. The asker is
- * done when every solver it learnt of has answered and every replica it expects has
- * spoken (replicas it heard from lately; unknown ones get RFQ_ACK_WINDOW_MS), or at the
- * deadline, whichever is first. Answers after that are dropped.
+ * Scatter-gather of requests for quote over the bus. The asking replica sends the RFQ to
+ * its own solvers directly and publishes it to every other quote-builder replica (no
+ * queue group); each answers at once with the solvers it forwarded the RFQ to, then passes
+ * on each solver's answer as it arrives. Replicas announce themselves every PRESENCE_MS
+ * (and their departure), so the asker knows whom to wait for: it is done when every live
+ * replica has acknowledged and every solver it learnt of has answered, or at the deadline,
+ * whichever is first. Right after start, before it has heard the others, it also waits
+ * RFQ_ACK_WINDOW_MS for replicas it does not know yet. Answers after the decision are
+ * dropped.
  */
 @Injectable()
 export class RfqService implements OnModuleInit, OnModuleDestroy {
   private subscription?: BusSubscription;
   private readonly knownReplicas = new Map<string, number>();
   private readonly duration: Histogram<'outcome'>;
+  private readonly startedAt = Date.now();
+  private presence?: NodeJS.Timeout;
 
   constructor(
     private readonly messaging: MessagingClient,
@@ -56,7 +68,7 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
   ) {
     this.duration = new Histogram({
       name: 'rfq_duration_seconds',
-      help: 'Time from a request for quote to the decision, by outcome (complete: every solver answered; deadline: some did not)',
+      help: 'Time from a request for quote to the decision, by outcome (complete: every asked solver answered; deadline: some did not; no-solvers: none was connected)',
       labelNames: ['outcome'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2.5],
       registers: [metrics.registry],
@@ -64,22 +76,50 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
+    const self = this.connections.replicaId;
     this.subscription = this.messaging.bus.subscribe(Broadcasts.rfq, (delivery) => {
       const respond = delivery.respond;
       if (!respond) return;
-      let frame: RfqFrame;
+      let broadcast: RfqBroadcast;
       try {
-        frame = JSON.parse(delivery.data) as RfqFrame;
+        broadcast = JSON.parse(delivery.data) as RfqBroadcast;
       } catch {
         return;
       }
-      if (frame?.type !== 'rfq' || typeof frame.rfq_id !== 'string' || typeof frame.answer_by !== 'number') return;
+      const frame = broadcast?.frame;
+      if (broadcast.origin === self || frame?.type !== 'rfq' || typeof frame.rfq_id !== 'string' || typeof frame.answer_by !== 'number') return;
       this.connections.forwardRfq(frame, (reply) => respond(JSON.stringify(reply)));
     });
+    const announce = () => {
+      try {
+        this.messaging.emit(Events.replicaPresent, { replica: self });
+      } catch (error) {
+        this.logger.debug({ err: error }, 'presence not announced');
+      }
+    };
+    announce();
+    this.presence = setInterval(announce, PRESENCE_MS);
+    this.presence.unref();
   }
 
   async onModuleDestroy(): Promise<void> {
+    clearInterval(this.presence);
+    try {
+      this.messaging.emit(Events.replicaLeaving, { replica: this.connections.replicaId });
+    } catch {
+      // The others stop waiting for this replica once its presence expires anyway.
+    }
     await this.subscription?.drain();
+  }
+
+  /** Another replica is up: requests for quote wait for its answer. */
+  present(replica: string): void {
+    if (replica !== this.connections.replicaId) this.knownReplicas.set(replica, Date.now());
+  }
+
+  /** Another replica stopped: requests for quote no longer wait for it. */
+  forget(replica: string): void {
+    this.knownReplicas.delete(replica);
   }
 
   ask(request: RfqRequest): Promise<RfqOutcome> {
@@ -87,6 +127,8 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
     const started = Date.now();
     const frame: RfqFrame = { type: 'rfq', rfq_id: rfqId, ...request, quote_type: 'exact_input', answer_by: started + this.config.RFQ_DEADLINE_MS };
     const expected = this.liveReplicas();
+    // Until it has heard the others' presence, a new replica also waits for strangers.
+    const newcomer = Date.now() - this.startedAt < PRESENCE_MS * 1.5;
     return new Promise<RfqOutcome>((resolve, reject) => {
       const acked = new Set<string>();
       const asked = new Map<string, AuthenticatedSolver>();
@@ -100,25 +142,20 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
         done = true;
         for (const t of timers) clearTimeout(t);
         gathering?.close();
-        const complete = asked.size > 0 && [...asked.keys()].every((id) => outcomes.has(id));
-        this.duration.observe({ outcome: complete ? 'complete' : 'deadline' }, (Date.now() - started) / 1000);
+        const complete = [...asked.keys()].every((id) => outcomes.has(id));
+        this.duration.observe({ outcome: asked.size === 0 ? 'no-solvers' : complete ? 'complete' : 'deadline' }, (Date.now() - started) / 1000);
         resolve({ rfqId, asked: [...asked.values()], outcomes, elapsedMs: Date.now() - started });
       };
       const check = () => {
-        const heardAll = windowOver || (expected.length > 0 && expected.every((r) => acked.has(r)));
+        // Known replicas are waited for (a busy one acknowledges late, not never); unknown
+        // ones only matter when none is known, and then only for the window.
+        const heardAll = expected.every((r) => acked.has(r)) && (windowOver || !newcomer);
         if (heardAll && [...asked.keys()].every((id) => outcomes.has(id))) finish();
       };
-      const onReply = (text: string) => {
-        if (done) return;
-        let reply: RfqReply;
-        try {
-          reply = JSON.parse(text) as RfqReply;
-        } catch {
-          return;
-        }
+      const onReply = (reply: RfqReply | undefined) => {
+        if (done || !reply) return;
         if (reply.kind === 'ack') {
           acked.add(reply.replica);
-          this.knownReplicas.set(reply.replica, Date.now());
           for (const solver of reply.solvers) if (!asked.has(solver.id)) asked.set(solver.id, solver);
         } else {
           const known = outcomes.get(reply.solverId);
@@ -129,12 +166,15 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
       };
       try {
         const requestId = RequestContext.requestId();
-        gathering = this.messaging.bus.gather(Broadcasts.rfq, JSON.stringify(frame), (d) => onReply(d.data), requestId ? { headers: { [MessageHeaders.requestId]: requestId } } : undefined);
+        const broadcast: RfqBroadcast = { origin: this.connections.replicaId, frame };
+        gathering = this.messaging.bus.gather(Broadcasts.rfq, JSON.stringify(broadcast), (d) => onReply(parseReply(d.data)), requestId ? { headers: { [MessageHeaders.requestId]: requestId } } : undefined);
       } catch (error) {
         this.logger.warn({ err: error }, 'request for quote not sent');
         reject(new AppError(503, ErrorCode.DependencyUnavailable, 'The internal message bus is unavailable; retry later'));
         return;
       }
+      // This replica's own solvers are asked directly, without a trip through the bus.
+      this.connections.forwardRfq(frame, onReply);
       timers.push(
         setTimeout(() => {
           windowOver = true;
@@ -145,11 +185,22 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  /** Replicas that answered an RFQ lately: each is waited for until it answers (or the deadline). */
+  /** The other replicas heard from lately: each is waited for until it answers (or the deadline). */
   private liveReplicas(): string[] {
-    const cutoff = Date.now() - REPLICA_MEMORY_MS;
+    const cutoff = Date.now() - PRESENCE_EXPIRY_MS;
     for (const [replica, at] of this.knownReplicas) if (at < cutoff) this.knownReplicas.delete(replica);
     return [...this.knownReplicas.keys()];
+  }
+}
+
+/** A reply off the bus; anything unreadable counts as nothing. */
+function parseReply(text: string): RfqReply | undefined {
+  try {
+    const reply = JSON.parse(text) as RfqReply;
+    if (reply.kind === 'answer' && !isUint256String(reply.quotedAmount)) return { kind: 'missed', solverId: reply.solverId, reason: 'invalid' };
+    return reply;
+  } catch {
+    return undefined;
   }
 }
 

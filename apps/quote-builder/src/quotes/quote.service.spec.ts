@@ -2,6 +2,7 @@ import type { ChainProfile } from '@swap/chains';
 import { loadConfig } from '@swap/config';
 import type { QuoteMessage, QuoteRecord } from '@swap/contracts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import pino from 'pino';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IntentBuilderService } from '../intents/intent-builder.service';
@@ -41,7 +42,7 @@ describe('QuoteService: the fee comes off first, amounts travel in hub units', (
   const records = {
     record: async (quote: (typeof recorded)[number]) => (recorded.push(quote), { ...quote, id: 'q-1', createdAt: 'now', expiresAt: 'later', requestId: null }),
   } as unknown as QuoteRecords;
-  const service = new QuoteService(new RegistryService(config), rfq, records, {} as IntentBuilderService, config);
+  const service = new QuoteService(new RegistryService(config), rfq, records, {} as IntentBuilderService, config, pino({ level: 'silent' }));
   const body = (over: Partial<QuoteMessage> = {}): QuoteMessage => ({
     tokenSrc: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
     tokenSrcChainKey: '0xa4b1.arbitrum',

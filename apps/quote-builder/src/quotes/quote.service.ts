@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from '@swap/observability';
+import { LOGGER } from '@swap/service-kit';
 import { fromHubAmount, lessSlippage, toHubAmount } from '@swap/chains';
 import { AppError, ErrorCode, type FieldViolation, type QuoteMessage, type QuoteResponse, type SolverQuoteRequest, type SolverQuoteResponse } from '@swap/contracts';
 import { IntentBuilderService } from '../intents/intent-builder.service';
@@ -30,9 +32,11 @@ export class QuoteService {
     private readonly records: QuoteRecords,
     private readonly builder: IntentBuilderService,
     private readonly config: QuoteBuilderConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async quote(request: QuoteMessage): Promise<QuoteResponse> {
+    const started = Date.now();
     // Everything the body alone decides is checked before any solver is asked.
     const problems: FieldViolation[] = [];
     if (request.includeTxData) {
@@ -57,7 +61,8 @@ export class QuoteService {
     }
 
     const rfq: RfqRequest = { token_src: input.hubAsset, token_dst: output.hubAsset, amount: hubAmountIn.toString(), src_chain_id: src.relayChainId, dst_chain_id: dst.relayChainId };
-    const best = pickBest(await this.rfq.ask(rfq), this.config.RFQ_DEADLINE_MS);
+    const asked = await this.rfq.ask(rfq);
+    const best = pickBest(asked, this.config.RFQ_DEADLINE_MS);
     const quotedAmount = fromHubAmount(best.quotedAmount, output);
     if (quotedAmount === 0n) throw new AppError(422, ErrorCode.NoLiquidity, `The best quote rounds to nothing in ${output.symbol}; try a larger amount`);
     const record = await this.records.record({
@@ -76,6 +81,7 @@ export class QuoteService {
       solver: best.solver.name,
       answers: best.answers,
     });
+    this.logger.debug({ quoteId: record.id, solver: best.solver.name, rfqMs: asked.elapsedMs, totalMs: Date.now() - started }, 'quote given');
     const response: QuoteResponse = { quotedAmount: quotedAmount.toString(), quoteId: record.id, expiresAt: record.expiresAt, feeAmount: fee.toString() };
     if (!request.includeTxData) return response;
 

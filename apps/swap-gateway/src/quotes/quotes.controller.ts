@@ -1,6 +1,7 @@
-import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiBadRequestResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto, QuoteQueryDto, QuoteRequestDto, QuoteResponseDto, SWAPS_POST_ROUTES, Subjects, type QuoteResponse } from '@swap/contracts';
+import { ErrorBodyDto, QuoteQueryDto, QuoteRequestDto, QuoteResponseDto, SWAPS_POST_ROUTES, Subjects } from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
 
@@ -21,7 +22,9 @@ export class QuotesController {
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'A field that breaks a rule, named with the rule (quoteType other than exact_input, percentage outside 1–100, …)' })
   @ApiResponse({ status: 422, type: ErrorBodyDto, description: 'NO_ROUTE (no solver can route the pair) or NO_LIQUIDITY' })
   @ApiResponse({ status: 503, type: ErrorBodyDto, description: 'NO_SOLVER_AVAILABLE: no solver connected, or none answered in time' })
-  quote(@Body() body: QuoteRequestDto, @Query() query: QuoteQueryDto): Promise<QuoteResponse> {
-    return this.messaging.request(Subjects.quoteRequest, { ...body, includeTxData: query.includeTxData === 'true' });
+  async quote(@Body() body: QuoteRequestDto, @Query() query: QuoteQueryDto, @Res() reply: FastifyReply): Promise<void> {
+    // The quote goes out as quote-builder wrote it.
+    const json = await this.messaging.requestJson(Subjects.quoteRequest, { ...body, includeTxData: query.includeTxData === 'true' });
+    void reply.header('content-type', 'application/json; charset=utf-8').send(json);
   }
 }

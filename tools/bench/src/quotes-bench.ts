@@ -1,0 +1,121 @@
+/**
+ * The quotes part of `npm run bench`: `POST /v1/swaps/quote` through api-gateway in
+ * cluster mode (api-gateway → swap-gateway → NATS → quote-builder → NATS scatter-gather →
+ * five solvers over WebSockets → the best answer, recorded in PostgreSQL). The solvers run
+ * in their own process and answer after 5, 16, 27, 38 and 50 ms, so a quote cannot be
+ * faster than 50 ms: the figure that matters is how little the marketplace adds to the
+ * slowest in-deadline answer. A bare Node server measured in the same run is the reference.
+ */
+import autocannon from 'autocannon';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import type { BenchContext } from './oracle-bench';
+
+const DELAYS_MS = [5, 16, 27, 38, 50];
+const RFQ_DEADLINE_MS = 300;
+
+export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Promise<void> {
+  const ports = { quote: await ctx.freePort(), swap: await ctx.freePort(), gateway: await ctx.freePort(), bare: await ctx.freePort(), proxy: await ctx.freePort() };
+  const common = {
+    DATABASE_URL: ctx.benchDatabaseUrl,
+    NATS_URL: ctx.natsUrl,
+    NATS_SUBJECT_PREFIX: `bench-quotes-${Date.now()}`,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    RFQ_DEADLINE_MS: String(RFQ_DEADLINE_MS),
+  };
+  ctx.start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
+  ctx.start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
+  ctx.start('dist/apps/api-gateway/src/main.js', {
+    ...common,
+    PORT: String(ports.gateway),
+    UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}`,
+    UPSTREAM_QUOTE_BUILDER_URL: `http://127.0.0.1:${ports.quote}`,
+  });
+  for (const port of [ports.quote, ports.swap, ports.gateway]) await ctx.waitFor(`http://127.0.0.1:${port}/readyz`);
+
+  // Five solvers registered as an operator would, connected through the gateway.
+  const operator = `http://127.0.0.1:${ports.quote}/ops/solvers`;
+  const stamp = Date.now().toString(36);
+  const solvers = [];
+  for (const [i, delayMs] of DELAYS_MS.entries()) {
+    const res = await fetch(operator, { method: 'POST', headers: { 'content-type': 'application/json', 'x-operator': 'bench' }, body: JSON.stringify({ name: `bench-${stamp}-${i}` }) });
+    solvers.push({ credential: ((await res.json()) as { credential: string }).credential, delayMs });
+  }
+  ctx.start('dist/tools/bench/src/bench-solvers.js', { MARKETPLACE_URL: `ws://127.0.0.1:${ports.gateway}/v1/intent/solvers/connect`, BENCH_SOLVERS: JSON.stringify(solvers) });
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const listed = (await (await fetch(operator)).json()) as { name: string; connected: number }[];
+    if (listed.filter((s) => s.name.startsWith(`bench-${stamp}-`) && s.connected > 0).length === DELAYS_MS.length) break;
+    if (Date.now() > deadline) throw new Error('bench solvers did not connect');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  const body = JSON.stringify({
+    tokenSrc: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
+    tokenSrcChainKey: '0xa4b1.arbitrum',
+    tokenDst: '0x50c42dEAcD8Fc9773493ED674b675bE577f2634b',
+    tokenDstChainKey: '0x92.sonic',
+    amount: '2500000000',
+    quoteType: 'exact_input',
+    partnerFee: { address: '0x000000000000000000000000000000000000fee5', percentage: 10 },
+  });
+  const gateway = `http://127.0.0.1:${ports.gateway}`;
+  const first = await fetch(`${gateway}/v1/swaps/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const firstText = await first.text();
+  if (first.status !== 200) throw new Error(`quote answered ${first.status}: ${firstText}`);
+
+  // The reference: a bare Node server answering a body of the same size, in this run.
+  const bodyFile = join(mkdtempSync(join(tmpdir(), 'bench-quotes-')), 'body.json');
+  writeFileSync(bodyFile, firstText);
+  ctx.start('dist/tools/bench/src/reference-servers.js', { BARE_PORT: String(ports.bare), PROXY_PORT: String(ports.proxy), BODY_FILE: bodyFile });
+  await ctx.waitFor(`http://127.0.0.1:${ports.proxy}/`);
+  const bare = await autocannon({ url: `http://127.0.0.1:${ports.bare}/`, connections: ctx.connections, duration: ctx.duration });
+
+  // Unloaded: one quote at a time, so the figure is the marketplace's own latency; the
+  // solver API's quote (hub assets, api-gateway → quote-builder) shows it without swap-gateway's hop.
+  const seconds = Math.max(3, Math.round(ctx.duration / 2));
+  const latency = await sequentialLatency(gateway, '/v1/swaps/quote', body, seconds);
+  const hubBody = JSON.stringify({ token_src: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', token_dst: '0x50c42dEAcD8Fc9773493ED674b675bE577f2634b', amount: '2497500000', quote_type: 'exact_input' });
+  const solverApi = await sequentialLatency(gateway, '/v1/intent/quote', hubBody, seconds);
+  // The same hops without a marketplace: a body quote-builder refuses (400) after the same validation.
+  const refused = JSON.stringify({ ...JSON.parse(body), tokenSrcChainKey: 'nowhere' });
+  const path = await sequentialLatency(gateway, '/v1/swaps/quote', refused, seconds, 400);
+  const connections = Number(process.env.BENCH_QUOTE_CONNECTIONS ?? 50);
+  const options = { url: `${gateway}/v1/swaps/quote`, method: 'POST' as const, body, headers: { 'content-type': 'application/json' }, connections };
+  await autocannon({ ...options, duration: Math.min(2, ctx.duration) });
+  const loaded = await autocannon({ ...options, duration: ctx.duration });
+  const slowest = Math.max(...DELAYS_MS);
+  ctx.print([
+    '',
+    `quotes: POST /v1/swaps/quote through api-gateway (cluster mode, NATS, PostgreSQL), 5 solvers answering in ${DELAYS_MS.join('/')} ms, RFQ deadline ${RFQ_DEADLINE_MS} ms`,
+    `  reference: bare Node server ${bare.requests.average.toFixed(0)} req/s (${ctx.connections} connections)`,
+    `  unloaded, 1 at a time, POST /v1/swaps/quote (${latency.n} quotes): p50 ${latency.p50.toFixed(1)} ms (slowest solver ${slowest} ms + ${(latency.p50 - slowest).toFixed(1)} ms; target + 5 ms), p99 ${latency.p99.toFixed(1)} ms (target < ${RFQ_DEADLINE_MS + 20} ms)`,
+    `  unloaded, 1 at a time, POST /v1/intent/quote (solver API, no swap-gateway hop; ${solverApi.n} quotes): p50 ${solverApi.p50.toFixed(1)} ms (+ ${(solverApi.p50 - slowest).toFixed(1)} ms), p99 ${solverApi.p99.toFixed(1)} ms`,
+    `  reference path: the same request refused by quote-builder (400, no solvers asked): p50 ${path.p50.toFixed(1)} ms, so the marketplace itself (RFQ, WebSockets, the record) adds ${(latency.p50 - slowest - path.p50).toFixed(1)} ms to the slowest answer`,
+    `  loaded (${connections} connections, ${ctx.duration} s): ${loaded.requests.average.toFixed(0)} quotes/s (target >= 300; ${((loaded.requests.average / bare.requests.average) * 100).toFixed(2)}% of the bare server), p50 ${loaded.latency.p50.toFixed(0)} ms, p99 ${loaded.latency.p99.toFixed(0)} ms, non-2xx ${loaded.non2xx}, errors ${loaded.errors + loaded.timeouts}`,
+    '',
+  ]);
+}
+
+async function sequentialLatency(origin: string, path: string, body: string, seconds: number, status = 200): Promise<{ p50: number; p99: number; n: number }> {
+  const pool = new Pool(origin, { connections: 1 });
+  const samples: number[] = [];
+  const until = performance.now() + seconds * 1000;
+  try {
+    while (performance.now() < until) {
+      const started = performance.now();
+      const res = await pool.request({ method: 'POST', path, body, headers: { 'content-type': 'application/json' } });
+      await res.body.arrayBuffer();
+      if (res.statusCode !== status) throw new Error(`${path} answered ${res.statusCode}`);
+      samples.push(performance.now() - started);
+    }
+  } finally {
+    await pool.close();
+  }
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+  return { p50: at(0.5), p99: at(0.99), n: samples.length };
+}
