@@ -30,8 +30,16 @@ describe('IntentBuilderService on the mainnet profile (no chain reads)', () => {
     expect(error.message).toContain("inputToken: the hub's native token cannot be deposited directly");
   });
 
-  it('knows the hub contracts of mainnet, and says the deployment lacks an RPC endpoint rather than building half a transaction', async () => {
-    const error = (await builder.build({ ...base, inputToken: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', dstAddress: base.srcAddress }).catch((e: unknown) => e)) as AppError;
+  it('builds from the mainnet hub contracts with no chain read where none is needed (a hub limit order)', async () => {
+    const built = await builder.build({ ...base, inputToken: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', dstAddress: base.srcAddress });
+    expect(built.tx).toMatchObject({ to: '0x6382D6ccD780758C5e8A6123c33ee8F4472F96ef', value: '0' });
+    expect(built.intent).toMatchObject({ creator: base.srcAddress, deadline: '0', srcChain: '146', dstChain: '23' });
+  });
+
+  it('says the deployment lacks an RPC endpoint rather than building half a transaction', async () => {
+    const fromSpoke = { ...base, srcChainKey: '0xa4b1.arbitrum', dstChainKey: '0x92.sonic', inputToken: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', outputToken: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', dstAddress: base.srcAddress };
+    const error = (await builder.build(fromSpoke).catch((e: unknown) => e)) as AppError;
+    expect(error).toBeInstanceOf(AppError);
     expect(error.getStatus()).toBe(503);
     expect(error.code).toBe('NOT_CONFIGURED');
     expect(error.message).toBe('No RPC endpoint is configured for 0x92.sonic');
