@@ -79,7 +79,7 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
       logLevel: 'info',
       logDestination: logs,
       devnet: true,
-      env: { PRICE_SOURCE: 'hermes', HERMES_URL: hermes.url, FLUSH_INTERVAL_MS: '100', CANDLE_CACHE_TTL_MS: '0' },
+      env: { PRICE_SOURCE: 'hermes', HERMES_URL: hermes.url, FLUSH_INTERVAL_MS: '100', CANDLE_CACHE_TTL_MS: '0', EXCLUSIVITY_MS: '1000' },
       solverEnv: { PRICE_REFRESH_MS: '200' },
     });
     gateway = platform.gatewayUrl;
@@ -200,5 +200,31 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
     const bad = await post('/v1/swaps/gas/estimate', { chainKey: '0x92.sonic', tx: { from: 'me', to: approval.body.tx.to, data: 'zz' } });
     expect(bad.status).toBe(400);
     expect(bad.body.details.map((d: { field: string }) => d.field)).toEqual(['tx.from', 'tx.data']);
+  });
+
+  it('gives the quote’s winner the intent alone for EXCLUSIVITY_MS, then every solver (last: it stops a solver)', async () => {
+    const usdc = token('USDC');
+    const weth = token('WETH');
+    await approve(usdc, weth, '1000000000');
+    const quote = await post('/v1/swaps/quote?includeTxData=true', {
+      tokenSrc: usdc,
+      tokenSrcChainKey: '0x92.sonic',
+      tokenDst: weth,
+      tokenDstChainKey: '0x92.sonic',
+      amount: '1000000000',
+      quoteType: 'exact_input',
+      srcAddress: user.address,
+      dstAddress: user.address,
+    });
+    // The tighter solver wins the quote, then goes away before the intent is executed.
+    const [tight, wide] = platform.solvers;
+    await tight.solver.stop();
+    const intentTx = await send(quote.body.txData.tx);
+    const started = Date.now();
+    expect((await post('/v1/intent/execute', { intent_tx_hash: intentTx, quote_uuid: quote.body.quoteId })).status).toBe(200);
+    const solved = await solvedStatus(intentTx);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    const fill = await hub.getTransactionReceipt({ hash: solved.fillTxHash });
+    expect(fill.from.toLowerCase()).toBe(wide.solver.account.address.toLowerCase());
   });
 });

@@ -18,11 +18,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDatabase, withDatabase } from '@swap/persistence';
 import { migrateService } from '@swap/service-kit';
-import { Pool } from 'undici';
 import { quoteBuilder } from '../../../apps/quote-builder/src/quote-builder.definition';
 import { freePort } from '../../devnet/src/devnet';
 import { benchIntents } from './intents-bench';
 import { benchKeys } from './keys-bench';
+import { sequentialLatency } from './latency';
 import { benchQuotes } from './quotes-bench';
 import { benchOracle, type BenchContext } from './oracle-bench';
 
@@ -74,30 +74,6 @@ async function measure(name: string, url: string): Promise<Measurement> {
   return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
 }
 
-/**
- * Latency without queueing: one connection, one request at a time. Under saturating load
- * p50 is mostly time spent waiting in line (Little's law), which says little about what
- * a hop itself adds; this is where the added milliseconds are read.
- */
-async function unloadedLatency(origin: string, seconds: number): Promise<{ p50: number; p99: number; n: number }> {
-  const pool = new Pool(origin, { connections: 1 });
-  const samples: number[] = [];
-  const until = performance.now() + seconds * 1000;
-  try {
-    while (performance.now() < until) {
-      const started = performance.now();
-      const res = await pool.request({ method: 'GET', path: ROUTE });
-      await res.body.arrayBuffer();
-      samples.push(performance.now() - started);
-    }
-  } finally {
-    await pool.close();
-  }
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
-  return { p50: at(0.5), p99: at(0.99), n: samples.length };
-}
-
 async function benchGateway(): Promise<void> {
   const ports = { quote: await freePort(), swap: await freePort(), gateway: await freePort(), bare: await freePort(), proxy: await freePort() };
   const common = { NATS_URL, LOG_LEVEL, HOST: '127.0.0.1', DATABASE_URL: BENCH_DATABASE_URL };
@@ -120,10 +96,10 @@ async function benchGateway(): Promise<void> {
 
   const latencySeconds = Math.max(2, Math.round(DURATION / 2));
   const lat = {
-    bare: await unloadedLatency(`http://127.0.0.1:${ports.bare}`, latencySeconds),
-    bareProxy: await unloadedLatency(`http://127.0.0.1:${ports.proxy}`, latencySeconds),
-    direct: await unloadedLatency(`http://127.0.0.1:${ports.swap}`, latencySeconds),
-    viaGateway: await unloadedLatency(`http://127.0.0.1:${ports.gateway}`, latencySeconds),
+    bare: await sequentialLatency(`http://127.0.0.1:${ports.bare}`, { method: 'GET', path: ROUTE }, latencySeconds),
+    bareProxy: await sequentialLatency(`http://127.0.0.1:${ports.proxy}`, { method: 'GET', path: ROUTE }, latencySeconds),
+    direct: await sequentialLatency(`http://127.0.0.1:${ports.swap}`, { method: 'GET', path: ROUTE }, latencySeconds),
+    viaGateway: await sequentialLatency(`http://127.0.0.1:${ports.gateway}`, { method: 'GET', path: ROUTE }, latencySeconds),
   };
 
   const rows = [bare, bareProxy, direct, viaGateway];

@@ -10,7 +10,7 @@ import autocannon from 'autocannon';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Pool } from 'undici';
+import { sequentialLatency } from './latency';
 import type { BenchContext } from './oracle-bench';
 
 const DELAYS_MS = [5, 16, 27, 38, 50];
@@ -77,12 +77,12 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
   // Unloaded: one quote at a time, so the figure is the marketplace's own latency; the
   // solver API's quote (hub assets, api-gateway → quote-builder) shows it without swap-gateway's hop.
   const seconds = Math.max(3, Math.round(ctx.duration / 2));
-  const latency = await sequentialLatency(gateway, '/v1/swaps/quote', body, seconds);
+  const latency = await sequentialLatency(gateway, { method: 'POST', path: '/v1/swaps/quote', body }, seconds);
   const hubBody = JSON.stringify({ token_src: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', token_dst: '0x50c42dEAcD8Fc9773493ED674b675bE577f2634b', amount: '2497500000', quote_type: 'exact_input' });
-  const solverApi = await sequentialLatency(gateway, '/v1/intent/quote', hubBody, seconds);
+  const solverApi = await sequentialLatency(gateway, { method: 'POST', path: '/v1/intent/quote', body: hubBody }, seconds);
   // The same hops without a marketplace: a body quote-builder refuses (400) after the same validation.
   const refused = JSON.stringify({ ...JSON.parse(body), tokenSrcChainKey: 'nowhere' });
-  const path = await sequentialLatency(gateway, '/v1/swaps/quote', refused, seconds, 400);
+  const path = await sequentialLatency(gateway, { method: 'POST', path: '/v1/swaps/quote', body: refused, status: 400 }, seconds);
   const connections = Number(process.env.BENCH_QUOTE_CONNECTIONS ?? 50);
   const options = { url: `${gateway}/v1/swaps/quote`, method: 'POST' as const, body, headers: { 'content-type': 'application/json' }, connections };
   await autocannon({ ...options, duration: Math.min(2, ctx.duration) });
@@ -98,24 +98,4 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     `  loaded (${connections} connections, ${ctx.duration} s): ${loaded.requests.average.toFixed(0)} quotes/s (target >= 300; ${((loaded.requests.average / bare.requests.average) * 100).toFixed(2)}% of the bare server), p50 ${loaded.latency.p50.toFixed(0)} ms, p99 ${loaded.latency.p99.toFixed(0)} ms, non-2xx ${loaded.non2xx}, errors ${loaded.errors + loaded.timeouts}`,
     '',
   ]);
-}
-
-async function sequentialLatency(origin: string, path: string, body: string, seconds: number, status = 200): Promise<{ p50: number; p99: number; n: number }> {
-  const pool = new Pool(origin, { connections: 1 });
-  const samples: number[] = [];
-  const until = performance.now() + seconds * 1000;
-  try {
-    while (performance.now() < until) {
-      const started = performance.now();
-      const res = await pool.request({ method: 'POST', path, body, headers: { 'content-type': 'application/json' } });
-      await res.body.arrayBuffer();
-      if (res.statusCode !== status) throw new Error(`${path} answered ${res.statusCode}`);
-      samples.push(performance.now() - started);
-    }
-  } finally {
-    await pool.close();
-  }
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
-  return { p50: at(0.5), p99: at(0.99), n: samples.length };
 }

@@ -29,17 +29,24 @@ import { RegistryService } from '../registry/registry.service';
 
 /** Intents handed again to a solver that (re)connects: the newest open ones. */
 const OPEN_ON_CONNECT = 200;
+/** How often each replica opens intents whose exclusivity ended (a backstop for a replica that died before its timer fired). */
+const SWEEP_MS = 2_000;
+
+type ExecutionRow = Awaited<ReturnType<PrismaClient['execution']['findUniqueOrThrow']>>;
 
 /**
  * Intents open on the hub, handed to solvers (`/v1/intent/execute`): read from the hub
  * transaction that created them (never from the caller), checked against the quote they
  * came from, recorded once per intent, and sent to the quote's winner first, then, after
- * EXCLUSIVITY_MS, to every connected solver. A solver's fill counts once the hub's own
+ * EXCLUSIVITY_MS, to every connected solver. Opening an intent to everyone is claimed in
+ * the table (one UPDATE), so exactly one replica does it, on its timer or, should that
+ * replica die first, on another's sweep. A solver's fill counts once the hub's own
  * IntentFilled event confirms it.
  */
 @Injectable()
 export class ExecutionService implements OnModuleInit, OnModuleDestroy {
   private readonly timers = new Set<NodeJS.Timeout>();
+  private sweeper?: NodeJS.Timeout;
 
   constructor(
     private readonly db: PrismaClient,
@@ -55,9 +62,12 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     this.connections.onFill((solver, frame) => void this.recordFill(solver, frame).catch((error: Error) => this.logger.warn({ err: error, solver: solver.name }, 'fill report not recorded')));
     this.connections.onConnect((solver, send) => void this.sendOpen(solver, send).catch((error: Error) => this.logger.warn({ err: error, solver: solver.name }, 'open intents not sent')));
+    this.sweeper = setInterval(() => void this.openDue(), SWEEP_MS);
+    this.sweeper.unref();
   }
 
   onModuleDestroy(): void {
+    clearInterval(this.sweeper);
     for (const timer of this.timers) clearTimeout(timer);
   }
 
@@ -67,12 +77,25 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     const created = await this.createdIntent(txHash, quote);
     if (quote) checkAgainstQuote(created.intent, quote);
 
+    const winner = quote?.solverId ?? null;
+    const exclusiveUntil = winner !== null && this.config.EXCLUSIVITY_MS > 0 ? new Date(Date.now() + this.config.EXCLUSIVITY_MS) : null;
     const { count } = await this.db.execution.createMany({
-      data: [{ intentHash: created.intentHash, intentTxHash: txHash, intent: created.intent as unknown as Prisma.InputJsonValue, deadline: created.intent.deadline, quoteId: quote?.id ?? null }],
+      data: [
+        {
+          intentHash: created.intentHash,
+          intentTxHash: txHash,
+          intent: created.intent as unknown as Prisma.InputJsonValue,
+          deadline: created.intent.deadline,
+          quoteId: quote?.id ?? null,
+          exclusiveSolver: exclusiveUntil ? winner : null,
+          exclusiveUntil,
+          openedToAllAt: exclusiveUntil ? null : new Date(),
+        },
+      ],
       skipDuplicates: true,
     });
     // Once per intent: a repeated execute changes nothing and hands the intent to nobody again.
-    if (count === 1) this.post(created, txHash, quote);
+    if (count === 1) this.post(created.intentHash, exclusiveUntil);
     return { answer: 'OK', intent_hash: created.intentHash };
   }
 
@@ -118,52 +141,47 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     return matching ?? events.created[0];
   }
 
-  private post(created: CreatedIntent, txHash: Hex, quote: QuoteRecord | undefined): void {
-    const winner = quote?.solverId ?? null;
-    const exclusive = winner !== null && this.config.EXCLUSIVITY_MS > 0;
-    const frame: ExecuteFrame = {
-      type: 'execute',
-      intent_hash: created.intentHash,
-      intent_tx_hash: txHash,
-      intent: created.intent,
-      quote_uuid: quote?.id ?? null,
-      exclusive_until: exclusive ? Date.now() + this.config.EXCLUSIVITY_MS : null,
-      exclusive_solver: winner,
-    };
-    if (!exclusive) return this.messaging.emit(Events.executionPosted, { frame, audience: 'all' });
-    this.messaging.emit(Events.executionPosted, { frame, audience: 'winner' });
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      void this.openToAll(frame).catch((error: Error) => this.logger.warn({ err: error, intentHash: frame.intent_hash }, 'intent not opened to every solver'));
-    }, this.config.EXCLUSIVITY_MS);
-    this.timers.add(timer);
+  /** To the winner now and to everyone when its window ends; to everyone now without one. */
+  private post(intentHash: string, exclusiveUntil: Date | null): void {
+    void this.db.execution
+      .findUniqueOrThrow({ where: { intentHash } })
+      .then((row) => {
+        if (!exclusiveUntil) return this.messaging.emit(Events.executionPosted, { frame: frameOf(row), audience: 'all' });
+        this.messaging.emit(Events.executionPosted, { frame: frameOf(row), audience: 'winner' });
+        const timer = setTimeout(() => {
+          this.timers.delete(timer);
+          void this.openDue();
+        }, exclusiveUntil.getTime() - Date.now());
+        this.timers.add(timer);
+      })
+      .catch((error: Error) => this.logger.warn({ err: error, intentHash }, 'intent not handed to solvers'));
   }
 
-  /** After the winner's window: everyone else, unless the intent was filled meanwhile. */
-  private async openToAll(frame: ExecuteFrame): Promise<void> {
-    const row = await this.db.execution.findUnique({ where: { intentHash: frame.intent_hash }, select: { status: true } });
-    if (row?.status === 'posted') this.messaging.emit(Events.executionPosted, { frame, audience: 'all' });
+  /** Opens to every solver the intents whose winner's window is over, each claimed by one replica only. */
+  private async openDue(): Promise<void> {
+    try {
+      const rows = await this.db.$queryRaw<ExecutionRow[]>`
+        UPDATE quote_builder.executions SET opened_to_all_at = now()
+        WHERE status = 'posted' AND opened_to_all_at IS NULL AND exclusive_until <= now()
+        RETURNING intent_hash AS "intentHash", intent_tx_hash AS "intentTxHash", intent, deadline, quote_id AS "quoteId",
+          exclusive_solver AS "exclusiveSolver", exclusive_until AS "exclusiveUntil", opened_to_all_at AS "openedToAllAt"`;
+      for (const row of rows) this.messaging.emit(Events.executionPosted, { frame: frameOf(row), audience: 'all' });
+    } catch (error) {
+      this.logger.warn({ err: error }, 'intents past their exclusivity not opened; next sweep retries');
+    }
   }
 
-  /** A solver that (re)connects is handed the intents still open (limit orders wait for it). */
+  /** A solver that (re)connects is handed the intents still open to it (limit orders wait for it). */
   private async sendOpen(solver: AuthenticatedSolver, send: (frame: MarketplaceFrame) => void): Promise<void> {
-    const now = Date.now();
-    const rows = await this.db.execution.findMany({ where: { status: 'posted' }, orderBy: { createdAt: 'desc' }, take: OPEN_ON_CONNECT });
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    const rows = await this.db.execution.findMany({
+      where: { status: 'posted', OR: [{ openedToAllAt: { not: null } }, { exclusiveSolver: solver.id }] },
+      orderBy: { createdAt: 'desc' },
+      take: OPEN_ON_CONNECT,
+    });
     for (const row of rows) {
       const deadline = BigInt(row.deadline.toFixed());
-      if (deadline !== 0n && deadline * 1000n < BigInt(now)) continue;
-      const exclusiveUntil = row.quoteId ? row.createdAt.getTime() + this.config.EXCLUSIVITY_MS : null;
-      const winner = row.quoteId ? ((await this.quotes.find(row.quoteId))?.solverId ?? null) : null;
-      if (exclusiveUntil !== null && exclusiveUntil > now && winner !== solver.id) continue;
-      send({
-        type: 'execute',
-        intent_hash: row.intentHash,
-        intent_tx_hash: row.intentTxHash,
-        intent: row.intent as unknown as Intent,
-        quote_uuid: row.quoteId,
-        exclusive_until: exclusiveUntil,
-        exclusive_solver: winner,
-      });
+      if (deadline === 0n || deadline >= now) send(frameOf(row));
     }
   }
 
@@ -172,6 +190,18 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     if (!address) throw new AppError(503, ErrorCode.NotConfigured, 'This deployment has no intents contract configured for the hub');
     return address as Address;
   }
+}
+
+function frameOf(row: Pick<ExecutionRow, 'intentHash' | 'intentTxHash' | 'intent' | 'quoteId' | 'exclusiveSolver' | 'exclusiveUntil'>): ExecuteFrame {
+  return {
+    type: 'execute',
+    intent_hash: row.intentHash,
+    intent_tx_hash: row.intentTxHash,
+    intent: row.intent as unknown as Intent,
+    quote_uuid: row.quoteId,
+    exclusive_until: row.exclusiveUntil ? row.exclusiveUntil.getTime() : null,
+    exclusive_solver: row.exclusiveSolver,
+  };
 }
 
 /** The intent must be what was quoted: the same hub assets, the quoted input, no more output than quoted. */

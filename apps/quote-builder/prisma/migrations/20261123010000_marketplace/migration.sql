@@ -51,6 +51,9 @@ CREATE TABLE "quote_builder"."executions" (
     "intent" JSONB NOT NULL,
     "deadline" DECIMAL(78,0) NOT NULL,
     "quote_id" UUID,
+    "exclusive_solver" UUID,
+    "exclusive_until" TIMESTAMPTZ(3),
+    "opened_to_all_at" TIMESTAMPTZ(3),
     "status" "quote_builder"."ExecutionStatus" NOT NULL DEFAULT 'posted',
     "fill_tx_hash" CHAR(66),
     "filled_by" UUID,
@@ -74,3 +77,6 @@ CREATE INDEX "executions_intent_tx_hash_idx" ON "quote_builder"."executions"("in
 
 -- CreateIndex
 CREATE INDEX "executions_status_created_at_idx" ON "quote_builder"."executions"("status", "created_at");
+
+-- CreateIndex
+CREATE INDEX "executions_opened_to_all_at_exclusive_until_idx" ON "quote_builder"."executions"("opened_to_all_at", "exclusive_until");

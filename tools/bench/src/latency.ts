@@ -1,0 +1,35 @@
+import { Pool } from 'undici';
+
+export interface LatencyRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  /** The status every answer must have (a different one stops the bench). */
+  status?: number;
+}
+
+/**
+ * Latency without queueing: one connection, one request at a time, for `seconds`. Under
+ * saturating load p50 is mostly time spent waiting in line (Little's law), which says
+ * little about what a hop or a service itself adds; this is where milliseconds are read.
+ */
+export async function sequentialLatency(origin: string, request: LatencyRequest, seconds: number): Promise<{ p50: number; p99: number; n: number }> {
+  const pool = new Pool(origin, { connections: 1 });
+  const samples: number[] = [];
+  const until = performance.now() + seconds * 1000;
+  const headers = request.body ? { 'content-type': 'application/json' } : undefined;
+  try {
+    while (performance.now() < until) {
+      const started = performance.now();
+      const res = await pool.request({ method: request.method, path: request.path, body: request.body, headers });
+      await res.body.arrayBuffer();
+      if (res.statusCode !== (request.status ?? 200)) throw new Error(`${request.method} ${request.path} answered ${res.statusCode}`);
+      samples.push(performance.now() - started);
+    }
+  } finally {
+    await pool.close();
+  }
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+  return { p50: at(0.5), p99: at(0.99), n: samples.length };
+}
