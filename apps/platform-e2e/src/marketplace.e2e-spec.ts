@@ -197,9 +197,18 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
     expect(failing.status).toBe(422);
     expect(failing.body.code).toBe('TRANSACTION_WOULD_FAIL');
 
+    // More native ETH than the wallet holds: the node refuses it, and that is the transaction's fault.
+    const eth = registry.tokensOf('0xa4b1.arbitrum').find((t) => t.symbol === 'ETH')!.address as Address;
+    const deposit = await post('/v1/swaps/limit-orders', { ...intentBody(eth, weth, parseUnits('1000000', 18).toString()), srcChainKey: '0xa4b1.arbitrum' });
+    expect(deposit.status).toBe(200);
+    const rich = await post('/v1/swaps/gas/estimate', { chainKey: '0xa4b1.arbitrum', tx: deposit.body.tx });
+    expect([rich.status, rich.body.code]).toEqual([422, 'TRANSACTION_WOULD_FAIL']);
+
     const bad = await post('/v1/swaps/gas/estimate', { chainKey: '0x92.sonic', tx: { from: 'me', to: approval.body.tx.to, data: 'zz' } });
     expect(bad.status).toBe(400);
     expect(bad.body.details.map((d: { field: string }) => d.field)).toEqual(['tx.from', 'tx.data']);
+    const missing = await post('/v1/swaps/gas/estimate', { chainKey: '0x92.sonic' });
+    expect([missing.status, missing.body.message]).toEqual([400, 'tx is required']);
   });
 
   it('gives the quote’s winner the intent alone for EXCLUSIVITY_MS, then every solver (last: it stops a solver)', async () => {

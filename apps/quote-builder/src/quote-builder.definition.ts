@@ -3,6 +3,7 @@ import { PrismaClient } from './generated/prisma/client';
 import { registerMarketplaceSocket } from './marketplace/marketplace.socket';
 import { QuoteBuilderConfig } from './quote-builder.config';
 import { QuoteBuilderModule } from './quote-builder.module';
+import { installSolverApiErrorShape } from './solver-api/solver-api-errors';
 
 export const quoteBuilder: ServiceDefinition<QuoteBuilderConfig> = {
   name: 'quote-builder',
@@ -11,5 +12,8 @@ export const quoteBuilder: ServiceDefinition<QuoteBuilderConfig> = {
   configClass: QuoteBuilderConfig,
   module: QuoteBuilderModule,
   uses: { bus: true, database: ownDatabase('quote-builder', __dirname, PrismaClient) },
-  configure: (app, config) => registerMarketplaceSocket(app, config),
+  configure: async (app) => {
+    installSolverApiErrorShape(app.getHttpAdapter().getInstance());
+    await registerMarketplaceSocket(app);
+  },
 };

@@ -6,12 +6,22 @@ export function toViolations(errors: ValidationError[], parent = ''): FieldViola
   const out: FieldViolation[] = [];
   for (const error of errors) {
     const field = parent ? `${parent}.${error.property}` : error.property;
-    for (const [rule, message] of Object.entries(error.constraints ?? {})) {
-      out.push({ field, rule, message: parent ? `${parent}.${message}` : message });
-    }
+    for (const [rule, message] of Object.entries(error.constraints ?? {})) out.push({ field, rule, message: withPath(message, parent, error.property) });
     if (error.children?.length) out.push(...toViolations(error.children, field));
   }
   return out;
+}
+
+/**
+ * A nested field's message names its whole path once: class-validator writes
+ * `percentage must …` (prefixed here), a DTO's own message may already say
+ * `partnerFee.percentage must …` (kept), and an unknown field reads
+ * `property tx.extra should not exist`.
+ */
+function withPath(message: string, parent: string, property: string): string {
+  if (!parent || message.startsWith(`${parent}.`)) return message;
+  if (message.startsWith(`property ${property} `)) return `property ${parent}.${message.slice('property '.length)}`;
+  return `${parent}.${message}`;
 }
 
 /**

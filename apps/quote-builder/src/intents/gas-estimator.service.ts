@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, ErrorCode, type FieldViolation, type GasEstimateResponse, type GasTxDto } from '@swap/contracts';
-import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, isAddress, type Address, type Hex } from 'viem';
+import { AppError, ErrorCode, isEvmAddressText, type FieldViolation, type GasEstimateResponse, type GasTxDto } from '@swap/contracts';
+import { BaseError, EstimateGasExecutionError, HttpRequestError, TimeoutError, type Address, type Hex } from 'viem';
 import { ChainClients } from '../registry/chain-clients';
 import { RegistryService } from '../registry/registry.service';
 
@@ -22,8 +22,8 @@ export class GasEstimatorService {
     if (!chain) throw AppError.validation([{ field: 'chainKey', rule: 'knownChain', message: `chainKey: unknown chain key ${chainKey}` }]);
     if (chain.type === 'EVM') {
       const problems: FieldViolation[] = [];
-      if (!isAddress(tx.from, { strict: false })) problems.push({ field: 'tx.from', rule: 'evmAddress', message: `tx.from must be a 20-byte hex address on ${chain.key}` });
-      if (!isAddress(tx.to, { strict: false })) problems.push({ field: 'tx.to', rule: 'evmAddress', message: `tx.to must be a 20-byte hex address on ${chain.key}` });
+      if (!isEvmAddressText(tx.from)) problems.push({ field: 'tx.from', rule: 'evmAddress', message: `tx.from must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)` });
+      if (!isEvmAddressText(tx.to)) problems.push({ field: 'tx.to', rule: 'evmAddress', message: `tx.to must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)` });
       if (!/^0x([0-9a-fA-F]{2})*$/.test(tx.data)) problems.push({ field: 'tx.data', rule: 'hexBytes', message: 'tx.data must be 0x-prefixed hex bytes on an EVM network' });
       if (tx.encoding !== undefined) problems.push({ field: 'tx.encoding', rule: 'evmTx', message: `tx.encoding is for Solana transactions; ${chain.key} takes { from, to, value, data }` });
       if (problems.length) throw AppError.validation(problems);
@@ -49,14 +49,15 @@ export class GasEstimatorService {
   }
 }
 
-/** A revert is the transaction's fault (422, with the chain's reason); anything else, the chain's (503). */
+/**
+ * A transaction the node refuses to run (a revert, insufficient funds, a bad nonce) is the
+ * transaction's fault: 422 with the node's reason. The node being unreachable or slow is
+ * the chain's: it goes on as a 503.
+ */
 function rethrowRevert(error: unknown, chainKey: string): never {
-  if (error instanceof BaseError) {
-    const revert = error.walk((e) => e instanceof ExecutionRevertedError || e instanceof ContractFunctionRevertedError);
-    if (revert) {
-      const reason = (revert as ExecutionRevertedError).details || (revert as BaseError).shortMessage;
-      throw new AppError(422, ErrorCode.TransactionWouldFail, `The transaction would fail on ${chainKey} now: ${reason}`.slice(0, 300));
-    }
+  if (error instanceof EstimateGasExecutionError && !error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError)) {
+    const reason = (error.cause as BaseError | undefined)?.shortMessage ?? error.shortMessage;
+    throw new AppError(422, ErrorCode.TransactionWouldFail, `The transaction would fail on ${chainKey} now: ${reason}`.slice(0, 300));
   }
   throw error;
 }

@@ -1,7 +1,7 @@
 import type { ChainInfo, ChainRegistry, TokenInfo } from '@swap/chains';
-import { AppError, type FieldViolation } from '@swap/contracts';
+import { AppError, isEvmAddressText, type FieldViolation } from '@swap/contracts';
 import { getBase58Encoder } from '@solana/kit';
-import { isAddress, toHex, type Hex } from 'viem';
+import { toHex, type Hex } from 'viem';
 
 export const NATIVE = '0x0000000000000000000000000000000000000000';
 
@@ -49,10 +49,8 @@ export function resolveSwap(registry: ChainRegistry, sides: SwapSides, fields: S
   const dst = registry.findChain(sides.dstChainKey);
   if (!src) problems.push({ field: fields.srcChainKey, rule: 'knownChain', message: `${fields.srcChainKey}: unknown chain key ${sides.srcChainKey}` });
   if (!dst) problems.push({ field: fields.dstChainKey, rule: 'knownChain', message: `${fields.dstChainKey}: unknown chain key ${sides.dstChainKey}` });
-  const input = src ? registry.findToken(src.key, sides.inputToken) : undefined;
-  const output = dst ? registry.findToken(dst.key, sides.outputToken) : undefined;
-  if (src && !input) problems.push({ field: fields.inputToken, rule: 'knownToken', message: `${fields.inputToken} ${sides.inputToken} is not a supported token on ${src.key}` });
-  if (dst && !output) problems.push({ field: fields.outputToken, rule: 'knownToken', message: `${fields.outputToken} ${sides.outputToken} is not a supported token on ${dst.key}` });
+  const input = src ? token(registry, src, sides.inputToken, fields.inputToken, problems) : undefined;
+  const output = dst ? token(registry, dst, sides.outputToken, fields.outputToken, problems) : undefined;
   if (src?.hub && input?.address === NATIVE) {
     problems.push({ field: fields.inputToken, rule: 'hubNative', message: `${fields.inputToken}: the hub's native token cannot be deposited directly; use its wrapped form` });
   }
@@ -65,6 +63,17 @@ export function resolveSwap(registry: ChainRegistry, sides: SwapSides, fields: S
   return { src: src!, dst: dst!, input: input!, output: output!, srcAddress, dstAddress };
 }
 
+/** A supported token of the chain, by an address in that chain's form (EVM: the EIP-55 rule). */
+function token(registry: ChainRegistry, chain: ChainInfo, address: string, field: string, problems: FieldViolation[]): TokenInfo | undefined {
+  if (chain.type === 'EVM' && !isEvmAddressText(address)) {
+    problems.push({ field, rule: 'evmAddress', message: `${field} must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)` });
+    return undefined;
+  }
+  const found = registry.findToken(chain.key, address);
+  if (!found) problems.push({ field, rule: 'knownToken', message: `${field} ${address} is not a supported token on ${chain.key}` });
+  return found;
+}
+
 /**
  * An address as the raw bytes the intent carries: EVM 20 bytes, Solana the 32-byte key.
  * A bad one is added to `problems` (and '0x' returned).
@@ -75,7 +84,7 @@ function addressBytes(chain: ChainInfo, address: string, field: string, problems
     return '0x';
   };
   if (chain.type === 'EVM') {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(address) || !isAddress(address, { strict: true })) {
+    if (!isEvmAddressText(address)) {
       return fail({ field, rule: 'evmAddress', message: `${field} must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)` });
     }
     return address.toLowerCase() as Hex;

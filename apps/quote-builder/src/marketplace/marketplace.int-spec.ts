@@ -188,6 +188,22 @@ describe('the solver marketplace across two quote-builder replicas over the real
     expect([unknown.status, unknown.body.detail.code]).toEqual([422, -4]);
   });
 
+  it('answers every error under /v1/intent in the solver API shape: unreadable bodies and unknown paths too', async () => {
+    const raw = async (path: string, body: string) => {
+      const res = await fetch(`${a.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      return { status: res.status, body: await jsonOf(res), requestId: res.headers.get('x-request-id') };
+    };
+    expect(await raw('/v1/intent/quote', '{not json')).toMatchObject({ status: 400, body: { detail: { code: -999, message: 'Request body is not valid JSON' } } });
+    const unknown = await raw('/v1/intent/nowhere', '{}');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.detail.code).toBe(-999);
+    expect(unknown.requestId).toBeTruthy();
+    // Addresses in all capitals carry no checksum and are accepted; a wrong mixed-case one is refused.
+    expect((await quote(a, { token_src: USDC.toUpperCase().replace('0X', '0x'), token_dst: WETH, amount: '5', quote_type: 'exact_input' })).status).not.toBe(400);
+    const typo = await quote(a, { token_src: USDC.replace('29219dd', '29219Dd'), token_dst: WETH, amount: '5', quote_type: 'exact_input' });
+    expect([typo.status, typo.body.detail.message]).toEqual([400, 'token_src must be a 20-byte hex address (0x and 40 hex digits, EIP-55 checksummed if mixed case)']);
+  });
+
   it('drops a solver that stops answering heartbeats', async () => {
     const silent = await register('silent', undefined, false);
     await silent.connect(a.url);

@@ -2,7 +2,6 @@ import websocket from '@fastify/websocket';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppError, ErrorCode } from '@swap/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { QuoteBuilderConfig } from '../quote-builder.config';
 import { SolverConnections } from './solver-connections';
 import { SolverRegistryService, type AuthenticatedSolver } from './solver-registry.service';
 
@@ -23,8 +22,7 @@ declare module 'fastify' {
  * checked before the upgrade (`Authorization: Bearer slv_…`), so a refused solver gets a
  * plain 401 in the platform's error shape and no socket.
  */
-export async function registerMarketplaceSocket(app: NestFastifyApplication, config: QuoteBuilderConfig): Promise<void> {
-  void config;
+export async function registerMarketplaceSocket(app: NestFastifyApplication): Promise<void> {
   const connections = app.get(SolverConnections);
   const registry = app.get(SolverRegistryService);
   const fastify = app.getHttpAdapter().getInstance();

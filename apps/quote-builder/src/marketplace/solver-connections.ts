@@ -72,6 +72,8 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     const heartbeat = this.config.SOLVER_HEARTBEAT_MS;
     this.timers.push(setInterval(() => this.beat(), heartbeat).unref());
+    // Silence is checked more often than heartbeats go out, so a solver is dropped close to 2.5 heartbeats.
+    this.timers.push(setInterval(() => this.reap(), Math.max(50, heartbeat / 5)).unref());
     // A lost change event must not leave a suspended solver connected for long.
     this.timers.push(setInterval(() => void this.revalidate(), Math.max(heartbeat, 30_000)).unref());
   }
@@ -185,30 +187,43 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
 
   private onAnswer(session: Session, frame: Record<string, unknown>): void {
     const solverId = session.solver.id;
+    // The frame's shape first: a malformed answer is told so, whether or not it is in time.
+    const problem =
+      typeof frame.rfq_id !== 'string'
+        ? 'rfq_id must be the id of the request for quote'
+        : frame.type === 'quote'
+          ? !isUint256String(frame.quoted_amount) || frame.quoted_amount === '0'
+            ? 'quoted_amount must be a positive integer in a decimal string'
+            : undefined
+          : typeof frame.code !== 'number' || !Number.isInteger(frame.code) || frame.code >= 0
+            ? 'code must be a negative integer (-4 no path, -5 no liquidity, -8 not enough liquidity)'
+            : undefined;
     const pending = typeof frame.rfq_id === 'string' ? this.pending.get(frame.rfq_id) : undefined;
-    if (!pending || pending.waiting.get(solverId) !== session) {
+    const awaited = pending?.waiting.get(solverId) === session;
+    if (problem) {
+      this.answers.inc({ solver: session.solver.name, outcome: 'invalid' });
+      this.refuse(session, problem);
+      if (!awaited) return;
+    } else if (!awaited) {
       // Past the deadline, answered twice, or never asked: ignored (the asker has moved on).
       this.answers.inc({ solver: session.solver.name, outcome: 'late' });
       return;
     }
-    pending.waiting.delete(solverId);
-    if (pending.waiting.size === 0) {
-      clearTimeout(pending.timer);
-      this.pending.delete(frame.rfq_id as string);
+    const rfqId = frame.rfq_id as string;
+    const waiting = pending!;
+    waiting.waiting.delete(solverId);
+    if (waiting.waiting.size === 0) {
+      clearTimeout(waiting.timer);
+      this.pending.delete(rfqId);
     }
-    const ms = Date.now() - pending.sentAt;
+    if (problem) return waiting.respond({ kind: 'missed', solverId, reason: 'invalid' });
+    const ms = Date.now() - waiting.sentAt;
     if (frame.type === 'quote') {
-      if (!isUint256String(frame.quoted_amount) || frame.quoted_amount === '0') {
-        this.answers.inc({ solver: session.solver.name, outcome: 'invalid' });
-        pending.respond({ kind: 'missed', solverId, reason: 'invalid' });
-        return this.refuse(session, 'quoted_amount must be a positive integer in a decimal string');
-      }
       this.answers.inc({ solver: session.solver.name, outcome: 'quote' });
-      return pending.respond({ kind: 'answer', solverId, quotedAmount: frame.quoted_amount as string, ms });
+      return waiting.respond({ kind: 'answer', solverId, quotedAmount: frame.quoted_amount as string, ms });
     }
-    const code = typeof frame.code === 'number' && Number.isInteger(frame.code) ? frame.code : SolverErrorCode.NoPathFound;
     this.answers.inc({ solver: session.solver.name, outcome: 'decline' });
-    pending.respond({ kind: 'decline', solverId, code, message: typeof frame.message === 'string' ? frame.message.slice(0, 200) : undefined, ms });
+    waiting.respond({ kind: 'decline', solverId, code: frame.code as number, message: typeof frame.message === 'string' ? frame.message.slice(0, 200) : undefined, ms });
   }
 
   private detach(session: Session): void {
@@ -230,15 +245,16 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
 
   private beat(): void {
     const now = Date.now();
-    const silentFor = this.config.SOLVER_HEARTBEAT_MS * 2.5;
+    for (const session of this.sessions.values()) this.send(session, { type: 'heartbeat', at: now });
+  }
+
+  private reap(): void {
+    const silentSince = Date.now() - this.config.SOLVER_HEARTBEAT_MS * 2.5;
     for (const session of this.sessions.values()) {
-      if (now - session.lastHeard > silentFor) {
-        this.logger.warn({ solver: session.solver.name, session: session.id }, 'solver silent past its heartbeats; dropped');
-        session.socket.close(WS_CLOSE.heartbeatTimeout, 'no heartbeat');
-        session.socket.terminate();
-        continue;
-      }
-      this.send(session, { type: 'heartbeat', at: now });
+      if (session.lastHeard >= silentSince) continue;
+      this.logger.warn({ solver: session.solver.name, session: session.id }, 'solver silent past its heartbeats; dropped');
+      session.socket.close(WS_CLOSE.heartbeatTimeout, 'no heartbeat');
+      session.socket.terminate();
     }
   }
 

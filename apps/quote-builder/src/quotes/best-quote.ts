@@ -24,7 +24,7 @@ export function pickBest(outcome: RfqOutcome, deadlineMs: number): BestQuote {
     const base = { solverId: solver.id, solver: solver.name };
     if (!o) return { ...base, missed: 'late' };
     if (o.quotedAmount !== undefined) return { ...base, quotedAmount: o.quotedAmount.toString(), ms: o.ms };
-    if (o.declined !== undefined) return { ...base, declined: o.declined, ms: o.ms };
+    if (o.declined !== undefined) return { ...base, declined: o.declined, ...(o.message ? { reason: o.message } : {}), ms: o.ms };
     return { ...base, missed: o.missed ?? 'disconnected' };
   });
   let best: { solver: AuthenticatedSolver; amount: bigint; ms: number } | undefined;
@@ -37,10 +37,12 @@ export function pickBest(outcome: RfqOutcome, deadlineMs: number): BestQuote {
   if (best) return { solver: best.solver, quotedAmount: best.amount, answers };
 
   if (outcome.asked.length === 0) throw new AppError(503, ErrorCode.NoSolverAvailable, 'No solver is connected to quote this swap; retry later');
-  const declines = answers.filter((a) => a.declined !== undefined).map((a) => a.declined!);
-  if (declines.some((code) => LIQUIDITY_CODES.has(code))) {
-    throw new AppError(422, ErrorCode.NoLiquidity, 'No solver has the liquidity for this swap now; try a smaller amount or retry later', { answers: answers.length });
+  const declined = answers.filter((a) => a.declined !== undefined);
+  // What the solvers said (an amount too small, say), so the caller can act on it.
+  const reasons = [...new Set(declined.map((a) => a.reason).filter((r): r is string => Boolean(r)))].slice(0, 5);
+  if (declined.some((a) => LIQUIDITY_CODES.has(a.declined!))) {
+    throw new AppError(422, ErrorCode.NoLiquidity, 'No solver has the liquidity for this swap now; try a smaller amount or retry later', { solvers: answers.length, reasons });
   }
-  if (declines.length > 0) throw new AppError(422, ErrorCode.NoRoute, 'No solver can route this pair', { answers: answers.length });
+  if (declined.length > 0) throw new AppError(422, ErrorCode.NoRoute, 'No solver can route this pair', { solvers: answers.length, reasons });
   throw new AppError(503, ErrorCode.NoSolverAvailable, `No solver answered within ${deadlineMs} ms; retry later`, { asked: answers.length });
 }

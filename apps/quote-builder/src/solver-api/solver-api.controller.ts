@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, UseFilters } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiDefaultResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   SolverErrorBodyDto,
@@ -13,7 +13,6 @@ import {
 } from '@swap/contracts';
 import { ExecutionService } from '../executions/execution.service';
 import { QuoteService } from '../quotes/quote.service';
-import { SolverApiExceptionFilter } from './solver-api.filter';
 
 /**
  * The public network's solver API (`/v1/intent/*`, snake_case, errors as
@@ -22,7 +21,6 @@ import { SolverApiExceptionFilter } from './solver-api.filter';
  */
 @ApiTags('solver API')
 @ApiDefaultResponse({ type: SolverErrorBodyDto, description: 'Errors: { detail: { code, message } } with the protocol’s negative codes' })
-@UseFilters(SolverApiExceptionFilter)
 @Controller('v1/intent')
 export class SolverApiController {
   constructor(

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiBadRequestResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   AllowanceCheckResponseDto,
   AppError,
@@ -56,6 +56,7 @@ export class IntentsController {
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.limitOrders.scope })
   @ApiOperation({ summary: 'Build a limit order: the intent body without a deadline; the intent carries deadline 0 and stays open until filled or cancelled (/intents/cancel)' })
   @ApiOkResponse({ type: BuildResponseDto })
+  @ApiResponse({ status: 503, type: ErrorBodyDto, description: 'CHAIN_UNAVAILABLE or NOT_CONFIGURED: a chain read the build needs failed' })
   async limitOrder(@Body() body: LimitOrderRequestDto, @Res() reply: FastifyReply): Promise<void> {
     void reply.header('content-type', 'application/json; charset=utf-8').send(await this.messaging.requestJson(Subjects.limitOrderBuild, body));
   }
@@ -65,6 +66,8 @@ export class IntentsController {
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.gasEstimate.scope })
   @ApiOperation({ summary: 'Gas of a built transaction ({ chainKey, tx } as a builder returned tx) and its fee at the chain’s current prices' })
   @ApiOkResponse({ type: GasEstimateResponseDto })
+  @ApiResponse({ status: 422, type: ErrorBodyDto, description: 'TRANSACTION_WOULD_FAIL: the chain would not run it now (a revert, insufficient funds), with its reason' })
+  @ApiResponse({ status: 503, type: ErrorBodyDto, description: 'CHAIN_UNAVAILABLE or NOT_CONFIGURED: the chain could not be read' })
   gasEstimate(@Body() body: GasEstimateRequestDto): Reply<'gasEstimate'> {
     return this.messaging.request(Subjects.gasEstimate, body);
   }

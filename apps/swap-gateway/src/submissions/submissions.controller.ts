@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiHeader, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AppError, ErrorBodyDto, SWAPS_POST_ROUTES, Subjects, SubmissionStatusQueryDto, SubmitTxRequestDto, type FieldViolation, type SubmissionStatusResponse, type SubmitTxResponse } from '@swap/contracts';
+import { AppError, ErrorBodyDto, isEvmAddressText, SWAPS_POST_ROUTES, Subjects, SubmissionStatusQueryDto, SubmitTxRequestDto, type FieldViolation, type SubmissionStatusResponse, type SubmitTxResponse } from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
 import { ChainDirectory } from '../chains/chain-directory';
@@ -42,7 +42,7 @@ function checkForChain(body: SubmitTxRequestDto, type: string, relayChainId: str
   const problems: FieldViolation[] = [];
   if (type === 'EVM') {
     if (!/^0x[0-9a-fA-F]{64}$/.test(body.txHash)) problems.push({ field: 'txHash', rule: 'evmTxHash', message: 'txHash must be 0x followed by 64 hex digits on an EVM network' });
-    if (!/^0x[0-9a-fA-F]{40}$/.test(body.walletAddress)) problems.push({ field: 'walletAddress', rule: 'evmAddress', message: 'walletAddress must be a 20-byte hex address on an EVM network' });
+    if (!isEvmAddressText(body.walletAddress)) problems.push({ field: 'walletAddress', rule: 'evmAddress', message: 'walletAddress must be a 20-byte hex address on an EVM network (EIP-55 checksummed if mixed case)' });
   } else if (type === 'SOLANA') {
     if (!BASE58.test(body.txHash) || body.txHash.length < 64 || body.txHash.length > 88) {
       problems.push({ field: 'txHash', rule: 'solanaSignature', message: 'txHash must be a base58 transaction signature on Solana' });

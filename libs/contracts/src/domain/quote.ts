@@ -43,8 +43,9 @@ export interface QuoteAnswer {
   solver: string;
   /** Output in hub-asset units, when the solver quoted. */
   quotedAmount?: string;
-  /** The protocol's negative code when it declined (-4 no path, -5/-8 liquidity). */
+  /** The protocol's negative code when it declined (-4 no path, -5/-8 liquidity), and its reason. */
   declined?: number;
+  reason?: string;
   /** No usable answer: it left first, answered garbage, or not by the deadline. */
   missed?: 'disconnected' | 'invalid' | 'late';
   ms?: number;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import type { GasEstimateRequest, GasEstimateResponse, IntentStatusResponse, QuoteRequest, QuoteResponse, QuoteType } from '../domain/quote';
 import { QuoteTypes } from '../domain/quote';
 import type { SolverExecuteRequest, SolverExecuteResponse, SolverQuoteRequest, SolverQuoteResponse, SolverStatusRequest, SolverStatusResponse } from '../domain/solver-api';
@@ -152,6 +152,7 @@ export class GasEstimateRequestDto implements GasEstimateRequest {
   @ApiProperty({ type: GasTxDto })
   @ValidateNested()
   @Type(() => GasTxDto)
+  @IsDefined({ message: 'tx is required' })
   tx!: GasTxDto;
 }
 

@@ -21,13 +21,24 @@ export function IsUint256String(options?: ValidationOptions): PropertyDecorator 
   );
 }
 
+/**
+ * An EVM address as text: 0x and 40 hex digits; when the letters mix cases they must be a
+ * valid EIP-55 checksum (a wrong one is a typo, not an address), while all lower or all
+ * upper case carries no checksum. The one rule every field holding an EVM address follows.
+ */
+export function isEvmAddressText(value: unknown): value is string {
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) return false;
+  const digits = value.slice(2);
+  return digits === digits.toLowerCase() || digits === digits.toUpperCase() || isAddress(value, { strict: true });
+}
+
 export function IsEvmAddress(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {
       name: 'isEvmAddress',
       validator: {
         // Mixed case must be a valid EIP-55 checksum: a wrong one is a typo, not an address.
-        validate: (value: unknown) => typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value) && isAddress(value, { strict: true }),
+        validate: isEvmAddressText,
         defaultMessage: buildMessage((each) => `${each}$property must be a 20-byte hex address (0x and 40 hex digits, EIP-55 checksummed if mixed case)`, options),
       },
     },
