@@ -46,7 +46,7 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
   it('refuses malformed submissions, naming the field and the rule', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ txHash: '0x1234567890abcdef' }, 'txHash must be 0x followed by 64 hex digits on an EVM network'],
-      [{ walletAddress: 'not-an-address' }, 'walletAddress must be a 20-byte hex address on an EVM network'],
+      [{ walletAddress: 'not-an-address' }, 'walletAddress must be a 20-byte hex address on an EVM network (EIP-55 checksummed if mixed case)'],
       [{ intent: { ...INTENT, srcChain: '30' } }, 'intent.srcChain must be 23, the relay chain id of 0xa4b1.arbitrum'],
       [{ intent: { ...INTENT, inputAmount: '1e6' } }, 'intent.inputAmount must be a non-negative integer in a decimal string, at most 2^256 - 1'],
       [{ intent: { ...INTENT, creator: '0x4fc1a3B9c2F4A1b8D1e5E6f7a8B9c0D1E2f3a4B5' } }, 'intent.creator must be a 20-byte hex address (0x and 40 hex digits, EIP-55 checksummed if mixed case)'],
