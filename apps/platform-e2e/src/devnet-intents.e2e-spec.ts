@@ -5,7 +5,7 @@ import type { BuildResponse as AnyBuildResponse, EvmTx, IntentRequest, SolanaTx 
 /** The EVM form of the build response (these tests build from EVM chains). */
 type BuildResponse = AnyBuildResponse & { tx: EvmTx };
 import { migrateService, startServiceFromEnv, type RunningService } from '@swap/service-kit';
-import { createTestDatabase, jsonOf, testServiceEnv } from '@swap/testing';
+import { createTestDatabase, eventually, jsonOf, testServiceEnv } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,7 +78,7 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     registry = loadChainRegistry(devnet.profilePath);
     for (const c of registry.chains.filter((x) => x.type === 'EVM')) {
       const viemChain = defineChain({ id: c.chainId as number, name: c.name, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: c.rpcUrls! } } });
-      const read = createPublicClient({ chain: viemChain, transport: http(c.rpcUrls![0]) });
+      const read = createPublicClient({ chain: viemChain, transport: http(c.rpcUrls![0]), pollingInterval: 100 });
       const wallet = createWalletClient({ chain: viemChain, transport: http(c.rpcUrls![0]), account: user });
       // The user signs the bytes the service built, as any Ethereum client would.
       const send = (tx: EvmTx) => {
@@ -179,7 +179,7 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     expect(keccak256(encodeAbiParameters([INTENT_TUPLE], [create.args[0] as never]))).toBe(intentHash(built.body.intent));
   });
 
-  it('from a spoke with an ERC-20: approve the asset manager, then deposit; cancel goes through the connection', async () => {
+  it('from a spoke with an ERC-20: approve, deposit, the relayer opens the intent on the hub; the cancel through the connection refunds the input on the spoke', async () => {
     const body = await request({ srcChainKey: '0x2105.base', dstChainKey: '0x92.sonic', inputToken: token('0x2105.base', 'WETH'), outputToken: token('0x92.sonic', 'USDC'), inputAmount: '10000000000000000', partnerFee: { address: feeReceiver, amount: '1000000000000000' } });
     const check = await post<{ valid: boolean; spender: string }>('/v1/swaps/allowance/check', body);
     expect(check.body.valid).toBe(false);
@@ -189,11 +189,21 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     const built = await post<BuildResponse>('/v1/swaps/intents', body);
     expect(built.body.intent.inputAmount).toBe('9000000000000000');
     expect(built.body.tx.value).toBe('0');
+    const weth = token('0x2105.base', 'WETH');
+    const balance = () => chain('0x2105.base').read.readContract({ address: weth, abi: erc20Abi, functionName: 'balanceOf', args: [user.address] });
+    const before = await balance();
     await sendAndWait('0x2105.base', built.body.tx);
+    const state = () =>
+      chain('0x92.sonic').read.readContract({ address: registry.hub.contracts!.intents as Address, abi: INTENTS_ABI, functionName: 'intentStates', args: [intentHash(built.body.intent) as Hex] });
+    await eventually(async () => (await state())[0], 15_000, 100);
+
     const cancel = await post<{ tx: EvmTx }>('/v1/swaps/intents/cancel', { srcChainKey: '0x2105.base', intent: built.body.intent });
     expect(cancel.body.tx.to).toBe(registry.findChain('0x2105.base')!.connection);
     const sent = await sendAndWait('0x2105.base', cancel.body.tx);
     expect(decodeEventLog({ abi: SPOKE_ABI, ...sent.logs[0] }).eventName).toBe('Message');
+    // Cancelled on the hub, then the refund comes back to Base: all but the partner fee.
+    await eventually(async () => !(await state())[0], 15_000, 100);
+    await eventually(async () => (await balance()) === before - 1_000_000_000_000_000n, 15_000, 100);
   });
 
   it('from Solana: a base64 transaction paid by the user, its signature slot empty, a recent blockhash; the user signs it', async () => {

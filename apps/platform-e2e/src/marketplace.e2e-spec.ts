@@ -86,7 +86,7 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
     registry = loadChainRegistry(platform.devnet!.profilePath);
     const rpc = registry.hub.rpcUrls![0];
     const chain = defineChain({ id: 146, name: 'hub', nativeCurrency: { name: 'S', symbol: 'S', decimals: 18 }, rpcUrls: { default: { http: [rpc] } } });
-    hub = createPublicClient({ chain, transport: http(rpc) });
+    hub = createPublicClient({ chain, transport: http(rpc), pollingInterval: 100 });
     wallet = createWalletClient({ chain, transport: http(rpc), account: user });
     // The oracle has the pushed prices once its first flush lands.
     await eventually(async () => (await jsonOf(await fetch(`${gateway}/v1/be/oracle/markets`))).symbols.includes('ETH'), 10_000, 100);

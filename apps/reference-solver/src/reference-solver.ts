@@ -65,7 +65,8 @@ export class ReferenceSolver {
     private readonly logger: Logger,
   ) {
     this.account = privateKeyToAccount(config.SOLVER_PRIVATE_KEY as Hex);
-    this.client = createPublicClient({ transport: http(config.HUB_RPC_URL, { timeout: 10_000 }) });
+    // Receipts are awaited by polling: every 250 ms, not viem's default 4 s, so a fill is seen as it lands.
+    this.client = createPublicClient({ transport: http(config.HUB_RPC_URL, { timeout: 10_000 }), pollingInterval: 250 });
     this.prices = new PriceBook(config.ORACLE_URL, config.PRICE_MAX_AGE_SECONDS, logger);
     this.aliases = new Map((config.PRICE_SYMBOL_ALIASES ?? '').split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]));
     this.marketplace = new MarketplaceClient(config.MARKETPLACE_URL, config.SOLVER_CREDENTIAL, (frame) => this.onFrame(frame), logger);

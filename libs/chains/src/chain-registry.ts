@@ -17,8 +17,12 @@ export interface ChainInfo {
   aliases: string[];
   /** JSON-RPC endpoints, first preferred. */
   rpcUrls?: string[];
-  /** Hub contracts (intents, per-user wallet factory, wallet router), where known. */
-  contracts?: { intents?: string; hubWalletFactory?: string; walletRouter?: string; protocolIntents?: string };
+  /**
+   * Hub contracts, where known: intents, the per-user wallet factory, the wallet router,
+   * and the hub asset manager (where spoke messages land and hub assets leave for their
+   * spoke; the devnet's HubEntry).
+   */
+  contracts?: { intents?: string; hubWalletFactory?: string; walletRouter?: string; protocolIntents?: string; hubAssetManager?: string };
 }
 
 export interface TokenInfo extends Token {

@@ -44,6 +44,17 @@ export const SPOKE_ABI = parseAbi([
 
 export const HUB_WALLET_FACTORY_ABI = parseAbi(['function getDeployedAddress(uint256 chainId, bytes user) view returns (address)']);
 
+/**
+ * The hub asset manager's withdrawal: a hub asset back to its spoke, for `to` there. The
+ * devnet's contract (tools/devnet/CONTRACTS.md); the public network's equivalent is not
+ * among the facts this project builds on, so only a profile naming `hubAssetManager` gets it.
+ */
+export const HUB_ASSET_MANAGER_ABI = parseAbi(['function withdrawTo(address hubAsset, uint256 dstChain, bytes to, uint256 amount)']);
+
+export function encodeWithdrawTo(hubAsset: Address, dstChain: bigint, to: Hex, amount: bigint): Hex {
+  return encodeFunctionData({ abi: HUB_ASSET_MANAGER_ABI, functionName: 'withdrawTo', args: [hubAsset, dstChain, to, amount] });
+}
+
 /** One call a hub wallet runs: `(address target, uint256 value, bytes data)`. */
 export interface HubCall {
   target: Address;

@@ -31,8 +31,9 @@ contract HubWallet {
 }
 
 /// Derives and deploys one hub wallet per (relay chain id, spoke address) with CREATE2,
-/// and relays the hub calls a spoke message carries to that wallet.
+/// and runs the hub calls a spoke message carries from that wallet, for the hub entry only.
 contract HubWalletFactory {
+    /// The hub entry (HubEntry), the one caller of execute.
     address public immutable relayer;
 
     event WalletDeployed(uint256 indexed chainId, bytes user, address wallet);
@@ -58,9 +59,9 @@ contract HubWalletFactory {
         }
     }
 
-    /// The relayer delivers a spoke message: the hub calls, `abi.encode((address,uint256,bytes)[])`.
+    /// The hub entry runs a spoke message's hub calls, `abi.encode((address,uint256,bytes)[])`.
     function execute(uint256 chainId, bytes calldata user, bytes calldata calls) external payable {
-        require(msg.sender == relayer, "HubWalletFactory: only the relayer");
+        require(msg.sender == relayer, "HubWalletFactory: only the hub entry");
         address wallet = deploy(chainId, user);
         HubWallet(payable(wallet)).execute{value: msg.value}(abi.decode(calls, (HubWallet.Call[])));
     }

@@ -7,8 +7,12 @@ import "./IntentTypes.sol";
 /// the protocol's selectors, events and errors (shared/reference/protocol-facts.md and the
 /// public client's ABI). One fill per intent (partial fills are refused). A fill pays the
 /// solver the input at once; the output goes to the receiver on the hub, or, for a spoke
-/// destination, waits here as a pending payment for the relay to deliver
-/// (tools/devnet/CONTRACTS.md).
+/// destination, leaves through the hub entry for the relay to deliver there (a pending
+/// payment until then; tools/devnet/CONTRACTS.md).
+interface IHubEntry {
+    function withdrawTo(address hubAsset, uint256 dstChain, bytes calldata to, uint256 amount) external;
+}
+
 contract Intents {
     struct IntentState {
         bool exists;
@@ -19,12 +23,13 @@ contract Intents {
 
     /// Relay chain id of the hub: outputs of intents bound elsewhere wait for delivery.
     uint256 public immutable hubChainId;
+    IHubEntry public immutable hubEntry;
     mapping(bytes32 => IntentState) public intentStates;
 
     event IntentCreated(bytes32 intentHash, Intent intent);
     event IntentCancelled(bytes32 intentHash);
     event IntentFilled(bytes32 intentHash, IntentState intentState);
-    /// A filled intent's output to deliver on its destination spoke (the relay's job).
+    /// A filled intent's output on its way to its destination spoke (the relay's job).
     event DeliveryRequested(bytes32 indexed intentHash, uint256 dstChain, bytes dstAddress, address token, uint256 amount);
 
     error IntentAlreadyExists();
@@ -37,8 +42,9 @@ contract Intents {
     error InvalidReceiver();
     error TransferFailed();
 
-    constructor(uint256 hubChainId_) {
+    constructor(uint256 hubChainId_, IHubEntry hubEntry_) {
         hubChainId = hubChainId_;
+        hubEntry = hubEntry_;
     }
 
     /// Takes `inputAmount` of the input from the creator (and the partner fee, paid to its
@@ -90,6 +96,8 @@ contract Intents {
         } else {
             state.pendingPayment = true;
             _pull(intent.outputToken, msg.sender, address(this), _outputAmount);
+            if (!IERC20(intent.outputToken).approve(address(hubEntry), _outputAmount)) revert TransferFailed();
+            hubEntry.withdrawTo(intent.outputToken, intent.dstChain, intent.dstAddress, _outputAmount);
             emit DeliveryRequested(intentHash, intent.dstChain, intent.dstAddress, intent.outputToken, _outputAmount);
         }
         if (!IERC20(intent.inputToken).transfer(msg.sender, _inputAmount)) revert TransferFailed();

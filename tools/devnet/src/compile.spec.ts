@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toFunctionSelector } from 'viem';
+import { INTENTS_ABI } from '@swap/chains';
 import { compileContracts } from './compile';
 
 describe('the devnet contracts', () => {
@@ -12,6 +13,9 @@ describe('the devnet contracts', () => {
     expect(selectors('Intents')).toEqual(expect.arrayContaining(['0x016f02e3', '0xca25d319']));
     expect(selectors('AssetManager')).toContain('0xc6b4180b');
     expect(selectors('Connection')).toContain('0x6ea9cec9');
+    expect(selectors('HubWalletFactory')).toContain('0x18d02486');
+    // The solver's call is the one the platform's ABI (and the public client's) encodes.
+    expect(selectors('Intents')).toContain(toFunctionSelector(INTENTS_ABI.find((f) => f.type === 'function' && f.name === 'fillIntent') as never));
     expect(artifacts.TestToken.bytecode.length).toBeGreaterThan(100);
   }, 120_000);
 });

@@ -8,7 +8,7 @@ export interface Artifact {
   bytecode: Hex;
 }
 
-export type Artifacts = Record<'TestToken' | 'Intents' | 'HubWalletFactory' | 'Connection' | 'AssetManager', Artifact>;
+export type Artifacts = Record<'TestToken' | 'Intents' | 'HubWalletFactory' | 'HubEntry' | 'Connection' | 'AssetManager', Artifact>;
 
 /** The devnet's Solidity sources (tools/devnet/contracts), beside the compiled code too. */
 export const CONTRACTS_DIR = join(__dirname, '..', 'contracts');
@@ -45,6 +45,7 @@ export function compileContracts(cacheDir: string): Artifacts {
     TestToken: pick('TestToken.sol', 'TestToken'),
     Intents: pick('Intents.sol', 'Intents'),
     HubWalletFactory: pick('HubWalletFactory.sol', 'HubWalletFactory'),
+    HubEntry: pick('HubEntry.sol', 'HubEntry'),
     Connection: pick('Spoke.sol', 'Connection'),
     AssetManager: pick('Spoke.sol', 'AssetManager'),
   };

@@ -5,6 +5,7 @@ import type { ChainInfo, ChainProfile, TokenInfo } from '@swap/chains';
 import { createPublicClient, createWalletClient, defineChain, http, parseUnits, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { compileContracts, type Artifact } from './compile';
+import { DevnetRelayer } from './relayer';
 import { SolanaRpcDouble } from './solana-rpc-double';
 
 /** anvil's well-known development accounts (public test keys; never hold real value). */
@@ -52,12 +53,16 @@ const TOKENS = [
 
 /** Hub inventory minted to each solver wallet, by symbol. */
 const SOLVER_INVENTORY: Record<string, string> = { USDC: '10000000', WETH: '5000', ETH: '5000', SOL: '100000' };
+/** What each spoke's asset manager holds from the start, so a delivery needs no earlier deposit. */
+const SPOKE_FLOAT: Record<string, string> = { USDC: '10000000', WETH: '5000', ETH: '1000' };
 
 export interface DevnetOptions {
   /** Where the compiled contracts are cached and the profile is written. */
   dataDir: string;
   /** Port of the first chain; the others follow. 0: free ports. */
   basePort: number;
+  /** Port of the relay API; 0 (default) picks a free one. */
+  relayPort?: number;
   log?: (line: string) => void;
 }
 
@@ -67,6 +72,10 @@ export interface Devnet {
   accounts: { address: Address; privateKey: Hex }[];
   /** The reference solvers' funded wallets. */
   solvers: { address: Address; privateKey: Hex }[];
+  /** The relay network's stand-in (account 0), carrying messages between the chains. */
+  relayer: DevnetRelayer;
+  /** Its public relay API (`{ action, params }`). */
+  relayApiUrl: string;
   stop(): Promise<void>;
 }
 
@@ -82,7 +91,9 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const artifacts = compileContracts(dir);
   const nodes: ChildProcess[] = [];
   const doubles: SolanaRpcDouble[] = [];
+  let relayer: DevnetRelayer | undefined;
   const stop = async () => {
+    await relayer?.close();
     await Promise.all(doubles.map((d) => d.stop()));
     await Promise.all(nodes.map((n) => new Promise<void>((resolve) => (n.exitCode !== null ? resolve() : (n.once('exit', () => resolve()), n.kill('SIGTERM'))))));
   };
@@ -93,7 +104,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       nodes.push(startAnvil(plan.chainId, port));
       const rpcUrl = `http://127.0.0.1:${port}`;
       const chain = defineChain({ id: plan.chainId, name: plan.name, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
-      const client = createPublicClient({ chain, transport: http(rpcUrl) });
+      const client = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 50 });
       const wallet = createWalletClient({ chain, transport: http(rpcUrl), account: privateKeyToAccount(DEV_KEYS[0]) });
       await waitForRpc(client, plan.chainId);
       chains.push({ plan, rpcUrl, client, wallet });
@@ -103,22 +114,28 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       const receipt = await c.client.waitForTransactionReceipt({ hash });
       return receipt.contractAddress!;
     };
-    const mint = async (c: (typeof chains)[number], token: Address, to: Address, amount: bigint) => {
-      const hash = await c.wallet.writeContract({ address: token, abi: artifacts.TestToken.abi, functionName: 'mint', args: [to, amount], account: c.wallet.account!, chain: c.wallet.chain });
+    const call = async (c: (typeof chains)[number], artifact: Artifact, address: Address, functionName: string, args: unknown[]) => {
+      const hash = await c.wallet.writeContract({ address, abi: artifact.abi, functionName, args, account: c.wallet.account!, chain: c.wallet.chain });
       await c.client.waitForTransactionReceipt({ hash });
     };
+    const mint = (c: (typeof chains)[number], token: Address, to: Address, amount: bigint) => call(c, artifacts.TestToken, token, 'mint', [to, amount]);
     const demo = DEV_KEYS.slice(1).map((k) => privateKeyToAccount(k).address);
     const solverWallets = SOLVER_KEYS.map((k) => privateKeyToAccount(k).address);
 
     const hub = chains.find((c) => c.plan.hub)!;
-    const intents = await deploy(hub, artifacts.Intents, [BigInt(hub.plan.relayChainId)]);
+    const relayerAddress = privateKeyToAccount(DEV_KEYS[0]).address;
+    // The hub entry first: the wallet factory answers to it, the intents contract sends outputs through it.
+    const hubEntry = await deploy(hub, artifacts.HubEntry, [relayerAddress, BigInt(hub.plan.relayChainId)]);
+    const hubConnection = await deploy(hub, artifacts.Connection, [BigInt(hub.plan.relayChainId)]);
+    const factory = await deploy(hub, artifacts.HubWalletFactory, [hubEntry]);
+    await call(hub, artifacts.HubEntry, hubEntry, 'configure', [factory, hubConnection]);
+    const intents = await deploy(hub, artifacts.Intents, [BigInt(hub.plan.relayChainId), hubEntry]);
     /** A hub asset, with the solvers' inventory of it. */
     const hubAsset = async (name: string, symbol: string, decimals: number): Promise<Address> => {
       const address = await deploy(hub, artifacts.TestToken, [name, symbol, decimals]);
       for (const solver of solverWallets) await mint(hub, address, solver, parseUnits(SOLVER_INVENTORY[symbol] ?? '1000', decimals));
       return address;
     };
-    const factory = await deploy(hub, artifacts.HubWalletFactory, [privateKeyToAccount(DEV_KEYS[0]).address]);
     const profileChains: ChainInfo[] = [];
     const profileTokens: TokenInfo[] = [];
     const hubTokens: Record<string, Address> = {};
@@ -127,18 +144,25 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       for (const to of demo) await mint(hub, hubTokens[t.symbol], to, parseUnits(t.mint, t.decimals));
       profileTokens.push({ symbol: t.symbol, name: t.name, decimals: t.decimals, address: hubTokens[t.symbol], chainKey: hub.plan.key, hubAsset: hubTokens[t.symbol], hubDecimals: t.decimals, vault: hubTokens[t.symbol] });
     }
-    profileChains.push(chainInfo(hub, { assetManager: null, connection: null, contracts: { intents, hubWalletFactory: factory } }));
+    profileChains.push(chainInfo(hub, { assetManager: null, connection: hubConnection, contracts: { intents, hubWalletFactory: factory, hubAssetManager: hubEntry } }));
 
     for (const spoke of chains.filter((c) => !c.plan.hub)) {
-      const connection = await deploy(spoke, artifacts.Connection, [BigInt(spoke.plan.relayChainId)]);
-      const assetManager = await deploy(spoke, artifacts.AssetManager, [connection, BigInt(hub.plan.relayChainId), factory]);
-      // The hub holds one asset per spoke token (what the relayer credits to hub wallets).
+      const relayChainId = BigInt(spoke.plan.relayChainId);
+      const connection = await deploy(spoke, artifacts.Connection, [relayChainId]);
+      const assetManager = await deploy(spoke, artifacts.AssetManager, [connection, BigInt(hub.plan.relayChainId), hubEntry, relayerAddress]);
+      await call(hub, artifacts.HubEntry, hubEntry, 'addSpoke', [relayChainId, assetManager]);
+      // The hub holds one asset per spoke token (what the hub entry credits to hub wallets).
       const hubEth = await hubAsset(`ETH (${spoke.plan.name})`, 'ETH', 18);
+      await call(hub, artifacts.HubEntry, hubEntry, 'addAsset', [relayChainId, NATIVE, hubEth]);
+      const float = await spoke.wallet.sendTransaction({ to: assetManager, value: parseUnits(SPOKE_FLOAT.ETH, 18), account: spoke.wallet.account!, chain: spoke.wallet.chain });
+      await spoke.client.waitForTransactionReceipt({ hash: float });
       profileTokens.push({ symbol: 'ETH', name: 'Ether', decimals: 18, address: NATIVE, chainKey: spoke.plan.key, hubAsset: hubEth, hubDecimals: 18, vault: hubEth });
       for (const t of TOKENS) {
         const token = await deploy(spoke, artifacts.TestToken, [t.name, t.symbol, t.decimals]);
         for (const to of demo) await mint(spoke, token, to, parseUnits(t.mint, t.decimals));
+        await mint(spoke, token, assetManager, parseUnits(SPOKE_FLOAT[t.symbol], t.decimals));
         const asset = await hubAsset(`${t.symbol} (${spoke.plan.name})`, t.symbol, t.decimals);
+        await call(hub, artifacts.HubEntry, hubEntry, 'addAsset', [relayChainId, token, asset]);
         profileTokens.push({ symbol: t.symbol, name: t.name, decimals: t.decimals, address: token, chainKey: spoke.plan.key, hubAsset: asset, hubDecimals: t.decimals, vault: asset });
       }
       profileChains.push(chainInfo(spoke, { assetManager, connection }));
@@ -171,10 +195,14 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     const profile: ChainProfile = { name: 'devnet', source: 'tools/devnet (local anvil chains)', chains: profileChains, tokens: profileTokens };
     const profilePath = join(dir, 'profile.json');
     writeFileSync(profilePath, `${JSON.stringify(profile, null, 2)}\n`);
+    relayer = new DevnetRelayer(profile, DEV_KEYS[0], { log });
+    const relayApiUrl = await relayer.listen(options.relayPort ?? 0);
+    relayer.start();
     for (const c of chains) log(`devnet: ${c.plan.key} (chain id ${c.plan.chainId}) at ${c.rpcUrl}`);
     log(`devnet: solana (simulated RPC: recent blockhashes only) at ${solanaRpc.url}`);
+    log(`devnet: relayer ${relayer.address}, relay API at ${relayApiUrl}`);
     const account = (k: Hex) => ({ address: privateKeyToAccount(k).address, privateKey: k });
-    return { profile, profilePath, accounts: DEV_KEYS.map(account), solvers: SOLVER_KEYS.map(account), stop };
+    return { profile, profilePath, accounts: DEV_KEYS.map(account), solvers: SOLVER_KEYS.map(account), relayer, relayApiUrl, stop };
   } catch (error) {
     await stop();
     throw error;

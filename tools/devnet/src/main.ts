@@ -12,9 +12,11 @@ async function main(): Promise<void> {
     [
       '',
       `chain profile: ${devnet.profilePath}   (CHAIN_PROFILE=${devnet.profilePath} for quote-builder)`,
+      `relay API:     ${devnet.relayApiUrl}   (the relayer ${devnet.relayer.address} carries messages between the chains)`,
       '',
       'demo wallets (anvil development keys: public, test money only):',
       ...devnet.accounts.map((a, i) => `  ${i === 0 ? 'deployer/relayer' : `demo ${i}          `}  ${a.address}  ${a.privateKey}`),
+      ...devnet.solvers.map((a, i) => `  solver ${i + 1}          ${a.address}  ${a.privateKey}   (hub inventory of every asset)`),
       '',
       'Each demo wallet holds ETH, USDC (6 decimals) and WETH (18) on every chain. Stop with Ctrl-C.',
       '',

@@ -6,9 +6,11 @@ import {
   encodeCreateIntent,
   encodeHubCalls,
   encodeSendMessage,
+  encodeWithdrawTo,
   partnerFeeData,
   toHubAmount,
   type ChainInfo,
+  type HubCall,
   type TokenInfo,
 } from '@swap/chains';
 import {
@@ -142,7 +144,8 @@ export class IntentBuilderService {
   /**
    * The cancel transaction for the intent's source chain: on the hub, `cancelIntent` from
    * its creator; from a spoke, a message through the spoke's connection asking the hub
-   * wallet to cancel (the relayer delivers it).
+   * wallet to cancel (the relayer delivers it), and, where the deployment names its hub
+   * asset manager, to send the refunded input back to the sender on the source chain.
    */
   cancel(request: CancelRequest): { tx: EvmTx } {
     const src = this.chain(request.srcChainKey, 'srcChainKey');
@@ -158,7 +161,16 @@ export class IntentBuilderService {
     if (!/^0x[0-9a-fA-F]{40}$/.test(intent.srcAddress)) {
       throw AppError.validation([{ field: 'intent.srcAddress', rule: 'evmAddress', message: `intent.srcAddress must be a 20-byte address on ${src.key}` }]);
     }
-    const payload = encodeHubCalls([{ target: intents, value: 0n, data: cancel }]);
+    const calls: HubCall[] = [{ target: intents, value: 0n, data: cancel }];
+    const assetManager = hub.contracts?.hubAssetManager as Address | undefined;
+    if (assetManager) {
+      const refund = BigInt(intent.inputAmount);
+      calls.push(
+        { target: intent.inputToken as Address, value: 0n, data: encodeApprove(assetManager, refund) },
+        { target: assetManager, value: 0n, data: encodeWithdrawTo(intent.inputToken as Address, BigInt(intent.srcChain), intent.srcAddress as Hex, refund) },
+      );
+    }
+    const payload = encodeHubCalls(calls);
     const factory = this.hubContract(hub, 'hubWalletFactory');
     return {
       tx: { from: intent.srcAddress, to: this.spokeContract(src, 'connection'), value: '0', data: encodeSendMessage(BigInt(hub.relayChainId), factory.toLowerCase() as Hex, payload) },
