@@ -1,7 +1,23 @@
 import { Module } from '@nestjs/common';
+import { RelayTrackerConfig } from './relay-tracker.config';
+import { SettlementChains } from './settlement/settlement-chains';
+import { SettlementQueue } from './settlement/settlement-queue';
+import { SettlementWorker } from './settlement/settlement.worker';
+import { SubmissionStore } from './settlement/submission-store';
+import { ClaimsService } from './submissions/claims.service';
 import { SubmissionsHandlers } from './submissions/submissions.handlers';
 import { SubmissionsService } from './submissions/submissions.service';
 
-/** Root module of relay-tracker: submissions now; the state machine that drives them is next. */
-@Module({ controllers: [SubmissionsHandlers], providers: [SubmissionsService] })
+/** relay-tracker: submissions, and settlement driving each to solved or failed. */
+@Module({
+  controllers: [SubmissionsHandlers],
+  providers: [
+    SubmissionsService,
+    ClaimsService,
+    SubmissionStore,
+    SettlementWorker,
+    SettlementQueue,
+    { provide: SettlementChains, inject: [RelayTrackerConfig], useFactory: (config: RelayTrackerConfig) => new SettlementChains(config) },
+  ],
+})
 export class RelayTrackerModule {}

@@ -1,12 +1,30 @@
 import type { Intent } from '@swap/contracts';
 import { createPublicClient, decodeEventLog, erc20Abi, http, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from 'viem';
 import type { ChainInfo } from './chain-registry';
+import { intentFromTuple } from './intent';
 import { HUB_WALLET_FACTORY_ABI, INTENTS_ABI } from './protocol-calls';
 
 /** An intent as the hub's IntentCreated event carries it, with its hash. */
 export interface CreatedIntent {
   intentHash: Hex;
   intent: Intent;
+}
+
+/** A mined transaction as settlement checks it. */
+export interface MinedTransaction {
+  status: 'success' | 'reverted';
+  blockNumber: bigint;
+  from: Address;
+  to: Address | null;
+  input: Hex;
+}
+
+/** An intent's state on the hub (the intents contract's `intentStates`). */
+export interface IntentState {
+  exists: boolean;
+  remainingInput: bigint;
+  receivedOutput: bigint;
+  pendingPayment: boolean;
 }
 
 /** What a mined transaction did to the hub's intents (events of the intents contract only). */
@@ -91,12 +109,45 @@ export class EvmAdapter implements ChainAdapter {
       } catch {
         continue;
       }
-      if (decoded.eventName === 'IntentCreated') events.created.push({ intentHash: decoded.args.intentHash, intent: intentJson(decoded.args.intent) });
+      if (decoded.eventName === 'IntentCreated') events.created.push({ intentHash: decoded.args.intentHash, intent: intentFromTuple(decoded.args.intent) });
       else if (decoded.eventName === 'IntentFilled') {
         events.filled.push({ intentHash: decoded.args.intentHash, receivedOutput: decoded.args.intentState.receivedOutput, pendingPayment: decoded.args.intentState.pendingPayment });
       } else if (decoded.eventName === 'IntentCancelled') events.cancelled.push(decoded.args.intentHash);
     }
     return events;
+  }
+
+  /** A transaction and its outcome, or undefined while the chain knows no receipt for it. */
+  async minedTransaction(txHash: Hex): Promise<MinedTransaction | undefined> {
+    let receipt;
+    try {
+      receipt = await this.client.getTransactionReceipt({ hash: txHash });
+    } catch (error) {
+      if (error instanceof TransactionReceiptNotFoundError) return undefined;
+      throw error;
+    }
+    const tx = await this.client.getTransaction({ hash: txHash });
+    return { status: receipt.status, blockNumber: receipt.blockNumber, from: tx.from, to: tx.to, input: tx.input };
+  }
+
+  async intentState(intents: Address, intentHash: Hex): Promise<IntentState> {
+    const [exists, remainingInput, receivedOutput, pendingPayment] = await this.client.readContract({ address: intents, abi: INTENTS_ABI, functionName: 'intentStates', args: [intentHash] });
+    return { exists, remainingInput, receivedOutput, pendingPayment };
+  }
+
+  /** The transaction of an intents-contract event about this intent (IntentFilled or IntentCancelled), searched from a block on. */
+  async intentEventTx(intents: Address, eventName: 'IntentFilled' | 'IntentCancelled', intentHash: Hex, fromBlock: bigint): Promise<Hex | undefined> {
+    // intentHash is not indexed: every such event of the contract is read and matched here.
+    const logs = await this.client.getLogs({ address: intents, fromBlock, toBlock: 'latest' });
+    for (const log of logs) {
+      try {
+        const decoded = decodeEventLog({ abi: INTENTS_ABI, data: log.data, topics: log.topics });
+        if (decoded.eventName === eventName && (decoded.args as { intentHash: Hex }).intentHash.toLowerCase() === intentHash.toLowerCase()) return log.transactionHash ?? undefined;
+      } catch {
+        // another event
+      }
+    }
+    return undefined;
   }
 
   /** The user's wallet on the hub for a spoke (relay chain id, raw address bytes). */
@@ -110,39 +161,4 @@ export class EvmAdapter implements ChainAdapter {
     if (this.hubWallets.size > 100_000) this.hubWallets.delete(this.hubWallets.keys().next().value as string);
     return wallet;
   }
-}
-
-/** The decoded event tuple as the JSON intent (decimal strings, 0x-hex bytes). */
-function intentJson(v: {
-  intentId: bigint;
-  creator: Address;
-  inputToken: Address;
-  outputToken: Address;
-  inputAmount: bigint;
-  minOutputAmount: bigint;
-  deadline: bigint;
-  allowPartialFill: boolean;
-  srcChain: bigint;
-  dstChain: bigint;
-  srcAddress: Hex;
-  dstAddress: Hex;
-  solver: Address;
-  data: Hex;
-}): Intent {
-  return {
-    intentId: v.intentId.toString(),
-    creator: v.creator,
-    inputToken: v.inputToken,
-    outputToken: v.outputToken,
-    inputAmount: v.inputAmount.toString(),
-    minOutputAmount: v.minOutputAmount.toString(),
-    deadline: v.deadline.toString(),
-    allowPartialFill: v.allowPartialFill,
-    srcChain: v.srcChain.toString(),
-    dstChain: v.dstChain.toString(),
-    srcAddress: v.srcAddress,
-    dstAddress: v.dstAddress,
-    solver: v.solver,
-    data: v.data,
-  };
 }

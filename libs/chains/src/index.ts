@@ -5,3 +5,5 @@ export * from './protocol-calls';
 export * from './evm-adapter';
 export * from './solana-adapter';
 export * from './amounts';
+export * from './chain-access';
+export * from './relay-api';

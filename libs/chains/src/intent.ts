@@ -1,5 +1,5 @@
 import type { Intent } from '@swap/contracts';
-import { encodeAbiParameters, keccak256, type Hex } from 'viem';
+import { encodeAbiParameters, keccak256, type Address, type Hex } from 'viem';
 
 /** The intent tuple of the hub intents contract (protocol-facts.md), in ABI order. */
 export const INTENT_TUPLE = {
@@ -50,4 +50,39 @@ export function encodeIntent(intent: Intent): Hex {
 /** The intent hash: `keccak256(abi.encode(intent))`, as the hub's events carry it. */
 export function intentHash(intent: Intent): Hex {
   return keccak256(encodeIntent(intent));
+}
+
+/** A decoded intent tuple (an event's, a call's) as the JSON intent (decimal strings, 0x-hex bytes). */
+export function intentFromTuple(v: {
+  intentId: bigint;
+  creator: Address;
+  inputToken: Address;
+  outputToken: Address;
+  inputAmount: bigint;
+  minOutputAmount: bigint;
+  deadline: bigint;
+  allowPartialFill: boolean;
+  srcChain: bigint;
+  dstChain: bigint;
+  srcAddress: Hex;
+  dstAddress: Hex;
+  solver: Address;
+  data: Hex;
+}): Intent {
+  return {
+    intentId: v.intentId.toString(),
+    creator: v.creator,
+    inputToken: v.inputToken,
+    outputToken: v.outputToken,
+    inputAmount: v.inputAmount.toString(),
+    minOutputAmount: v.minOutputAmount.toString(),
+    deadline: v.deadline.toString(),
+    allowPartialFill: v.allowPartialFill,
+    srcChain: v.srcChain.toString(),
+    dstChain: v.dstChain.toString(),
+    srcAddress: v.srcAddress,
+    dstAddress: v.dstAddress,
+    solver: v.solver,
+    data: v.data,
+  };
 }

@@ -1,5 +1,5 @@
 import type { Intent } from '@swap/contracts';
-import { concat, encodeAbiParameters, encodeFunctionData, erc20Abi, parseAbi, type Address, type Hex } from 'viem';
+import { concat, decodeAbiParameters, encodeAbiParameters, encodeFunctionData, erc20Abi, parseAbi, type Address, type Hex } from 'viem';
 import { INTENT_TUPLE, intentValues } from './intent';
 
 const INTENT_STATE = {
@@ -66,6 +66,10 @@ const HUB_CALLS = [{ type: 'tuple[]', components: [{ name: 'target', type: 'addr
 
 export function encodeHubCalls(calls: HubCall[]): Hex {
   return encodeAbiParameters(HUB_CALLS, [calls]);
+}
+
+export function decodeHubCalls(data: Hex): readonly HubCall[] {
+  return decodeAbiParameters(HUB_CALLS, data)[0];
 }
 
 export function encodeCreateIntent(intent: Intent): Hex {

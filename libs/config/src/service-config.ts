@@ -84,6 +84,32 @@ export function WithCache<B extends Constructor>(Base: B) {
   return CacheConfig;
 }
 
+/** Services that read chains: the chain profile, the deployment's RPC endpoints, their time limit. */
+export function WithChains<B extends Constructor>(Base: B) {
+  class ChainsConfig extends Base {
+    /** `mainnet` (built in) or the path of a chain profile JSON file (the devnet writes one). */
+    @IsString()
+    @MinLength(1)
+    CHAIN_PROFILE = 'mainnet';
+
+    /**
+     * RPC endpoints by chain key, over the profile's: `0x92.sonic=https://…,solana=https://…`
+     * (the mainnet profile names none: a deployment brings its providers).
+     */
+    @IsOptional()
+    @Matches(/^[\w.-]+=https?:\/\/[^,\s]+(,[\w.-]+=https?:\/\/[^,\s]+)*$/, { message: 'CHAIN_RPC_URLS must be a list like 0x92.sonic=https://rpc.example,solana=https://rpc.example' })
+    CHAIN_RPC_URLS?: string = undefined;
+
+    /** How long a chain RPC call may take before it counts as failed. */
+    @Type(() => Number)
+    @Min(100)
+    @Max(60_000)
+    @IsInt()
+    CHAIN_RPC_TIMEOUT_MS = 5_000;
+  }
+  return ChainsConfig;
+}
+
 /** Services with operator routes (/ops/* on their own port, never behind the gateway). */
 export function WithOperatorRoutes<B extends Constructor>(Base: B) {
   class OperatorConfig extends Base {

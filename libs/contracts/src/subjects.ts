@@ -1,6 +1,6 @@
 import type { ApiKeyView, EnforcementMode, KeySetSnapshot, Organisation, RouteFamily, Scope } from './domain/api-key';
 import type { AllowanceCheckResponse, ApproveResponse, BuildResponse, CancelRequest, EvmTx, IntentRequest, PartnerFee, PartnerFeeResponse } from './domain/build';
-import type { Intent, SubmissionStatusResponse, SubmitTxRequest, SubmitTxResponse } from './domain/intent';
+import type { Intent, SubmissionStatusResponse, SubmissionTransition, SubmitTxMessage, SubmitTxResponse } from './domain/intent';
 import type { GasEstimateRequest, GasEstimateResponse, IntentStatusResponse, QuoteMessage, QuoteResponse } from './domain/quote';
 import type { ExecuteFrame, SolverExecuteRequest, SolverExecuteResponse } from './domain/solver-api';
 import type { ChainKey, ChainSummary, Token, TokensByChain } from './domain/token';
@@ -72,7 +72,7 @@ export interface RpcContract {
   [Subjects.intentExecute]: { request: SolverExecuteRequest; reply: SolverExecuteResponse };
   [Subjects.intentSolverStatus]: { request: { intentTxHash: string }; reply: IntentStatusResponse };
 
-  [Subjects.submissionSubmit]: { request: SubmitTxRequest; reply: SubmitTxResponse };
+  [Subjects.submissionSubmit]: { request: SubmitTxMessage; reply: SubmitTxResponse };
   [Subjects.submissionStatus]: { request: { txHash: string; srcChainKey: ChainKey }; reply: SubmissionStatusResponse };
 
   [Subjects.orgCreate]: { request: { name: string } & Actor; reply: Organisation };
@@ -98,6 +98,7 @@ export const Events = {
   executionPosted: 'quote-builder.executions.posted.v1',
   replicaPresent: 'quote-builder.replicas.present.v1',
   replicaLeaving: 'quote-builder.replicas.leaving.v1',
+  submissionTransitioned: 'relay-tracker.submissions.transitioned.v1',
 } as const;
 
 /** Fire-and-forget events: subject → payload. Every subscriber (every replica) receives each event. */
@@ -112,6 +113,8 @@ export interface EventContract {
   [Events.replicaPresent]: { replica: string };
   /** A replica stopping cleanly: requests for quote stop waiting for its answer. */
   [Events.replicaLeaving]: { replica: string };
+  /** A submission moved on (one event per transition, in order). */
+  [Events.submissionTransitioned]: { txHash: string; srcChainKey: string; intentHash: string; from: string } & SubmissionTransition;
 }
 
 /**

@@ -72,6 +72,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     if (options.devnet && !env.CHAIN_PROFILE) {
       devnet = await startDevnet({ dataDir: options.dataDir, basePort: options.servicePorts === 'fixed' ? 8546 : 0 });
       env.CHAIN_PROFILE = devnet.profilePath;
+      env.RELAY_API_URL ??= devnet.relayApiUrl;
     }
     const base = { HOST: '127.0.0.1', LOG_LEVEL: options.logLevel, ...env };
     for (const definition of BACKEND_SERVICES) {

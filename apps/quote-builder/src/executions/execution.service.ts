@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type { CreatedIntent } from '@swap/chains';
+import { ChainAccess, type CreatedIntent } from '@swap/chains';
 import {
   AppError,
   ErrorCode,
@@ -24,7 +24,6 @@ import { SolverConnections } from '../marketplace/solver-connections';
 import type { AuthenticatedSolver } from '../marketplace/solver-registry.service';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { QuoteRecords } from '../marketplace/quote-records';
-import { ChainClients } from '../registry/chain-clients';
 import { RegistryService } from '../registry/registry.service';
 
 /** Intents handed again to a solver that (re)connects: the newest open ones. */
@@ -51,7 +50,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly db: PrismaClient,
     private readonly registry: RegistryService,
-    private readonly chains: ChainClients,
+    private readonly chains: ChainAccess,
     private readonly quotes: QuoteRecords,
     private readonly messaging: MessagingClient,
     private readonly connections: SolverConnections,

@@ -1,7 +1,7 @@
+import { ChainAccess } from '@swap/chains';
 import { Injectable } from '@nestjs/common';
 import { AppError, ErrorCode, isEvmAddressText, type FieldViolation, type GasEstimateResponse, type GasTxDto } from '@swap/contracts';
 import { BaseError, EstimateGasExecutionError, HttpRequestError, TimeoutError, type Address, type Hex } from 'viem';
-import { ChainClients } from '../registry/chain-clients';
 import { RegistryService } from '../registry/registry.service';
 
 /**
@@ -14,7 +14,7 @@ import { RegistryService } from '../registry/registry.service';
 export class GasEstimatorService {
   constructor(
     private readonly registry: RegistryService,
-    private readonly chains: ChainClients,
+    private readonly chains: ChainAccess,
   ) {}
 
   async estimate(chainKey: string, tx: GasTxDto): Promise<GasEstimateResponse> {

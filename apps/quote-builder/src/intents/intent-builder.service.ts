@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  ChainAccess,
   encodeApprove,
   encodeAssetManagerTransfer,
   encodeCancelIntent,
@@ -29,7 +30,6 @@ import {
 import { randomBytes } from 'node:crypto';
 import { hexToBytes, isAddress, type Address, type Hex } from 'viem';
 import { QuoteBuilderConfig } from '../quote-builder.config';
-import { ChainClients } from '../registry/chain-clients';
 import { RegistryService } from '../registry/registry.service';
 import { partnerFeeOf } from './partner-fee';
 import { INTENT_FIELDS, NATIVE, resolveSwap } from './swap-resolution';
@@ -49,7 +49,7 @@ export class IntentBuilderService {
   constructor(
     private readonly registry: RegistryService,
     private readonly config: QuoteBuilderConfig,
-    private readonly chains: ChainClients,
+    private readonly chains: ChainAccess,
   ) {}
 
   async build(request: IntentRequest): Promise<BuildResponse> {

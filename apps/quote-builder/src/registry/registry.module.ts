@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
-import { ChainClients } from './chain-clients';
+import { ChainAccess } from '@swap/chains';
+import { QuoteBuilderConfig } from '../quote-builder.config';
 import { RegistryHandlers } from './registry.handlers';
 import { RegistryService } from './registry.service';
 
-@Module({ controllers: [RegistryHandlers], providers: [RegistryService, ChainClients], exports: [RegistryService, ChainClients] })
+@Module({ controllers: [RegistryHandlers], providers: [RegistryService, { provide: ChainAccess, inject: [QuoteBuilderConfig], useFactory: (c: QuoteBuilderConfig) => new ChainAccess({ timeoutMs: c.CHAIN_RPC_TIMEOUT_MS }) }],
+  exports: [RegistryService, ChainAccess], })
 export class RegistryModule {}

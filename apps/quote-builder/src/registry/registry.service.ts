@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { loadChainRegistry, type ChainRegistry } from '@swap/chains';
+import { applyRpcUrls, loadChainRegistry, type ChainRegistry } from '@swap/chains';
 import type { Token, TokensByChain } from '@swap/contracts';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 
@@ -10,13 +10,7 @@ export class RegistryService {
   private readonly all: TokensByChain;
 
   constructor(config: QuoteBuilderConfig) {
-    this.registry = loadChainRegistry(config.CHAIN_PROFILE);
-    for (const pair of config.CHAIN_RPC_URLS?.split(',') ?? []) {
-      const [key, url] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
-      const chain = this.registry.findChain(key);
-      if (!chain) throw new Error(`CHAIN_RPC_URLS names an unknown chain: ${key}`);
-      chain.rpcUrls = [url, ...(chain.rpcUrls ?? []).filter((u) => u !== url)];
-    }
+    this.registry = applyRpcUrls(loadChainRegistry(config.CHAIN_PROFILE), config.CHAIN_RPC_URLS);
     this.all = this.registry.tokensByChain();
   }
 

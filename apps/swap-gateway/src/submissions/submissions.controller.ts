@@ -3,6 +3,7 @@ import { ApiHeader, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/s
 import { AppError, ErrorBodyDto, isEvmAddressText, SWAPS_POST_ROUTES, Subjects, SubmissionStatusQueryDto, SubmitTxRequestDto, type FieldViolation, type SubmissionStatusResponse, type SubmitTxResponse } from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
+import { RequestContext } from '@swap/observability';
 import { ChainDirectory } from '../chains/chain-directory';
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
@@ -25,7 +26,8 @@ export class SubmissionsController {
     const chain = await this.chains.get(body.srcChainKey);
     const problems = checkForChain(body, chain.type, chain.relayChainId);
     if (problems.length) throw AppError.validation(problems);
-    return this.messaging.request(Subjects.submissionSubmit, { ...body, srcChainKey: chain.key });
+    const orgId = RequestContext.current()?.orgId;
+    return this.messaging.request(Subjects.submissionSubmit, { ...body, srcChainKey: chain.key, ...(orgId ? { orgId } : {}) });
   }
 
   @Get('status')

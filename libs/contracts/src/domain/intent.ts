@@ -35,14 +35,44 @@ export interface SubmitTxResponse {
   data: { status: 'inserted' | 'duplicate'; message: string };
 }
 
+/** One step of a submission's life: the status it entered, when, and why. */
+export interface SubmissionTransition {
+  status: SubmissionStatus;
+  at: string;
+  detail: string;
+}
+
+/** The transactions of a swap, as they become known. */
+export interface SubmissionResult {
+  /** The hub transaction that created the intent (the source transaction for a hub source). */
+  hubTxHash?: string;
+  /** The hub transaction in which a solver filled it. */
+  fillTxHash?: string;
+  /** For a spoke destination: the transaction that paid the receiver there. */
+  deliveryTxHash?: string;
+}
+
 export interface SubmissionStatusResponse {
+  success: true;
   data: {
-    status: SubmissionStatus;
-    userMessage?: string;
     txHash: string;
     srcChainKey: string;
+    status: SubmissionStatus;
+    /** With `failed`: what happened, for a person. */
+    userMessage?: string;
+    /** With `failed`: the status it failed in. */
+    failedAtStep?: SubmissionStatus;
+    /** Steps tried since the last move (waits and transient errors; they never fail a swap). */
+    processingAttempts: number;
+    result?: SubmissionResult;
+    /** A failed swap's intent was cancelled on the hub (its input refunded). */
+    intentCancelled?: boolean;
+    history: SubmissionTransition[];
     intentHash: string;
     createdAt: string;
     updatedAt: string;
   };
 }
+
+/** What relay-tracker is asked at submit: the request, and the organisation of the key it came with. */
+export type SubmitTxMessage = SubmitTxRequest & { orgId?: string };

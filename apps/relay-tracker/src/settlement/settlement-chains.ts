@@ -1,0 +1,36 @@
+import { applyRpcUrls, ChainAccess, loadChainRegistry, RelayApiClient, type ChainInfo, type ChainRegistry } from '@swap/chains';
+import { AppError, ErrorCode } from '@swap/contracts';
+import type { Address } from 'viem';
+import { RelayTrackerConfig } from '../relay-tracker.config';
+
+/** The chains relay-tracker watches: the registry (the same profile quote-builder reads), their RPCs, and the relay. */
+export class SettlementChains {
+  readonly registry: ChainRegistry;
+  readonly access: ChainAccess;
+  readonly relay: RelayApiClient;
+
+  constructor(config: RelayTrackerConfig) {
+    this.registry = applyRpcUrls(loadChainRegistry(config.CHAIN_PROFILE), config.CHAIN_RPC_URLS);
+    this.access = new ChainAccess({ timeoutMs: config.CHAIN_RPC_TIMEOUT_MS });
+    this.relay = new RelayApiClient(config.RELAY_API_URL, { timeoutMs: config.RELAY_API_TIMEOUT_MS });
+  }
+
+  get hub(): ChainInfo {
+    return this.registry.hub;
+  }
+
+  chain(key: string): ChainInfo {
+    return this.registry.getChain(key);
+  }
+
+  /** The chain whose relay chain id this is (intents name chains so). */
+  byRelayId(relayChainId: string): ChainInfo | undefined {
+    return this.registry.chains.find((c) => c.relayChainId === relayChainId);
+  }
+
+  intents(): Address {
+    const address = this.hub.contracts?.intents;
+    if (!address) throw new AppError(503, ErrorCode.NotConfigured, 'This deployment has no intents contract configured for the hub');
+    return address as Address;
+  }
+}

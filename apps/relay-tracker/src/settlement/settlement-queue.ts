@@ -1,0 +1,77 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { PgWorkQueue, type WorkQueue } from '@swap/messaging';
+import type { Logger } from '@swap/observability';
+import { LOGGER } from '@swap/service-kit';
+import { PrismaClient } from '../generated/prisma/client';
+import { RelayTrackerConfig } from '../relay-tracker.config';
+import { SettlementWorker } from './settlement.worker';
+
+const READINESS_EVERY_MS = 2_000;
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Settlement's work: one item per swap in flight, shared by the replicas through the
+ * WorkQueue (PostgreSQL leases here; JetStream in cluster mode once configured), worked by
+ * SettlementWorker. A replica whose database stops answering stops taking work until it
+ * answers again; a sweep puts back any swap in flight that lost its item (a crash between
+ * the insert and the hand-over), so none is forgotten.
+ */
+@Injectable()
+export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
+  private queue!: WorkQueue;
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly worker: SettlementWorker,
+    private readonly config: RelayTrackerConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit(): void {
+    this.queue = new PgWorkQueue((text, ...params) => this.db.$queryRawUnsafe(text, ...params), {
+      table: 'relay_tracker.work_items',
+      leaseMs: this.config.WORK_LEASE_MS,
+      pollMs: Math.min(250, this.config.STEP_POLL_MS),
+      onError: (error) => this.logger.warn({ err: error }, 'settlement queue error'),
+    });
+    this.queue.start((item) => this.worker.process(item), { concurrency: this.config.SETTLEMENT_CONCURRENCY });
+    this.timers.push(setInterval(() => void this.checkReadiness(), READINESS_EVERY_MS).unref(), setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref());
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    await this.queue.stop();
+  }
+
+  add(id: string): Promise<void> {
+    return this.queue.add(id);
+  }
+
+  depth(): Promise<number> {
+    return this.queue.depth();
+  }
+
+  private async checkReadiness(): Promise<void> {
+    try {
+      await this.db.$queryRaw`SELECT 1`;
+      this.queue.resume();
+    } catch {
+      this.queue.pause();
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      const orphans = await this.db.$queryRaw<{ id: string }[]>`
+        SELECT s.id::text AS id FROM relay_tracker.submissions s
+        WHERE s.status NOT IN ('solved', 'failed') AND s.updated_at < now() - interval '2 minutes'
+          AND NOT EXISTS (SELECT 1 FROM relay_tracker.work_items w WHERE w.id = s.id::text)
+        LIMIT 1000`;
+      for (const { id } of orphans) await this.queue.add(id);
+      if (orphans.length) this.logger.warn({ count: orphans.length }, 'swaps in flight without work put back');
+    } catch (error) {
+      this.logger.warn({ err: error }, 'settlement sweep failed');
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { decodeHubCalls, INTENTS_ABI, intentFromTuple, intentHash, SPOKE_ABI, type IntentEvents, type MinedTransaction } from '@swap/chains';
+import type { Intent } from '@swap/contracts';
+import { decodeFunctionData, type Address, type Hex } from 'viem';
+
+/** What a mined source transaction is: a swap (its intent and relay payload, read from the chain), or not. */
+export type SourceVerdict = { ok: true; intent: Intent; intentHash: Hex; payload: Hex } | { ok: false; userMessage: string };
+
+const NOT_A_SWAP = (chainKey: string) => `This transaction on ${chainKey} is not a swap the platform built: it did not go to the swap contract with an intent. Nothing was swapped.`;
+
+/**
+ * A hub source: `createIntent(intent)` on the intents contract, confirmed by the contract's
+ * own IntentCreated event in the receipt. The payload is the call itself.
+ */
+export function checkHubSource(tx: MinedTransaction, events: IntentEvents, intents: Address, chainKey: string): SourceVerdict {
+  if (!tx.to || tx.to.toLowerCase() !== intents.toLowerCase()) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
+  let intent: Intent;
+  try {
+    const call = decodeFunctionData({ abi: INTENTS_ABI, data: tx.input });
+    if (call.functionName !== 'createIntent') return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
+    intent = intentFromTuple(call.args[0] as never);
+  } catch {
+    return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
+  }
+  const hash = intentHash(intent);
+  if (!events.created.some((c) => c.intentHash.toLowerCase() === hash)) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
+  return { ok: true, intent, intentHash: hash, payload: tx.input.toLowerCase() as Hex };
+}
+
+/**
+ * An EVM spoke source: the asset manager's `transfer(token, to, amount, data)`, where
+ * `data` (the relay payload) is the hub calls, one of which is `createIntent(intent)` on
+ * the hub's intents contract.
+ */
+export function checkSpokeSource(tx: MinedTransaction, assetManager: Address, intents: Address, chainKey: string): SourceVerdict {
+  if (!tx.to || tx.to.toLowerCase() !== assetManager.toLowerCase()) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
+  try {
+    const call = decodeFunctionData({ abi: SPOKE_ABI, data: tx.input });
+    if (call.functionName !== 'transfer') return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
+    const payload = (call.args[3] as Hex).toLowerCase() as Hex;
+    const intent = intentOfHubCalls(payload, intents);
+    if (!intent) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
+    return { ok: true, intent, intentHash: intentHash(intent), payload };
+  } catch {
+    return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
+  }
+}
+
+/** The intent a list of hub calls creates on the intents contract, if any. */
+export function intentOfHubCalls(payload: Hex, intents: Address): Intent | undefined {
+  for (const call of decodeHubCalls(payload)) {
+    if (call.target.toLowerCase() !== intents.toLowerCase()) continue;
+    try {
+      const decoded = decodeFunctionData({ abi: INTENTS_ABI, data: call.data });
+      if (decoded.functionName === 'createIntent') return intentFromTuple(decoded.args[0] as never);
+    } catch {
+      // not an intents call we know
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,54 @@
+import { AppError, ErrorCode } from '@swap/contracts';
+import type { ChainInfo, ChainRegistry } from './chain-registry';
+import { EvmAdapter } from './evm-adapter';
+import { SolanaAdapter } from './solana-adapter';
+
+/**
+ * A service's reads of the chains: one adapter per chain (made on first use, so a chain
+ * without an RPC endpoint costs nothing until asked). A failed read is a 503 that names the
+ * chain and never the RPC address; a rule the read itself enforces (an AppError) passes as
+ * it is.
+ */
+export class ChainAccess {
+  private readonly evmAdapters = new Map<string, EvmAdapter>();
+  private readonly solanaAdapters = new Map<string, SolanaAdapter>();
+
+  constructor(private readonly options: { timeoutMs: number }) {}
+
+  evm<T>(chain: ChainInfo, read: (adapter: EvmAdapter) => Promise<T>): Promise<T> {
+    return this.withAdapter(this.evmAdapters, chain, () => new EvmAdapter(chain, { timeoutMs: this.options.timeoutMs }), read);
+  }
+
+  solana<T>(chain: ChainInfo, read: (adapter: SolanaAdapter) => Promise<T>): Promise<T> {
+    return this.withAdapter(this.solanaAdapters, chain, () => new SolanaAdapter(chain, { timeoutMs: this.options.timeoutMs }), read);
+  }
+
+  private async withAdapter<A, T>(adapters: Map<string, A>, chain: ChainInfo, create: () => A, read: (adapter: A) => Promise<T>): Promise<T> {
+    let adapter = adapters.get(chain.key);
+    if (!adapter) {
+      if (!chain.rpcUrls?.length) throw new AppError(503, ErrorCode.NotConfigured, `No RPC endpoint is configured for ${chain.key}`);
+      adapter = create();
+      adapters.set(chain.key, adapter);
+    }
+    try {
+      return await read(adapter);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError(503, ErrorCode.ChainUnavailable, `${chain.key} could not be read; retry later`);
+    }
+  }
+}
+
+/**
+ * A deployment's RPC endpoints over the profile's: `0x92.sonic=https://…,solana=https://…`
+ * (`CHAIN_RPC_URLS`). An unknown chain key is a configuration error.
+ */
+export function applyRpcUrls(registry: ChainRegistry, list: string | undefined): ChainRegistry {
+  for (const pair of list?.split(',') ?? []) {
+    const [key, url] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
+    const chain = registry.findChain(key);
+    if (!chain) throw new Error(`CHAIN_RPC_URLS names an unknown chain: ${key}`);
+    chain.rpcUrls = [url, ...(chain.rpcUrls ?? []).filter((u) => u !== url)];
+  }
+  return registry;
+}

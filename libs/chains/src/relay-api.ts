@@ -1,0 +1,60 @@
+/** A relay packet as the public relay API answers it (protocol-facts.md). */
+export interface RelayPacket {
+  src_chain_id: string;
+  src_tx_hash: string;
+  src_address: string;
+  status: 'pending' | 'validating' | 'executing' | 'executed';
+  dst_chain_id: string;
+  conn_sn: string;
+  dst_address: string;
+  dst_tx_hash: string;
+  signatures: string[];
+  payload: string;
+}
+
+export class RelayApiError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RelayApiError';
+  }
+}
+
+/**
+ * The public relay API: one endpoint, `{ action, params }`. `submit` hands a source
+ * transaction to the relay (with its payload where the chain's event does not carry it);
+ * `get_transaction_packets` lists what the relay carries for it. Every failure (the
+ * network, a non-2xx, `success: false`) is a RelayApiError: the caller retries.
+ */
+export class RelayApiClient {
+  constructor(
+    private readonly url: string,
+    private readonly options: { timeoutMs: number },
+  ) {}
+
+  async submit(relayChainId: string, txHash: string, data?: { address: string; payload: string }): Promise<void> {
+    await this.call('submit', { chain_id: relayChainId, tx_hash: txHash, ...(data ? { data } : {}) });
+  }
+
+  async transactionPackets(relayChainId: string, txHash: string): Promise<RelayPacket[]> {
+    const data = await this.call('get_transaction_packets', { chain_id: relayChainId, tx_hash: txHash });
+    return Array.isArray(data) ? (data as RelayPacket[]) : [];
+  }
+
+  private async call(action: string, params: Record<string, unknown>): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await fetch(this.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ action, params }),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+    } catch (error) {
+      throw new RelayApiError(`relay API unreachable: ${(error as Error).message}`);
+    }
+    if (!res.ok) throw new RelayApiError(`relay API answered ${res.status}`);
+    const body = (await res.json().catch(() => undefined)) as { success?: boolean; message?: string; data?: unknown } | undefined;
+    if (!body?.success) throw new RelayApiError(`relay API refused ${action}: ${body?.message ?? 'no reason given'}`);
+    return body.data;
+  }
+}

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { backoffMs, type WorkHandler, type WorkItem, type WorkQueue, type WorkResult } from './work-queue';
+
+/** Runs one SQL statement with positional parameters (`$1`…), returning its rows. */
+export type SqlRunner = <T = Record<string, unknown>>(text: string, ...params: unknown[]) => Promise<T[]>;
+
+
+export interface PgWorkQueueOptions {
+  /** The queue's table, schema-qualified (`relay_tracker.work_items`: id, due_at, attempts, lease_until, leased_by). */
+  table: string;
+  /** How long an item stays with the replica that took it; renewed while its handler runs. */
+  leaseMs: number;
+  /** How often an idle consumer looks for due items (added items on this replica wake it at once). */
+  pollMs: number;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * A work queue in a PostgreSQL table, for the embedded default (and any deployment without
+ * JetStream): items are leased with `FOR UPDATE SKIP LOCKED`, so replicas never take the
+ * same item at once; a lease renews while its handler runs and, when a replica dies,
+ * runs out and frees the item for another. Done items are deleted; retried ones get a new
+ * due time.
+ */
+export class PgWorkQueue implements WorkQueue {
+  readonly kind = 'postgres' as const;
+  private readonly owner = randomUUID();
+  private handler?: WorkHandler;
+  private concurrency = 1;
+  private inHand = new Set<Promise<void>>();
+  private running = false;
+  private paused = false;
+  private wake?: () => void;
+  private loop?: Promise<void>;
+
+  constructor(
+    private readonly sql: SqlRunner,
+    private readonly options: PgWorkQueueOptions,
+  ) {}
+
+  async add(id: string): Promise<void> {
+    await this.sql(`INSERT INTO ${this.options.table} (id, due_at) VALUES ($1, now()) ON CONFLICT (id) DO UPDATE SET due_at = LEAST(${this.options.table}.due_at, now())`, id);
+    this.wake?.();
+  }
+
+  start(handler: WorkHandler, options: { concurrency: number }): void {
+    this.handler = handler;
+    this.concurrency = options.concurrency;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    await Promise.all(this.inHand);
+  }
+
+  async depth(): Promise<number> {
+    const [row] = await this.sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.options.table}`);
+    return row.n;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      const free = this.concurrency - this.inHand.size;
+      let taken = 0;
+      if (!this.paused && free > 0) {
+        try {
+          const items = await this.claim(free);
+          taken = items.length;
+          for (const item of items) this.hand(item);
+        } catch (error) {
+          this.options.onError?.(error);
+        }
+      }
+      // More may be due right away when every free slot was filled; otherwise wait.
+      if (taken === 0 || taken === free) await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, taken === 0 ? this.options.pollMs : 0);
+        this.wake = () => (clearTimeout(timer), resolve());
+      });
+    }
+  }
+
+  private claim(limit: number): Promise<WorkItem[]> {
+    const t = this.options.table;
+    return this.sql<WorkItem>(
+      `UPDATE ${t} SET lease_until = now() + make_interval(secs => $2::double precision / 1000), leased_by = $1, attempts = attempts + 1
+       WHERE id IN (SELECT id FROM ${t} WHERE due_at <= now() AND (lease_until IS NULL OR lease_until < now()) ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+       RETURNING id, attempts AS attempt`,
+      this.owner,
+      this.options.leaseMs,
+      limit,
+    );
+  }
+
+  private hand(item: WorkItem): void {
+    const t = this.options.table;
+    const renew = setInterval(() => {
+      void this.sql(`UPDATE ${t} SET lease_until = now() + make_interval(secs => $3::double precision / 1000) WHERE id = $1 AND leased_by = $2`, item.id, this.owner, this.options.leaseMs).catch(
+        (error: unknown) => this.options.onError?.(error),
+      );
+    }, Math.max(50, this.options.leaseMs / 3));
+    const work = (async () => {
+      let result: WorkResult;
+      try {
+        result = await this.handler!(item);
+      } catch (error) {
+        this.options.onError?.(error);
+        result = { retryInMs: backoffMs(item.attempt) };
+      } finally {
+        clearInterval(renew);
+      }
+      try {
+        if ('done' in result) await this.sql(`DELETE FROM ${t} WHERE id = $1 AND leased_by = $2`, item.id, this.owner);
+        else {
+          await this.sql(
+            `UPDATE ${t} SET due_at = now() + make_interval(secs => $3::double precision / 1000), lease_until = NULL, leased_by = NULL WHERE id = $1 AND leased_by = $2`,
+            item.id,
+            this.owner,
+            result.retryInMs,
+          );
+        }
+      } catch (error) {
+        // The lease runs out and the item comes back: nothing is lost.
+        this.options.onError?.(error);
+      }
+    })();
+    this.inHand.add(work);
+    void work.finally(() => {
+      this.inHand.delete(work);
+      this.wake?.();
+    });
+  }
+}

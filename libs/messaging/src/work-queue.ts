@@ -1,0 +1,39 @@
+/** One piece of work, as a consumer is handed it. */
+export interface WorkItem {
+  id: string;
+  /** Deliveries of this item so far, this one included (a crash mid-step counts too). */
+  attempt: number;
+}
+
+/** What became of an item: finished, or to be handed out again after a while. */
+export type WorkResult = { done: true } | { retryInMs: number };
+
+export type WorkHandler = (item: WorkItem) => Promise<WorkResult>;
+
+/**
+ * Durable work shared by the replicas of a service: each item is in one replica's hands at
+ * a time, and an item whose replica dies mid-step (kill -9) is handed out again once its
+ * lease runs out. Handlers must therefore be safe to run again for the same item (the
+ * settlement steps are: each transition is a compare-and-set). Two implementations: NATS
+ * JetStream (a stream and a durable pull consumer; cluster mode) and PostgreSQL (a table
+ * leased with SKIP LOCKED; the embedded default).
+ */
+export interface WorkQueue {
+  readonly kind: 'jetstream' | 'postgres';
+  /** Adds an item due now (a second add of a queued id changes nothing but its due time). */
+  add(id: string): Promise<void>;
+  /** Takes items and hands each to `handler`, at most `concurrency` at once, until stopped. */
+  start(handler: WorkHandler, options: { concurrency: number }): void;
+  /** Takes no new items (the replica is not ready); items in hand finish. */
+  pause(): void;
+  resume(): void;
+  /** Takes no more items and waits for those in hand. */
+  stop(): Promise<void>;
+  /** Items waiting or in hand (what an autoscaler reads). */
+  depth(): Promise<number>;
+}
+
+/** Back-off for an item whose handler threw: 0.5 s, 1 s, 2 s … up to a minute. */
+export function backoffMs(attempt: number): number {
+  return Math.min(60_000, 500 * 2 ** Math.min(attempt - 1, 7));
+}
