@@ -22,24 +22,47 @@ export interface ChainTruth {
 export class ClaimsService {
   constructor(private readonly db: PrismaClient) {}
 
-  /** The first claim, once the source transaction is read: kept if it was not what the chain says. */
+  /**
+   * Once the source transaction is read: the first claim is kept apart if it was not what
+   * the chain says, and claims that were only compared with it are settled (those that
+   * were true are dropped).
+   */
   async checkAgainstChain(row: SubmissionRow, truth: ChainTruth): Promise<void> {
     const reasons = differences({ intentHash: row.intentHash ?? '', relayData: row.relayData, walletAddress: row.walletAddress }, truth);
-    if (reasons.length) await this.reject(row.id, { walletAddress: row.walletAddress, intent: row.intent as unknown as Intent, relayData: row.relayData, orgId: row.submittedByOrg }, reasons.join('; '));
+    if (reasons.length) {
+      await this.reject(row.id, { walletAddress: row.walletAddress, intent: row.intent as unknown as Intent, intentHash: row.intentHash ?? '', relayData: row.relayData, orgId: row.submittedByOrg }, reasons.join('; '), true);
+    }
+    for (const claim of await this.db.rejectedClaim.findMany({ where: { submissionId: row.id, settled: false } })) {
+      const wrong = differences(claim, truth);
+      if (wrong.length === 0) await this.db.rejectedClaim.delete({ where: { id: claim.id } });
+      else await this.db.rejectedClaim.update({ where: { id: claim.id }, data: { settled: true, reason: wrong.join('; ') } });
+    }
   }
 
-  /** A repeated submit of a known pair: kept when it claims something else than the swap holds. */
+  /** A repeated submit of a known pair: kept apart when it claims something else than the swap holds. */
   async checkRepeat(row: SubmissionRow, claim: SubmitTxMessage): Promise<void> {
     const held = { intent: row.intent as unknown as Intent, intentHash: row.intentHash ?? '', payload: row.relayData, from: row.walletAddress };
-    const reasons = differences({ intentHash: intentHash(claim.intent), relayData: claim.relayData, walletAddress: claim.walletAddress }, held);
+    const hash = intentHash(claim.intent);
+    const reasons = differences({ intentHash: hash, relayData: claim.relayData, walletAddress: claim.walletAddress }, held);
     if (reasons.length === 0) return;
-    const why = row.verified ? reasons.join('; ') : `${reasons.join('; ')} (than the earlier claim; the chain decides)`;
-    await this.reject(row.id, { walletAddress: claim.walletAddress, intent: claim.intent, relayData: claim.relayData, orgId: claim.orgId ?? null }, why);
+    // Before the chain is read the swap holds only the first claim: which one is true is not known yet.
+    const reason = row.verified ? reasons.join('; ') : 'differs from the first claim; the chain decides';
+    await this.reject(row.id, { walletAddress: claim.walletAddress, intent: claim.intent, intentHash: hash, relayData: claim.relayData, orgId: claim.orgId ?? null }, reason, row.verified);
   }
 
-  private async reject(submissionId: string, claim: { walletAddress: string; intent: Intent; relayData: string; orgId: string | null }, reason: string): Promise<void> {
+  private async reject(submissionId: string, claim: { walletAddress: string; intent: Intent; intentHash: string; relayData: string; orgId: string | null }, reason: string, settled: boolean): Promise<void> {
     await this.db.rejectedClaim.create({
-      data: { submissionId, walletAddress: claim.walletAddress, intent: claim.intent as unknown as Prisma.InputJsonValue, relayData: claim.relayData, orgId: claim.orgId, requestId: RequestContext.requestId() ?? null, reason },
+      data: {
+        submissionId,
+        walletAddress: claim.walletAddress,
+        intent: claim.intent as unknown as Prisma.InputJsonValue,
+        intentHash: claim.intentHash,
+        relayData: claim.relayData,
+        settled,
+        orgId: claim.orgId,
+        requestId: RequestContext.requestId() ?? null,
+        reason,
+      },
     });
   }
 }

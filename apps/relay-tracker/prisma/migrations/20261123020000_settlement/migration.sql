@@ -31,6 +31,8 @@ CREATE TABLE "relay_tracker"."rejected_claims" (
     "wallet_address" TEXT NOT NULL,
     "intent" JSONB NOT NULL,
     "relay_data" TEXT NOT NULL,
+    "intent_hash" TEXT NOT NULL,
+    "settled" BOOLEAN NOT NULL DEFAULT true,
     "org_id" TEXT,
     "request_id" TEXT,
     "reason" TEXT NOT NULL,

@@ -1,0 +1,221 @@
+import { loadChainRegistry, type ChainRegistry } from '@swap/chains';
+import type { BuildResponse, EvmTx, Intent, SubmissionStatusResponse } from '@swap/contracts';
+import { eventually, jsonOf, LogCapture } from '@swap/testing';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createPublicClient, createWalletClient, defineChain, erc20Abi, http, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
+import { DEV_KEYS } from '../../../tools/devnet/src/devnet';
+
+jest.setTimeout(180_000);
+
+const ZERO = '0x0000000000000000000000000000000000000000';
+type Status = SubmissionStatusResponse['data'];
+
+describe('settlement: every submitted swap driven to solved or failed (npm start’s platform, devnet)', () => {
+  const logs = new LogCapture();
+  const user = privateKeyToAccount(DEV_KEYS[3]);
+  let platform: Platform;
+  let dataDir: string;
+  let registry: ChainRegistry;
+  let gateway: string;
+  const clients = new Map<string, { read: PublicClient; write: WalletClient }>();
+
+  const token = (key: string, symbol: string) => registry.tokensOf(key).find((t) => t.symbol === symbol)!.address as Address;
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${gateway}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, body: await jsonOf(res) };
+  };
+  const send = async (key: string, tx: EvmTx, gas?: bigint): Promise<{ hash: Hex; status: string }> => {
+    const c = clients.get(key)!;
+    const hash = await c.write.sendTransaction({ to: tx.to as Address, data: tx.data as Hex, value: BigInt(tx.value), account: user, chain: c.write.chain, ...(gas ? { gas } : {}) });
+    return { hash, status: (await c.read.waitForTransactionReceipt({ hash })).status };
+  };
+  const balance = (key: string, asset: Address) => clients.get(key)!.read.readContract({ address: asset, abi: erc20Abi, functionName: 'balanceOf', args: [user.address] });
+  const status = async (txHash: string, srcChainKey: string): Promise<Status> => (await jsonOf(await fetch(`${gateway}/v1/swaps/submit-tx/status?txHash=${txHash}&srcChainKey=${srcChainKey}`))).data;
+  const settled = (txHash: string, srcChainKey: string, timeoutMs = 30_000) =>
+    eventually(async () => {
+      const s = await status(txHash, srcChainKey);
+      return s.status === 'solved' || s.status === 'failed' ? s : undefined;
+    }, timeoutMs, 100);
+  const submit = (txHash: string, srcChainKey: string, built: { intent: Intent; relayData: { payload: string } }, walletAddress: string = user.address) =>
+    post('/v1/swaps/submit-tx', { txHash, srcChainKey, walletAddress, intent: built.intent, relayData: built.relayData.payload });
+  /** The spec's steps 1–4: quote with the build, approve when needed, sign and send, submit. */
+  const swap = async (src: string, dst: string, input: string, output: string, amount: string) => {
+    const quote = await post('/v1/swaps/quote?includeTxData=true', { tokenSrc: token(src, input), tokenSrcChainKey: src, tokenDst: token(dst, output), tokenDstChainKey: dst, amount, quoteType: 'exact_input', srcAddress: user.address, dstAddress: user.address });
+    expect({ status: quote.status, error: quote.status === 200 ? undefined : quote.body }).toEqual({ status: 200, error: undefined });
+    const approval = await post('/v1/swaps/approve', { ...intentBody(src, dst, token(src, input), token(dst, output), amount), deadline: '0' });
+    if (approval.body.tx) await send(src, approval.body.tx);
+    const sent = await send(src, quote.body.txData.tx);
+    expect(sent.status).toBe('success');
+    expect((await submit(sent.hash, src, quote.body.txData)).body.data.status).toBe('inserted');
+    return { quote: quote.body, txHash: sent.hash };
+  };
+  const intentBody = (src: string, dst: string, input: string, output: string, amount: string) => ({
+    srcChainKey: src,
+    dstChainKey: dst,
+    inputToken: input,
+    outputToken: output,
+    inputAmount: amount,
+    minOutputAmount: '1',
+    allowPartialFill: false,
+    srcAddress: user.address,
+    dstAddress: user.address,
+    solver: ZERO,
+    data: '0x',
+  });
+  const statuses = (s: Status) => s.history.map((h) => h.status);
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'settlement-e2e-'));
+    platform = await startPlatform({
+      dataDir,
+      gatewayPort: 0,
+      servicePorts: 'ephemeral',
+      logLevel: 'info',
+      logDestination: logs,
+      devnet: true,
+      env: { NOT_FOUND_WINDOW_MS: '2000', STEP_POLL_MS: '150', SIMULATION_TICK_MS: '200', FLUSH_INTERVAL_MS: '200' },
+      solverEnv: { PRICE_REFRESH_MS: '300' },
+    });
+    gateway = platform.gatewayUrl;
+    registry = loadChainRegistry(platform.devnet!.profilePath);
+    for (const c of registry.chains.filter((x) => x.type === 'EVM')) {
+      const chain = defineChain({ id: c.chainId as number, name: c.name, nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 }, rpcUrls: { default: { http: c.rpcUrls! } } });
+      clients.set(c.key, { read: createPublicClient({ chain, transport: http(c.rpcUrls![0]), pollingInterval: 100 }), write: createWalletClient({ chain, transport: http(c.rpcUrls![0]), account: user }) });
+    }
+    // The solvers need prices (the simulated feed's first candles): ready once a quote works.
+    await eventually(
+      async () =>
+        (await post('/v1/swaps/quote', { tokenSrc: token('0x92.sonic', 'USDC'), tokenSrcChainKey: '0x92.sonic', tokenDst: token('0x92.sonic', 'WETH'), tokenDstChainKey: '0x92.sonic', amount: '1000000', quoteType: 'exact_input' })).status === 200,
+      20_000,
+      200,
+    );
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('spoke → spoke: relayed to the hub, filled, delivered on the destination spoke; every step in the spec’s order', async () => {
+    const before = await balance('0x2105.base', token('0x2105.base', 'USDC'));
+    const { quote, txHash } = await swap('0xa4b1.arbitrum', '0x2105.base', 'USDC', 'USDC', '25000000');
+    const done = await settled(txHash, '0xa4b1.arbitrum');
+    expect(done.status).toBe('solved');
+    expect(statuses(done)).toEqual(['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved']);
+    expect(done.result).toEqual({ hubTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), fillTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), deliveryTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    const received = (await balance('0x2105.base', token('0x2105.base', 'USDC'))) - before;
+    expect(received).toBeGreaterThanOrEqual(BigInt(quote.txData.intent.minOutputAmount));
+  });
+
+  it('spoke → hub and hub → spoke: solved, the receiver paid', async () => {
+    const wethBefore = await balance('0x92.sonic', token('0x92.sonic', 'WETH'));
+    const toHub = await swap('0x2105.base', '0x92.sonic', 'USDC', 'WETH', '30000000');
+    expect((await settled(toHub.txHash, '0x2105.base')).status).toBe('solved');
+    expect((await balance('0x92.sonic', token('0x92.sonic', 'WETH'))) - wethBefore).toBeGreaterThanOrEqual(BigInt(toHub.quote.txData.intent.minOutputAmount));
+
+    const usdcBefore = await balance('0xa4b1.arbitrum', token('0xa4b1.arbitrum', 'USDC'));
+    const toSpoke = await swap('0x92.sonic', '0xa4b1.arbitrum', 'USDC', 'USDC', '15000000');
+    const done = await settled(toSpoke.txHash, '0x92.sonic');
+    expect(statuses(done)).toEqual(['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved']);
+    expect(done.result?.hubTxHash).toBe(toSpoke.txHash);
+    expect((await balance('0xa4b1.arbitrum', token('0xa4b1.arbitrum', 'USDC'))) - usdcBefore).toBeGreaterThanOrEqual(BigInt(toSpoke.quote.txData.intent.minOutputAmount));
+  });
+
+  it('is idempotent on (txHash, srcChainKey) whatever the letter case, and 100 concurrent identical submits insert once', async () => {
+    const txHash = `0x${randomBytes(32).toString('hex')}`;
+    const built = { intent: (await post('/v1/swaps/limit-orders', intentBody('0x92.sonic', '0x92.sonic', token('0x92.sonic', 'USDC'), token('0x92.sonic', 'WETH'), '5'))).body.intent, relayData: { payload: '0x' } };
+    const answers = await Promise.all(Array.from({ length: 100 }, () => submit(txHash, '0x92.sonic', built)));
+    expect(answers.filter((a) => a.body.data.status === 'inserted')).toHaveLength(1);
+    expect(answers.filter((a) => a.body.data.status === 'duplicate')).toHaveLength(99);
+    expect((await submit(txHash.toUpperCase().replace('0X', '0x'), '0x92.sonic', built)).body.data.status).toBe('duplicate');
+    expect((await status(txHash.toUpperCase().replace('0X', '0x'), '0x92.sonic')).txHash).toBe(txHash);
+  });
+
+  it('fails a hash that never lands once the not-found window passes (here 2 s), saying why', async () => {
+    const txHash = `0x${randomBytes(32).toString('hex')}`;
+    const built = { intent: (await post('/v1/swaps/limit-orders', intentBody('0x92.sonic', '0x92.sonic', token('0x92.sonic', 'USDC'), token('0x92.sonic', 'WETH'), '5'))).body.intent, relayData: { payload: '0x' } };
+    await submit(txHash, '0x92.sonic', built);
+    const done = await settled(txHash, '0x92.sonic');
+    expect(done).toMatchObject({ status: 'failed', failedAtStep: 'pending', userMessage: expect.stringContaining('could not find this transaction on 0x92.sonic') });
+    expect(done.history.at(-1)).toMatchObject({ status: 'failed', detail: 'source transaction not found' });
+  });
+
+  it('fails a reverted source transaction with a message a person understands', async () => {
+    // createIntent without an allowance: mined, and reverted.
+    const order = await post('/v1/swaps/limit-orders', intentBody('0x92.sonic', '0x92.sonic', token('0x92.sonic', 'WETH'), token('0x92.sonic', 'USDC'), (10n ** 30n).toString()));
+    const sent = await send('0x92.sonic', order.body.tx, 500_000n);
+    expect(sent.status).toBe('reverted');
+    await submit(sent.hash, '0x92.sonic', order.body);
+    const done = await settled(sent.hash, '0x92.sonic');
+    expect(done).toMatchObject({ status: 'failed', failedAtStep: 'pending', userMessage: 'Your transaction on 0x92.sonic failed (it reverted), so nothing was deposited and no swap was opened.' });
+  });
+
+  it('keeps a stranger’s bogus claim apart: the swap follows the chain, the claim is kept for audit', async () => {
+    const order = await post('/v1/swaps/limit-orders', { ...intentBody('0x92.sonic', '0x92.sonic', token('0x92.sonic', 'USDC'), token('0x92.sonic', 'WETH'), '1000000') });
+    const sent = await send('0x92.sonic', (await post('/v1/swaps/approve', { ...intentBody('0x92.sonic', '0x92.sonic', token('0x92.sonic', 'USDC'), token('0x92.sonic', 'WETH'), '1000000'), deadline: '0' })).body.tx);
+    expect(sent.status).toBe('success');
+    const real = await send('0x92.sonic', order.body.tx);
+    // Someone watching the mempool submits the hash first, with an intent of their own.
+    const bogus = { ...order.body, intent: { ...order.body.intent, minOutputAmount: '1', dstAddress: '0x000000000000000000000000000000000000dead' } };
+    expect((await submit(real.hash, '0x92.sonic', bogus, '0x000000000000000000000000000000000000dEaD')).body.data.status).toBe('inserted');
+    expect((await submit(real.hash, '0x92.sonic', order.body)).body.data.status).toBe('duplicate');
+    const followed = await eventually(async () => {
+      const s = await status(real.hash, '0x92.sonic');
+      return s.status === 'posted_execution' || s.status === 'solved' ? s : undefined;
+    }, 30_000, 100);
+    const { hash } = (await post('/v1/swaps/intents/hash', { intent: order.body.intent })).body;
+    expect(followed.intentHash).toBe(hash);
+    const db = new pg.Client({ connectionString: platform.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query(`SELECT c.reason, c.wallet_address FROM relay_tracker.rejected_claims c JOIN relay_tracker.submissions s ON s.id = c.submission_id WHERE s.tx_hash = $1`, [real.hash]);
+      expect(rows).toEqual([{ reason: 'a different intent; a different sender', wallet_address: '0x000000000000000000000000000000000000dEaD' }]);
+    } finally {
+      await db.end();
+    }
+  });
+
+  it('stays relaying while the relayer is stopped, then completes', async () => {
+    await platform.devnet!.relayer.stop();
+    try {
+      const { txHash } = await swap('0xa4b1.arbitrum', '0x92.sonic', 'USDC', 'WETH', '12000000');
+      const waiting = await eventually(async () => {
+        const s = await status(txHash, '0xa4b1.arbitrum');
+        return s.status === 'relaying' && s.processingAttempts >= 3 ? s : undefined;
+      }, 20_000, 100);
+      expect(waiting.status).toBe('relaying');
+      platform.devnet!.relayer.start();
+      expect((await settled(txHash, '0xa4b1.arbitrum')).status).toBe('solved');
+    } finally {
+      platform.devnet!.relayer.start();
+    }
+  });
+
+  it('fails an intent no solver fills before its deadline; the cancel it suggests refunds the input on the source spoke, and intentCancelled shows it', async () => {
+    const src = '0xa4b1.arbitrum';
+    const usdc = token(src, 'USDC');
+    const before = await balance(src, usdc);
+    const deadline = (await jsonOf(await fetch(`${gateway}/v1/swaps/deadline?offsetSeconds=6`))).deadline as string;
+    // Asks far more than any solver pays: nobody fills it.
+    const body = { ...intentBody(src, '0x92.sonic', usdc, token('0x92.sonic', 'WETH'), '7000000'), minOutputAmount: (10n ** 30n).toString(), deadline };
+    const approval = await post('/v1/swaps/approve', body);
+    if (approval.body.tx) await send(src, approval.body.tx);
+    const built = (await post('/v1/swaps/intents', body)).body as BuildResponse & { tx: EvmTx };
+    const sent = await send(src, built.tx);
+    await submit(sent.hash, src, built);
+    const failed = await settled(sent.hash, src, 60_000);
+    expect(failed).toMatchObject({ status: 'failed', failedAtStep: 'posted_execution', intentCancelled: false, userMessage: expect.stringContaining('POST /v1/swaps/intents/cancel') });
+    expect(await balance(src, usdc)).toBe(before - 7_000_000n);
+
+    const cancel = await post('/v1/swaps/intents/cancel', { srcChainKey: src, intent: built.intent });
+    expect((await send(src, cancel.body.tx)).status).toBe('success');
+    await eventually(async () => (await status(sent.hash, src)).intentCancelled === true, 30_000, 200);
+    await eventually(async () => (await balance(src, usdc)) === before, 30_000, 200);
+  });
+});
