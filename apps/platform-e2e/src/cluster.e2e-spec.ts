@@ -1,4 +1,4 @@
-import { createTestDatabase, eventually, jsonOf, RUN_PREFIX, testInfra, uniqueId, unusedPort } from '@swap/testing';
+import { createTestDatabase, eventually, jsonOf, removeTestStreams, RUN_PREFIX, testInfra, uniqueId, unusedPort } from '@swap/testing';
 import { spawnNode, stopProcess, type Spawned } from './processes';
 
 jest.setTimeout(60_000);
@@ -50,6 +50,7 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
   afterAll(async () => {
     for (const p of running) await stopProcess(p);
     await db.drop();
+    await removeTestStreams();
   });
 
   it('serves the token routes through the gateway, swap-gateway asking quote-builder over NATS', async () => {

@@ -24,7 +24,7 @@ export class KeyStack {
 
   /** Starts (or adds another replica of) a service. */
   async add(definition: AnyServiceDefinition, env: Record<string, string> = {}, shared?: SharedRuntime, as: string = definition.name): Promise<RunningService> {
-    const service = await startServiceFromEnv(definition, testServiceEnv({ DATABASE_URL: this.db!.url, LOG_LEVEL: 'info', ...env }), { logDestination: this.logs, ...shared });
+    const service = await startServiceFromEnv(definition, testServiceEnv({ DATABASE_URL: this.db!.url, LOG_LEVEL: 'info', WORK_QUEUE: 'postgres', ...env }), { logDestination: this.logs, ...shared });
     this.services[as] = service;
     return service;
   }

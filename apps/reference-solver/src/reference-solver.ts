@@ -10,6 +10,7 @@ import {
   erc20Abi,
   http,
   maxUint256,
+  toFunctionSelector,
   type Address,
   type Chain,
   type Hex,
@@ -175,7 +176,16 @@ export class ReferenceSolver {
       const txHash = await this.wallet!.writeContract({ ...request, account: this.account, chain: this.chain });
       const receipt = await this.client.waitForTransactionReceipt({ hash: txHash });
       this.balances.delete(intent.outputToken.toLowerCase());
-      if (receipt.status !== 'success') throw new Error(`fill ${txHash} reverted`);
+      if (receipt.status !== 'success') {
+        // Simulated fine, reverted on chain: another solver's fill landed first (or a cancel).
+        const [open] = await this.client.readContract({ address: intents, abi: INTENTS_ABI, functionName: 'intentStates', args: [frame.intent_hash as Hex] });
+        if (!open) {
+          this.open.delete(frame.intent_hash);
+          this.logger.debug({ intentHash: frame.intent_hash, txHash }, 'lost the race for an intent');
+          return;
+        }
+        throw new Error(`fill ${txHash} reverted`);
+      }
       this.open.delete(frame.intent_hash);
       this.filled.push({ intentHash: frame.intent_hash, txHash });
       this.marketplace.send({ type: 'filled', intent_hash: frame.intent_hash, fill_tx_hash: txHash });
@@ -240,8 +250,11 @@ export class ReferenceSolver {
   }
 }
 
+/** The intents contract's custom errors by selector (a node may return a revert viem does not decode). */
+const ERROR_NAMES = new Map(INTENTS_ABI.filter((e) => e.type === 'error').map((e) => [toFunctionSelector(`${e.name}()`), e.name]));
+
 function revertName(error: unknown): string | undefined {
   if (!(error instanceof BaseError)) return undefined;
   const revert = error.walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null;
-  return revert?.data?.errorName;
+  return revert?.data?.errorName ?? (revert?.signature ? ERROR_NAMES.get(revert.signature) : undefined);
 }

@@ -35,9 +35,9 @@ export class RelayTrackerConfig extends WithChains(WithDatabase(WithBus(ServiceC
   @IsInt()
   STEP_POLL_MS = 500;
 
-  /** Where settlement work waits: JetStream (cluster) or a PostgreSQL table (the embedded default). */
+  /** Where settlement work waits: JetStream (cluster mode) or a PostgreSQL table (the embedded default sets it). */
   @IsIn(WORK_QUEUES)
-  WORK_QUEUE: (typeof WORK_QUEUES)[number] = 'postgres';
+  WORK_QUEUE: (typeof WORK_QUEUES)[number] = 'jetstream';
 
   /** Swaps one replica works on at once. */
   @Type(() => Number)

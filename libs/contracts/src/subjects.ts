@@ -131,3 +131,13 @@ export type EventSubject = keyof EventContract;
 export const MessageHeaders = {
   requestId: 'x-request-id',
 } as const;
+
+/**
+ * Durable work queues (JetStream in cluster mode). The names are fixed here so that a
+ * deployment's autoscaler (the chart's KEDA ScaledObject) can name the stream and the
+ * consumer whose pending messages it scales relay-tracker on. A deployment with
+ * NATS_SUBJECT_PREFIX appends it to the stream and consumer names.
+ */
+export const WorkQueues = {
+  settlement: { stream: 'RELAY_TRACKER_SETTLEMENT', consumer: 'relay-tracker-settlement', subject: 'relay-tracker.settlement.work' },
+} as const;

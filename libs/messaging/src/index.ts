@@ -6,3 +6,4 @@ export * from './bus-server';
 export * from './messaging-client';
 export * from './work-queue';
 export * from './pg-work-queue';
+export * from './jetstream-work-queue';

@@ -25,6 +25,16 @@ export class NatsBus implements Bus {
     private readonly prefix: string,
   ) {}
 
+  /** The connection itself, for what the Bus does not cover (JetStream work queues). */
+  get connection(): NatsConnection {
+    return this.nc;
+  }
+
+  /** The subject prefix of this deployment ('' when none). */
+  get subjectPrefix(): string {
+    return this.prefix.replace(/\.$/, '');
+  }
+
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
     const servers = options.servers.split(',').map((s) => s.trim());
     try {

@@ -111,6 +111,7 @@ export class PgWorkQueue implements WorkQueue {
         (error: unknown) => this.options.onError?.(error),
       );
     }, Math.max(50, this.options.leaseMs / 3));
+    renew.unref();
     const work = (async () => {
       let result: WorkResult;
       try {

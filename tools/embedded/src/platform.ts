@@ -74,7 +74,8 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       env.CHAIN_PROFILE = devnet.profilePath;
       env.RELAY_API_URL ??= devnet.relayApiUrl;
     }
-    const base = { HOST: '127.0.0.1', LOG_LEVEL: options.logLevel, ...env };
+    // No JetStream in process: settlement's work waits in a PostgreSQL table.
+    const base = { HOST: '127.0.0.1', LOG_LEVEL: options.logLevel, WORK_QUEUE: 'postgres', ...env };
     for (const definition of BACKEND_SERVICES) {
       const port = options.servicePorts === 'fixed' ? DefaultPorts[definition.name] : 0;
       started.push(await startServiceFromEnv(definition, { ...base, PORT: String(port) }, shared));

@@ -1,0 +1,215 @@
+import { INTENTS_ABI, loadChainRegistry, type ChainRegistry } from '@swap/chains';
+import { loadConfig } from '@swap/config';
+import type { BuildResponse, EvmTx } from '@swap/contracts';
+import { createLogger } from '@swap/observability';
+import { migrateService } from '@swap/service-kit';
+import { createTestDatabase, eventually, jsonOf, removeTestStreams, RUN_PREFIX, testInfra, uniqueId, unusedPort } from '@swap/testing';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createPublicClient, createWalletClient, decodeEventLog, defineChain, http, maxUint256, type Address, type Hex, type PublicClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { ReferenceSolver } from '../../reference-solver/src/reference-solver';
+import { ReferenceSolverConfig } from '../../reference-solver/src/reference-solver.config';
+import { oracleCandles } from '../../oracle-candles/src/oracle-candles.definition';
+import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
+import { relayTracker } from '../../relay-tracker/src/relay-tracker.definition';
+import { DEV_KEYS, startDevnet, type Devnet } from '../../../tools/devnet/src/devnet';
+import { spawnNode, stopProcess, type Spawned } from './processes';
+
+jest.setTimeout(300_000);
+
+const SWAPS = Number(process.env.CHAOS_SWAPS ?? 200);
+const REPLICAS = 3;
+const SPEC_ORDER = ['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved'];
+const ZERO = '0x0000000000000000000000000000000000000000';
+
+/**
+ * The SRE's test: settlement in cluster mode (JetStream work queue) with three relay-tracker
+ * replicas, one of them killed with SIGKILL again and again while 200 swaps (half from the
+ * hub, half from a spoke through the relayer) are driven to the end.
+ */
+describe('settlement chaos: three relay-tracker replicas, one killed with SIGKILL repeatedly', () => {
+  let devnet: Devnet;
+  let dataDir: string;
+  let db: { url: string; drop: () => Promise<void> };
+  let registry: ChainRegistry;
+  const processes: Spawned[] = [];
+  const replicas: (Spawned | undefined)[] = [];
+  const solvers: ReferenceSolver[] = [];
+  let swapGateway: string;
+  let common: Record<string, string>;
+
+  const start = async (name: string, env: Record<string, string> = {}) => {
+    const url = `http://127.0.0.1:${await unusedPort()}`;
+    const p = spawnNode(`dist/apps/${name}/src/main.js`, { ...common, ...env, PORT: new URL(url).port });
+    await eventually(async () => (await fetch(`${url}/readyz`)).status === 200, 30_000, 100);
+    return { p, url };
+  };
+  const startReplica = async (i: number) => {
+    replicas[i] = (await start('relay-tracker')).p;
+  };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'chaos-'));
+    devnet = await startDevnet({ dataDir, basePort: 0 });
+    registry = loadChainRegistry(devnet.profilePath);
+    db = await createTestDatabase();
+    for (const d of [quoteBuilder, relayTracker, oracleCandles]) await migrateService(db.url, d);
+    common = {
+      NATS_URL: testInfra.natsUrl,
+      NATS_SUBJECT_PREFIX: RUN_PREFIX,
+      REDIS_URL: testInfra.redisUrl,
+      CACHE_KEY_PREFIX: uniqueId('chaos'),
+      DATABASE_URL: db.url,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      CHAIN_PROFILE: devnet.profilePath,
+      RELAY_API_URL: devnet.relayApiUrl,
+      WORK_QUEUE: 'jetstream',
+      WORK_LEASE_MS: '3000',
+      STEP_POLL_MS: '300',
+      SIMULATION_TICK_MS: '200',
+      FLUSH_INTERVAL_MS: '200',
+      CANDLE_CACHE_TTL_MS: '500',
+      EXCLUSIVITY_MS: '0',
+    };
+    const quote = await start('quote-builder');
+    processes.push(quote.p);
+    const oracle = await start('oracle-candles');
+    processes.push(oracle.p);
+    const gateway = await start('swap-gateway');
+    processes.push(gateway.p);
+    swapGateway = gateway.url;
+    for (let i = 0; i < REPLICAS; i++) await startReplica(i);
+
+    // Two reference solvers, connected straight to quote-builder, pricing from the oracle.
+    const hub = registry.hub;
+    for (const [i, wallet] of devnet.solvers.entries()) {
+      const add = await fetch(`${quote.url}/ops/solvers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `chaos-${i}` }) });
+      const config = loadConfig(ReferenceSolverConfig, {
+        SOLVER_NAME: `chaos-${i}`,
+        SOLVER_CREDENTIAL: (await jsonOf(add)).credential,
+        MARKETPLACE_URL: `${quote.url.replace('http', 'ws')}/v1/intent/solvers/connect`,
+        ORACLE_URL: `${oracle.url}/v1/be/oracle`,
+        HUB_RPC_URL: hub.rpcUrls![0],
+        INTENTS_CONTRACT: hub.contracts!.intents!,
+        SOLVER_PRIVATE_KEY: wallet.privateKey,
+        PRICE_REFRESH_MS: '500',
+        LOG_LEVEL: 'warn',
+      });
+      const solver = new ReferenceSolver(config, createLogger({ service: 'reference-solver', level: 'warn' }));
+      await solver.start();
+      solvers.push(solver);
+    }
+    await eventually(() => solvers.every((s) => s.connected), 10_000, 50);
+  });
+
+  afterAll(async () => {
+    for (const s of solvers) await s.stop();
+    for (const p of [...replicas, ...processes]) if (p) await stopProcess(p);
+    await devnet?.stop();
+    await db?.drop();
+    await removeTestStreams();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('carries every swap to solved, each relay and fill once, each history strictly in the spec’s order', async () => {
+    const clients = new Map<string, PublicClient>();
+    const chainOf = (key: string) => {
+      const c = registry.findChain(key)!;
+      return defineChain({ id: c.chainId as number, name: c.name, nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 }, rpcUrls: { default: { http: c.rpcUrls! } } });
+    };
+    for (const key of ['0x92.sonic', '0xa4b1.arbitrum']) clients.set(key, createPublicClient({ chain: chainOf(key), transport: http(), pollingInterval: 100 }));
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${swapGateway}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: res.status, body: await jsonOf(res) };
+    };
+    const deadline = (await jsonOf(await fetch(`${swapGateway}/v1/swaps/deadline?offsetSeconds=900`))).deadline as string;
+
+    // Kill one replica with SIGKILL every second (each in turn) and start it again, until all are done.
+    const rows = new pg.Pool({ connectionString: db.url, max: 2 });
+    rows.on('error', () => undefined);
+    let kills = 0;
+    let done = false;
+    const chaos = (async () => {
+      for (let i = 0; !done; i = (i + 1) % REPLICAS) {
+        await new Promise((r) => setTimeout(r, 1_000));
+        if (done) break;
+        replicas[i]!.child.kill('SIGKILL');
+        await replicas[i]!.exited;
+        kills++;
+        await startReplica(i);
+      }
+    })();
+    // Four demo wallets, 50 swaps each: even ones from the hub, odd ones from Arbitrum.
+    const wallets = DEV_KEYS.slice(1, 5).map((k) => privateKeyToAccount(k));
+    const sent: { txHash: string; srcChainKey: string }[] = [];
+    await Promise.all(
+      wallets.map(async (account, w) => {
+        for (const key of ['0x92.sonic', '0xa4b1.arbitrum']) {
+          const usdc = registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
+          const approval = await post('/v1/swaps/approve', { ...body(key, usdc, account.address), inputAmount: maxUint256.toString(), deadline: '0' });
+          const write = createWalletClient({ chain: chainOf(key), transport: http(), account });
+          const hash = await write.sendTransaction({ to: approval.body.tx.to, data: approval.body.tx.data });
+          await clients.get(key)!.waitForTransactionReceipt({ hash });
+        }
+        for (let i = 0; i < SWAPS / wallets.length; i++) {
+          const key = i % 2 === 0 ? '0x92.sonic' : '0xa4b1.arbitrum';
+          const usdc = registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
+          const built = await post('/v1/swaps/intents', { ...body(key, usdc, account.address), deadline, inputAmount: String(1_000_000 + w * 1000 + i) });
+          expect(built.status).toBe(200);
+          const { tx, intent, relayData } = built.body as BuildResponse & { tx: EvmTx };
+          const write = createWalletClient({ chain: chainOf(key), transport: http(), account });
+          const hash = await write.sendTransaction({ to: tx.to as Address, data: tx.data as Hex, value: BigInt(tx.value) });
+          // A replica killed while it answers is a 5xx the client retries, as the spec's clients do.
+          const submitted = await eventually(async () => {
+            const res = await post('/v1/swaps/submit-tx', { txHash: hash, srcChainKey: key, walletAddress: account.address, intent, relayData: relayData.payload });
+            return res.status === 200 ? res.body.data.status : undefined;
+          }, 30_000, 200);
+          expect(['inserted', 'duplicate']).toContain(submitted);
+          sent.push({ txHash: hash.toLowerCase(), srcChainKey: key });
+        }
+      }),
+    );
+    expect(sent).toHaveLength(SWAPS);
+
+    try {
+      await eventually(async () => {
+        const { rows: left } = await rows.query(`SELECT status, src_chain_key, count(*)::int AS n, max(processing_attempts) AS attempts FROM relay_tracker.submissions GROUP BY 1, 2`);
+        if (process.env.CHAOS_DEBUG) process.stderr.write(`${new Date().toISOString()} ${JSON.stringify(left)}\n`);
+        return left.every((r) => r.status === 'solved' || r.status === 'failed');
+      }, 240_000, 500);
+    } finally {
+      done = true;
+      await chaos;
+    }
+    expect(kills).toBeGreaterThanOrEqual(REPLICAS);
+
+    const { rows: final } = await rows.query(`SELECT tx_hash, src_chain_key, status, history, intent_hash, user_message FROM relay_tracker.submissions`).finally(() => rows.end());
+    expect(final).toHaveLength(SWAPS);
+    expect(final.filter((r) => r.status !== 'solved').map((r) => [r.tx_hash, r.status, r.user_message])).toEqual([]);
+    const outOfOrder = final.filter((r) => JSON.stringify((r.history as { status: string }[]).map((h) => h.status)) !== JSON.stringify(SPEC_ORDER));
+    expect(outOfOrder.map((r) => (r.history as { status: string }[]).map((h) => h.status))).toEqual([]);
+
+    // On the hub: each intent created once (for a spoke source: one delivery of its relay) and filled once.
+    const hub = clients.get('0x92.sonic')!;
+    const logs = await hub.getLogs({ address: registry.hub.contracts!.intents as Address, fromBlock: 0n, toBlock: 'latest' });
+    const created = new Map<string, number>();
+    const filled = new Map<string, number>();
+    for (const log of logs) {
+      const event = decodeEventLog({ abi: INTENTS_ABI, data: log.data, topics: log.topics });
+      const hash = (event.args as { intentHash: string }).intentHash;
+      if (event.eventName === 'IntentCreated') created.set(hash, (created.get(hash) ?? 0) + 1);
+      if (event.eventName === 'IntentFilled') filled.set(hash, (filled.get(hash) ?? 0) + 1);
+    }
+    const counts = final.map((r) => [created.get(r.intent_hash) ?? 0, filled.get(r.intent_hash) ?? 0]);
+    expect(counts.filter(([c, f]) => c !== 1 || f !== 1)).toEqual([]);
+  });
+
+  function body(srcChainKey: string, usdc: string, user: string) {
+    const hubWeth = registry.tokensOf('0x92.sonic').find((t) => t.symbol === 'WETH')!.address;
+    return { srcChainKey, dstChainKey: '0x92.sonic', inputToken: usdc, outputToken: hubWeth, inputAmount: '1000000', minOutputAmount: '1', allowPartialFill: false, srcAddress: user, dstAddress: user, solver: ZERO, data: '0x' };
+  }
+});
