@@ -73,6 +73,9 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
       SIMULATION_TICK_MS: '200',
       FLUSH_INTERVAL_MS: '200',
       CANDLE_CACHE_TTL_MS: '500',
+      // 200 submissions from one address and one wallet per chain in a minute.
+      SUBMIT_LIMIT_PER_CLIENT: '100000',
+      SUBMIT_LIMIT_PER_WALLET: '100000',
       EXCLUSIVITY_MS: '0',
     };
     const quote = await start('quote-builder');

@@ -79,7 +79,8 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
       logLevel: 'info',
       logDestination: logs,
       devnet: true,
-      env: { NOT_FOUND_WINDOW_MS: '2000', STEP_POLL_MS: '150', SIMULATION_TICK_MS: '200', FLUSH_INTERVAL_MS: '200' },
+      // The 100 concurrent submits come from one client, within the same minute as the others.
+      env: { NOT_FOUND_WINDOW_MS: '2000', STEP_POLL_MS: '150', SIMULATION_TICK_MS: '200', FLUSH_INTERVAL_MS: '200', SUBMIT_LIMIT_PER_CLIENT: '100000', SUBMIT_LIMIT_PER_WALLET: '100000' },
       solverEnv: { PRICE_REFRESH_MS: '300' },
     });
     gateway = platform.gatewayUrl;

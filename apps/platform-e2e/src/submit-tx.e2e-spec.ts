@@ -1,6 +1,8 @@
 import { Subjects } from '@swap/contracts';
 import { MessagingClient, NatsBus } from '@swap/messaging';
-import { jsonOf, RUN_PREFIX, sampleIntent, testInfra } from '@swap/testing';
+import { KeySetCache } from '@swap/key-auth';
+import { eventually, jsonOf, RUN_PREFIX, sampleIntent, testInfra, uniqueId, unusedPort } from '@swap/testing';
+import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
 import { KeyStack } from './key-stack';
 
 jest.setTimeout(60_000);
@@ -68,6 +70,68 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
     expect(status.data.intentHash).toBe(hash.body.hash);
     const tooBig = await post('/v1/swaps/intents/hash', { intent: { ...INTENT, intentId: (2n ** 256n).toString() } });
     expect(tooBig.status).toBe(400);
+  });
+
+  it('limits submit-tx per wallet (new submissions) and per client (every request), shared by replicas, with Retry-After and RateLimit headers', async () => {
+    const env = { SUBMIT_LIMIT_PER_CLIENT: '6', SUBMIT_LIMIT_PER_WALLET: '2', CACHE_KEY_PREFIX: uniqueId('limits') };
+    const replicas = [await stack.add(swapGateway, env, undefined, 'limited-a'), await stack.add(swapGateway, env, undefined, 'limited-b')];
+    let turn = 0;
+    const hash = (n: number) => `0x${'c'.repeat(63)}${n}`;
+    const send = async (over: Record<string, unknown>, headers: Record<string, string>) => {
+      const res = await fetch(`${replicas[turn++ % 2].url}/v1/swaps/submit-tx`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body(over)) });
+      return { status: res.status, headers: res.headers, body: await jsonOf(res) };
+    };
+    // The test runs on loopback, which swap-gateway trusts as its proxy: X-Forwarded-For names the client.
+    const client1 = { 'x-forwarded-for': '198.51.100.1' };
+
+    const first = await send({ txHash: hash(1) }, client1);
+    expect(first.body.data.status).toBe('inserted');
+    expect(first.headers.get('ratelimit-policy')).toBe('"client";q=6;w=60, "wallet";q=2;w=60');
+    expect(first.headers.get('ratelimit')).toMatch(/^"client";r=5;t=(59|60), "wallet";r=1;t=(59|60)$/);
+    expect((await send({ txHash: hash(2) }, client1)).headers.get('ratelimit')).toMatch(/"wallet";r=0;/);
+
+    const third = await send({ txHash: hash(3) }, client1);
+    expect(third.status).toBe(429);
+    expect(third.body).toMatchObject({ code: 'TOO_MANY_REQUESTS', message: expect.stringMatching(/^Too many new submissions from this walletAddress: at most 2 every 60 s; retry after \d+ s$/) });
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The same wallet in lower case, from another client: the same wallet.
+    expect((await send({ txHash: hash(4), walletAddress: INTENT.srcAddress.toLowerCase() }, { 'x-forwarded-for': '198.51.100.2' })).status).toBe(429);
+    // A swap already tracked is a duplicate, not a new submission: it passes the wallet limit.
+    expect((await send({ txHash: hash(1) }, client1)).body.data.status).toBe('duplicate');
+
+    // client1 has sent 4 requests: two more pass (duplicates count per client), the next is refused.
+    for (let i = 0; i < 2; i++) expect((await send({ txHash: hash(1) }, client1)).status).toBe(200);
+    const over = await send({ txHash: hash(1) }, client1);
+    expect(over.status).toBe(429);
+    expect(over.body.message).toMatch(/^Too many submit-tx requests from this client: at most 6 every 60 s/);
+    expect(over.headers.get('ratelimit')).toMatch(/^"client";r=0;t=\d+$/);
+    expect((await send({ txHash: hash(1) }, { 'x-forwarded-for': '198.51.100.3' })).status).toBe(200);
+    expect(stack.logs.where((l) => l.level === 'error')).toEqual([]);
+  });
+
+  it('counts a validated API key as one client whatever its address, and lets requests through uncounted without Redis', async () => {
+    const env = { SUBMIT_LIMIT_PER_CLIENT: '3', SUBMIT_LIMIT_PER_WALLET: '100', CACHE_KEY_PREFIX: uniqueId('limits') };
+    const keyed = await stack.add(swapGateway, env, undefined, 'limited-keyed');
+    const orgId = (await stack.ops('key-registry', 'POST', '/ops/organisations', { name: 'Limited' })).body.id;
+    const key: string = (await stack.ops('key-registry', 'POST', `/ops/organisations/${orgId}/keys`, { name: 'limits' })).body.key;
+    await eventually(() => keyed.app.get(KeySetCache).check(key, 'swaps:write').outcome === 'ok', 5_000);
+    const send = (ip: string, headers: Record<string, string> = {}, url = keyed.url) =>
+      fetch(`${url}/v1/swaps/submit-tx`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, ...headers }, body: JSON.stringify(body()) });
+    const statuses = [];
+    for (let i = 1; i <= 4; i++) statuses.push((await send(`203.0.113.${i}`, { 'x-api-key': key })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    // An unknown key is no key: its requests count against the address.
+    expect((await send('203.0.113.1', { 'x-api-key': 'sk_unknown' })).status).toBe(200);
+
+    const noRedis = await stack.add(swapGateway, { ...env, REDIS_URL: `redis://127.0.0.1:${await unusedPort()}` }, undefined, 'limited-no-redis');
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await send('203.0.113.9', {}, noRedis.url));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers[0].headers.get('ratelimit')).toBeNull();
+    const ready = await fetch(`${noRedis.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect((await jsonOf(ready)).checks.redis).toMatchObject({ status: 'down', optional: true });
+    expect(await (await fetch(`${noRedis.url}/metrics`)).text()).toMatch(/submit_rate_limit_unavailable_total\{[^}]*\} 10/);
   });
 
   it('answers key-registry operations over NATS with typed replies and validation errors', async () => {

@@ -1,12 +1,36 @@
-import { ServiceConfig, WithBus } from '@swap/config';
+import { ServiceConfig, WithBus, WithCache } from '@swap/config';
 import { DefaultPorts, EnforcementModes, RouteFamilies, type EnforcementMode, type RouteFamily } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsInt, Matches, Max, Min } from 'class-validator';
 
 const MODE_LIST = new RegExp(`^((${RouteFamilies.join('|')})=(${EnforcementModes.join('|')}))(,(${RouteFamilies.join('|')})=(${EnforcementModes.join('|')}))*$`);
 
-export class SwapGatewayConfig extends WithBus(ServiceConfig) {
+export class SwapGatewayConfig extends WithCache(WithBus(ServiceConfig)) {
   override PORT = DefaultPorts['swap-gateway'];
+
+  /** The api-gateway in front (on this host in the embedded default) names the client. */
+  override TRUSTED_PROXIES = 'loopback';
+
+  /** submit-tx requests per client (validated API key, else IP) per window, duplicates included. */
+  @Type(() => Number)
+  @Min(1)
+  @Max(1_000_000)
+  @IsInt()
+  SUBMIT_LIMIT_PER_CLIENT = 120;
+
+  /** New submissions per walletAddress per window (re-submitting a tracked swap is not counted). */
+  @Type(() => Number)
+  @Min(1)
+  @Max(1_000_000)
+  @IsInt()
+  SUBMIT_LIMIT_PER_WALLET = 20;
+
+  /** The window of both submit-tx limits (fixed, from a counter's first request). */
+  @Type(() => Number)
+  @Min(1_000)
+  @Max(86_400_000)
+  @IsInt()
+  SUBMIT_LIMIT_WINDOW_MS = 60_000;
 
   /** How often the portal key set is reloaded from key-registry (a change event reloads at once). */
   @Type(() => Number)

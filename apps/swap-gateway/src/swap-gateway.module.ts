@@ -4,7 +4,8 @@ import { IntentsController } from './intents/intents.controller';
 import { KeysModule } from './keys/keys.module';
 import { QuotesController } from './quotes/quotes.controller';
 import { SubmissionsController } from './submissions/submissions.controller';
+import { SubmitLimits } from './submissions/submit-limits';
 import { TokensModule } from './tokens/tokens.module';
 
-@Module({ imports: [KeysModule, TokensModule], controllers: [QuotesController, IntentsController, SubmissionsController], providers: [ChainDirectory] })
+@Module({ imports: [KeysModule, TokensModule], controllers: [QuotesController, IntentsController, SubmissionsController], providers: [ChainDirectory, SubmitLimits] })
 export class SwapGatewayModule {}

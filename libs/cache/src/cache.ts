@@ -14,8 +14,20 @@ export interface Cache {
    * miss: the value is computed and served, never lost to a cache error.
    */
   getOrCompute(key: string, ttlMs: number, compute: () => Promise<string>): Promise<string>;
+  /**
+   * Adds `by` to the counter at `key` (created at 0), atomically across every process
+   * sharing the cache. The counter lives `windowMs` from its first increment (a fixed
+   * window): the answer is the count after this increment and the time left of it.
+   */
+  increment(key: string, by: number, windowMs: number): Promise<Counted>;
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A counter after an increment: its value and the milliseconds until it starts again at 0. */
+export interface Counted {
+  count: number;
+  resetMs: number;
 }
 
 /** A computed value, and the write that stores it (done behind the caller's back). */
@@ -34,6 +46,7 @@ export abstract class BaseCache implements Cache {
   abstract get(key: string): Promise<string | undefined>;
   abstract set(key: string, value: string, ttlMs: number): Promise<void>;
   abstract delete(key: string): Promise<void>;
+  abstract increment(key: string, by: number, windowMs: number): Promise<Counted>;
   abstract ping(): Promise<void>;
   abstract close(): Promise<void>;
 

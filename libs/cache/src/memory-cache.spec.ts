@@ -30,6 +30,17 @@ describe('MemoryCache', () => {
     expect(await small.get('newer')).toBe('x'.repeat(20));
   });
 
+  it('counts in a fixed window that starts at the first increment', async () => {
+    const counters = new MemoryCache({ namespace: 'n', now: () => now });
+    expect(await counters.increment('w', 1, 1_000)).toEqual({ count: 1, resetMs: 1_000 });
+    now += 400;
+    expect(await counters.increment('w', 2, 1_000)).toEqual({ count: 3, resetMs: 600 });
+    expect(await counters.increment('w', -1, 1_000)).toEqual({ count: 2, resetMs: 600 });
+    now += 600;
+    expect(await counters.increment('w', 1, 1_000)).toEqual({ count: 1, resetMs: 1_000 });
+    expect(await counters.get('w')).toBeUndefined(); // counters do not collide with values
+  });
+
   it('computes a missing value once for concurrent callers', async () => {
     let calls = 0;
     const compute = async () => {

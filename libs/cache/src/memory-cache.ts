@@ -1,4 +1,4 @@
-import { BaseCache } from './cache';
+import { BaseCache, type Counted } from './cache';
 
 interface Entry {
   value: string;
@@ -45,6 +45,21 @@ export class MemoryCache extends BaseCache {
 
   async delete(key: string): Promise<void> {
     this.remove(this.key(key));
+  }
+
+  async increment(key: string, by: number, windowMs: number): Promise<Counted> {
+    const k = this.key(`counter:${key}`);
+    const entry = this.entries.get(k);
+    const now = this.now();
+    if (entry && entry.expiresAt > now) {
+      const count = Number(entry.value) + Math.trunc(by);
+      this.bytes += (String(count).length - entry.value.length) * 2;
+      entry.value = String(count);
+      return { count, resetMs: entry.expiresAt - now };
+    }
+    const count = Math.trunc(by);
+    await this.set(`counter:${key}`, String(count), windowMs);
+    return { count, resetMs: windowMs };
   }
 
   private remove(k: string): void {

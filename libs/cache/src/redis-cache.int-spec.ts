@@ -1,4 +1,4 @@
-import { testInfra, unusedPort, uniqueId } from '@swap/testing';
+import { eventually, testInfra, unusedPort, uniqueId } from '@swap/testing';
 import { RedisCache } from './redis-cache';
 
 describe('RedisCache against Redis', () => {
@@ -32,6 +32,19 @@ describe('RedisCache against Redis', () => {
     expect(await cache.get('short')).toBeUndefined();
   });
 
+  it('counts atomically across replicas in a window set by the first increment', async () => {
+    const counts = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? cache : otherReplica).increment('hits', 1, 60_000)));
+    expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(counts.every((c) => c.resetMs > 50_000 && c.resetMs <= 60_000)).toBe(true);
+    expect((await cache.increment('hits', -5, 1)).count).toBe(15); // a later window argument does not move the reset
+    expect(await cache.client.pttl('counter:hits')).toBeGreaterThan(50_000);
+    const short = await cache.increment('brief', 1, 30);
+    expect(short).toEqual({ count: 1, resetMs: 30 });
+    await new Promise((r) => setTimeout(r, 60));
+    expect((await cache.increment('brief', 1, 30)).count).toBe(1);
+    await cache.client.del('counter:hits', 'counter:brief');
+  });
+
   it('computes a missing value once across replicas sharing the cache', async () => {
     let calls = 0;
     const compute = async () => {
@@ -45,7 +58,8 @@ describe('RedisCache against Redis', () => {
     ]);
     expect(new Set(values)).toEqual(new Set(['value-1']));
     expect(calls).toBe(1);
-    expect(await cache.client.exists('lock:once')).toBe(0);
+    // The value is served before it is stored; the lock goes right after the store.
+    await eventually(async () => (await cache.client.exists('lock:once')) === 0, 2_000);
   });
 
   it('fails fast, without hanging, when Redis is unreachable', async () => {

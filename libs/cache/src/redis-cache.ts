@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { BaseCache, type Computed } from './cache';
+import { BaseCache, type Computed, type Counted } from './cache';
 
 export interface RedisCacheOptions {
   url: string;
@@ -11,6 +11,12 @@ export interface RedisCacheOptions {
 
 /** Deletes the lock only if it is still ours (it may have expired and been taken). */
 const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+/** INCRBY, and the window's expiry set by the increment that created the counter. */
+const INCREMENT = `local c = redis.call('incrby', KEYS[1], ARGV[1])
+local t = redis.call('pttl', KEYS[1])
+if t < 0 then redis.call('pexpire', KEYS[1], ARGV[2]); t = tonumber(ARGV[2]) end
+return {c, t}`;
 
 /** Cache on Redis via ioredis; every key is prefixed with the service's namespace. */
 export class RedisCache extends BaseCache {
@@ -44,6 +50,11 @@ export class RedisCache extends BaseCache {
 
   async delete(key: string): Promise<void> {
     await this.client.del(key);
+  }
+
+  async increment(key: string, by: number, windowMs: number): Promise<Counted> {
+    const [count, resetMs] = (await this.client.eval(INCREMENT, 1, `counter:${key}`, Math.trunc(by), Math.max(1, Math.round(windowMs)))) as [number, number];
+    return { count, resetMs };
   }
 
   /**

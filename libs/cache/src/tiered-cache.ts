@@ -1,4 +1,4 @@
-import type { Cache } from './cache';
+import type { Cache, Counted } from './cache';
 import { MemoryCache } from './memory-cache';
 
 /**
@@ -34,6 +34,11 @@ export class TieredCache implements Cache {
   async delete(key: string): Promise<void> {
     await this.near.delete(key);
     await this.far.delete(key);
+  }
+
+  /** Counters are shared by every replica: always the far cache's. */
+  increment(key: string, by: number, windowMs: number): Promise<Counted> {
+    return this.far.increment(key, by, windowMs);
   }
 
   async getOrCompute(key: string, ttlMs: number, compute: () => Promise<string>): Promise<string> {

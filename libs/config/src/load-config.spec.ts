@@ -1,6 +1,7 @@
 import { IsString } from 'class-validator';
 import { ConfigError, loadConfig } from './load-config';
 import { ServiceConfig, WithBus, WithDatabase } from './service-config';
+import { trustedProxies } from './validators';
 
 class TestConfig extends WithDatabase(WithBus(ServiceConfig)) {
   @IsString()
@@ -42,6 +43,14 @@ describe('loadConfig', () => {
   it('accepts a comma-separated list of NATS servers and rejects a list with one bad entry', () => {
     expect(loadConfig(TestConfig, { REQUIRED_NAME: 'x', NATS_URL: 'nats://a:4222, nats://b:4222' }).NATS_URL).toContain('nats://b:4222');
     expect(() => loadConfig(TestConfig, { REQUIRED_NAME: 'x', NATS_URL: 'nats://a:4222,not a url' })).toThrow(/NATS_URL/);
+  });
+
+  it('takes trusted proxies as addresses, CIDR ranges and named ranges, and names a bad entry', () => {
+    expect(loadConfig(TestConfig, { REQUIRED_NAME: 'x' }).TRUSTED_PROXIES).toBe('');
+    expect(trustedProxies(loadConfig(TestConfig, { REQUIRED_NAME: 'x', TRUSTED_PROXIES: 'loopback, 10.0.0.0/8,fd00::/8,192.0.2.7' }).TRUSTED_PROXIES)).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.7']);
+    for (const bad of ['10.0.0.0/33', 'everyone', '10.0.0.0/8/1', '1.2.3']) {
+      expect(() => loadConfig(TestConfig, { REQUIRED_NAME: 'x', TRUSTED_PROXIES: bad })).toThrow(/TRUSTED_PROXIES must be a comma-separated list of IP addresses, CIDR ranges/);
+    }
   });
 
   it('rejects out-of-range ports', () => {

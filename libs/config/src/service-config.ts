@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
-import { IsServiceUrl } from './validators';
+import { IsServiceUrl, IsTrustedProxyList } from './validators';
 
 export const LogLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LogLevels)[number];
@@ -33,6 +33,14 @@ export class ServiceConfig {
   @Max(300_000)
   @IsInt()
   SHUTDOWN_TIMEOUT_MS = 10_000;
+
+  /**
+   * Proxies whose `X-Forwarded-For` is believed when telling who the client is: IPs, CIDR
+   * ranges or loopback/linklocal/uniquelocal, comma-separated. Empty (the default): the
+   * client is the connection's peer, whatever the header says.
+   */
+  @IsTrustedProxyList()
+  TRUSTED_PROXIES = '';
 }
 
 /** Services that talk over NATS. */

@@ -1,4 +1,5 @@
 import { ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
+import { isIP } from 'node:net';
 
 /** A URL (or a comma-separated list of them) whose scheme is one of `protocols`. */
 export function IsServiceUrl(protocols: string[], options?: ValidationOptions & { list?: boolean }): PropertyDecorator {
@@ -27,4 +28,43 @@ export function IsServiceUrl(protocols: string[], options?: ValidationOptions & 
     },
     options,
   );
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One entry of a trusted proxy list: an IP address, a CIDR range, or loopback/linklocal/uniquelocal. */
+function isProxyEntry(item: string): boolean {
+  if (PROXY_NAMES.has(item)) return true;
+  const [address, bits, extra] = item.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** A comma-separated list of trusted proxies (empty: trust none). */
+export function IsTrustedProxyList(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isTrustedProxyList',
+      validator: {
+        validate(value: unknown): boolean {
+          if (typeof value !== 'string') return false;
+          if (value.trim() === '') return true;
+          return value.split(',').every((item) => isProxyEntry(item.trim()));
+        },
+        defaultMessage: buildMessage(
+          (each) => `${each}$property must be a comma-separated list of IP addresses, CIDR ranges (10.0.0.0/8) or loopback, linklocal, uniquelocal`,
+          options,
+        ),
+      },
+    },
+    options,
+  );
+}
+
+/** The list as Fastify's trustProxy takes it (false when empty). */
+export function trustedProxies(list: string): string[] | false {
+  const items = list.split(',').map((s) => s.trim()).filter(Boolean);
+  return items.length ? items : false;
 }

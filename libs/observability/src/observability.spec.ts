@@ -63,4 +63,13 @@ describe('probeDependencies', () => {
     expect(report.checks.nats).toMatchObject({ status: 'down', error: 'connection refused' });
     expect(report.checks.redis).toMatchObject({ status: 'down', error: 'redis did not answer within 50 ms' });
   });
+
+  it('stays ready when only an optional dependency is down, and says so', async () => {
+    const report = await probeDependencies([
+      { name: 'nats', check: async () => undefined },
+      { name: 'redis', check: () => Promise.reject(new Error('connection refused')), optional: true },
+    ]);
+    expect(report.ready).toBe(true);
+    expect(report.checks.redis).toEqual({ status: 'down', error: 'connection refused', ms: expect.any(Number), optional: true });
+  });
 });

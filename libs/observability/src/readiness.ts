@@ -3,11 +3,13 @@ export interface DependencyCheck {
   name: 'postgresql' | 'nats' | 'redis' | string;
   /** Resolves when the dependency answers; rejects (or times out) otherwise. */
   check(): Promise<void>;
+  /** The service works without it (a cache): reported when down, but the service stays ready. */
+  optional?: boolean;
 }
 
 export interface ReadinessReport {
   ready: boolean;
-  checks: Record<string, { status: 'up' | 'down'; error?: string; ms: number }>;
+  checks: Record<string, { status: 'up' | 'down'; error?: string; ms: number; optional?: true }>;
 }
 
 /** Probes every dependency in parallel, each bounded by `timeoutMs`, so readiness never hangs. */
@@ -17,17 +19,17 @@ export async function probeDependencies(checks: DependencyCheck[], timeoutMs = 2
       const started = performance.now();
       try {
         await withTimeout(dep.check(), timeoutMs, `${dep.name} did not answer within ${timeoutMs} ms`);
-        return [dep.name, { status: 'up' as const, ms: Math.round(performance.now() - started) }] as const;
+        return [dep.name, { status: 'up' as const, ms: Math.round(performance.now() - started), ...(dep.optional ? { optional: true as const } : {}) }] as const;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        return [dep.name, { status: 'down' as const, error: message, ms: Math.round(performance.now() - started) }] as const;
+        return [dep.name, { status: 'down' as const, error: message, ms: Math.round(performance.now() - started), ...(dep.optional ? { optional: true as const } : {}) }] as const;
       }
     }),
   );
   const report: ReadinessReport = { ready: true, checks: {} };
   for (const [name, result] of entries) {
     report.checks[name] = result;
-    if (result.status === 'down') report.ready = false;
+    if (result.status === 'down' && !result.optional) report.ready = false;
   }
   return report;
 }

@@ -34,9 +34,10 @@ export class OpsController {
       return reply.status(503).send(body);
     }
     const report = await probeDependencies(this.state.checks);
-    if (report.ready) return reply.status(200).send({ status: 'ready', service: this.service, checks: report.checks });
+    const degraded = Object.values(report.checks).some((c) => c.status === 'down');
+    if (report.ready) return reply.status(200).send({ status: degraded ? 'degraded' : 'ready', service: this.service, checks: report.checks });
     const failing = Object.entries(report.checks)
-      .filter(([, c]) => c.status === 'down')
+      .filter(([, c]) => c.status === 'down' && !c.optional)
       .map(([name]) => name);
     const body: ErrorBody & { checks: typeof report.checks } = {
       statusCode: 503,

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { RedisCache, TieredCache, type Cache } from '@swap/cache';
-import type { BusSettings, CacheSettings, DatabaseSettings, ServiceConfig } from '@swap/config';
+import { trustedProxies, type BusSettings, type CacheSettings, type DatabaseSettings, type ServiceConfig } from '@swap/config';
 import type { ServiceName } from '@swap/contracts';
 import { BusServer, MessagingClient, NatsBus, type Bus } from '@swap/messaging';
 import { createLogger, NestPinoLogger, resolveRequestId, ServiceMetrics, type DependencyCheck, type Logger } from '@swap/observability';
@@ -83,7 +83,8 @@ export async function startService<C extends ServiceConfig>(
         closers.push(() => tiered.close());
         cache = tiered;
       }
-      checks.push({ name: cache.kind === 'redis' ? 'redis' : 'cache', check: () => cache.ping() });
+      // Every use of the cache works without it (a miss, an uncounted limit): down is reported, not fatal.
+      checks.push({ name: cache.kind === 'redis' ? 'redis' : 'cache', check: () => cache.ping(), optional: true });
       providers.push({ provide: CACHE, useValue: cache });
     }
 
@@ -109,6 +110,8 @@ export async function startService<C extends ServiceConfig>(
       // Requests arriving while draining are answered by our hook, in the platform's error shape.
       return503OnClosing: false,
       forceCloseConnections: 'idle',
+      // request.ip: the connection's peer, or the client a trusted proxy names in X-Forwarded-For.
+      trustProxy: trustedProxies(config.TRUSTED_PROXIES),
     });
     const nest = await NestFactory.create<NestFastifyApplication>(ServiceRootModule.create(definition.module, providers), adapter, {
       logger: new NestPinoLogger(logger),

@@ -78,7 +78,8 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     const base = { HOST: '127.0.0.1', LOG_LEVEL: options.logLevel, WORK_QUEUE: 'postgres', ...env };
     for (const definition of BACKEND_SERVICES) {
       const port = options.servicePorts === 'fixed' ? DefaultPorts[definition.name] : 0;
-      started.push(await startServiceFromEnv(definition, { ...base, PORT: String(port) }, shared));
+      // Only the gateway faces clients: the services behind believe its X-Forwarded-For.
+      started.push(await startServiceFromEnv(definition, { ...base, TRUSTED_PROXIES: 'loopback', PORT: String(port) }, shared));
     }
     const upstreams: Record<string, string> = {};
     for (const service of started) upstreams[upstreamVariable(service.name)] = service.url;

@@ -108,6 +108,19 @@ describe('api-gateway proxying', () => {
     expect(upstream.seen.map((s) => s.headers['x-request-id'])).toEqual(['trace-42', fresh.headers.get('x-request-id')]);
   });
 
+  it('drops an X-Forwarded-For written by an untrusted client, and keeps the chain from a trusted proxy', async () => {
+    await fetch(`${gateway.url}/v1/swaps/tokens`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    expect(upstream.seen[0].headers['x-forwarded-for']).toBe('127.0.0.1');
+    const behindProxy = await startServiceFromEnv(apiGateway, testServiceEnv({ UPSTREAM_SWAP_GATEWAY_URL: upstream.url, TRUSTED_PROXIES: 'loopback' }));
+    try {
+      await fetch(`${behindProxy.url}/v1/swaps/tokens`, { headers: { 'x-forwarded-for': '198.51.100.1, 203.0.113.9' } });
+      // From the right: our loopback peer (trusted), 203.0.113.9 (the first untrusted hop: the client); 198.51.100.1 is its claim.
+      expect(upstream.seen[1].headers['x-forwarded-for']).toBe('203.0.113.9, 127.0.0.1');
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
   it('answers an unknown path with a 404 in the error shape', async () => {
     const res = await fetch(`${gateway.url}/v1/swapsx/tokens`);
     expect(res.status).toBe(404);

@@ -1,10 +1,12 @@
 import proxy from '@fastify/http-proxy';
+import type { IncomingMessage } from 'node:http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ErrorCode, type ErrorBody } from '@swap/contracts';
 import type { Logger } from '@swap/observability';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { describeError } from '@swap/service-kit';
 import type { ApiGatewayConfig } from '../api-gateway.config';
+import { compileTrust, forwardedChain } from './forwarded';
 import { installStreamingBodyLimit, PayloadTooLargeError } from './body-limit';
 import { ROUTES, upstreamOf } from './routes';
 
@@ -31,6 +33,7 @@ export async function registerProxies(app: NestFastifyApplication, config: ApiGa
 }
 
 async function registerRoute(scope: FastifyInstance, route: (typeof ROUTES)[number], config: ApiGatewayConfig, logger: Logger): Promise<void> {
+  const trust = compileTrust(config.TRUSTED_PROXIES);
   await scope.register(proxy, {
     upstream: upstreamOf(route.service, config),
     prefix: route.prefix,
@@ -48,15 +51,12 @@ async function registerRoute(scope: FastifyInstance, route: (typeof ROUTES)[numb
     replyOptions: {
       // Never replay a request on its own: an upstream 503 is the caller's to see.
       retryDelay: () => null,
-      rewriteRequestHeaders: (request, headers) => {
-        const forwardedFor = headers['x-forwarded-for'];
-        return {
-          ...headers,
-          'x-request-id': String(request.id),
-          'x-forwarded-for': forwardedFor ? `${String(forwardedFor)}, ${request.ip}` : request.ip,
-          'x-forwarded-proto': request.protocol,
-        };
-      },
+      rewriteRequestHeaders: (request, headers) => ({
+        ...headers,
+        'x-request-id': String(request.id),
+        'x-forwarded-for': forwardedChain(request.raw as IncomingMessage, trust),
+        'x-forwarded-proto': request.protocol,
+      }),
       onError: (reply, { error }) => sendUpstreamError(reply as unknown as FastifyReply, error, logger),
     },
   });

@@ -5,6 +5,7 @@ import { request as httpRequest, STATUS_CODES, type IncomingHttpHeaders, type In
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ApiGatewayConfig } from '../api-gateway.config';
+import { compileTrust, forwardedChain } from './forwarded';
 import { upstreamOf } from './routes';
 
 /** The paths that may become long-lived connections, and who serves them. */
@@ -23,6 +24,7 @@ const HOP_BY_HOP = new Set(['host', 'x-request-id', 'x-forwarded-for', 'x-forwar
  */
 export function installUpgradeProxy(fastify: FastifyInstance, config: ApiGatewayConfig, logger: Logger, metrics: ServiceMetrics): void {
   const tunnels = new Set<Duplex>();
+  const trust = compileTrust(config.TRUSTED_PROXIES);
   fastify.addHook('onClose', (_instance, done) => {
     for (const socket of tunnels) socket.destroy();
     done();
@@ -40,14 +42,12 @@ export function installUpgradeProxy(fastify: FastifyInstance, config: ApiGateway
       return writeError(socket, { statusCode: 404, code: ErrorCode.RouteNotFound, message: `No WebSocket route for ${req.method} ${path.slice(0, 200)}`, requestId });
     }
     const upstream = new URL(upstreamOf(route.service, config));
-    const remote = req.socket.remoteAddress ?? '';
-    const forwardedFor = req.headers['x-forwarded-for'];
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     Object.assign(headers, {
       host: upstream.host,
       'x-request-id': requestId,
-      'x-forwarded-for': forwardedFor ? `${String(forwardedFor)}, ${remote}` : remote,
+      'x-forwarded-for': forwardedChain(req, trust),
       'x-forwarded-proto': 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http',
     });
     if (head.length) socket.unshift(head);

@@ -1,10 +1,12 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiHeader, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiNotFoundResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { AppError, ErrorBodyDto, isEvmAddressText, SWAPS_POST_ROUTES, Subjects, SubmissionStatusQueryDto, SubmitTxRequestDto, type FieldViolation, type SubmissionStatusResponse, type SubmitTxResponse } from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
 import { RequestContext } from '@swap/observability';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ChainDirectory } from '../chains/chain-directory';
+import { SubmitLimits } from './submit-limits';
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
@@ -15,6 +17,7 @@ export class SubmissionsController {
   constructor(
     private readonly messaging: MessagingClient,
     private readonly chains: ChainDirectory,
+    private readonly limits: SubmitLimits,
   ) {}
 
   @Post()
@@ -22,12 +25,33 @@ export class SubmissionsController {
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.submitTx.scope })
   @ApiHeader({ name: 'x-api-key', required: false, description: 'Checked in the mode of the swaps family (scope swaps:write)' })
   @ApiOperation({ summary: 'Submit a broadcast source transaction; idempotent on (txHash, srcChainKey): inserted, then duplicate' })
-  async submit(@Body() body: SubmitTxRequestDto): Promise<SubmitTxResponse> {
+  @ApiTooManyRequestsResponse({ type: ErrorBodyDto, description: 'A limit per client (API key or IP) or per walletAddress was reached; wait Retry-After seconds' })
+  async submit(@Body() body: SubmitTxRequestDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SubmitTxResponse> {
+    await this.limits.admitClient(request, reply);
     const chain = await this.chains.get(body.srcChainKey);
     const problems = checkForChain(body, chain.type, chain.relayChainId);
     if (problems.length) throw AppError.validation(problems);
+    const wallet = chain.type === 'EVM' ? body.walletAddress.toLowerCase() : body.walletAddress;
+    const giveBack = await this.limits.reserveWallet(wallet, reply, () => this.isTracked(body.txHash, chain.key));
     const orgId = RequestContext.current()?.orgId;
-    return this.messaging.request(Subjects.submissionSubmit, { ...body, srcChainKey: chain.key, ...(orgId ? { orgId } : {}) });
+    try {
+      const response = await this.messaging.request(Subjects.submissionSubmit, { ...body, srcChainKey: chain.key, ...(orgId ? { orgId } : {}) });
+      if (response.data.status !== 'inserted') await giveBack();
+      return response;
+    } catch (error) {
+      await giveBack();
+      throw error;
+    }
+  }
+
+  private async isTracked(txHash: string, srcChainKey: string): Promise<boolean> {
+    try {
+      await this.messaging.request(Subjects.submissionStatus, { txHash, srcChainKey });
+      return true;
+    } catch (error) {
+      if (error instanceof AppError && error.getStatus() === 404) return false;
+      throw error;
+    }
   }
 
   @Get('status')

@@ -1,0 +1,116 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError, ErrorCode, SWAPS_POST_ROUTES } from '@swap/contracts';
+import { KeySetCache } from '@swap/key-auth';
+import { LOGGER, type Cache, CACHE } from '@swap/service-kit';
+import { ServiceMetrics, type Logger } from '@swap/observability';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Counter } from 'prom-client';
+import { SwapGatewayConfig } from '../swap-gateway.config';
+
+export type LimitPolicy = 'client' | 'wallet';
+
+/** One counter after this request: where it stands in its window. */
+interface Standing {
+  policy: LimitPolicy;
+  limit: number;
+  count: number;
+  resetMs: number;
+}
+
+/**
+ * The limits of `POST /v1/swaps/submit-tx`, in fixed windows counted in the shared cache
+ * (Redis: every swap-gateway replica sees the same counts; memory in the embedded default):
+ * - per client: every request, duplicates included. The client is the API key when one
+ *   validated against the key set (whatever the enforcement mode), else the client's IP
+ *   (X-Forwarded-For believed only from TRUSTED_PROXIES);
+ * - per wallet: new submissions only. A request is counted up front and given back when
+ *   it turns out to be a duplicate or fails, so a wallet at its limit can still re-submit
+ *   a swap already tracked.
+ * A cache that fails lets requests through (counted in a metric, logged): a limit is not
+ * worth refusing real swaps for.
+ */
+@Injectable()
+export class SubmitLimits {
+  private readonly limited: Counter<'policy'>;
+  private readonly unavailable: Counter;
+  private readonly windowSeconds: number;
+
+  constructor(
+    @Inject(CACHE) private readonly cache: Cache,
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly keys: KeySetCache,
+    private readonly config: SwapGatewayConfig,
+    metrics: ServiceMetrics,
+  ) {
+    this.windowSeconds = Math.ceil(config.SUBMIT_LIMIT_WINDOW_MS / 1000);
+    this.limited = new Counter({ name: 'submit_rate_limited_total', help: 'submit-tx requests refused with 429, by the limit reached', labelNames: ['policy'], registers: [metrics.registry] });
+    this.unavailable = new Counter({ name: 'submit_rate_limit_unavailable_total', help: 'submit-tx requests let through uncounted because the cache failed', registers: [metrics.registry] });
+  }
+
+  /** Who is asking: the validated API key, else the client's address. */
+  clientOf(request: FastifyRequest): string {
+    const { outcome, entry } = this.keys.check(request.headers['x-api-key'], SWAPS_POST_ROUTES.submitTx.scope);
+    return outcome === 'ok' && entry ? `key:${entry.keyId}` : `ip:${request.ip}`;
+  }
+
+  /** Counts the request against its client; a client over its limit gets the 429. */
+  async admitClient(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const standing = await this.count('client', this.clientOf(request), 1, this.config.SUBMIT_LIMIT_PER_CLIENT);
+    this.report(reply, standing);
+    if (standing && standing.count > standing.limit) this.refuse(reply, standing);
+  }
+
+  /**
+   * Counts a possible new submission of `wallet`. Over the limit, `isTracked` decides: a
+   * swap already tracked goes through (it is a duplicate, not a new submission). The
+   * answer gives the count back (call it for a duplicate or a failure).
+   */
+  async reserveWallet(wallet: string, reply: FastifyReply, isTracked: () => Promise<boolean>): Promise<() => Promise<void>> {
+    const key = `wallet:${wallet}`;
+    const standing = await this.count('wallet', key, 1, this.config.SUBMIT_LIMIT_PER_WALLET);
+    if (!standing) return async () => undefined;
+    const giveBack = async () => void (await this.cache.increment(this.counterKey(key), -1, this.config.SUBMIT_LIMIT_WINDOW_MS).catch(() => undefined));
+    if (standing.count <= standing.limit) {
+      this.report(reply, standing);
+      return giveBack;
+    }
+    await giveBack();
+    this.report(reply, { ...standing, count: standing.limit });
+    if (await isTracked()) return async () => undefined;
+    this.refuse(reply, standing);
+  }
+
+  private async count(policy: LimitPolicy, key: string, by: number, limit: number): Promise<Standing | undefined> {
+    try {
+      const { count, resetMs } = await this.cache.increment(this.counterKey(key), by, this.config.SUBMIT_LIMIT_WINDOW_MS);
+      return { policy, limit, count, resetMs };
+    } catch (error) {
+      this.unavailable.inc();
+      this.logger.warn({ err: error, policy }, 'submit-tx rate limit not counted: the cache failed');
+      return undefined;
+    }
+  }
+
+  private counterKey(key: string): string {
+    return `submit-limit:${key}`;
+  }
+
+  /** The IETF RateLimit-Policy and RateLimit fields (draft-ietf-httpapi-ratelimit-headers). */
+  private report(reply: FastifyReply, standing: Standing | undefined): void {
+    const w = this.windowSeconds;
+    void reply.header('ratelimit-policy', `"client";q=${this.config.SUBMIT_LIMIT_PER_CLIENT};w=${w}, "wallet";q=${this.config.SUBMIT_LIMIT_PER_WALLET};w=${w}`);
+    if (!standing) return;
+    const item = `"${standing.policy}";r=${Math.max(0, standing.limit - standing.count)};t=${Math.ceil(standing.resetMs / 1000)}`;
+    const previous = reply.getHeader('ratelimit');
+    void reply.header('ratelimit', previous ? `${String(previous)}, ${item}` : item);
+  }
+
+  private refuse(reply: FastifyReply, standing: Standing): never {
+    this.limited.inc({ policy: standing.policy });
+    const seconds = Math.max(1, Math.ceil(standing.resetMs / 1000));
+    void reply.header('retry-after', String(seconds));
+    const who = standing.policy === 'client' ? 'this client' : 'this walletAddress';
+    const what = standing.policy === 'client' ? 'submit-tx requests' : 'new submissions';
+    throw new AppError(429, ErrorCode.TooManyRequests, `Too many ${what} from ${who}: at most ${standing.limit} every ${this.windowSeconds} s; retry after ${seconds} s`);
+  }
+}
