@@ -6,6 +6,9 @@ import { relayTracker } from '../../relay-tracker/src/relay-tracker.definition';
 import { sponsorshipKeys } from '../../sponsorship-keys/src/sponsorship-keys.definition';
 import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
 
+/** No relay here (nothing listens on the discard port): relay calls fail at once, as a relay outage would. */
+export const UNREACHABLE_RELAY = 'http://127.0.0.1:9/';
+
 /**
  * The services that take part in key checks, each on its own port, over the real NATS
  * (this file's subject prefix) and PostgreSQL (a fresh database), as in a cluster.
@@ -18,7 +21,7 @@ export class KeyStack {
   async start(): Promise<this> {
     this.db = await createTestDatabase();
     for (const d of [keyRegistry, quoteBuilder, relayTracker, sponsorshipKeys]) await migrateService(this.db.url, d);
-    for (const d of [keyRegistry, quoteBuilder, relayTracker, sponsorshipKeys, swapGateway]) await this.add(d);
+    for (const d of [keyRegistry, quoteBuilder, relayTracker, sponsorshipKeys, swapGateway]) await this.add(d, d === relayTracker ? { RELAY_API_URL: UNREACHABLE_RELAY } : {});
     return this;
   }
 

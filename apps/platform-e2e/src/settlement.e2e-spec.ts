@@ -24,6 +24,7 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
   let registry: ChainRegistry;
   let gateway: string;
   const clients = new Map<string, { read: PublicClient; write: WalletClient }>();
+  let spokeToSpoke: { built: BuildResponse; txHash: Hex; done: Status } | undefined;
 
   const token = (key: string, symbol: string) => registry.tokensOf(key).find((t) => t.symbol === symbol)!.address as Address;
   const post = async (path: string, body: unknown) => {
@@ -112,6 +113,43 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     expect(done.result).toEqual({ hubTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), fillTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), deliveryTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     const received = (await balance('0x2105.base', token('0x2105.base', 'USDC'))) - before;
     expect(received).toBeGreaterThanOrEqual(BigInt(quote.txData.intent.minOutputAmount));
+    spokeToSpoke = { built: quote.txData, txHash, done };
+  });
+
+  it('answers the relay routes: packets of the source and of the fill, relay data of an intent or a submission, an untracked submit', async () => {
+    const { built, txHash, done } = spokeToSpoke!;
+    const arbitrum = registry.getChain('0xa4b1.arbitrum');
+    const hub = registry.hub;
+    // The source's message to the hub, by relay chain id; the fill's delivery to Base, by chain key and the public client's field name.
+    const toHub = await post('/v1/swaps/intents/packet', { chainId: arbitrum.relayChainId, txHash: txHash.toUpperCase().replace('0X', '0x') });
+    expect(toHub).toEqual({ status: 200, body: expect.objectContaining({ status: 'executed', srcChainId: Number(arbitrum.relayChainId), dstChainId: Number(hub.relayChainId), dstTxHash: done.result!.hubTxHash, connSn: expect.any(Number) }) });
+    const delivery = await post('/v1/swaps/intents/packet', { chainId: hub.key, fillTxHash: done.result!.fillTxHash, timeout: 2000 });
+    expect(delivery.body).toMatchObject({ status: 'executed', dstChainId: Number(registry.getChain('0x2105.base').relayChainId), dstTxHash: done.result!.deliveryTxHash });
+    const none = await post('/v1/swaps/intents/packet', { chainId: hub.relayChainId, fillTxHash: `0x${'ab'.repeat(32)}`, timeout: 300 });
+    expect(none).toEqual({ status: 404, body: expect.objectContaining({ message: `The relay has no packet for 0x${'ab'.repeat(32)} on ${hub.key} (yet)` }) });
+
+    expect((await post('/v1/swaps/intents/extra-data', { txHash })).body).toEqual(built.relayData);
+    expect((await post('/v1/swaps/intents/extra-data', { txHash, srcChainKey: '0xa4b1.arbitrum' })).body).toEqual(built.relayData);
+    expect((await post('/v1/swaps/intents/extra-data', { intent: built.intent })).body).toEqual(built.relayData);
+    const fromHub = await post('/v1/swaps/quote?includeTxData=true', { tokenSrc: token('0x92.sonic', 'USDC'), tokenSrcChainKey: '0x92.sonic', tokenDst: token('0x2105.base', 'USDC'), tokenDstChainKey: '0x2105.base', amount: '1000000', quoteType: 'exact_input', srcAddress: user.address, dstAddress: user.address });
+    expect((await post('/v1/swaps/intents/extra-data', { intent: fromHub.body.txData.intent })).body).toEqual(fromHub.body.txData.relayData);
+
+    const resubmitted = await post('/v1/swaps/intents/submit', { chainId: arbitrum.key, txHash, data: built.relayData });
+    expect(resubmitted).toEqual({ status: 200, body: { result: expect.objectContaining({ success: true }) } });
+
+    const refusals: [string, unknown, number, string][] = [
+      ['/v1/swaps/intents/packet', { chainId: hub.key, txHash, fillTxHash: txHash }, 400, 'Give exactly one of fillTxHash and txHash'],
+      ['/v1/swaps/intents/packet', { chainId: '999999', txHash }, 404, 'chainId 999999 is neither a relay chain id nor a chain key of a supported chain'],
+      ['/v1/swaps/intents/packet', { chainId: hub.key, txHash, timeout: 60_000 }, 400, 'timeout must be at most 8000 milliseconds'],
+      ['/v1/swaps/intents/extra-data', {}, 400, 'Give exactly one of txHash and intent'],
+      ['/v1/swaps/intents/extra-data', { txHash: `0x${'cd'.repeat(32)}` }, 404, `No submission of transaction 0x${'cd'.repeat(32)}; pass the intent instead`],
+      ['/v1/swaps/intents/submit', { chainId: hub.key, txHash }, 400, `chainId must name a spoke chain: a ${hub.key} transaction needs no relay`],
+      ['/v1/swaps/intents/submit', { chainId: arbitrum.key, txHash: 'nope' }, 400, 'txHash must be a transaction hash: 0x and 64 hex digits (EVM) or a base58 signature (Solana)'],
+    ];
+    for (const [path, body, code, message] of refusals) {
+      const res = await post(path, body);
+      expect({ path, body, status: res.status, message: res.body.message }).toEqual({ path, body, status: code, message });
+    }
   });
 
   it('spoke → hub and hub → spoke: solved, the receiver paid', async () => {

@@ -134,6 +134,15 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
     expect(await (await fetch(`${noRedis.url}/metrics`)).text()).toMatch(/submit_rate_limit_unavailable_total\{[^}]*\} 10/);
   });
 
+  it('answers 502 RELAY_UNAVAILABLE when the relay API cannot be reached, and validates before asking it', async () => {
+    const down = await post('/v1/swaps/intents/submit', { chainId: '0xa4b1.arbitrum', txHash: `0x${'1'.repeat(64)}` });
+    expect(down).toEqual({ status: 502, body: expect.objectContaining({ code: 'RELAY_UNAVAILABLE', message: 'The relay API is unavailable; try again shortly' }) });
+    const packet = await post('/v1/swaps/intents/packet', { chainId: '23', fillTxHash: `0x${'1'.repeat(64)}` });
+    expect(packet.status).toBe(502);
+    const solana = await post('/v1/swaps/intents/submit', { chainId: 'solana', txHash: '5'.repeat(88) });
+    expect(solana).toEqual({ status: 400, body: expect.objectContaining({ message: 'data (the build response relayData) is required for a solana transaction' }) });
+  });
+
   it('answers key-registry operations over NATS with typed replies and validation errors', async () => {
     const bus = await NatsBus.connect({ servers: testInfra.natsUrl, name: 'portal-like-client', subjectPrefix: RUN_PREFIX });
     const client = new MessagingClient(bus, { timeoutMs: 2_000 });

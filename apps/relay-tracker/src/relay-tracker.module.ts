@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { RelayHandlers } from './relay/relay.handlers';
+import { RelayLookups } from './relay/relay-lookups.service';
 import { RelayTrackerConfig } from './relay-tracker.config';
 import { SettlementChains } from './settlement/settlement-chains';
 import { SettlementQueue } from './settlement/settlement-queue';
@@ -8,10 +10,11 @@ import { ClaimsService } from './submissions/claims.service';
 import { SubmissionsHandlers } from './submissions/submissions.handlers';
 import { SubmissionsService } from './submissions/submissions.service';
 
-/** relay-tracker: submissions, and settlement driving each to solved or failed. */
+/** relay-tracker: submissions, settlement driving each to solved or failed, and the relay lookups. */
 @Module({
-  controllers: [SubmissionsHandlers],
+  controllers: [SubmissionsHandlers, RelayHandlers],
   providers: [
+    RelayLookups,
     SubmissionsService,
     ClaimsService,
     SubmissionStore,

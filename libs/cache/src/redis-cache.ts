@@ -100,6 +100,8 @@ export class RedisCache extends BaseCache {
 
   async close(): Promise<void> {
     if (this.client.status === 'end') return;
+    // Not connected (Redis was down): stop reconnecting at once; QUIT would wait for a connection.
+    if (this.client.status !== 'ready') return this.client.disconnect(false);
     try {
       await this.client.quit();
     } catch {

@@ -96,3 +96,32 @@ export function encodeSendMessage(dstChainId: bigint, dstAddress: Hex, payload: 
 export function partnerFeeData(fee: bigint, receiver: Address): Hex {
   return concat(['0x01', encodeAbiParameters([{ type: 'uint256' }, { type: 'address' }], [fee, receiver])]);
 }
+
+/** The partner fee `intent.data` carries (0 when it carries none, or is not a fee record). */
+export function partnerFeeOf(data: string): bigint {
+  if (!/^0x01[0-9a-fA-F]{128}$/.test(data)) return 0n;
+  return decodeAbiParameters([{ type: 'uint256' }, { type: 'address' }], `0x${data.slice(4)}` as Hex)[0];
+}
+
+/** What the relay is handed with a source transaction: where the message goes on the hub, and its bytes. */
+export interface RelayData {
+  address: string;
+  payload: Hex;
+}
+
+/**
+ * The relay data of an intent (protocol-facts.md): from the hub, the `createIntent` call
+ * to the intents contract; from a spoke, the hub calls the user's hub wallet (the intent's
+ * creator) runs: approve the whole deposit (input plus partner fee) to the intents
+ * contract, then `createIntent`.
+ */
+export function relayDataOf(intent: Intent, hub: { relayChainId: string; intents: Address }): RelayData {
+  const create = encodeCreateIntent(intent);
+  if (intent.srcChain === hub.relayChainId) return { address: hub.intents, payload: create };
+  const deposit = BigInt(intent.inputAmount) + partnerFeeOf(intent.data);
+  const payload = encodeHubCalls([
+    { target: intent.inputToken as Address, value: 0n, data: encodeApprove(hub.intents, deposit) },
+    { target: hub.intents, value: 0n, data: create },
+  ]);
+  return { address: intent.creator, payload };
+}

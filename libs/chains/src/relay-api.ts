@@ -13,7 +13,11 @@ export interface RelayPacket {
 }
 
 export class RelayApiError extends Error {
-  constructor(message: string) {
+  /** `unavailable`: unreachable, slow or 5xx (try again); `refused`: it answered `success: false`. */
+  constructor(
+    message: string,
+    readonly kind: 'unavailable' | 'refused' = 'unavailable',
+  ) {
     super(message);
     this.name = 'RelayApiError';
   }
@@ -31,8 +35,10 @@ export class RelayApiClient {
     private readonly options: { timeoutMs: number },
   ) {}
 
-  async submit(relayChainId: string, txHash: string, data?: { address: string; payload: string }): Promise<void> {
-    await this.call('submit', { chain_id: relayChainId, tx_hash: txHash, ...(data ? { data } : {}) });
+  /** Hands a transaction to the relay; the answer is the relay's own `{ success, message }`. */
+  async submit(relayChainId: string, txHash: string, data?: { address: string; payload: string }): Promise<{ success: true; message?: string }> {
+    const body = await this.call('submit', { chain_id: relayChainId, tx_hash: txHash, ...(data ? { data } : {}) }, true);
+    return { success: true, ...(typeof body.message === 'string' ? { message: body.message } : {}) };
   }
 
   async transactionPackets(relayChainId: string, txHash: string): Promise<RelayPacket[]> {
@@ -40,7 +46,9 @@ export class RelayApiClient {
     return Array.isArray(data) ? (data as RelayPacket[]) : [];
   }
 
-  private async call(action: string, params: Record<string, unknown>): Promise<unknown> {
+  private async call(action: string, params: Record<string, unknown>): Promise<unknown>;
+  private async call(action: string, params: Record<string, unknown>, whole: true): Promise<{ message?: unknown; data?: unknown }>;
+  private async call(action: string, params: Record<string, unknown>, whole = false): Promise<unknown> {
     let res: Response;
     try {
       res = await fetch(this.url, {
@@ -54,7 +62,8 @@ export class RelayApiClient {
     }
     if (!res.ok) throw new RelayApiError(`relay API answered ${res.status}`);
     const body = (await res.json().catch(() => undefined)) as { success?: boolean; message?: string; data?: unknown } | undefined;
-    if (!body?.success) throw new RelayApiError(`relay API refused ${action}: ${body?.message ?? 'no reason given'}`);
-    return body.data;
+    if (!body) throw new RelayApiError(`relay API answered ${action} with something other than JSON`);
+    if (!body.success) throw new RelayApiError(`relay API refused ${action}: ${body.message ?? 'no reason given'}`, 'refused');
+    return whole ? body : body.data;
   }
 }

@@ -41,6 +41,8 @@ export const ErrorCode = {
   QuoteMismatch: 'QUOTE_MISMATCH',
   IntentNotFound: 'INTENT_NOT_FOUND',
   TransactionWouldFail: 'TRANSACTION_WOULD_FAIL',
+  RelayUnavailable: 'RELAY_UNAVAILABLE',
+  RelayRefused: 'RELAY_REFUSED',
   ShuttingDown: 'SHUTTING_DOWN',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

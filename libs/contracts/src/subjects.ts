@@ -1,6 +1,6 @@
 import type { ApiKeyView, EnforcementMode, KeySetSnapshot, Organisation, RouteFamily, Scope } from './domain/api-key';
 import type { AllowanceCheckResponse, ApproveResponse, BuildResponse, CancelRequest, EvmTx, IntentRequest, PartnerFee, PartnerFeeResponse } from './domain/build';
-import type { Intent, SubmissionStatusResponse, SubmissionTransition, SubmitTxMessage, SubmitTxResponse } from './domain/intent';
+import type { Intent, IntentExtraDataRequest, IntentPacketRequest, IntentPacketResponse, IntentSubmitRequest, IntentSubmitResponse, RelayDataView, SubmissionStatusResponse, SubmissionTransition, SubmitTxMessage, SubmitTxResponse } from './domain/intent';
 import type { GasEstimateRequest, GasEstimateResponse, IntentStatusResponse, QuoteMessage, QuoteResponse } from './domain/quote';
 import type { ExecuteFrame, SolverExecuteRequest, SolverExecuteResponse } from './domain/solver-api';
 import type { ChainKey, ChainSummary, Token, TokensByChain } from './domain/token';
@@ -28,6 +28,9 @@ export const Subjects = {
 
   submissionSubmit: 'relay-tracker.submissions.submit.v1',
   submissionStatus: 'relay-tracker.submissions.status.v1',
+  relayPacket: 'relay-tracker.relay.packet.v1',
+  relayExtraData: 'relay-tracker.relay.extra-data.v1',
+  relaySubmit: 'relay-tracker.relay.submit.v1',
 
   orgCreate: 'key-registry.orgs.create.v1',
   orgList: 'key-registry.orgs.list.v1',
@@ -74,6 +77,9 @@ export interface RpcContract {
 
   [Subjects.submissionSubmit]: { request: SubmitTxMessage; reply: SubmitTxResponse };
   [Subjects.submissionStatus]: { request: { txHash: string; srcChainKey: ChainKey }; reply: SubmissionStatusResponse };
+  [Subjects.relayPacket]: { request: IntentPacketRequest; reply: IntentPacketResponse };
+  [Subjects.relayExtraData]: { request: IntentExtraDataRequest; reply: RelayDataView };
+  [Subjects.relaySubmit]: { request: IntentSubmitRequest; reply: IntentSubmitResponse };
 
   [Subjects.orgCreate]: { request: { name: string } & Actor; reply: Organisation };
   [Subjects.orgList]: { request: Record<string, never>; reply: Organisation[] };

@@ -4,11 +4,11 @@ import {
   encodeApprove,
   encodeAssetManagerTransfer,
   encodeCancelIntent,
-  encodeCreateIntent,
   encodeHubCalls,
   encodeSendMessage,
   encodeWithdrawTo,
   partnerFeeData,
+  relayDataOf,
   toHubAmount,
   type ChainInfo,
   type HubCall,
@@ -92,15 +92,10 @@ export class IntentBuilderService {
       solver: request.solver,
       data: fee > 0n ? partnerFeeData(hubFee, request.partnerFee!.address as Address) : request.data,
     };
-    const create = encodeCreateIntent(intent);
-    if (src.hub) {
-      return { tx: { from: request.srcAddress, to: intents, value: '0', data: create }, intent, relayData: { address: intents, payload: create } };
-    }
-    // The hub wallet approves the whole deposit: createIntent takes inputAmount and the fee.
-    const hubCalls = encodeHubCalls([
-      { target: input.hubAsset as Address, value: 0n, data: encodeApprove(intents, hubAmount) },
-      { target: intents, value: 0n, data: create },
-    ]);
+    const relayData = relayDataOf(intent, { relayChainId: hub.relayChainId, intents });
+    if (src.hub) return { tx: { from: request.srcAddress, to: intents, value: '0', data: relayData.payload }, intent, relayData };
+    // From a spoke: the hub calls (approve the whole deposit, then createIntent) ride with the deposit.
+    const hubCalls = relayData.payload;
     if (src.type === 'SOLANA') {
       const program = this.solanaProgram(src);
       const built = await this.chains.solana(src, (a) =>
@@ -109,7 +104,7 @@ export class IntentBuilderService {
       return {
         tx: { from: request.srcAddress, to: program, encoding: 'base64', data: built.base64, recentBlockhash: built.blockhash, lastValidBlockHeight: built.lastValidBlockHeight },
         intent,
-        relayData: { address: creator, payload: hubCalls },
+        relayData,
       };
     }
     const tx: EvmTx = {
@@ -118,7 +113,7 @@ export class IntentBuilderService {
       value: input.address === NATIVE ? amount.toString() : '0',
       data: encodeAssetManagerTransfer(input.address as Address, creator.toLowerCase() as Hex, amount, hubCalls),
     };
-    return { tx, intent, relayData: { address: creator, payload: hubCalls } };
+    return { tx, intent, relayData };
   }
 
   /** A limit order: the same intent with deadline 0, open until a solver fills it or the user cancels. */

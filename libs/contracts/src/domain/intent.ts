@@ -76,3 +76,56 @@ export interface SubmissionStatusResponse {
 
 /** What relay-tracker is asked at submit: the request, and the organisation of the key it came with. */
 export type SubmitTxMessage = SubmitTxRequest & { orgId?: string };
+
+/** What the relay is handed with a source transaction: the hub address the message is for, and its bytes. */
+export interface RelayDataView {
+  address: string;
+  payload: string;
+}
+
+/** `POST /v1/swaps/intents/packet`: the relay packet of a transaction (a fill's delivery, or a source's message to the hub). */
+export interface IntentPacketRequest {
+  /** The chain the transaction is on: its relay chain id (`146`) or its chain key. */
+  chainId: string;
+  /** The transaction: `fillTxHash` (the public client's name) or `txHash`. */
+  fillTxHash?: string;
+  txHash?: string;
+  /** Wait up to this many milliseconds for the packet to be executed (0 to 8000; default 0: answer at once). */
+  timeout?: number;
+}
+
+/** A relay packet, in the public client's camelCase. */
+export interface IntentPacketResponse {
+  srcChainId: number;
+  srcTxHash: string;
+  srcAddress: string;
+  status: 'pending' | 'validating' | 'executing' | 'executed';
+  dstChainId: number;
+  connSn: number;
+  dstAddress: string;
+  dstTxHash: string;
+  signatures: string[];
+  payload: string;
+}
+
+/** `POST /v1/swaps/intents/extra-data`: exactly one of `txHash` (a tracked submission) and `intent`. */
+export interface IntentExtraDataRequest {
+  txHash?: string;
+  /** With `txHash`, when the same hash was submitted on several chains. */
+  srcChainKey?: string;
+  intent?: Intent;
+}
+
+/** `POST /v1/swaps/intents/submit`: hand a source transaction to the relay, without tracking it. */
+export interface IntentSubmitRequest {
+  /** The source chain: its relay chain id or its chain key. */
+  chainId: string;
+  txHash: string;
+  /** The build response's relayData; needed where the chain's event does not carry the payload (Solana). */
+  data?: RelayDataView;
+}
+
+export interface IntentSubmitResponse {
+  /** The relay's own answer. */
+  result: { success: boolean; message?: string };
+}

@@ -1,7 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import type { Intent, SubmitTxRequest } from '../domain/intent';
+import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import type { Intent, IntentExtraDataRequest, IntentPacketRequest, IntentSubmitRequest, RelayDataView, SubmitTxRequest } from '../domain/intent';
 import { IsEvmAddress, IsHexBytes, IsUint256String } from './validators';
 
 /** The intent tuple as JSON: passed back verbatim from the build response. */
@@ -118,4 +118,91 @@ export class SubmissionStatusQueryDto {
   @MinLength(1)
   @IsString()
   srcChainKey!: string;
+}
+
+const TX_HASH_TEXT = /^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/;
+const TX_HASH_MESSAGE = (field: string) => `${field} must be a transaction hash: 0x and 64 hex digits (EVM) or a base58 signature (Solana)`;
+
+/** Body of `POST /v1/swaps/intents/packet`. */
+export class IntentPacketRequestDto implements IntentPacketRequest {
+  @ApiProperty({ example: '146', description: 'The chain of the transaction: relay chain id or chain key' })
+  @MaxLength(64)
+  @MinLength(1)
+  @IsString()
+  chainId!: string;
+
+  @ApiPropertyOptional({ description: 'The fill transaction on the hub (its delivery packet), or any relayed transaction' })
+  @IsOptional()
+  @Matches(TX_HASH_TEXT, { message: TX_HASH_MESSAGE('fillTxHash') })
+  @IsString()
+  fillTxHash?: string;
+
+  @ApiPropertyOptional({ description: 'Same as fillTxHash (one of the two)' })
+  @IsOptional()
+  @Matches(TX_HASH_TEXT, { message: TX_HASH_MESSAGE('txHash') })
+  @IsString()
+  txHash?: string;
+
+  @ApiPropertyOptional({ example: 5000, description: 'Milliseconds to wait for the packet to be executed (0 to 8000)' })
+  @IsOptional()
+  @Max(8_000, { message: 'timeout must be at most 8000 milliseconds' })
+  @Min(0, { message: 'timeout must not be negative' })
+  @IsInt({ message: 'timeout must be an integer number of milliseconds' })
+  timeout?: number;
+}
+
+/** Body of `POST /v1/swaps/intents/extra-data`. */
+export class IntentExtraDataRequestDto implements IntentExtraDataRequest {
+  @ApiPropertyOptional({ description: 'A submitted source transaction (one of txHash and intent)' })
+  @IsOptional()
+  @Matches(TX_HASH_TEXT, { message: TX_HASH_MESSAGE('txHash') })
+  @IsString()
+  txHash?: string;
+
+  @ApiPropertyOptional({ example: '0xa4b1.arbitrum', description: 'With txHash, when it was submitted on several chains' })
+  @IsOptional()
+  @MaxLength(64)
+  @MinLength(1)
+  @IsString()
+  srcChainKey?: string;
+
+  @ApiPropertyOptional({ type: IntentDto, description: 'An intent as the build response gave it (one of txHash and intent)' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => IntentDto)
+  intent?: IntentDto;
+}
+
+class RelayDataDto implements RelayDataView {
+  @ApiProperty({ description: 'relayData.address of the build response' })
+  @MaxLength(128)
+  @MinLength(1)
+  @IsString()
+  address!: string;
+
+  @ApiProperty({ description: 'relayData.payload of the build response' })
+  @Matches(/^0x([0-9a-fA-F]{2})*$/, { message: 'data.payload must be 0x-hex bytes' })
+  @MaxLength(262_146)
+  @IsString()
+  payload!: string;
+}
+
+/** Body of `POST /v1/swaps/intents/submit`. */
+export class IntentSubmitRequestDto implements IntentSubmitRequest {
+  @ApiProperty({ example: '23', description: 'The source chain: relay chain id or chain key' })
+  @MaxLength(64)
+  @MinLength(1)
+  @IsString()
+  chainId!: string;
+
+  @ApiProperty({ description: 'The broadcast source transaction' })
+  @Matches(TX_HASH_TEXT, { message: TX_HASH_MESSAGE('txHash') })
+  @IsString()
+  txHash!: string;
+
+  @ApiPropertyOptional({ type: RelayDataDto, description: 'The build response relayData (required for Solana sources)' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RelayDataDto)
+  data?: RelayDataDto;
 }

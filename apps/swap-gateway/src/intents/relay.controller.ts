@@ -1,0 +1,77 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ErrorBodyDto, IntentExtraDataRequestDto, IntentPacketRequestDto, IntentSubmitRequestDto, SWAPS_POST_ROUTES, Subjects, type RpcReply } from '@swap/contracts';
+import { KeyedRoute } from '@swap/key-auth';
+import { MessagingClient } from '@swap/messaging';
+import { SwapGatewayConfig } from '../swap-gateway.config';
+
+class RelayDataResponse {
+  @ApiProperty({ description: 'The hub address the message is for: the intents contract (hub source) or the user’s hub wallet' })
+  address!: string;
+  @ApiProperty({ description: 'The bytes the relay delivers' })
+  payload!: string;
+}
+
+class PacketResponse {
+  @ApiProperty() srcChainId!: number;
+  @ApiProperty() srcTxHash!: string;
+  @ApiProperty() srcAddress!: string;
+  @ApiProperty({ enum: ['pending', 'validating', 'executing', 'executed'] }) status!: string;
+  @ApiProperty() dstChainId!: number;
+  @ApiProperty() connSn!: number;
+  @ApiProperty() dstAddress!: string;
+  @ApiProperty({ description: 'Where the packet landed (with executed)' }) dstTxHash!: string;
+  @ApiProperty({ type: [String] }) signatures!: string[];
+  @ApiProperty() payload!: string;
+}
+
+class SubmitResponse {
+  @ApiProperty({ description: "The relay's own answer: { success, message? }" })
+  result!: { success: boolean; message?: string };
+}
+
+type Reply<S extends keyof typeof Subjects> = Promise<RpcReply<(typeof Subjects)[S]>>;
+
+/** The relay helpers of the swaps API, answered by relay-tracker (which talks to the relay). */
+@ApiTags('swaps')
+@ApiHeader({ name: 'x-api-key', required: false, description: 'Checked in the mode of the swaps family' })
+@ApiBadRequestResponse({ type: ErrorBodyDto, description: 'A field that breaks a rule, named with the rule' })
+@ApiResponse({ status: 502, type: ErrorBodyDto, description: 'RELAY_UNAVAILABLE: the relay API could not be reached' })
+@Controller()
+export class RelayController {
+  constructor(
+    private readonly messaging: MessagingClient,
+    private readonly config: SwapGatewayConfig,
+  ) {}
+
+  @Post(SWAPS_POST_ROUTES.intentPacket.path)
+  @HttpCode(200)
+  @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentPacket.scope })
+  @ApiOperation({ summary: "A transaction's relay packet ({ chainId, fillTxHash | txHash, timeout? }): a fill's delivery to the destination spoke, or a source's message to the hub; the executed one first" })
+  @ApiOkResponse({ type: PacketResponse })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'The relay has no packet for it (yet), or the chain is unknown' })
+  packet(@Body() body: IntentPacketRequestDto): Reply<'relayPacket'> {
+    // The wait happens in relay-tracker: the bus answer may take that long.
+    return this.messaging.request(Subjects.relayPacket, body, { timeoutMs: (body.timeout ?? 0) + this.config.RPC_TIMEOUT_MS });
+  }
+
+  @Post(SWAPS_POST_ROUTES.intentExtraData.path)
+  @HttpCode(200)
+  @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentExtraData.scope })
+  @ApiOperation({ summary: 'The relay data ({ address, payload }) of an intent, or of a submitted transaction ({ txHash, srcChainKey? })' })
+  @ApiOkResponse({ type: RelayDataResponse })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'No submission of that transaction' })
+  extraData(@Body() body: IntentExtraDataRequestDto): Reply<'relayExtraData'> {
+    return this.messaging.request(Subjects.relayExtraData, body);
+  }
+
+  @Post(SWAPS_POST_ROUTES.intentSubmit.path)
+  @HttpCode(200)
+  @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentSubmit.scope })
+  @ApiOperation({ summary: 'Hand a source transaction to the relay without tracking it ({ chainId, txHash, data? }); submit-tx also tracks it' })
+  @ApiOkResponse({ type: SubmitResponse })
+  @ApiResponse({ status: 422, type: ErrorBodyDto, description: 'RELAY_REFUSED: the relay answered success: false, with its reason' })
+  submit(@Body() body: IntentSubmitRequestDto): Reply<'relaySubmit'> {
+    return this.messaging.request(Subjects.relaySubmit, body);
+  }
+}
