@@ -10,6 +10,7 @@ import { createPublicClient, createWalletClient, defineChain, erc20Abi, http, ty
 import { privateKeyToAccount } from 'viem/accounts';
 import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
 import { DEV_KEYS } from '../../../tools/devnet/src/devnet';
+import { spawnNode } from './processes';
 
 jest.setTimeout(180_000);
 
@@ -150,6 +151,17 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
       const res = await post(path, body);
       expect({ path, body, status: res.status, message: res.body.message }).toEqual({ path, body, status: code, message });
     }
+  });
+
+  it('npm run example:swap: the five-step client quotes, builds, signs, broadcasts, submits and polls to solved, printing balances', async () => {
+    const example = spawnNode('dist/examples/swap/swap.js', { API_URL: gateway, CHAIN_PROFILE: platform.devnet!.profilePath, PRIVATE_KEY: DEV_KEYS[5], AMOUNT: '12.5', POLL_MS: '300' });
+    const code = await example.exited;
+    expect({ code, stderr: example.stderr }).toEqual({ code: 0, stderr: [] });
+    const out = example.stdout.join('\n');
+    for (const step of ['1. quote     12.5 USDC →', '2. build', '3. sign', '4. broadcast', '5. submit    inserted', 'solved: hub 0x']) expect(out).toContain(step);
+    expect(out).toMatch(/before: 1000000 USDC on 0xa4b1\.arbitrum/);
+    expect(out).toMatch(/after: {2}999987\.5 USDC on 0xa4b1\.arbitrum \(-12\.5\), [\d.]+ USDC on 0x2105\.base \(\+1[12]\.\d+\)/);
+    expect(out.indexOf('pending')).toBeLessThan(out.indexOf('relaying'));
   });
 
   it('spoke → hub and hub → spoke: solved, the receiver paid', async () => {

@@ -15,7 +15,8 @@ interface Price {
  */
 export class PriceBook {
   private readonly prices = new Map<string, Price>();
-  private readonly watched = new Set<string>();
+  /** Symbols asked for, each with its first fetch (concurrent first uses wait for the same one). */
+  private readonly watched = new Map<string, Promise<void>>();
 
   constructor(
     private readonly oracleUrl: string,
@@ -25,10 +26,9 @@ export class PriceBook {
 
   /** The current price, fetched now if the symbol was never asked for. */
   async price(symbol: string): Promise<bigint | undefined> {
-    if (!this.watched.has(symbol)) {
-      this.watched.add(symbol);
-      await this.fetch(symbol);
-    }
+    let first = this.watched.get(symbol);
+    if (!first) this.watched.set(symbol, (first = this.fetch(symbol)));
+    await first;
     return this.fresh(symbol);
   }
 
@@ -40,7 +40,7 @@ export class PriceBook {
   }
 
   async refresh(): Promise<void> {
-    await Promise.all([...this.watched].map((s) => this.fetch(s)));
+    await Promise.all([...this.watched.keys()].map((s) => this.fetch(s)));
   }
 
   private async fetch(symbol: string): Promise<void> {

@@ -97,9 +97,32 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
         env: options.solverEnv,
       });
     }
+    // The reference solvers price from the oracle's candles: "up" means a quote can be answered.
+    if (devnet) await waitForPrices(gateway.url, [...new Set(devnet.profile.tokens.map((t) => t.symbol))], 10_000);
     return { gatewayUrl: gateway.url, services: started, databaseUrl: database.url, dataDir: database.dataDir, devnet, solvers, stop };
   } catch (error) {
     await stop().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Waits (bounded) until the oracle serves a recent candle of every token symbol it knows
+ * (WETH and the like are priced as another symbol); a start does not fail on it.
+ */
+async function waitForPrices(gatewayUrl: string, tokenSymbols: string[], timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  const markets = await fetch(`${gatewayUrl}/v1/be/oracle/markets`).then((r) => r.json() as Promise<{ symbols?: string[] }>).catch(() => ({ symbols: [] as string[] }));
+  const symbols = tokenSymbols.filter((s) => markets.symbols?.includes(s));
+  const priced = async (symbol: string) => {
+    const now = Math.floor(Date.now() / 1000);
+    const res = await fetch(`${gatewayUrl}/v1/be/oracle/candles?symbol=${encodeURIComponent(symbol)}&interval=1m&from=${now - 120}&to=${now + 60}`).catch(() => undefined);
+    const body = res?.ok ? ((await res.json()) as { candles?: unknown[] }) : undefined;
+    return (body?.candles?.length ?? 0) > 0;
+  };
+  while (Date.now() < deadline) {
+    if ((await Promise.all(symbols.map(priced))).every(Boolean)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
 }

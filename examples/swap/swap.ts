@@ -1,0 +1,236 @@
+/**
+ * A complete cross-network swap through the public HTTP API, as an integrator writes it:
+ *
+ *   1. quote     POST /v1/swaps/quote                 what the solvers would pay
+ *   2. build     POST /v1/swaps/intents               the unsigned transaction (after an approve, if needed)
+ *   3. sign      locally, with the user's key         the platform never sees a private key
+ *   4. broadcast to the source chain's RPC
+ *   5. submit    POST /v1/swaps/submit-tx             then poll GET /v1/swaps/submit-tx/status every 3 s
+ *
+ * It uses nothing of this repository: fetch, and viem for the wallet. Against `npm start`
+ * it needs no settings (the devnet's demo wallet, the RPCs from the devnet's profile).
+ *
+ *   API_URL        the platform (default http://127.0.0.1:3000)
+ *   PRIVATE_KEY    the wallet (default: anvil development key #1, funded on the devnet; test money only)
+ *   API_KEY        sent as x-api-key when set
+ *   FROM, TO       source and destination chain keys (default 0xa4b1.arbitrum → 0x2105.base)
+ *   TOKEN_IN, TOKEN_OUT   token symbols (default USDC → USDC); AMOUNT in token units (default 10)
+ *   RPC_URLS       key=url,… for the two chains; otherwise read from CHAIN_PROFILE
+ *                  (default .data/devnet/profile.json, written by `npm start`)
+ *   SLIPPAGE_BPS   accepted shortfall from the quote (default 100 = 1 %); POLL_MS (default 3000)
+ */
+import { readFileSync } from 'node:fs';
+import { createPublicClient, createWalletClient, defineChain, erc20Abi, formatUnits, http, parseUnits, type Address, type Chain, type Hex, type PublicClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+
+const DEMO_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+const NATIVE = '0x0000000000000000000000000000000000000000';
+
+interface Token {
+  symbol: string;
+  address: string;
+  decimals: number;
+}
+interface EvmTx {
+  from: string;
+  to: string;
+  value: string;
+  data: string;
+}
+interface Built {
+  tx: EvmTx;
+  intent: Record<string, unknown> & { minOutputAmount: string };
+  relayData: { address: string; payload: string };
+}
+interface Status {
+  status: string;
+  userMessage?: string;
+  result?: { hubTxHash?: string; fillTxHash?: string; deliveryTxHash?: string };
+  history: { status: string; at: string; detail?: string }[];
+}
+
+export interface SwapOptions {
+  apiUrl: string;
+  privateKey: Hex;
+  apiKey?: string;
+  from: string;
+  to: string;
+  tokenIn: string;
+  tokenOut: string;
+  amount: string;
+  rpcUrls: Record<string, string>;
+  slippageBps: number;
+  pollMs: number;
+  /** Give up polling after this long (the status route keeps the answer; you can poll again later). */
+  timeoutMs: number;
+}
+
+export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): SwapOptions {
+  const from = env.FROM ?? '0xa4b1.arbitrum';
+  const to = env.TO ?? '0x2105.base';
+  return {
+    apiUrl: (env.API_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, ''),
+    privateKey: (env.PRIVATE_KEY ?? DEMO_KEY) as Hex,
+    apiKey: env.API_KEY || undefined,
+    from,
+    to,
+    tokenIn: env.TOKEN_IN ?? 'USDC',
+    tokenOut: env.TOKEN_OUT ?? 'USDC',
+    amount: env.AMOUNT ?? '10',
+    rpcUrls: env.RPC_URLS ? parseRpcUrls(env.RPC_URLS) : rpcUrlsFromProfile(env.CHAIN_PROFILE ?? '.data/devnet/profile.json'),
+    slippageBps: Number(env.SLIPPAGE_BPS ?? 100),
+    pollMs: Number(env.POLL_MS ?? 3000),
+    timeoutMs: Number(env.TIMEOUT_MS ?? 600_000),
+  };
+}
+
+function parseRpcUrls(list: string): Record<string, string> {
+  return Object.fromEntries(list.split(',').map((pair) => pair.split('=').map((s) => s.trim()) as [string, string]));
+}
+
+function rpcUrlsFromProfile(path: string): Record<string, string> {
+  let profile: { chains: { key: string; rpcUrls?: string[] }[] };
+  try {
+    profile = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    throw new Error(`No RPC URLs: set RPC_URLS=key=url,… or CHAIN_PROFILE to a chain profile (${path} is not readable; \`npm start\` writes it)`);
+  }
+  return Object.fromEntries(profile.chains.filter((c) => c.rpcUrls?.length).map((c) => [c.key, c.rpcUrls![0]]));
+}
+
+/** The five steps; `log` receives every line the example prints. Resolves with the final status. */
+export async function runSwap(options: SwapOptions, log: (line: string) => void = console.log): Promise<Status> {
+  const api = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${options.apiUrl}${path}`, {
+      method,
+      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+    return JSON.parse(text) as T;
+  };
+
+  const account = privateKeyToAccount(options.privateKey);
+  const chains = { src: await connect(options.from, options.rpcUrls), dst: await connect(options.to, options.rpcUrls) };
+  const wallet = createWalletClient({ account, chain: chains.src.chain, transport: http(chains.src.url) });
+  const tokenIn = await findToken(api, options.from, options.tokenIn);
+  const tokenOut = await findToken(api, options.to, options.tokenOut);
+  const amount = parseUnits(options.amount, tokenIn.decimals);
+  const balances = async () => ({
+    in: await balanceOf(chains.src.client, tokenIn, account.address),
+    out: await balanceOf(chains.dst.client, tokenOut, account.address),
+  });
+  const before = await balances();
+  log(`wallet ${account.address}`);
+  log(`  before: ${formatUnits(before.in, tokenIn.decimals)} ${tokenIn.symbol} on ${options.from}, ${formatUnits(before.out, tokenOut.decimals)} ${tokenOut.symbol} on ${options.to}`);
+
+  // 1. Quote: the best price the solvers offer now.
+  const quote = await api<{ quotedAmount: string }>('POST', '/v1/swaps/quote', {
+    tokenSrc: tokenIn.address,
+    tokenSrcChainKey: options.from,
+    tokenDst: tokenOut.address,
+    tokenDstChainKey: options.to,
+    amount: amount.toString(),
+    quoteType: 'exact_input',
+  });
+  const minOutput = (BigInt(quote.quotedAmount) * BigInt(10_000 - options.slippageBps)) / 10_000n;
+  log(`1. quote     ${options.amount} ${tokenIn.symbol} → ${formatUnits(BigInt(quote.quotedAmount), tokenOut.decimals)} ${tokenOut.symbol} (at least ${formatUnits(minOutput, tokenOut.decimals)} with ${options.slippageBps} bps slippage)`);
+
+  // 2. Build: the intent and its unsigned transaction; an ERC-20 input may need an approve first.
+  const { deadline } = await api<{ deadline: string }>('GET', '/v1/swaps/deadline?offsetSeconds=300');
+  const intentRequest = {
+    srcChainKey: options.from,
+    dstChainKey: options.to,
+    inputToken: tokenIn.address,
+    outputToken: tokenOut.address,
+    inputAmount: amount.toString(),
+    minOutputAmount: minOutput.toString(),
+    deadline,
+    allowPartialFill: false,
+    srcAddress: account.address,
+    dstAddress: account.address,
+    solver: NATIVE,
+    data: '0x',
+  };
+  const allowance = await api<{ valid: boolean }>('POST', '/v1/swaps/allowance/check', intentRequest);
+  if (!allowance.valid) {
+    const approval = await api<{ tx?: EvmTx }>('POST', '/v1/swaps/approve', intentRequest);
+    if (approval.tx) {
+      const hash = await wallet.sendTransaction({ to: approval.tx.to as Address, data: approval.tx.data as Hex, value: BigInt(approval.tx.value) });
+      await chains.src.client.waitForTransactionReceipt({ hash });
+      log(`   approve    ${hash}`);
+    }
+  }
+  const built = await api<Built>('POST', '/v1/swaps/intents', intentRequest);
+  log(`2. build     to ${built.tx.to}, ${built.tx.data.length / 2 - 1} bytes of calldata, intent ${String(built.intent.intentId).slice(0, 12)}…`);
+
+  // 3 and 4. Sign locally and broadcast to the source chain.
+  const txHash = await wallet.sendTransaction({ to: built.tx.to as Address, data: built.tx.data as Hex, value: BigInt(built.tx.value) });
+  log(`3. sign      signed by ${account.address} (locally; the key never leaves this process)`);
+  const receipt = await chains.src.client.waitForTransactionReceipt({ hash: txHash });
+  log(`4. broadcast ${txHash} mined in block ${receipt.blockNumber} (${receipt.status})`);
+  if (receipt.status !== 'success') throw new Error(`The source transaction reverted: ${txHash}`);
+
+  // 5. Submit, then poll until solved or failed.
+  const submitted = await api<{ data: { status: string } }>('POST', '/v1/swaps/submit-tx', {
+    txHash,
+    srcChainKey: options.from,
+    walletAddress: account.address,
+    intent: built.intent,
+    relayData: built.relayData.payload,
+  });
+  log(`5. submit    ${submitted.data.status}; polling every ${options.pollMs / 1000} s`);
+  const started = Date.now();
+  let last = '';
+  let status: Status;
+  for (;;) {
+    status = (await api<{ data: Status }>('GET', `/v1/swaps/submit-tx/status?txHash=${txHash}&srcChainKey=${encodeURIComponent(options.from)}`)).data;
+    if (status.status !== last) {
+      const seen = status.history.slice(status.history.findIndex((h) => h.status === last) + 1);
+      for (const step of seen.length ? seen : [{ status: status.status, at: new Date().toISOString() }]) log(`   ${step.status.padEnd(17)} ${step.at}${'detail' in step && step.detail ? `  ${step.detail}` : ''}`);
+      last = status.status;
+    }
+    if (status.status === 'solved' || status.status === 'failed') break;
+    if (Date.now() - started > options.timeoutMs) throw new Error(`Still ${status.status} after ${options.timeoutMs / 1000} s; poll the status route again later`);
+    await new Promise((r) => setTimeout(r, options.pollMs));
+  }
+  if (status.status === 'failed') {
+    log(`failed: ${status.userMessage ?? 'no message'}`);
+    return status;
+  }
+  log(`solved: hub ${status.result?.hubTxHash}, fill ${status.result?.fillTxHash}${status.result?.deliveryTxHash ? `, delivered ${status.result.deliveryTxHash}` : ''}`);
+  const after = await balances();
+  log(`  after:  ${formatUnits(after.in, tokenIn.decimals)} ${tokenIn.symbol} on ${options.from} (${formatUnits(after.in - before.in, tokenIn.decimals)}), ${formatUnits(after.out, tokenOut.decimals)} ${tokenOut.symbol} on ${options.to} (+${formatUnits(after.out - before.out, tokenOut.decimals)})`);
+  return status;
+}
+
+async function connect(key: string, rpcUrls: Record<string, string>): Promise<{ chain: Chain; client: PublicClient; url: string }> {
+  const url = rpcUrls[key];
+  if (!url) throw new Error(`No RPC URL for ${key}: add it to RPC_URLS (key=url,…)`);
+  const probe = createPublicClient({ transport: http(url) });
+  const id = await probe.getChainId();
+  const chain = defineChain({ id, name: key, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+  return { chain, client: createPublicClient({ chain, transport: http(url), pollingInterval: 250 }), url };
+}
+
+async function findToken(api: <T>(method: 'GET', path: string) => Promise<T>, chainKey: string, symbol: string): Promise<Token> {
+  const tokens = await api<Token[]>('GET', `/v1/swaps/tokens/${encodeURIComponent(chainKey)}`);
+  const token = tokens.find((t) => t.symbol.toLowerCase() === symbol.toLowerCase());
+  if (!token) throw new Error(`${chainKey} has no ${symbol} (it has ${tokens.map((t) => t.symbol).join(', ')})`);
+  return token;
+}
+
+function balanceOf(client: PublicClient, token: Token, owner: Address): Promise<bigint> {
+  if (token.address === NATIVE) return client.getBalance({ address: owner });
+  return client.readContract({ address: token.address as Address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
+}
+
+if (require.main === module) {
+  runSwap(optionsFromEnv())
+    .then((status) => process.exit(status.status === 'solved' ? 0 : 2))
+    .catch((error: Error) => {
+      console.error(`example:swap failed: ${error.message}`);
+      process.exit(1);
+    });
+}
