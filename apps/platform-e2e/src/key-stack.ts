@@ -32,6 +32,11 @@ export class KeyStack {
     return service;
   }
 
+  /** The stack's database (one per stack, every service's schema in it). */
+  get databaseUrl(): string {
+    return this.db!.url;
+  }
+
   url(name: string): string {
     return this.services[name].url;
   }

@@ -1,4 +1,5 @@
 import { Subjects } from '@swap/contracts';
+import pg from 'pg';
 import { MessagingClient, NatsBus } from '@swap/messaging';
 import { KeySetCache } from '@swap/key-auth';
 import { eventually, jsonOf, RUN_PREFIX, sampleIntent, testInfra, uniqueId, unusedPort } from '@swap/testing';
@@ -27,6 +28,26 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
     const racing = await Promise.all(Array.from({ length: 10 }, () => post('/v1/swaps/submit-tx', body({ txHash: `0x${'2'.repeat(64)}` }))));
     expect(racing.filter((r) => r.body.data.status === 'inserted')).toHaveLength(1);
     expect(racing.filter((r) => r.body.data.status === 'duplicate')).toHaveLength(9);
+  });
+
+  it('puts a pending swap that lost its work item back on the queue when its submit is retried', async () => {
+    const txHash = `0x${'3'.repeat(64)}`;
+    expect((await post('/v1/swaps/submit-tx', body({ txHash }))).body.data.status).toBe('inserted');
+    // What a replica killed between the insert and the hand-over leaves behind: the row, no work item.
+    const sql = new pg.Client({ connectionString: stack.databaseUrl });
+    await sql.connect();
+    try {
+      const item = `SELECT count(*)::int AS n FROM relay_tracker.work_items w JOIN relay_tracker.submissions s ON s.id::text = w.id WHERE s.tx_hash = $1`;
+      expect((await sql.query(item, [txHash])).rows[0].n).toBe(1);
+      await sql.query(`DELETE FROM relay_tracker.work_items w USING relay_tracker.submissions s WHERE s.id::text = w.id AND s.tx_hash = $1`, [txHash]);
+      expect((await post('/v1/swaps/submit-tx', body({ txHash: txHash.toUpperCase().replace('0X', '0x') }))).body.data.status).toBe('duplicate');
+      expect((await sql.query(item, [txHash])).rows[0].n).toBe(1);
+      // Its relay data is not answered from the submitter's claim: only once the chain has confirmed it.
+      const extra = await post('/v1/swaps/intents/extra-data', { txHash });
+      expect(extra).toEqual({ status: 409, body: expect.objectContaining({ code: 'CONFLICT', message: expect.stringContaining(`Transaction ${txHash} is not verified on 0xa4b1.arbitrum yet (status pending)`) }) });
+    } finally {
+      await sql.end();
+    }
   });
 
   it('treats the same hash on another chain as another submission', async () => {

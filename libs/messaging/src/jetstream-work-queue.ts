@@ -1,4 +1,4 @@
-import { AckPolicy, DiscardPolicy, JSONCodec, nanos, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager, type JsMsg, type NatsConnection } from 'nats';
+import { AckPolicy, connect, DiscardPolicy, JSONCodec, nanos, RetentionPolicy, StorageType, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg, type NatsConnection } from 'nats';
 import { backoffMs, type WorkHandler, type WorkItem, type WorkQueue, type WorkResult } from './work-queue';
 
 /** Names of a JetStream work queue: fixed (libs/contracts), so an autoscaler can name them. */
@@ -14,10 +14,13 @@ export interface JetStreamWorkQueueOptions extends JetStreamQueueNames {
   prefix?: string;
   /** How long an item stays with the replica that took it without a sign of work; renewed while its handler runs. */
   ackWaitMs: number;
-  /** How long one pull waits for items (at least a second, as JetStream requires). */
+  /** How long one pull request lives at the server before the next replaces it (at least a second). */
   pullWaitMs?: number;
   onError?: (error: unknown) => void;
 }
+
+/** How soon a paused replica's messages may be delivered again (to a replica that is not paused). */
+const PAUSED_NAK_MS = 1_000;
 
 /** JetStream's answer to a second message on an item's subject (one per subject, discard new). */
 const PER_SUBJECT_LIMIT = 10077;
@@ -39,6 +42,7 @@ export class JetStreamWorkQueue implements WorkQueue {
   private paused = false;
   private loop?: Promise<void>;
   private wake?: () => void;
+  private messages?: ConsumerMessages;
 
   private constructor(
     private readonly js: JetStreamClient,
@@ -92,8 +96,11 @@ export class JetStreamWorkQueue implements WorkQueue {
     this.loop = this.run();
   }
 
+  /** Stops pulling: the subscription closes; what it still holds goes back (a delayed NAK). */
   pause(): void {
+    if (this.paused) return;
     this.paused = true;
+    void this.messages?.close();
   }
 
   resume(): void {
@@ -104,6 +111,7 @@ export class JetStreamWorkQueue implements WorkQueue {
   async stop(): Promise<void> {
     this.running = false;
     this.wake?.();
+    await this.messages?.close();
     await this.loop;
     await Promise.all(this.inHand);
   }
@@ -118,25 +126,48 @@ export class JetStreamWorkQueue implements WorkQueue {
     await this.jsm.streams.delete(this.names.stream).catch(() => false);
   }
 
+  /**
+   * One long-lived pull subscription (`consume`): its inbox stays open, so a message the
+   * server sends late (a pull re-issued after missed heartbeats on a busy event loop) is
+   * still received, not lost until its lease runs out as with one `fetch` per batch. The
+   * next pull is sent only as messages are taken from it, and a message is taken only when
+   * a handler slot is free, so a replica holds at most about `concurrency` beyond those in
+   * hand. Paused (not ready), it stops pulling and hands back what it still holds (a
+   * short delayed NAK: another replica takes them).
+   */
   private async run(): Promise<void> {
     const consumer = await this.js.consumers.get(this.names.stream, this.names.consumer);
     while (this.running) {
-      const free = this.concurrency - this.inHand.size;
-      if (this.paused || free <= 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 250);
-          this.wake = () => (clearTimeout(timer), resolve());
-        });
+      if (this.paused) {
+        await new Promise<void>((resolve) => (this.wake = resolve));
         continue;
       }
       try {
-        const batch = await consumer.fetch({ max_messages: free, expires: Math.max(1_000, this.options.pullWaitMs ?? 1_000) });
-        for await (const msg of batch) this.hand(msg);
+        const messages = await consumer.consume({ max_messages: this.concurrency, expires: Math.max(1_000, this.options.pullWaitMs ?? 5_000) });
+        this.messages = messages;
+        for await (const msg of messages) {
+          if (!this.running) {
+            msg.nak();
+            continue;
+          }
+          if (this.paused) {
+            msg.nak(PAUSED_NAK_MS);
+            continue;
+          }
+          this.hand(msg);
+          while (this.running && this.inHand.size >= this.concurrency) await this.slotFreed();
+        }
       } catch (error) {
         this.options.onError?.(error);
-        await new Promise((r) => setTimeout(r, 500));
+        if (this.running) await new Promise((r) => setTimeout(r, 500));
+      } finally {
+        this.messages = undefined;
       }
     }
+  }
+
+  private slotFreed(): Promise<void> {
+    return new Promise<void>((resolve) => (this.wake = resolve));
   }
 
   private hand(msg: JsMsg): void {
@@ -168,6 +199,22 @@ export class JetStreamWorkQueue implements WorkQueue {
 /** The names as a deployment with a subject prefix uses them (none: the fixed names). */
 export function scopedNames(options: JetStreamQueueNames & { prefix?: string }): JetStreamQueueNames {
   if (!options.prefix) return { stream: options.stream, consumer: options.consumer, subject: options.subject };
-  const suffix = options.prefix.replace(/[^A-Za-z0-9_-]/g, '_');
+  const suffix = nameSuffix(options.prefix);
   return { stream: `${options.stream}_${suffix}`, consumer: `${options.consumer}_${suffix}`, subject: `${options.prefix}.${options.subject}` };
+}
+
+function nameSuffix(prefix: string): string {
+  return prefix.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+/** Deletes every work-queue stream of a subject prefix (a finished test run, a bench). */
+export async function removePrefixedStreams(natsUrl: string, prefix: string): Promise<void> {
+  const nc = await connect({ servers: natsUrl });
+  try {
+    const jsm = await nc.jetstreamManager();
+    const suffix = `_${nameSuffix(prefix)}`;
+    for await (const stream of jsm.streams.list()) if (stream.config.name.endsWith(suffix)) await jsm.streams.delete(stream.config.name);
+  } finally {
+    await nc.close();
+  }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { connect } from 'nats';
+import { removePrefixedStreams } from '@swap/messaging';
 import pg from 'pg';
 
 /** The machine's real backends on their standard local ports; override with TEST_* variables. */
@@ -79,13 +79,6 @@ export async function jsonOf(response: Response): Promise<any> {
 }
 
 /** Deletes the JetStream streams a test run's services made (named with its subject prefix), so runs leave none behind. */
-export async function removeTestStreams(prefix: string = RUN_PREFIX): Promise<void> {
-  const nc = await connect({ servers: testInfra.natsUrl });
-  try {
-    const jsm = await nc.jetstreamManager();
-    const suffix = `_${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-    for await (const stream of jsm.streams.list()) if (stream.config.name.endsWith(suffix)) await jsm.streams.delete(stream.config.name);
-  } finally {
-    await nc.close();
-  }
+export function removeTestStreams(prefix: string = RUN_PREFIX): Promise<void> {
+  return removePrefixedStreams(testInfra.natsUrl, prefix);
 }

@@ -61,6 +61,10 @@ export class RelayLookups {
     if (rows.length > 1) {
       throw AppError.validation([{ field: 'srcChainKey', rule: 'requiredWhenAmbiguous', message: `srcChainKey is required: ${request.txHash} was submitted on ${rows.map((r) => r.srcChainKey).join(' and ')}` }]);
     }
+    // Until the transaction is read from the chain, the stored intent is only what the first submit claimed.
+    if (!rows[0].verified) {
+      throw new AppError(409, ErrorCode.Conflict, `Transaction ${request.txHash} is not verified on ${rows[0].srcChainKey} yet (status ${rows[0].status}); pass the intent instead, or ask again once it is relaying`);
+    }
     return this.relayDataOf(rows[0].intent as unknown as Intent, 'intent');
   }
 

@@ -9,6 +9,8 @@ import { SettlementWorker } from './settlement.worker';
 
 const READINESS_EVERY_MS = 2_000;
 const SWEEP_EVERY_MS = 60_000;
+/** The first sweep soon after start: a replica that keeps being restarted still sweeps. */
+const FIRST_SWEEP_MS = 5_000;
 
 /**
  * Settlement's work: one item per swap in flight, shared by the replicas through the
@@ -45,11 +47,13 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
       });
     }
     this.queue.start((item) => this.worker.process(item), { concurrency: this.config.SETTLEMENT_CONCURRENCY });
-    this.timers.push(setInterval(() => void this.checkReadiness(), READINESS_EVERY_MS).unref(), setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref());
+    this.timers.push(setInterval(() => void this.checkReadiness(), READINESS_EVERY_MS).unref(), setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref(),
+      setTimeout(() => void this.sweep(), FIRST_SWEEP_MS).unref(),
+    );
   }
 
   async onModuleDestroy(): Promise<void> {
-    for (const timer of this.timers) clearInterval(timer);
+    for (const timer of this.timers) clearTimeout(timer);
     await this.queue.stop();
   }
 

@@ -45,6 +45,9 @@ export class SubmissionsService {
       await this.queue.add(row.id);
       return { success: true, data: { status: 'inserted', message: 'Submission received; poll GET /v1/swaps/submit-tx/status until solved or failed' } };
     }
+    // A replica that died between the insert and the hand-over left a swap without work; the
+    // client's retry puts it back (adding an item already queued changes nothing).
+    if (row.status === 'pending') await this.queue.add(row.id);
     await this.claims.checkRepeat(row, request);
     return { success: true, data: { status: 'duplicate', message: 'This transaction was already submitted; nothing changed' } };
   }
