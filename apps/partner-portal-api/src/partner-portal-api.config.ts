@@ -1,6 +1,50 @@
-import { ServiceConfig, WithBus } from '@swap/config';
+import { ServiceConfig, WithBus, WithCache, WithDatabase, WithOperatorRoutes } from '@swap/config';
 import { DefaultPorts } from '@swap/contracts';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsUrl, Max, Min } from 'class-validator';
 
-export class PartnerPortalApiConfig extends WithBus(ServiceConfig) {
+export class PartnerPortalApiConfig extends WithOperatorRoutes(WithCache(WithDatabase(WithBus(ServiceConfig)))) {
   override PORT = DefaultPorts['partner-portal-api'];
+
+  /** `key-registry`: keys are managed through key-registry over the bus; `disabled`: key routes answer 503 (not configured). */
+  @IsIn(['key-registry', 'disabled'], { message: 'PORTAL_KEY_SERVICE must be key-registry or disabled' })
+  PORTAL_KEY_SERVICE: 'key-registry' | 'disabled' = 'key-registry';
+
+  /** Where people open the portal (invitation links are built on it). */
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'PORTAL_PUBLIC_URL must be an http(s) URL' })
+  PORTAL_PUBLIC_URL = 'http://localhost:3000';
+
+  /** How long a session lasts after sign-in (absolute; signing in again starts a new one). */
+  @Type(() => Number)
+  @Min(60_000)
+  @Max(30 * 24 * 3_600_000)
+  @IsInt()
+  SESSION_TTL_MS = 12 * 3_600_000;
+
+  /** Failed sign-ins allowed per email (and, ten times that, per client address) in SIGN_IN_WINDOW_MS before 429. */
+  @Type(() => Number)
+  @Min(1)
+  @Max(1_000)
+  @IsInt()
+  SIGN_IN_FAILURE_LIMIT = 5;
+
+  @Type(() => Number)
+  @Min(1_000)
+  @Max(24 * 3_600_000)
+  @IsInt()
+  SIGN_IN_WINDOW_MS = 15 * 60_000;
+
+  /** How long an invitation link can be accepted. */
+  @Type(() => Number)
+  @Min(60_000)
+  @Max(90 * 24 * 3_600_000)
+  @IsInt()
+  INVITATION_TTL_MS = 7 * 24 * 3_600_000;
+
+  /** scrypt's cost (N = 2^SCRYPT_LOG_N; 15 uses 32 MiB per hash). Tests lower it. */
+  @Type(() => Number)
+  @Min(10)
+  @Max(20)
+  @IsInt()
+  SCRYPT_LOG_N = 15;
 }

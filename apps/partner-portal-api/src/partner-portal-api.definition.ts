@@ -1,4 +1,6 @@
-import type { ServiceDefinition } from '@swap/service-kit';
+import fastifyCookie from '@fastify/cookie';
+import { ownDatabase, type ServiceDefinition } from '@swap/service-kit';
+import { PrismaClient } from './generated/prisma/client';
 import { PartnerPortalApiConfig } from './partner-portal-api.config';
 import { PartnerPortalApiModule } from './partner-portal-api.module';
 
@@ -8,5 +10,8 @@ export const partnerPortalApi: ServiceDefinition<PartnerPortalApiConfig> = {
   description: 'Portal users, memberships and roles, sessions, and key management through key-registry (/portal/*).',
   configClass: PartnerPortalApiConfig,
   module: PartnerPortalApiModule,
-  uses: { bus: true },
+  uses: { bus: true, cache: true, database: ownDatabase('partner-portal-api', __dirname, PrismaClient) },
+  configure: async (app) => {
+    await app.register(fastifyCookie as never);
+  },
 };

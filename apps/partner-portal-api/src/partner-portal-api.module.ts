@@ -1,5 +1,17 @@
 import { Module } from '@nestjs/common';
+import { operatorTokenFrom } from '@swap/key-auth';
+import { AuthController } from './auth/auth.controller';
+import { CsrfGuard, SessionGuard } from './auth/portal.guards';
+import { SessionsService } from './auth/sessions.service';
+import { KeysService } from './keys/keys.service';
+import { OpsController } from './ops/ops.controller';
+import { OrgsController } from './orgs/orgs.controller';
+import { OrgsService } from './orgs/orgs.service';
+import { PartnerPortalApiConfig } from './partner-portal-api.config';
 
-/** Root module of partner-portal-api; capabilities are added as folders beside this file. */
-@Module({})
+/** partner-portal-api: accounts and sessions, organisations and roles, keys through key-registry. */
+@Module({
+  controllers: [AuthController, OrgsController, OpsController],
+  providers: [SessionsService, OrgsService, KeysService, CsrfGuard, SessionGuard, operatorTokenFrom(PartnerPortalApiConfig)],
+})
 export class PartnerPortalApiModule {}

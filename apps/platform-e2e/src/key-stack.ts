@@ -1,6 +1,7 @@
 import { migrateService, startServiceFromEnv, type AnyServiceDefinition, type RunningService, type SharedRuntime } from '@swap/service-kit';
 import { createTestDatabase, LogCapture, testServiceEnv } from '@swap/testing';
 import { keyRegistry } from '../../key-registry/src/key-registry.definition';
+import { partnerPortalApi } from '../../partner-portal-api/src/partner-portal-api.definition';
 import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
 import { relayTracker } from '../../relay-tracker/src/relay-tracker.definition';
 import { sponsorshipKeys } from '../../sponsorship-keys/src/sponsorship-keys.definition';
@@ -20,7 +21,7 @@ export class KeyStack {
 
   async start(): Promise<this> {
     this.db = await createTestDatabase();
-    for (const d of [keyRegistry, quoteBuilder, relayTracker, sponsorshipKeys]) await migrateService(this.db.url, d);
+    for (const d of [keyRegistry, quoteBuilder, relayTracker, sponsorshipKeys, partnerPortalApi]) await migrateService(this.db.url, d);
     for (const d of [keyRegistry, quoteBuilder, relayTracker, sponsorshipKeys, swapGateway]) await this.add(d, d === relayTracker ? { RELAY_API_URL: UNREACHABLE_RELAY } : {});
     return this;
   }

@@ -1,7 +1,5 @@
 import { INTENTS_ABI, loadChainRegistry, type ChainRegistry } from '@swap/chains';
-import { loadConfig } from '@swap/config';
 import type { BuildResponse, EvmTx } from '@swap/contracts';
-import { createLogger } from '@swap/observability';
 import { migrateService } from '@swap/service-kit';
 import { createTestDatabase, eventually, jsonOf, removeTestStreams, RUN_PREFIX, testInfra, uniqueId, unusedPort } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,8 +8,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { createPublicClient, createWalletClient, decodeEventLog, defineChain, http, maxUint256, type Address, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { ReferenceSolver } from '../../reference-solver/src/reference-solver';
-import { ReferenceSolverConfig } from '../../reference-solver/src/reference-solver.config';
+import type { ReferenceSolver } from '../../reference-solver/src/reference-solver';
+import { registerAndStartSolvers } from '../../reference-solver/src/start-solvers';
 import { oracleCandles } from '../../oracle-candles/src/oracle-candles.definition';
 import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
 import { relayTracker } from '../../relay-tracker/src/relay-tracker.definition';
@@ -89,23 +87,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
 
     // Two reference solvers, connected straight to quote-builder, pricing from the oracle.
     const hub = registry.hub;
-    for (const [i, wallet] of devnet.solvers.entries()) {
-      const add = await fetch(`${quote.url}/ops/solvers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `chaos-${i}` }) });
-      const config = loadConfig(ReferenceSolverConfig, {
-        SOLVER_NAME: `chaos-${i}`,
-        SOLVER_CREDENTIAL: (await jsonOf(add)).credential,
-        MARKETPLACE_URL: `${quote.url.replace('http', 'ws')}/v1/intent/solvers/connect`,
-        ORACLE_URL: `${oracle.url}/v1/be/oracle`,
-        HUB_RPC_URL: hub.rpcUrls![0],
-        INTENTS_CONTRACT: hub.contracts!.intents!,
-        SOLVER_PRIVATE_KEY: wallet.privateKey,
-        PRICE_REFRESH_MS: '500',
-        LOG_LEVEL: 'warn',
-      });
-      const solver = new ReferenceSolver(config, createLogger({ service: 'reference-solver', level: 'warn' }));
-      await solver.start();
-      solvers.push(solver);
-    }
+    solvers.push(...(await registerAndStartSolvers({ quoteBuilderUrl: quote.url, oracleUrl: oracle.url, hubRpcUrl: hub.rpcUrls![0], intentsContract: hub.contracts!.intents!, wallets: devnet.solvers, namePrefix: 'chaos' })));
     await eventually(() => solvers.every((s) => s.connected), 10_000, 50);
   });
 

@@ -1,7 +1,7 @@
 import { Subjects } from '@swap/contracts';
 import pg from 'pg';
 import { MessagingClient, NatsBus } from '@swap/messaging';
-import { KeySetCache } from '@swap/key-auth';
+import { KeySetCache, mintKey } from '@swap/key-auth';
 import { eventually, jsonOf, RUN_PREFIX, sampleIntent, testInfra, uniqueId, unusedPort } from '@swap/testing';
 import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
 import { KeyStack } from './key-stack';
@@ -169,14 +169,17 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
     const client = new MessagingClient(bus, { timeoutMs: 2_000 });
     try {
       const org = await client.request(Subjects.orgCreate, { name: 'Over NATS', actor: 'user:1' });
-      const created = await client.request(Subjects.keyCreate, { orgId: org.id, name: 'ci', actor: 'user:1' });
-      expect(created.key.startsWith(created.apiKey.prefix)).toBe(true);
+      // The caller mints the key; only its hash and display prefix cross the bus.
+      const minted = mintKey('portal');
+      const created = await client.request(Subjects.keyCreate, { orgId: org.id, name: 'ci', keyHash: minted.hash, prefix: minted.displayPrefix, actor: 'user:1' });
+      expect(created).toEqual({ apiKey: expect.objectContaining({ prefix: minted.displayPrefix, name: 'ci' }) });
       const snapshot = await client.request(Subjects.keySetSnapshot, {});
       expect(snapshot.version).toBeGreaterThan(1);
-      expect(snapshot.keys.find((k) => k.keyId === created.apiKey.id)).toEqual({ hash: expect.stringMatching(/^[0-9a-f]{64}$/), keyId: created.apiKey.id, orgId: org.id, scopes: ['swaps:read', 'swaps:write'], suspended: false });
-      expect(JSON.stringify(snapshot)).not.toContain(created.key);
-      const error = await client.request(Subjects.keyCreate, { orgId: org.id, name: 'y'.repeat(65), actor: 'user:1' }).catch((e: unknown) => e);
+      expect(snapshot.keys.find((k) => k.keyId === created.apiKey.id)).toEqual({ hash: minted.hash, keyId: created.apiKey.id, orgId: org.id, scopes: ['swaps:read', 'swaps:write'], suspended: false });
+      const error = await client.request(Subjects.keyCreate, { orgId: org.id, name: 'y'.repeat(65), keyHash: minted.hash, prefix: minted.displayPrefix, actor: 'user:1' }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'name must be at most 64 characters' });
+      const plain = await client.request(Subjects.keyCreate, { orgId: org.id, name: 'x', keyHash: minted.key, prefix: minted.displayPrefix, actor: 'user:1' } as never).catch((e: unknown) => e);
+      expect(plain).toMatchObject({ code: 'VALIDATION_FAILED', message: 'keyHash must be the SHA-256 of the key: 64 lower-case hex digits' });
       const missing = await client.request(Subjects.keyRevoke, { orgId: org.id, keyId: '00000000-0000-0000-0000-000000000000', actor: 'user:1' }).catch((e: unknown) => e);
       expect(missing).toMatchObject({ code: 'NOT_FOUND' });
     } finally {

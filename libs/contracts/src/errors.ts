@@ -27,6 +27,7 @@ export const ErrorCode = {
   TooManyRequests: 'TOO_MANY_REQUESTS',
   Unauthorized: 'UNAUTHORIZED',
   Forbidden: 'FORBIDDEN',
+  CsrfRejected: 'CSRF_REJECTED',
   Internal: 'INTERNAL_ERROR',
   UpstreamUnavailable: 'UPSTREAM_UNAVAILABLE',
   UpstreamTimeout: 'UPSTREAM_TIMEOUT',

@@ -85,7 +85,7 @@ export interface RpcContract {
   [Subjects.orgList]: { request: Record<string, never>; reply: Organisation[] };
   [Subjects.orgSuspend]: { request: { orgId: string } & Actor; reply: Organisation };
   [Subjects.orgLift]: { request: { orgId: string } & Actor; reply: Organisation };
-  [Subjects.keyCreate]: { request: { orgId: string; name: string } & Actor; reply: { key: string; apiKey: ApiKeyView } };
+  [Subjects.keyCreate]: { request: { orgId: string; name: string; keyHash: string; prefix: string } & Actor; reply: { apiKey: ApiKeyView } };
   [Subjects.keyList]: { request: { orgId: string }; reply: ApiKeyView[] };
   [Subjects.keyRevoke]: { request: { orgId: string; keyId: string } & Actor; reply: { revoked: string } };
   [Subjects.keyNarrow]: { request: { keyId: string; scopes: Scope[] } & Actor; reply: ApiKeyView };

@@ -10,10 +10,8 @@
  * Every figure is printed beside its reference from this run.
  */
 import { INTENTS_ABI, loadChainRegistry, type ChainRegistry } from '@swap/chains';
-import { loadConfig } from '@swap/config';
 import type { BuildResponse, EvmTx } from '@swap/contracts';
 import { removePrefixedStreams } from '@swap/messaging';
-import { createLogger } from '@swap/observability';
 import { migrateService } from '@swap/service-kit';
 import autocannon from 'autocannon';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,8 +21,8 @@ import pg from 'pg';
 import { createPublicClient, createWalletClient, defineChain, parseEventLogs, http, maxUint256, type Address, type Chain, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { oracleCandles } from '../../../apps/oracle-candles/src/oracle-candles.definition';
-import { ReferenceSolver } from '../../../apps/reference-solver/src/reference-solver';
-import { ReferenceSolverConfig } from '../../../apps/reference-solver/src/reference-solver.config';
+import type { ReferenceSolver } from '../../../apps/reference-solver/src/reference-solver';
+import { registerAndStartSolvers } from '../../../apps/reference-solver/src/start-solvers';
 import { relayTracker } from '../../../apps/relay-tracker/src/relay-tracker.definition';
 import { DEV_KEYS, startDevnet } from '../../devnet/src/devnet';
 import type { BenchContext } from './oracle-bench';
@@ -98,23 +96,8 @@ export async function benchSettlement(ctx: BenchContext & { natsUrl: string }): 
     const gateway = `http://127.0.0.1:${ports.gateway}`;
 
     // Two reference solvers on the marketplace, pricing from the oracle.
-    for (const [i, wallet] of devnet.solvers.entries()) {
-      const add = await fetch(`http://127.0.0.1:${ports.quote}/ops/solvers`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-operator': 'bench' }, body: JSON.stringify({ name: `${prefix}-${i}` }) });
-      const config = loadConfig(ReferenceSolverConfig, {
-        SOLVER_NAME: `${prefix}-${i}`,
-        SOLVER_CREDENTIAL: ((await add.json()) as { credential: string }).credential,
-        MARKETPLACE_URL: `ws://127.0.0.1:${ports.quote}/v1/intent/solvers/connect`,
-        ORACLE_URL: `http://127.0.0.1:${ports.oracle}/v1/be/oracle`,
-        HUB_RPC_URL: registry.hub.rpcUrls![0],
-        INTENTS_CONTRACT: registry.hub.contracts!.intents!,
-        SOLVER_PRIVATE_KEY: wallet.privateKey,
-        PRICE_REFRESH_MS: '500',
-        LOG_LEVEL: 'warn',
-      });
-      const solver = new ReferenceSolver(config, createLogger({ service: 'reference-solver', level: 'warn' }));
-      await solver.start();
-      solvers.push(solver);
-    }
+    const hub = registry.hub;
+    solvers.push(...(await registerAndStartSolvers({ quoteBuilderUrl: `http://127.0.0.1:${ports.quote}`, oracleUrl: `http://127.0.0.1:${ports.oracle}`, hubRpcUrl: hub.rpcUrls![0], intentsContract: hub.contracts!.intents!, wallets: devnet.solvers, namePrefix: prefix })));
     await until(() => solvers.every((s) => s.connected), 15_000, 'the solvers did not connect');
     await until(async () => (await pricedSymbols(`http://127.0.0.1:${ports.oracle}`, ['USDC', 'ETH'])) === 2, 20_000, 'the oracle has no prices');
 

@@ -3,7 +3,7 @@
  * operator routes (their own ports, never the gateway) and their /metrics, not to tables.
  *
  * Variables: KEY_REGISTRY_URL (http://127.0.0.1:3005), SPONSORSHIP_KEYS_URL
- * (http://127.0.0.1:3006), QUOTE_BUILDER_URL (http://127.0.0.1:3002), SWAP_GATEWAY_URL
+ * (http://127.0.0.1:3006), PORTAL_API_URL (http://127.0.0.1:3007), QUOTE_BUILDER_URL (http://127.0.0.1:3002), SWAP_GATEWAY_URL
  * (http://127.0.0.1:3001), OPS_TOKEN (when the services have one), OPERATOR (recorded as
  * the actor; default $USER).
  */
@@ -12,6 +12,7 @@ import { parseMetrics, type MetricSample } from './prometheus-text';
 const env = {
   keyRegistry: process.env.KEY_REGISTRY_URL ?? 'http://127.0.0.1:3005',
   sponsorship: process.env.SPONSORSHIP_KEYS_URL ?? 'http://127.0.0.1:3006',
+  portal: process.env.PORTAL_API_URL ?? 'http://127.0.0.1:3007',
   quoteBuilder: process.env.QUOTE_BUILDER_URL ?? 'http://127.0.0.1:3002',
   swapGateway: process.env.SWAP_GATEWAY_URL ?? 'http://127.0.0.1:3001',
   token: process.env.OPS_TOKEN,
@@ -24,6 +25,7 @@ const USAGE = `usage: npm run ops -- <command>
   orgs create <name>                 create an organisation
   orgs suspend <orgId>               suspend: no key of it works until lifted
   orgs lift <orgId>                  lift a suspension
+  orgs invite <orgId> <email>        invite the organisation's first owner to the portal (a link)
   keys list <orgId>                  its keys (name, prefix, scopes, created)
   keys create <orgId> <name>         mint a portal key (shown once)
   keys revoke <orgId> <keyId>        revoke (delete) a key
@@ -101,6 +103,8 @@ async function run(args: string[]): Promise<unknown> {
       return call(env.keyRegistry, 'POST', `/ops/organisations/${need(a, '<orgId>')}/suspend`);
     case 'orgs lift':
       return call(env.keyRegistry, 'POST', `/ops/organisations/${need(a, '<orgId>')}/lift`);
+    case 'orgs invite':
+      return call(env.portal, 'POST', `/ops/organisations/${need(a, '<orgId>')}/invitations`, { email: need(b, '<email>') });
     case 'keys list':
       return call(env.keyRegistry, 'GET', `/ops/organisations/${need(a, '<orgId>')}/keys`);
     case 'keys create':

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { AppError, EnforcementModes, ErrorCode, RouteFamilies, Scopes, type EnforcementMode, type RouteFamily, type Scope } from '@swap/contracts';
-import { OperatorGuard, operatorOf } from '@swap/key-auth';
+import { mintKey, OperatorGuard, operatorOf } from '@swap/key-auth';
 import { uuidParam as uuid } from '@swap/service-kit';
 import { ArrayMinSize, IsArray, IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
@@ -65,8 +65,10 @@ export class OpsController {
   }
 
   @Post('organisations/:orgId/keys')
-  createKey(@Param('orgId', uuid) orgId: string, @Body() body: NameBody, @Req() req: FastifyRequest) {
-    return this.registry.createKey(orgId, body.name, operatorOf(req));
+  async createKey(@Param('orgId', uuid) orgId: string, @Body() body: NameBody, @Req() req: FastifyRequest) {
+    // The operator's tool gets the key from this answer (its own port, never the bus).
+    const minted = mintKey('portal');
+    return { key: minted.key, ...(await this.registry.createKey(orgId, body.name, operatorOf(req), minted)) };
   }
 
   @Delete('organisations/:orgId/keys/:keyId')

@@ -13,7 +13,7 @@ import {
   type RouteFamily,
   type Scope,
 } from '@swap/contracts';
-import { mintKey } from '@swap/key-auth';
+import type { MintedKey } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
 import { RequestContext, type Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
@@ -62,12 +62,11 @@ export class KeyRegistryService {
   }
 
   /**
-   * Mints a key (both portal scopes) and returns the full key, once. The organisation row
+   * Stores a key minted by the caller (its hash and display prefix; both portal scopes). The organisation row
    * is locked first, so concurrent creates count the keys one at a time: the cap of two
    * holds whatever the concurrency.
    */
-  async createKey(orgId: string, name: string, actor: string): Promise<{ key: string; apiKey: ApiKeyView }> {
-    const minted = mintKey('portal');
+  async createKey(orgId: string, name: string, actor: string, minted: Pick<MintedKey, 'hash' | 'displayPrefix'>): Promise<{ apiKey: ApiKeyView }> {
     const row = await this.change(async (tx) => {
       const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM key_registry.organisations WHERE id = ${orgId}::uuid FOR UPDATE`;
       if (locked.length === 0) throw orgNotFound(orgId);
@@ -82,7 +81,7 @@ export class KeyRegistryService {
       return created;
     });
     this.logger.info({ orgId, keyId: row.id, prefix: row.prefix }, 'api key created');
-    return { key: minted.key, apiKey: keyView(row) };
+    return { apiKey: keyView(row) };
   }
 
   async listKeys(orgId: string): Promise<ApiKeyView[]> {

@@ -33,7 +33,7 @@ export class RegistryHandlers {
 
   @MessagePattern(Subjects.keyCreate)
   keyCreate(@Payload() m: CreateKeyMessage): Reply<'keyCreate'> {
-    return this.registry.createKey(m.orgId, m.name, m.actor);
+    return this.registry.createKey(m.orgId, m.name, m.actor, { hash: m.keyHash, displayPrefix: m.prefix });
   }
 
   @MessagePattern(Subjects.keyList)

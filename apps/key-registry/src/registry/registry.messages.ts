@@ -33,6 +33,17 @@ export class CreateKeyMessage extends OrgIdField {
   @MinLength(1, { message: 'name must be 1 to 64 characters' })
   @IsString()
   name!: string;
+
+  /** SHA-256 of the key, hex: the caller minted the key, so the secret never crosses the bus. */
+  @ApiProperty({ example: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' })
+  @Matches(/^[0-9a-f]{64}$/, { message: 'keyHash must be the SHA-256 of the key: 64 lower-case hex digits' })
+  @IsString()
+  keyHash!: string;
+
+  @ApiProperty({ example: 'svc_Ab3dE9xQ' })
+  @Matches(/^svc_[A-Za-z0-9_-]{8}$/, { message: 'prefix must be svc_ and the first 8 characters of the secret' })
+  @IsString()
+  prefix!: string;
 }
 
 export class ListKeysMessage {

@@ -89,12 +89,14 @@ export class SettlementWorker {
       : checkSpokeSource(tx, src.assetManager as Address, intents, src.key);
     if (!verdict.ok) return this.fail(row, 'not a swap transaction', verdict.userMessage);
     await this.claims.checkAgainstChain(row, { intent: verdict.intent, intentHash: verdict.intentHash, payload: verdict.payload, from: tx.from });
-    const truth: SubmissionPatch = { verified: true, intent: verdict.intent as never, intentHash: verdict.intentHash, relayData: verdict.payload, notFoundSince: null };
+    // The swap's sender is the transaction's, whoever submitted it first.
+    const truth: SubmissionPatch = { verified: true, intent: verdict.intent as never, intentHash: verdict.intentHash, relayData: verdict.payload, walletAddress: tx.from, notFoundSince: null };
     const confirmed = `source transaction confirmed in block ${tx.blockNumber}`;
-    if (src.hub) {
-      return this.move(row, [{ status: 'relaying', detail: confirmed }, { status: 'relayed', detail: 'a hub source: the intent is on the hub, no relay needed' }], { ...truth, hubTxHash: row.txHash });
-    }
-    return this.move(row, [{ status: 'relaying', detail: `${confirmed}; handed to the relay` }], truth);
+    const moved = src.hub
+      ? await this.move(row, [{ status: 'relaying', detail: confirmed }, { status: 'relayed', detail: 'a hub source: the intent is on the hub, no relay needed' }], { ...truth, hubTxHash: row.txHash })
+      : await this.move(row, [{ status: 'relaying', detail: `${confirmed}; handed to the relay` }], truth);
+    await this.claims.settle(row.id, { intentHash: verdict.intentHash, payload: verdict.payload, from: tx.from });
+    return moved;
   }
 
   /** A source the platform cannot read itself (Solana here): the relay's packets say it exists. */

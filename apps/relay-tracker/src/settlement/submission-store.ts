@@ -9,7 +9,7 @@ export type SubmissionRow = Awaited<ReturnType<PrismaClient['submission']['findU
 
 /** Columns a step may set along with its transitions. */
 export type SubmissionPatch = Partial<
-  Pick<SubmissionRow, 'userMessage' | 'failedAtStep' | 'verified' | 'notFoundSince' | 'hubTxHash' | 'fillTxHash' | 'deliveryTxHash' | 'intentCancelled' | 'intentHash' | 'relayData'>
+  Pick<SubmissionRow, 'userMessage' | 'failedAtStep' | 'verified' | 'notFoundSince' | 'hubTxHash' | 'fillTxHash' | 'deliveryTxHash' | 'intentCancelled' | 'intentHash' | 'relayData' | 'walletAddress'>
 > & { intent?: Prisma.InputJsonValue };
 
 /**

@@ -32,10 +32,19 @@ export class ClaimsService {
     if (reasons.length) {
       await this.reject(row.id, { walletAddress: row.walletAddress, intent: row.intent as unknown as Intent, intentHash: row.intentHash ?? '', relayData: row.relayData, orgId: row.submittedByOrg }, reasons.join('; '), true);
     }
-    for (const claim of await this.db.rejectedClaim.findMany({ where: { submissionId: row.id, settled: false } })) {
+    await this.settle(row.id, truth);
+  }
+
+  /**
+   * Claims that were only compared with the first claim, now compared with the chain: true
+   * ones are dropped, false ones kept with their reasons. Run before and again after the
+   * swap is marked verified, so a repeat racing with the verification is settled either way.
+   */
+  async settle(submissionId: string, truth: Omit<ChainTruth, 'intent'>): Promise<void> {
+    for (const claim of await this.db.rejectedClaim.findMany({ where: { submissionId, settled: false } })) {
       const wrong = differences(claim, truth);
-      if (wrong.length === 0) await this.db.rejectedClaim.delete({ where: { id: claim.id } });
-      else await this.db.rejectedClaim.update({ where: { id: claim.id }, data: { settled: true, reason: wrong.join('; ') } });
+      if (wrong.length === 0) await this.db.rejectedClaim.deleteMany({ where: { id: claim.id } });
+      else await this.db.rejectedClaim.updateMany({ where: { id: claim.id }, data: { settled: true, reason: wrong.join('; ') } });
     }
   }
 
@@ -48,6 +57,10 @@ export class ClaimsService {
     // Before the chain is read the swap holds only the first claim: which one is true is not known yet.
     const reason = row.verified ? reasons.join('; ') : 'differs from the first claim; the chain decides';
     await this.reject(row.id, { walletAddress: claim.walletAddress, intent: claim.intent, intentHash: hash, relayData: claim.relayData, orgId: claim.orgId ?? null }, reason, row.verified);
+    if (row.verified) return;
+    // The chain may have been read while this claim was compared with the first one.
+    const now = await this.db.submission.findUnique({ where: { id: row.id } });
+    if (now?.verified) await this.settle(row.id, { intentHash: now.intentHash ?? '', payload: now.relayData, from: now.walletAddress });
   }
 
   private async reject(submissionId: string, claim: { walletAddress: string; intent: Intent; intentHash: string; relayData: string; orgId: string | null }, reason: string, settled: boolean): Promise<void> {

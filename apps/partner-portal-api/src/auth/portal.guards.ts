@@ -1,0 +1,50 @@
+import { createParamDecorator, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { AppError, ErrorCode } from '@swap/contracts';
+import type { FastifyRequest } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from './portal-cookies';
+import { SessionsService, type PortalUser } from './sessions.service';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+type PortalRequest = FastifyRequest & { portalUser?: PortalUser };
+
+function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Double-submit CSRF: every mutation (sign-up and sign-in included) carries `x-csrf-token`
+ * equal to the `portal_csrf` cookie, which another site can neither read nor set.
+ */
+@Injectable()
+export class CsrfGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    if (SAFE_METHODS.has(request.method)) return true;
+    const cookie = request.cookies?.[CSRF_COOKIE];
+    const header = request.headers[CSRF_HEADER];
+    if (!cookie || typeof header !== 'string' || !sameToken(cookie, header)) {
+      throw new AppError(403, ErrorCode.CsrfRejected, `Missing or wrong ${CSRF_HEADER} header: it must equal the ${CSRF_COOKIE} cookie (GET /portal/api/auth/csrf sets one)`);
+    }
+    return true;
+  }
+}
+
+/** A signed-in user is required; the user is then available with `@CurrentUser()`. */
+@Injectable()
+export class SessionGuard implements CanActivate {
+  constructor(private readonly sessions: SessionsService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<PortalRequest>();
+    const user = await this.sessions.userOf(request.cookies?.[SESSION_COOKIE]);
+    if (!user) throw new AppError(401, ErrorCode.Unauthorized, 'Sign in first (no session, or it expired)');
+    request.portalUser = user;
+    return true;
+  }
+}
+
+export const CurrentUser = createParamDecorator((_: unknown, context: ExecutionContext): PortalUser => context.switchToHttp().getRequest<PortalRequest>().portalUser!);

@@ -1,0 +1,129 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { uuidParam as uuid } from '@swap/service-kit';
+import { IsEmail, IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { CsrfGuard, CurrentUser, SessionGuard } from '../auth/portal.guards';
+import type { PortalUser } from '../auth/sessions.service';
+import type { Role } from '../generated/prisma/client';
+import { KeysService } from '../keys/keys.service';
+import { OrgsService } from './orgs.service';
+
+class OrgBody {
+  @ApiProperty({ example: 'Acme Wallet', maxLength: 128 })
+  @Matches(/\S/, { message: 'name must not be blank' })
+  @MaxLength(128, { message: 'name must be at most 128 characters' })
+  @MinLength(1, { message: 'name must be 1 to 128 characters' })
+  @IsString({ message: 'name is required (a string)' })
+  name!: string;
+}
+
+class KeyBody {
+  @ApiProperty({ example: 'production', maxLength: 64 })
+  @Matches(/\S/, { message: 'name must not be blank' })
+  @MaxLength(64, { message: 'name must be at most 64 characters' })
+  @MinLength(1, { message: 'name must be 1 to 64 characters' })
+  @IsString({ message: 'name is required (a string)' })
+  name!: string;
+}
+
+class InvitationBody {
+  @ApiProperty({ example: 'colleague@acme.example' })
+  @IsEmail({}, { message: 'email must be an email address' })
+  @MaxLength(254, { message: 'email must be at most 254 characters' })
+  @IsString({ message: 'email is required (a string)' })
+  email!: string;
+
+  @ApiProperty({ enum: ['admin', 'member'] })
+  @IsIn(['admin', 'member'], { message: 'role must be admin or member' })
+  role!: Role;
+}
+
+class RoleBody {
+  @ApiProperty({ enum: ['owner', 'admin', 'member'] })
+  @IsIn(['owner', 'admin', 'member'], { message: 'role must be owner, admin or member' })
+  role!: Role;
+}
+
+/** Organisations, members, invitations and keys (`/portal/api/orgs/*`, `/portal/api/invitations/*`). */
+@ApiTags('portal')
+@UseGuards(CsrfGuard, SessionGuard)
+@Controller('portal/api')
+export class OrgsController {
+  constructor(
+    private readonly orgs: OrgsService,
+    private readonly keys: KeysService,
+  ) {}
+
+  @Post('orgs')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Creates an organisation; its creator is its owner' })
+  create(@CurrentUser() user: PortalUser, @Body() body: OrgBody) {
+    return this.orgs.create(user, body.name.trim());
+  }
+
+  @Get('orgs/:orgId/keys')
+  @ApiOperation({ summary: 'The organisation’s keys (any member): name, prefix, permissions, creation time' })
+  listKeys(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string) {
+    return this.keys.list(user, orgId);
+  }
+
+  @Post('orgs/:orgId/keys')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Creates a key (owner, admin); the full key is in this answer only' })
+  createKey(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string, @Body() body: KeyBody) {
+    return this.keys.create(user, orgId, body.name);
+  }
+
+  @Delete('orgs/:orgId/keys/:keyId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Revokes (deletes) a key (owner, admin); 404 when already gone' })
+  async revokeKey(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string, @Param('keyId', uuid) keyId: string): Promise<void> {
+    await this.keys.revoke(user, orgId, keyId);
+  }
+
+  @Get('orgs/:orgId/members')
+  @ApiOperation({ summary: 'Members and their roles (owner, admin)' })
+  members(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string) {
+    return this.orgs.members(user, orgId);
+  }
+
+  @Patch('orgs/:orgId/members/:userId')
+  @ApiOperation({ summary: 'Changes a member’s role (owners any; admins between admin and member); the last owner keeps the role' })
+  changeRole(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string, @Param('userId', uuid) userId: string, @Body() body: RoleBody) {
+    return this.orgs.changeRole(user, orgId, userId, body.role);
+  }
+
+  @Delete('orgs/:orgId/members/:userId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Removes a member (owner, admin), or leaves (yourself); the last owner cannot leave' })
+  async removeMember(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string, @Param('userId', uuid) userId: string): Promise<void> {
+    await this.orgs.removeMember(user, orgId, userId);
+  }
+
+  @Post('orgs/:orgId/invitations')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Invites someone by email as admin or member (owner, admin): a link to accept' })
+  invite(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string, @Body() body: InvitationBody) {
+    return this.orgs.invite(user, orgId, body.email, body.role);
+  }
+
+  @Get('orgs/:orgId/invitations')
+  @ApiOperation({ summary: 'Open invitations (owner, admin)' })
+  invitations(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string) {
+    return this.orgs.invitations(user, orgId);
+  }
+
+  @Delete('orgs/:orgId/invitations/:invitationId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Withdraws an open invitation (owner, admin)' })
+  async revokeInvitation(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string, @Param('invitationId', uuid) invitationId: string): Promise<void> {
+    await this.orgs.revokeInvitation(user, orgId, invitationId);
+  }
+
+  @Post('invitations/:token/accept')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Accepts an invitation: the signed-in user must have the invited email' })
+  accept(@CurrentUser() user: PortalUser, @Param('token') token: string) {
+    return this.orgs.accept(user, token.slice(0, 128));
+  }
+}

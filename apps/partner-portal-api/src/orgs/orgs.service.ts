@@ -1,0 +1,145 @@
+import { Injectable } from '@nestjs/common';
+import { AppError, ErrorCode, Subjects } from '@swap/contracts';
+import { MessagingClient } from '@swap/messaging';
+import { createHash, randomBytes } from 'node:crypto';
+import { PrismaClient, type Membership, type Role } from '../generated/prisma/client';
+import { PartnerPortalApiConfig } from '../partner-portal-api.config';
+import type { PortalUser } from '../auth/sessions.service';
+
+export const MANAGERS: Role[] = ['owner', 'admin'];
+
+const notFound = () => new AppError(404, ErrorCode.NotFound, 'Organisation not found');
+
+export function actorOf(user: PortalUser): string {
+  return `user:${user.id}`;
+}
+
+/**
+ * Organisations as the portal sees them: who belongs, with which role. Organisations
+ * themselves are created in key-registry (over the bus); memberships and invitations are
+ * the portal's. Someone who is not a member gets 404 for every organisation route (an
+ * organisation's existence is not disclosed); a member without the role gets 403.
+ */
+@Injectable()
+export class OrgsService {
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly messaging: MessagingClient,
+    private readonly config: PartnerPortalApiConfig,
+  ) {}
+
+  /** The user's membership of the organisation, with one of `roles` (any role when omitted). */
+  async member(user: PortalUser, orgId: string, roles?: Role[], doing = 'do this'): Promise<Membership> {
+    const membership = await this.db.membership.findUnique({ where: { orgId_userId: { orgId, userId: user.id } } });
+    if (!membership) throw notFound();
+    if (roles && !roles.includes(membership.role)) {
+      throw new AppError(403, ErrorCode.Forbidden, `Only ${roles.map((r) => `an ${r}`).join(' or ')} may ${doing}; you are a ${membership.role} of this organisation`);
+    }
+    return membership;
+  }
+
+  async create(user: PortalUser, name: string) {
+    const org = await this.messaging.request(Subjects.orgCreate, { name, actor: actorOf(user) });
+    await this.db.membership.create({ data: { orgId: org.id, orgName: org.name, userId: user.id, role: 'owner' } });
+    return { id: org.id, name: org.name, role: 'owner' as const };
+  }
+
+  async members(user: PortalUser, orgId: string) {
+    await this.member(user, orgId, MANAGERS, 'list the members');
+    const rows = await this.db.membership.findMany({ where: { orgId }, include: { user: true }, orderBy: { createdAt: 'asc' } });
+    return rows.map((m) => ({ userId: m.userId, email: m.user.email, role: m.role, joinedAt: m.createdAt.toISOString() }));
+  }
+
+  /**
+   * Owners change any role; admins move people between admin and member only. The last
+   * owner keeps the role. The organisation's rows are locked, so two changes at once
+   * cannot both remove "the other" owner.
+   */
+  async changeRole(user: PortalUser, orgId: string, userId: string, role: Role) {
+    return this.db.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<{ user_id: string; role: Role }[]>`SELECT user_id::text, role::text AS role FROM partner_portal_api.memberships WHERE org_id = ${orgId}::uuid FOR UPDATE`;
+      const me = rows.find((r) => r.user_id === user.id);
+      if (!me) throw notFound();
+      if (!MANAGERS.includes(me.role)) throw new AppError(403, ErrorCode.Forbidden, `Only an owner or an admin may change roles; you are a ${me.role} of this organisation`);
+      const target = rows.find((r) => r.user_id === userId);
+      if (!target) throw new AppError(404, ErrorCode.NotFound, 'No such member of this organisation');
+      if (me.role !== 'owner' && (role === 'owner' || target.role === 'owner')) throw new AppError(403, ErrorCode.Forbidden, 'Only an owner may make someone an owner or change an owner’s role');
+      if (target.role === 'owner' && role !== 'owner' && rows.filter((r) => r.role === 'owner').length === 1) {
+        throw new AppError(409, ErrorCode.Conflict, 'The last owner cannot give up the role; make another member an owner first');
+      }
+      const updated = await tx.membership.update({ where: { orgId_userId: { orgId, userId } }, data: { role }, include: { user: true } });
+      return { userId: updated.userId, email: updated.user.email, role: updated.role, joinedAt: updated.createdAt.toISOString() };
+    });
+  }
+
+  /** Anyone may leave; owners and admins remove others (admins not owners); the last owner stays. */
+  async removeMember(user: PortalUser, orgId: string, userId: string): Promise<void> {
+    await this.db.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<{ user_id: string; role: Role }[]>`SELECT user_id::text, role::text AS role FROM partner_portal_api.memberships WHERE org_id = ${orgId}::uuid FOR UPDATE`;
+      const me = rows.find((r) => r.user_id === user.id);
+      if (!me) throw notFound();
+      const target = rows.find((r) => r.user_id === userId);
+      if (userId !== user.id) {
+        if (!MANAGERS.includes(me.role)) throw new AppError(403, ErrorCode.Forbidden, `Only an owner or an admin may remove members; you are a ${me.role} of this organisation`);
+        if (!target) throw new AppError(404, ErrorCode.NotFound, 'No such member of this organisation');
+        if (target.role === 'owner' && me.role !== 'owner') throw new AppError(403, ErrorCode.Forbidden, 'Only an owner may remove an owner');
+      }
+      if (target!.role === 'owner' && rows.filter((r) => r.role === 'owner').length === 1) {
+        throw new AppError(409, ErrorCode.Conflict, 'The last owner cannot leave; make another member an owner first');
+      }
+      await tx.membership.delete({ where: { orgId_userId: { orgId, userId } } });
+    });
+  }
+
+  async invite(user: PortalUser, orgId: string, email: string, role: Role) {
+    const me = await this.member(user, orgId, MANAGERS, 'invite members');
+    return this.createInvitation(orgId, me.orgName, email, role, actorOf(user));
+  }
+
+  /** An operator invites the first owner of an organisation made before the portal (its name from key-registry). */
+  async inviteOwner(orgId: string, email: string, operator: string) {
+    const org = (await this.messaging.request(Subjects.orgList, {})).find((o) => o.id === orgId);
+    if (!org) throw notFound();
+    return this.createInvitation(orgId, org.name, email, 'owner', operator);
+  }
+
+  async invitations(user: PortalUser, orgId: string) {
+    await this.member(user, orgId, MANAGERS, 'list invitations');
+    const rows = await this.db.invitation.findMany({ where: { orgId, acceptedAt: null, expiresAt: { gt: new Date() } }, orderBy: { createdAt: 'asc' } });
+    return rows.map((i) => ({ id: i.id, email: i.email, role: i.role, createdAt: i.createdAt.toISOString(), expiresAt: i.expiresAt.toISOString() }));
+  }
+
+  async revokeInvitation(user: PortalUser, orgId: string, invitationId: string): Promise<void> {
+    await this.member(user, orgId, MANAGERS, 'revoke invitations');
+    const { count } = await this.db.invitation.deleteMany({ where: { id: invitationId, orgId, acceptedAt: null } });
+    if (count === 0) throw new AppError(404, ErrorCode.NotFound, 'Invitation not found; it may have been accepted or revoked');
+  }
+
+  /** The signed-in user whose email the invitation names joins with its role. */
+  async accept(user: PortalUser, token: string) {
+    return this.db.$transaction(async (tx) => {
+      const [invitation] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM partner_portal_api.invitations WHERE token_hash = ${hashToken(token)} FOR UPDATE`;
+      const found = invitation && (await tx.invitation.findUnique({ where: { id: invitation.id } }));
+      if (!found || found.acceptedAt || found.expiresAt.getTime() <= Date.now()) throw new AppError(404, ErrorCode.NotFound, 'Invitation not found, already used or expired; ask for a new one');
+      if (found.email !== user.email) throw new AppError(403, ErrorCode.Forbidden, 'This invitation is for another email address; sign in with the invited one');
+      const existing = await tx.membership.findUnique({ where: { orgId_userId: { orgId: found.orgId, userId: user.id } } });
+      if (existing) throw new AppError(409, ErrorCode.Conflict, `You are already a ${existing.role} of ${found.orgName}`);
+      await tx.membership.create({ data: { orgId: found.orgId, orgName: found.orgName, userId: user.id, role: found.role } });
+      await tx.invitation.update({ where: { id: found.id }, data: { acceptedAt: new Date(), acceptedBy: user.id } });
+      return { orgId: found.orgId, orgName: found.orgName, role: found.role };
+    });
+  }
+
+  private async createInvitation(orgId: string, orgName: string, email: string, role: Role, invitedBy: string) {
+    const token = randomBytes(24).toString('base64url');
+    const row = await this.db.invitation.create({
+      data: { tokenHash: hashToken(token), orgId, orgName, email: email.trim().toLowerCase(), role, invitedBy, expiresAt: new Date(Date.now() + this.config.INVITATION_TTL_MS) },
+    });
+    const link = `${this.config.PORTAL_PUBLIC_URL.replace(/\/+$/, '')}/portal/invitations/${token}`;
+    return { id: row.id, email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString(), token, link };
+  }
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
