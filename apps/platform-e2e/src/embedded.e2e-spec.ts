@@ -104,6 +104,18 @@ describe('the embedded default, called through the gateway', () => {
     expect(page.text).toContain('/v1/swaps/tokens/{chainKey}');
   });
 
+  it('serves the partner portal (its UI and its API) through the gateway at /portal/', async () => {
+    const page = await get(`${platform.gatewayUrl}/portal/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.text).toContain('<div id="root"></div>');
+    const script = /src="(\/portal\/assets\/[^"]+\.js)"/.exec(page.text)![1];
+    expect((await get(`${platform.gatewayUrl}${script}`)).status).toBe(200);
+    const csrf = await get(`${platform.gatewayUrl}/portal/api/auth/csrf`);
+    expect(csrf.json().csrfToken).toMatch(/^[\w-]{32}$/);
+    expect((await get(`${platform.gatewayUrl}/portal/api/me`)).status).toBe(401);
+  });
+
   it('serves USD candles from the simulated feed through the gateway, without any key', async () => {
     const markets = await eventually(async () => {
       const res = await get(`${platform.gatewayUrl}/v1/be/oracle/markets`);

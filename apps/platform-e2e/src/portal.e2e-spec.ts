@@ -109,6 +109,27 @@ describe('partner portal API: accounts, sessions, CSRF, organisations, roles, in
     expect((await owner.call('GET', '/portal/api/me')).status).toBe(401);
   });
 
+  it('refuses NUL characters, broken Unicode, absurd nesting and huge unknown field names with a 400, storing nothing', async () => {
+    const b = browser();
+    await b.signUp('hostile@example.com');
+    const cases: [unknown, string][] = [
+      [{ name: 'Evil\u0000Org' }, 'name must not contain NUL characters (\\u0000)'],
+      [{ name: '\ud800' }, 'name must not contain unpaired UTF-16 surrogates (it is not Unicode text)'],
+    ];
+    for (const [body, message] of cases) expect(await b.call('POST', '/portal/api/orgs', body)).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', message } });
+    const deep = await fetch(`${portal()}/portal/api/orgs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': b.cookies.get('portal_csrf')!, cookie: [...b.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      body: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`,
+    });
+    expect(deep.status).toBe(400);
+    expect(((await deep.json()) as { message: string }).message).toBe('the request body is nested more than 32 levels deep');
+    const unknown = await b.call('POST', '/portal/api/orgs', { name: 'ok', ['x'.repeat(100_000)]: 1 });
+    expect(unknown.status).toBe(400);
+    expect(JSON.stringify(unknown.body).length).toBeLessThan(1_000);
+    expect((await b.call('GET', '/portal/api/me')).body.memberships).toEqual([]);
+  });
+
   it('expires sessions', async () => {
     const b = browser();
     const userId = await b.signUp('expiring@example.com');

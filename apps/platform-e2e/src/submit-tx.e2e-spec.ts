@@ -50,6 +50,12 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
     }
   });
 
+  it('answers a NUL in a query parameter with a 400 naming it, never reaching the database', async () => {
+    const res = await fetch(`${stack.url('swap-gateway')}/v1/swaps/submit-tx/status?txHash=0x${'1'.repeat(64)}%00&srcChainKey=0xa4b1.arbitrum`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: 'txHash must not contain NUL characters (\\u0000)' });
+  });
+
   it('treats the same hash on another chain as another submission', async () => {
     const base = await post('/v1/swaps/submit-tx', body({ srcChainKey: '0x2105.base', intent: { ...INTENT, srcChain: '30' } }));
     expect(base.body.data.status).toBe('inserted');

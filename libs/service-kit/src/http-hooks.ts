@@ -1,6 +1,7 @@
 import { ErrorCode, type ErrorBody } from '@swap/contracts';
 import { RequestContext, type Logger, type RequestScope, type ServiceMetrics } from '@swap/observability';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { inputTextProblem } from './input-text';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,7 +34,16 @@ export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: Serv
     }
     RequestContext.run(request.scope, done);
   });
-  fastify.addHook('preValidation', enter);
+  // Text no route may take (NUL, broken Unicode, absurd nesting): 400 before any handler sees it.
+  fastify.addHook('preValidation', (request, reply, done) => {
+    const problem = inputTextProblem(request.query, 'query') ?? inputTextProblem(request.params, 'path') ?? inputTextProblem(request.body, 'request body');
+    if (problem) {
+      const body: ErrorBody = { statusCode: 400, code: ErrorCode.ValidationFailed, message: problem, requestId: request.scope?.requestId };
+      void reply.code(400).send(body);
+      return;
+    }
+    enter(request, reply, done);
+  });
   // A response finished while draining closes its connection, so keep-alive clients cannot
   // hold the server open after their last in-flight request.
   fastify.addHook('onSend', (_request, reply, payload, done) => {

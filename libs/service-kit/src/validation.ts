@@ -1,16 +1,21 @@
 import { ParseUUIDPipe, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { AppError, ErrorCode, type FieldViolation } from '@swap/contracts';
+import { printableName } from './input-text';
 
 /** Flattens class-validator's tree into one violation per field and rule (`partnerFee.percentage`). */
 export function toViolations(errors: ValidationError[], parent = ''): FieldViolation[] {
   const out: FieldViolation[] = [];
   for (const error of errors) {
-    const field = parent ? `${parent}.${error.property}` : error.property;
-    for (const [rule, message] of Object.entries(error.constraints ?? {})) out.push({ field, rule, message: withPath(message, parent, error.property) });
+    const property = printableName(error.property);
+    const field = parent ? `${parent}.${property}` : property;
+    for (const [rule, message] of Object.entries(error.constraints ?? {})) out.push({ field, rule, message: withPath(message.split(error.property).join(property), parent, property) });
     if (error.children?.length) out.push(...toViolations(error.children, field));
   }
-  return out;
+  return parent ? out : out.slice(0, MAX_VIOLATIONS);
 }
+
+/** At most this many violations are answered (a body of thousands of unknown fields gets the first ones). */
+const MAX_VIOLATIONS = 20;
 
 /**
  * A nested field's message names its whole path once: class-validator writes

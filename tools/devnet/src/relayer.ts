@@ -151,7 +151,8 @@ export class DevnetRelayer {
       return { success: false, message: 'body must be JSON { action, params }' };
     }
     const { chain_id: chainId, tx_hash: txHash, conn_sn: connSn } = request.params ?? {};
-    if (typeof chainId !== 'string' || typeof txHash !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(txHash)) return { success: false, message: 'params.chain_id and params.tx_hash are required' };
+    if (typeof chainId !== 'string' || typeof txHash !== 'string') return { success: false, message: 'params.chain_id and params.tx_hash are required' };
+    if (!/^0x[0-9a-fA-F]{64}$/.test(txHash)) return { success: false, message: 'the devnet relay carries its EVM chains only (no Solana validator runs here): tx_hash must be 0x and 64 hex digits' };
     const endpoint = this.endpoints.get(chainId);
     if (!endpoint) return { success: false, message: `unknown chain_id ${chainId}` };
     switch (request.action) {

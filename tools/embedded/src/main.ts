@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   }
   const servicePorts = process.env.SERVICE_PORTS === 'ephemeral' ? 'ephemeral' : 'fixed';
   const passThrough: Record<string, string> = {};
-  for (const key of ['CHAIN_PROFILE', 'RPC_TIMEOUT_MS', 'SHUTDOWN_TIMEOUT_MS', 'UPSTREAM_TIMEOUT_MS', 'CORS_ORIGINS']) {
+  for (const key of ['CHAIN_PROFILE', 'RPC_TIMEOUT_MS', 'SHUTDOWN_TIMEOUT_MS', 'UPSTREAM_TIMEOUT_MS', 'CORS_ORIGINS', 'PORTAL_PUBLIC_URL']) {
     if (process.env[key]) passThrough[key] = process.env[key]!;
   }
   const devnet = process.env.DEVNET !== 'off';
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     '',
     `Swap platform (embedded default) is up: ${platform.gatewayUrl}`,
     `  API docs      ${platform.gatewayUrl}/v1/docs   (OpenAPI: ${platform.gatewayUrl}/v1/openapi.json)`,
+    `  portal        ${platform.gatewayUrl}/portal/   (partners: sign up, create an organisation and its API keys)`,
     `  try           curl ${platform.gatewayUrl}/v1/swaps/tokens/0xa4b1.arbitrum`,
     `                curl "${platform.gatewayUrl}/v1/swaps/deadline?offsetSeconds=300"`,
     '',

@@ -75,7 +75,9 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       env.RELAY_API_URL ??= devnet.relayApiUrl;
     }
     // No JetStream in process: settlement's work waits in a PostgreSQL table.
-    const base = { HOST: '127.0.0.1', LOG_LEVEL: options.logLevel, WORK_QUEUE: 'postgres', ...env };
+    // Invitation links point at the gateway, which serves the portal at /portal/.
+    const portalUrl: Record<string, string> = options.gatewayPort ? { PORTAL_PUBLIC_URL: `http://127.0.0.1:${options.gatewayPort}` } : {};
+    const base = { HOST: '127.0.0.1', LOG_LEVEL: options.logLevel, WORK_QUEUE: 'postgres', ...portalUrl, ...env };
     for (const definition of BACKEND_SERVICES) {
       const port = options.servicePorts === 'fixed' ? DefaultPorts[definition.name] : 0;
       // Only the gateway faces clients: the services behind believe its X-Forwarded-For.

@@ -231,8 +231,9 @@ export class SettlementWorker {
     return row.status === 'posted_execution' && !patch.intentCancelled ? { retryInMs: CANCEL_WATCH_EVERY_MS } : { done: true };
   }
 
+  /** Nothing to do yet (not mined, not relayed, not filled): look again soon; only errors count as attempts. */
   private async wait(row: SubmissionRow, patch?: SubmissionPatch): Promise<WorkResult> {
-    await this.store.touch(row, patch);
+    if (patch) await this.store.patch(row, patch);
     return { retryInMs: this.config.STEP_POLL_MS };
   }
 

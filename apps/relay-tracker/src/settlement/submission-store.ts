@@ -53,7 +53,12 @@ export class SubmissionStore {
     return true;
   }
 
-  /** A step that did not move the swap on: its attempts grow (and what it learnt is kept), if it is still where it was. */
+  /** Stores what a step learned without moving the swap (compare-and-set on its status). */
+  async patch(row: SubmissionRow, patch: SubmissionPatch): Promise<void> {
+    await this.db.submission.updateMany({ where: { id: row.id, status: row.status }, data: patch });
+  }
+
+  /** A step that failed (an RPC, the relay API, the bus): its attempts grow (and what it learnt is kept), if it is still where it was. */
   async touch(row: SubmissionRow, patch: SubmissionPatch = {}): Promise<void> {
     await this.db.submission.updateMany({ where: { id: row.id, status: row.status }, data: { ...patch, processingAttempts: { increment: 1 } } });
   }

@@ -1,0 +1,78 @@
+import { ErrorCode, type ErrorBody } from '@swap/contracts';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, relative, sep } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+/** What every page of the portal is served with: scripts and styles only from here, no framing, no referrer (invitation links carry tokens). */
+const SECURITY_HEADERS = {
+  'content-security-policy': "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+interface Asset {
+  body: Buffer;
+  type: string;
+  immutable: boolean;
+}
+
+/** Where `npm run build` puts the UI (dist/partner-portal-web), from the compiled service or from its sources under jest. */
+export function portalUiDir(serviceDir: string): string | undefined {
+  return [join(serviceDir, '..', '..', '..', 'partner-portal-web'), join(serviceDir, '..', '..', '..', 'dist', 'partner-portal-web')].find((dir) => existsSync(join(dir, 'index.html')));
+}
+
+function load(dir: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  const walk = (at: string) => {
+    for (const name of readdirSync(at)) {
+      const file = join(at, name);
+      if (statSync(file).isDirectory()) walk(file);
+      else assets.set(relative(dir, file).split(sep).join('/'), { body: readFileSync(file), type: TYPES[extname(name)] ?? 'application/octet-stream', immutable: file.includes(`${sep}assets${sep}`) });
+    }
+  };
+  walk(dir);
+  return assets;
+}
+
+function notFound(reply: FastifyReply, message: string): FastifyReply {
+  const body: ErrorBody = { statusCode: 404, code: ErrorCode.RouteNotFound, message };
+  return reply.code(404).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * The portal's web UI (apps/partner-portal, built by Vite) at /portal/: the files are read
+ * once at start into memory, so only files that exist in the build can be answered (no
+ * path is ever joined from a request). Paths without an extension are the single-page
+ * app's own (an invitation link): they get index.html.
+ */
+export function servePortalUi(fastify: FastifyInstance, dir: string | undefined): void {
+  const assets = dir ? load(dir) : new Map<string, Asset>();
+  const send = (reply: FastifyReply, asset: Asset) =>
+    reply
+      .headers(SECURITY_HEADERS)
+      .header('cache-control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .type(asset.type)
+      .send(asset.body);
+  fastify.get('/portal', (_req, reply) => reply.redirect('/portal/', 302));
+  fastify.get('/portal/*', (req, reply) => {
+    const path = (req.params as { '*': string })['*'];
+    if (path === 'api' || path.startsWith('api/')) return notFound(reply, `No route for GET ${req.url.split('?')[0].slice(0, 200)}`);
+    const index = assets.get('index.html');
+    if (!index) return notFound(reply, 'The portal UI is not built here (npm run build builds it)');
+    const asset = assets.get(path);
+    if (asset) return send(reply, asset);
+    if (path === '' || !extname(path)) return send(reply, index);
+    return notFound(reply, `No portal file ${path.slice(0, 200)}`);
+  });
+}

@@ -1,0 +1,116 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { api, type Invitation, type Member, type Membership, type Role } from './api';
+
+/** Members, their roles and invitations: for owners and admins. */
+export function MembersPanel({ membership, me, onChanged }: { membership: Membership; me: string; onChanged: () => void }) {
+  const [members, setMembers] = useState<Member[]>();
+  const [invitations, setInvitations] = useState<Invitation[]>([]);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const [link, setLink] = useState('');
+  const [error, setError] = useState('');
+  const base = `/orgs/${membership.orgId}`;
+  const owner = membership.role === 'owner';
+
+  const refresh = useCallback(async () => {
+    try {
+      setMembers(await api<Member[]>('GET', `${base}/members`));
+      setInvitations(await api<Invitation[]>('GET', `${base}/invitations`));
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }, [base]);
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  const act = async (call: () => Promise<unknown>) => {
+    setError('');
+    try {
+      await call();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+    await refresh();
+    onChanged();
+  };
+  const invite = async (e: FormEvent) => {
+    e.preventDefault();
+    setError('');
+    try {
+      const created = await api<Invitation>('POST', `${base}/invitations`, { email, role });
+      setLink(created.link ?? '');
+      setEmail('');
+      await refresh();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+
+  return (
+    <section aria-labelledby="members-title" className="card">
+      <h2 id="members-title">Members</h2>
+      {error && <p role="alert">{error}</p>}
+      <ul className="members">
+        {members?.map((m) => (
+          <li key={m.userId}>
+            <span>{m.email}</span>
+            <label>
+              <span className="sr-only">Role of {m.email}</span>
+              <select
+                value={m.role}
+                disabled={!owner && m.role === 'owner'}
+                onChange={(e) => void act(() => api('PATCH', `${base}/members/${m.userId}`, { role: e.target.value }))}
+              >
+                {(owner || m.role === 'owner' ? ['owner', 'admin', 'member'] : ['admin', 'member']).map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="button" aria-label={m.userId === me ? 'Leave this organisation' : `Remove ${m.email}`} onClick={() => void act(() => api('DELETE', `${base}/members/${m.userId}`))}>
+              {m.userId === me ? 'Leave' : 'Remove'}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form onSubmit={invite} className="inline" aria-label="Invite a member">
+        <label>
+          Email to invite
+          <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        <label>
+          Role
+          <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            <option value="member">member (reads keys)</option>
+            <option value="admin">admin (manages keys)</option>
+          </select>
+        </label>
+        <button type="submit">Invite</button>
+      </form>
+      {link && (
+        <p role="status">
+          Send this link to the invited person: <code data-testid="invitation-link">{link}</code>
+        </p>
+      )}
+      {invitations.length > 0 && (
+        <>
+          <h3>Open invitations</h3>
+          <ul className="members">
+            {invitations.map((i) => (
+              <li key={i.id}>
+                <span>
+                  {i.email} ({i.role}), until {new Date(i.expiresAt).toLocaleDateString()}
+                </span>
+                <button type="button" aria-label={`Withdraw the invitation of ${i.email}`} onClick={() => void act(() => api('DELETE', `${base}/invitations/${i.id}`))}>
+                  Withdraw
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

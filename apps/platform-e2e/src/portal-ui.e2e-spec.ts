@@ -1,0 +1,156 @@
+import { eventually, sampleIntent } from '@swap/testing';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { partnerPortalApi } from '../../partner-portal-api/src/partner-portal-api.definition';
+import { KeyStack } from './key-stack';
+
+jest.setTimeout(120_000);
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+/** PORTAL_SCREENSHOTS=docs/portal writes the README's screenshots. */
+const SHOTS = process.env.PORTAL_SCREENSHOTS;
+
+/**
+ * The partner portal's web UI in a real browser (Debian's chromium through playwright-core),
+ * served by partner-portal-api at /portal/, against key-registry and swap-gateway.
+ */
+describe('partner portal UI in chromium', () => {
+  const stack = new KeyStack();
+  let browser: Browser;
+  const portal = () => `${stack.url('partner-portal-api')}/portal/`;
+  const shot = async (page: Page, name: string) => {
+    if (!SHOTS) return;
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  };
+  const hashWith = (key: string) =>
+    fetch(`${stack.url('swap-gateway')}/v1/swaps/intents/hash`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ intent: sampleIntent() }) }).then((r) => r.status);
+
+  beforeAll(async () => {
+    await stack.start();
+    await stack.add(partnerPortalApi, { SCRYPT_LOG_N: '10', PORTAL_PUBLIC_URL: 'http://127.0.0.1' });
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; .ci/run does)`);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack.stop();
+  });
+
+  const signUp = async (page: Page, email: string) => {
+    await page.goto(page.url().startsWith('http') ? page.url() : portal());
+    await page.getByRole('button', { name: 'No account yet? Create one' }).click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+  };
+
+  it('signs up, creates an organisation and keys (shown once, copied), refuses a third, revokes with confirmation; members read only', async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(portal()).origin });
+    const page = await context.newPage();
+    await page.goto(portal());
+    await shot(page, 'sign-in');
+    await signUp(page, 'owner@ui.example');
+    await page.getByLabel('New organisation name').fill('Acme Wallet');
+    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await page.getByRole('heading', { name: 'API keys of Acme Wallet' }).waitFor();
+    const orgId = await page.getByRole('combobox', { name: 'Organisation', exact: true }).inputValue();
+
+    // Create: the name is checked as it is typed.
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create an API key' });
+    await dialog.getByLabel('Key name').fill('x'.repeat(65));
+    await dialog.getByText('Name must be at most 64 characters (65 now)').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Create' }).isDisabled()).toBe(true);
+    await dialog.getByLabel('Key name').fill('production');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    const shown = page.getByRole('region', { name: 'New API key' });
+    await shown.getByText('it is shown only this once and cannot be shown again').waitFor();
+    const key = (await shown.getByTestId('new-key').textContent())!;
+    expect(key).toMatch(/^svc_[\w-]{43}$/);
+    await shot(page, 'new-key');
+    await shown.getByRole('button', { name: 'Copy key' }).click();
+    await shown.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
+    await shown.getByRole('button', { name: 'I have stored it' }).click();
+    const table = page.getByRole('table');
+    await table.getByText(`${key.slice(0, 12)}••••••••`).waitFor();
+    expect(await page.content()).not.toContain(key);
+    await table.getByText('Read swaps, Execute swaps').waitFor();
+
+    // A second key, then a third: the spec's message.
+    for (const name of ['staging', 'third']) {
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.getByLabel('Key name').fill(name);
+      await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+      if (name === 'staging') await page.getByRole('button', { name: 'I have stored it' }).click();
+    }
+    await page.getByRole('dialog').getByRole('alert').getByText('Two active API keys already exist; revoke one, then create another').waitFor();
+    await shot(page, 'key-limit');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
+    // The key from the browser works on an enforced swaps route; revoked, it is refused.
+    for (const mode of ['monitor', 'enforce']) expect((await stack.ops('key-registry', 'PUT', '/ops/enforcement-modes/swaps', { mode })).status).toBe(200);
+    await eventually(async () => (await hashWith(key)) === 200, 5_000, 50);
+    await page.getByRole('button', { name: 'Revoke key production' }).click();
+    await page.getByRole('dialog', { name: 'Revoke key production?' }).getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByRole('button', { name: 'Revoke key production' }).waitFor({ state: 'detached' });
+    await eventually(async () => (await hashWith(key)) === 401, 5_000, 50);
+    expect((await stack.ops('key-registry', 'PUT', '/ops/enforcement-modes/swaps', { mode: 'monitor' })).status).toBe(200);
+
+    // A create whose answer never arrives (the key was made): creating is blocked until a refresh, which flags the unknown key.
+    await page.route(`**/portal/api/orgs/${orgId}/keys`, async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      await route.fetch();
+      await route.abort('timedout');
+    });
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByLabel('Key name').fill('lost');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+    await page.getByText('Creating is blocked until the list has been refreshed').waitFor();
+    expect(await page.getByRole('button', { name: 'Create key' }).isDisabled()).toBe(true);
+    await page.unroute(`**/portal/api/orgs/${orgId}/keys`);
+    await page.getByRole('button', { name: 'Refresh list' }).click();
+    await page.getByText('Not recognised? It may come from the create that did not complete').waitFor();
+    expect(await page.getByRole('button', { name: 'Create key' }).isDisabled()).toBe(false);
+    await shot(page, 'unrecognised-key');
+    await page.getByRole('button', { name: 'Revoke key lost' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByRole('button', { name: 'Revoke key lost' }).waitFor({ state: 'detached' });
+
+    // Invite a member, who then sees a read-only list, on a phone-sized screen.
+    await page.getByLabel('Email to invite').fill('member@ui.example');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    const link = (await page.getByTestId('invitation-link').textContent())!;
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1\/portal\/invitations\/[\w-]+$/);
+    await shot(page, 'members');
+    const phone = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const member = await phone.newPage();
+    await member.goto(`${portal()}invitations/${link.split('/').at(-1)}`);
+    await signUp(member, 'member@ui.example');
+    await member.getByRole('button', { name: 'Accept invitation' }).click();
+    await member.getByRole('heading', { name: 'API keys of Acme Wallet' }).waitFor();
+    await member.getByText('You are a member: you can see the keys').waitFor();
+    await member.getByText('staging').waitFor();
+    expect(await member.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    expect(await member.getByRole('button', { name: /^Revoke key/ }).count()).toBe(0);
+    expect(await member.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await shot(member, 'member-phone');
+    await phone.close();
+    await context.close();
+  });
+
+  it('serves the UI with a strict content security policy, and API paths never as pages', async () => {
+    const page = await fetch(portal());
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(await page.text()).toContain('<div id="root"></div>');
+    const api = await fetch(`${portal()}api/nothing-here`);
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({ code: 'ROUTE_NOT_FOUND' });
+    expect((await fetch(`${portal()}../../etc/passwd`)).status).not.toBe(200);
+  });
+});
