@@ -3,21 +3,19 @@ import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { AppError, ErrorCode } from '@swap/contracts';
 import type { Logger } from '@swap/observability';
 import { CACHE, LOGGER, type Cache } from '@swap/service-kit';
-import { IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsString, MaxLength, MinLength } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 import { PartnerPortalApiConfig } from '../partner-portal-api.config';
+import { EmailField } from '../portal-fields';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
 import { clearSessionCookie, CSRF_COOKIE, SESSION_COOKIE, setCsrfCookie, setSessionCookie } from './portal-cookies';
 import { CsrfGuard, CurrentUser, SessionGuard } from './portal.guards';
 import { SessionsService, type PortalUser } from './sessions.service';
 
 class SignUpBody {
-  @ApiProperty({ example: 'dev@acme.example' })
-  @IsEmail({}, { message: 'email must be an email address' })
-  @MaxLength(254, { message: 'email must be at most 254 characters' })
-  @IsString({ message: 'email is required (a string)' })
+  @EmailField()
   email!: string;
 
   @ApiProperty({ minLength: 10, maxLength: 256 })

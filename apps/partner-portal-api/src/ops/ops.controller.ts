@@ -2,14 +2,12 @@ import { Body, Controller, HttpCode, Param, Post, Req, UseGuards } from '@nestjs
 import { ApiExcludeController } from '@nestjs/swagger';
 import { OperatorGuard, operatorOf } from '@swap/key-auth';
 import { uuidParam as uuid } from '@swap/service-kit';
-import { IsEmail, IsString, MaxLength } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { OrgsService } from '../orgs/orgs.service';
+import { EmailField } from '../portal-fields';
 
 class EmailBody {
-  @IsEmail({}, { message: 'email must be an email address' })
-  @MaxLength(254, { message: 'email must be at most 254 characters' })
-  @IsString({ message: 'email is required (a string)' })
+  @EmailField('owner@legacy.example')
   email!: string;
 }
 

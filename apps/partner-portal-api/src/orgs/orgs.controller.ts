@@ -1,36 +1,26 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { uuidParam as uuid } from '@swap/service-kit';
-import { IsEmail, IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsIn } from 'class-validator';
 import { CsrfGuard, CurrentUser, SessionGuard } from '../auth/portal.guards';
 import type { PortalUser } from '../auth/sessions.service';
 import type { Role } from '../generated/prisma/client';
 import { KeysService } from '../keys/keys.service';
+import { EmailField, NameField } from '../portal-fields';
 import { OrgsService } from './orgs.service';
 
 class OrgBody {
-  @ApiProperty({ example: 'Acme Wallet', maxLength: 128 })
-  @Matches(/\S/, { message: 'name must not be blank' })
-  @MaxLength(128, { message: 'name must be at most 128 characters' })
-  @MinLength(1, { message: 'name must be 1 to 128 characters' })
-  @IsString({ message: 'name is required (a string)' })
+  @NameField(128, 'Acme Wallet')
   name!: string;
 }
 
 class KeyBody {
-  @ApiProperty({ example: 'production', maxLength: 64 })
-  @Matches(/\S/, { message: 'name must not be blank' })
-  @MaxLength(64, { message: 'name must be at most 64 characters' })
-  @MinLength(1, { message: 'name must be 1 to 64 characters' })
-  @IsString({ message: 'name is required (a string)' })
+  @NameField(64, 'production')
   name!: string;
 }
 
 class InvitationBody {
-  @ApiProperty({ example: 'colleague@acme.example' })
-  @IsEmail({}, { message: 'email must be an email address' })
-  @MaxLength(254, { message: 'email must be at most 254 characters' })
-  @IsString({ message: 'email is required (a string)' })
+  @EmailField('colleague@acme.example')
   email!: string;
 
   @ApiProperty({ enum: ['admin', 'member'] })

@@ -1,0 +1,24 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsEmail, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+
+/** An email address field (at most 254 characters), with messages that name it. */
+export function EmailField(example = 'dev@acme.example') {
+  return applyDecorators(
+    ApiProperty({ example, maxLength: 254 }),
+    IsEmail({}, { message: 'email must be an email address' }),
+    MaxLength(254, { message: 'email must be at most 254 characters' }),
+    IsString({ message: 'email is required (a string)' }),
+  );
+}
+
+/** A `name`: 1 to `max` characters, not blank. */
+export function NameField(max: number, example: string) {
+  return applyDecorators(
+    ApiProperty({ example, maxLength: max }),
+    Matches(/\S/, { message: 'name must not be blank' }),
+    MaxLength(max, { message: `name must be at most ${max} characters` }),
+    MinLength(1, { message: `name must be 1 to ${max} characters` }),
+    IsString({ message: 'name is required (a string)' }),
+  );
+}
