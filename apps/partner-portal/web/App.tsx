@@ -25,20 +25,27 @@ export function App() {
   useEffect(() => {
     void load();
   }, [load]);
+  const reload = useCallback(() => void load(), [load]);
 
   if (me === undefined) return <main>{error ? <p role="alert">{error}</p> : <p>Loading…</p>}</main>;
   if (me === null) return <AuthScreen onSignedIn={() => load()} invited={Boolean(invitation)} />;
 
   const membership = me.memberships.find((m) => m.orgId === orgId);
+  const badInvitation = !invitation && window.location.pathname.startsWith('/portal/invitations/');
   return (
     <main>
       <header className="bar">
         <h1>Partner portal</h1>
         <span className="who">{me.user.email}</span>
-        <button type="button" onClick={async () => (await api('POST', '/auth/sign-out'), setMe(null))}>
+        <button type="button" className="secondary" onClick={async () => (await api('POST', '/auth/sign-out'), setMe(null))}>
           Sign out
         </button>
       </header>
+      {badInvitation && (
+        <p role="alert" className="card">
+          This invitation link is not valid (it may have been cut when copied); ask for the link again.
+        </p>
+      )}
       {invitation && <AcceptInvitation token={invitation} onAccepted={(id) => (window.history.replaceState(null, '', '/portal/'), load(id))} />}
       <section aria-label="Organisations" className="orgs">
         {me.memberships.length > 0 && (
@@ -57,7 +64,7 @@ export function App() {
       </section>
       {membership ? (
         <>
-          <KeysPanel key={`keys-${membership.orgId}`} membership={membership} />
+          <KeysPanel key={`keys-${membership.orgId}`} membership={membership} onGone={reload} />
           {membership.role !== 'member' && <MembersPanel key={`members-${membership.orgId}`} membership={membership} me={me.user.id} onChanged={() => load()} />}
         </>
       ) : (

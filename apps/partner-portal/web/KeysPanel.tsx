@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError, PERMISSION_LABELS, type ApiKey, type Membership } from './api';
+import { Modal } from './Modal';
 
 const MAX_NAME = 64;
 
@@ -14,13 +15,32 @@ function nameProblem(name: string): string {
  * that failed with 503 or never answered, creating stays blocked until the list has been
  * refreshed, and a key that appeared meanwhile is offered for revocation (spec, rule 11).
  */
-export function KeysPanel({ membership }: { membership: Membership }) {
+/**
+ * Organisations whose last create did not complete: the key ids known before it. Kept in
+ * sessionStorage, so switching organisations or reloading the page keeps the block until
+ * the list has been fetched again, and that fetch still marks the key nobody saw.
+ */
+const unconfirmedCreates = {
+  key: (orgId: string) => `portal:unconfirmed-create:${orgId}`,
+  get(orgId: string): Set<string> | undefined {
+    const saved = sessionStorage.getItem(this.key(orgId));
+    return saved ? new Set(JSON.parse(saved) as string[]) : undefined;
+  },
+  set(orgId: string, known: Set<string>): void {
+    sessionStorage.setItem(this.key(orgId), JSON.stringify([...known]));
+  },
+  delete(orgId: string): void {
+    sessionStorage.removeItem(this.key(orgId));
+  },
+};
+
+export function KeysPanel({ membership, onGone }: { membership: Membership; onGone: () => void }) {
   const manager = membership.role !== 'member';
   const [keys, setKeys] = useState<ApiKey[]>();
   const [error, setError] = useState('');
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ key: string; name: string }>();
-  const [blockedSince, setBlockedSince] = useState<Set<string>>();
+  const [blockedSince, setBlockedSince] = useState<Set<string> | undefined>(() => unconfirmedCreates.get(membership.orgId));
   const [unrecognised, setUnrecognised] = useState<Set<string>>(new Set());
   const [revoking, setRevoking] = useState<ApiKey>();
 
@@ -30,14 +50,18 @@ export function KeysPanel({ membership }: { membership: Membership }) {
     try {
       const list = await api<ApiKey[]>('GET', path);
       setKeys(list);
-      setBlockedSince((before) => {
-        if (before) setUnrecognised(new Set(list.filter((k) => !before.has(k.id)).map((k) => k.id)));
-        return undefined;
-      });
+      const before = unconfirmedCreates.get(membership.orgId);
+      if (before) {
+        setUnrecognised(new Set(list.filter((k) => !before.has(k.id)).map((k) => k.id)));
+        unconfirmedCreates.delete(membership.orgId);
+      }
+      setBlockedSince(undefined);
     } catch (e) {
-      setError((e as Error).message);
+      // No longer a member (removed meanwhile): the organisation goes from the page.
+      if (e instanceof ApiError && e.status === 404) onGone();
+      else setError((e as Error).message);
     }
-  }, [path]);
+  }, [path, membership.orgId, onGone]);
 
   useEffect(() => {
     void refresh();
@@ -45,7 +69,9 @@ export function KeysPanel({ membership }: { membership: Membership }) {
 
   const onCreateFailed = (e: ApiError) => {
     if (e.unconfirmed || e.status >= 500) {
-      setBlockedSince(new Set((keys ?? []).map((k) => k.id)));
+      const known = new Set((keys ?? []).map((k) => k.id));
+      unconfirmedCreates.set(membership.orgId, known);
+      setBlockedSince(known);
       setCreating(false);
       setError(`${e.message}. The key may or may not exist: refresh the list before creating another.`);
       return true;
@@ -138,7 +164,7 @@ export function KeysPanel({ membership }: { membership: Membership }) {
         />
       )}
       {revoking && (
-        <div role="dialog" aria-modal="true" aria-labelledby="revoke-title" className="dialog">
+        <Modal labelledBy="revoke-title" onClose={() => setRevoking(undefined)}>
           <h3 id="revoke-title">Revoke key {revoking.name}?</h3>
           <p>
             Anything using <code>{revoking.prefix}••••••••</code> stops working at once. This cannot be undone.
@@ -161,11 +187,11 @@ export function KeysPanel({ membership }: { membership: Membership }) {
             >
               Revoke key
             </button>
-            <button type="button" onClick={() => setRevoking(undefined)}>
+            <button type="button" autoFocus onClick={() => setRevoking(undefined)}>
               Cancel
             </button>
           </div>
-        </div>
+        </Modal>
       )}
     </section>
   );
@@ -176,11 +202,14 @@ function CreateKeyDialog({ path, onClose, onCreated, onUnconfirmed }: { path: st
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const sending = useRef(false);
   const problem = nameProblem(name);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
-    if (problem) return;
+    // One create per submit, however fast the clicks (the button disables only on the next render).
+    if (problem || sending.current) return;
+    sending.current = true;
     setBusy(true);
     setError('');
     try {
@@ -189,11 +218,12 @@ function CreateKeyDialog({ path, onClose, onCreated, onUnconfirmed }: { path: st
     } catch (err) {
       if (!(err instanceof ApiError && onUnconfirmed(err))) setError((err as Error).message);
     } finally {
+      sending.current = false;
       setBusy(false);
     }
   };
   return (
-    <div role="dialog" aria-modal="true" aria-labelledby="create-title" className="dialog">
+    <Modal labelledBy="create-title" onClose={onClose} busy={busy}>
       <form onSubmit={submit}>
         <h3 id="create-title">Create an API key</h3>
         <label>
@@ -208,12 +238,13 @@ function CreateKeyDialog({ path, onClose, onCreated, onUnconfirmed }: { path: st
           <button type="submit" disabled={busy || Boolean(problem)}>
             Create
           </button>
-          <button type="button" onClick={onClose}>
+          <button type="button" onClick={onClose} disabled={busy}>
             Cancel
           </button>
         </div>
+        {busy && <p role="status">Creating the key…</p>}
       </form>
-    </div>
+    </Modal>
   );
 }
 
@@ -222,7 +253,9 @@ function NewKey({ created, onDone }: { created: { key: string; name: string }; o
   return (
     <div className="card new-key" role="region" aria-label="New API key">
       <p>
-        <strong>Key {created.name} created.</strong> Copy it now: it is shown only this once and cannot be shown again.
+        <strong>Key “{created.name}” created.</strong>
+      </p>
+      <p className="warn-strong">Copy it now: it is shown only this once and cannot be shown again.
       </p>
       <code data-testid="new-key">{created.key}</code>
       <div className="bar">

@@ -69,9 +69,11 @@ export function MembersPanel({ membership, me, onChanged }: { membership: Member
                 ))}
               </select>
             </label>
-            <button type="button" aria-label={m.userId === me ? 'Leave this organisation' : `Remove ${m.email}`} onClick={() => void act(() => api('DELETE', `${base}/members/${m.userId}`))}>
-              {m.userId === me ? 'Leave' : 'Remove'}
-            </button>
+            {(owner || m.role !== 'owner' || m.userId === me) && (
+              <button type="button" className="secondary" aria-label={m.userId === me ? 'Leave this organisation' : `Remove ${m.email}`} onClick={() => void act(() => api('DELETE', `${base}/members/${m.userId}`))}>
+                {m.userId === me ? 'Leave' : 'Remove'}
+              </button>
+            )}
           </li>
         ))}
       </ul>
@@ -91,7 +93,10 @@ export function MembersPanel({ membership, me, onChanged }: { membership: Member
       </form>
       {link && (
         <p role="status">
-          Send this link to the invited person: <code data-testid="invitation-link">{link}</code>
+          Send this link to the invited person: <code data-testid="invitation-link">{link}</code>{' '}
+          <button type="button" className="secondary" onClick={() => void navigator.clipboard.writeText(link)}>
+            Copy link
+          </button>
         </p>
       )}
       {invitations.length > 0 && (

@@ -59,6 +59,13 @@ describe('partner portal UI in chromium', () => {
     await page.getByRole('heading', { name: 'API keys of Acme Wallet' }).waitFor();
     const orgId = await page.getByRole('combobox', { name: 'Organisation', exact: true }).inputValue();
 
+    // A modal dialog: Escape closes it and focus returns to the button that opened it.
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('dialog', { name: 'Create an API key' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Create key');
+
     // Create: the name is checked as it is typed.
     await page.getByRole('button', { name: 'Create key' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create an API key' });
@@ -113,7 +120,8 @@ describe('partner portal UI in chromium', () => {
     await page.getByText('Creating is blocked until the list has been refreshed').waitFor();
     expect(await page.getByRole('button', { name: 'Create key' }).isDisabled()).toBe(true);
     await page.unroute(`**/portal/api/orgs/${orgId}/keys`);
-    await page.getByRole('button', { name: 'Refresh list' }).click();
+    // Still blocked after a reload until the list arrives; the fetch marks the key nobody saw.
+    await page.reload();
     await page.getByText('Not recognised? It may come from the create that did not complete').waitFor();
     expect(await page.getByRole('button', { name: 'Create key' }).isDisabled()).toBe(false);
     await shot(page, 'unrecognised-key');

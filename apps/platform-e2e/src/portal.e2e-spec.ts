@@ -181,6 +181,8 @@ describe('partner portal API: accounts, sessions, CSRF, organisations, roles, in
     const invited = await owner.call('POST', `/portal/api/orgs/${orgId}/invitations`, { email: 'Member@Example.com', role: 'member' });
     expect(invited).toMatchObject({ status: 201, body: { token: expect.any(String), link: `https://portal.example/portal/invitations/${invited.body.token}`, email: 'member@example.com', role: 'member' } });
     expect((await owner.call('POST', `/portal/api/orgs/${orgId}/invitations`, { email: 'boss@example.com', role: 'owner' })).body.message).toBe('role must be admin or member');
+    expect(await owner.call('POST', `/portal/api/orgs/${orgId}/invitations`, { email: 'OWNER@example.com', role: 'member' })).toMatchObject({ status: 409, body: { message: 'owner@example.com is already an owner of this organisation' } });
+    expect(await owner.call('POST', '/portal/api/orgs', { name: 'x'.repeat(300) })).toMatchObject({ status: 400, body: { message: 'name must be at most 128 characters' } });
     const stranger = browser();
     await stranger.signUp('stranger@example.com');
     expect((await stranger.call('POST', `/portal/api/invitations/${invited.body.token}/accept`)).status).toBe(403);

@@ -57,7 +57,7 @@ export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: Serv
     if (!QUIET_ROUTES.has(route) && logger.isLevelEnabled('info')) {
       const fields = {
         method: request.method,
-        url: request.url,
+        url: redactUrl(request.url),
         route,
         statusCode: reply.statusCode,
         ms: Math.round(seconds * 10_000) / 10,
@@ -67,4 +67,9 @@ export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: Serv
     }
     done();
   });
+}
+
+/** Secrets that travel in paths (invitation tokens) never reach the logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/invitations\/[^/?#]+/g, '/invitations/[redacted]');
 }

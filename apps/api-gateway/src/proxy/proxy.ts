@@ -4,7 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ErrorCode, type ErrorBody } from '@swap/contracts';
 import type { Logger } from '@swap/observability';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { describeError } from '@swap/service-kit';
+import { describeError, redactUrl } from '@swap/service-kit';
 import type { ApiGatewayConfig } from '../api-gateway.config';
 import { compileTrust, forwardedChain } from './forwarded';
 import { installStreamingBodyLimit, PayloadTooLargeError } from './body-limit';
@@ -74,7 +74,7 @@ function sendUpstreamError(reply: FastifyReply, error: Error & { code?: string; 
   } else {
     body = { statusCode: 502, code: ErrorCode.UpstreamUnavailable, message: 'The upstream service is unavailable' };
   }
-  logger.warn({ err: error, url: reply.request.url }, 'upstream request failed');
+  logger.warn({ err: error, url: redactUrl(reply.request.url) }, 'upstream request failed');
   if (body.statusCode === 413) void reply.header('connection', 'close');
   void reply
     .code(body.statusCode)

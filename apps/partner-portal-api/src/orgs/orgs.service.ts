@@ -93,6 +93,8 @@ export class OrgsService {
 
   async invite(user: PortalUser, orgId: string, email: string, role: Role) {
     const me = await this.member(user, orgId, MANAGERS, 'invite members');
+    const already = await this.db.membership.findFirst({ where: { orgId, user: { email: email.trim().toLowerCase() } } });
+    if (already) throw new AppError(409, ErrorCode.Conflict, `${email.trim().toLowerCase()} is already ${already.role === 'member' ? 'a' : 'an'} ${already.role} of this organisation`);
     return this.createInvitation(orgId, me.orgName, email, role, actorOf(user));
   }
 
