@@ -1,9 +1,10 @@
 import { eventually, sampleIntent } from '@swap/testing';
 import { existsSync, mkdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { partnerPortalApi } from '../../partner-portal-api/src/partner-portal-api.definition';
-import { KeyStack } from './key-stack';
+import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
 
 jest.setTimeout(120_000);
 
@@ -14,29 +15,34 @@ const SHOTS = process.env.PORTAL_SCREENSHOTS;
 
 /**
  * The partner portal's web UI in a real browser (Debian's chromium through playwright-core),
- * served by partner-portal-api at /portal/, against key-registry and swap-gateway.
+ * on the embedded default (`npm start`'s platform, without the devnet), through the gateway.
  */
-describe('partner portal UI in chromium', () => {
-  const stack = new KeyStack();
+describe('partner portal UI in chromium, on the embedded default', () => {
+  let platform: Platform;
+  let dataDir: string;
   let browser: Browser;
-  const portal = () => `${stack.url('partner-portal-api')}/portal/`;
+  const portal = () => `${platform.gatewayUrl}/portal/`;
+  const service = (name: string) => platform.services.find((s) => s.name === name)!.url;
+  const setSwapsMode = (mode: string) =>
+    fetch(`${service('key-registry')}/ops/enforcement-modes/swaps`, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-operator': 'tester' }, body: JSON.stringify({ mode }) }).then((r) => r.status);
   const shot = async (page: Page, name: string) => {
     if (!SHOTS) return;
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   };
   const hashWith = (key: string) =>
-    fetch(`${stack.url('swap-gateway')}/v1/swaps/intents/hash`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ intent: sampleIntent() }) }).then((r) => r.status);
+    fetch(`${platform.gatewayUrl}/v1/swaps/intents/hash`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ intent: sampleIntent() }) }).then((r) => r.status);
 
   beforeAll(async () => {
-    await stack.start();
-    await stack.add(partnerPortalApi, { SCRYPT_LOG_N: '10', PORTAL_PUBLIC_URL: 'http://127.0.0.1' });
+    dataDir = await mkdtemp(join(tmpdir(), 'portal-ui-'));
+    platform = await startPlatform({ dataDir, gatewayPort: 0, servicePorts: 'ephemeral', logLevel: 'warn', env: { SCRYPT_LOG_N: '10', PORTAL_PUBLIC_URL: 'http://127.0.0.1' } });
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; .ci/run does)`);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   });
   afterAll(async () => {
     await browser?.close();
-    await stack.stop();
+    await platform?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   const signUp = async (page: Page, email: string) => {
@@ -100,13 +106,13 @@ describe('partner portal UI in chromium', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
     // The key from the browser works on an enforced swaps route; revoked, it is refused.
-    for (const mode of ['monitor', 'enforce']) expect((await stack.ops('key-registry', 'PUT', '/ops/enforcement-modes/swaps', { mode })).status).toBe(200);
+    for (const mode of ['monitor', 'enforce']) expect(await setSwapsMode(mode)).toBe(200);
     await eventually(async () => (await hashWith(key)) === 200, 5_000, 50);
     await page.getByRole('button', { name: 'Revoke key production' }).click();
     await page.getByRole('dialog', { name: 'Revoke key production?' }).getByRole('button', { name: 'Revoke key' }).click();
     await page.getByRole('button', { name: 'Revoke key production' }).waitFor({ state: 'detached' });
     await eventually(async () => (await hashWith(key)) === 401, 5_000, 50);
-    expect((await stack.ops('key-registry', 'PUT', '/ops/enforcement-modes/swaps', { mode: 'monitor' })).status).toBe(200);
+    expect(await setSwapsMode('monitor')).toBe(200);
 
     // A create whose answer never arrives (the key was made): creating is blocked until a refresh, which flags the unknown key.
     await page.route(`**/portal/api/orgs/${orgId}/keys`, async (route) => {
