@@ -148,9 +148,16 @@ function CreateOrganisation({ onCreated }: { onCreated: (id: string) => void }) 
 
 function AcceptInvitation({ token, onAccepted }: { token: string; onAccepted: (orgId: string) => void }) {
   const [error, setError] = useState('');
+  const [offer, setOffer] = useState<{ orgName: string; role: string; email: string }>();
+  useEffect(() => {
+    api<{ orgName: string; role: string; email: string }>('GET', `/invitations/${token}`).then(setOffer, (e: Error) => setError(e.message));
+  }, [token]);
+  if (!offer) return <section aria-label="Invitation" className="card">{error ? <p role="alert">{error}</p> : <p>Reading the invitation…</p>}</section>;
   return (
     <section aria-label="Invitation" className="card">
-      <p>You have been invited to an organisation.</p>
+      <p>
+        You are invited to join <strong>{offer.orgName}</strong> as {offer.role === 'member' ? 'a' : 'an'} {offer.role} (invitation for {offer.email}).
+      </p>
       <button
         type="button"
         onClick={async () => {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, type Invitation, type Member, type Membership, type Role } from './api';
+import { Modal } from './Modal';
 
 /** Members, their roles and invitations: for owners and admins. */
 export function MembersPanel({ membership, me, onChanged }: { membership: Membership; me: string; onChanged: () => void }) {
@@ -9,6 +10,7 @@ export function MembersPanel({ membership, me, onChanged }: { membership: Member
   const [role, setRole] = useState<Role>('member');
   const [link, setLink] = useState('');
   const [error, setError] = useState('');
+  const [removing, setRemoving] = useState<Member>();
   const base = `/orgs/${membership.orgId}`;
   const owner = membership.role === 'owner';
 
@@ -70,7 +72,7 @@ export function MembersPanel({ membership, me, onChanged }: { membership: Member
               </select>
             </label>
             {(owner || m.role !== 'owner' || m.userId === me) && (
-              <button type="button" className="secondary" aria-label={m.userId === me ? 'Leave this organisation' : `Remove ${m.email}`} onClick={() => void act(() => api('DELETE', `${base}/members/${m.userId}`))}>
+              <button type="button" className="secondary" aria-label={m.userId === me ? 'Leave this organisation' : `Remove ${m.email}`} onClick={() => setRemoving(m)}>
                 {m.userId === me ? 'Leave' : 'Remove'}
               </button>
             )}
@@ -115,6 +117,28 @@ export function MembersPanel({ membership, me, onChanged }: { membership: Member
             ))}
           </ul>
         </>
+      )}
+      {removing && (
+        <Modal labelledBy="remove-title" onClose={() => setRemoving(undefined)}>
+          <h3 id="remove-title">{removing.userId === me ? `Leave ${membership.orgName}?` : `Remove ${removing.email}?`}</h3>
+          <p>{removing.userId === me ? 'You will no longer see its keys; an owner or admin can invite you again.' : 'They will no longer see or manage its keys.'}</p>
+          <div className="bar">
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                const member = removing;
+                setRemoving(undefined);
+                void act(() => api('DELETE', `${base}/members/${member.userId}`));
+              }}
+            >
+              {removing.userId === me ? 'Leave' : 'Remove'}
+            </button>
+            <button type="button" autoFocus onClick={() => setRemoving(undefined)}>
+              Cancel
+            </button>
+          </div>
+        </Modal>
       )}
     </section>
   );

@@ -145,6 +145,7 @@ describe('partner portal UI in chromium, on the embedded default', () => {
     const member = await phone.newPage();
     await member.goto(`${portal()}invitations/${link.split('/').at(-1)}`);
     await signUp(member, 'member@ui.example');
+    await member.getByText('You are invited to join Acme Wallet as a member (invitation for member@ui.example).').waitFor();
     await member.getByRole('button', { name: 'Accept invitation' }).click();
     await member.getByRole('heading', { name: 'API keys of Acme Wallet' }).waitFor();
     await member.getByText('You are a member: you can see the keys').waitFor();
@@ -154,6 +155,12 @@ describe('partner portal UI in chromium, on the embedded default', () => {
     expect(await member.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     await shot(member, 'member-phone');
     await phone.close();
+
+    // The owner removes the member, after a confirmation.
+    await page.reload();
+    await page.getByRole('button', { name: 'Remove member@ui.example' }).click();
+    await page.getByRole('dialog', { name: 'Remove member@ui.example?' }).getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('button', { name: 'Remove member@ui.example' }).waitFor({ state: 'detached' });
     await context.close();
   });
 

@@ -130,6 +130,16 @@ describe('partner portal API: accounts, sessions, CSRF, organisations, roles, in
     expect((await b.call('GET', '/portal/api/me')).body.memberships).toEqual([]);
   });
 
+  it('marks the cookies Secure when the request came over HTTPS through a trusted proxy, and only then', async () => {
+    await stack.add(partnerPortalApi, { ...FAST_SCRYPT, TRUSTED_PROXIES: 'loopback' }, undefined, 'portal-behind-tls');
+    const csrf = (proto: string) => fetch(`${stack.url('portal-behind-tls')}/portal/api/auth/csrf`, { headers: { 'x-forwarded-proto': proto } }).then((r) => r.headers.getSetCookie()[0]);
+    expect(await csrf('https')).toMatch(/; Secure/);
+    expect(await csrf('http')).not.toMatch(/; Secure/);
+    // Not behind a trusted proxy: a client's own X-Forwarded-Proto is not believed.
+    const direct = await fetch(`${portal()}/portal/api/auth/csrf`, { headers: { 'x-forwarded-proto': 'https' } });
+    expect(direct.headers.getSetCookie()[0]).not.toMatch(/; Secure/);
+  });
+
   it('expires sessions', async () => {
     const b = browser();
     const userId = await b.signUp('expiring@example.com');
@@ -188,8 +198,10 @@ describe('partner portal API: accounts, sessions, CSRF, organisations, roles, in
     expect((await stranger.call('POST', `/portal/api/invitations/${invited.body.token}/accept`)).status).toBe(403);
     const member = browser();
     const memberId = await member.signUp('member@example.com');
+    expect(await member.call('GET', `/portal/api/invitations/${invited.body.token}`)).toMatchObject({ status: 200, body: { orgName: 'Acme Wallet', role: 'member', email: 'member@example.com' } });
     expect(await member.call('POST', `/portal/api/invitations/${invited.body.token}/accept`)).toMatchObject({ status: 200, body: { orgId, orgName: 'Acme Wallet', role: 'member' } });
     expect((await member.call('POST', `/portal/api/invitations/${invited.body.token}/accept`)).status).toBe(404);
+    expect((await member.call('GET', `/portal/api/invitations/${invited.body.token}`)).status).toBe(404);
     expect((await member.call('GET', `/portal/api/orgs/${orgId}/keys`)).body).toHaveLength(1);
     const denied = await member.call('POST', `/portal/api/orgs/${orgId}/keys`, { name: 'mine' });
     expect(denied).toMatchObject({ status: 403, body: { message: 'Only an owner or an admin may create keys; you are a member of this organisation' } });

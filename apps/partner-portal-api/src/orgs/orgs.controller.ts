@@ -110,6 +110,12 @@ export class OrgsController {
     await this.orgs.revokeInvitation(user, orgId, invitationId);
   }
 
+  @Get('invitations/:token')
+  @ApiOperation({ summary: 'What an invitation offers (organisation, role, invited email), before accepting it' })
+  preview(@Param('token') token: string) {
+    return this.orgs.preview(token.slice(0, 128));
+  }
+
   @Post('invitations/:token/accept')
   @HttpCode(200)
   @ApiOperation({ summary: 'Accepts an invitation: the signed-in user must have the invited email' })

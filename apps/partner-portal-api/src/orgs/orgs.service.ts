@@ -117,6 +117,13 @@ export class OrgsService {
     if (count === 0) throw new AppError(404, ErrorCode.NotFound, 'Invitation not found; it may have been accepted or revoked');
   }
 
+  /** What an invitation link offers (the token is the secret): shown before accepting. */
+  async preview(token: string) {
+    const found = await this.db.invitation.findUnique({ where: { tokenHash: hashToken(token) } });
+    if (!found || found.acceptedAt || found.expiresAt.getTime() <= Date.now()) throw new AppError(404, ErrorCode.NotFound, 'Invitation not found, already used or expired; ask for a new one');
+    return { orgName: found.orgName, role: found.role, email: found.email, expiresAt: found.expiresAt.toISOString() };
+  }
+
   /** The signed-in user whose email the invitation names joins with its role. */
   async accept(user: PortalUser, token: string) {
     return this.db.$transaction(async (tx) => {
