@@ -1,6 +1,6 @@
 import { INTENTS_ABI, loadChainRegistry, type ChainRegistry } from '@swap/chains';
 import type { BuildResponse, EvmTx } from '@swap/contracts';
-import { eventually, jsonOf, LogCapture } from '@swap/testing';
+import { eventually, intentRequestBody, jsonOf, LogCapture } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,19 +45,8 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
     return hash;
   };
   const balance = (asset: Address, owner: Address) => hub.readContract({ address: asset, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
-  const intentBody = (input: Address, output: Address, amount: string) => ({
-    srcChainKey: '0x92.sonic',
-    dstChainKey: '0x92.sonic',
-    inputToken: input,
-    outputToken: output,
-    inputAmount: amount,
-    minOutputAmount: '1',
-    allowPartialFill: false,
-    srcAddress: user.address,
-    dstAddress: user.address,
-    solver: ZERO,
-    data: '0x',
-  });
+  const intentBody = (input: Address, output: Address, amount: string) =>
+    intentRequestBody({ srcChainKey: '0x92.sonic', dstChainKey: '0x92.sonic', inputToken: input, outputToken: output, inputAmount: amount, user: user.address });
   const approve = async (input: Address, output: Address, amount: string) => {
     const approval = await post('/v1/swaps/approve', { ...intentBody(input, output, amount), deadline: '0' });
     if (approval.body.tx) await send(approval.body.tx);

@@ -1,7 +1,7 @@
 import { INTENTS_ABI, loadChainRegistry, type ChainRegistry } from '@swap/chains';
 import type { BuildResponse, EvmTx } from '@swap/contracts';
 import { migrateService } from '@swap/service-kit';
-import { createTestDatabase, eventually, jsonOf, removeTestStreams, RUN_PREFIX, testInfra, uniqueId, unusedPort } from '@swap/testing';
+import { createTestDatabase, eventually, intentRequestBody, jsonOf, removeTestStreams, RUN_PREFIX, testInfra, uniqueId, unusedPort } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,6 @@ jest.setTimeout(300_000);
 const SWAPS = Number(process.env.CHAOS_SWAPS ?? 200);
 const REPLICAS = 3;
 const SPEC_ORDER = ['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved'];
-const ZERO = '0x0000000000000000000000000000000000000000';
 
 /**
  * The SRE's test: settlement in cluster mode (JetStream work queue) with three relay-tracker
@@ -195,6 +194,6 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
 
   function body(srcChainKey: string, usdc: string, user: string) {
     const hubWeth = registry.tokensOf('0x92.sonic').find((t) => t.symbol === 'WETH')!.address;
-    return { srcChainKey, dstChainKey: '0x92.sonic', inputToken: usdc, outputToken: hubWeth, inputAmount: '1000000', minOutputAmount: '1', allowPartialFill: false, srcAddress: user, dstAddress: user, solver: ZERO, data: '0x' };
+    return intentRequestBody({ srcChainKey, dstChainKey: '0x92.sonic', inputToken: usdc, outputToken: hubWeth, inputAmount: '1000000', user });
   }
 });

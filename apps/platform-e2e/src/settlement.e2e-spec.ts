@@ -1,6 +1,6 @@
 import { loadChainRegistry, type ChainRegistry } from '@swap/chains';
 import type { BuildResponse, EvmTx, Intent, SubmissionStatusResponse } from '@swap/contracts';
-import { eventually, jsonOf, LogCapture } from '@swap/testing';
+import { eventually, intentRequestBody, jsonOf, LogCapture } from '@swap/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,6 @@ import { spawnNode } from './processes';
 
 jest.setTimeout(180_000);
 
-const ZERO = '0x0000000000000000000000000000000000000000';
 type Status = SubmissionStatusResponse['data'];
 
 describe('settlement: every submitted swap driven to solved or failed (npm start’s platform, devnet)', () => {
@@ -57,19 +56,8 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     expect((await submit(sent.hash, src, quote.body.txData)).body.data.status).toBe('inserted');
     return { quote: quote.body, txHash: sent.hash };
   };
-  const intentBody = (src: string, dst: string, input: string, output: string, amount: string) => ({
-    srcChainKey: src,
-    dstChainKey: dst,
-    inputToken: input,
-    outputToken: output,
-    inputAmount: amount,
-    minOutputAmount: '1',
-    allowPartialFill: false,
-    srcAddress: user.address,
-    dstAddress: user.address,
-    solver: ZERO,
-    data: '0x',
-  });
+  const intentBody = (src: string, dst: string, input: string, output: string, amount: string) =>
+    intentRequestBody({ srcChainKey: src, dstChainKey: dst, inputToken: input, outputToken: output, inputAmount: amount, user: user.address });
   const statuses = (s: Status) => s.history.map((h) => h.status);
 
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 import type { Intent } from '@swap/contracts';
-import { createPublicClient, decodeEventLog, erc20Abi, http, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, decodeEventLog, erc20Abi, http, TransactionReceiptNotFoundError, type Address, type Hex, type Log, type PublicClient, type TransactionReceipt } from 'viem';
 import type { ChainInfo } from './chain-registry';
 import { intentFromTuple } from './intent';
 import { HUB_WALLET_FACTORY_ABI, INTENTS_ABI } from './protocol-calls';
@@ -10,13 +10,14 @@ export interface CreatedIntent {
   intent: Intent;
 }
 
-/** A mined transaction as settlement checks it. */
+/** A mined transaction as settlement checks it, with its receipt's logs. */
 export interface MinedTransaction {
   status: 'success' | 'reverted';
   blockNumber: bigint;
   from: Address;
   to: Address | null;
   input: Hex;
+  logs: Log[];
 }
 
 /** An intent's state on the hub (the intents contract's `intentStates`). */
@@ -93,41 +94,25 @@ export class EvmAdapter implements ChainAdapter {
    * are ignored, whatever they claim to be), or undefined while the chain knows no receipt.
    */
   async intentEvents(txHash: Hex, intents: Address): Promise<IntentEvents | undefined> {
-    let receipt;
-    try {
-      receipt = await this.client.getTransactionReceipt({ hash: txHash });
-    } catch (error) {
-      if (error instanceof TransactionReceiptNotFoundError) return undefined;
-      throw error;
-    }
-    const events: IntentEvents = { status: receipt.status, blockNumber: receipt.blockNumber, created: [], filled: [], cancelled: [] };
-    for (const log of receipt.logs) {
-      if (log.address.toLowerCase() !== intents.toLowerCase()) continue;
-      let decoded;
-      try {
-        decoded = decodeEventLog({ abi: INTENTS_ABI, data: log.data, topics: log.topics });
-      } catch {
-        continue;
-      }
-      if (decoded.eventName === 'IntentCreated') events.created.push({ intentHash: decoded.args.intentHash, intent: intentFromTuple(decoded.args.intent) });
-      else if (decoded.eventName === 'IntentFilled') {
-        events.filled.push({ intentHash: decoded.args.intentHash, receivedOutput: decoded.args.intentState.receivedOutput, pendingPayment: decoded.args.intentState.pendingPayment });
-      } else if (decoded.eventName === 'IntentCancelled') events.cancelled.push(decoded.args.intentHash);
-    }
-    return events;
+    const receipt = await this.receipt(txHash);
+    return receipt && intentEventsIn(receipt, intents);
   }
 
   /** A transaction and its outcome, or undefined while the chain knows no receipt for it. */
   async minedTransaction(txHash: Hex): Promise<MinedTransaction | undefined> {
-    let receipt;
+    const receipt = await this.receipt(txHash);
+    if (!receipt) return undefined;
+    const tx = await this.client.getTransaction({ hash: txHash });
+    return { status: receipt.status, blockNumber: receipt.blockNumber, from: tx.from, to: tx.to, input: tx.input, logs: receipt.logs };
+  }
+
+  private async receipt(txHash: Hex): Promise<TransactionReceipt | undefined> {
     try {
-      receipt = await this.client.getTransactionReceipt({ hash: txHash });
+      return await this.client.getTransactionReceipt({ hash: txHash });
     } catch (error) {
       if (error instanceof TransactionReceiptNotFoundError) return undefined;
       throw error;
     }
-    const tx = await this.client.getTransaction({ hash: txHash });
-    return { status: receipt.status, blockNumber: receipt.blockNumber, from: tx.from, to: tx.to, input: tx.input };
   }
 
   async intentState(intents: Address, intentHash: Hex): Promise<IntentState> {
@@ -161,4 +146,23 @@ export class EvmAdapter implements ChainAdapter {
     if (this.hubWallets.size > 100_000) this.hubWallets.delete(this.hubWallets.keys().next().value as string);
     return wallet;
   }
+}
+
+/** The intents-contract events among a mined transaction's logs (logs of other contracts are ignored, whatever they claim to be). */
+export function intentEventsIn(mined: { status: 'success' | 'reverted'; blockNumber: bigint; logs: Log[] }, intents: Address): IntentEvents {
+  const events: IntentEvents = { status: mined.status, blockNumber: mined.blockNumber, created: [], filled: [], cancelled: [] };
+  for (const log of mined.logs) {
+    if (log.address.toLowerCase() !== intents.toLowerCase()) continue;
+    let decoded;
+    try {
+      decoded = decodeEventLog({ abi: INTENTS_ABI, data: log.data, topics: log.topics });
+    } catch {
+      continue;
+    }
+    if (decoded.eventName === 'IntentCreated') events.created.push({ intentHash: decoded.args.intentHash, intent: intentFromTuple(decoded.args.intent) });
+    else if (decoded.eventName === 'IntentFilled') {
+      events.filled.push({ intentHash: decoded.args.intentHash, receivedOutput: decoded.args.intentState.receivedOutput, pendingPayment: decoded.args.intentState.pendingPayment });
+    } else if (decoded.eventName === 'IntentCancelled') events.cancelled.push(decoded.args.intentHash);
+  }
+  return events;
 }

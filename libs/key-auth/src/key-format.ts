@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Portal keys start `svc_`, sponsoring keys `spk_`, solver credentials `slv_`: one look
@@ -23,8 +23,16 @@ export function mintKey(kind: KeyKind): MintedKey {
   return { key, hash: hashKey(key), displayPrefix: `${PREFIX[kind]}${secret.slice(0, 8)}` };
 }
 
+/** SHA-256 of a key (or any bearer secret: a session or invitation token), hex: what tables store instead of it. */
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
+}
+
+/** Whether two secrets are equal, in time that does not depend on where they differ. */
+export function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** The shape of a key of this kind (no look-up): 4-character prefix, 43 base64url characters. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional, type CanActivate, type ExecutionContext, type Provider } from '@nestjs/common';
 import { AppError, ErrorCode } from '@swap/contracts';
 import type { FastifyRequest } from 'fastify';
-import { timingSafeEqual } from 'node:crypto';
+import { sameSecret } from './key-format';
 
 /** Provide the configured OPS_TOKEN (or undefined) under this token where ops routes live. */
 export const OPS_TOKEN = Symbol('swap:ops-token');
@@ -31,9 +31,7 @@ export class OperatorGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (this.token) {
-      const given = Buffer.from(String(request.headers.authorization ?? '').replace(/^Bearer /, ''));
-      const expected = Buffer.from(this.token);
-      if (given.length === expected.length && timingSafeEqual(given, expected)) return true;
+      if (sameSecret(String(request.headers.authorization ?? '').replace(/^Bearer /, ''), this.token)) return true;
       throw new AppError(401, ErrorCode.Unauthorized, 'Operator routes need Authorization: Bearer <OPS_TOKEN>');
     }
     if (LOOPBACK.has(request.socket.remoteAddress ?? '')) return true;

@@ -1,5 +1,5 @@
 import { AckPolicy, connect, DiscardPolicy, JSONCodec, nanos, RetentionPolicy, StorageType, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg, type NatsConnection } from 'nats';
-import { backoffMs, type WorkHandler, type WorkItem, type WorkQueue, type WorkResult } from './work-queue';
+import { HandlerSlots, runWorkHandler, type WorkItem, type WorkQueue } from './work-queue';
 
 /** Names of a JetStream work queue: fixed (libs/contracts), so an autoscaler can name them. */
 export interface JetStreamQueueNames {
@@ -32,16 +32,9 @@ const PER_SUBJECT_LIMIT = 10077;
  * only after its handler has committed what it did; a retry is a delayed NAK; an item
  * whose replica dies is delivered again once `ackWaitMs` passes without a sign of work.
  */
-export class JetStreamWorkQueue implements WorkQueue {
+export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
   readonly kind = 'jetstream' as const;
   private readonly codec = JSONCodec();
-  private handler?: WorkHandler;
-  private concurrency = 1;
-  private readonly inHand = new Set<Promise<void>>();
-  private running = false;
-  private paused = false;
-  private loop?: Promise<void>;
-  private wake?: () => void;
   private messages?: ConsumerMessages;
 
   private constructor(
@@ -49,7 +42,9 @@ export class JetStreamWorkQueue implements WorkQueue {
     private readonly jsm: JetStreamManager,
     private readonly names: JetStreamQueueNames,
     private readonly options: JetStreamWorkQueueOptions,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Creates (or keeps) the stream and the durable consumer, then the queue. */
   static async open(nc: NatsConnection, options: JetStreamWorkQueueOptions): Promise<JetStreamWorkQueue> {
@@ -89,31 +84,15 @@ export class JetStreamWorkQueue implements WorkQueue {
     }
   }
 
-  start(handler: WorkHandler, options: { concurrency: number }): void {
-    this.handler = handler;
-    this.concurrency = options.concurrency;
-    this.running = true;
-    this.loop = this.run();
-  }
-
   /** Stops pulling: the subscription closes; what it still holds goes back (a delayed NAK). */
-  pause(): void {
+  override pause(): void {
     if (this.paused) return;
-    this.paused = true;
+    super.pause();
     void this.messages?.close();
   }
 
-  resume(): void {
-    this.paused = false;
-    this.wake?.();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
+  protected override async interrupt(): Promise<void> {
     await this.messages?.close();
-    await this.loop;
-    await Promise.all(this.inHand);
   }
 
   async depth(): Promise<number> {
@@ -135,7 +114,7 @@ export class JetStreamWorkQueue implements WorkQueue {
    * hand. Paused (not ready), it stops pulling and hands back what it still holds (a
    * short delayed NAK: another replica takes them).
    */
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     const consumer = await this.js.consumers.get(this.names.stream, this.names.consumer);
     while (this.running) {
       if (this.paused) {
@@ -172,27 +151,13 @@ export class JetStreamWorkQueue implements WorkQueue {
 
   private hand(msg: JsMsg): void {
     const item: WorkItem = { id: msg.subject.slice(this.names.subject.length + 1), attempt: msg.info.redeliveryCount };
-    // A sign of work keeps the item with this replica while its handler runs.
-    const working = setInterval(() => msg.working(), Math.max(100, this.options.ackWaitMs / 3));
-    working.unref();
     const work = (async () => {
-      let result: WorkResult;
-      try {
-        result = await this.handler!(item);
-      } catch (error) {
-        this.options.onError?.(error);
-        result = { retryInMs: backoffMs(item.attempt) };
-      } finally {
-        clearInterval(working);
-      }
+      // A sign of work keeps the item with this replica while its handler runs.
+      const result = await runWorkHandler(this.handler!, item, () => msg.working(), Math.max(100, this.options.ackWaitMs / 3), this.options.onError);
       if ('done' in result) msg.ack();
       else msg.nak(result.retryInMs);
     })();
-    this.inHand.add(work);
-    void work.finally(() => {
-      this.inHand.delete(work);
-      this.wake?.();
-    });
+    this.track(work);
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { backoffMs, type WorkHandler, type WorkItem, type WorkQueue, type WorkResult } from './work-queue';
+import { HandlerSlots, runWorkHandler, type WorkItem, type WorkQueue } from './work-queue';
 
 /** Runs one SQL statement with positional parameters (`$1`…), returning its rows. */
 export type SqlRunner = <T = Record<string, unknown>>(text: string, ...params: unknown[]) => Promise<T[]>;
@@ -22,48 +22,20 @@ export interface PgWorkQueueOptions {
  * runs out and frees the item for another. Done items are deleted; retried ones get a new
  * due time.
  */
-export class PgWorkQueue implements WorkQueue {
+export class PgWorkQueue extends HandlerSlots implements WorkQueue {
   readonly kind = 'postgres' as const;
   private readonly owner = randomUUID();
-  private handler?: WorkHandler;
-  private concurrency = 1;
-  private inHand = new Set<Promise<void>>();
-  private running = false;
-  private paused = false;
-  private wake?: () => void;
-  private loop?: Promise<void>;
 
   constructor(
     private readonly sql: SqlRunner,
     private readonly options: PgWorkQueueOptions,
-  ) {}
+  ) {
+    super();
+  }
 
   async add(id: string): Promise<void> {
     await this.sql(`INSERT INTO ${this.options.table} (id, due_at) VALUES ($1, now()) ON CONFLICT (id) DO UPDATE SET due_at = LEAST(${this.options.table}.due_at, now())`, id);
     this.wake?.();
-  }
-
-  start(handler: WorkHandler, options: { concurrency: number }): void {
-    this.handler = handler;
-    this.concurrency = options.concurrency;
-    this.running = true;
-    this.loop = this.run();
-  }
-
-  pause(): void {
-    this.paused = true;
-  }
-
-  resume(): void {
-    this.paused = false;
-    this.wake?.();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-    await Promise.all(this.inHand);
   }
 
   async depth(): Promise<number> {
@@ -71,7 +43,7 @@ export class PgWorkQueue implements WorkQueue {
     return row.n;
   }
 
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     while (this.running) {
       const free = this.concurrency - this.inHand.size;
       let taken = 0;
@@ -106,22 +78,13 @@ export class PgWorkQueue implements WorkQueue {
 
   private hand(item: WorkItem): void {
     const t = this.options.table;
-    const renew = setInterval(() => {
+    const renew = () => {
       void this.sql(`UPDATE ${t} SET lease_until = now() + make_interval(secs => $3::double precision / 1000) WHERE id = $1 AND leased_by = $2`, item.id, this.owner, this.options.leaseMs).catch(
         (error: unknown) => this.options.onError?.(error),
       );
-    }, Math.max(50, this.options.leaseMs / 3));
-    renew.unref();
+    };
     const work = (async () => {
-      let result: WorkResult;
-      try {
-        result = await this.handler!(item);
-      } catch (error) {
-        this.options.onError?.(error);
-        result = { retryInMs: backoffMs(item.attempt) };
-      } finally {
-        clearInterval(renew);
-      }
+      const result = await runWorkHandler(this.handler!, item, renew, Math.max(50, this.options.leaseMs / 3), this.options.onError);
       try {
         if ('done' in result) await this.sql(`DELETE FROM ${t} WHERE id = $1 AND leased_by = $2`, item.id, this.owner);
         else {
@@ -137,10 +100,6 @@ export class PgWorkQueue implements WorkQueue {
         this.options.onError?.(error);
       }
     })();
-    this.inHand.add(work);
-    void work.finally(() => {
-      this.inHand.delete(work);
-      this.wake?.();
-    });
+    this.track(work);
   }
 }

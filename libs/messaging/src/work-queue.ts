@@ -37,3 +37,74 @@ export interface WorkQueue {
 export function backoffMs(attempt: number): number {
   return Math.min(60_000, 500 * 2 ** Math.min(attempt - 1, 7));
 }
+
+/**
+ * Runs `handler` on `item` the way both queues do: `keepLease` is called every
+ * `keepLeaseEveryMs` while it runs (the item stays with this replica), and a handler that
+ * throws is reported and retried with back-off rather than lost.
+ */
+export async function runWorkHandler(handler: WorkHandler, item: WorkItem, keepLease: () => void, keepLeaseEveryMs: number, onError?: (error: unknown) => void): Promise<WorkResult> {
+  const timer = setInterval(keepLease, keepLeaseEveryMs);
+  timer.unref();
+  try {
+    return await handler(item);
+  } catch (error) {
+    onError?.(error);
+    return { retryInMs: backoffMs(item.attempt) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
+ * What both queues share: the handler and its slots, the taking loop's lifecycle (start,
+ * pause, resume, stop) and the items in hand. A queue supplies `run` (its taking loop),
+ * `add`, `depth`, and may close what it holds open when stopped (`interrupt`).
+ */
+export abstract class HandlerSlots {
+  protected handler?: WorkHandler;
+  protected concurrency = 1;
+  protected readonly inHand = new Set<Promise<void>>();
+  protected running = false;
+  protected paused = false;
+  protected loop?: Promise<void>;
+  /** Wakes the taking loop (a slot freed, resumed, stopping, an item added). */
+  protected wake?: () => void;
+
+  start(handler: WorkHandler, options: { concurrency: number }): void {
+    this.handler = handler;
+    this.concurrency = options.concurrency;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.interrupt();
+    await this.loop;
+    await Promise.all(this.inHand);
+  }
+
+  protected abstract run(): Promise<void>;
+
+  protected async interrupt(): Promise<void> {}
+
+  /** Keeps `work` among the items in hand until it settles, then wakes the loop (a slot is free). */
+  protected track(work: Promise<void>): void {
+    this.inHand.add(work);
+    void work.finally(() => {
+      this.inHand.delete(work);
+      this.wake?.();
+    });
+  }
+}

@@ -13,6 +13,7 @@ import { INTENTS_ABI, loadChainRegistry, type ChainRegistry } from '@swap/chains
 import type { BuildResponse, EvmTx } from '@swap/contracts';
 import { removePrefixedStreams } from '@swap/messaging';
 import { migrateService } from '@swap/service-kit';
+import { intentRequestBody } from '@swap/testing';
 import autocannon from 'autocannon';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -27,7 +28,6 @@ import { relayTracker } from '../../../apps/relay-tracker/src/relay-tracker.defi
 import { DEV_KEYS, startDevnet } from '../../devnet/src/devnet';
 import type { BenchContext } from './oracle-bench';
 
-const ZERO = '0x0000000000000000000000000000000000000000';
 const LATENCY_SWAPS = Number(process.env.BENCH_SETTLEMENT_LATENCY_SWAPS ?? 40);
 const BATCH = Number(process.env.BENCH_SETTLEMENT_BATCH ?? 120);
 /** relay-tracker's SETTLEMENT_CONCURRENCY default, and a cap low enough that relay-tracker itself is the limit. */
@@ -241,7 +241,7 @@ class SwapMaker {
   private request(user: string, dst: string) {
     const usdc = (key: string) => this.registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
     const output = dst === HUB ? this.registry.tokensOf(HUB).find((t) => t.symbol === 'WETH')!.address : usdc(dst);
-    return { srcChainKey: SPOKE, dstChainKey: dst, inputToken: usdc(SPOKE), outputToken: output, inputAmount: '1000000', minOutputAmount: '1', allowPartialFill: false, srcAddress: user, dstAddress: user, solver: ZERO, data: '0x' };
+    return intentRequestBody({ srcChainKey: SPOKE, dstChainKey: dst, inputToken: usdc(SPOKE), outputToken: output, inputAmount: '1000000', user });
   }
 
   private async send(account: PrivateKeyAccount, tx: EvmTx): Promise<Hex> {

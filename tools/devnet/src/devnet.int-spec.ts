@@ -10,6 +10,7 @@ import {
   loadChainRegistry,
   SPOKE_ABI,
   type ChainRegistry,
+  type RelayPacket,
 } from '@swap/chains';
 import type { Intent } from '@swap/contracts';
 import { eventually } from '@swap/testing';
@@ -19,7 +20,6 @@ import { join } from 'node:path';
 import { createPublicClient, createWalletClient, defineChain, encodeFunctionData, erc20Abi, http, parseAbi, type Address, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { DEV_KEYS, SOLVER_KEYS, startDevnet, type Devnet } from './devnet';
-import type { RelayPacket } from './relayer';
 
 describe('the devnet', () => {
   let devnet: Devnet;

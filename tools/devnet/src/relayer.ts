@@ -1,4 +1,4 @@
-import type { ChainInfo, ChainProfile } from '@swap/chains';
+import type { ChainInfo, ChainProfile, RelayPacket } from '@swap/chains';
 import { createServer, type Server } from 'node:http';
 import {
   createPublicClient,
@@ -15,20 +15,6 @@ import {
   type WalletClient,
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-
-/** A relay packet, in the public relay API's shape (protocol-facts.md). */
-export interface RelayPacket {
-  src_chain_id: string;
-  src_tx_hash: string;
-  src_address: string;
-  status: 'pending' | 'validating' | 'executing' | 'executed';
-  dst_chain_id: string;
-  conn_sn: string;
-  dst_address: string;
-  dst_tx_hash: string;
-  signatures: string[];
-  payload: string;
-}
 
 const MESSAGE = parseAbiItem('event Message(uint256 indexed srcChainId, uint256 indexed dstChainId, uint256 nonce, address sender, bytes dstAddress, bytes payload)');
 const RECEIVER_ABI = parseAbi([

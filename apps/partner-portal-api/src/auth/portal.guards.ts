@@ -1,19 +1,13 @@
 import { createParamDecorator, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { AppError, ErrorCode } from '@swap/contracts';
+import { sameSecret } from '@swap/key-auth';
 import type { FastifyRequest } from 'fastify';
-import { timingSafeEqual } from 'node:crypto';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from './portal-cookies';
 import { SessionsService, type PortalUser } from './sessions.service';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 type PortalRequest = FastifyRequest & { portalUser?: PortalUser };
-
-function sameToken(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /**
  * Double-submit CSRF: every mutation (sign-up and sign-in included) carries `x-csrf-token`
@@ -26,7 +20,7 @@ export class CsrfGuard implements CanActivate {
     if (SAFE_METHODS.has(request.method)) return true;
     const cookie = request.cookies?.[CSRF_COOKIE];
     const header = request.headers[CSRF_HEADER];
-    if (!cookie || typeof header !== 'string' || !sameToken(cookie, header)) {
+    if (!cookie || typeof header !== 'string' || !sameSecret(header, cookie)) {
       throw new AppError(403, ErrorCode.CsrfRejected, `Missing or wrong ${CSRF_HEADER} header: it must equal the ${CSRF_COOKIE} cookie (GET /portal/api/auth/csrf sets one)`);
     }
     return true;

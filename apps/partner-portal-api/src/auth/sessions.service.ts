@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { createHash, randomBytes } from 'node:crypto';
+import { hashKey } from '@swap/key-auth';
+import { randomBytes } from 'node:crypto';
 import { PrismaClient } from '../generated/prisma/client';
 import { PartnerPortalApiConfig } from '../partner-portal-api.config';
 
@@ -9,10 +10,6 @@ export interface PortalUser {
 }
 
 const SWEEP_EVERY_MS = 10 * 60_000;
-
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 /**
  * Server-side sessions in PostgreSQL: the browser holds a random token (cookie), the
@@ -40,8 +37,8 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   async open(userId: string, previousToken?: string): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     await this.db.$transaction([
-      ...(previousToken ? [this.db.session.deleteMany({ where: { tokenHash: hashToken(previousToken) } })] : []),
-      this.db.session.create({ data: { tokenHash: hashToken(token), userId, expiresAt: new Date(Date.now() + this.config.SESSION_TTL_MS) } }),
+      ...(previousToken ? [this.db.session.deleteMany({ where: { tokenHash: hashKey(previousToken) } })] : []),
+      this.db.session.create({ data: { tokenHash: hashKey(token), userId, expiresAt: new Date(Date.now() + this.config.SESSION_TTL_MS) } }),
     ]);
     return token;
   }
@@ -49,7 +46,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   /** The user of a live session, or undefined (an expired one is removed). */
   async userOf(token: string | undefined): Promise<PortalUser | undefined> {
     if (!token || token.length > 128) return undefined;
-    const session = await this.db.session.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
+    const session = await this.db.session.findUnique({ where: { tokenHash: hashKey(token) }, include: { user: true } });
     if (!session) return undefined;
     if (session.expiresAt.getTime() <= Date.now()) {
       await this.db.session.deleteMany({ where: { tokenHash: session.tokenHash } });
@@ -59,6 +56,6 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   async close(token: string | undefined): Promise<void> {
-    if (token) await this.db.session.deleteMany({ where: { tokenHash: hashToken(token) } });
+    if (token) await this.db.session.deleteMany({ where: { tokenHash: hashKey(token) } });
   }
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, ErrorCode, Subjects } from '@swap/contracts';
+import { hashKey } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
-import { createHash, randomBytes } from 'node:crypto';
-import { PrismaClient, type Membership, type Role } from '../generated/prisma/client';
+import { randomBytes } from 'node:crypto';
+import { PrismaClient, type Membership, type Prisma, type Role } from '../generated/prisma/client';
 import { PartnerPortalApiConfig } from '../partner-portal-api.config';
 import type { PortalUser } from '../auth/sessions.service';
 
@@ -57,16 +58,12 @@ export class OrgsService {
    */
   async changeRole(user: PortalUser, orgId: string, userId: string, role: Role) {
     return this.db.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<{ user_id: string; role: Role }[]>`SELECT user_id::text, role::text AS role FROM partner_portal_api.memberships WHERE org_id = ${orgId}::uuid FOR UPDATE`;
-      const me = rows.find((r) => r.user_id === user.id);
-      if (!me) throw notFound();
+      const { rows, me } = await lockMembers(tx, orgId, user);
       if (!MANAGERS.includes(me.role)) throw new AppError(403, ErrorCode.Forbidden, `Only an owner or an admin may change roles; you are a ${me.role} of this organisation`);
       const target = rows.find((r) => r.user_id === userId);
       if (!target) throw new AppError(404, ErrorCode.NotFound, 'No such member of this organisation');
       if (me.role !== 'owner' && (role === 'owner' || target.role === 'owner')) throw new AppError(403, ErrorCode.Forbidden, 'Only an owner may make someone an owner or change an owner’s role');
-      if (target.role === 'owner' && role !== 'owner' && rows.filter((r) => r.role === 'owner').length === 1) {
-        throw new AppError(409, ErrorCode.Conflict, 'The last owner cannot give up the role; make another member an owner first');
-      }
+      if (role !== 'owner' && isLastOwner(rows, target)) throw new AppError(409, ErrorCode.Conflict, 'The last owner cannot give up the role; make another member an owner first');
       const updated = await tx.membership.update({ where: { orgId_userId: { orgId, userId } }, data: { role }, include: { user: true } });
       return { userId: updated.userId, email: updated.user.email, role: updated.role, joinedAt: updated.createdAt.toISOString() };
     });
@@ -75,18 +72,14 @@ export class OrgsService {
   /** Anyone may leave; owners and admins remove others (admins not owners); the last owner stays. */
   async removeMember(user: PortalUser, orgId: string, userId: string): Promise<void> {
     await this.db.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<{ user_id: string; role: Role }[]>`SELECT user_id::text, role::text AS role FROM partner_portal_api.memberships WHERE org_id = ${orgId}::uuid FOR UPDATE`;
-      const me = rows.find((r) => r.user_id === user.id);
-      if (!me) throw notFound();
+      const { rows, me } = await lockMembers(tx, orgId, user);
       const target = rows.find((r) => r.user_id === userId);
       if (userId !== user.id) {
         if (!MANAGERS.includes(me.role)) throw new AppError(403, ErrorCode.Forbidden, `Only an owner or an admin may remove members; you are a ${me.role} of this organisation`);
         if (!target) throw new AppError(404, ErrorCode.NotFound, 'No such member of this organisation');
         if (target.role === 'owner' && me.role !== 'owner') throw new AppError(403, ErrorCode.Forbidden, 'Only an owner may remove an owner');
       }
-      if (target!.role === 'owner' && rows.filter((r) => r.role === 'owner').length === 1) {
-        throw new AppError(409, ErrorCode.Conflict, 'The last owner cannot leave; make another member an owner first');
-      }
+      if (isLastOwner(rows, target!)) throw new AppError(409, ErrorCode.Conflict, 'The last owner cannot leave; make another member an owner first');
       await tx.membership.delete({ where: { orgId_userId: { orgId, userId } } });
     });
   }
@@ -119,22 +112,23 @@ export class OrgsService {
 
   /** What an invitation link offers (the token is the secret): shown before accepting. */
   async preview(token: string) {
-    const found = await this.db.invitation.findUnique({ where: { tokenHash: hashToken(token) } });
-    if (!found || found.acceptedAt || found.expiresAt.getTime() <= Date.now()) throw new AppError(404, ErrorCode.NotFound, 'Invitation not found, already used or expired; ask for a new one');
+    const found = await openInvitation(this.db, token);
     return { orgName: found.orgName, role: found.role, email: found.email, expiresAt: found.expiresAt.toISOString() };
   }
 
-  /** The signed-in user whose email the invitation names joins with its role. */
+  /**
+   * The signed-in user whose email the invitation names joins with its role. The
+   * invitation is claimed by one conditional UPDATE, so two accepts at once cannot both join.
+   */
   async accept(user: PortalUser, token: string) {
     return this.db.$transaction(async (tx) => {
-      const [invitation] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM partner_portal_api.invitations WHERE token_hash = ${hashToken(token)} FOR UPDATE`;
-      const found = invitation && (await tx.invitation.findUnique({ where: { id: invitation.id } }));
-      if (!found || found.acceptedAt || found.expiresAt.getTime() <= Date.now()) throw new AppError(404, ErrorCode.NotFound, 'Invitation not found, already used or expired; ask for a new one');
+      const found = await openInvitation(tx, token);
       if (found.email !== user.email) throw new AppError(403, ErrorCode.Forbidden, 'This invitation is for another email address; sign in with the invited one');
+      const { count } = await tx.invitation.updateMany({ where: { id: found.id, acceptedAt: null }, data: { acceptedAt: new Date(), acceptedBy: user.id } });
+      if (count === 0) throw invitationGone();
       const existing = await tx.membership.findUnique({ where: { orgId_userId: { orgId: found.orgId, userId: user.id } } });
       if (existing) throw new AppError(409, ErrorCode.Conflict, `You are already a ${existing.role} of ${found.orgName}`);
       await tx.membership.create({ data: { orgId: found.orgId, orgName: found.orgName, userId: user.id, role: found.role } });
-      await tx.invitation.update({ where: { id: found.id }, data: { acceptedAt: new Date(), acceptedBy: user.id } });
       return { orgId: found.orgId, orgName: found.orgName, role: found.role };
     });
   }
@@ -142,13 +136,33 @@ export class OrgsService {
   private async createInvitation(orgId: string, orgName: string, email: string, role: Role, invitedBy: string) {
     const token = randomBytes(24).toString('base64url');
     const row = await this.db.invitation.create({
-      data: { tokenHash: hashToken(token), orgId, orgName, email: email.trim().toLowerCase(), role, invitedBy, expiresAt: new Date(Date.now() + this.config.INVITATION_TTL_MS) },
+      data: { tokenHash: hashKey(token), orgId, orgName, email: email.trim().toLowerCase(), role, invitedBy, expiresAt: new Date(Date.now() + this.config.INVITATION_TTL_MS) },
     });
     const link = `${this.config.PORTAL_PUBLIC_URL.replace(/\/+$/, '')}/portal/invitations/${token}`;
     return { id: row.id, email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString(), token, link };
   }
 }
 
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+type Tx = Prisma.TransactionClient;
+type MemberRow = { user_id: string; role: Role };
+
+/** The organisation's memberships, locked for the transaction, and the caller's own (404 if not a member). */
+async function lockMembers(tx: Tx, orgId: string, user: PortalUser): Promise<{ rows: MemberRow[]; me: MemberRow }> {
+  const rows = await tx.$queryRaw<MemberRow[]>`SELECT user_id::text, role::text AS role FROM partner_portal_api.memberships WHERE org_id = ${orgId}::uuid FOR UPDATE`;
+  const me = rows.find((r) => r.user_id === user.id);
+  if (!me) throw notFound();
+  return { rows, me };
+}
+
+function isLastOwner(rows: MemberRow[], member: MemberRow): boolean {
+  return member.role === 'owner' && rows.filter((r) => r.role === 'owner').length === 1;
+}
+
+const invitationGone = () => new AppError(404, ErrorCode.NotFound, 'Invitation not found, already used or expired; ask for a new one');
+
+/** An invitation that can still be accepted, by its token. */
+async function openInvitation(db: Pick<Tx, 'invitation'>, token: string) {
+  const found = await db.invitation.findUnique({ where: { tokenHash: hashKey(token) } });
+  if (!found || found.acceptedAt || found.expiresAt.getTime() <= Date.now()) throw invitationGone();
+  return found;
 }

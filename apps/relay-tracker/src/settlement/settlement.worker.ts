@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { intentEventsIn } from '@swap/chains';
 import { AppError, ErrorCode, Subjects, type Intent, type SubmissionStatus } from '@swap/contracts';
 import { backoffMs, MessagingClient, type WorkItem, type WorkResult } from '@swap/messaging';
 import type { Logger } from '@swap/observability';
@@ -85,7 +86,7 @@ export class SettlementWorker {
     }
     const intents = this.chains.intents();
     const verdict = src.hub
-      ? checkHubSource(tx, (await this.chains.access.evm(src, (a) => a.intentEvents(row.txHash as Hex, intents)))!, intents, src.key)
+      ? checkHubSource(tx, intentEventsIn(tx, intents), intents, src.key)
       : checkSpokeSource(tx, src.assetManager as Address, intents, src.key);
     if (!verdict.ok) return this.fail(row, 'not a swap transaction', verdict.userMessage);
     await this.claims.checkAgainstChain(row, { intent: verdict.intent, intentHash: verdict.intentHash, payload: verdict.payload, from: tx.from });

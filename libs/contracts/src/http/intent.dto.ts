@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
@@ -121,20 +122,22 @@ export class SubmissionStatusQueryDto {
 }
 
 const TX_HASH_TEXT = /^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/;
-/** The public client sends relay chain ids as numbers: taken as their text. */
-function relayChainIdText({ value }: { value: unknown }): unknown {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : value;
+/** `chainId` of the relay routes: a relay chain id or a chain key; the public client sends relay chain ids as numbers, taken as their text. */
+function RelayChainIdField(example: string, description: string) {
+  return applyDecorators(
+    ApiProperty({ example, description: `${description} (a relay chain id may be a JSON number)` }),
+    Transform(({ value }: { value: unknown }) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : value)),
+    MaxLength(64),
+    MinLength(1),
+    IsString({ message: 'chainId must be a relay chain id (like 146) or a chain key (like 0x92.sonic)' }),
+  );
 }
 
 const TX_HASH_MESSAGE = (field: string) => `${field} must be a transaction hash: 0x and 64 hex digits (EVM) or a base58 signature (Solana)`;
 
 /** Body of `POST /v1/swaps/intents/packet`. */
 export class IntentPacketRequestDto implements IntentPacketRequest {
-  @ApiProperty({ example: '146', description: 'The chain of the transaction: relay chain id or chain key (a relay chain id may be a JSON number)' })
-  @Transform(relayChainIdText)
-  @MaxLength(64)
-  @MinLength(1)
-  @IsString({ message: 'chainId must be a relay chain id (like 146) or a chain key (like 0x92.sonic)' })
+  @RelayChainIdField('146', 'The chain of the transaction: relay chain id or chain key')
   chainId!: string;
 
   @ApiPropertyOptional({ description: 'The fill transaction on the hub (its delivery packet), or any relayed transaction' })
@@ -195,11 +198,7 @@ class RelayDataDto implements RelayDataView {
 
 /** Body of `POST /v1/swaps/intents/submit`. */
 export class IntentSubmitRequestDto implements IntentSubmitRequest {
-  @ApiProperty({ example: '23', description: 'The source chain: relay chain id or chain key (a relay chain id may be a JSON number)' })
-  @Transform(relayChainIdText)
-  @MaxLength(64)
-  @MinLength(1)
-  @IsString({ message: 'chainId must be a relay chain id (like 146) or a chain key (like 0x92.sonic)' })
+  @RelayChainIdField('23', 'The source chain: relay chain id or chain key')
   chainId!: string;
 
   @ApiProperty({ description: 'The broadcast source transaction' })
