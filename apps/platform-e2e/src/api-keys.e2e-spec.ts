@@ -174,18 +174,26 @@ describe('API keys across the services', () => {
     const minted = await stack.ops('sponsorship-keys', 'POST', '/ops/sponsoring-keys', { owner: 'acme-relayer' });
     const sponsoringKey: string = minted.body.key;
     expect(sponsoringKey).toMatch(/^spk_/);
-    const sponsor = (apiKey?: string) =>
+    const wallet = '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5';
+    const sponsor = (apiKey?: string, body: object = { chainKey: '0xA4B1.arbitrum', walletAddress: wallet }) =>
       fetch(`${stack.url('sponsorship-keys')}/v1/sponsorships/requests`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
-        body: JSON.stringify({ chainKey: '0x2105.base', walletAddress: '0xabc' }),
+        body: JSON.stringify(body),
       });
     await eventually(async () => (await sponsor(sponsoringKey)).status === 201, 2_000);
+    // The network must be one the platform supports, and the wallet an address of its kind.
+    const unknownChain = await sponsor(sponsoringKey, { chainKey: 'not-a-chain', walletAddress: wallet });
+    expect(unknownChain.status).toBe(404);
+    expect((await jsonOf(unknownChain)).code).toBe('CHAIN_NOT_FOUND');
+    const badWallet = await sponsor(sponsoringKey, { chainKey: '0xa4b1.arbitrum', walletAddress: 'x' });
+    expect(badWallet.status).toBe(400);
+    expect((await jsonOf(badWallet)).details).toEqual([expect.objectContaining({ field: 'walletAddress', rule: 'evmAddress' })]);
     expect(await rejection(await sponsor(key))).toEqual({ status: 401, message: 'Invalid API key' });
     expect(await rejection(await sponsor())).toEqual({ status: 401, message: 'Missing x-api-key' });
     expect(await rejection(await read(sponsoringKey))).toEqual({ status: 401, message: 'Invalid API key' });
     const mine = await jsonOf(await fetch(`${stack.url('sponsorship-keys')}/v1/sponsorships/requests`, { headers: { 'x-api-key': sponsoringKey } }));
-    expect(mine).toEqual([expect.objectContaining({ chainKey: '0x2105.base', walletAddress: '0xabc', status: 'received' })]);
+    expect(mine).toEqual([expect.objectContaining({ chainKey: '0xa4b1.arbitrum', walletAddress: wallet, status: 'received' })]);
   });
 
   it('revocation reaches a replica that lost the change event within the 15-second refresh', async () => {

@@ -55,6 +55,8 @@ describe('the embedded default, called through the gateway', () => {
       decimals: 6,
       address: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
       chainKey: '0x92.sonic',
+      hubAsset: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
+      vault: '0xAbbb91c0617090F0028BDC27597Cd0D038F3A833',
     });
   });
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { Events } from '@swap/contracts';
+import { ChainDirectory } from '@swap/messaging';
 import { KeyAuthModule, keySetEventsController, operatorTokenFrom } from '@swap/key-auth';
 import { SponsoringKeysService } from './keys/sponsoring-keys.service';
 import { OpsController } from './ops/ops.controller';
@@ -28,6 +29,6 @@ class SponsoringKeysModule {}
     }),
   ],
   controllers: [SponsorshipsController, keySetEventsController(Events.sponsoringKeySetChanged), OpsController],
-  providers: [operatorTokenFrom(SponsorshipKeysConfig)],
+  providers: [operatorTokenFrom(SponsorshipKeysConfig), ChainDirectory],
 })
 export class SponsorshipKeysModule {}

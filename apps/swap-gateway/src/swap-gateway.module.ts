@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ChainDirectory } from './chains/chain-directory';
+import { ChainDirectory } from '@swap/messaging';
 import { IntentsController } from './intents/intents.controller';
 import { RelayController } from './intents/relay.controller';
 import { KeysModule } from './keys/keys.module';

@@ -25,15 +25,23 @@ describe('chainKeyFor', () => {
 describe('ChainRegistry', () => {
   const registry = new ChainRegistry(tiny);
 
-  it('groups tokens by canonical chain key, exposing only the public Token fields', () => {
+  it('groups tokens by canonical chain key, exposing only the public Token fields (with hubAsset and vault, as the public client reads them)', () => {
     expect(registry.tokensByChain()).toEqual({
-      '0x92.sonic': [{ symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', chainKey: '0x92.sonic' }],
-      solana: [{ symbol: 'SOL', name: 'Solana', decimals: 9, address: '11111111111111111111111111111111', chainKey: 'solana' }],
+      '0x92.sonic': [
+        { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', chainKey: '0x92.sonic', hubAsset: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', vault: '0x0' },
+      ],
+      solana: [{ symbol: 'SOL', name: 'Solana', decimals: 9, address: '11111111111111111111111111111111', chainKey: 'solana', hubAsset: '0x1', vault: '0x2' }],
     });
   });
 
   it('accepts an alias and answers with the canonical key', () => {
     expect(registry.tokensOf('sonic')[0].chainKey).toBe('0x92.sonic');
+  });
+
+  it('reads keys and aliases in any letter case', () => {
+    expect(registry.getChain('0X92.SONIC').key).toBe('0x92.sonic');
+    expect(registry.getChain('Sonic').key).toBe('0x92.sonic');
+    expect(registry.findChain('SOLANA')?.key).toBe('solana');
   });
 
   it('rejects an unknown chain key with a 404 that names it', () => {

@@ -26,11 +26,8 @@ export interface ChainInfo {
 }
 
 export interface TokenInfo extends Token {
-  /** The token's asset on the hub; intents carry hub assets. */
-  hubAsset: string;
   /** The hub asset's decimals, where they differ from the token's (amounts are converted). */
   hubDecimals?: number;
-  vault: string;
 }
 
 export interface ChainProfile {
@@ -60,8 +57,8 @@ export class ChainRegistry {
     const problems = validateProfile(profile);
     if (problems.length) throw new Error(`Chain profile "${profile.name}" is invalid:\n  - ${problems.join('\n  - ')}`);
     for (const chain of profile.chains) {
-      this.byName.set(chain.key, chain);
-      for (const alias of chain.aliases) this.byName.set(alias, chain);
+      this.byName.set(chain.key.toLowerCase(), chain);
+      for (const alias of chain.aliases) this.byName.set(alias.toLowerCase(), chain);
       this.tokensByKey.set(chain.key, []);
     }
     for (const token of profile.tokens) this.tokensByKey.get(token.chainKey)!.push(token);
@@ -75,8 +72,9 @@ export class ChainRegistry {
     return this.profile.chains.find((c) => c.hub)!;
   }
 
+  /** Keys and aliases in any letter case (`0xA4B1.Arbitrum` is `0xa4b1.arbitrum`). */
   findChain(keyOrAlias: string): ChainInfo | undefined {
-    return this.byName.get(keyOrAlias);
+    return this.byName.get(keyOrAlias.toLowerCase());
   }
 
   /** The chain, or a 404 naming the unknown key. */
@@ -108,7 +106,7 @@ export class ChainRegistry {
 }
 
 function publicToken(t: TokenInfo): Token {
-  return { symbol: t.symbol, name: t.name, decimals: t.decimals, address: t.address, chainKey: t.chainKey };
+  return { symbol: t.symbol, name: t.name, decimals: t.decimals, address: t.address, chainKey: t.chainKey, hubAsset: t.hubAsset, vault: t.vault };
 }
 
 const EVM_KEY = /^0x[0-9a-f]+\.[a-z0-9-]+$/;

@@ -3,6 +3,7 @@ import { isUnexpected, toErrorBody, type ErrorBody } from '@swap/contracts';
 import { RequestContext, type Logger } from '@swap/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { throwError } from 'rxjs';
+import { printableText } from './input-text';
 
 /**
  * Every error, HTTP or bus, leaves a service in one shape: `{ statusCode, code, message,
@@ -28,6 +29,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
 export function describeError(exception: unknown, logger: Logger): ErrorBody {
   const body = toErrorBody(exception);
   if (isUnexpected(body)) logger.error({ err: exception }, 'unhandled error');
+  // Messages may quote what the caller sent (an unknown chain key): never its control characters.
+  body.message = printableText(body.message);
   const requestId = RequestContext.requestId();
   return requestId ? { ...body, requestId } : body;
 }

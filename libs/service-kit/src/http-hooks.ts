@@ -1,7 +1,7 @@
 import { ErrorCode, type ErrorBody } from '@swap/contracts';
 import { RequestContext, type Logger, type RequestScope, type ServiceMetrics } from '@swap/observability';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { inputTextProblem } from './input-text';
+import { inputTextProblem, printableName } from './input-text';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,7 +36,7 @@ export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: Serv
   });
   // Text no route may take (NUL, broken Unicode, absurd nesting): 400 before any handler sees it.
   fastify.addHook('preValidation', (request, reply, done) => {
-    const problem = inputTextProblem(request.query, 'query') ?? inputTextProblem(request.params, 'path') ?? inputTextProblem(request.body, 'request body');
+    const problem = repeatedParameter(request.query) ?? inputTextProblem(request.query, 'query') ?? inputTextProblem(request.params, 'path') ?? inputTextProblem(request.body, 'request body');
     if (problem) {
       const body: ErrorBody = { statusCode: 400, code: ErrorCode.ValidationFailed, message: problem, requestId: request.scope?.requestId };
       void reply.code(400).send(body);
@@ -67,6 +67,13 @@ export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: Serv
     }
     done();
   });
+}
+
+/** No route takes a query parameter more than once: `?a=1&a=2` is refused by name, never read as a list. */
+function repeatedParameter(query: unknown): string | undefined {
+  if (!query || typeof query !== 'object') return undefined;
+  for (const [name, value] of Object.entries(query)) if (Array.isArray(value)) return `the query parameter ${printableName(name)} must be given once`;
+  return undefined;
 }
 
 /** Secrets that travel in paths (invitation tokens) never reach the logs. */

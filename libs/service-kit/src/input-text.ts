@@ -5,9 +5,14 @@ const MAX_NAME_IN_MESSAGE = 64;
 
 /** A field name as it may appear in a message: control characters shown escaped, cut at 64 characters. */
 export function printableName(name: string): string {
-  // eslint-disable-next-line no-control-regex
-  const shown = name.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const shown = printableText(name);
   return shown.length > MAX_NAME_IN_MESSAGE ? `${shown.slice(0, MAX_NAME_IN_MESSAGE)}…` : shown;
+}
+
+/** Text with its control characters (C0, DEL, C1, line and paragraph separators) shown as \uXXXX escapes. */
+export function printableText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

@@ -1,7 +1,10 @@
-import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Module, Param, Post, Query } from '@nestjs/common';
+import { AppError } from '@swap/contracts';
+import { connect } from 'node:net';
 import { ServiceConfig, WithBus, WithCache } from '@swap/config';
 import { eventually, jsonOf, LogCapture, testServiceEnv, unusedPort } from '@swap/testing';
-import { IsInt, IsString, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { Type } from 'class-transformer';
 import type { ServiceDefinition } from './service-definition';
 import { startServiceFromEnv } from './start-service-from-env';
 import type { RunningService } from './start-service';
@@ -19,8 +22,51 @@ class CreateItem {
   percentage!: number;
 }
 
+class Fee {
+  @IsString()
+  address!: string;
+}
+
+class CreateOrder {
+  @IsString()
+  name!: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => Fee)
+  fee?: Fee;
+}
+
+class ReadQuery {
+  @Matches(/^\d+$/, { message: 'limit must be digits' })
+  limit: string = '10';
+
+  @IsString()
+  symbol!: string;
+}
+
 @Controller('v1/test')
 class TestController {
+  @Get('read')
+  read(@Query() query: ReadQuery) {
+    return { ...query };
+  }
+
+  @Get('things/:key')
+  thing(@Param('key') key: string) {
+    throw AppError.notFound(`Unknown thing: ${key}`);
+  }
+
+  @Post('orders')
+  order(@Body() body: CreateOrder) {
+    return { name: body.name };
+  }
+
+  @Delete('things/:key')
+  remove(@Param('key') key: string) {
+    return { removed: key };
+  }
+
   @Get('slow')
   async slow() {
     slowStarted();
@@ -140,5 +186,79 @@ describe('graceful shutdown', () => {
     expect(res.status).toBe(200);
     expect(await jsonOf(res)).toEqual({ finished: true });
     await closed;
+  });
+});
+
+describe('the edges every service answers in the error shape', () => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startServiceFromEnv(definition, testServiceEnv());
+  });
+  afterAll(() => service.close());
+
+  const shaped = (body: Record<string, unknown>, statusCode: number, code: string) => {
+    expect(body).toEqual({ statusCode, code, message: expect.any(String), requestId: expect.any(String) });
+  };
+  /** What a client that writes its own bytes gets back: status line and body. */
+  const raw = (request: string) =>
+    new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+      const socket = connect(service.port, '127.0.0.1', () => socket.end(request));
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString()));
+      socket.on('error', reject);
+      socket.on('close', () => resolve({ status: Number(data.split(' ')[1]), body: JSON.parse(data.slice(data.indexOf('\r\n\r\n') + 4)) }));
+    });
+
+  it('answers a malformed percent-escape 400 and an over-long path segment 414, echoing neither', async () => {
+    const bad = await fetch(`${service.url}/v1/test/things/%zz`);
+    expect(bad.status).toBe(400);
+    const badBody = await jsonOf(bad);
+    shaped(badBody, 400, 'BAD_REQUEST');
+    expect(badBody.requestId).toBe(bad.headers.get('x-request-id'));
+    const long = await fetch(`${service.url}/v1/test/things/${'a'.repeat(101)}`);
+    expect(long.status).toBe(414);
+    const longBody = await jsonOf(long);
+    shaped(longBody, 414, 'URI_TOO_LONG');
+    expect(JSON.stringify(longBody)).not.toContain('aaaa');
+  });
+
+  it('answers headers over the limit 431 in the error shape', async () => {
+    const res = await raw(`GET /v1/test/read?symbol=a HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(res.status).toBe(431);
+    shaped(res.body, 431, 'HEADERS_TOO_LARGE');
+  });
+
+  it('takes JSON bodies only: a form post or text is 415, an empty JSON body is no body', async () => {
+    const form = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=a&percentage=5' });
+    expect(form.status).toBe(415);
+    shaped(await jsonOf(form), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    const text = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"name":"a","percentage":5}' });
+    expect(text.status).toBe(415);
+    const vendorJson = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'application/vnd.api+json' }, body: '{"name":"a","percentage":5}' });
+    expect(vendorJson.status).toBe(201);
+    const emptyDelete = await fetch(`${service.url}/v1/test/things/k`, { method: 'DELETE', headers: { 'content-type': 'application/json' } });
+    expect(emptyDelete.status).toBe(200);
+    expect(await jsonOf(emptyDelete)).toEqual({ removed: 'k' });
+  });
+
+  it('says a missing field is required, a nested one by its path, and a non-object where an object belongs', async () => {
+    const post = (body: unknown) => fetch(`${service.url}/v1/test/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(jsonOf);
+    expect((await post({})).details).toEqual([{ field: 'name', rule: 'isDefined', message: 'name is required' }]);
+    expect((await post({ name: 'a', fee: {} })).details).toEqual([{ field: 'fee.address', rule: 'isDefined', message: 'fee.address is required' }]);
+    expect((await post({ name: 'a', fee: { address: 5 } })).details).toEqual([{ field: 'fee.address', rule: 'isString', message: 'fee.address must be a string' }]);
+    expect((await post({ name: 'a', fee: 'x' })).details).toEqual([{ field: 'fee', rule: 'nestedValidation', message: 'fee must be an object' }]);
+  });
+
+  it('ignores unknown query parameters, applies defaults, and refuses a repeated one by name', async () => {
+    expect(await jsonOf(await fetch(`${service.url}/v1/test/read?symbol=ETH&_=1763816400&utm_source=x`))).toEqual({ symbol: 'ETH', limit: '10' });
+    const repeated = await fetch(`${service.url}/v1/test/read?symbol=ETH&symbol=BTC`);
+    expect(repeated.status).toBe(400);
+    expect((await jsonOf(repeated)).message).toBe('the query parameter symbol must be given once');
+    expect((await jsonOf(await fetch(`${service.url}/v1/test/read`))).message).toBe('symbol is required');
+  });
+
+  it('never echoes control characters in a message', async () => {
+    const body = await jsonOf(await fetch(`${service.url}/v1/test/things/a%01%1b%0ab%c2%85`));
+    expect(body.message).toBe('Unknown thing: a\\u0001\\u001b\\u000ab\\u0085');
   });
 });

@@ -10,6 +10,7 @@ import { createLogger, NestPinoLogger, resolveRequestId, ServiceMetrics, type De
 import { createPrismaClient, type DatabaseHandle, type PrismaClientLike } from '@swap/persistence';
 import type { DestinationStream } from 'pino';
 import { AllExceptionsFilter } from './errors-filter';
+import { answerClientError, answerFrameworkError, installJsonBodies } from './http-edges';
 import { installHttpHooks } from './http-hooks';
 import { OpsController, ServiceState } from './ops.controller';
 import type { ServiceDefinition } from './service-definition';
@@ -112,16 +113,21 @@ export async function startService<C extends ServiceConfig>(
       forceCloseConnections: 'idle',
       // request.ip: the connection's peer, or the client a trusted proxy names in X-Forwarded-For.
       trustProxy: trustedProxies(config.TRUSTED_PROXIES),
+      // Router and parser refusals in the error shape, like every other error.
+      frameworkErrors: answerFrameworkError,
+      clientErrorHandler: answerClientError,
     });
     const nest = await NestFactory.create<NestFastifyApplication>(ServiceRootModule.create(definition.module, providers), adapter, {
       logger: new NestPinoLogger(logger),
       bufferLogs: false,
       abortOnError: false,
-      bodyParser: !definition.rawBodies,
+      // Bodies are parsed by installJsonBodies (JSON only), or not at all (the gateway streams them).
+      bodyParser: false,
     });
     app = nest;
 
     const fastify = nest.getHttpAdapter().getInstance();
+    if (!definition.rawBodies) installJsonBodies(fastify);
     installHttpHooks(fastify, { metrics, logger, isShuttingDown: () => state.shuttingDown });
     nest.useGlobalFilters(new AllExceptionsFilter(logger));
     nest.useGlobalPipes(createValidationPipe());

@@ -1,4 +1,4 @@
-import { ParseUUIDPipe, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ParseUUIDPipe, ValidationPipe, type ArgumentMetadata, type PipeTransform, type ValidationError } from '@nestjs/common';
 import { AppError, ErrorCode, type FieldViolation } from '@swap/contracts';
 import { printableName } from './input-text';
 
@@ -8,7 +8,17 @@ export function toViolations(errors: ValidationError[], parent = ''): FieldViola
   for (const error of errors) {
     const property = printableName(error.property);
     const field = parent ? `${parent}.${property}` : property;
-    for (const [rule, message] of Object.entries(error.constraints ?? {})) out.push({ field, rule, message: withPath(message.split(error.property).join(property), parent, property) });
+    const constraints = Object.entries(error.constraints ?? {});
+    if (error.value === undefined && constraints.length && !error.constraints?.whitelistValidation) {
+      // A field that is not there is missing, whatever rule its absence broke first.
+      out.push({ field, rule: 'isDefined', message: `${field} is required` });
+      continue;
+    }
+    if (error.constraints?.nestedValidation) {
+      out.push({ field, rule: 'nestedValidation', message: `${field} must be an object` });
+      continue;
+    }
+    for (const [rule, message] of constraints) out.push({ field, rule, message: withPath(message.split(error.property).join(property), parent, property) });
     if (error.children?.length) out.push(...toViolations(error.children, field));
   }
   return parent ? out : out.slice(0, MAX_VIOLATIONS);
@@ -30,19 +40,26 @@ function withPath(message: string, parent: string, property: string): string {
 }
 
 /**
- * Validates every DTO (body, query, params, bus payloads). Unknown fields are refused,
- * and each failure names the field and the rule it broke.
+ * Validates every DTO (body, query, params, bus payloads), and each failure names the
+ * field and the rule it broke. Unknown body fields are refused (a misspelt optional field
+ * must not pass silently); unknown query parameters are dropped (cache-busters and
+ * tracking parameters on public reads are normal), on every route alike.
  */
-export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+export function createValidationPipe(): PipeTransform {
+  const options = {
     transform: true,
     whitelist: true,
-    forbidNonWhitelisted: true,
     // One message per field: a missing value is "required", not also malformed.
     stopAtFirstError: true,
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors) => AppError.validation(toViolations(errors)),
-  });
+    // The value is kept so a missing field reads "required" (values are never answered).
+    validationError: { target: false, value: true },
+    exceptionFactory: (errors: ValidationError[]) => AppError.validation(toViolations(errors)),
+  };
+  const strict = new ValidationPipe({ ...options, forbidNonWhitelisted: true });
+  const lenient = new ValidationPipe({ ...options, forbidNonWhitelisted: false });
+  return {
+    transform: (value: unknown, metadata: ArgumentMetadata) => (metadata.type === 'query' ? lenient : strict).transform(value, metadata),
+  };
 }
 
 /** A UUID path parameter; anything else is a 400 in the platform's error shape. */

@@ -25,18 +25,27 @@ function echoUpstream(): Promise<{ server: Server; url: string; seen: Seen[] }> 
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, seen })));
 }
 
-/** Sends a body with chunked transfer encoding (no content-length). */
-function chunkedPost(url: string, size: number): Promise<{ status: number; body: string }> {
+/**
+ * Sends a body with chunked transfer encoding (no content-length); with `expectContinue`,
+ * as curl does for bodies over 1 KB: `Expect: 100-continue`, the body only after the 100.
+ */
+function chunkedPost(url: string, size: number, options: { expectContinue?: boolean } = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'transfer-encoding': 'chunked' };
+    if (options.expectContinue) headers.expect = '100-continue';
+    const req = request(url, { method: 'POST', headers }, (res) => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString()));
       res.on('end', () => resolve({ status: res.statusCode!, body }));
     });
     req.on('error', reject);
-    const chunk = Buffer.alloc(64 * 1024, 'a');
-    for (let sent = 0; sent < size; sent += chunk.length) req.write(chunk);
-    req.end();
+    const send = () => {
+      const chunk = Buffer.alloc(Math.min(64 * 1024, size), 'a');
+      for (let sent = 0; sent < size; sent += chunk.length) req.write(chunk);
+      req.end();
+    };
+    if (options.expectContinue) req.on('continue', send);
+    else send();
   });
 }
 
@@ -137,6 +146,16 @@ describe('api-gateway proxying', () => {
     expect(chunked.status).toBe(413);
     expect(JSON.parse(chunked.body)).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
     expect(upstream.seen.filter((s) => s.body.length > 1024 * 1024)).toHaveLength(0);
+  });
+
+  it('answers Expect: 100-continue itself and passes the body on (curl sends it for bodies over 1 KB)', async () => {
+    const res = await chunkedPost(`${gateway.url}/v1/swaps/quote`, 2048, { expectContinue: true });
+    expect(res.status).toBe(201);
+    expect(upstream.seen[0].body.length).toBe(2048);
+    expect(upstream.seen[0].headers.expect).toBeUndefined();
+    const over = await chunkedPost(`${gateway.url}/v1/swaps/quote`, 2 * 1024 * 1024, { expectContinue: true });
+    expect(over.status).toBe(413);
+    expect(JSON.parse(over.body)).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
   });
 
   it('accepts a body of exactly 1 MiB', async () => {

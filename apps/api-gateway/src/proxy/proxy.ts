@@ -51,7 +51,9 @@ async function registerRoute(scope: FastifyInstance, route: (typeof ROUTES)[numb
     replyOptions: {
       // Never replay a request on its own: an upstream 503 is the caller's to see.
       retryDelay: () => null,
-      rewriteRequestHeaders: (request, headers) => ({
+      rewriteRequestHeaders: (request, { expect: _expect, ...headers }) => ({
+        // `Expect: 100-continue` (curl sends it for bodies over 1 KB) is answered here by
+        // Node's server; the upstream gets the body itself, which undici cannot announce.
         ...headers,
         'x-request-id': String(request.id),
         'x-forwarded-for': forwardedChain(request.raw as IncomingMessage, trust),

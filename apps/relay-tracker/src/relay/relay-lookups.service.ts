@@ -3,7 +3,6 @@ import { RelayApiError, relayDataOf, type ChainInfo, type RelayPacket } from '@s
 import {
   AppError,
   ErrorCode,
-  type FieldViolation,
   type Intent,
   type IntentExtraDataRequest,
   type IntentPacketRequest,
@@ -11,12 +10,12 @@ import {
   type IntentSubmitRequest,
   type IntentSubmitResponse,
   type RelayDataView,
+  txHashProblemOn,
 } from '@swap/contracts';
 import { PrismaClient } from '../generated/prisma/client';
 import { SettlementChains } from '../settlement/settlement-chains';
 
 const EVM_HASH = /^0x[0-9a-fA-F]{64}$/;
-const BASE58_SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
 const PACKET_POLL_MS = 250;
 
 /**
@@ -96,12 +95,9 @@ export class RelayLookups {
 
   /** The hash as the relay knows it: EVM in lower case; a Solana signature as given. */
   private txHashOn(chain: ChainInfo, txHash: string, field: string): string {
-    if (chain.type === 'EVM') {
-      if (!EVM_HASH.test(txHash)) throw AppError.validation([{ field, rule: 'evmTxHash', message: `${field} must be 0x followed by 64 hex digits on ${chain.key}` }]);
-      return txHash.toLowerCase();
-    }
-    if (!BASE58_SIGNATURE.test(txHash)) throw AppError.validation([{ field, rule: 'solanaSignature', message: `${field} must be a base58 transaction signature on ${chain.key}` } satisfies FieldViolation]);
-    return txHash;
+    const problem = txHashProblemOn(chain.type, field, txHash);
+    if (problem) throw AppError.validation([{ ...problem, message: `${problem.message} (${chain.key})` }]);
+    return chain.type === 'EVM' ? txHash.toLowerCase() : txHash;
   }
 
   private async relayed<T>(call: () => Promise<T>): Promise<T> {

@@ -1,12 +1,14 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { addressProblemOn, AppError } from '@swap/contracts';
+import { ChainDirectory } from '@swap/messaging';
 import { RequestContext } from '@swap/observability';
 import { KeyedRoute } from '@swap/key-auth';
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { PrismaClient } from '../generated/prisma/client';
 
 class CreateSponsorshipRequest {
-  @ApiProperty({ example: '0x2105.base' })
+  @ApiProperty({ example: '0xa4b1.arbitrum', description: 'A chain key of a supported network (GET /v1/swaps/tokens lists them)' })
   @MaxLength(64)
   @MinLength(1)
   @IsString()
@@ -30,14 +32,21 @@ class CreateSponsorshipRequest {
 @ApiHeader({ name: 'x-api-key', required: true, description: 'A sponsoring key (spk_…); portal keys are not accepted here' })
 @Controller('v1/sponsorships/requests')
 export class SponsorshipsController {
-  constructor(private readonly db: PrismaClient) {}
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly chains: ChainDirectory,
+  ) {}
 
   @Post()
   @KeyedRoute({ family: 'sponsorships' })
   @ApiOperation({ summary: 'Record a request to sponsor the network fee of a wallet' })
   async create(@Body() body: CreateSponsorshipRequest) {
     const owner = RequestContext.current()!.orgId!;
-    const row = await this.db.sponsorshipRequest.create({ data: { owner, chainKey: body.chainKey, walletAddress: body.walletAddress, note: body.note } });
+    // A supported network (404 otherwise) and a wallet address of its kind.
+    const chain = await this.chains.get(body.chainKey);
+    const problem = addressProblemOn(chain.type, 'walletAddress', body.walletAddress);
+    if (problem) throw AppError.validation([problem]);
+    const row = await this.db.sponsorshipRequest.create({ data: { owner, chainKey: chain.key, walletAddress: body.walletAddress, note: body.note } });
     return view(row);
   }
 

@@ -1,14 +1,12 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiNotFoundResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
-import { AppError, ErrorBodyDto, isEvmAddressText, SWAPS_POST_ROUTES, Subjects, SubmissionStatusQueryDto, SubmitTxRequestDto, type FieldViolation, type SubmissionStatusResponse, type SubmitTxResponse } from '@swap/contracts';
+import { addressProblemOn, AppError, ErrorBodyDto, SWAPS_POST_ROUTES, txHashProblemOn, Subjects, SubmissionStatusQueryDto, SubmitTxRequestDto, type FieldViolation, type SubmissionStatusResponse, type SubmitTxResponse } from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
-import { MessagingClient } from '@swap/messaging';
+import { ChainDirectory, MessagingClient } from '@swap/messaging';
 import { RequestContext } from '@swap/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ChainDirectory } from '../chains/chain-directory';
-import { SubmitLimits } from './submit-limits';
 
-const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
+import { SubmitLimits } from './submit-limits';
 
 /** Step 4 and 5 of a swap: submit the broadcast transaction, then poll its status. */
 @ApiTags('swaps')
@@ -65,18 +63,7 @@ export class SubmissionsController {
 
 /** The rules that depend on the source network's kind. */
 function checkForChain(body: SubmitTxRequestDto, type: string, relayChainId: string): FieldViolation[] {
-  const problems: FieldViolation[] = [];
-  if (type === 'EVM') {
-    if (!/^0x[0-9a-fA-F]{64}$/.test(body.txHash)) problems.push({ field: 'txHash', rule: 'evmTxHash', message: 'txHash must be 0x followed by 64 hex digits on an EVM network' });
-    if (!isEvmAddressText(body.walletAddress)) problems.push({ field: 'walletAddress', rule: 'evmAddress', message: 'walletAddress must be a 20-byte hex address on an EVM network (EIP-55 checksummed if mixed case)' });
-  } else if (type === 'SOLANA') {
-    if (!BASE58.test(body.txHash) || body.txHash.length < 64 || body.txHash.length > 88) {
-      problems.push({ field: 'txHash', rule: 'solanaSignature', message: 'txHash must be a base58 transaction signature on Solana' });
-    }
-    if (!BASE58.test(body.walletAddress) || body.walletAddress.length < 32 || body.walletAddress.length > 44) {
-      problems.push({ field: 'walletAddress', rule: 'solanaAddress', message: 'walletAddress must be a base58 public key on Solana' });
-    }
-  }
+  const problems = [txHashProblemOn(type, 'txHash', body.txHash), addressProblemOn(type, 'walletAddress', body.walletAddress)].filter((p): p is FieldViolation => Boolean(p));
   if (body.intent.srcChain !== relayChainId) {
     problems.push({ field: 'intent.srcChain', rule: 'matchesSrcChainKey', message: `intent.srcChain must be ${relayChainId}, the relay chain id of ${body.srcChainKey}` });
   }

@@ -8,6 +8,10 @@ export interface Token {
   decimals: number;
   address: string;
   chainKey: ChainKey;
+  /** The token's asset on the hub (intents carry hub assets), as the public client's token type has it. */
+  hubAsset: string;
+  /** The hub vault that holds the hub asset. */
+  vault: string;
 }
 
 /** `GET /v1/swaps/tokens`: every supported token, grouped by chain key. */

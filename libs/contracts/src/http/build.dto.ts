@@ -6,6 +6,7 @@ import { IntentDto } from './intent.dto';
 import { IsEvmAddress, IsHexBytes, IsUint256String } from './validators';
 
 const POSITIVE = /^[1-9]/;
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 export class PartnerFeeDto implements PartnerFee {
   @ApiProperty({ description: 'EVM hub address that receives the fee' })
@@ -82,13 +83,13 @@ export class IntentRequestDto implements IntentRequest {
   @IsString()
   dstAddress!: string;
 
-  @ApiProperty({ example: '0x0000000000000000000000000000000000000000' })
+  @ApiPropertyOptional({ example: ZERO_ADDRESS, default: ZERO_ADDRESS, description: 'A solver to reserve the intent for; omitted (the public client’s default) means any solver' })
   @IsEvmAddress()
-  solver!: string;
+  solver: string = ZERO_ADDRESS;
 
-  @ApiProperty({ example: '0x', description: '0x in the sample flow; with a partnerFee it must be 0x (the fee is encoded there), and 0x01… is reserved for fees' })
+  @ApiPropertyOptional({ example: '0x', default: '0x', description: '0x (the default) in the sample flow; with a partnerFee it must be 0x (the fee is encoded there), and 0x01… is reserved for fees' })
   @IsHexBytes({ maxBytes: 4096 })
-  data!: string;
+  data: string = '0x';
 
   @ApiPropertyOptional({ type: PartnerFeeDto })
   @IsOptional()
@@ -111,11 +112,13 @@ export class CancelRequestDto implements CancelRequest {
   intent!: IntentDto;
 }
 
+/** The public client's deadline offset when it names none. */
+export const DEFAULT_DEADLINE_OFFSET_SECONDS = 300;
+
 export class DeadlineQueryDto {
-  @ApiProperty({ example: '300', description: 'Seconds after the hub’s latest block time, 1 to 604800' })
+  @ApiPropertyOptional({ example: '300', default: String(DEFAULT_DEADLINE_OFFSET_SECONDS), description: 'Seconds after the hub’s latest block time, 1 to 604800' })
   @Matches(/^[1-9]\d{0,5}$/, { message: 'offsetSeconds must be a positive integer of seconds (1 to 604800)' })
-  @IsDefined({ message: 'offsetSeconds is required' })
-  offsetSeconds!: string;
+  offsetSeconds: string = String(DEFAULT_DEADLINE_OFFSET_SECONDS);
 }
 
 export class PartnerFeeQueryDto {

@@ -1,4 +1,5 @@
 import { ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
+import type { FieldViolation } from '../errors';
 import { isAddress } from 'viem';
 
 const UINT256_MAX = (1n << 256n) - 1n;
@@ -58,4 +59,33 @@ export function IsHexBytes(options?: ValidationOptions & { maxBytes?: number }):
     },
     options,
   );
+}
+
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
+
+/**
+ * Whether a text is an account address on a network of the given kind (the registry's
+ * chain `type`): EVM as isEvmAddressText, Solana a base58 public key (32 to 44
+ * characters). Kinds without a rule here pass; their services check them. One rule for
+ * every field that names a wallet on a chosen network.
+ */
+export function addressProblemOn(chainType: string, field: string, value: string): FieldViolation | undefined {
+  if (chainType === 'EVM' && !isEvmAddressText(value)) {
+    return { field, rule: 'evmAddress', message: `${field} must be a 20-byte hex address on an EVM network (EIP-55 checksummed if mixed case)` };
+  }
+  if (chainType === 'SOLANA' && (!BASE58.test(value) || value.length < 32 || value.length > 44)) {
+    return { field, rule: 'solanaAddress', message: `${field} must be a base58 public key on Solana` };
+  }
+  return undefined;
+}
+
+/** Whether a text is a transaction id on a network of the given kind (EVM: 32-byte hash; Solana: base58 signature). */
+export function txHashProblemOn(chainType: string, field: string, value: string): FieldViolation | undefined {
+  if (chainType === 'EVM' && !/^0x[0-9a-fA-F]{64}$/.test(value)) {
+    return { field, rule: 'evmTxHash', message: `${field} must be 0x followed by 64 hex digits on an EVM network` };
+  }
+  if (chainType === 'SOLANA' && (!BASE58.test(value) || value.length < 64 || value.length > 88)) {
+    return { field, rule: 'solanaSignature', message: `${field} must be a base58 transaction signature on Solana` };
+  }
+  return undefined;
 }

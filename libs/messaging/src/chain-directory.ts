@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Subjects, type ChainSummary } from '@swap/contracts';
-import { MessagingClient } from '@swap/messaging';
+import { MessagingClient } from './messaging-client';
 
 const TTL_MS = 5 * 60_000;
 

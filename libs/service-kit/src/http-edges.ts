@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import { ErrorCode, type ErrorBody } from '@swap/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * The edges of HTTP that no route sees, answered in the platform's error shape like every
+ * other error: a URL the router cannot decode, a path segment over the router's limit
+ * (fastify's `frameworkErrors`), and what Node's parser refuses before fastify has a
+ * request at all (oversized headers, a malformed request line: `clientErrorHandler`). One
+ * place for every service, the gateway included. Nothing from the request is echoed.
+ */
+/** fastify's maxParamLength, left at its default: no path parameter here is near it. */
+const MAX_PATH_SEGMENT = 100;
+
+export const FRAMEWORK_ERRORS: Record<string, Omit<ErrorBody, 'requestId'>> = {
+  FST_ERR_BAD_URL: { statusCode: 400, code: ErrorCode.BadRequest, message: 'The request path is not a valid URL (a malformed percent-escape)' },
+  FST_ERR_MAX_PARAM_LENGTH: { statusCode: 414, code: ErrorCode.UriTooLong, message: `A path segment is longer than ${MAX_PATH_SEGMENT} characters` },
+  FST_ERR_ASYNC_CONSTRAINT: { statusCode: 400, code: ErrorCode.BadRequest, message: 'The request could not be routed' },
+};
+
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const known = FRAMEWORK_ERRORS[error.code] ?? { statusCode: 400, code: ErrorCode.BadRequest, message: 'The request could not be routed' };
+  const requestId = String(request.id);
+  void reply.code(known.statusCode).header('x-request-id', requestId).header('content-type', 'application/json; charset=utf-8').send({ ...known, requestId });
+}
+
+const CLIENT_ERRORS: Record<string, Omit<ErrorBody, 'requestId'>> = {
+  HPE_HEADER_OVERFLOW: { statusCode: 431, code: ErrorCode.HeadersTooLarge, message: 'The request headers are larger than the server accepts' },
+  ERR_HTTP_REQUEST_TIMEOUT: { statusCode: 408, code: ErrorCode.RequestTimeout, message: 'The request was not received in time' },
+};
+
+/** Node's parser refused the bytes: answer once in the error shape and close the connection. */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const known = (error.code && CLIENT_ERRORS[error.code]) || { statusCode: 400, code: ErrorCode.BadRequest, message: 'The request is not valid HTTP/1.1' };
+  const body = JSON.stringify({ ...known, requestId: randomUUID() });
+  const reason = known.statusCode === 431 ? 'Request Header Fields Too Large' : known.statusCode === 408 ? 'Request Timeout' : 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${known.statusCode} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json$/;
+
+/**
+ * Request bodies are JSON and nothing else: an empty body is no body (a DELETE sent with a
+ * JSON content type and nothing in it), any other media type is 415 (form posts and text
+ * are not parsed into something validation then misreads).
+ */
+export function installJsonBodies(fastify: FastifyInstance): void {
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (request, body, done) => {
+    if ((body as string).trim() === '') return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
+  fastify.addContentTypeParser('*', (request, _payload, done) => {
+    const type = request.headers['content-type'];
+    const error = Object.assign(new Error(type ? 'Content-Type must be application/json' : 'A request body needs Content-Type: application/json'), {
+      statusCode: 415,
+    });
+    done(error, undefined);
+  });
+}
