@@ -1,5 +1,5 @@
 import { ServiceConfig, IsServiceUrl } from '@swap/config';
-import { DefaultPorts, type ServiceName } from '@swap/contracts';
+import { DefaultAdminPorts, DefaultPorts, type ServiceName } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 
@@ -14,6 +14,7 @@ export function upstreamVariable(service: ServiceName): UpstreamVariable {
 
 export class ApiGatewayConfig extends ServiceConfig {
   override PORT = DefaultPorts['api-gateway'];
+  override ADMIN_PORT = DefaultAdminPorts['api-gateway'];
 
   @IsServiceUrl(['http', 'https'])
   UPSTREAM_SWAP_GATEWAY_URL = upstream('swap-gateway');

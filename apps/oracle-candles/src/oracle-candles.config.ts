@@ -1,5 +1,5 @@
 import { ServiceConfig, WithCache, WithDatabase, IsServiceUrl } from '@swap/config';
-import { DefaultPorts } from '@swap/contracts';
+import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 
@@ -8,6 +8,7 @@ export type PriceSourceKind = (typeof PRICE_SOURCES)[number];
 
 export class OracleCandlesConfig extends WithCache(WithDatabase(ServiceConfig)) {
   override PORT = DefaultPorts['oracle-candles'];
+  override ADMIN_PORT = DefaultAdminPorts['oracle-candles'];
 
   /** Where ticks come from: Pyth's Hermes, the seeded simulated feed, or nothing (backfill only). */
   @IsIn(PRICE_SOURCES)

@@ -1,10 +1,11 @@
 import { ServiceConfig, WithBus, WithCache, WithDatabase, WithOperatorRoutes } from '@swap/config';
-import { DefaultPorts } from '@swap/contracts';
+import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsUrl, Max, Min } from 'class-validator';
 
 export class PartnerPortalApiConfig extends WithOperatorRoutes(WithCache(WithDatabase(WithBus(ServiceConfig)))) {
   override PORT = DefaultPorts['partner-portal-api'];
+  override ADMIN_PORT = DefaultAdminPorts['partner-portal-api'];
 
   /** `key-registry`: keys are managed through key-registry over the bus; `disabled`: key routes answer 503 (not configured). */
   @IsIn(['key-registry', 'disabled'], { message: 'PORTAL_KEY_SERVICE must be key-registry or disabled' })

@@ -90,7 +90,7 @@ describe('API keys across the services', () => {
     expect((await read()).status).toBe(200);
     expect((await read('svc_wrong')).status).toBe(200);
     expect((await read(key)).status).toBe(200);
-    const metrics = await (await fetch(`${stack.url('swap-gateway')}/metrics`)).text();
+    const metrics = await (await fetch(`${stack.services['swap-gateway'].adminUrl}/metrics`)).text();
     expect(metrics).toMatch(/api_key_checks_total\{route="\/v1\/swaps\/intents\/hash",family="swaps",mode="monitor",outcome="missing",org="",service="swap-gateway"\} 1/);
     expect(metrics).toMatch(/api_key_checks_total\{route="\/v1\/swaps\/intents\/hash",family="swaps",mode="monitor",outcome="invalid",org="",service="swap-gateway"\} 1/);
     expect(metrics).toContain(`outcome="ok",org="${orgId}"`);
@@ -215,7 +215,7 @@ describe('API keys across the services', () => {
     const extra = await stack.add(swapGateway, { KEYSET_REFRESH_MS: '200' }, undefined, 'swap-gateway-replica');
     await eventually(async () => (await read(key, extra.url)).status === 200, 2_000);
     await stack.services['key-registry'].close();
-    const failures = () => fetch(`${extra.url}/metrics`).then((r) => r.text()).then((t) => Number(/api_key_set_refresh_failures_total\{registry="portal",service="swap-gateway"\} (\d+)/.exec(t)?.[1] ?? 0));
+    const failures = () => fetch(`${extra.adminUrl}/metrics`).then((r) => r.text()).then((t) => Number(/api_key_set_refresh_failures_total\{registry="portal",service="swap-gateway"\} (\d+)/.exec(t)?.[1] ?? 0));
     await eventually(async () => (await failures()) >= 2, 3_000);
     expect((await read(key, extra.url)).status).toBe(200);
     expect(await rejection(await read('svc_wrong', extra.url))).toEqual({ status: 401, message: 'Invalid API key' });

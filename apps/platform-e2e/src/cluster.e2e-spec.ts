@@ -11,6 +11,8 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
   let db: { url: string; drop: () => Promise<void> };
   const running: Spawned[] = [];
   const urls: Record<string, string> = {};
+  /** Each service's admin port (health, readiness, metrics), apart from the one clients use. */
+  const admin: Record<string, string> = {};
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -18,7 +20,10 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
     expect(await migrate.exited).toBe(0);
     expect(migrate.stdout.join('\n')).toContain('relay-tracker (schema relay_tracker): applied 20261122000000_submissions');
     expect(migrate.stdout.join('\n')).toContain('oracle-candles (schema oracle_candles): applied 20261122010000_candles');
-    for (const name of SERVICES) urls[name] = `http://127.0.0.1:${await unusedPort()}`;
+    for (const name of [...SERVICES, 'api-gateway']) {
+      urls[name] = `http://127.0.0.1:${await unusedPort()}`;
+      admin[name] = `http://127.0.0.1:${await unusedPort()}`;
+    }
     const common = {
       NATS_URL: testInfra.natsUrl,
       NATS_SUBJECT_PREFIX: RUN_PREFIX,
@@ -31,20 +36,20 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
       FLUSH_INTERVAL_MS: '200',
     };
     for (const name of SERVICES) {
-      running.push(spawnNode(`dist/apps/${name}/src/main.js`, { ...common, PORT: new URL(urls[name]).port }));
+      running.push(spawnNode(`dist/apps/${name}/src/main.js`, { ...common, PORT: new URL(urls[name]).port, ADMIN_PORT: new URL(admin[name]).port }));
     }
-    urls['api-gateway'] = `http://127.0.0.1:${await unusedPort()}`;
     running.push(
       spawnNode('dist/apps/api-gateway/src/main.js', {
         ...common,
         PORT: new URL(urls['api-gateway']).port,
+        ADMIN_PORT: new URL(admin['api-gateway']).port,
         UPSTREAM_SWAP_GATEWAY_URL: urls['swap-gateway'],
         UPSTREAM_QUOTE_BUILDER_URL: urls['quote-builder'],
         UPSTREAM_RELAY_TRACKER_URL: urls['relay-tracker'],
         UPSTREAM_ORACLE_CANDLES_URL: urls['oracle-candles'],
       }),
     );
-    for (const url of Object.values(urls)) await ready(url);
+    for (const url of Object.values(admin)) await ready(url);
   });
 
   afterAll(async () => {
@@ -57,7 +62,7 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
     const res = await fetch(`${urls['api-gateway']}/v1/swaps/tokens/0x92.sonic`, { headers: { 'x-request-id': 'cluster-1' } });
     expect(res.status).toBe(200);
     expect((await jsonOf(res)).map((t: { symbol: string }) => t.symbol)).toContain('USDC');
-    const ready = await jsonOf(await fetch(`${urls['relay-tracker']}/readyz`));
+    const ready = await jsonOf(await fetch(`${admin['relay-tracker']}/readyz`));
     expect(ready.checks).toMatchObject({ nats: { status: 'up' }, postgresql: { status: 'up' } });
     const swapLogs = running[1].stdout.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(swapLogs.some((l) => l.requestId === 'cluster-1' && l.msg === 'request completed')).toBe(true);
@@ -73,7 +78,7 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
     const res = await fetch(`${urls['api-gateway']}/v1/be/oracle/candles?symbol=BTC&interval=5m&from=${now - 3600}&to=${now + 300}`);
     expect(res.status).toBe(200);
     expect((await jsonOf(res)).candles.length).toBeGreaterThan(0);
-    const ready = await jsonOf(await fetch(`${urls['oracle-candles']}/readyz`));
+    const ready = await jsonOf(await fetch(`${admin['oracle-candles']}/readyz`));
     expect(ready.checks).toMatchObject({ postgresql: { status: 'up' }, redis: { status: 'up' } });
   });
 

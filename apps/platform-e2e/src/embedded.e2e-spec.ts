@@ -35,11 +35,11 @@ describe('the embedded default, called through the gateway', () => {
       ['api-gateway', 'key-registry', 'oracle-candles', 'partner-portal-api', 'quote-builder', 'relay-tracker', 'sponsorship-keys', 'swap-gateway'],
     );
     for (const service of platform.services) {
-      expect((await get(`${service.url}/healthz`)).json()).toEqual({ status: 'ok', service: service.name });
-      const ready = await get(`${service.url}/readyz`);
+      expect((await get(`${service.adminUrl}/healthz`)).json()).toEqual({ status: 'ok', service: service.name });
+      const ready = await get(`${service.adminUrl}/readyz`);
       expect({ service: service.name, status: ready.status }).toEqual({ service: service.name, status: 200 });
     }
-    expect((await get(`${platform.services.find((s) => s.name === 'relay-tracker')!.url}/readyz`)).json().checks.postgresql.status).toBe('up');
+    expect((await get(`${platform.services.find((s) => s.name === 'relay-tracker')!.adminUrl}/readyz`)).json().checks.postgresql.status).toBe('up');
   });
 
   it('lists every token grouped by chain key, the hub as 0x92.sonic', async () => {
@@ -96,14 +96,21 @@ describe('the embedded default, called through the gateway', () => {
     expect(logs.where((l) => l.requestId === 'e2e-trace-1' && l.service === 'quote-builder')[0]).toMatchObject({ msg: 'message handled', subject: 'quote-builder.tokens.by-chain.v1' });
   });
 
-  it('serves the merged OpenAPI document and a readable docs page', async () => {
+  it('serves the merged OpenAPI document and Swagger UI over it, its assets from the platform itself', async () => {
     const doc = (await get(`${platform.gatewayUrl}/v1/openapi.json`)).json();
     expect(doc.openapi).toBe('3.0.0');
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/swaps/tokens', '/v1/swaps/tokens/{chainKey}']));
     expect(doc.components.schemas.TokenDto).toBeDefined();
+    expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }));
+    expect(doc.paths['/v1/swaps/quote'].post.security).toEqual([{ apiKey: [] }]);
+    expect(doc.paths['/v1/swaps/deadline'].get.security).toBeUndefined();
     const page = await get(`${platform.gatewayUrl}/v1/docs`);
     expect(page.headers.get('content-type')).toContain('text/html');
-    expect(page.text).toContain('/v1/swaps/tokens/{chainKey}');
+    expect(page.text).toContain('/v1/docs/assets/swagger-ui-bundle.js');
+    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'docs.js']) expect((await get(`${platform.gatewayUrl}/v1/docs/assets/${asset}`)).status).toBe(200);
+    const missing = await get(`${platform.gatewayUrl}/v1/docs/assets/..%2fpackage.json`);
+    expect(missing.status).toBe(404);
+    expect(missing.json().code).toBe('NOT_FOUND');
   });
 
   it('serves the partner portal (its UI and its API) through the gateway at /portal/', async () => {

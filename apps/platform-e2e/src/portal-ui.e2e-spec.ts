@@ -1,15 +1,14 @@
 import { eventually, sampleIntent } from '@swap/testing';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './chromium';
 import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
 
 jest.setTimeout(120_000);
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 /** PORTAL_SCREENSHOTS=docs/portal writes the README's screenshots. */
 const SHOTS = process.env.PORTAL_SCREENSHOTS;
 
@@ -36,8 +35,7 @@ describe('partner portal UI in chromium, on the embedded default', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'portal-ui-'));
     platform = await startPlatform({ dataDir, gatewayPort: 0, servicePorts: 'ephemeral', logLevel: 'warn', env: { SCRYPT_LOG_N: '10', PORTAL_PUBLIC_URL: 'http://127.0.0.1' } });
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; .ci/run does)`);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

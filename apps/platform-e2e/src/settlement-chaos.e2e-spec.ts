@@ -40,8 +40,9 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
 
   const start = async (name: string, env: Record<string, string> = {}) => {
     const url = `http://127.0.0.1:${await unusedPort()}`;
-    const p = spawnNode(`dist/apps/${name}/src/main.js`, { ...common, ...env, PORT: new URL(url).port });
-    await eventually(async () => (await fetch(`${url}/readyz`)).status === 200, 30_000, 100);
+    const adminPort = await unusedPort();
+    const p = spawnNode(`dist/apps/${name}/src/main.js`, { ...common, ...env, PORT: new URL(url).port, ADMIN_PORT: String(adminPort) });
+    await eventually(async () => (await fetch(`http://127.0.0.1:${adminPort}/readyz`)).status === 200, 30_000, 100);
     return { p, url };
   };
   const startReplica = async (i: number) => {

@@ -155,10 +155,10 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
     for (let i = 0; i < 5; i++) answers.push(await send('203.0.113.9', {}, noRedis.url));
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(answers[0].headers.get('ratelimit')).toBeNull();
-    const ready = await fetch(`${noRedis.url}/readyz`);
+    const ready = await fetch(`${noRedis.adminUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect((await jsonOf(ready)).checks.redis).toMatchObject({ status: 'down', optional: true });
-    expect(await (await fetch(`${noRedis.url}/metrics`)).text()).toMatch(/submit_rate_limit_unavailable_total\{[^}]*\} 10/);
+    expect(await (await fetch(`${noRedis.adminUrl}/metrics`)).text()).toMatch(/submit_rate_limit_unavailable_total\{[^}]*\} 10/);
   });
 
   it('answers 502 RELAY_UNAVAILABLE when the relay API cannot be reached, and validates before asking it', async () => {

@@ -1,10 +1,11 @@
 import { ServiceConfig, WithBus, WithChains, WithDatabase, WithOperatorRoutes } from '@swap/config';
-import { DefaultPorts, IsEvmAddress, IsUint256String } from '@swap/contracts';
+import { DefaultAdminPorts, DefaultPorts, IsEvmAddress, IsUint256String } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 export class QuoteBuilderConfig extends WithChains(WithOperatorRoutes(WithDatabase(WithBus(ServiceConfig)))) {
   override PORT = DefaultPorts['quote-builder'];
+  override ADMIN_PORT = DefaultAdminPorts['quote-builder'];
 
   /** The deployment's partner fee, applied by GET /fees/partner when the query names none. */
   @IsOptional()

@@ -1,5 +1,5 @@
 import { IsServiceUrl, ServiceConfig, WithBus, WithChains, WithDatabase } from '@swap/config';
-import { DefaultPorts } from '@swap/contracts';
+import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, Max, Min } from 'class-validator';
 
@@ -7,6 +7,7 @@ export const WORK_QUEUES = ['postgres', 'jetstream'] as const;
 
 export class RelayTrackerConfig extends WithChains(WithDatabase(WithBus(ServiceConfig))) {
   override PORT = DefaultPorts['relay-tracker'];
+  override ADMIN_PORT = DefaultAdminPorts['relay-tracker'];
 
   /** The relay network's API (`{ action, params }`): the public one, or the devnet relayer's. */
   @IsServiceUrl(['http', 'https'])

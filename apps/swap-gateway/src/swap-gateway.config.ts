@@ -1,5 +1,5 @@
 import { ServiceConfig, WithBus, WithCache } from '@swap/config';
-import { DefaultPorts, EnforcementModes, RouteFamilies, type EnforcementMode, type RouteFamily } from '@swap/contracts';
+import { DefaultAdminPorts, DefaultPorts, EnforcementModes, RouteFamilies, type EnforcementMode, type RouteFamily } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsInt, Matches, Max, Min } from 'class-validator';
 
@@ -7,6 +7,7 @@ const MODE_LIST = new RegExp(`^((${RouteFamilies.join('|')})=(${EnforcementModes
 
 export class SwapGatewayConfig extends WithCache(WithBus(ServiceConfig)) {
   override PORT = DefaultPorts['swap-gateway'];
+  override ADMIN_PORT = DefaultAdminPorts['swap-gateway'];
 
   /** The api-gateway in front (on this host in the embedded default) names the client. */
   override TRUSTED_PROXIES = 'loopback';

@@ -25,6 +25,16 @@ export class ServiceConfig {
   @MinLength(1)
   HOST = '0.0.0.0';
 
+  /**
+   * Where `/healthz`, `/readyz` and `/metrics` answer: a port of their own, never the one
+   * that serves clients (0: any free port, for tests and the embedded default).
+   */
+  @Type(() => Number)
+  @Min(0)
+  @Max(65535)
+  @IsInt()
+  ADMIN_PORT = 9090;
+
   @IsIn(LogLevels)
   LOG_LEVEL: LogLevel = 'info';
 

@@ -16,3 +16,5 @@ export * from './http/build.dto';
 export * from './domain/quote';
 export * from './domain/solver-api';
 export * from './http/quote.dto';
+export * from './http/api-tags';
+export * from './http/submission.dto';

@@ -105,8 +105,8 @@ describe('a service started by the kit, against NATS and Redis', () => {
   afterAll(() => service.close());
 
   it('is alive and ready, naming the dependencies it checked', async () => {
-    expect(await jsonOf(await fetch(`${service.url}/healthz`))).toEqual({ status: 'ok', service: 'swap-gateway' });
-    const ready = await fetch(`${service.url}/readyz`);
+    expect(await jsonOf(await fetch(`${service.adminUrl}/healthz`))).toEqual({ status: 'ok', service: 'swap-gateway' });
+    const ready = await fetch(`${service.adminUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect((await jsonOf(ready)).checks).toMatchObject({ nats: { status: 'up' }, redis: { status: 'up' } });
   });
@@ -138,9 +138,20 @@ describe('a service started by the kit, against NATS and Redis', () => {
   });
 
   it('exposes request counts and latency histograms by route and status', async () => {
-    const text = await (await fetch(`${service.url}/metrics`)).text();
+    const text = await (await fetch(`${service.adminUrl}/metrics`)).text();
     expect(text).toMatch(/http_requests_total\{method="POST",route="\/v1\/test\/items",status_code="400",service="swap-gateway"\} [1-9]/);
     expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0.1",.*route="\/v1\/test\/items",status_code="201"/);
+  });
+
+  it('keeps health, readiness and metrics off the public port', async () => {
+    expect(service.adminUrl).not.toBe(service.url);
+    for (const path of ['/healthz', '/readyz', '/metrics']) expect((await fetch(`${service.url}${path}`)).status).toBe(404);
+    expect((await fetch(`${service.adminUrl}/v1/test/read?symbol=a`)).status).toBe(404);
+  });
+
+  it('refuses an ADMIN_PORT equal to PORT', async () => {
+    const port = String(await unusedPort());
+    await expect(startServiceFromEnv(definition, testServiceEnv({ PORT: port, ADMIN_PORT: port }))).rejects.toThrow('ADMIN_PORT must differ from PORT');
   });
 
   it('describes its routes in OpenAPI', async () => {
@@ -154,7 +165,7 @@ describe('readiness when a dependency is down', () => {
   it('stays ready without Redis, a cache it serves without, and reports it down', async () => {
     const service = await startServiceFromEnv(definition, testServiceEnv({ REDIS_URL: `redis://127.0.0.1:${await unusedPort()}` }));
     try {
-      const res = await fetch(`${service.url}/readyz`);
+      const res = await fetch(`${service.adminUrl}/readyz`);
       expect(res.status).toBe(200);
       const body = await jsonOf(res);
       expect(body.status).toBe('degraded');
@@ -180,7 +191,11 @@ describe('graceful shutdown', () => {
     const closed = service.close();
     const server = service.app.getHttpAdapter().getInstance().server;
     await eventually(() => !server.listening);
-    await expect(fetch(`${service.url}/healthz`)).rejects.toThrow();
+    await expect(fetch(`${service.url}/v1/test/read?symbol=a`)).rejects.toThrow();
+    // The admin port stays up through the drain, telling probes the service is on its way out.
+    const draining = await fetch(`${service.adminUrl}/readyz`);
+    expect(draining.status).toBe(503);
+    expect((await jsonOf(draining)).code).toBe('SHUTTING_DOWN');
     releaseSlow();
     const res = await inFlight;
     expect(res.status).toBe(200);

@@ -4,7 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { RedisCache, TieredCache, type Cache } from '@swap/cache';
 import { trustedProxies, type BusSettings, type CacheSettings, type DatabaseSettings, type ServiceConfig } from '@swap/config';
-import type { ServiceName } from '@swap/contracts';
+import { API_KEY_SCHEME, ErrorBodyDto, type ServiceName } from '@swap/contracts';
 import { BusServer, MessagingClient, NatsBus, type Bus } from '@swap/messaging';
 import { createLogger, NestPinoLogger, resolveRequestId, ServiceMetrics, type DependencyCheck, type Logger } from '@swap/observability';
 import { createPrismaClient, type DatabaseHandle, type PrismaClientLike } from '@swap/persistence';
@@ -12,7 +12,8 @@ import type { DestinationStream } from 'pino';
 import { AllExceptionsFilter } from './errors-filter';
 import { answerClientError, answerFrameworkError, installJsonBodies } from './http-edges';
 import { installHttpHooks } from './http-hooks';
-import { OpsController, ServiceState } from './ops.controller';
+import { startAdminServer, ServiceState, type AdminServer } from './admin-server';
+import { OpenApiDocumentController } from './openapi-document.controller';
 import type { ServiceDefinition } from './service-definition';
 import { CACHE, LOGGER, SERVICE_NAME } from './tokens';
 import { createValidationPipe } from './validation';
@@ -31,6 +32,8 @@ export interface RunningService {
   name: ServiceName;
   url: string;
   port: number;
+  /** Where /healthz, /readyz and /metrics answer (ADMIN_PORT). */
+  adminUrl: string;
   app: NestFastifyApplication;
   logger: Logger;
   /** Graceful: stop accepting, finish in-flight requests and messages, close connections. */
@@ -51,6 +54,7 @@ export async function startService<C extends ServiceConfig>(
   // Connections close in the order they opened (bus, cache, database), after the app.
   const closers: (() => Promise<void>)[] = [];
   let app: NestFastifyApplication | undefined;
+  let admin: AdminServer | undefined;
   const providers: Provider[] = [
     { provide: definition.configClass, useValue: config },
     { provide: SERVICE_NAME, useValue: definition.name },
@@ -143,21 +147,32 @@ export async function startService<C extends ServiceConfig>(
 
     state.openApiDocument = SwaggerModule.createDocument(
       nest,
-      new DocumentBuilder().setTitle(definition.title).setDescription(definition.description).setVersion('1').build(),
+      new DocumentBuilder()
+        .setTitle(definition.title)
+        .setDescription(definition.description)
+        .setVersion('1')
+        .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key from the partner portal (svc_…), or a sponsoring key (spk_…) on /v1/sponsorships' }, API_KEY_SCHEME)
+        .build(),
+      // The error shape is part of every service's document, referenced or not: the gateway's merge answers every operation's errors with it.
+      { extraModels: [ErrorBodyDto], autoTagControllers: false },
     );
 
+    if (config.ADMIN_PORT !== 0 && config.ADMIN_PORT === config.PORT) throw new Error(`ADMIN_PORT must differ from PORT (both ${config.PORT}): probes and metrics never share the public port`);
+    admin = await startAdminServer({ service: definition.name, host: config.HOST, port: config.ADMIN_PORT, state, metrics });
     await nest.listen({ port: config.PORT, host: config.HOST });
     const address = fastify.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
     const url = `http://${host}:${port}`;
-    logger.info({ url, bus: bus?.kind, database: Boolean(database), cache: definition.uses.cache ?? false }, `${definition.name} listening`);
+    logger.info({ url, adminUrl: admin.url, bus: bus?.kind, database: Boolean(database), cache: definition.uses.cache ?? false }, `${definition.name} listening`);
 
+    const adminServer = admin;
     let closing: Promise<void> | undefined;
     return {
       name: definition.name,
       url,
       port,
+      adminUrl: admin.url,
       app: nest,
       logger,
       close() {
@@ -165,6 +180,8 @@ export async function startService<C extends ServiceConfig>(
           state.shuttingDown = true;
           logger.info(`${definition.name} shutting down`);
           await nest.close();
+          // Probes keep their answer (503 shutting down) until the last request has drained.
+          await adminServer.close();
           for (const close of closers) await close().catch((error: Error) => logger.warn({ err: error }, 'error while closing'));
           logger.info(`${definition.name} stopped`);
           logger.flush();
@@ -174,6 +191,7 @@ export async function startService<C extends ServiceConfig>(
     };
   } catch (error) {
     await app?.close().catch(() => undefined);
+    await admin?.close().catch(() => undefined);
     for (const close of closers) await close().catch(() => undefined);
     throw error;
   }
@@ -187,7 +205,7 @@ class ServiceRootModule {
       module: ServiceRootModule,
       global: true,
       imports: [serviceModule],
-      controllers: [OpsController],
+      controllers: [OpenApiDocumentController],
       providers,
       exports: providers.map((p) => (typeof p === 'function' ? p : (p as { provide: unknown }).provide)) as DynamicModule['exports'],
     };

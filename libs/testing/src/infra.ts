@@ -34,7 +34,7 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
 
 /** The platform's defaults for one service, on a free port of 127.0.0.1 and quiet. */
 export function testServiceEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', NATS_URL: testInfra.natsUrl, REDIS_URL: testInfra.redisUrl, NATS_SUBJECT_PREFIX: RUN_PREFIX, CACHE_KEY_PREFIX: RUN_PREFIX, ...extra };
+  return { HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'silent', NATS_URL: testInfra.natsUrl, REDIS_URL: testInfra.redisUrl, NATS_SUBJECT_PREFIX: RUN_PREFIX, CACHE_KEY_PREFIX: RUN_PREFIX, ...extra };
 }
 
 /**

@@ -29,13 +29,13 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
   const common = { DATABASE_URL: url, NATS_URL: ctx.natsUrl, HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' };
   const enforced = { ...common, NATS_SUBJECT_PREFIX: `bench-enforce-${Date.now()}` };
   const unkeyed = { ...common, NATS_SUBJECT_PREFIX: `bench-off-${Date.now()}`, KEY_MODES_UNTIL_LOADED: 'swaps=off,leverage-yield=off' };
-  ctx.start('dist/apps/key-registry/src/main.js', { ...enforced, PORT: String(ports.registry) });
-  ctx.start('dist/apps/quote-builder/src/main.js', { ...enforced, PORT: String(ports.quote) });
-  const enforcedProcess = ctx.start('dist/apps/swap-gateway/src/main.js', { ...enforced, PORT: String(ports.swap) });
-  ctx.start('dist/apps/quote-builder/src/main.js', { ...unkeyed, PORT: String(ports.quoteOff) });
-  const offProcess = ctx.start('dist/apps/swap-gateway/src/main.js', { ...unkeyed, PORT: String(ports.swapOff) });
-  for (const port of [ports.registry, ports.quote, ports.swap, ports.quoteOff]) await ctx.waitFor(`http://127.0.0.1:${port}/readyz`);
-  await ctx.waitFor(`http://127.0.0.1:${ports.swapOff}/healthz`);
+  await ctx.start('dist/apps/key-registry/src/main.js', { ...enforced, PORT: String(ports.registry) });
+  await ctx.start('dist/apps/quote-builder/src/main.js', { ...enforced, PORT: String(ports.quote) });
+  const enforcedProcess = await ctx.start('dist/apps/swap-gateway/src/main.js', { ...enforced, PORT: String(ports.swap) });
+  await ctx.start('dist/apps/quote-builder/src/main.js', { ...unkeyed, PORT: String(ports.quoteOff) });
+  const offProcess = await ctx.start('dist/apps/swap-gateway/src/main.js', { ...unkeyed, PORT: String(ports.swapOff) });
+  for (const port of [ports.registry, ports.quote, ports.swap, ports.quoteOff]) await ctx.waitForService(port);
+  await ctx.waitForService(ports.swapOff, '/healthz');
 
   const ops = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`http://127.0.0.1:${ports.registry}${path}`, { method, headers: { 'content-type': 'application/json', 'x-operator': 'bench' }, body: body ? JSON.stringify(body) : undefined });

@@ -49,10 +49,27 @@ interface Measurement {
 const children: ChildProcess[] = [];
 
 
-function start(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [join(ROOT, script)], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+/** Service PORT → its ADMIN_PORT, where /readyz answers. */
+const adminPorts = new Map<number, number>();
+
+/** Starts a built entry point; a service (one given a PORT) also gets a free ADMIN_PORT. */
+async function start(script: string, env: Record<string, string>): Promise<ChildProcess> {
+  const full = { ...env };
+  if (full.PORT && !full.ADMIN_PORT) {
+    const admin = await freePort();
+    full.ADMIN_PORT = String(admin);
+    adminPorts.set(Number(full.PORT), admin);
+  }
+  const child = spawn(process.execPath, [join(ROOT, script)], { env: { ...process.env, ...full }, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(child);
   return child;
+}
+
+/** Waits for a service started with this PORT to answer on its admin port (`/readyz` unless told). */
+async function waitForService(port: number, path = '/readyz'): Promise<void> {
+  const admin = adminPorts.get(port);
+  if (admin === undefined) throw new Error(`no service was started on port ${port}`);
+  await waitFor(`http://127.0.0.1:${admin}${path}`);
 }
 
 async function waitFor(url: string): Promise<void> {
@@ -78,16 +95,16 @@ async function measure(name: string, url: string): Promise<Measurement> {
 async function benchGateway(): Promise<void> {
   const ports = { quote: await freePort(), swap: await freePort(), gateway: await freePort(), bare: await freePort(), proxy: await freePort() };
   const common = { NATS_URL, LOG_LEVEL, HOST: '127.0.0.1', DATABASE_URL: BENCH_DATABASE_URL };
-  start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
-  start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
-  start('dist/apps/api-gateway/src/main.js', { ...common, PORT: String(ports.gateway), UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}` });
-  for (const port of [ports.quote, ports.swap, ports.gateway]) await waitFor(`http://127.0.0.1:${port}/readyz`);
+  await start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
+  await start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
+  await start('dist/apps/api-gateway/src/main.js', { ...common, PORT: String(ports.gateway), UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}` });
+  for (const port of [ports.quote, ports.swap, ports.gateway]) await waitForService(port);
 
   // The reference servers answer the very body the measured route answers.
   const body = Buffer.from(await (await fetch(`http://127.0.0.1:${ports.swap}${ROUTE}`)).arrayBuffer());
   const bodyFile = join(mkdtempSync(join(tmpdir(), 'bench-')), 'body.json');
   writeFileSync(bodyFile, body);
-  start('dist/tools/bench/src/reference-servers.js', { BARE_PORT: String(ports.bare), PROXY_PORT: String(ports.proxy), BODY_FILE: bodyFile });
+  await start('dist/tools/bench/src/reference-servers.js', { BARE_PORT: String(ports.bare), PROXY_PORT: String(ports.proxy), BODY_FILE: bodyFile });
   await waitFor(`http://127.0.0.1:${ports.proxy}${ROUTE}`);
 
   const bare = await measure('bare Node http server', `http://127.0.0.1:${ports.bare}${ROUTE}`);
@@ -148,6 +165,7 @@ async function main(): Promise<void> {
     start,
     freePort,
     waitFor,
+    waitForService,
     print,
   };
   if (!only || only === 'keys') await benchKeys({ ...ctx, natsUrl: NATS_URL });

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 /**
  * The oracle-candles part of `npm run bench`:
  *  1. cached reads through api-gateway: 500 candles vs the tiny markets body, same hop;
@@ -23,9 +24,12 @@ export interface BenchContext {
   redisUrl: string;
   duration: number;
   connections: number;
-  start(script: string, env: Record<string, string>): { pid?: number };
+  /** Starts a built entry point; one given a PORT also gets a free ADMIN_PORT. */
+  start(script: string, env: Record<string, string>): Promise<ChildProcess>;
   freePort(): Promise<number>;
   waitFor(url: string): Promise<void>;
+  /** Waits for the service started on this PORT to answer on its admin port (`/readyz` unless told). */
+  waitForService(port: number, path?: string): Promise<void>;
   print(lines: string[]): void;
 }
 
@@ -42,10 +46,10 @@ export async function benchOracle(ctx: BenchContext): Promise<void> {
   const oraclePort = await ctx.freePort();
   const gatewayPort = await ctx.freePort();
   const common = { DATABASE_URL: url, REDIS_URL: ctx.redisUrl, PRICE_SOURCE: 'none', HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' };
-  ctx.start('dist/apps/oracle-candles/src/main.js', { ...common, PORT: String(oraclePort), CACHE_KEY_PREFIX: `bench-${Date.now()}` });
-  ctx.start('dist/apps/api-gateway/src/main.js', { ...common, PORT: String(gatewayPort), UPSTREAM_ORACLE_CANDLES_URL: `http://127.0.0.1:${oraclePort}` });
-  await ctx.waitFor(`http://127.0.0.1:${oraclePort}/readyz`);
-  await ctx.waitFor(`http://127.0.0.1:${gatewayPort}/readyz`);
+  await ctx.start('dist/apps/oracle-candles/src/main.js', { ...common, PORT: String(oraclePort), CACHE_KEY_PREFIX: `bench-${Date.now()}` });
+  await ctx.start('dist/apps/api-gateway/src/main.js', { ...common, PORT: String(gatewayPort), UPSTREAM_ORACLE_CANDLES_URL: `http://127.0.0.1:${oraclePort}` });
+  await ctx.waitForService(oraclePort);
+  await ctx.waitForService(gatewayPort);
 
   const gateway = `http://127.0.0.1:${gatewayPort}`;
   const cachedPath = `/v1/be/oracle/candles?symbol=SYM01&interval=1m&from=${START}&to=${START + 500 * 60}`;

@@ -26,15 +26,15 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     RFQ_DEADLINE_MS: String(RFQ_DEADLINE_MS),
   };
-  ctx.start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
-  ctx.start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
-  ctx.start('dist/apps/api-gateway/src/main.js', {
+  await ctx.start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
+  await ctx.start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
+  await ctx.start('dist/apps/api-gateway/src/main.js', {
     ...common,
     PORT: String(ports.gateway),
     UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}`,
     UPSTREAM_QUOTE_BUILDER_URL: `http://127.0.0.1:${ports.quote}`,
   });
-  for (const port of [ports.quote, ports.swap, ports.gateway]) await ctx.waitFor(`http://127.0.0.1:${port}/readyz`);
+  for (const port of [ports.quote, ports.swap, ports.gateway]) await ctx.waitForService(port);
 
   // Five solvers registered as an operator would, connected through the gateway.
   const operator = `http://127.0.0.1:${ports.quote}/ops/solvers`;
@@ -44,7 +44,7 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     const res = await fetch(operator, { method: 'POST', headers: { 'content-type': 'application/json', 'x-operator': 'bench' }, body: JSON.stringify({ name: `bench-${stamp}-${i}` }) });
     solvers.push({ credential: ((await res.json()) as { credential: string }).credential, delayMs });
   }
-  ctx.start('dist/tools/bench/src/bench-solvers.js', { MARKETPLACE_URL: `ws://127.0.0.1:${ports.gateway}/v1/intent/solvers/connect`, BENCH_SOLVERS: JSON.stringify(solvers) });
+  await ctx.start('dist/tools/bench/src/bench-solvers.js', { MARKETPLACE_URL: `ws://127.0.0.1:${ports.gateway}/v1/intent/solvers/connect`, BENCH_SOLVERS: JSON.stringify(solvers) });
   const deadline = Date.now() + 15_000;
   for (;;) {
     const listed = (await (await fetch(operator)).json()) as { name: string; connected: number }[];
@@ -70,7 +70,7 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
   // The reference: a bare Node server answering a body of the same size, in this run.
   const bodyFile = join(mkdtempSync(join(tmpdir(), 'bench-quotes-')), 'body.json');
   writeFileSync(bodyFile, firstText);
-  ctx.start('dist/tools/bench/src/reference-servers.js', { BARE_PORT: String(ports.bare), PROXY_PORT: String(ports.proxy), BODY_FILE: bodyFile });
+  await ctx.start('dist/tools/bench/src/reference-servers.js', { BARE_PORT: String(ports.bare), PROXY_PORT: String(ports.proxy), BODY_FILE: bodyFile });
   await ctx.waitFor(`http://127.0.0.1:${ports.proxy}/`);
   const bare = await autocannon({ url: `http://127.0.0.1:${ports.bare}/`, connections: ctx.connections, duration: ctx.duration });
 

@@ -76,10 +76,10 @@ export async function benchSettlement(ctx: BenchContext & { natsUrl: string }): 
       SUBMIT_LIMIT_PER_CLIENT: '1000000',
       SUBMIT_LIMIT_PER_WALLET: '1000000',
     };
-    ctx.start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
-    ctx.start('dist/apps/oracle-candles/src/main.js', { ...common, PORT: String(ports.oracle) });
-    ctx.start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
-    ctx.start('dist/apps/api-gateway/src/main.js', { ...common, PORT: String(ports.gateway), UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}` });
+    await ctx.start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
+    await ctx.start('dist/apps/oracle-candles/src/main.js', { ...common, PORT: String(ports.oracle) });
+    await ctx.start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
+    await ctx.start('dist/apps/api-gateway/src/main.js', { ...common, PORT: String(ports.gateway), UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}` });
     let trackers: { pid?: number }[] = [];
     /** Replaces the running relay-tracker replicas by `replicas` new ones with `concurrency` handler slots each. */
     const runTrackers = async (replicas: number, concurrency: number) => {
@@ -87,11 +87,11 @@ export async function benchSettlement(ctx: BenchContext & { natsUrl: string }): 
       trackers = [];
       for (let i = 0; i < replicas; i++) {
         const port = await ctx.freePort();
-        trackers.push(ctx.start('dist/apps/relay-tracker/src/main.js', { ...common, PORT: String(port), SETTLEMENT_CONCURRENCY: String(concurrency) }));
-        await ctx.waitFor(`http://127.0.0.1:${port}/readyz`);
+        trackers.push(await ctx.start('dist/apps/relay-tracker/src/main.js', { ...common, PORT: String(port), SETTLEMENT_CONCURRENCY: String(concurrency) }));
+        await ctx.waitForService(port);
       }
     };
-    for (const port of [ports.quote, ports.oracle, ports.swap, ports.gateway]) await ctx.waitFor(`http://127.0.0.1:${port}/readyz`);
+    for (const port of [ports.quote, ports.oracle, ports.swap, ports.gateway]) await ctx.waitForService(port);
     await runTrackers(1, DEFAULT_CONCURRENCY);
     const gateway = `http://127.0.0.1:${ports.gateway}`;
 
@@ -157,7 +157,7 @@ export async function benchSettlement(ctx: BenchContext & { natsUrl: string }): 
     const statusBody = await (await fetch(`${gateway}${statusPath}`)).text();
     const bodyFile = join(dataDir, 'status.json');
     writeFileSync(bodyFile, statusBody);
-    ctx.start('dist/tools/bench/src/reference-servers.js', { BARE_PORT: String(ports.bare), PROXY_PORT: String(ports.proxy), BODY_FILE: bodyFile });
+    await ctx.start('dist/tools/bench/src/reference-servers.js', { BARE_PORT: String(ports.bare), PROXY_PORT: String(ports.proxy), BODY_FILE: bodyFile });
     await ctx.waitFor(`http://127.0.0.1:${ports.proxy}/`);
     const load = async (url: string) => {
       await autocannon({ url, connections: ctx.connections, duration: Math.min(2, ctx.duration) });

@@ -227,7 +227,8 @@ function anvilBinary(): string {
   return require.resolve('@foundry-rs/anvil-linux-amd64/bin/anvil');
 }
 
-function startAnvil(chainId: number, port: number): ChildProcess {
+/** One anvil node of the given chain id on 127.0.0.1:port, mining as the devnet's do. */
+export function startAnvil(chainId: number, port: number): ChildProcess {
   // Interval mining keeps the chain's clock moving while idle (a deadline read from the hub
   // is then close to the wall clock); mixed mining still mines every transaction at once.
   const mining = ['--block-time', String(DEVNET_BLOCK_SECONDS), '--mixed-mining'];
@@ -236,7 +237,8 @@ function startAnvil(chainId: number, port: number): ChildProcess {
   });
 }
 
-async function waitForRpc(client: PublicClient, chainId: number): Promise<void> {
+/** Waits (20 s at most) until the node at the client's URL answers with this chain id. */
+export async function waitForRpc(client: PublicClient, chainId: number): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     try {

@@ -32,8 +32,8 @@ async function main(): Promise<void> {
     `  try           curl ${platform.gatewayUrl}/v1/swaps/tokens/0xa4b1.arbitrum`,
     `                curl "${platform.gatewayUrl}/v1/swaps/deadline?offsetSeconds=300"`,
     '',
-    '  service              url                        health',
-    ...platform.services.map((s) => `  ${s.name.padEnd(20)} ${s.url.padEnd(26)} ${s.url}/readyz`),
+    '  service              url                        health and metrics (admin port)',
+    ...platform.services.map((s) => `  ${s.name.padEnd(20)} ${s.url.padEnd(26)} ${s.adminUrl}/readyz  ${s.adminUrl}/metrics`),
     '',
     ...(platform.devnet
       ? [

@@ -1,5 +1,5 @@
 import { MemoryCache } from '@swap/cache';
-import { DefaultPorts } from '@swap/contracts';
+import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { upstreamVariable } from '../../../apps/api-gateway/src/api-gateway.config';
 import { InProcessBus } from '@swap/messaging';
 import { migrateService, startServiceFromEnv, type RunningService, type SharedRuntime } from '@swap/service-kit';
@@ -79,13 +79,15 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     const portalUrl: Record<string, string> = options.gatewayPort ? { PORTAL_PUBLIC_URL: `http://127.0.0.1:${options.gatewayPort}` } : {};
     const base = { HOST: '127.0.0.1', LOG_LEVEL: options.logLevel, WORK_QUEUE: 'postgres', ...portalUrl, ...env };
     for (const definition of BACKEND_SERVICES) {
-      const port = options.servicePorts === 'fixed' ? DefaultPorts[definition.name] : 0;
+      const fixed = options.servicePorts === 'fixed';
+      const ports = { PORT: String(fixed ? DefaultPorts[definition.name] : 0), ADMIN_PORT: String(fixed ? DefaultAdminPorts[definition.name] : 0) };
       // Only the gateway faces clients: the services behind believe its X-Forwarded-For.
-      started.push(await startServiceFromEnv(definition, { ...base, TRUSTED_PROXIES: 'loopback', PORT: String(port) }, shared));
+      started.push(await startServiceFromEnv(definition, { ...base, TRUSTED_PROXIES: 'loopback', ...ports }, shared));
     }
     const upstreams: Record<string, string> = {};
     for (const service of started) upstreams[upstreamVariable(service.name)] = service.url;
-    const gateway = await startServiceFromEnv(GATEWAY, { ...base, ...upstreams, PORT: String(options.gatewayPort) }, shared);
+    const gatewayAdminPort = options.servicePorts === 'fixed' ? DefaultAdminPorts['api-gateway'] : 0;
+    const gateway = await startServiceFromEnv(GATEWAY, { ...base, ...upstreams, PORT: String(options.gatewayPort), ADMIN_PORT: String(gatewayAdminPort) }, shared);
     started.push(gateway);
     if (devnet) {
       const quoteBuilder = started.find((s) => s.name === 'quote-builder')!;

@@ -4,8 +4,9 @@
  *
  * Variables: KEY_REGISTRY_URL (http://127.0.0.1:3005), SPONSORSHIP_KEYS_URL
  * (http://127.0.0.1:3006), PORTAL_API_URL (http://127.0.0.1:3007), QUOTE_BUILDER_URL (http://127.0.0.1:3002), SWAP_GATEWAY_URL
- * (http://127.0.0.1:3001), OPS_TOKEN (when the services have one), OPERATOR (recorded as
- * the actor; default $USER).
+ * (http://127.0.0.1:3001), SWAP_GATEWAY_ADMIN_URL and SPONSORSHIP_KEYS_ADMIN_URL (their
+ * /metrics: http://127.0.0.1:4001 and :4006), OPS_TOKEN (when the services have one),
+ * OPERATOR (recorded as the actor; default $USER).
  */
 import { parseMetrics, type MetricSample } from './prometheus-text';
 
@@ -15,6 +16,8 @@ const env = {
   portal: process.env.PORTAL_API_URL ?? 'http://127.0.0.1:3007',
   quoteBuilder: process.env.QUOTE_BUILDER_URL ?? 'http://127.0.0.1:3002',
   swapGateway: process.env.SWAP_GATEWAY_URL ?? 'http://127.0.0.1:3001',
+  swapGatewayAdmin: process.env.SWAP_GATEWAY_ADMIN_URL ?? 'http://127.0.0.1:4001',
+  sponsorshipAdmin: process.env.SPONSORSHIP_KEYS_ADMIN_URL ?? 'http://127.0.0.1:4006',
   token: process.env.OPS_TOKEN,
   operator: process.env.OPERATOR ?? process.env.USER ?? 'unknown',
 };
@@ -69,8 +72,8 @@ async function call(base: string, method: string, path: string, body?: unknown):
 async function counters(): Promise<string> {
   const rows: string[] = [];
   for (const [service, base] of [
-    ['swap-gateway', env.swapGateway],
-    ['sponsorship-keys', env.sponsorship],
+    ['swap-gateway', env.swapGatewayAdmin],
+    ['sponsorship-keys', env.sponsorshipAdmin],
   ] as const) {
     let samples: MetricSample[];
     try {

@@ -1,5 +1,4 @@
 import { mergeDocuments, type OpenApiDocument } from './merge-documents';
-import { renderDocsPage } from './render-docs';
 
 const doc = (paths: OpenApiDocument['paths'], schemas: Record<string, unknown> = {}): OpenApiDocument => ({
   openapi: '3.0.0',
@@ -8,11 +7,14 @@ const doc = (paths: OpenApiDocument['paths'], schemas: Record<string, unknown> =
   components: { schemas },
 });
 
+const OPTIONS = { info: { title: 'API', version: '1' }, tags: [{ name: 'first', description: 'd1' }, { name: 'second', description: 'd2' }], errorSchemaFor: (path: string) => (path.startsWith('/v1/intent/') ? 'SolverError' : 'Error') };
+const ref = (name: string) => ({ content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } });
+
 describe('mergeDocuments', () => {
   it('keeps only the paths a service serves under its gateway prefixes', () => {
     const merged = mergeDocuments(
       [{ service: 'swap-gateway', prefixes: ['/v1/swaps'], document: doc({ '/v1/swaps/tokens': { get: {} }, '/internal/debug': { get: {} } }) }],
-      { title: 'API', version: '1' },
+      OPTIONS,
     );
     expect(Object.keys(merged.paths)).toEqual(['/v1/swaps/tokens']);
   });
@@ -25,19 +27,57 @@ describe('mergeDocuments', () => {
         { service: 'swap-gateway', prefixes: ['/v1/swaps'], document: a },
         { service: 'oracle-candles', prefixes: ['/v1/be'], document: b },
       ],
-      { title: 'API', version: '1' },
+      OPTIONS,
     );
     expect(merged.components!.schemas).toEqual({ Item: { type: 'string' }, 'oracle-candles.Item': { type: 'number' } });
     expect(JSON.stringify(merged.paths['/v1/be/y'])).toContain('#/components/schemas/oracle-candles.Item');
     expect(JSON.stringify(merged.paths['/v1/swaps/x'])).toContain('#/components/schemas/Item"');
   });
-});
 
-describe('renderDocsPage', () => {
-  it('lists every operation and escapes text from the documents', () => {
-    const html = renderDocsPage(doc({ '/v1/swaps/tokens/{chainKey}': { get: { summary: '<script>x</script> tokens' } } }));
-    expect(html).toContain('<code>/v1/swaps/tokens/{chainKey}</code>');
-    expect(html).toContain('&#60;script&#62;x&#60;/script&#62; tokens');
-    expect(html).not.toContain('<script>');
+  it('orders tags and paths by the given flow, keeping a service’s own order within a tag', () => {
+    const merged = mergeDocuments(
+      [{ service: 'swap-gateway', prefixes: ['/v1/swaps'], document: doc({ '/v1/swaps/c': { get: { tags: ['second'] } }, '/v1/swaps/b': { get: { tags: ['first'] } }, '/v1/swaps/a': { post: { tags: ['first'] } } }) }],
+      OPTIONS,
+    );
+    expect(merged.tags).toEqual([{ name: 'first', description: 'd1' }, { name: 'second', description: 'd2' }]);
+    expect(Object.keys(merged.paths)).toEqual(['/v1/swaps/b', '/v1/swaps/a', '/v1/swaps/c']);
+  });
+
+  it('gives every operation its error responses in the shape of its path, a 400 only where it takes input', () => {
+    const merged = mergeDocuments(
+      [
+        { service: 'swap-gateway', prefixes: ['/v1/swaps'], document: doc({ '/v1/swaps/tokens': { get: {} }, '/v1/swaps/quote': { post: { requestBody: {} } } }, { Error: { type: 'object' } }) },
+        { service: 'quote-builder', prefixes: ['/v1/intent'], document: doc({ '/v1/intent/quote': { post: { requestBody: {} } } }, { SolverError: { type: 'object' } }) },
+      ],
+      OPTIONS,
+    );
+    expect(merged.paths['/v1/swaps/tokens'].get.responses).toEqual({ default: expect.objectContaining(ref('Error')) });
+    expect(merged.paths['/v1/swaps/quote'].post.responses).toEqual({ '400': expect.objectContaining(ref('Error')), default: expect.objectContaining(ref('Error')) });
+    expect(merged.paths['/v1/intent/quote'].post.responses!['400']).toEqual(expect.objectContaining(ref('SolverError')));
+  });
+
+  it('leaves out schemas no public path reaches, following references between schemas', () => {
+    const merged = mergeDocuments(
+      [
+        {
+          service: 'swap-gateway',
+          prefixes: ['/v1/swaps'],
+          document: doc(
+            { '/v1/swaps/x': { get: { responses: { '200': ref('Outer') } } }, '/internal/y': { get: { responses: { '200': ref('Hidden') } } } },
+            { Outer: { properties: { inner: { $ref: '#/components/schemas/Inner' } } }, Inner: { type: 'string' }, Hidden: {}, BusMessage: {}, Error: {} },
+          ),
+        },
+      ],
+      OPTIONS,
+    );
+    expect(Object.keys(merged.components!.schemas!).sort()).toEqual(['Error', 'Inner', 'Outer']);
+  });
+
+  it('writes a nullable reference as "the reference, or null" (OpenAPI 3.0.3 reads nullable beside allOf as not null)', () => {
+    const merged = mergeDocuments(
+      [{ service: 'swap-gateway', prefixes: ['/v1/swaps'], document: doc({ '/v1/swaps/x': { get: { responses: { '200': ref('Outer') } } } }, { Outer: { properties: { fee: { nullable: true, type: 'object', allOf: [{ $ref: '#/components/schemas/Fee' }], description: 'd' } } }, Fee: {} }) }],
+      OPTIONS,
+    );
+    expect((merged.components!.schemas!.Outer as any).properties.fee).toEqual({ description: 'd', anyOf: [{ $ref: '#/components/schemas/Fee' }, { type: 'object', nullable: true, enum: [null] }] });
   });
 });

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ServiceName } from '@swap/contracts';
+import { API_TAGS, type ServiceName } from '@swap/contracts';
 import type { Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
 import { ApiGatewayConfig } from '../api-gateway.config';
@@ -7,6 +7,14 @@ import { ROUTES, upstreamOf } from '../proxy/routes';
 import { mergeDocuments, type OpenApiDocument, type ServiceDocument } from './merge-documents';
 
 const CACHE_MS = 30_000;
+
+const DESCRIPTION = [
+  'Quote token swaps across networks, build the unsigned transactions your users sign in their own wallets, submit what they broadcast and poll it until solvers fill it; USD price candles.',
+  '',
+  'A swap in five steps: **1** list tokens and quote; **2** get a deadline, check the allowance (approve if needed) and build the intent transaction; the user signs and broadcasts it; **3** submit its hash; **4** poll the status every ~3 s until `solved` or `failed`; **5** cancel if it failed and was not refunded.',
+  '',
+  'Errors: `{ statusCode, code, message, requestId, details? }` (the solver API: `{ detail: { code, message } }`). Keys: `x-api-key` on the POST swap routes (checked in the deployment’s mode) and on sponsorship routes. All routes carry the `/v1/` prefix.',
+].join('\n');
 const FETCH_TIMEOUT_MS = 2_000;
 
 /** Collects each upstream's `/openapi.json` and serves them as one document, cached briefly. */
@@ -43,9 +51,9 @@ export class OpenApiService {
     );
     const parts = fetched.filter((p): p is ServiceDocument => p !== undefined);
     const doc = mergeDocuments(parts, {
-      title: 'Cross-network swap platform API',
-      version: '1',
-      description: 'Swaps (quote, build, submit, poll), USD price candles, and API-key-gated routes. All routes carry the /v1/ prefix.',
+      info: { title: 'Cross-network swap platform API', version: '1', description: DESCRIPTION },
+      tags: API_TAGS,
+      errorSchemaFor: (path) => (path.startsWith('/v1/intent/') ? 'SolverErrorBodyDto' : 'ErrorBodyDto'),
     });
     // A partial document (an upstream down) is served but not cached, so it heals on the next call.
     if (parts.length === byService.size) this.cached = { at: Date.now(), doc };

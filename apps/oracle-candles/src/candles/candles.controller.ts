@@ -1,12 +1,12 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CandlesResponseDto, ErrorBodyDto, MarketsResponseDto } from '@swap/contracts';
+import { ApiTag, CandlesResponseDto, ErrorBodyDto, MarketsResponseDto } from '@swap/contracts';
 import type { FastifyReply } from 'fastify';
 import { CandlesQuery } from './candles.query';
 import { CandlesService } from './candles.service';
 
 /** The public oracle routes: no API key is read or required, in any enforcement mode. */
-@ApiTags('oracle')
+@ApiTags(ApiTag.candles)
 @Controller('v1/be/oracle')
 export class CandlesController {
   constructor(private readonly candles: CandlesService) {}

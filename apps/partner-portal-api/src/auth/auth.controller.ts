@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { AppError, ErrorCode } from '@swap/contracts';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiTag, AppError, ErrorCode } from '@swap/contracts';
 import type { Logger } from '@swap/observability';
 import { CACHE, LOGGER, type Cache } from '@swap/service-kit';
 import { IsString, MaxLength, MinLength } from 'class-validator';
@@ -13,6 +13,7 @@ import { decoyHash, hashPassword, verifyPassword } from './passwords';
 import { clearSessionCookie, CSRF_COOKIE, SESSION_COOKIE, setCsrfCookie, setSessionCookie } from './portal-cookies';
 import { CsrfGuard, CurrentUser, SessionGuard } from './portal.guards';
 import { SessionsService, type PortalUser } from './sessions.service';
+import { CsrfView, MeView, SessionUserView } from '../portal-views.dto';
 
 class SignUpBody {
   @EmailField()
@@ -40,7 +41,7 @@ class SignInBody {
 const BAD_CREDENTIALS = 'Email or password is incorrect';
 
 /** Accounts and sessions of the portal (`/portal/api/auth/*`, `/portal/api/me`). */
-@ApiTags('portal')
+@ApiTags(ApiTag.portal)
 @UseGuards(CsrfGuard)
 @Controller('portal/api')
 export class AuthController {
@@ -56,6 +57,7 @@ export class AuthController {
 
   @Get('auth/csrf')
   @ApiOperation({ summary: 'Sets the portal_csrf cookie (kept if present) and answers its value, to echo in x-csrf-token' })
+  @ApiOkResponse({ type: CsrfView })
   csrf(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const existing = req.cookies?.[CSRF_COOKIE];
     const token = existing && /^[A-Za-z0-9_-]{32,64}$/.test(existing) ? existing : randomBytes(24).toString('base64url');
@@ -66,6 +68,7 @@ export class AuthController {
   @Post('auth/sign-up')
   @HttpCode(201)
   @ApiOperation({ summary: 'Creates an account and signs it in' })
+  @ApiCreatedResponse({ type: SessionUserView })
   async signUp(@Body() body: SignUpBody, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const email = body.email.trim().toLowerCase();
     const passwordHash = await hashPassword(body.password, this.config.SCRYPT_LOG_N);
@@ -86,6 +89,7 @@ export class AuthController {
   @Post('auth/sign-in')
   @HttpCode(200)
   @ApiOperation({ summary: 'Signs in (a new session replaces the browser’s previous one); repeated failures answer 429' })
+  @ApiOkResponse({ type: SessionUserView })
   async signIn(@Body() body: SignInBody, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const email = body.email.trim().toLowerCase();
     const counters = [
@@ -122,6 +126,7 @@ export class AuthController {
   @Get('me')
   @UseGuards(SessionGuard)
   @ApiOperation({ summary: 'The signed-in user and their organisations' })
+  @ApiOkResponse({ type: MeView })
   async me(@CurrentUser() user: PortalUser) {
     const memberships = await this.db.membership.findMany({ where: { userId: user.id }, orderBy: { createdAt: 'asc' } });
     return { user, memberships: memberships.map((m) => ({ orgId: m.orgId, orgName: m.orgName, role: m.role })) };

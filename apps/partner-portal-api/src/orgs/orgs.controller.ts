@@ -1,5 +1,6 @@
+import { ApiTag } from '@swap/contracts';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { uuidParam as uuid } from '@swap/service-kit';
 import { IsIn } from 'class-validator';
 import { CsrfGuard, CurrentUser, SessionGuard } from '../auth/portal.guards';
@@ -8,6 +9,7 @@ import type { Role } from '../generated/prisma/client';
 import { KeysService } from '../keys/keys.service';
 import { EmailField, NameField } from '../portal-fields';
 import { OrgsService } from './orgs.service';
+import { AcceptedInvitation, CreatedInvitationView, CreatedKeyView, InvitationPreview, InvitationView, MemberView, OrgView, PortalKeyViewDto } from '../portal-views.dto';
 
 class OrgBody {
   @NameField(128, 'Acme Wallet')
@@ -35,7 +37,7 @@ class RoleBody {
 }
 
 /** Organisations, members, invitations and keys (`/portal/api/orgs/*`, `/portal/api/invitations/*`). */
-@ApiTags('portal')
+@ApiTags(ApiTag.portal)
 @UseGuards(CsrfGuard, SessionGuard)
 @Controller('portal/api')
 export class OrgsController {
@@ -47,12 +49,14 @@ export class OrgsController {
   @Post('orgs')
   @HttpCode(201)
   @ApiOperation({ summary: 'Creates an organisation; its creator is its owner' })
+  @ApiCreatedResponse({ type: OrgView })
   create(@CurrentUser() user: PortalUser, @Body() body: OrgBody) {
     return this.orgs.create(user, body.name.trim());
   }
 
   @Get('orgs/:orgId/keys')
   @ApiOperation({ summary: 'The organisation’s keys (any member): name, prefix, permissions, creation time' })
+  @ApiOkResponse({ type: [PortalKeyViewDto] })
   listKeys(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string) {
     return this.keys.list(user, orgId);
   }
@@ -60,6 +64,7 @@ export class OrgsController {
   @Post('orgs/:orgId/keys')
   @HttpCode(201)
   @ApiOperation({ summary: 'Creates a key (owner, admin); the full key is in this answer only' })
+  @ApiCreatedResponse({ type: CreatedKeyView })
   createKey(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string, @Body() body: KeyBody) {
     return this.keys.create(user, orgId, body.name);
   }
@@ -73,12 +78,14 @@ export class OrgsController {
 
   @Get('orgs/:orgId/members')
   @ApiOperation({ summary: 'Members and their roles (owner, admin)' })
+  @ApiOkResponse({ type: [MemberView] })
   members(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string) {
     return this.orgs.members(user, orgId);
   }
 
   @Patch('orgs/:orgId/members/:userId')
   @ApiOperation({ summary: 'Changes a member’s role (owners any; admins between admin and member); the last owner keeps the role' })
+  @ApiOkResponse({ type: MemberView })
   changeRole(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string, @Param('userId', uuid) userId: string, @Body() body: RoleBody) {
     return this.orgs.changeRole(user, orgId, userId, body.role);
   }
@@ -93,12 +100,14 @@ export class OrgsController {
   @Post('orgs/:orgId/invitations')
   @HttpCode(201)
   @ApiOperation({ summary: 'Invites someone by email as admin or member (owner, admin): a link to accept' })
+  @ApiCreatedResponse({ type: CreatedInvitationView })
   invite(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string, @Body() body: InvitationBody) {
     return this.orgs.invite(user, orgId, body.email, body.role);
   }
 
   @Get('orgs/:orgId/invitations')
   @ApiOperation({ summary: 'Open invitations (owner, admin)' })
+  @ApiOkResponse({ type: [InvitationView] })
   invitations(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string) {
     return this.orgs.invitations(user, orgId);
   }
@@ -112,6 +121,7 @@ export class OrgsController {
 
   @Get('invitations/:token')
   @ApiOperation({ summary: 'What an invitation offers (organisation, role, invited email), before accepting it' })
+  @ApiOkResponse({ type: InvitationPreview })
   preview(@Param('token') token: string) {
     return this.orgs.preview(token.slice(0, 128));
   }
@@ -119,6 +129,7 @@ export class OrgsController {
   @Post('invitations/:token/accept')
   @HttpCode(200)
   @ApiOperation({ summary: 'Accepts an invitation: the signed-in user must have the invited email' })
+  @ApiOkResponse({ type: AcceptedInvitation })
   accept(@CurrentUser() user: PortalUser, @Param('token') token: string) {
     return this.orgs.accept(user, token.slice(0, 128));
   }

@@ -166,9 +166,10 @@ export class IntentBuilderService {
       );
     }
     const payload = encodeHubCalls(calls);
-    const factory = this.hubContract(hub, 'hubWalletFactory');
+    // Addressed to the user's hub wallet (the intent's creator), which runs the calls on the
+    // hub, as the public client's callWallet does; the relay delivers to this address.
     return {
-      tx: { from: intent.srcAddress, to: this.spokeContract(src, 'connection'), value: '0', data: encodeSendMessage(BigInt(hub.relayChainId), factory.toLowerCase() as Hex, payload) },
+      tx: { from: intent.srcAddress, to: this.spokeContract(src, 'connection'), value: '0', data: encodeSendMessage(BigInt(hub.relayChainId), intent.creator.toLowerCase() as Hex, payload) },
     };
   }
 

@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiDefaultResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
+  ApiTag,
   SolverErrorBodyDto,
   SolverExecuteRequestDto,
   SolverExecuteResponseDto,
@@ -19,7 +20,7 @@ import { QuoteService } from '../quotes/quote.service';
  * `{ detail: { code, message } }`), served by the marketplace: a quote from every
  * connected solver, an intent handed to them, and its progress.
  */
-@ApiTags('solver API')
+@ApiTags(ApiTag.solvers)
 @ApiDefaultResponse({ type: SolverErrorBodyDto, description: 'Errors: { detail: { code, message } } with the protocol’s negative codes' })
 @Controller('v1/intent')
 export class SolverApiController {

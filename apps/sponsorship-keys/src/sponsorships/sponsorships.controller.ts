@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { addressProblemOn, AppError } from '@swap/contracts';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiTag, addressProblemOn, AppError } from '@swap/contracts';
 import { ChainDirectory } from '@swap/messaging';
 import { RequestContext } from '@swap/observability';
 import { KeyedRoute } from '@swap/key-auth';
@@ -27,9 +27,28 @@ class CreateSponsorshipRequest {
   note?: string;
 }
 
+class SponsorshipRequestView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ example: '0xa4b1.arbitrum' })
+  chainKey!: string;
+
+  @ApiProperty({ example: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5' })
+  walletAddress!: string;
+
+  @ApiPropertyOptional()
+  note?: string;
+
+  @ApiProperty({ example: 'received' })
+  status!: string;
+
+  @ApiProperty({ example: '2026-11-23T10:00:00.000Z' })
+  createdAt!: string;
+}
+
 /** The sponsoring routes: always enforced, and only with a sponsoring key (`spk_…`). */
-@ApiTags('sponsorships')
-@ApiHeader({ name: 'x-api-key', required: true, description: 'A sponsoring key (spk_…); portal keys are not accepted here' })
+@ApiTags(ApiTag.sponsorships)
 @Controller('v1/sponsorships/requests')
 export class SponsorshipsController {
   constructor(
@@ -40,6 +59,7 @@ export class SponsorshipsController {
   @Post()
   @KeyedRoute({ family: 'sponsorships' })
   @ApiOperation({ summary: 'Record a request to sponsor the network fee of a wallet' })
+  @ApiCreatedResponse({ type: SponsorshipRequestView })
   async create(@Body() body: CreateSponsorshipRequest) {
     const owner = RequestContext.current()!.orgId!;
     // A supported network (404 otherwise) and a wallet address of its kind.
@@ -53,6 +73,7 @@ export class SponsorshipsController {
   @Get()
   @KeyedRoute({ family: 'sponsorships' })
   @ApiOperation({ summary: "The requests of the key's owner, newest first" })
+  @ApiOkResponse({ type: [SponsorshipRequestView] })
   async list() {
     const owner = RequestContext.current()!.orgId!;
     return (await this.db.sponsorshipRequest.findMany({ where: { owner }, orderBy: { createdAt: 'desc' }, take: 100 })).map(view);

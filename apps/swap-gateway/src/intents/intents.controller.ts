@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiBadRequestResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
+  ApiTag,
   AllowanceCheckResponseDto,
   AppError,
   ApproveResponseDto,
@@ -14,6 +15,7 @@ import {
   GasEstimateRequestDto,
   GasEstimateResponseDto,
   IntentHashRequestDto,
+  IntentHashResponseDto,
   IntentStatusRequestDto,
   IntentStatusResponseDto,
   LimitOrderRequestDto,
@@ -27,21 +29,16 @@ import {
 import { KeyedRoute } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
 
-class IntentHashResponse {
-  hash!: string;
-}
-
 type Reply<S extends keyof typeof Subjects> = Promise<RpcReply<(typeof Subjects)[S]>>;
 
 /** Step 2 of a swap and its helpers: the unsigned transactions, built by quote-builder. */
-@ApiTags('swaps')
-@ApiHeader({ name: 'x-api-key', required: false, description: 'POST routes: checked in the mode of the swaps family' })
 @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'A field that breaks a rule, named with the rule' })
 @Controller()
 export class IntentsController {
   constructor(private readonly messaging: MessagingClient) {}
 
   @Post(SWAPS_POST_ROUTES.intents.path)
+  @ApiTags(ApiTag.build)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intents.scope })
   @ApiOperation({ summary: 'Build the unsigned transaction of an intent: { tx, intent, relayData }' })
@@ -52,6 +49,7 @@ export class IntentsController {
   }
 
   @Post(SWAPS_POST_ROUTES.limitOrders.path)
+  @ApiTags(ApiTag.build)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.limitOrders.scope })
   @ApiOperation({ summary: 'Build a limit order: the intent body without a deadline; the intent carries deadline 0 and stays open until filled or cancelled (/intents/cancel)' })
@@ -62,6 +60,7 @@ export class IntentsController {
   }
 
   @Post(SWAPS_POST_ROUTES.gasEstimate.path)
+  @ApiTags(ApiTag.build)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.gasEstimate.scope })
   @ApiOperation({ summary: 'Gas of a built transaction ({ chainKey, tx } as a builder returned tx) and its fee at the chain’s current prices' })
@@ -73,6 +72,7 @@ export class IntentsController {
   }
 
   @Post(SWAPS_POST_ROUTES.intentStatus.path)
+  @ApiTags(ApiTag.track)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentStatus.scope })
   @ApiOperation({ summary: 'Solver status of a hub intent transaction: -1 not found, 1 not started, 2 in progress, 3 solved (with fillTxHash), 4 failed' })
@@ -82,6 +82,7 @@ export class IntentsController {
   }
 
   @Post(SWAPS_POST_ROUTES.allowanceCheck.path)
+  @ApiTags(ApiTag.build)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.allowanceCheck.scope })
   @ApiOperation({ summary: 'Whether the transaction may move the ERC-20 input now (read on chain)' })
@@ -91,6 +92,7 @@ export class IntentsController {
   }
 
   @Post(SWAPS_POST_ROUTES.approve.path)
+  @ApiTags(ApiTag.build)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.approve.scope })
   @ApiOperation({ summary: 'The unsigned approve transaction for the ERC-20 input, when one is needed' })
@@ -100,6 +102,7 @@ export class IntentsController {
   }
 
   @Post(SWAPS_POST_ROUTES.intentCancel.path)
+  @ApiTags(ApiTag.cancel)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentCancel.scope })
   @ApiOperation({ summary: "The unsigned cancel transaction for the intent's source chain" })
@@ -109,15 +112,17 @@ export class IntentsController {
   }
 
   @Post(SWAPS_POST_ROUTES.intentHash.path)
+  @ApiTags(ApiTag.track)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentHash.scope })
   @ApiOperation({ summary: 'The intent hash: keccak256(abi.encode(intent))' })
-  @ApiOkResponse({ type: IntentHashResponse })
+  @ApiOkResponse({ type: IntentHashResponseDto })
   hash(@Body() body: IntentHashRequestDto): Reply<'intentHash'> {
     return this.messaging.request(Subjects.intentHash, { intent: body.intent });
   }
 
   @Get('v1/swaps/deadline')
+  @ApiTags(ApiTag.build)
   @ApiOperation({ summary: "A ready-made deadline: the hub's latest block time plus offsetSeconds" })
   @ApiOkResponse({ type: DeadlineResponseDto })
   deadline(@Query() query: DeadlineQueryDto): Reply<'deadline'> {
@@ -125,6 +130,7 @@ export class IntentsController {
   }
 
   @Get('v1/swaps/fees/partner')
+  @ApiTags(ApiTag.quote)
   @ApiOperation({ summary: "The partner fee on an input amount: the query's fee (feeAddress with feeAmount or feePercentage), else the deployment's" })
   @ApiOkResponse({ type: PartnerFeeResponseDto })
   partnerFee(@Query() query: PartnerFeeQueryDto): Reply<'partnerFee'> {

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto, IntentExtraDataRequestDto, IntentPacketRequestDto, IntentSubmitRequestDto, SWAPS_POST_ROUTES, Subjects, type RpcReply } from '@swap/contracts';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiTag, ErrorBodyDto, IntentExtraDataRequestDto, IntentPacketRequestDto, IntentSubmitRequestDto, SWAPS_POST_ROUTES, Subjects, type RpcReply } from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
 import { SwapGatewayConfig } from '../swap-gateway.config';
@@ -33,8 +33,6 @@ class SubmitResponse {
 type Reply<S extends keyof typeof Subjects> = Promise<RpcReply<(typeof Subjects)[S]>>;
 
 /** The relay helpers of the swaps API, answered by relay-tracker (which talks to the relay). */
-@ApiTags('swaps')
-@ApiHeader({ name: 'x-api-key', required: false, description: 'Checked in the mode of the swaps family' })
 @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'A field that breaks a rule, named with the rule' })
 @ApiResponse({ status: 502, type: ErrorBodyDto, description: 'RELAY_UNAVAILABLE: the relay API could not be reached' })
 @Controller()
@@ -45,6 +43,7 @@ export class RelayController {
   ) {}
 
   @Post(SWAPS_POST_ROUTES.intentPacket.path)
+  @ApiTags(ApiTag.track)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentPacket.scope })
   @ApiOperation({ summary: "A transaction's relay packet ({ chainId, fillTxHash | txHash, timeout? }): a fill's delivery to the destination spoke, or a source's message to the hub; the executed one first" })
@@ -56,6 +55,7 @@ export class RelayController {
   }
 
   @Post(SWAPS_POST_ROUTES.intentExtraData.path)
+  @ApiTags(ApiTag.track)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentExtraData.scope })
   @ApiOperation({ summary: 'The relay data ({ address, payload }) of an intent, or of a submitted transaction ({ txHash, srcChainKey? })' })
@@ -66,6 +66,7 @@ export class RelayController {
   }
 
   @Post(SWAPS_POST_ROUTES.intentSubmit.path)
+  @ApiTags(ApiTag.submit)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentSubmit.scope })
   @ApiOperation({ summary: 'Hand a source transaction to the relay without tracking it ({ chainId, txHash, data? }); submit-tx also tracks it' })

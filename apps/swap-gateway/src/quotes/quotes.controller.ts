@@ -1,13 +1,12 @@
 import { Body, Controller, HttpCode, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiBadRequestResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto, QuoteQueryDto, QuoteRequestDto, QuoteResponseDto, SWAPS_POST_ROUTES, Subjects } from '@swap/contracts';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiTag, ErrorBodyDto, QuoteQueryDto, QuoteRequestDto, QuoteResponseDto, SWAPS_POST_ROUTES, Subjects } from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
 
 /** Step 1 of a swap: the best quote of the solver marketplace (quote-builder asks the solvers). */
-@ApiTags('swaps')
-@ApiHeader({ name: 'x-api-key', required: false, description: 'Checked in the mode of the swaps family (scope swaps:read)' })
+@ApiTags(ApiTag.quote)
 @Controller()
 export class QuotesController {
   constructor(private readonly messaging: MessagingClient) {}

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiHeader, ApiNotFoundResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
-import { addressProblemOn, AppError, ErrorBodyDto, SWAPS_POST_ROUTES, txHashProblemOn, Subjects, SubmissionStatusQueryDto, SubmitTxRequestDto, type FieldViolation, type SubmissionStatusResponse, type SubmitTxResponse } from '@swap/contracts';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import { ApiTag, addressProblemOn, AppError, ErrorBodyDto, SWAPS_POST_ROUTES, txHashProblemOn, Subjects, SubmissionStatusQueryDto, SubmissionStatusResponseDto, SubmitTxRequestDto, SubmitTxResponseDto, type FieldViolation, type SubmissionStatusResponse, type SubmitTxResponse } from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
 import { ChainDirectory, MessagingClient } from '@swap/messaging';
 import { RequestContext } from '@swap/observability';
@@ -9,7 +9,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SubmitLimits } from './submit-limits';
 
 /** Step 4 and 5 of a swap: submit the broadcast transaction, then poll its status. */
-@ApiTags('swaps')
 @Controller('v1/swaps/submit-tx')
 export class SubmissionsController {
   constructor(
@@ -19,10 +18,11 @@ export class SubmissionsController {
   ) {}
 
   @Post()
+  @ApiTags(ApiTag.submit)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.submitTx.scope })
-  @ApiHeader({ name: 'x-api-key', required: false, description: 'Checked in the mode of the swaps family (scope swaps:write)' })
   @ApiOperation({ summary: 'Submit a broadcast source transaction; idempotent on (txHash, srcChainKey): inserted, then duplicate' })
+  @ApiOkResponse({ type: SubmitTxResponseDto })
   @ApiTooManyRequestsResponse({ type: ErrorBodyDto, description: 'A limit per client (API key or IP) or per walletAddress was reached; wait Retry-After seconds' })
   async submit(@Body() body: SubmitTxRequestDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SubmitTxResponse> {
     await this.limits.admitClient(request, reply);
@@ -53,7 +53,9 @@ export class SubmissionsController {
   }
 
   @Get('status')
+  @ApiTags(ApiTag.track)
   @ApiOperation({ summary: 'Status of a submission; poll about every 3 seconds until solved or failed' })
+  @ApiOkResponse({ type: SubmissionStatusResponseDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   async status(@Query() query: SubmissionStatusQueryDto): Promise<SubmissionStatusResponse> {
     const chain = await this.chains.get(query.srcChainKey);

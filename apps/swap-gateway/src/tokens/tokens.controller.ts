@@ -1,10 +1,10 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { ErrorBodyDto, Subjects, TokenDto, type Token, type TokensByChain } from '@swap/contracts';
+import { ApiTag, ErrorBodyDto, Subjects, TokenDto, type Token, type TokensByChain } from '@swap/contracts';
 import { MessagingClient } from '@swap/messaging';
 
 /** Public token reads; quote-builder owns the registry and answers over the bus. */
-@ApiTags('swaps')
+@ApiTags(ApiTag.quote)
 @ApiExtraModels(TokenDto)
 @Controller('v1/swaps/tokens')
 export class TokensController {

@@ -63,3 +63,6 @@ export const KeyCheckMessages = {
   suspended: 'This organisation is suspended',
   unavailable: 'API key verification is temporarily unavailable',
 } as const;
+
+/** The OpenAPI security scheme of the `x-api-key` header, as every service's document declares it. */
+export const API_KEY_SCHEME = 'apiKey';

@@ -182,7 +182,7 @@ export class IntentExtraDataRequestDto implements IntentExtraDataRequest {
   intent?: IntentDto;
 }
 
-class RelayDataDto implements RelayDataView {
+class RelayDataInputDto implements RelayDataView {
   @ApiProperty({ description: 'relayData.address of the build response' })
   @MaxLength(128)
   @MinLength(1)
@@ -206,9 +206,9 @@ export class IntentSubmitRequestDto implements IntentSubmitRequest {
   @IsString()
   txHash!: string;
 
-  @ApiPropertyOptional({ type: RelayDataDto, description: 'The build response relayData (required for Solana sources)' })
+  @ApiPropertyOptional({ type: RelayDataInputDto, description: 'The build response relayData (required for Solana sources)' })
   @IsOptional()
   @ValidateNested()
-  @Type(() => RelayDataDto)
-  data?: RelayDataDto;
+  @Type(() => RelayDataInputDto)
+  data?: RelayDataInputDto;
 }

@@ -1,0 +1,270 @@
+import { loadChainRegistry, type ChainRegistry } from '@swap/chains';
+import { eventually, LogCapture } from '@swap/testing';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPublicClient, createWalletClient, defineChain, http, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { DEV_KEYS } from '../../../tools/devnet/src/devnet';
+import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
+import { OpenApiContract, type Exchange } from './openapi-contract';
+
+jest.setTimeout(180_000);
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+/**
+ * The public API as an integrator meets it, on `npm start`'s platform (devnet): the public
+ * client's calls in its own shapes (no `solver` or `data` in intent bodies, `/deadline`
+ * without an offset, `success` read from the status, `hubAsset` and `vault` read from
+ * tokens), then every documented route walked with a good and a bad request. Every answer
+ * is checked against the merged OpenAPI document: its status must be documented for the
+ * route and its body must match the schema.
+ */
+describe('the public API against its OpenAPI document (npm start’s platform, devnet)', () => {
+  const logs = new LogCapture();
+  const user = privateKeyToAccount(DEV_KEYS[2]);
+  let platform: Platform;
+  let dataDir: string;
+  let registry: ChainRegistry;
+  let contract: OpenApiContract;
+  const clients = new Map<string, { read: PublicClient; write: WalletClient }>();
+
+  const token = (key: string, symbol: string) => registry.tokensOf(key).find((t) => t.symbol === symbol)!.address as Address;
+  /** One request through the gateway, checked against the document. */
+  const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Exchange> => {
+    const res = await fetch(`${platform.gatewayUrl}${path}`, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // left as text: the contract reports a body that is not JSON
+    }
+    const exchange = { method, path, status: res.status, body: parsed as any, headers: res.headers };
+    contract.check(exchange);
+    return exchange;
+  };
+  const ok = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
+    const r = await api(method, path, body, headers);
+    expect({ route: `${method} ${path}`, status: r.status, body: r.status < 300 ? undefined : r.body }).toEqual({ route: `${method} ${path}`, status: expect.any(Number), body: undefined });
+    return r.body;
+  };
+  const send = async (key: string, tx: { to: string; data: string; value: string }) => {
+    const c = clients.get(key)!;
+    const hash = await c.write.sendTransaction({ to: tx.to as Address, data: tx.data as Hex, value: BigInt(tx.value), account: user, chain: c.write.chain });
+    const receipt = await c.read.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe('success');
+    return hash;
+  };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'public-api-e2e-'));
+    platform = await startPlatform({
+      dataDir,
+      gatewayPort: 0,
+      servicePorts: 'ephemeral',
+      logLevel: 'warn',
+      logDestination: logs,
+      devnet: true,
+      env: { STEP_POLL_MS: '150', SIMULATION_TICK_MS: '200', FLUSH_INTERVAL_MS: '200', SCRYPT_LOG_N: '10' },
+      solverEnv: { PRICE_REFRESH_MS: '300' },
+    });
+    registry = loadChainRegistry(platform.devnet!.profilePath);
+    for (const c of registry.chains.filter((x) => x.type === 'EVM')) {
+      const chain = defineChain({ id: c.chainId as number, name: c.name, nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 }, rpcUrls: { default: { http: c.rpcUrls! } } });
+      clients.set(c.key, { read: createPublicClient({ chain, transport: http(c.rpcUrls![0]), pollingInterval: 100 }), write: createWalletClient({ chain, transport: http(c.rpcUrls![0]), account: user }) });
+    }
+    const doc = (await (await fetch(`${platform.gatewayUrl}/v1/openapi.json`)).json()) as any;
+    expect(doc.info['x-partial']).toBeUndefined();
+    contract = new OpenApiContract(doc);
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const swap = { src: '0xa4b1.arbitrum', dst: '0x92.sonic' };
+  let built: any;
+  let sourceTx: Hex;
+
+  it('runs the public client’s swap in its own shapes: tokens, deadline, quote, fee, allowance, approve, intents, submit, status', async () => {
+    const tokens = await ok('GET', '/v1/swaps/tokens');
+    for (const t of Object.values(tokens).flat() as any[]) expect(t).toEqual(expect.objectContaining({ hubAsset: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), vault: expect.any(String) }));
+    const arbitrum = await ok('GET', `/v1/swaps/tokens/${swap.src}`);
+    expect(arbitrum.map((t: any) => t.symbol)).toEqual(['ETH', 'USDC', 'WETH']);
+
+    const hubTime = Number((await clients.get(swap.dst)!.read.getBlock()).timestamp);
+    const { deadline } = await ok('GET', '/v1/swaps/deadline');
+    expect(Number(deadline) - hubTime).toBeGreaterThanOrEqual(299);
+    expect(Number(deadline) - hubTime).toBeLessThanOrEqual(302);
+
+    const amount = '25000000';
+    const quote = await ok('POST', '/v1/swaps/quote', { tokenSrc: token(swap.src, 'USDC'), tokenSrcChainKey: swap.src, tokenDst: token(swap.dst, 'WETH'), tokenDstChainKey: swap.dst, amount, quoteType: 'exact_input' });
+    expect(BigInt(quote.quotedAmount)).toBeGreaterThan(0n);
+    expect(await ok('GET', `/v1/swaps/fees/partner?amount=${amount}`)).toMatchObject({ amount });
+
+    // The public client's intent body: no solver, no data (it defaults them), its own slippage.
+    const intentBody = {
+      srcChainKey: swap.src,
+      dstChainKey: swap.dst,
+      inputToken: token(swap.src, 'USDC'),
+      outputToken: token(swap.dst, 'WETH'),
+      inputAmount: amount,
+      minOutputAmount: ((BigInt(quote.quotedAmount) * 99n) / 100n).toString(),
+      deadline,
+      allowPartialFill: false,
+      srcAddress: user.address,
+      dstAddress: user.address,
+    };
+    const allowance = await ok('POST', '/v1/swaps/allowance/check', intentBody);
+    if (!allowance.valid) {
+      const approval = await ok('POST', '/v1/swaps/approve', intentBody);
+      await send(swap.src, approval.tx);
+      expect((await ok('POST', '/v1/swaps/allowance/check', intentBody)).valid).toBe(true);
+    }
+    built = await ok('POST', '/v1/swaps/intents', intentBody);
+    expect(built.intent).toMatchObject({ solver: '0x0000000000000000000000000000000000000000', data: '0x' });
+    sourceTx = await send(swap.src, built.tx);
+
+    const submit = { txHash: sourceTx, srcChainKey: swap.src, walletAddress: user.address, intent: built.intent, relayData: built.relayData.payload };
+    expect(await ok('POST', '/v1/swaps/submit-tx', submit)).toEqual({ success: true, data: expect.objectContaining({ status: 'inserted' }) });
+    expect((await ok('POST', '/v1/swaps/submit-tx', submit)).data.status).toBe('duplicate');
+    const done = await eventually(async () => {
+      const s = await ok('GET', `/v1/swaps/submit-tx/status?txHash=${sourceTx}&srcChainKey=${swap.src}`);
+      return s.success === true && (s.data.status === 'solved' || s.data.status === 'failed') ? s.data : undefined;
+    }, 60_000, 300);
+    expect(done.status).toBe('solved');
+    expect((await ok('POST', '/v1/swaps/intents/hash', { intent: built.intent })).hash).toBe(done.intentHash);
+    const solver = await ok('POST', '/v1/swaps/intents/status', { intentTxHash: done.result.hubTxHash });
+    expect(solver.status).toBe(3);
+    // The relay lookups, with the relay chain id as a JSON number as the public client sends it.
+    await ok('POST', '/v1/swaps/intents/packet', { chainId: 23, txHash: sourceTx });
+    await ok('POST', '/v1/swaps/intents/extra-data', { txHash: sourceTx, srcChainKey: swap.src });
+    await ok('POST', '/v1/swaps/intents/submit', { chainId: 23, txHash: sourceTx, data: built.relayData });
+    await ok('POST', '/v1/intent/status', { intent_tx_hash: done.result.hubTxHash });
+  });
+
+  it('builds, sends and cancels a limit order, and estimates the gas of a built transaction', async () => {
+    const hub = swap.dst;
+    const body = {
+      srcChainKey: hub,
+      dstChainKey: swap.src,
+      inputToken: token(hub, 'USDC'),
+      outputToken: token(swap.src, 'USDC'),
+      inputAmount: '3000000',
+      minOutputAmount: '999999999999',
+      allowPartialFill: false,
+      srcAddress: user.address,
+      dstAddress: user.address,
+    };
+    const approval = await ok('POST', '/v1/swaps/approve', { ...body, deadline: '0' });
+    if (approval.tx) {
+      await ok('POST', '/v1/swaps/gas/estimate', { chainKey: hub, tx: approval.tx });
+      await send(hub, approval.tx);
+    }
+    const order = await ok('POST', '/v1/swaps/limit-orders', body);
+    expect(order.intent.deadline).toBe('0');
+    await ok('POST', '/v1/swaps/gas/estimate', { chainKey: hub, tx: order.tx });
+    await send(hub, order.tx);
+    const cancel = await ok('POST', '/v1/swaps/intents/cancel', { srcChainKey: hub, intent: order.intent });
+    await send(hub, cancel.tx);
+  });
+
+  it('serves candles and the solver API’s quote and execute', async () => {
+    const markets = await ok('GET', '/v1/be/oracle/markets');
+    const now = Math.floor(Date.now() / 1000);
+    await ok('GET', `/v1/be/oracle/candles?symbol=${markets.symbols[0]}&interval=1m&from=${now - 600}&to=${now}`);
+    const hubUsdc = token(swap.dst, 'USDC');
+    const hubWeth = token(swap.dst, 'WETH');
+    await ok('POST', '/v1/intent/quote', { token_src: hubUsdc, token_dst: hubWeth, amount: '1000000', quote_type: 'exact_input' });
+    // A hub intent of its own, handed to the solvers by its creation transaction.
+    const { deadline } = await ok('GET', '/v1/swaps/deadline?offsetSeconds=600');
+    const body = { srcChainKey: swap.dst, dstChainKey: swap.dst, inputToken: hubUsdc, outputToken: hubWeth, inputAmount: '1500000', minOutputAmount: '1', deadline, allowPartialFill: false, srcAddress: user.address, dstAddress: user.address };
+    const approval = await ok('POST', '/v1/swaps/approve', body);
+    if (approval.tx) await send(swap.dst, approval.tx);
+    const hubTx = await send(swap.dst, (await ok('POST', '/v1/swaps/intents', body)).tx);
+    expect(await ok('POST', '/v1/intent/execute', { intent_tx_hash: hubTx })).toMatchObject({ answer: 'OK' });
+  });
+
+  it('serves sponsorship requests to a sponsoring key', async () => {
+    const sponsorship = platform.services.find((s) => s.name === 'sponsorship-keys')!;
+    const minted = (await (await fetch(`${sponsorship.url}/ops/sponsoring-keys`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-operator': 'tester' }, body: JSON.stringify({ owner: 'relayer-co' }) })).json()) as { key: string };
+    const key = { 'x-api-key': minted.key as string };
+    await eventually(async () => (await api('GET', '/v1/sponsorships/requests', undefined, key)).status === 200, 20_000, 100);
+    await ok('POST', '/v1/sponsorships/requests', { chainKey: swap.src, walletAddress: user.address }, key);
+  });
+
+  it('walks the partner portal: account, organisation, keys, invitations, members', async () => {
+    const jar = new Map<string, string>();
+    const portal = async (method: string, path: string, body?: unknown, who = jar) => {
+      const headers: Record<string, string> = {};
+      if (who.size) headers.cookie = [...who].map(([k, v]) => `${k}=${v}`).join('; ');
+      if (who.get('portal_csrf')) headers['x-csrf-token'] = who.get('portal_csrf')!;
+      const r = await api(method, path, body, headers);
+      for (const line of r.headers.getSetCookie()) {
+        const [pair] = line.split(';');
+        const name = pair.slice(0, pair.indexOf('='));
+        const value = pair.slice(pair.indexOf('=') + 1);
+        if (value === '' || /max-age=0/i.test(line)) who.delete(name);
+        else who.set(name, value);
+      }
+      expect({ route: `${method} ${path}`, status: r.status < 300 ? 'ok' : r.body }).toEqual({ route: `${method} ${path}`, status: 'ok' });
+      return r.body;
+    };
+    await portal('GET', '/portal/api/auth/csrf');
+    await portal('POST', '/portal/api/auth/sign-up', { email: 'integrator@example.com', password: 'correct horse battery' });
+    await portal('POST', '/portal/api/auth/sign-out');
+    await portal('GET', '/portal/api/auth/csrf');
+    await portal('POST', '/portal/api/auth/sign-in', { email: 'integrator@example.com', password: 'correct horse battery' });
+    await portal('GET', '/portal/api/me');
+    const org = await portal('POST', '/portal/api/orgs', { name: 'Contract Co' });
+    const orgId = org.id ?? org.orgId;
+    const key = await portal('POST', `/portal/api/orgs/${orgId}/keys`, { name: 'production' });
+    await portal('GET', `/portal/api/orgs/${orgId}/keys`);
+    await portal('DELETE', `/portal/api/orgs/${orgId}/keys/${key.id}`);
+    const keep = await portal('POST', `/portal/api/orgs/${orgId}/invitations`, { email: 'colleague@example.com', role: 'member' });
+    const drop = await portal('POST', `/portal/api/orgs/${orgId}/invitations`, { email: 'other@example.com', role: 'admin' });
+    await portal('GET', `/portal/api/orgs/${orgId}/invitations`);
+    await portal('DELETE', `/portal/api/orgs/${orgId}/invitations/${drop.id}`);
+    const colleague = new Map<string, string>();
+    await portal('GET', '/portal/api/auth/csrf', undefined, colleague);
+    await portal('POST', '/portal/api/auth/sign-up', { email: 'colleague@example.com', password: 'another long passphrase' }, colleague);
+    await portal('GET', `/portal/api/invitations/${keep.token}`, undefined, colleague);
+    await portal('POST', `/portal/api/invitations/${keep.token}/accept`, undefined, colleague);
+    const members = await portal('GET', `/portal/api/orgs/${orgId}/members`);
+    const member = members.find((m: any) => m.email === 'colleague@example.com');
+    await portal('PATCH', `/portal/api/orgs/${orgId}/members/${member.userId}`, { role: 'admin' });
+    await portal('DELETE', `/portal/api/orgs/${orgId}/members/${member.userId}`);
+  });
+
+  it('answers a bad request on every documented route in the document’s error shape', async () => {
+    for (const entry of contract.all) {
+      const [method, template] = entry.split(' ');
+      const op = contract.doc.paths[template][method.toLowerCase()];
+      const path = template.replace(/\{[^}]+\}/g, 'not-valid-%01');
+      const required = (op.parameters ?? []).filter((p: any) => p.in === 'query' && p.required);
+      let r: Exchange;
+      if (op.requestBody) r = await api(method, path, { unexpected: '\u0007' });
+      else if (path !== template || required.length) r = await api(method, path);
+      else r = await api(method, `${path}?dup=1&dup=2`);
+      expect({ entry, status: r.status }).toEqual({ entry, status: expect.any(Number) });
+      expect(r.status).toBeGreaterThanOrEqual(400);
+      expect(r.status).toBeLessThan(500);
+    }
+  });
+
+  it('walked every documented route well and badly, and every answer matched the document', () => {
+    expect(contract.violations).toEqual([]);
+    expect(contract.all.filter((e) => !contract.good.has(e))).toEqual([]);
+    expect(contract.all.filter((e) => !contract.bad.has(e))).toEqual([]);
+    // Nothing internal is documented: no health, metrics or operator routes, no bus messages.
+    expect(contract.all.filter((e) => /\/(healthz|readyz|metrics|ops)\b/.test(e))).toEqual([]);
+    expect(Object.keys(contract.doc.components.schemas).filter((n) => /Message$|Event$/.test(n))).toEqual([]);
+  });
+});

@@ -1,0 +1,74 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, type ErrorBody } from '@swap/contracts';
+import { probeDependencies, type DependencyCheck, type ServiceMetrics } from '@swap/observability';
+
+/** Dependency checks and shutdown state of the running service, read by the admin port. */
+export class ServiceState {
+  shuttingDown = false;
+  openApiDocument: object = {};
+  constructor(readonly checks: DependencyCheck[]) {}
+}
+
+export interface AdminServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * `/healthz` (alive), `/readyz` (dependencies reachable, 503 while draining) and `/metrics`
+ * on ADMIN_PORT, apart from the port that serves clients: probes and scrapers reach it,
+ * the gateway never routes to it, and a flood of public requests cannot starve it of
+ * connections. Plain node:http: three read-only routes need no framework.
+ */
+export async function startAdminServer(options: { service: string; host: string; port: number; state: ServiceState; metrics: ServiceMetrics }): Promise<AdminServer> {
+  const { service, state, metrics } = options;
+  const send = (res: ServerResponse, status: number, body: unknown, contentType = 'application/json; charset=utf-8') => {
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' }).end(text);
+  };
+  const error = (status: number, code: string, message: string, extra: object = {}): ErrorBody => ({ statusCode: status, code, message, requestId: randomUUID(), ...extra });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, error(405, ErrorCode.BadRequest, 'The admin port answers GET only'));
+    if (path === '/healthz') return send(res, 200, { status: 'ok', service });
+    if (path === '/readyz') {
+      if (state.shuttingDown) return send(res, 503, error(503, ErrorCode.ShuttingDown, `${service} is shutting down`));
+      const report = await probeDependencies(state.checks);
+      const degraded = Object.values(report.checks).some((c) => c.status === 'down');
+      if (report.ready) return send(res, 200, { status: degraded ? 'degraded' : 'ready', service, checks: report.checks });
+      const failing = Object.entries(report.checks)
+        .filter(([, c]) => c.status === 'down' && !c.optional)
+        .map(([name]) => name);
+      return send(res, 503, error(503, ErrorCode.NotReady, `Not ready: ${failing.join(', ')} unreachable`, { checks: report.checks }));
+    }
+    if (path === '/metrics') return send(res, 200, await metrics.render(), metrics.contentType());
+    return send(res, 404, error(404, ErrorCode.RouteNotFound, 'The admin port serves /healthz, /readyz and /metrics'));
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch(() => send(res, 500, error(500, ErrorCode.Internal, 'Internal server error')));
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

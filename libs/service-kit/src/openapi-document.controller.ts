@@ -1,0 +1,16 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { ServiceState } from './admin-server';
+
+/** The service's own OpenAPI document (`/openapi.json`), which the gateway merges into the public one. */
+@ApiExcludeController()
+@Controller()
+export class OpenApiDocumentController {
+  constructor(private readonly state: ServiceState) {}
+
+  @Get('openapi.json')
+  @Header('cache-control', 'no-cache')
+  openapi() {
+    return this.state.openApiDocument;
+  }
+}

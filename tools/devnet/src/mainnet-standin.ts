@@ -1,0 +1,296 @@
+import type { ChildProcess } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadChainRegistry, type ChainInfo, type ChainRegistry, type TokenInfo } from '@swap/chains';
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  encodeAbiParameters,
+  getAddress,
+  http,
+  keccak256,
+  numberToHex,
+  parseUnits,
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type TestClient,
+  type WalletClient,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { compileContracts, type Artifact, type Artifacts } from './compile';
+import { DEV_KEYS, freePort, startAnvil, waitForRpc } from './devnet';
+
+const NATIVE = '0x0000000000000000000000000000000000000000';
+
+export interface MainnetStandInOptions {
+  /**
+   * EVM spokes of the mainnet profile to stand in for, besides the hub (always started).
+   * Default: `0xa4b1.arbitrum`.
+   */
+  spokes?: string[];
+  /**
+   * Token symbols to place, by chain key; a chain not named gets every ERC-20 the profile
+   * lists for it. The hub gets, besides its own, the hub asset of every spoke token placed.
+   */
+  tokens?: Record<string, string[]>;
+  /** Wallets minted `fundUnits` whole tokens of every placed token (spoke tokens and hub assets). Default: anvil development accounts 1 to 4. */
+  fund?: Address[];
+  /** Whole tokens minted to each funded wallet (default 1 000 000). */
+  fundUnits?: string;
+  /** Where the compiled devnet contracts are cached (default: a directory under the OS temp dir). */
+  cacheDir?: string;
+  log?: (line: string) => void;
+}
+
+/** One contract the stand-in put at an address of the mainnet profile. */
+export interface PlacedContract {
+  chainKey: string;
+  address: Address;
+  /** The devnet contract whose code runs there (tools/devnet/contracts). */
+  contract: keyof Artifacts;
+  /** What the profile names there: `intents`, `assetManager`, `token USDC`, `hubAsset of USDC on 0xa4b1.arbitrum`… */
+  role: string;
+}
+
+export interface MainnetStandIn {
+  /** The built-in `mainnet` profile with the stand-in RPC endpoints applied (what a service loads from CHAIN_PROFILE=mainnet and CHAIN_RPC_URLS). */
+  registry: ChainRegistry;
+  /** RPC endpoint of each stood-in chain, by chain key. */
+  rpcUrls: Record<string, string>;
+  /** The value of CHAIN_RPC_URLS: `0x92.sonic=http://127.0.0.1:…,0xa4b1.arbitrum=http://…`. */
+  chainRpcUrlsSetting: string;
+  /** anvil's development accounts (0 deploys and is the stand-in's relayer; 1–4 funded by default). */
+  accounts: { address: Address; privateKey: Hex }[];
+  /** The code placed at mainnet addresses. */
+  placed: PlacedContract[];
+  /**
+   * The hub entry (the devnet's `HubEntry`, at an ordinary address: the mainnet profile names
+   * no hub asset manager). The intents contract and hub wallet factory placed on the hub are
+   * wired to it, so spoke deposits and fills bound for a spoke would run as on the devnet.
+   */
+  hubEntry: Address;
+  close(): Promise<void>;
+}
+
+interface Node {
+  chain: ChainInfo;
+  rpcUrl: string;
+  viemChain: Chain;
+  client: PublicClient;
+  wallet: WalletClient;
+  test: TestClient;
+}
+
+/**
+ * Local anvil nodes standing in for mainnet RPC endpoints: one per chain, with the real chain
+ * id, and the devnet's compiled contracts placed with `anvil_setCode` at the addresses the
+ * built-in `mainnet` profile names (the hub's intents contract and wallet factory, each
+ * spoke's asset manager and connection, and an ERC-20 at every token and hub-asset address
+ * used). The code is what a real deployment of that contract returns (immutables included:
+ * each is first deployed with constructor arguments naming the mainnet addresses, then its
+ * runtime code is copied); the one storage the constructors write, a token's name and
+ * symbol, is set with `anvil_setStorageAt` and read back; balances are minted through the
+ * token's own `mint`. Nothing here reaches the internet.
+ */
+export async function startMainnetStandIn(options: MainnetStandInOptions = {}): Promise<MainnetStandIn> {
+  const log = options.log ?? (() => undefined);
+  const registry = loadChainRegistry('mainnet');
+  const hubChain = registry.hub;
+  const spokes = (options.spokes ?? ['0xa4b1.arbitrum']).map((key) => {
+    const chain = registry.findChain(key);
+    if (!chain) throw new Error(`startMainnetStandIn: the mainnet profile has no chain ${key}`);
+    if (chain.type !== 'EVM' || chain.hub) throw new Error(`startMainnetStandIn: ${key} is not an EVM spoke`);
+    if (!chain.assetManager || !chain.connection) throw new Error(`startMainnetStandIn: ${key} has no assetManager/connection in the profile`);
+    return chain;
+  });
+  const intentsAddress = hubChain.contracts?.intents as Address | undefined;
+  const factoryAddress = hubChain.contracts?.hubWalletFactory as Address | undefined;
+  if (!intentsAddress || !factoryAddress) throw new Error('startMainnetStandIn: the mainnet profile names no hub intents/hubWalletFactory');
+
+  const artifacts = compileContracts(options.cacheDir ?? join(tmpdir(), 'swap-devnet-contracts'));
+  const processes: ChildProcess[] = [];
+  const close = async () => {
+    await Promise.all(processes.map(stopProcess));
+  };
+  try {
+    // Every start settles before a failure is reported, so close() stops every node begun.
+    const started = await Promise.allSettled([hubChain, ...spokes].map((chain) => startNode(chain, processes)));
+    const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    const nodes = started.map((s) => (s as PromiseFulfilledResult<Node>).value);
+    const [hub, ...spokeNodes] = nodes;
+    const deployer = privateKeyToAccount(DEV_KEYS[0]);
+    const placed: PlacedContract[] = [];
+    const fund = options.fund ?? DEV_KEYS.slice(1).map((k) => privateKeyToAccount(k).address);
+    const fundUnits = options.fundUnits ?? '1000000';
+
+    const deploy = async (node: Node, artifact: Artifact, args: unknown[]): Promise<Address> => {
+      const hash = await node.wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args, account: deployer, chain: node.viemChain });
+      return (await node.client.waitForTransactionReceipt({ hash })).contractAddress!;
+    };
+    const call = async (node: Node, artifact: Artifact, address: Address, functionName: string, args: unknown[]) => {
+      const hash = await node.wallet.writeContract({ address, abi: artifact.abi, functionName, args, account: deployer, chain: node.viemChain });
+      const receipt = await node.client.waitForTransactionReceipt({ hash });
+      if (receipt.status !== 'success') throw new Error(`${functionName} on ${address} (${node.chain.key}) reverted`);
+    };
+    /** The runtime code a deployment with these arguments leaves, placed at `at`. */
+    const place = async (node: Node, name: keyof Artifacts, args: unknown[], at: string, role: string) => {
+      const template = await deploy(node, artifacts[name], args);
+      const code = await node.client.getCode({ address: template });
+      if (!code || code === '0x') throw new Error(`${name} deployed no code on ${node.chain.key}`);
+      const address = getAddress(at);
+      await node.test.setCode({ address, bytecode: code });
+      placed.push({ chainKey: node.chain.key, address, contract: name, role });
+      return address;
+    };
+
+    // Tokens: one template per decimals (the decimals are an immutable of the code), name and
+    // symbol written to their storage slots, then minted to the funded wallets.
+    const templates = new Map<string, Promise<Hex>>();
+    const tokenCode = (node: Node, decimals: number) => {
+      const key = `${node.chain.key}/${decimals}`;
+      if (!templates.has(key)) {
+        templates.set(
+          key,
+          deploy(node, artifacts.TestToken, ['', '', decimals]).then(async (a) => (await node.client.getCode({ address: a }))!),
+        );
+      }
+      return templates.get(key)!;
+    };
+    const placedTokens = new Map<string, Address>();
+    const placeToken = async (node: Node, at: string, name: string, symbol: string, decimals: number, role: string) => {
+      const address = getAddress(at);
+      const id = `${node.chain.key}/${address}`;
+      if (placedTokens.has(id)) return address;
+      placedTokens.set(id, address);
+      await node.test.setCode({ address, bytecode: await tokenCode(node, decimals) });
+      for (const [slot, value] of [...stringStorage(0n, name), ...stringStorage(1n, symbol)]) await node.test.setStorageAt({ address, index: slot, value });
+      const [readSymbol, readDecimals] = await Promise.all([
+        node.client.readContract({ address, abi: artifacts.TestToken.abi, functionName: 'symbol' }),
+        node.client.readContract({ address, abi: artifacts.TestToken.abi, functionName: 'decimals' }),
+      ]);
+      if (readSymbol !== symbol || Number(readDecimals) !== decimals) throw new Error(`token at ${address} on ${node.chain.key} reads ${String(readSymbol)}/${String(readDecimals)}, not ${symbol}/${decimals}`);
+      for (const to of fund) await call(node, artifacts.TestToken, address, 'mint', [to, parseUnits(fundUnits, decimals)]);
+      placed.push({ chainKey: node.chain.key, address, contract: 'TestToken', role });
+      return address;
+    };
+    const wanted = (chain: ChainInfo): TokenInfo[] => {
+      const symbols = options.tokens?.[chain.key];
+      const all = registry.profile.tokens.filter((t) => t.chainKey === chain.key);
+      if (!symbols) return all;
+      const missing = symbols.filter((s) => !all.some((t) => t.symbol === s));
+      if (missing.length) throw new Error(`startMainnetStandIn: no token ${missing.join(', ')} on ${chain.key} in the mainnet profile`);
+      return all.filter((t) => symbols.includes(t.symbol));
+    };
+
+    // The hub: the hub entry (ordinary address), then the intents contract and the wallet
+    // factory at their mainnet addresses, wired to it.
+    const hubRelay = BigInt(hubChain.relayChainId);
+    const hubEntry = await deploy(hub, artifacts.HubEntry, [deployer.address, hubRelay]);
+    const hubConnection = await deploy(hub, artifacts.Connection, [hubRelay]);
+    await place(hub, 'HubWalletFactory', [hubEntry], factoryAddress, 'hubWalletFactory');
+    await place(hub, 'Intents', [hubRelay, hubEntry], intentsAddress, 'intents');
+    await call(hub, artifacts.HubEntry, hubEntry, 'configure', [getAddress(factoryAddress), hubConnection]);
+    for (const t of wanted(hubChain)) {
+      if (t.address === NATIVE) continue; // the hub's native coin is anvil's own
+      await placeToken(hub, t.address, t.name, t.symbol, t.decimals, `token ${t.symbol}`);
+      if (t.hubAsset.toLowerCase() !== t.address.toLowerCase()) await placeToken(hub, t.hubAsset, `${t.name} (hub)`, t.symbol, t.hubDecimals ?? t.decimals, `hubAsset of ${t.symbol}`);
+    }
+
+    // Each spoke: its connection and asset manager at their mainnet addresses, its tokens,
+    // and their hub assets on the hub (registered with the hub entry).
+    for (const node of spokeNodes) {
+      const spoke = node.chain;
+      const relay = BigInt(spoke.relayChainId);
+      const connection = await place(node, 'Connection', [relay], spoke.connection!, 'connection');
+      const assetManager = await place(node, 'AssetManager', [connection, hubRelay, hubEntry, deployer.address], spoke.assetManager!, 'assetManager');
+      await call(hub, artifacts.HubEntry, hubEntry, 'addSpoke', [relay, assetManager]);
+      for (const t of wanted(spoke)) {
+        if (t.address !== NATIVE) await placeToken(node, t.address, t.name, t.symbol, t.decimals, `token ${t.symbol}`);
+        const hubAsset = await placeToken(hub, t.hubAsset, `${t.name} (${spoke.name} on the hub)`, t.symbol, t.hubDecimals ?? t.decimals, `hubAsset of ${t.symbol} on ${spoke.key}`);
+        await call(hub, artifacts.HubEntry, hubEntry, 'addAsset', [relay, getAddress(t.address), hubAsset]);
+      }
+    }
+
+    const rpcUrls = Object.fromEntries(nodes.map((n) => [n.chain.key, n.rpcUrl]));
+    const chainRpcUrlsSetting = nodes.map((n) => `${n.chain.key}=${n.rpcUrl}`).join(',');
+    for (const n of nodes) {
+      n.chain.rpcUrls = [n.rpcUrl];
+      log(`mainnet stand-in: ${n.chain.key} (chain id ${String(n.chain.chainId)}) at ${n.rpcUrl}, ${placed.filter((p) => p.chainKey === n.chain.key).length} contracts placed`);
+    }
+    const account = (k: Hex) => ({ address: privateKeyToAccount(k).address, privateKey: k });
+    return { registry, rpcUrls, chainRpcUrlsSetting, accounts: DEV_KEYS.map(account), placed, hubEntry, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * The storage of a Solidity `string` at `slot`: a short one (31 bytes or fewer) in the slot
+ * itself with length × 2 in its last byte; a longer one as length × 2 + 1 there and the bytes
+ * from keccak256(slot) on.
+ */
+export function stringStorage(slot: bigint, value: string): [Hex, Hex][] {
+  const bytes = Buffer.from(value, 'utf8');
+  const slotHex = numberToHex(slot, { size: 32 });
+  if (bytes.length <= 31) {
+    const word = Buffer.alloc(32);
+    bytes.copy(word);
+    word[31] = bytes.length * 2;
+    return [[slotHex, `0x${word.toString('hex')}`]];
+  }
+  const out: [Hex, Hex][] = [[slotHex, numberToHex(BigInt(bytes.length * 2 + 1), { size: 32 })]];
+  const base = BigInt(keccak256(encodeAbiParameters([{ type: 'uint256' }], [slot])));
+  for (let i = 0; i * 32 < bytes.length; i++) {
+    const word = Buffer.alloc(32);
+    bytes.copy(word, 0, i * 32, i * 32 + 32);
+    out.push([numberToHex(base + BigInt(i), { size: 32 }), `0x${word.toString('hex')}`]);
+  }
+  return out;
+}
+
+/** An anvil for the chain on a free port; a node that dies before answering is replaced (three tries). */
+async function startNode(chain: ChainInfo, processes: ChildProcess[]): Promise<Node> {
+  const chainId = chain.chainId as number;
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const child = startAnvil(chainId, port);
+    processes.push(child);
+    const rpcUrl = `http://127.0.0.1:${port}`;
+    const viemChain = defineChain({ id: chainId, name: `${chain.name} (mainnet stand-in)`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+    const client = createPublicClient({ chain: viemChain, transport: http(rpcUrl), pollingInterval: 50 });
+    let onExit!: () => void;
+    const exited = new Promise<'exited'>((resolve) => {
+      onExit = () => resolve('exited');
+      child.once('exit', onExit);
+    });
+    // waitForRpc gives up after 20 s: the bound of one start.
+    const outcome = await Promise.race([waitForRpc(client, chainId).then(() => 'up' as const, (e: Error) => e), exited]);
+    child.off('exit', onExit);
+    if (outcome === 'up') {
+      const wallet = createWalletClient({ chain: viemChain, transport: http(rpcUrl) });
+      const test = createTestClient({ mode: 'anvil', chain: viemChain, transport: http(rpcUrl) });
+      return { chain, rpcUrl, viemChain, client, wallet, test };
+    }
+    if (outcome instanceof Error) throw outcome;
+    if (attempt >= 3) throw new Error(`anvil for ${chain.key} (chain id ${chainId}) exited before answering, ${attempt} times`);
+  }
+}
+
+/** SIGTERM, then SIGKILL after 5 s; resolves once the process is gone. */
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
