@@ -18,8 +18,8 @@ const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
  * (404, 413). The context is entered again after body parsing, because stream events of
  * the parser run outside the context entered at `onRequest`.
  */
-export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: ServiceMetrics; logger: Logger; isShuttingDown: () => boolean }): void {
-  const { metrics, logger, isShuttingDown } = deps;
+export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: ServiceMetrics; logger: Logger; isShuttingDown: () => boolean; checkInput: boolean }): void {
+  const { metrics, logger, isShuttingDown, checkInput } = deps;
   const enter = (request: FastifyRequest, _reply: unknown, done: () => void) => {
     RequestContext.run(request.scope!, done);
   };
@@ -34,9 +34,11 @@ export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: Serv
     }
     RequestContext.run(request.scope, done);
   });
-  // Text no route may take (NUL, broken Unicode, absurd nesting): 400 before any handler sees it.
+  // Text no route may take (NUL, broken Unicode, absurd nesting): 400 before any handler sees
+  // it. Not at the gateway (checkInput false): the service behind checks what it is sent and
+  // answers in its own routes' shape.
   fastify.addHook('preValidation', (request, reply, done) => {
-    const problem = repeatedParameter(request.query) ?? inputTextProblem(request.query, 'query') ?? inputTextProblem(request.params, 'path') ?? inputTextProblem(request.body, 'request body');
+    const problem = checkInput ? inputProblem(request) : undefined;
     if (problem) {
       const body: ErrorBody = { statusCode: 400, code: ErrorCode.ValidationFailed, message: problem, requestId: request.scope?.requestId };
       void reply.code(400).send(body);
@@ -67,6 +69,10 @@ export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: Serv
     }
     done();
   });
+}
+
+function inputProblem(request: FastifyRequest): string | undefined {
+  return repeatedParameter(request.query) ?? inputTextProblem(request.query, 'query') ?? inputTextProblem(request.params, 'path') ?? inputTextProblem(request.body, 'request body');
 }
 
 /** No route takes a query parameter more than once: `?a=1&a=2` is refused by name, never read as a list. */

@@ -9,3 +9,4 @@ export * from './start-service';
 export * from './run-service-main';
 export * from './start-service-from-env';
 export * from './service-database';
+export * from './input-text';

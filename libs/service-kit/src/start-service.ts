@@ -132,7 +132,7 @@ export async function startService<C extends ServiceConfig>(
 
     const fastify = nest.getHttpAdapter().getInstance();
     if (!definition.rawBodies) installJsonBodies(fastify);
-    installHttpHooks(fastify, { metrics, logger, isShuttingDown: () => state.shuttingDown });
+    installHttpHooks(fastify, { metrics, logger, isShuttingDown: () => state.shuttingDown, checkInput: !definition.rawBodies });
     nest.useGlobalFilters(new AllExceptionsFilter(logger));
     nest.useGlobalPipes(createValidationPipe());
     if (definition.configure) await definition.configure(nest, config, { logger, metrics });

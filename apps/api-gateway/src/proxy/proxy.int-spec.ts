@@ -64,6 +64,7 @@ describe('api-gateway proxying', () => {
       UPSTREAM_SWAP_GATEWAY_URL: upstream.url,
       UPSTREAM_ORACLE_CANDLES_URL: `http://127.0.0.1:${(hanging.address() as { port: number }).port}`,
       UPSTREAM_RELAY_TRACKER_URL: `http://127.0.0.1:${downPort}`,
+      UPSTREAM_QUOTE_BUILDER_URL: `http://127.0.0.1:${downPort}`,
       UPSTREAM_TIMEOUT_MS: '300',
     }));
   });
@@ -156,6 +157,21 @@ describe('api-gateway proxying', () => {
     const over = await chunkedPost(`${gateway.url}/v1/swaps/quote`, 2 * 1024 * 1024, { expectContinue: true });
     expect(over.status).toBe(413);
     expect(JSON.parse(over.body)).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('answers its own refusals on the solver API in that API’s wire format', async () => {
+    const down = await fetch(`${gateway.url}/v1/intent/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(down.status).toBe(502);
+    expect(await jsonOf(down)).toEqual({ detail: { code: -999, message: 'The upstream service is unavailable' } });
+    const large = await fetch(`${gateway.url}/v1/intent/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(1024 * 1024 + 1) });
+    expect(large.status).toBe(413);
+    expect((await jsonOf(large)).detail).toMatchObject({ code: -999, message: expect.stringContaining('exceeds the limit') });
+  });
+
+  it('leaves the checks of a request’s content to the service behind (it answers in its own shape)', async () => {
+    const res = await fetch(`${gateway.url}/v1/swaps/tokens?x=1&x=2&y=%00`);
+    expect(res.status).toBe(201);
+    expect(upstream.seen[0].url).toBe('/v1/swaps/tokens?x=1&x=2&y=%00');
   });
 
   it('accepts a body of exactly 1 MiB', async () => {

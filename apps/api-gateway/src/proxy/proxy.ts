@@ -8,7 +8,7 @@ import { describeError, redactUrl } from '@swap/service-kit';
 import type { ApiGatewayConfig } from '../api-gateway.config';
 import { compileTrust, forwardedChain } from './forwarded';
 import { installStreamingBodyLimit, PayloadTooLargeError } from './body-limit';
-import { ROUTES, upstreamOf } from './routes';
+import { errorBodyFor, ROUTES, upstreamOf } from './routes';
 
 /**
  * One @fastify/http-proxy (undici, keep-alive pools) per prefix. The request goes on as it
@@ -26,7 +26,7 @@ export async function registerProxies(app: NestFastifyApplication, config: ApiGa
       body.requestId = String(request.id);
       // The refused body may still be arriving: close the connection rather than read it all.
       if (body.statusCode === 413) void reply.header('connection', 'close');
-      void reply.code(body.statusCode).send(body);
+      void reply.code(body.statusCode).send(errorBodyFor(request.url, body));
     });
     for (const route of ROUTES) await registerRoute(scope, route, config, logger);
   });
@@ -81,5 +81,5 @@ function sendUpstreamError(reply: FastifyReply, error: Error & { code?: string; 
   void reply
     .code(body.statusCode)
     .header('content-type', 'application/json; charset=utf-8')
-    .send({ ...body, requestId: String(reply.request.id) });
+    .send(errorBodyFor(reply.request.url, { ...body, requestId: String(reply.request.id) }));
 }

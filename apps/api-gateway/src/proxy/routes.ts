@@ -1,12 +1,16 @@
-import type { ServiceName } from '@swap/contracts';
+import { solverErrorOf, type ErrorBody, type ServiceName, type SolverErrorBody } from '@swap/contracts';
 import { upstreamVariable, type ApiGatewayConfig } from '../api-gateway.config';
 
-/** The gateway's routing table (ARCHITECTURE.md): path prefix → service. Paths pass unchanged. */
-export const ROUTES: readonly { prefix: string; service: ServiceName }[] = [
+/**
+ * The gateway's routing table (ARCHITECTURE.md): path prefix → service. Paths pass
+ * unchanged. `solverErrors`: the gateway's own refusals there (413, 502, 504) are written
+ * in the solver API's wire format, like everything else under that prefix.
+ */
+export const ROUTES: readonly { prefix: string; service: ServiceName; solverErrors?: boolean }[] = [
   { prefix: '/v1/swaps', service: 'swap-gateway' },
   { prefix: '/v1/leverage-yield', service: 'swap-gateway' },
   { prefix: '/v1/be', service: 'oracle-candles' },
-  { prefix: '/v1/intent', service: 'quote-builder' },
+  { prefix: '/v1/intent', service: 'quote-builder', solverErrors: true },
   { prefix: '/v1/a', service: 'relay-tracker' },
   { prefix: '/v1/sponsorships', service: 'sponsorship-keys' },
   { prefix: '/portal', service: 'partner-portal-api' },
@@ -15,4 +19,10 @@ export const ROUTES: readonly { prefix: string; service: ServiceName }[] = [
 /** The configured base URL of a service behind the gateway. */
 export function upstreamOf(service: ServiceName, config: ApiGatewayConfig): string {
   return config[upstreamVariable(service)];
+}
+
+/** An error body the gateway itself answers on a path, in that path's shape. */
+export function errorBodyFor(url: string, body: ErrorBody): ErrorBody | SolverErrorBody {
+  const route = ROUTES.find((r) => url === r.prefix || url.startsWith(`${r.prefix}/`) || url.startsWith(`${r.prefix}?`));
+  return route?.solverErrors ? solverErrorOf(body) : body;
 }

@@ -1,3 +1,4 @@
+import { printableText } from '@swap/service-kit';
 import { ErrorCode, type ErrorBody } from '@swap/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -46,7 +47,7 @@ function load(dir: string): Map<string, Asset> {
 }
 
 function notFound(reply: FastifyReply, message: string): FastifyReply {
-  const body: ErrorBody = { statusCode: 404, code: ErrorCode.RouteNotFound, message };
+  const body: ErrorBody = { statusCode: 404, code: ErrorCode.RouteNotFound, message: printableText(message), requestId: String(reply.request.id) };
   return reply.code(404).type('application/json; charset=utf-8').send(body);
 }
 
@@ -67,7 +68,7 @@ export function servePortalUi(fastify: FastifyInstance, dir: string | undefined)
   fastify.get('/portal', (_req, reply) => reply.redirect('/portal/', 302));
   fastify.get('/portal/*', (req, reply) => {
     const path = (req.params as { '*': string })['*'];
-    if (path === 'api' || path.startsWith('api/')) return notFound(reply, `No route for GET ${req.url.split('?')[0].slice(0, 200)}`);
+    if (path === 'api' || path.startsWith('api/')) return notFound(reply, `No route for GET ${req.url.split('?')[0].slice(0, 100)}`);
     const index = assets.get('index.html');
     if (!index) return notFound(reply, 'The portal UI is not built here (npm run build builds it)');
     const asset = assets.get(path);

@@ -1,8 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CancelRequestDto, GasEstimateRequestDto, IntentRequestDto, LimitOrderRequestDto, PartnerFeeDto, Subjects, type RpcReply } from '@swap/contracts';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { CancelRequestDto, NestedObject, GasEstimateRequestDto, IntentRequestDto, LimitOrderRequestDto, PartnerFeeDto, Subjects, type RpcReply } from '@swap/contracts';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { GasEstimatorService } from './gas-estimator.service';
 import { IntentBuilderService } from './intent-builder.service';
 
@@ -18,8 +17,7 @@ class PartnerFeeMessage {
   amount!: string;
 
   @IsOptional()
-  @ValidateNested()
-  @Type(() => PartnerFeeDto)
+  @NestedObject(() => PartnerFeeDto)
   partnerFee?: PartnerFeeDto;
 }
 

@@ -1,23 +1,6 @@
-import { ErrorCode, isErrorBody, SolverErrorCode, type ErrorBody, type SolverErrorBody } from '@swap/contracts';
+import { isErrorBody, solverErrorOf } from '@swap/contracts';
 import type { FastifyInstance } from 'fastify';
 import { SOLVER_SOCKET_PATH } from '../marketplace/marketplace.socket';
-
-/** The platform's error codes in the public solver API's negative codes. */
-const PROTOCOL_CODES: Partial<Record<string, number>> = {
-  [ErrorCode.NoRoute]: SolverErrorCode.NoPathFound,
-  [ErrorCode.NoLiquidity]: SolverErrorCode.NoPrivateLiquidity,
-  [ErrorCode.QuoteNotFound]: SolverErrorCode.QuoteNotFound,
-  [ErrorCode.QuoteMismatch]: SolverErrorCode.IntentDataNotMatchQuote,
-  [ErrorCode.IntentNotFound]: SolverErrorCode.IntentNotFound,
-  [ErrorCode.QuoteExpired]: SolverErrorCode.QuoteExpired,
-  [ErrorCode.NoSolverAvailable]: SolverErrorCode.Stopped,
-};
-
-export function solverErrorOf(error: ErrorBody): SolverErrorBody {
-  const detailCode = (error.details as { protocolCode?: unknown } | undefined)?.protocolCode;
-  const code = typeof detailCode === 'number' ? detailCode : (PROTOCOL_CODES[error.code] ?? SolverErrorCode.Unknown);
-  return { detail: { code, message: error.message } };
-}
 
 /**
  * Every error under `/v1/intent/*` leaves in the solver API's own wire format,

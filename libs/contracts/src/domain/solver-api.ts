@@ -1,3 +1,4 @@
+import { ErrorCode, type ErrorBody } from '../errors';
 import type { Intent } from './intent';
 
 /*
@@ -154,4 +155,22 @@ export interface SolverView {
   createdAt: string;
   /** Connections open to the replica that answered (operators: sum over replicas). */
   connected?: number;
+}
+
+/** The platform's error codes in the public solver API's negative codes. */
+const PROTOCOL_CODES: Partial<Record<string, number>> = {
+  [ErrorCode.NoRoute]: SolverErrorCode.NoPathFound,
+  [ErrorCode.NoLiquidity]: SolverErrorCode.NoPrivateLiquidity,
+  [ErrorCode.QuoteNotFound]: SolverErrorCode.QuoteNotFound,
+  [ErrorCode.QuoteMismatch]: SolverErrorCode.IntentDataNotMatchQuote,
+  [ErrorCode.IntentNotFound]: SolverErrorCode.IntentNotFound,
+  [ErrorCode.QuoteExpired]: SolverErrorCode.QuoteExpired,
+  [ErrorCode.NoSolverAvailable]: SolverErrorCode.Stopped,
+};
+
+/** A platform error body in the solver API's wire format (`/v1/intent/*`). */
+export function solverErrorOf(error: ErrorBody): SolverErrorBody {
+  const detailCode = (error.details as { protocolCode?: unknown } | undefined)?.protocolCode;
+  const code = typeof detailCode === 'number' ? detailCode : (PROTOCOL_CODES[error.code] ?? SolverErrorCode.Unknown);
+  return { detail: { code, message: error.message } };
 }

@@ -1,9 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import type { CancelRequest, IntentRequest, PartnerFee } from '../domain/build';
 import { IntentDto } from './intent.dto';
-import { IsEvmAddress, IsHexBytes, IsUint256String } from './validators';
+import { IsEvmAddress, IsHexBytes, IsUint256String, NestedObject } from './validators';
 
 const POSITIVE = /^[1-9]/;
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
@@ -93,8 +92,7 @@ export class IntentRequestDto implements IntentRequest {
 
   @ApiPropertyOptional({ type: PartnerFeeDto })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => PartnerFeeDto)
+  @NestedObject(() => PartnerFeeDto)
   partnerFee?: PartnerFeeDto;
 }
 
@@ -106,8 +104,7 @@ export class CancelRequestDto implements CancelRequest {
   srcChainKey!: string;
 
   @ApiProperty({ type: IntentDto })
-  @ValidateNested()
-  @Type(() => IntentDto)
+  @NestedObject(() => IntentDto)
   @IsDefined({ message: 'intent is required' })
   intent!: IntentDto;
 }

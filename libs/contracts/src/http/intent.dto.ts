@@ -1,9 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import type { Intent, IntentExtraDataRequest, IntentPacketRequest, IntentSubmitRequest, RelayDataView, SubmitTxRequest } from '../domain/intent';
-import { IsEvmAddress, IsHexBytes, IsUint256String } from './validators';
+import { IsEvmAddress, IsHexBytes, IsUint256String, NestedObject } from './validators';
 
 /** The intent tuple as JSON: passed back verbatim from the build response. */
 export class IntentDto implements Intent {
@@ -67,8 +67,7 @@ export class IntentDto implements Intent {
 /** Body of `POST /v1/swaps/intents/hash`. */
 export class IntentHashRequestDto {
   @ApiProperty({ type: IntentDto })
-  @ValidateNested()
-  @Type(() => IntentDto)
+  @NestedObject(() => IntentDto)
   @IsDefined({ message: 'intent is required' })
   intent!: IntentDto;
 }
@@ -94,8 +93,7 @@ export class SubmitTxRequestDto implements SubmitTxRequest {
   walletAddress!: string;
 
   @ApiProperty({ type: IntentDto, description: 'Verbatim from the build response' })
-  @ValidateNested()
-  @Type(() => IntentDto)
+  @NestedObject(() => IntentDto)
   @IsDefined({ message: 'intent is required' })
   intent!: IntentDto;
 
@@ -177,8 +175,7 @@ export class IntentExtraDataRequestDto implements IntentExtraDataRequest {
 
   @ApiPropertyOptional({ type: IntentDto, description: 'An intent as the build response gave it (one of txHash and intent)' })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => IntentDto)
+  @NestedObject(() => IntentDto)
   intent?: IntentDto;
 }
 
@@ -208,7 +205,6 @@ export class IntentSubmitRequestDto implements IntentSubmitRequest {
 
   @ApiPropertyOptional({ type: RelayDataInputDto, description: 'The build response relayData (required for Solana sources)' })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => RelayDataInputDto)
+  @NestedObject(() => RelayDataInputDto)
   data?: RelayDataInputDto;
 }

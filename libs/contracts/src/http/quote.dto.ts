@@ -1,11 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import type { GasEstimateRequest, GasEstimateResponse, IntentStatusResponse, QuoteRequest, QuoteResponse, QuoteType } from '../domain/quote';
 import { QuoteTypes } from '../domain/quote';
 import type { SolverExecuteRequest, SolverExecuteResponse, SolverQuoteRequest, SolverQuoteResponse, SolverStatusRequest, SolverStatusResponse } from '../domain/solver-api';
 import { BuildResponseDto, IntentRequestDto, PartnerFeeDto } from './build.dto';
-import { IsEvmAddress, IsUint256String } from './validators';
+import { IsEvmAddress, IsUint256String, NestedObject } from './validators';
 
 const POSITIVE = /^[1-9]/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -47,8 +46,7 @@ export class QuoteRequestDto implements QuoteRequest {
 
   @ApiPropertyOptional({ type: PartnerFeeDto, description: 'Send the same value to /intents so the quote matches what the intent charges' })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => PartnerFeeDto)
+  @NestedObject(() => PartnerFeeDto)
   partnerFee?: PartnerFeeDto;
 
   @ApiPropertyOptional({ description: 'Sender on the source network; required with includeTxData=true' })
@@ -150,8 +148,7 @@ export class GasEstimateRequestDto implements GasEstimateRequest {
   chainKey!: string;
 
   @ApiProperty({ type: GasTxDto })
-  @ValidateNested()
-  @Type(() => GasTxDto)
+  @NestedObject(() => GasTxDto)
   @IsDefined({ message: 'tx is required' })
   tx!: GasTxDto;
 }

@@ -1,4 +1,6 @@
-import { ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { IsObject, ValidateBy, ValidateNested, buildMessage, type ValidationOptions } from 'class-validator';
 import type { FieldViolation } from '../errors';
 import { isAddress } from 'viem';
 
@@ -88,4 +90,13 @@ export function txHashProblemOn(chainType: string, field: string, value: string)
     return { field, rule: 'solanaSignature', message: `${field} must be a base58 transaction signature on Solana` };
   }
   return undefined;
+}
+
+/**
+ * A nested object field: validated as its class, and an object (class-validator's
+ * ValidateNested alone lets an array through, whose elements it checks instead: `[]`
+ * passed as an intent). The one way a DTO nests another.
+ */
+export function NestedObject(type: () => new () => object): PropertyDecorator {
+  return applyDecorators(ValidateNested(), Type(type), IsObject({ message: '$property must be an object' }));
 }
