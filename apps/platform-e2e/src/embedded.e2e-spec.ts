@@ -1,5 +1,5 @@
 import { listMigrations } from '@swap/persistence';
-import { eventually, jsonOf, LogCapture } from '@swap/testing';
+import { eventually, jsonOf, LogCapture, sampleIntent } from '@swap/testing';
 import { relayTracker } from '../../relay-tracker/src/relay-tracker.definition';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -89,11 +89,17 @@ describe('the embedded default, called through the gateway', () => {
   });
 
   it('carries one request id from the gateway through swap-gateway to quote-builder', async () => {
-    const res = await get(`${platform.gatewayUrl}/v1/swaps/tokens/0x2105.base`, { headers: { 'x-request-id': 'e2e-trace-1' } });
+    const res = await fetch(`${platform.gatewayUrl}/v1/swaps/intents/hash`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'e2e-trace-1' }, body: JSON.stringify({ intent: sampleIntent() }) });
     expect(res.headers.get('x-request-id')).toBe('e2e-trace-1');
     const services = new Set(logs.where((l) => l.requestId === 'e2e-trace-1').map((l) => l.service));
     expect(services).toEqual(new Set(['api-gateway', 'swap-gateway', 'quote-builder']));
-    expect(logs.where((l) => l.requestId === 'e2e-trace-1' && l.service === 'quote-builder')[0]).toMatchObject({ msg: 'message handled', subject: 'quote-builder.tokens.by-chain.v1' });
+    expect(logs.where((l) => l.requestId === 'e2e-trace-1' && l.service === 'quote-builder')[0]).toMatchObject({ msg: 'message handled', subject: 'quote-builder.intents.hash.v1' });
+  });
+
+  it('answers the token list from swap-gateway’s memory: no bus message per read', async () => {
+    const before = logs.where((l) => l.service === 'quote-builder' && l.msg === 'message handled').length;
+    for (let i = 0; i < 5; i++) expect((await get(`${platform.gatewayUrl}/v1/swaps/tokens/0X92.SONIC`)).status).toBe(200);
+    expect(logs.where((l) => l.service === 'quote-builder' && l.msg === 'message handled').length).toBe(before);
   });
 
   it('serves the merged OpenAPI document and Swagger UI over it, its assets from the platform itself', async () => {

@@ -103,6 +103,8 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     const { deadline } = await ok('GET', '/v1/swaps/deadline');
     expect(Number(deadline) - hubTime).toBeGreaterThanOrEqual(299);
     expect(Number(deadline) - hubTime).toBeLessThanOrEqual(302);
+    const tooFar = await api('GET', '/v1/swaps/deadline?offsetSeconds=604801');
+    expect({ status: tooFar.status, message: tooFar.body.message }).toEqual({ status: 400, message: 'offsetSeconds must be a positive integer of seconds (1 to 604800)' });
 
     const amount = '25000000';
     const quote = await ok('POST', '/v1/swaps/quote', { tokenSrc: token(swap.src, 'USDC'), tokenSrcChainKey: swap.src, tokenDst: token(swap.dst, 'WETH'), tokenDstChainKey: swap.dst, amount, quoteType: 'exact_input' });

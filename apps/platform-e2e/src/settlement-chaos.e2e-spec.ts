@@ -148,6 +148,10 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
           const { tx, intent, relayData } = built.body as BuildResponse & { tx: EvmTx };
           const write = createWalletClient({ chain: chainOf(key), transport: http(), account });
           const hash = await write.sendTransaction({ to: tx.to as Address, data: tx.data as Hex, value: BigInt(tx.value) });
+          // Mined before the wallet's next one: viem estimates gas against the state of the
+          // moment, and an estimate made before the previous swap landed can fall short.
+          const receipt = await clients.get(key)!.waitForTransactionReceipt({ hash });
+          expect({ hash, status: receipt.status, gasUsed: receipt.gasUsed }).toEqual({ hash, status: 'success', gasUsed: expect.any(BigInt) });
           // A replica killed while it answers is a 5xx the client retries, as the spec's clients do.
           const submitted = await eventually(async () => {
             const res = await post('/v1/swaps/submit-tx', { txHash: hash, srcChainKey: key, walletAddress: account.address, intent, relayData: relayData.payload });

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { Events } from '@swap/contracts';
-import { ChainDirectory } from '@swap/messaging';
+import { RegistryMirror, RegistryMirrorEvents } from '@swap/messaging';
 import { KeyAuthModule, keySetEventsController, operatorTokenFrom } from '@swap/key-auth';
 import { SponsoringKeysService } from './keys/sponsoring-keys.service';
 import { OpsController } from './ops/ops.controller';
@@ -28,7 +28,7 @@ class SponsoringKeysModule {}
       }),
     }),
   ],
-  controllers: [SponsorshipsController, keySetEventsController(Events.sponsoringKeySetChanged), OpsController],
-  providers: [operatorTokenFrom(SponsorshipKeysConfig), ChainDirectory],
+  controllers: [SponsorshipsController, keySetEventsController(Events.sponsoringKeySetChanged), OpsController, RegistryMirrorEvents],
+  providers: [operatorTokenFrom(SponsorshipKeysConfig), RegistryMirror],
 })
 export class SponsorshipKeysModule {}

@@ -7,3 +7,4 @@ export * from './solana-adapter';
 export * from './amounts';
 export * from './chain-access';
 export * from './relay-api';
+export * from './partner-fee';

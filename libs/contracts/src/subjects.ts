@@ -3,7 +3,7 @@ import type { AllowanceCheckResponse, ApproveResponse, BuildResponse, CancelRequ
 import type { Intent, IntentExtraDataRequest, IntentPacketRequest, IntentPacketResponse, IntentSubmitRequest, IntentSubmitResponse, RelayDataView, SubmissionStatusResponse, SubmissionTransition, SubmitTxMessage, SubmitTxResponse } from './domain/intent';
 import type { GasEstimateRequest, GasEstimateResponse, IntentStatusResponse, QuoteMessage, QuoteResponse } from './domain/quote';
 import type { ExecuteFrame, SolverExecuteRequest, SolverExecuteResponse } from './domain/solver-api';
-import type { ChainKey, ChainSummary, Token, TokensByChain } from './domain/token';
+import type { ChainKey, ChainSummary, RegistrySnapshot, Token, TokensByChain } from './domain/token';
 
 /**
  * NATS subjects, named `<service>.<noun>.<verb>.v<N>`; the version changes whenever the
@@ -13,6 +13,7 @@ export const Subjects = {
   tokensList: 'quote-builder.tokens.list.v1',
   tokensByChain: 'quote-builder.tokens.by-chain.v1',
   chainGet: 'quote-builder.chains.get.v1',
+  registrySnapshot: 'quote-builder.registry.snapshot.v1',
   intentHash: 'quote-builder.intents.hash.v1',
   intentBuild: 'quote-builder.intents.build.v1',
   intentCancel: 'quote-builder.intents.cancel.v1',
@@ -62,6 +63,7 @@ export interface RpcContract {
   [Subjects.tokensList]: { request: Record<string, never>; reply: TokensByChain };
   [Subjects.tokensByChain]: { request: { chainKey: ChainKey }; reply: Token[] };
   [Subjects.chainGet]: { request: { chainKey: ChainKey }; reply: ChainSummary };
+  [Subjects.registrySnapshot]: { request: Record<string, never>; reply: RegistrySnapshot };
   [Subjects.intentHash]: { request: { intent: Intent }; reply: { hash: string } };
   [Subjects.intentBuild]: { request: IntentRequest; reply: BuildResponse };
   [Subjects.intentCancel]: { request: CancelRequest; reply: { tx: EvmTx } };
@@ -104,6 +106,7 @@ export const Events = {
   executionPosted: 'quote-builder.executions.posted.v1',
   replicaPresent: 'quote-builder.replicas.present.v1',
   replicaLeaving: 'quote-builder.replicas.leaving.v1',
+  registryChanged: 'quote-builder.registry.changed.v1',
   submissionTransitioned: 'relay-tracker.submissions.transitioned.v1',
 } as const;
 
@@ -119,6 +122,8 @@ export interface EventContract {
   [Events.replicaPresent]: { replica: string };
   /** A replica stopping cleanly: requests for quote stop waiting for its answer. */
   [Events.replicaLeaving]: { replica: string };
+  /** A quote-builder replica started with this registry: services reading it from memory take it. */
+  [Events.registryChanged]: RegistrySnapshot;
   /** A submission moved on (one event per transition, in order). */
   [Events.submissionTransitioned]: { txHash: string; srcChainKey: string; intentHash: string; from: string } & SubmissionTransition;
 }

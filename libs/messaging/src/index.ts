@@ -7,4 +7,4 @@ export * from './messaging-client';
 export * from './work-queue';
 export * from './pg-work-queue';
 export * from './jetstream-work-queue';
-export * from './chain-directory';
+export * from './registry-mirror';

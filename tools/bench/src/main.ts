@@ -139,8 +139,9 @@ async function benchGateway(): Promise<void> {
       ] as const
     ).map(([name, l]) => `${name.padEnd(40)} ${l.p50.toFixed(3).padStart(8)} ${l.p99.toFixed(3).padStart(8)} ${String(l.n).padStart(8)}`),
     '',
+    `swap-gateway: the token list from memory at ${pct(direct.rps / bare.rps)} of the bare server's throughput (target >= 30%)`,
     `reference: bare proxy keeps ${pct(bareProxy.rps / bare.rps)} of the bare server's throughput`,
-    `gateway:   api-gateway keeps ${pct(viaGateway.rps / direct.rps)} of swap-gateway's direct throughput (target >= 35%)`,
+    `gateway:   api-gateway keeps ${pct(viaGateway.rps / direct.rps)} of swap-gateway's direct throughput = ${pct(viaGateway.rps / direct.rps / (bareProxy.rps / bare.rps))} of the bare proxy's ratio (target >= 80%)`,
     `reference: bare proxy adds ${(lat.bareProxy.p50 - lat.bare.p50).toFixed(3)} ms at p50 unloaded`,
     `gateway:   adds ${(lat.viaGateway.p50 - lat.direct.p50).toFixed(3)} ms at p50 unloaded (target < 2 ms), ${(lat.viaGateway.p99 - lat.direct.p99).toFixed(3)} ms at p99`,
     `gateway:   under ${CONNECTIONS}-connection load p50 goes from ${direct.p50.toFixed(0)} to ${viaGateway.p50.toFixed(0)} ms: queueing, as throughput halves`,

@@ -1,19 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  ChainAccess,
-  encodeApprove,
-  encodeAssetManagerTransfer,
-  encodeCancelIntent,
-  encodeHubCalls,
-  encodeSendMessage,
-  encodeWithdrawTo,
-  partnerFeeData,
-  relayDataOf,
-  toHubAmount,
-  type ChainInfo,
-  type HubCall,
-  type TokenInfo,
-} from '@swap/chains';
+import { ChainAccess, encodeApprove, encodeAssetManagerTransfer, encodeCancelIntent, encodeHubCalls, encodeSendMessage, encodeWithdrawTo, partnerFeeData, partnerFeeOn, partnerFeeQuote, relayDataOf, toHubAmount, type ChainInfo, type HubCall, type TokenInfo } from '@swap/chains';
 import {
   AppError,
   ErrorCode,
@@ -29,9 +15,7 @@ import {
 } from '@swap/contracts';
 import { randomBytes } from 'node:crypto';
 import { hexToBytes, isAddress, type Address, type Hex } from 'viem';
-import { QuoteBuilderConfig } from '../quote-builder.config';
 import { RegistryService } from '../registry/registry.service';
-import { partnerFeeOf } from './partner-fee';
 import { INTENT_FIELDS, NATIVE, resolveSwap } from './swap-resolution';
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -48,14 +32,13 @@ const U64_MAX = (1n << 64n) - 1n;
 export class IntentBuilderService {
   constructor(
     private readonly registry: RegistryService,
-    private readonly config: QuoteBuilderConfig,
     private readonly chains: ChainAccess,
   ) {}
 
   async build(request: IntentRequest): Promise<BuildResponse> {
     // Everything the body alone decides is checked before any chain is read.
     const { src, dst, input, output, amount, srcAddress, dstAddress } = this.resolveIntent(request);
-    const fee = partnerFeeOf(amount, request.partnerFee);
+    const fee = partnerFeeOn(amount, request.partnerFee);
     if (request.partnerFee && request.data !== '0x') {
       throw AppError.validation([{ field: 'data', rule: 'emptyWithFee', message: 'data must be 0x when a partnerFee is given: the fee is encoded there' }]);
     }
@@ -180,14 +163,7 @@ export class IntentBuilderService {
   }
 
   partnerFee(amountText: string, given?: PartnerFee): PartnerFeeResponse {
-    const configured: PartnerFee | undefined =
-      this.config.PARTNER_FEE_ADDRESS && (this.config.PARTNER_FEE_AMOUNT !== undefined || this.config.PARTNER_FEE_PERCENTAGE !== undefined)
-        ? { address: this.config.PARTNER_FEE_ADDRESS, amount: this.config.PARTNER_FEE_AMOUNT, percentage: this.config.PARTNER_FEE_PERCENTAGE }
-        : undefined;
-    const partnerFee = given ?? configured;
-    const amount = BigInt(amountText);
-    const fee = partnerFeeOf(amount, partnerFee, given ? { fee: 'feeAddress', amount: 'feeAmount' } : { fee: 'PARTNER_FEE', amount: 'PARTNER_FEE_AMOUNT' });
-    return { amount: amount.toString(), fee: fee.toString(), inputAmount: (amount - fee).toString(), partnerFee: partnerFee ?? null };
+    return partnerFeeQuote(amountText, given, this.registry.configuredPartnerFee());
   }
 
   /** Chains, tokens and addresses of an intent request (the same body serves build, allowance and approve). */

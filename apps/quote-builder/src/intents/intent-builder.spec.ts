@@ -7,7 +7,7 @@ import { IntentBuilderService } from './intent-builder.service';
 
 describe('IntentBuilderService on the mainnet profile (no chain reads)', () => {
   const config = loadConfig(QuoteBuilderConfig, {});
-  const builder = new IntentBuilderService(new RegistryService(config), config, new ChainAccess({ timeoutMs: config.CHAIN_RPC_TIMEOUT_MS }));
+  const builder = new IntentBuilderService(new RegistryService(config), new ChainAccess({ timeoutMs: config.CHAIN_RPC_TIMEOUT_MS }));
   const base: IntentRequest = {
     srcChainKey: '0x92.sonic',
     dstChainKey: '0xa4b1.arbitrum',

@@ -6,7 +6,8 @@ import { GasEstimatorService } from './gas-estimator.service';
 import { IntentBuilderService } from './intent-builder.service';
 
 class DeadlineMessage {
-  @Min(1)
+  /** 0 asks for the hub's latest block time itself (swap-gateway keeps it a second). */
+  @Min(0)
   @Max(604_800)
   @IsInt()
   offsetSeconds!: number;

@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
-import { fromHubAmount, lessSlippage, toHubAmount } from '@swap/chains';
+import { fromHubAmount, lessSlippage, partnerFeeOn, toHubAmount } from '@swap/chains';
 import { AppError, ErrorCode, type FieldViolation, type QuoteMessage, type QuoteResponse, type SolverQuoteRequest, type SolverQuoteResponse } from '@swap/contracts';
 import { IntentBuilderService } from '../intents/intent-builder.service';
-import { partnerFeeOf } from '../intents/partner-fee';
 import { QUOTE_FIELDS, resolveSwap, type ResolvedSwap } from '../intents/swap-resolution';
 import { RfqService, type RfqRequest } from '../marketplace/rfq.service';
 import { QuoteBuilderConfig } from '../quote-builder.config';
@@ -54,7 +53,7 @@ export class QuoteService {
     if (problems.length || !resolved) throw AppError.validation(problems);
     const { src, dst, input, output } = resolved;
     const amount = BigInt(request.amount);
-    const fee = partnerFeeOf(amount, request.partnerFee);
+    const fee = partnerFeeOn(amount, request.partnerFee);
     const hubAmountIn = toHubAmount(amount - fee, input);
     if (hubAmountIn === 0n) {
       throw AppError.validation([{ field: 'amount', rule: 'positiveOnHub', message: `amount is too small: nothing is left to swap in ${input.symbol}'s hub units after the partner fee` }]);

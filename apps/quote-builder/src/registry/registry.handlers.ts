@@ -10,6 +10,9 @@ import { RegistryService } from './registry.service';
 export class RegistryHandlers {
   constructor(private readonly registry: RegistryService) {}
 
+  /* tokensList, tokensByChain and chainGet: swap-gateway now reads the registry from memory
+     (registrySnapshot); these answer the previous release's replicas during a rollout. */
+
   @MessagePattern(Subjects.tokensList)
   tokensList(): RpcReply<typeof Subjects.tokensList> {
     return this.registry.tokensByChain();
@@ -24,6 +27,11 @@ export class RegistryHandlers {
   chain(@Payload() request: ChainKeyRequest): RpcReply<typeof Subjects.chainGet> {
     const { key, name, type, chainId, relayChainId, hub } = this.registry.registry.getChain(request.chainKey);
     return { key, name, type, chainId, relayChainId, hub };
+  }
+
+  @MessagePattern(Subjects.registrySnapshot)
+  snapshot(): RpcReply<typeof Subjects.registrySnapshot> {
+    return this.registry.snapshot;
   }
 
   @MessagePattern(Subjects.intentHash)

@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { applyRpcUrls, loadChainRegistry, type ChainRegistry } from '@swap/chains';
-import type { Token, TokensByChain } from '@swap/contracts';
+import { Events, type PartnerFee, type RegistrySnapshot, type Token, type TokensByChain } from '@swap/contracts';
+import { MessagingClient } from '@swap/messaging';
+import { createHash } from 'node:crypto';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 
 /** The chain and token registry quote-builder serves, loaded once from its profile at boot. */
@@ -8,10 +10,17 @@ import { QuoteBuilderConfig } from '../quote-builder.config';
 export class RegistryService {
   readonly registry: ChainRegistry;
   private readonly all: TokensByChain;
+  readonly snapshot: RegistrySnapshot;
 
-  constructor(config: QuoteBuilderConfig) {
+  constructor(private readonly config: QuoteBuilderConfig) {
     this.registry = applyRpcUrls(loadChainRegistry(config.CHAIN_PROFILE), config.CHAIN_RPC_URLS);
     this.all = this.registry.tokensByChain();
+    const content = {
+      chains: this.registry.chains.map(({ key, name, type, chainId, relayChainId, hub, aliases }) => ({ key, name, type, chainId, relayChainId, hub, aliases })),
+      tokensByChain: this.all,
+      partnerFee: this.configuredPartnerFee(),
+    };
+    this.snapshot = { version: createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 16), ...content };
   }
 
   tokensByChain(): TokensByChain {
@@ -20,5 +29,29 @@ export class RegistryService {
 
   tokensOf(chainKey: string): Token[] {
     return this.registry.tokensOf(chainKey);
+  }
+
+  /** The deployment's partner fee (PARTNER_FEE_*), or null when none is set. */
+  configuredPartnerFee(): PartnerFee | null {
+    const c = this.config;
+    return c.PARTNER_FEE_ADDRESS && (c.PARTNER_FEE_AMOUNT !== undefined || c.PARTNER_FEE_PERCENTAGE !== undefined)
+      ? { address: c.PARTNER_FEE_ADDRESS, amount: c.PARTNER_FEE_AMOUNT, percentage: c.PARTNER_FEE_PERCENTAGE }
+      : null;
+  }
+}
+
+/**
+ * At start, tells the services that serve the public reads from memory (swap-gateway)
+ * what this replica's registry holds; they may also ask (`registrySnapshot`).
+ */
+@Injectable()
+export class RegistryAnnouncer implements OnApplicationBootstrap {
+  constructor(
+    private readonly registry: RegistryService,
+    private readonly messaging: MessagingClient,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.messaging.emit(Events.registryChanged, this.registry.snapshot);
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { ApiTag, addressProblemOn, AppError } from '@swap/contracts';
-import { ChainDirectory } from '@swap/messaging';
+import { RegistryMirror } from '@swap/messaging';
 import { RequestContext } from '@swap/observability';
 import { KeyedRoute } from '@swap/key-auth';
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
@@ -53,7 +53,7 @@ class SponsorshipRequestView {
 export class SponsorshipsController {
   constructor(
     private readonly db: PrismaClient,
-    private readonly chains: ChainDirectory,
+    private readonly registry: RegistryMirror,
   ) {}
 
   @Post()
@@ -63,7 +63,7 @@ export class SponsorshipsController {
   async create(@Body() body: CreateSponsorshipRequest) {
     const owner = RequestContext.current()!.orgId!;
     // A supported network (404 otherwise) and a wallet address of its kind.
-    const chain = await this.chains.get(body.chainKey);
+    const chain = await this.registry.chain(body.chainKey);
     const problem = addressProblemOn(chain.type, 'walletAddress', body.walletAddress);
     if (problem) throw AppError.validation([problem]);
     const row = await this.db.sponsorshipRequest.create({ data: { owner, chainKey: chain.key, walletAddress: body.walletAddress, note: body.note } });

@@ -1,16 +1,13 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   ApiTag,
   AllowanceCheckResponseDto,
-  AppError,
   ApproveResponseDto,
   BuildResponseDto,
   CancelRequestDto,
   CancelResponseDto,
-  DeadlineQueryDto,
-  DeadlineResponseDto,
   ErrorBodyDto,
   GasEstimateRequestDto,
   GasEstimateResponseDto,
@@ -20,8 +17,6 @@ import {
   IntentStatusResponseDto,
   LimitOrderRequestDto,
   IntentRequestDto,
-  PartnerFeeQueryDto,
-  PartnerFeeResponseDto,
   SWAPS_POST_ROUTES,
   Subjects,
   type RpcReply,
@@ -31,7 +26,7 @@ import { MessagingClient } from '@swap/messaging';
 
 type Reply<S extends keyof typeof Subjects> = Promise<RpcReply<(typeof Subjects)[S]>>;
 
-/** Step 2 of a swap and its helpers: the unsigned transactions, built by quote-builder. */
+/** Step 2 of a swap and its helpers: the unsigned transactions, built by quote-builder (the reads beside them are in reads/). */
 @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'A field that breaks a rule, named with the rule' })
 @Controller()
 export class IntentsController {
@@ -119,27 +114,5 @@ export class IntentsController {
   @ApiOkResponse({ type: IntentHashResponseDto })
   hash(@Body() body: IntentHashRequestDto): Reply<'intentHash'> {
     return this.messaging.request(Subjects.intentHash, { intent: body.intent });
-  }
-
-  @Get('v1/swaps/deadline')
-  @ApiTags(ApiTag.build)
-  @ApiOperation({ summary: "A ready-made deadline: the hub's latest block time plus offsetSeconds" })
-  @ApiOkResponse({ type: DeadlineResponseDto })
-  deadline(@Query() query: DeadlineQueryDto): Reply<'deadline'> {
-    return this.messaging.request(Subjects.deadline, { offsetSeconds: Number(query.offsetSeconds) });
-  }
-
-  @Get('v1/swaps/fees/partner')
-  @ApiTags(ApiTag.quote)
-  @ApiOperation({ summary: "The partner fee on an input amount: the query's fee (feeAddress with feeAmount or feePercentage), else the deployment's" })
-  @ApiOkResponse({ type: PartnerFeeResponseDto })
-  partnerFee(@Query() query: PartnerFeeQueryDto): Reply<'partnerFee'> {
-    if (!query.feeAddress && (query.feeAmount !== undefined || query.feePercentage !== undefined)) {
-      throw AppError.validation([{ field: 'feeAddress', rule: 'requiredWithFee', message: 'feeAddress is required with feeAmount or feePercentage' }]);
-    }
-    const given = query.feeAddress
-      ? { address: query.feeAddress, amount: query.feeAmount, percentage: query.feePercentage === undefined ? undefined : Number(query.feePercentage) }
-      : undefined;
-    return this.messaging.request(Subjects.partnerFee, { amount: query.amount, ...(given ? { partnerFee: given } : {}) });
   }
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { ApiTag, addressProblemOn, AppError, ErrorBodyDto, SWAPS_POST_ROUTES, txHashProblemOn, Subjects, SubmissionStatusQueryDto, SubmissionStatusResponseDto, SubmitTxRequestDto, SubmitTxResponseDto, type FieldViolation, type SubmissionStatusResponse, type SubmitTxResponse } from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
-import { ChainDirectory, MessagingClient } from '@swap/messaging';
+import { RegistryMirror, MessagingClient } from '@swap/messaging';
 import { RequestContext } from '@swap/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -13,7 +13,7 @@ import { SubmitLimits } from './submit-limits';
 export class SubmissionsController {
   constructor(
     private readonly messaging: MessagingClient,
-    private readonly chains: ChainDirectory,
+    private readonly registry: RegistryMirror,
     private readonly limits: SubmitLimits,
   ) {}
 
@@ -26,7 +26,7 @@ export class SubmissionsController {
   @ApiTooManyRequestsResponse({ type: ErrorBodyDto, description: 'A limit per client (API key or IP) or per walletAddress was reached; wait Retry-After seconds' })
   async submit(@Body() body: SubmitTxRequestDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SubmitTxResponse> {
     await this.limits.admitClient(request, reply);
-    const chain = await this.chains.get(body.srcChainKey);
+    const chain = await this.registry.chain(body.srcChainKey);
     const problems = checkForChain(body, chain.type, chain.relayChainId);
     if (problems.length) throw AppError.validation(problems);
     const wallet = chain.type === 'EVM' ? body.walletAddress.toLowerCase() : body.walletAddress;
@@ -58,7 +58,7 @@ export class SubmissionsController {
   @ApiOkResponse({ type: SubmissionStatusResponseDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   async status(@Query() query: SubmissionStatusQueryDto): Promise<SubmissionStatusResponse> {
-    const chain = await this.chains.get(query.srcChainKey);
+    const chain = await this.registry.chain(query.srcChainKey);
     return this.messaging.request(Subjects.submissionStatus, { txHash: query.txHash, srcChainKey: chain.key });
   }
 }

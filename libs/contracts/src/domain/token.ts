@@ -1,3 +1,4 @@
+import type { PartnerFee } from './build';
 /** A chain key as the spec names networks: EVM `<hex_chain_id>.<network_name>`, others a plain name. */
 export type ChainKey = string;
 
@@ -25,4 +26,17 @@ export interface ChainSummary {
   chainId: number | string;
   relayChainId: string;
   hub: boolean;
+}
+
+/**
+ * What the public reads need of quote-builder's registry, held in memory by the services
+ * that serve them (swap-gateway): every chain (with its aliases), every token, and the
+ * deployment's partner fee. `version` is a hash of the content: equal snapshots, equal
+ * versions, whichever replica sent them.
+ */
+export interface RegistrySnapshot {
+  version: string;
+  chains: (ChainSummary & { aliases: string[] })[];
+  tokensByChain: TokensByChain;
+  partnerFee: PartnerFee | null;
 }

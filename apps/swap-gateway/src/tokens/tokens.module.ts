@@ -1,5 +1,0 @@
-import { Module } from '@nestjs/common';
-import { TokensController } from './tokens.controller';
-
-@Module({ controllers: [TokensController] })
-export class TokensModule {}

@@ -1,0 +1,29 @@
+import { AppError, type PartnerFee, type PartnerFeeResponse } from '@swap/contracts';
+
+/**
+ * The fee a partner takes from an input (spec: PartnerFee): `amount` wins over
+ * `percentage` (basis points out of 10 000, rounded down); no object, no fee. The fee must
+ * leave something to swap.
+ */
+export function partnerFeeOn(amount: bigint, fee: PartnerFee | undefined, fields: { fee: string; amount: string } = { fee: 'partnerFee', amount: 'partnerFee.amount' }): bigint {
+  if (!fee) return 0n;
+  let value: bigint;
+  if (fee.amount !== undefined) value = BigInt(fee.amount);
+  else if (fee.percentage !== undefined) value = (amount * BigInt(fee.percentage)) / 10_000n;
+  else throw AppError.validation([{ field: fields.fee, rule: 'amountOrPercentage', message: `${fields.fee} must set amount or percentage` }]);
+  if (value >= amount) {
+    throw AppError.validation([{ field: fields.amount, rule: 'belowInput', message: `${fields.fee === 'partnerFee' ? 'partnerFee' : 'the partner fee'} must be less than the input amount (${value} ≥ ${amount})` }]);
+  }
+  return value;
+}
+
+/**
+ * `GET /fees/partner`: the fee on an input amount, with the fee given in the query, else
+ * the deployment's (quote-builder's PARTNER_FEE_* settings), else none.
+ */
+export function partnerFeeQuote(amountText: string, given: PartnerFee | undefined, configured: PartnerFee | null): PartnerFeeResponse {
+  const partnerFee = given ?? configured ?? undefined;
+  const amount = BigInt(amountText);
+  const fee = partnerFeeOn(amount, partnerFee, given ? { fee: 'feeAddress', amount: 'feeAmount' } : { fee: 'PARTNER_FEE', amount: 'PARTNER_FEE_AMOUNT' });
+  return { amount: amount.toString(), fee: fee.toString(), inputAmount: (amount - fee).toString(), partnerFee: partnerFee ?? null };
+}

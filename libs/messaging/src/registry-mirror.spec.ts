@@ -1,0 +1,61 @@
+import { AppError, type RegistrySnapshot } from '@swap/contracts';
+import type { MessagingClient } from './messaging-client';
+import { RegistryMirror } from './registry-mirror';
+
+const token = { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0xa', chainKey: '0x92.sonic', hubAsset: '0xa', vault: '0xv' };
+const snapshot = (version: string, symbol = 'USDC'): RegistrySnapshot => ({
+  version,
+  chains: [{ key: '0x92.sonic', name: 'Sonic', type: 'EVM', chainId: 146, relayChainId: '146', hub: true, aliases: ['sonic'] }],
+  tokensByChain: { '0x92.sonic': [{ ...token, symbol }] },
+  partnerFee: null,
+});
+
+/** A messaging client that answers the snapshot request from a queue, counting the asks. */
+function answering(...replies: RegistrySnapshot[]) {
+  const asked = { n: 0 };
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const client = {
+    request: async () => {
+      asked.n++;
+      await gate;
+      return replies.shift();
+    },
+  } as unknown as MessagingClient;
+  return { client, asked, release };
+}
+
+describe('RegistryMirror', () => {
+  it('waits for the first snapshot with one request for every read, then answers from memory', async () => {
+    const { client, asked, release } = answering(snapshot('v1'));
+    const mirror = new RegistryMirror(client);
+    const reads = Promise.all([mirror.tokensOf('0x92.sonic'), mirror.chain('SONIC'), mirror.tokensJson()]);
+    release();
+    const [tokens, chain, json] = await reads;
+    expect(tokens[0].symbol).toBe('USDC');
+    expect(chain).toEqual({ key: '0x92.sonic', name: 'Sonic', type: 'EVM', chainId: 146, relayChainId: '146', hub: true });
+    expect(JSON.parse(json)).toEqual({ '0x92.sonic': [token] });
+    await mirror.tokensOf('0X92.Sonic');
+    expect(asked.n).toBe(1);
+  });
+
+  it('answers an unknown chain with the registry’s 404', async () => {
+    const { client, release } = answering(snapshot('v1'));
+    release();
+    const error = await new RegistryMirror(client).chain('0x1.nowhere').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).toBody()).toEqual({ statusCode: 404, code: 'CHAIN_NOT_FOUND', message: 'Unknown chain key: 0x1.nowhere' });
+  });
+
+  it('takes an announced snapshot of another version, and ignores the same version again', async () => {
+    const { client, release } = answering(snapshot('v1'));
+    release();
+    const mirror = new RegistryMirror(client);
+    expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC');
+    mirror.apply(snapshot('v2', 'USDC.e'));
+    expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC.e');
+    expect(JSON.parse(await mirror.tokensJson('sonic'))[0].symbol).toBe('USDC.e');
+    mirror.apply({ ...snapshot('v2', 'IGNORED') });
+    expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC.e');
+  });
+});
