@@ -7,8 +7,9 @@
  *   4. broadcast to the source chain's RPC
  *   5. submit    POST /v1/swaps/submit-tx             then poll GET /v1/swaps/submit-tx/status every 3 s
  *
- * It uses nothing of this repository: fetch, and viem for the wallet. Against `npm start`
- * it needs no settings (the devnet's demo wallet, the RPCs from the devnet's profile).
+ * It uses the typed client (libs/swap-client, generated from the OpenAPI document) and viem
+ * for the wallet. Against `npm start` it needs no settings (the devnet's demo wallet, the
+ * RPCs from the devnet's profile).
  *
  *   API_URL        the platform (default http://127.0.0.1:3000)
  *   PRIVATE_KEY    the wallet (default: anvil development key #1, funded on the devnet; test money only)
@@ -22,33 +23,12 @@
 import { readFileSync } from 'node:fs';
 import { createPublicClient, createWalletClient, defineChain, erc20Abi, formatUnits, http, parseUnits, type Address, type Chain, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { createSwapClient, type SubmissionStatus, type SwapClient, type Token } from '@swap/client';
 
 const DEMO_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const NATIVE = '0x0000000000000000000000000000000000000000';
 
-interface Token {
-  symbol: string;
-  address: string;
-  decimals: number;
-}
-interface EvmTx {
-  from: string;
-  to: string;
-  value: string;
-  data: string;
-}
-interface Built {
-  tx: EvmTx;
-  intent: Record<string, unknown> & { minOutputAmount: string };
-  relayData: { address: string; payload: string };
-}
-interface Status {
-  status: string;
-  userMessage?: string;
-  result?: { hubTxHash?: string; fillTxHash?: string; deliveryTxHash?: string };
-  history: { status: string; at: string; detail?: string }[];
-}
-
+type Status = SubmissionStatus;
 export interface SwapOptions {
   apiUrl: string;
   privateKey: Hex;
@@ -100,16 +80,7 @@ function rpcUrlsFromProfile(path: string): Record<string, string> {
 
 /** The five steps; `log` receives every line the example prints. Resolves with the final status. */
 export async function runSwap(options: SwapOptions, log: (line: string) => void = console.log): Promise<Status> {
-  const api = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${options.apiUrl}${path}`, {
-      method,
-      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-    return JSON.parse(text) as T;
-  };
+  const api = createSwapClient({ baseUrl: options.apiUrl, apiKey: options.apiKey });
 
   const account = privateKeyToAccount(options.privateKey);
   const chains = { src: await connect(options.from, options.rpcUrls), dst: await connect(options.to, options.rpcUrls) };
@@ -126,7 +97,7 @@ export async function runSwap(options: SwapOptions, log: (line: string) => void 
   log(`  before: ${formatUnits(before.in, tokenIn.decimals)} ${tokenIn.symbol} on ${options.from}, ${formatUnits(before.out, tokenOut.decimals)} ${tokenOut.symbol} on ${options.to}`);
 
   // 1. Quote: the best price the solvers offer now.
-  const quote = await api<{ quotedAmount: string }>('POST', '/v1/swaps/quote', {
+  const quote = await api.quote({
     tokenSrc: tokenIn.address,
     tokenSrcChainKey: options.from,
     tokenDst: tokenOut.address,
@@ -138,7 +109,7 @@ export async function runSwap(options: SwapOptions, log: (line: string) => void 
   log(`1. quote     ${options.amount} ${tokenIn.symbol} → ${formatUnits(BigInt(quote.quotedAmount), tokenOut.decimals)} ${tokenOut.symbol} (at least ${formatUnits(minOutput, tokenOut.decimals)} with ${options.slippageBps} bps slippage)`);
 
   // 2. Build: the intent and its unsigned transaction; an ERC-20 input may need an approve first.
-  const { deadline } = await api<{ deadline: string }>('GET', '/v1/swaps/deadline?offsetSeconds=300');
+  const deadline = await api.deadline(); // the hub's block time + 300 s, the public client's default
   const intentRequest = {
     srcChainKey: options.from,
     dstChainKey: options.to,
@@ -150,19 +121,18 @@ export async function runSwap(options: SwapOptions, log: (line: string) => void 
     allowPartialFill: false,
     srcAddress: account.address,
     dstAddress: account.address,
-    solver: NATIVE,
-    data: '0x',
+    // solver (any) and data (0x) are the client's defaults
   };
-  const allowance = await api<{ valid: boolean }>('POST', '/v1/swaps/allowance/check', intentRequest);
+  const allowance = await api.allowance(intentRequest);
   if (!allowance.valid) {
-    const approval = await api<{ tx?: EvmTx }>('POST', '/v1/swaps/approve', intentRequest);
+    const approval = await api.approve(intentRequest);
     if (approval.tx) {
       const hash = await wallet.sendTransaction({ to: approval.tx.to as Address, data: approval.tx.data as Hex, value: BigInt(approval.tx.value) });
       await chains.src.client.waitForTransactionReceipt({ hash });
       log(`   approve    ${hash}`);
     }
   }
-  const built = await api<Built>('POST', '/v1/swaps/intents', intentRequest);
+  const built = await api.buildIntent(intentRequest);
   log(`2. build     to ${built.tx.to}, ${built.tx.data.length / 2 - 1} bytes of calldata, intent ${String(built.intent.intentId).slice(0, 12)}…`);
 
   // 3 and 4. Sign locally and broadcast to the source chain.
@@ -173,7 +143,7 @@ export async function runSwap(options: SwapOptions, log: (line: string) => void 
   if (receipt.status !== 'success') throw new Error(`The source transaction reverted: ${txHash}`);
 
   // 5. Submit, then poll until solved or failed.
-  const submitted = await api<{ data: { status: string } }>('POST', '/v1/swaps/submit-tx', {
+  const submitted = await api.submit({
     txHash,
     srcChainKey: options.from,
     walletAddress: account.address,
@@ -181,20 +151,16 @@ export async function runSwap(options: SwapOptions, log: (line: string) => void 
     relayData: built.relayData.payload,
   });
   log(`5. submit    ${submitted.data.status}; polling every ${options.pollMs / 1000} s`);
-  const started = Date.now();
   let last = '';
-  let status: Status;
-  for (;;) {
-    status = (await api<{ data: Status }>('GET', `/v1/swaps/submit-tx/status?txHash=${txHash}&srcChainKey=${encodeURIComponent(options.from)}`)).data;
-    if (status.status !== last) {
-      const seen = status.history.slice(status.history.findIndex((h) => h.status === last) + 1);
-      for (const step of seen.length ? seen : [{ status: status.status, at: new Date().toISOString() }]) log(`   ${step.status.padEnd(17)} ${step.at}${'detail' in step && step.detail ? `  ${step.detail}` : ''}`);
-      last = status.status;
-    }
-    if (status.status === 'solved' || status.status === 'failed') break;
-    if (Date.now() - started > options.timeoutMs) throw new Error(`Still ${status.status} after ${options.timeoutMs / 1000} s; poll the status route again later`);
-    await new Promise((r) => setTimeout(r, options.pollMs));
-  }
+  const status = await api.waitForSettlement(txHash, options.from, {
+    intervalMs: options.pollMs,
+    timeoutMs: options.timeoutMs,
+    onStatus: (s) => {
+      const seen = s.history.slice(s.history.findIndex((h) => h.status === last) + 1);
+      for (const step of seen.length ? seen : [{ status: s.status, at: new Date().toISOString(), detail: '' }]) log(`   ${step.status.padEnd(17)} ${step.at}${step.detail ? `  ${step.detail}` : ''}`);
+      last = s.status;
+    },
+  });
   if (status.status === 'failed') {
     log(`failed: ${status.userMessage ?? 'no message'}`);
     return status;
@@ -214,8 +180,8 @@ async function connect(key: string, rpcUrls: Record<string, string>): Promise<{ 
   return { chain, client: createPublicClient({ chain, transport: http(url), pollingInterval: 250 }), url };
 }
 
-async function findToken(api: <T>(method: 'GET', path: string) => Promise<T>, chainKey: string, symbol: string): Promise<Token> {
-  const tokens = await api<Token[]>('GET', `/v1/swaps/tokens/${encodeURIComponent(chainKey)}`);
+async function findToken(api: SwapClient, chainKey: string, symbol: string): Promise<Token> {
+  const tokens = await api.tokensOf(chainKey);
   const token = tokens.find((t) => t.symbol.toLowerCase() === symbol.toLowerCase());
   if (!token) throw new Error(`${chainKey} has no ${symbol} (it has ${tokens.map((t) => t.symbol).join(', ')})`);
   return token;

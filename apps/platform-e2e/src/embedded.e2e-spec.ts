@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
+import { CLIENT_DIR, documentText } from '../../../tools/client-gen/src/main';
+import { readFileSync } from 'node:fs';
 
 jest.setTimeout(60_000);
 
@@ -114,6 +116,8 @@ describe('the embedded default, called through the gateway', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.text).toContain('/v1/docs/assets/swagger-ui-bundle.js');
     for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'docs.js']) expect((await get(`${platform.gatewayUrl}/v1/docs/assets/${asset}`)).status).toBe(200);
+    // The typed client is generated from this very document (npm run client:generate after an API change).
+    expect(documentText(doc) === readFileSync(join(CLIENT_DIR, 'openapi.json'), 'utf8')).toBe(true);
     const missing = await get(`${platform.gatewayUrl}/v1/docs/assets/..%2fpackage.json`);
     expect(missing.status).toBe(404);
     expect(missing.json().code).toBe('NOT_FOUND');

@@ -1,6 +1,7 @@
 import { HUB_WALLET_FACTORY_ABI, INTENTS_ABI, SPOKE_ABI, decodeHubCalls, intentFromTuple, intentHash, loadChainRegistry, type ChainRegistry } from '@swap/chains';
 import type { AllowanceCheckResponse, ApproveResponse, BuildResponse as AnyBuildResponse, EvmTx, Intent, IntentRequest, Token } from '@swap/contracts';
 import { migrateService, startServiceFromEnv, type RunningService } from '@swap/service-kit';
+import type { IntentInput } from '@swap/client';
 import { createTestDatabase, jsonOf, testServiceEnv } from '@swap/testing';
 import { createPublicClient, createWalletClient, decodeEventLog, decodeFunctionData, defineChain, erc20Abi, getAddress, http, type Address, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -49,9 +50,9 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
     const res = await fetch(`${gateway}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: res.status, body: (await jsonOf(res)) as T };
   };
-  const deadline = async () => (await get<{ deadline: string }>('/v1/swaps/deadline?offsetSeconds=300')).body.deadline;
-  // solver and data are sent explicitly (the public client's defaults), whether or not the DTO defaults them.
-  const request = async (over: Partial<IntentRequest>): Promise<IntentRequest> => ({
+  // The public client's shapes: /deadline without an offset (300 s), intents without solver and data.
+  const deadline = async () => (await get<{ deadline: string }>('/v1/swaps/deadline')).body.deadline;
+  const request = async (over: Partial<IntentRequest>): Promise<IntentInput> => ({
     srcChainKey: HUB,
     dstChainKey: ARBITRUM,
     inputToken: token(HUB, 'USDC'),
@@ -62,8 +63,6 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
     allowPartialFill: false,
     srcAddress: user.address,
     dstAddress: user.address,
-    solver: ZERO,
-    data: '0x',
     ...over,
   });
   /** The decoded call's intent is the response's intent, field for field (hash included). */

@@ -1,4 +1,5 @@
 import Ajv, { type ValidateFunction } from 'ajv';
+import type { Middleware } from 'openapi-fetch';
 import addFormats from 'ajv-formats';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -105,4 +106,22 @@ function closed(node: unknown): unknown {
   for (const [k, v] of Object.entries(node)) out[k] = k === 'properties' || k === 'example' ? (k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closed(s)])) : v) : closed(v);
   if ('properties' in out && !('additionalProperties' in out)) out.additionalProperties = false;
   return out;
+}
+
+/** openapi-fetch middleware that checks every answer the typed client receives against the contract. */
+export function contractMiddleware(contract: OpenApiContract): Middleware {
+  return {
+    async onResponse({ request, response }) {
+      const url = new URL(request.url);
+      const text = await response.clone().text();
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON: the contract reports it where JSON is documented
+      }
+      contract.check({ method: request.method, path: `${url.pathname}${url.search}`, status: response.status, body, headers: response.headers });
+      return response;
+    },
+  };
 }

@@ -7,7 +7,8 @@ import { createPublicClient, createWalletClient, defineChain, http, type Address
 import { privateKeyToAccount } from 'viem/accounts';
 import { DEV_KEYS } from '../../../tools/devnet/src/devnet';
 import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
-import { OpenApiContract, type Exchange } from './openapi-contract';
+import { createSwapClient, SwapApiError } from '@swap/client';
+import { contractMiddleware, OpenApiContract, type Exchange } from './openapi-contract';
 
 jest.setTimeout(180_000);
 
@@ -28,6 +29,8 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
   let dataDir: string;
   let registry: ChainRegistry;
   let contract: OpenApiContract;
+  /** The typed client (libs/swap-client), every answer it receives checked against the document. */
+  const typed = () => createSwapClient({ baseUrl: platform.gatewayUrl, middleware: [contractMiddleware(contract)] });
   const clients = new Map<string, { read: PublicClient; write: WalletClient }>();
 
   const token = (key: string, symbol: string) => registry.tokensOf(key).find((t) => t.symbol === symbol)!.address as Address;
@@ -54,7 +57,7 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     expect({ route: `${method} ${path}`, status: r.status, body: r.status < 300 ? undefined : r.body }).toEqual({ route: `${method} ${path}`, status: expect.any(Number), body: undefined });
     return r.body;
   };
-  const send = async (key: string, tx: { to: string; data: string; value: string }) => {
+  const send = async (key: string, tx: { to: string; data: string; value: string }): Promise<Hex> => {
     const c = clients.get(key)!;
     const hash = await c.write.sendTransaction({ to: tx.to as Address, data: tx.data as Hex, value: BigInt(tx.value), account: user, chain: c.write.chain });
     const receipt = await c.read.waitForTransactionReceipt({ hash });
@@ -93,23 +96,25 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
   let built: any;
   let sourceTx: Hex;
 
-  it('runs the public client’s swap in its own shapes: tokens, deadline, quote, fee, allowance, approve, intents, submit, status', async () => {
-    const tokens = await ok('GET', '/v1/swaps/tokens');
-    for (const t of Object.values(tokens).flat() as any[]) expect(t).toEqual(expect.objectContaining({ hubAsset: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), vault: expect.any(String) }));
-    const arbitrum = await ok('GET', `/v1/swaps/tokens/${swap.src}`);
-    expect(arbitrum.map((t: any) => t.symbol)).toEqual(['ETH', 'USDC', 'WETH']);
+  it('runs the public client’s swap in its own shapes with the typed client: tokens, deadline, quote, fee, allowance, approve, intents, submit, status', async () => {
+    const client = typed();
+    const tokens = await client.tokens();
+    for (const t of Object.values(tokens).flat()) expect(t).toEqual(expect.objectContaining({ hubAsset: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), vault: expect.any(String) }));
+    expect((await client.tokensOf(swap.src)).map((t) => t.symbol)).toEqual(['ETH', 'USDC', 'WETH']);
 
     const hubTime = Number((await clients.get(swap.dst)!.read.getBlock()).timestamp);
+    // The public client's call: no offset (the service defaults it to 300 s, as the client does).
     const { deadline } = await ok('GET', '/v1/swaps/deadline');
     expect(Number(deadline) - hubTime).toBeGreaterThanOrEqual(299);
     expect(Number(deadline) - hubTime).toBeLessThanOrEqual(302);
+    expect(Number(await client.deadline()) - Number(deadline)).toBeLessThanOrEqual(2);
     const tooFar = await api('GET', '/v1/swaps/deadline?offsetSeconds=604801');
     expect({ status: tooFar.status, message: tooFar.body.message }).toEqual({ status: 400, message: 'offsetSeconds must be a positive integer of seconds (1 to 604800)' });
 
     const amount = '25000000';
-    const quote = await ok('POST', '/v1/swaps/quote', { tokenSrc: token(swap.src, 'USDC'), tokenSrcChainKey: swap.src, tokenDst: token(swap.dst, 'WETH'), tokenDstChainKey: swap.dst, amount, quoteType: 'exact_input' });
+    const quote = await client.quote({ tokenSrc: token(swap.src, 'USDC'), tokenSrcChainKey: swap.src, tokenDst: token(swap.dst, 'WETH'), tokenDstChainKey: swap.dst, amount, quoteType: 'exact_input' });
     expect(BigInt(quote.quotedAmount)).toBeGreaterThan(0n);
-    expect(await ok('GET', `/v1/swaps/fees/partner?amount=${amount}`)).toMatchObject({ amount });
+    expect(await client.partnerFee(amount)).toMatchObject({ amount, fee: '0', partnerFee: null });
 
     // The public client's intent body: no solver, no data (it defaults them), its own slippage.
     const intentBody = {
@@ -124,35 +129,39 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
       srcAddress: user.address,
       dstAddress: user.address,
     };
-    const allowance = await ok('POST', '/v1/swaps/allowance/check', intentBody);
-    if (!allowance.valid) {
-      const approval = await ok('POST', '/v1/swaps/approve', intentBody);
-      await send(swap.src, approval.tx);
-      expect((await ok('POST', '/v1/swaps/allowance/check', intentBody)).valid).toBe(true);
+    // Sent as the public client sends it (no solver, no data), not through our client's defaults.
+    const bare = await ok('POST', '/v1/swaps/allowance/check', intentBody);
+    if (!bare.valid) {
+      const approval = await client.approve(intentBody);
+      await send(swap.src, approval.tx!);
+      expect((await client.allowance(intentBody)).valid).toBe(true);
     }
     built = await ok('POST', '/v1/swaps/intents', intentBody);
     expect(built.intent).toMatchObject({ solver: '0x0000000000000000000000000000000000000000', data: '0x' });
     sourceTx = await send(swap.src, built.tx);
 
     const submit = { txHash: sourceTx, srcChainKey: swap.src, walletAddress: user.address, intent: built.intent, relayData: built.relayData.payload };
-    expect(await ok('POST', '/v1/swaps/submit-tx', submit)).toEqual({ success: true, data: expect.objectContaining({ status: 'inserted' }) });
-    expect((await ok('POST', '/v1/swaps/submit-tx', submit)).data.status).toBe('duplicate');
-    const done = await eventually(async () => {
-      const s = await ok('GET', `/v1/swaps/submit-tx/status?txHash=${sourceTx}&srcChainKey=${swap.src}`);
-      return s.success === true && (s.data.status === 'solved' || s.data.status === 'failed') ? s.data : undefined;
-    }, 60_000, 300);
+    expect(await client.submit(submit)).toEqual({ success: true, data: expect.objectContaining({ status: 'inserted' }) });
+    expect((await client.submit(submit)).data.status).toBe('duplicate');
+    // The public client's status reader looks for `success` in the body.
+    const polled = await ok('GET', `/v1/swaps/submit-tx/status?txHash=${sourceTx}&srcChainKey=${swap.src}`);
+    expect(polled.success).toBe(true);
+    const seen: string[] = [];
+    const done = await client.waitForSettlement(sourceTx, swap.src, { intervalMs: 300, timeoutMs: 60_000, onStatus: (s) => seen.push(s.status) });
     expect(done.status).toBe('solved');
+    expect(seen.at(-1)).toBe('solved');
     expect((await ok('POST', '/v1/swaps/intents/hash', { intent: built.intent })).hash).toBe(done.intentHash);
-    const solver = await ok('POST', '/v1/swaps/intents/status', { intentTxHash: done.result.hubTxHash });
+    const solver = await ok('POST', '/v1/swaps/intents/status', { intentTxHash: done.result!.hubTxHash });
     expect(solver.status).toBe(3);
     // The relay lookups, with the relay chain id as a JSON number as the public client sends it.
     await ok('POST', '/v1/swaps/intents/packet', { chainId: 23, txHash: sourceTx });
     await ok('POST', '/v1/swaps/intents/extra-data', { txHash: sourceTx, srcChainKey: swap.src });
     await ok('POST', '/v1/swaps/intents/submit', { chainId: 23, txHash: sourceTx, data: built.relayData });
-    await ok('POST', '/v1/intent/status', { intent_tx_hash: done.result.hubTxHash });
+    await ok('POST', '/v1/intent/status', { intent_tx_hash: done.result!.hubTxHash });
   });
 
-  it('builds, sends and cancels a limit order, and estimates the gas of a built transaction', async () => {
+  it('builds, sends and cancels a limit order with the typed client, and estimates the gas of a built transaction', async () => {
+    const client = typed();
     const hub = swap.dst;
     const body = {
       srcChainKey: hub,
@@ -165,17 +174,21 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
       srcAddress: user.address,
       dstAddress: user.address,
     };
-    const approval = await ok('POST', '/v1/swaps/approve', { ...body, deadline: '0' });
+    const approval = await client.approve({ ...body, deadline: '0' });
     if (approval.tx) {
       await ok('POST', '/v1/swaps/gas/estimate', { chainKey: hub, tx: approval.tx });
       await send(hub, approval.tx);
     }
-    const order = await ok('POST', '/v1/swaps/limit-orders', body);
+    const order = await client.limitOrder(body);
     expect(order.intent.deadline).toBe('0');
     await ok('POST', '/v1/swaps/gas/estimate', { chainKey: hub, tx: order.tx });
     await send(hub, order.tx);
-    const cancel = await ok('POST', '/v1/swaps/intents/cancel', { srcChainKey: hub, intent: order.intent });
+    const cancel = await client.cancel(hub, order.intent);
     await send(hub, cancel.tx);
+    // An error reaches the caller as a SwapApiError with the platform's body.
+    const error = await client.tokensOf('0x1.nowhere').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SwapApiError);
+    expect({ status: (error as SwapApiError).status, code: (error as SwapApiError).code }).toEqual({ status: 404, code: 'CHAIN_NOT_FOUND' });
   });
 
   it('serves candles and the solver API’s quote and execute', async () => {

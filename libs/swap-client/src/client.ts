@@ -1,0 +1,125 @@
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { components, paths } from './schema';
+
+/* The typed client of the public API, generated from its OpenAPI document (schema.ts). */
+
+export type Schemas = components['schemas'];
+export type Token = Schemas['TokenDto'];
+export type QuoteRequest = Schemas['QuoteRequestDto'];
+export type QuoteResponse = Schemas['QuoteResponseDto'];
+export type IntentRequest = Schemas['IntentRequestDto'];
+export type BuildResponse = Schemas['BuildResponseDto'];
+export type Intent = Schemas['IntentDto'];
+export type SubmitTxRequest = Schemas['SubmitTxRequestDto'];
+export type SubmitTxResponse = Schemas['SubmitTxResponseDto'];
+export type SubmissionStatus = Schemas['SubmissionStatusResponseDto']['data'];
+export type PartnerFee = Schemas['PartnerFeeDto'];
+export type ErrorBody = Schemas['ErrorBodyDto'];
+export type SolverErrorBody = Schemas['SolverErrorBodyDto'];
+
+/** The public network's client defaults, which this client applies too. */
+export const PUBLIC_CLIENT_DEFAULTS = {
+  /** `GET /deadline` without an offset: the hub's block time plus 300 s. */
+  deadlineOffsetSeconds: 300,
+  /** An intent for any solver. */
+  solver: '0x0000000000000000000000000000000000000000',
+  /** No extra intent data (a partner fee is encoded by the service). */
+  data: '0x',
+  /** How often the status is polled until solved or failed. */
+  pollIntervalMs: 3_000,
+} as const;
+
+const TERMINAL = new Set(['solved', 'failed']);
+
+/** An answer outside 2xx: its status and its body (`{ statusCode, code, message, requestId }`, or the solver API's `{ detail }`). */
+export class SwapApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody | SolverErrorBody | unknown,
+    readonly requestId: string | null,
+  ) {
+    const b = body as Partial<ErrorBody> & Partial<SolverErrorBody>;
+    super(`${status} ${b?.code ?? b?.detail?.code ?? ''}: ${b?.message ?? b?.detail?.message ?? 'no message'}`.replace(/\s+/g, ' '));
+    this.name = 'SwapApiError';
+  }
+
+  /** The error code (`CHAIN_NOT_FOUND`, …) of the platform's shape. */
+  get code(): string | undefined {
+    return (this.body as Partial<ErrorBody>)?.code;
+  }
+}
+
+export interface SwapClientOptions {
+  /** The platform, e.g. `http://localhost:3000` (the routes carry `/v1/`). */
+  baseUrl: string;
+  /** Sent as `x-api-key` (a server-side secret: never put it in a browser bundle). */
+  apiKey?: string;
+  fetch?: typeof globalThis.fetch;
+  /** openapi-fetch middleware (logging, tracing, a check of every answer). */
+  middleware?: Middleware[];
+}
+
+/** An intent request as the public client writes it: `solver` and `data` may be left out. */
+export type IntentInput = Omit<IntentRequest, 'solver' | 'data'> & Partial<Pick<IntentRequest, 'solver' | 'data'>>;
+export type LimitOrderInput = Omit<Schemas['LimitOrderRequestDto'], 'solver' | 'data'> & Partial<Pick<IntentRequest, 'solver' | 'data'>>;
+
+export interface SwapClient {
+  /** Every route, typed from the document: `raw.GET('/v1/swaps/tokens/{chainKey}', …)`. */
+  raw: Client<paths>;
+  tokens(): Promise<Record<string, Token[]>>;
+  tokensOf(chainKey: string): Promise<Token[]>;
+  quote(body: QuoteRequest, options?: { includeTxData?: boolean }): Promise<QuoteResponse>;
+  deadline(offsetSeconds?: number): Promise<string>;
+  partnerFee(amount: string): Promise<Schemas['PartnerFeeResponseDto']>;
+  allowance(body: IntentInput): Promise<Schemas['AllowanceCheckResponseDto']>;
+  approve(body: IntentInput): Promise<Schemas['ApproveResponseDto']>;
+  buildIntent(body: IntentInput): Promise<BuildResponse>;
+  /** A limit order: the intent body without a deadline; the intent carries deadline 0. */
+  limitOrder(body: LimitOrderInput): Promise<BuildResponse>;
+  cancel(srcChainKey: string, intent: Intent): Promise<Schemas['CancelResponseDto']>;
+  submit(body: SubmitTxRequest): Promise<SubmitTxResponse>;
+  status(txHash: string, srcChainKey: string): Promise<SubmissionStatus>;
+  /** Polls the status every `intervalMs` (3 s) until solved or failed, calling `onStatus` on each change. */
+  waitForSettlement(txHash: string, srcChainKey: string, options?: { intervalMs?: number; timeoutMs?: number; onStatus?: (s: SubmissionStatus) => void }): Promise<SubmissionStatus>;
+}
+
+export function createSwapClient(options: SwapClientOptions): SwapClient {
+  const raw = createClient<paths>({ baseUrl: options.baseUrl.replace(/\/$/, ''), fetch: options.fetch, headers: options.apiKey ? { 'x-api-key': options.apiKey } : {} });
+  for (const m of options.middleware ?? []) raw.use(m);
+  const ok = async <T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> => {
+    const { data, error, response } = await call;
+    if (!response.ok || data === undefined) throw new SwapApiError(response.status, error, response.headers.get('x-request-id'));
+    return data;
+  };
+  const intent = (body: IntentInput): IntentRequest => ({ solver: PUBLIC_CLIENT_DEFAULTS.solver, data: PUBLIC_CLIENT_DEFAULTS.data, ...body });
+
+  const client: SwapClient = {
+    raw,
+    tokens: () => ok(raw.GET('/v1/swaps/tokens')) as Promise<Record<string, Token[]>>,
+    tokensOf: (chainKey) => ok(raw.GET('/v1/swaps/tokens/{chainKey}', { params: { path: { chainKey } } })),
+    quote: (body, o) => ok(raw.POST('/v1/swaps/quote', { body, params: { query: o?.includeTxData ? { includeTxData: 'true' } : undefined } })),
+    deadline: async (offsetSeconds = PUBLIC_CLIENT_DEFAULTS.deadlineOffsetSeconds) => (await ok(raw.GET('/v1/swaps/deadline', { params: { query: { offsetSeconds: String(offsetSeconds) } } }))).deadline,
+    partnerFee: (amount) => ok(raw.GET('/v1/swaps/fees/partner', { params: { query: { amount } } })),
+    allowance: (body) => ok(raw.POST('/v1/swaps/allowance/check', { body: intent(body) })),
+    approve: (body) => ok(raw.POST('/v1/swaps/approve', { body: intent(body) })),
+    buildIntent: (body) => ok(raw.POST('/v1/swaps/intents', { body: intent(body) })),
+    limitOrder: (body) => ok(raw.POST('/v1/swaps/limit-orders', { body: { solver: PUBLIC_CLIENT_DEFAULTS.solver, data: PUBLIC_CLIENT_DEFAULTS.data, ...body } })),
+    cancel: (srcChainKey, i) => ok(raw.POST('/v1/swaps/intents/cancel', { body: { srcChainKey, intent: i } })),
+    submit: (body) => ok(raw.POST('/v1/swaps/submit-tx', { body })),
+    status: async (txHash, srcChainKey) => (await ok(raw.GET('/v1/swaps/submit-tx/status', { params: { query: { txHash, srcChainKey } } }))).data,
+    async waitForSettlement(txHash, srcChainKey, o = {}) {
+      const interval = o.intervalMs ?? PUBLIC_CLIENT_DEFAULTS.pollIntervalMs;
+      const until = Date.now() + (o.timeoutMs ?? 10 * 60_000);
+      let last = '';
+      for (;;) {
+        const s = await client.status(txHash, srcChainKey);
+        if (s.status !== last) o.onStatus?.(s);
+        last = s.status;
+        if (TERMINAL.has(s.status)) return s;
+        if (Date.now() > until) throw new Error(`Still ${s.status} after ${Math.round((o.timeoutMs ?? 600_000) / 1000)} s; poll again later (the status is kept)`);
+        await new Promise((r) => setTimeout(r, interval));
+      }
+    },
+  };
+  return client;
+}
