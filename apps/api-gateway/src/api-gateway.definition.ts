@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@swap/service-kit';
 import { ApiGatewayConfig } from './api-gateway.config';
 import { ApiGatewayModule } from './api-gateway.module';
 import { registerProxies } from './proxy/proxy';
+import { errorBodyFor } from './proxy/routes';
 import { installUpgradeProxy } from './proxy/upgrade';
 
 export const apiGateway: ServiceDefinition<ApiGatewayConfig> = {
@@ -12,6 +13,7 @@ export const apiGateway: ServiceDefinition<ApiGatewayConfig> = {
   module: ApiGatewayModule,
   uses: {},
   rawBodies: true,
+  errorBodyFor,
   configure: async (app, config, { logger, metrics }) => {
     if (config.CORS_ORIGINS) app.enableCors({ origin: config.CORS_ORIGINS.split(',').map((o) => o.trim()), exposedHeaders: ['x-request-id'] });
     await registerProxies(app, config, logger);

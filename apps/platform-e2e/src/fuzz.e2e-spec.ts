@@ -161,7 +161,7 @@ function requestFor(method: string, template: string, op: any, doc: any, session
       out.cookie = session.cookie;
       out['x-csrf-token'] = session.csrf;
     }
-    // GET and DELETE carry no body here (fetch refuses a GET body).
+    // A GET carries no body (fetch refuses one).
     const text = method === 'GET' ? undefined : b.text;
     return { method, path: `${p}${q}`, headers: out, body: text };
   });

@@ -54,7 +54,7 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
   };
   const ok = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
     const r = await api(method, path, body, headers);
-    expect({ route: `${method} ${path}`, status: r.status, body: r.status < 300 ? undefined : r.body }).toEqual({ route: `${method} ${path}`, status: expect.any(Number), body: undefined });
+    expect({ route: `${method} ${path}`, outcome: r.status >= 200 && r.status < 300 ? 'ok' : { status: r.status, body: r.body } }).toEqual({ route: `${method} ${path}`, outcome: 'ok' });
     return r.body;
   };
   const send = async (key: string, tx: { to: string; data: string; value: string }): Promise<Hex> => {
@@ -268,9 +268,7 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
       if (op.requestBody) r = await api(method, path, { unexpected: '\u0007' });
       else if (path !== template || required.length) r = await api(method, path);
       else r = await api(method, `${path}?dup=1&dup=2`);
-      expect({ entry, status: r.status }).toEqual({ entry, status: expect.any(Number) });
-      expect(r.status).toBeGreaterThanOrEqual(400);
-      expect(r.status).toBeLessThan(500);
+      expect({ entry, refused: r.status >= 400 && r.status < 500 }).toEqual({ entry, refused: true });
     }
   });
 

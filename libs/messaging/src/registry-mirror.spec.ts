@@ -3,8 +3,9 @@ import type { MessagingClient } from './messaging-client';
 import { RegistryMirror } from './registry-mirror';
 
 const token = { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0xa', chainKey: '0x92.sonic', hubAsset: '0xa', vault: '0xv' };
-const snapshot = (version: string, symbol = 'USDC'): RegistrySnapshot => ({
+const snapshot = (version: string, symbol = 'USDC', startedAt = 1): RegistrySnapshot => ({
   version,
+  startedAt,
   chains: [{ key: '0x92.sonic', name: 'Sonic', type: 'EVM', chainId: 146, relayChainId: '146', hub: true, aliases: ['sonic'] }],
   tokensByChain: { '0x92.sonic': [{ ...token, symbol }] },
   partnerFee: null,
@@ -47,15 +48,18 @@ describe('RegistryMirror', () => {
     expect((error as AppError).toBody()).toEqual({ statusCode: 404, code: 'CHAIN_NOT_FOUND', message: 'Unknown chain key: 0x1.nowhere' });
   });
 
-  it('takes an announced snapshot of another version, and ignores the same version again', async () => {
+  it('takes an announced snapshot of another version, and ignores the same version again or an older replica’s', async () => {
     const { client, release } = answering(snapshot('v1'));
     release();
     const mirror = new RegistryMirror(client);
     expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC');
-    mirror.apply(snapshot('v2', 'USDC.e'));
+    mirror.apply(snapshot('v2', 'USDC.e', 2));
     expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC.e');
     expect(JSON.parse(await mirror.tokensJson('sonic'))[0].symbol).toBe('USDC.e');
-    mirror.apply({ ...snapshot('v2', 'IGNORED') });
+    mirror.apply(snapshot('v2', 'IGNORED', 3));
+    expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC.e');
+    // A replica of the previous release (started earlier) answering late changes nothing.
+    mirror.apply(snapshot('v1', 'OLD', 1));
     expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC.e');
   });
 });

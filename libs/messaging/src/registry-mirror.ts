@@ -39,9 +39,13 @@ export class RegistryMirror implements OnApplicationBootstrap, OnModuleDestroy {
     clearInterval(this.timer);
   }
 
-  /** Takes a snapshot (from the event or a reply); the same version again changes nothing. */
+  /**
+   * Takes a snapshot (from the event or a reply). The same version again changes nothing;
+   * one from a replica that started before the one held came from is older (a replica of
+   * the previous release answering during a rollout) and is ignored.
+   */
   apply(snapshot: RegistrySnapshot): void {
-    if (this.held?.snapshot.version === snapshot.version) return;
+    if (this.held && (this.held.snapshot.version === snapshot.version || snapshot.startedAt < this.held.snapshot.startedAt)) return;
     const byName = new Map<string, ChainSummary>();
     const tokensJson = new Map<string, string>();
     for (const { aliases, ...chain } of snapshot.chains) {
@@ -100,6 +104,6 @@ export class RegistryMirrorEvents {
 
   @EventPattern(Events.registryChanged)
   changed(@Payload() snapshot: RegistrySnapshot): void {
-    if (snapshot && typeof snapshot.version === 'string' && Array.isArray(snapshot.chains) && snapshot.tokensByChain) this.mirror.apply(snapshot);
+    if (snapshot && typeof snapshot.version === 'string' && typeof snapshot.startedAt === 'number' && Array.isArray(snapshot.chains) && snapshot.tokensByChain) this.mirror.apply(snapshot);
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { ErrorCode, type ErrorBody } from '@swap/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorBodyShaper } from './service-definition';
 
 /**
  * The edges of HTTP that no route sees, answered in the platform's error shape like every
@@ -10,8 +11,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
  * request at all (oversized headers, a malformed request line: `clientErrorHandler`). One
  * place for every service, the gateway included. Nothing from the request is echoed.
  */
-/** fastify's maxParamLength, left at its default: no path parameter here is near it. */
-const MAX_PATH_SEGMENT = 100;
+/** fastify's maxParamLength (start-service sets it): no path parameter here is near it. */
+export const MAX_PATH_SEGMENT = 100;
 
 export const FRAMEWORK_ERRORS: Record<string, Omit<ErrorBody, 'requestId'>> = {
   FST_ERR_BAD_URL: { statusCode: 400, code: ErrorCode.BadRequest, message: 'The request path is not a valid URL (a malformed percent-escape)' },
@@ -19,10 +20,17 @@ export const FRAMEWORK_ERRORS: Record<string, Omit<ErrorBody, 'requestId'>> = {
   FST_ERR_ASYNC_CONSTRAINT: { statusCode: 400, code: ErrorCode.BadRequest, message: 'The request could not be routed' },
 };
 
-export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const known = FRAMEWORK_ERRORS[error.code] ?? { statusCode: 400, code: ErrorCode.BadRequest, message: 'The request could not be routed' };
-  const requestId = String(request.id);
-  void reply.code(known.statusCode).header('x-request-id', requestId).header('content-type', 'application/json; charset=utf-8').send({ ...known, requestId });
+/** fastify's `frameworkErrors` handler, writing bodies as `shape` says for the path. */
+export function frameworkErrorAnswer(shape: ErrorBodyShaper = (_url, body) => body) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const known = FRAMEWORK_ERRORS[error.code] ?? { statusCode: 400, code: ErrorCode.BadRequest, message: 'The request could not be routed' };
+    const requestId = String(request.id);
+    void reply
+      .code(known.statusCode)
+      .header('x-request-id', requestId)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(shape(request.url, { ...known, requestId }));
+  };
 }
 
 const CLIENT_ERRORS: Record<string, Omit<ErrorBody, 'requestId'>> = {
@@ -44,7 +52,8 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   );
 }
 
-const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json$/;
+/** `application/json` or `application/*+json`, with parameters (`; charset=utf-8`) or without. */
+const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json(?:\s*;|$)/;
 
 /**
  * Request bodies are JSON and nothing else: an empty body is no body (a DELETE sent with a

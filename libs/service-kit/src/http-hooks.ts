@@ -2,6 +2,7 @@ import { ErrorCode, type ErrorBody } from '@swap/contracts';
 import { RequestContext, type Logger, type RequestScope, type ServiceMetrics } from '@swap/observability';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { inputTextProblem, printableName } from './input-text';
+import type { ErrorBodyShaper } from './service-definition';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,16 +11,15 @@ declare module 'fastify' {
   }
 }
 
-const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
-
 /**
  * Request id, request context, metrics and access log on the raw fastify instance: hooks
  * are cheaper than Nest interceptors and also see requests that never reach a handler
  * (404, 413). The context is entered again after body parsing, because stream events of
  * the parser run outside the context entered at `onRequest`.
  */
-export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: ServiceMetrics; logger: Logger; isShuttingDown: () => boolean; checkInput: boolean }): void {
+export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: ServiceMetrics; logger: Logger; isShuttingDown: () => boolean; checkInput: boolean; errorBodyFor?: ErrorBodyShaper }): void {
   const { metrics, logger, isShuttingDown, checkInput } = deps;
+  const shape: ErrorBodyShaper = deps.errorBodyFor ?? ((_url, body) => body);
   const enter = (request: FastifyRequest, _reply: unknown, done: () => void) => {
     RequestContext.run(request.scope!, done);
   };
@@ -29,7 +29,7 @@ export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: Serv
     reply.header('x-request-id', request.scope.requestId);
     if (isShuttingDown()) {
       const body: ErrorBody = { statusCode: 503, code: ErrorCode.ShuttingDown, message: 'The service is shutting down; retry', requestId: request.scope.requestId };
-      void reply.code(503).header('connection', 'close').send(body);
+      void reply.code(503).header('connection', 'close').send(shape(request.url, body));
       return;
     }
     RequestContext.run(request.scope, done);
@@ -56,7 +56,7 @@ export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: Serv
     const seconds = (performance.now() - (request.startedAt ?? performance.now())) / 1000;
     const route = request.routeOptions.url ?? '<unmatched>';
     metrics.observeHttp(request.method, route, reply.statusCode, seconds);
-    if (!QUIET_ROUTES.has(route) && logger.isLevelEnabled('info')) {
+    if (logger.isLevelEnabled('info')) {
       const fields = {
         method: request.method,
         url: redactUrl(request.url),

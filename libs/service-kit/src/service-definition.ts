@@ -1,7 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ServiceConfig } from '@swap/config';
-import type { ServiceName } from '@swap/contracts';
+import type { ErrorBody, ServiceName } from '@swap/contracts';
 import type { PrismaClientLike } from '@swap/persistence';
 import type { Logger, ServiceMetrics } from '@swap/observability';
 
@@ -34,7 +34,16 @@ export interface ServiceDefinition<C extends ServiceConfig = ServiceConfig> {
   configure?: (app: NestFastifyApplication, config: C, context: { logger: Logger; metrics: ServiceMetrics }) => Promise<void> | void;
   /** Leave request bodies unparsed (the gateway streams them through unchanged). */
   rawBodies?: boolean;
+  /**
+   * How the error bodies the kit writes itself (router refusals, draining) look on a path,
+   * where a prefix has a wire format of its own (the gateway: the solver API's). Default:
+   * the platform's error shape.
+   */
+  errorBodyFor?: ErrorBodyShaper;
 }
+
+/** An error body as written on a path. */
+export type ErrorBodyShaper = (url: string, body: ErrorBody) => unknown;
 
 /** A definition of any service, for code that starts several (the embedded default, tests). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -247,6 +247,12 @@ describe('the edges every service answers in the error shape', () => {
     shaped(await jsonOf(form), 415, 'UNSUPPORTED_MEDIA_TYPE');
     const text = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"name":"a","percentage":5}' });
     expect(text.status).toBe(415);
+    for (const type of ['application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'Application/JSON']) {
+      const withCharset = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': type }, body: '{"name":"a","percentage":5}' });
+      expect({ type, status: withCharset.status }).toEqual({ type, status: 201 });
+    }
+    const lookalike = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'application/jsonp' }, body: '{"name":"a","percentage":5}' });
+    expect(lookalike.status).toBe(415);
     const vendorJson = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'application/vnd.api+json' }, body: '{"name":"a","percentage":5}' });
     expect(vendorJson.status).toBe(201);
     const emptyDelete = await fetch(`${service.url}/v1/test/things/k`, { method: 'DELETE', headers: { 'content-type': 'application/json' } });

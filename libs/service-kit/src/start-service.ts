@@ -10,7 +10,7 @@ import { createLogger, NestPinoLogger, resolveRequestId, ServiceMetrics, type De
 import { createPrismaClient, type DatabaseHandle, type PrismaClientLike } from '@swap/persistence';
 import type { DestinationStream } from 'pino';
 import { AllExceptionsFilter } from './errors-filter';
-import { answerClientError, answerFrameworkError, installJsonBodies } from './http-edges';
+import { answerClientError, frameworkErrorAnswer, installJsonBodies, MAX_PATH_SEGMENT } from './http-edges';
 import { installHttpHooks } from './http-hooks';
 import { startAdminServer, ServiceState, type AdminServer } from './admin-server';
 import { OpenApiDocumentController } from './openapi-document.controller';
@@ -118,7 +118,8 @@ export async function startService<C extends ServiceConfig>(
       // request.ip: the connection's peer, or the client a trusted proxy names in X-Forwarded-For.
       trustProxy: trustedProxies(config.TRUSTED_PROXIES),
       // Router and parser refusals in the error shape, like every other error.
-      frameworkErrors: answerFrameworkError,
+      frameworkErrors: frameworkErrorAnswer(definition.errorBodyFor),
+      routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
       clientErrorHandler: answerClientError,
     });
     const nest = await NestFactory.create<NestFastifyApplication>(ServiceRootModule.create(definition.module, providers), adapter, {
@@ -132,7 +133,7 @@ export async function startService<C extends ServiceConfig>(
 
     const fastify = nest.getHttpAdapter().getInstance();
     if (!definition.rawBodies) installJsonBodies(fastify);
-    installHttpHooks(fastify, { metrics, logger, isShuttingDown: () => state.shuttingDown, checkInput: !definition.rawBodies });
+    installHttpHooks(fastify, { metrics, logger, isShuttingDown: () => state.shuttingDown, checkInput: !definition.rawBodies, errorBodyFor: definition.errorBodyFor });
     nest.useGlobalFilters(new AllExceptionsFilter(logger));
     nest.useGlobalPipes(createValidationPipe());
     if (definition.configure) await definition.configure(nest, config, { logger, metrics });
@@ -158,8 +159,9 @@ export async function startService<C extends ServiceConfig>(
     );
 
     if (config.ADMIN_PORT !== 0 && config.ADMIN_PORT === config.PORT) throw new Error(`ADMIN_PORT must differ from PORT (both ${config.PORT}): probes and metrics never share the public port`);
-    admin = await startAdminServer({ service: definition.name, host: config.HOST, port: config.ADMIN_PORT, state, metrics });
     await nest.listen({ port: config.PORT, host: config.HOST });
+    // Probes find the admin port once the public one takes requests.
+    admin = await startAdminServer({ service: definition.name, host: config.HOST, port: config.ADMIN_PORT, state, metrics });
     const address = fastify.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;

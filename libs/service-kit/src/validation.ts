@@ -14,10 +14,6 @@ export function toViolations(errors: ValidationError[], parent = ''): FieldViola
       out.push({ field, rule: 'isDefined', message: `${field} is required` });
       continue;
     }
-    if (error.constraints?.nestedValidation) {
-      out.push({ field, rule: 'nestedValidation', message: `${field} must be an object` });
-      continue;
-    }
     for (const [rule, message] of constraints) out.push({ field, rule, message: withPath(message.split(error.property).join(property), parent, property) });
     if (error.children?.length) out.push(...toViolations(error.children, field));
   }

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { startPlatform } from '../../embedded/src/platform';
 
 /** The repository root, from the source (tools/client-gen/src) or the build (dist/tools/client-gen/src). */
-const ROOT = [join(__dirname, '..', '..', '..'), join(__dirname, '..', '..', '..', '..')].find((dir) => existsSync(join(dir, 'libs', 'swap-client')))!;
+const ROOT = [join(__dirname, '..', '..', '..'), join(__dirname, '..', '..', '..', '..')].find((dir) => existsSync(join(dir, 'package.json')))!;
 export const CLIENT_DIR = join(ROOT, 'libs', 'swap-client');
 
 /** The document as the client stores it: stable key order as served, two-space indent, a final newline. */

@@ -28,6 +28,8 @@ const ASSETS: Record<string, { file?: string; body?: string; type: string }> = {
   showExtensions: true,
   showCommonExtensions: true,
   filter: true,
+  // No call to validator.swagger.io: the page reaches nothing beyond the platform.
+  validatorUrl: null,
 });
 `,
   },

@@ -3,7 +3,7 @@ import { API_TAGS, type ServiceName } from '@swap/contracts';
 import type { Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
 import { ApiGatewayConfig } from '../api-gateway.config';
-import { ROUTES, upstreamOf } from '../proxy/routes';
+import { ROUTES, solverErrorsOn, upstreamOf } from '../proxy/routes';
 import { mergeDocuments, type OpenApiDocument, type ServiceDocument } from './merge-documents';
 
 const CACHE_MS = 30_000;
@@ -53,7 +53,7 @@ export class OpenApiService {
     const doc = mergeDocuments(parts, {
       info: { title: 'Cross-network swap platform API', version: '1', description: DESCRIPTION },
       tags: API_TAGS,
-      errorSchemaFor: (path) => (path.startsWith('/v1/intent/') ? 'SolverErrorBodyDto' : 'ErrorBodyDto'),
+      errorSchemaFor: (path) => (solverErrorsOn(path) ? 'SolverErrorBodyDto' : 'ErrorBodyDto'),
     });
     // A partial document (an upstream down) is served but not cached, so it heals on the next call.
     if (parts.length === byService.size) this.cached = { at: Date.now(), doc };

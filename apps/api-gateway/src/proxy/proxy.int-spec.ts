@@ -163,6 +163,9 @@ describe('api-gateway proxying', () => {
     const down = await fetch(`${gateway.url}/v1/intent/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(down.status).toBe(502);
     expect(await jsonOf(down)).toEqual({ detail: { code: -999, message: 'The upstream service is unavailable' } });
+    const badUrl = await fetch(`${gateway.url}/v1/intent/%zz`);
+    expect(badUrl.status).toBe(400);
+    expect(await jsonOf(badUrl)).toEqual({ detail: { code: -999, message: expect.stringContaining('not a valid URL') } });
     const large = await fetch(`${gateway.url}/v1/intent/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(1024 * 1024 + 1) });
     expect(large.status).toBe(413);
     expect((await jsonOf(large)).detail).toMatchObject({ code: -999, message: expect.stringContaining('exceeds the limit') });

@@ -23,6 +23,10 @@ export function upstreamOf(service: ServiceName, config: ApiGatewayConfig): stri
 
 /** An error body the gateway itself answers on a path, in that path's shape. */
 export function errorBodyFor(url: string, body: ErrorBody): ErrorBody | SolverErrorBody {
-  const route = ROUTES.find((r) => url === r.prefix || url.startsWith(`${r.prefix}/`) || url.startsWith(`${r.prefix}?`));
-  return route?.solverErrors ? solverErrorOf(body) : body;
+  return solverErrorsOn(url) ? solverErrorOf(body) : body;
+}
+
+/** Whether errors on this path (or URL) are written in the solver API's wire format. */
+export function solverErrorsOn(url: string): boolean {
+  return ROUTES.some((r) => r.solverErrors && (url === r.prefix || url.startsWith(`${r.prefix}/`) || url.startsWith(`${r.prefix}?`)));
 }

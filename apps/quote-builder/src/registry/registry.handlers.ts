@@ -10,8 +10,9 @@ import { RegistryService } from './registry.service';
 export class RegistryHandlers {
   constructor(private readonly registry: RegistryService) {}
 
-  /* tokensList, tokensByChain and chainGet: swap-gateway now reads the registry from memory
-     (registrySnapshot); these answer the previous release's replicas during a rollout. */
+  /* tokensList, tokensByChain and chainGet (and partnerFee in IntentsHandlers): swap-gateway
+     now answers these reads from memory (registrySnapshot); the handlers answer the previous
+     release's replicas during a rollout. Remove them in the release after this one. */
 
   @MessagePattern(Subjects.tokensList)
   tokensList(): RpcReply<typeof Subjects.tokensList> {

@@ -20,7 +20,7 @@ export class RegistryService {
       tokensByChain: this.all,
       partnerFee: this.configuredPartnerFee(),
     };
-    this.snapshot = { version: createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 16), ...content };
+    this.snapshot = { version: createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 16), startedAt: Date.now(), ...content };
   }
 
   tokensByChain(): TokensByChain {

@@ -18,9 +18,7 @@ export class ReadsController {
   @ApiOperation({ summary: "A ready-made deadline: the hub's latest block time plus offsetSeconds (300 when omitted, as the public client does)" })
   @ApiOkResponse({ type: DeadlineResponseDto })
   deadline(@Query() query: DeadlineQueryDto): Promise<{ deadline: string }> {
-    const offset = Number(query.offsetSeconds);
-    if (offset > 604_800) throw AppError.validation([{ field: 'offsetSeconds', rule: 'max', message: 'offsetSeconds must be a positive integer of seconds (1 to 604800)' }]);
-    return this.clock.deadline(offset);
+    return this.clock.deadline(Number(query.offsetSeconds));
   }
 
   @Get('fees/partner')

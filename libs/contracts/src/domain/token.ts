@@ -32,10 +32,12 @@ export interface ChainSummary {
  * What the public reads need of quote-builder's registry, held in memory by the services
  * that serve them (swap-gateway): every chain (with its aliases), every token, and the
  * deployment's partner fee. `version` is a hash of the content: equal snapshots, equal
- * versions, whichever replica sent them.
+ * versions, whichever replica sent them. `startedAt` (ms) is when the sending replica
+ * started: during a rollout the newest replicas' registry wins, whatever answers later.
  */
 export interface RegistrySnapshot {
   version: string;
+  startedAt: number;
   chains: (ChainSummary & { aliases: string[] })[];
   tokensByChain: TokensByChain;
   partnerFee: PartnerFee | null;

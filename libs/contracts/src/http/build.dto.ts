@@ -114,7 +114,7 @@ export const DEFAULT_DEADLINE_OFFSET_SECONDS = 300;
 
 export class DeadlineQueryDto {
   @ApiPropertyOptional({ example: '300', default: String(DEFAULT_DEADLINE_OFFSET_SECONDS), description: 'Seconds after the hub’s latest block time, 1 to 604800' })
-  @Matches(/^[1-9]\d{0,5}$/, { message: 'offsetSeconds must be a positive integer of seconds (1 to 604800)' })
+  @Matches(/^([1-9]\d{0,4}|[1-5]\d{5}|60[0-3]\d{3}|604[0-7]\d{2}|604800)$/, { message: 'offsetSeconds must be a positive integer of seconds (1 to 604800)' })
   offsetSeconds: string = String(DEFAULT_DEADLINE_OFFSET_SECONDS);
 }
 
