@@ -64,8 +64,15 @@ export function installJsonBodies(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (request, body, done) => {
-    if ((body as string).trim() === '') return done(null, undefined);
-    return parseJson(request, body as string, done);
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    return parseJson(request, text, (error, parsed) => {
+      // secure-json-parse refuses prototype keys with the same error as broken JSON: say which it was.
+      if (error && /"__proto__"\s*:|"constructor"\s*:\s*\{[^}]*"prototype"/.test(text)) {
+        return done(Object.assign(new Error('The request body must not contain __proto__ or constructor.prototype keys'), { statusCode: 400 }), undefined);
+      }
+      return done(error, parsed);
+    });
   });
   fastify.addContentTypeParser('*', (request, _payload, done) => {
     const type = request.headers['content-type'];

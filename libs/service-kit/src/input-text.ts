@@ -9,10 +9,13 @@ export function printableName(name: string): string {
   return shown.length > MAX_NAME_IN_MESSAGE ? `${shown.slice(0, MAX_NAME_IN_MESSAGE)}…` : shown;
 }
 
-/** Text with its control characters (C0, DEL, C1, line and paragraph separators) shown as \uXXXX escapes. */
+/**
+ * Text with its control characters (C0, DEL, C1, line and paragraph separators, and the
+ * bidirectional overrides that reorder what a reader sees) shown as \uXXXX escapes.
+ */
 export function printableText(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

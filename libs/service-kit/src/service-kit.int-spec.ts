@@ -55,6 +55,11 @@ class TestController {
     throw AppError.notFound(`Unknown thing: ${key}`);
   }
 
+  @Get('checked/:key')
+  checked(@Param('key') key: string) {
+    throw AppError.validation([{ field: 'key', rule: 'known', message: `key ${key} is not known` }]);
+  }
+
   @Post('orders')
   order(@Body() body: CreateOrder) {
     return { name: body.name };
@@ -270,6 +275,20 @@ describe('the edges every service answers in the error shape', () => {
     expect((await post({ name: 'a', fee: [] })).details).toEqual([{ field: 'fee', rule: 'isObject', message: 'fee must be an object' }]);
   });
 
+  it('reads a JSON null as a field left out, and refuses a body that is not an object or names an inherited member', async () => {
+    const post = (body: string) => fetch(`${service.url}/v1/test/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const nulls = await post('{"name":"a","fee":null}');
+    expect({ status: nulls.status, body: await jsonOf(nulls) }).toEqual({ status: 201, body: { name: 'a' } });
+    expect((await jsonOf(await post('{"name":null}'))).details).toEqual([{ field: 'name', rule: 'isDefined', message: 'name is required' }]);
+    for (const body of ['[]', '"x"', 'null', '7']) expect((await jsonOf(await post(body))).details).toEqual([{ field: 'body', rule: 'isObject', message: 'the request body must be a JSON object' }]);
+    for (const key of ['toString', 'constructor', 'hasOwnProperty', '__defineGetter__']) {
+      expect((await jsonOf(await post(`{"name":"a","${key}":1}`))).message).toBe(`property ${key} should not exist`);
+    }
+    expect((await jsonOf(await post('{"name":"a","fee":{"valueOf":1}}'))).message).toBe('property fee.valueOf should not exist');
+    const proto = await post('{"name":"a","__proto__":{"admin":true}}');
+    expect({ status: proto.status, message: (await jsonOf(proto)).message }).toEqual({ status: 400, message: 'The request body must not contain __proto__ or constructor.prototype keys' });
+  });
+
   it('ignores unknown query parameters, applies defaults, and refuses a repeated one by name', async () => {
     expect(await jsonOf(await fetch(`${service.url}/v1/test/read?symbol=ETH&_=1763816400&utm_source=x`))).toEqual({ symbol: 'ETH', limit: '10' });
     const repeated = await fetch(`${service.url}/v1/test/read?symbol=ETH&symbol=BTC`);
@@ -278,8 +297,10 @@ describe('the edges every service answers in the error shape', () => {
     expect((await jsonOf(await fetch(`${service.url}/v1/test/read`))).message).toBe('symbol is required');
   });
 
-  it('never echoes control characters in a message', async () => {
-    const body = await jsonOf(await fetch(`${service.url}/v1/test/things/a%01%1b%0ab%c2%85`));
-    expect(body.message).toBe('Unknown thing: a\\u0001\\u001b\\u000ab\\u0085');
+  it('never echoes control characters or bidirectional overrides in a message or its details', async () => {
+    const body = await jsonOf(await fetch(`${service.url}/v1/test/things/a%01%1b%0ab%c2%85%e2%80%ae`));
+    expect(body.message).toBe('Unknown thing: a\\u0001\\u001b\\u000ab\\u0085\\u202e');
+    const detailed = await jsonOf(await fetch(`${service.url}/v1/test/checked/x%01%e2%80%ae`));
+    expect(detailed.details).toEqual([{ field: 'key', rule: 'known', message: 'key x\\u0001\\u202e is not known' }]);
   });
 });

@@ -54,8 +54,41 @@ export function createValidationPipe(): PipeTransform {
   const strict = new ValidationPipe({ ...options, forbidNonWhitelisted: true });
   const lenient = new ValidationPipe({ ...options, forbidNonWhitelisted: false });
   return {
-    transform: (value: unknown, metadata: ArgumentMetadata) => (metadata.type === 'query' ? lenient : strict).transform(value, metadata),
+    transform: (value: unknown, metadata: ArgumentMetadata) => {
+      if (metadata.type === 'query') return lenient.transform(value, metadata);
+      return strict.transform(metadata.type === 'body' && isDtoClass(metadata.metatype) ? bodyAsFields(value) : value, metadata);
+    },
   };
+}
+
+/** Names every plain object inherits (`toString`, `constructor`, …): class-validator's whitelist does not see them as fields. */
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+function isDtoClass(metatype: ArgumentMetadata['metatype']): boolean {
+  return typeof metatype === 'function' && ![String, Number, Boolean, Object, Array].includes(metatype as never);
+}
+
+/**
+ * A body a DTO class describes, as fields: a JSON object (not an array, a string or null),
+ * a JSON `null` read as a field left out (`{"txHash": null}` is `{}`), and no field named
+ * like an inherited member (`toString` would otherwise pass the whitelist unseen).
+ */
+function bodyAsFields(value: unknown): unknown {
+  if (value === undefined) return value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw AppError.validation([{ field: 'body', rule: 'isObject', message: 'the request body must be a JSON object' }]);
+  }
+  const visit = (node: Record<string, unknown>, path: string): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(node)) {
+      const field = path ? `${path}.${printableName(key)}` : printableName(key);
+      if (INHERITED.has(key)) throw AppError.validation([{ field, rule: 'whitelistValidation', message: `property ${field} should not exist` }]);
+      if (child === null) continue;
+      out[key] = child && typeof child === 'object' && !Array.isArray(child) ? visit(child as Record<string, unknown>, field) : child;
+    }
+    return out;
+  };
+  return visit(value as Record<string, unknown>, '');
 }
 
 /** A UUID path parameter; anything else is a 400 in the platform's error shape. */

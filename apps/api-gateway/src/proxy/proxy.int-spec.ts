@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { request } from 'node:http';
 import { startServiceFromEnv, type RunningService } from '@swap/service-kit';
@@ -175,6 +176,43 @@ describe('api-gateway proxying', () => {
     const res = await fetch(`${gateway.url}/v1/swaps/tokens?x=1&x=2&y=%00`);
     expect(res.status).toBe(201);
     expect(upstream.seen[0].url).toBe('/v1/swaps/tokens?x=1&x=2&y=%00');
+  });
+
+  it('refuses an expected body over the limit before it is sent, and a GET declaring one', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(gateway.url).port), '127.0.0.1', () =>
+        socket.write(`POST /v1/swaps/quote HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024}\r\nExpect: 100-continue\r\n\r\n`),
+      );
+      let data = '';
+      socket.on('data', (c) => (data += c.toString()));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(data));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).not.toContain('100 Continue');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
+    const get = await new Promise<number>((resolve, reject) => {
+      const req = request(`${gateway.url}/v1/swaps/tokens`, { method: 'GET', headers: { 'content-length': String(2 * 1024 * 1024) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(get).toBe(413);
+    expect(upstream.seen).toEqual([]);
+  });
+
+  it('closes the client connection when the client asks (HTTP/1.0, Connection: close), whatever the upstream keeps', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(gateway.url).port), '127.0.0.1', () => socket.write('GET /v1/swaps/tokens HTTP/1.0\r\n\r\n'));
+      let data = '';
+      socket.on('data', (c) => (data += c.toString()));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(data));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.[01] 201 /);
+    expect(answer.toLowerCase()).not.toContain('keep-alive');
   });
 
   it('accepts a body of exactly 1 MiB', async () => {

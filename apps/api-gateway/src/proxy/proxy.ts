@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { describeError, redactUrl } from '@swap/service-kit';
 import type { ApiGatewayConfig } from '../api-gateway.config';
 import { compileTrust, forwardedChain } from './forwarded';
-import { installStreamingBodyLimit, PayloadTooLargeError } from './body-limit';
+import { installStreamingBodyLimit, PayloadTooLargeError, refuseOversizedExpectations } from './body-limit';
 import { errorBodyFor, ROUTES, upstreamOf } from './routes';
 
 /**
@@ -19,6 +19,9 @@ import { errorBodyFor, ROUTES, upstreamOf } from './routes';
 export async function registerProxies(app: NestFastifyApplication, config: ApiGatewayConfig, logger: Logger): Promise<void> {
   // One encapsulated scope for all proxied prefixes: its body parsing and error handling
   // apply to proxied requests only, never to the gateway's own routes.
+  refuseOversizedExpectations(app.getHttpAdapter().getInstance().server, config.BODY_LIMIT_BYTES, (url, requestId) =>
+    errorBodyFor(url, { statusCode: 413, code: ErrorCode.PayloadTooLarge, message: new PayloadTooLargeError(config.BODY_LIMIT_BYTES).message, requestId }),
+  );
   await app.register(async (scope: FastifyInstance) => {
     installStreamingBodyLimit(scope, config.BODY_LIMIT_BYTES);
     scope.setErrorHandler((error, request, reply) => {
@@ -59,6 +62,9 @@ async function registerRoute(scope: FastifyInstance, route: (typeof ROUTES)[numb
         'x-forwarded-for': forwardedChain(request.raw as IncomingMessage, trust),
         'x-forwarded-proto': request.protocol,
       }),
+      // Hop-by-hop headers describe the gateway's connection to the service, not the client's:
+      // the client's own (HTTP/1.0, Connection: close) decide whether its connection stays.
+      rewriteHeaders: ({ connection: _connection, 'keep-alive': _keepAlive, ...headers }) => headers,
       onError: (reply, { error }) => sendUpstreamError(reply as unknown as FastifyReply, error, logger),
     },
   });
