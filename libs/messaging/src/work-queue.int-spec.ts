@@ -18,6 +18,8 @@ interface Harness {
 async function postgresHarness(): Promise<Harness> {
   const db = await createTestDatabase();
   const pool = new pg.Pool({ connectionString: db.url, max: 8 });
+  // The database is dropped at the end (connections terminated): an idle client's error then is expected.
+  pool.on('error', () => undefined);
   await pool.query('CREATE TABLE work_items (id TEXT PRIMARY KEY, due_at TIMESTAMPTZ(3) NOT NULL DEFAULT now(), attempts INT NOT NULL DEFAULT 0, lease_until TIMESTAMPTZ(3), leased_by TEXT)');
   const dead = new Set<WorkQueue>();
   return {

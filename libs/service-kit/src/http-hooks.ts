@@ -82,7 +82,35 @@ function repeatedParameter(query: unknown): string | undefined {
   return undefined;
 }
 
-/** Secrets that travel in paths (invitation tokens) never reach the logs. */
+/** Query parameters whose values are secrets by their name (a key sent as `?x-api-key=`). */
+const SECRET_PARAMETER = /^(x[-_]?api[-_]?key|api[-_]?key|key|token|ops[-_]?token|access[-_]?token|authorization|password|secret)$/i;
+/** The platform's credentials by their prefix (portal keys, sponsoring keys, solver credentials). */
+const CREDENTIAL = /\b(svc|spk|slv)_[A-Za-z0-9_-]{8,}/g;
+
+/**
+ * Secrets never reach the logs: invitation tokens in paths, query values named like a
+ * secret, and anything shaped like one of the platform's credentials wherever it stands.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/\/invitations\/[^/?#]+/g, '/invitations/[redacted]');
+  const [path, query] = splitOnce(url.replace(/\/invitations\/[^/?#]+/g, '/invitations/[redacted]'), '?');
+  if (query === undefined) return path.replace(CREDENTIAL, '$1_[redacted]');
+  const redacted = query
+    .split('&')
+    .map((pair) => {
+      const [name] = splitOnce(pair, '=');
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // a malformed escape: judged as written
+      }
+      return SECRET_PARAMETER.test(decoded) ? `${name}=[redacted]` : pair;
+    })
+    .join('&');
+  return `${path}?${redacted}`.replace(CREDENTIAL, '$1_[redacted]');
+}
+
+function splitOnce(text: string, separator: string): [string, string | undefined] {
+  const at = text.indexOf(separator);
+  return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
 }
