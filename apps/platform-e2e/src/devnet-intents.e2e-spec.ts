@@ -4,8 +4,7 @@ import type { BuildResponse as AnyBuildResponse, EvmTx, IntentRequest, SolanaTx 
 
 /** The EVM form of the build response (these tests build from EVM chains). */
 type BuildResponse = AnyBuildResponse & { tx: EvmTx };
-import { migrateService, startServiceFromEnv, type RunningService } from '@swap/service-kit';
-import { createTestDatabase, eventually, jsonOf, testServiceEnv } from '@swap/testing';
+import { eventually, jsonOf } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,8 +23,7 @@ import {
   type PublicClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
-import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
+import { startBuildServices, type BuildServices } from './build-services';
 import { DEV_KEYS, startDevnet, type Devnet } from '../../../tools/devnet/src/devnet';
 
 jest.setTimeout(90_000);
@@ -36,9 +34,8 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
   let devnet: Devnet;
   let dataDir: string;
   let registry: ChainRegistry;
-  let services: RunningService[] = [];
+  let builders: BuildServices | undefined;
   let gateway: string;
-  let db: { url: string; drop: () => Promise<void> };
   const user = privateKeyToAccount(DEV_KEYS[1]); // demo wallet 1
   const feeReceiver = '0x000000000000000000000000000000000000fee5' as Address;
 
@@ -87,17 +84,13 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
       };
       clients.set(c.key, { read, send });
     }
-    db = await createTestDatabase();
-    await migrateService(db.url, quoteBuilder);
-    const env = testServiceEnv({ CHAIN_PROFILE: devnet.profilePath, DATABASE_URL: db.url });
-    services = [await startServiceFromEnv(quoteBuilder, env), await startServiceFromEnv(swapGateway, env)];
-    gateway = services[1].url;
+    builders = await startBuildServices({ CHAIN_PROFILE: devnet.profilePath });
+    gateway = builders.gateway;
   });
 
   afterAll(async () => {
-    for (const s of services.reverse()) await s.close();
+    await builders?.stop();
     await devnet?.stop();
-    await db?.drop();
     await rm(dataDir, { recursive: true, force: true });
   });
 

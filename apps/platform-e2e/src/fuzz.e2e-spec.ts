@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
 import { nastyText, valueFor } from './openapi-arbitraries';
-import { OpenApiContract } from './openapi-contract';
+import { OpenApiContract, parseBody } from './openapi-contract';
+import { Browser } from './portal-browser';
 
 jest.setTimeout(300_000);
 
@@ -89,12 +90,7 @@ describe(`fuzzing the public API through the gateway (${TOTAL} requests, seed ${
             return;
           }
           const text = await res.text();
-          let body: unknown = text;
-          try {
-            body = text ? JSON.parse(text) : undefined;
-          } catch {
-            // a body that is not JSON: the contract reports it where JSON is documented
-          }
+          const body = parseBody(text);
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
           if (res.status === 500 || res.status === 502) failures.push(`${r.method} ${r.path} ${JSON.stringify(r.headers)} ${(r.body ?? '').slice(0, 600)} → ${res.status} ${text.slice(0, 200)}`);
           contract.check({ method: r.method, path: r.path, status: res.status, body, headers: res.headers });
@@ -169,21 +165,8 @@ function requestFor(method: string, template: string, op: any, doc: any, session
 
 /** A signed-in partner with an organisation, so portal routes are fuzzed past the session check. */
 async function portalSession(gateway: string): Promise<{ cookie: string; csrf: string; orgId: string }> {
-  const jar = new Map<string, string>();
-  const call = async (method: string, path: string, body?: unknown) => {
-    const headers: Record<string, string> = {};
-    if (jar.size) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    if (jar.get('portal_csrf')) headers['x-csrf-token'] = jar.get('portal_csrf')!;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${gateway}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      jar.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
-    }
-    return (await res.json()) as any;
-  };
-  await call('GET', '/portal/api/auth/csrf');
-  await call('POST', '/portal/api/auth/sign-up', { email: 'fuzz@example.com', password: 'correct horse battery' });
-  const org = await call('POST', '/portal/api/orgs', { name: 'Fuzz Co' });
-  return { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '), csrf: jar.get('portal_csrf')!, orgId: org.id };
+  const partner = new Browser(() => gateway);
+  await partner.signUp('fuzz@example.com');
+  const org = await partner.call('POST', '/portal/api/orgs', { name: 'Fuzz Co' });
+  return { cookie: partner.cookieHeader(), csrf: partner.cookies.get('portal_csrf')!, orgId: org.body.id };
 }

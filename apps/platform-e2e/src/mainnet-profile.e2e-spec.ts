@@ -1,12 +1,10 @@
 import { HUB_WALLET_FACTORY_ABI, INTENTS_ABI, SPOKE_ABI, decodeHubCalls, intentFromTuple, intentHash, loadChainRegistry, type ChainRegistry } from '@swap/chains';
 import type { AllowanceCheckResponse, ApproveResponse, BuildResponse as AnyBuildResponse, EvmTx, Intent, IntentRequest, Token } from '@swap/contracts';
-import { migrateService, startServiceFromEnv, type RunningService } from '@swap/service-kit';
 import type { IntentInput } from '@swap/client';
-import { createTestDatabase, jsonOf, testServiceEnv } from '@swap/testing';
+import { jsonOf } from '@swap/testing';
 import { createPublicClient, createWalletClient, decodeEventLog, decodeFunctionData, defineChain, erc20Abi, getAddress, http, type Address, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
-import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
+import { startBuildServices, type BuildServices } from './build-services';
 import { DEV_KEYS } from '../../../tools/devnet/src/devnet';
 import { startMainnetStandIn, type MainnetStandIn } from '../../../tools/devnet/src/mainnet-standin';
 
@@ -33,9 +31,8 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
   let standIn: MainnetStandIn;
   /** The profile exactly as built in (no RPC endpoints): what the services must answer from. */
   const mainnet: ChainRegistry = loadChainRegistry('mainnet');
-  let services: RunningService[] = [];
+  let builders: BuildServices | undefined;
   let gateway: string;
-  let db: { url: string; drop: () => Promise<void> } | undefined;
   const user = privateKeyToAccount(DEV_KEYS[1]);
   const clients = new Map<string, { read: PublicClient; send: (tx: EvmTx) => Promise<TransactionReceipt> }>();
   const chain = (key: string) => clients.get(key)!;
@@ -102,17 +99,13 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
       };
       clients.set(key, { read, send });
     }
-    db = await createTestDatabase();
-    await migrateService(db.url, quoteBuilder);
-    const env = testServiceEnv({ CHAIN_PROFILE: 'mainnet', CHAIN_RPC_URLS: standIn.chainRpcUrlsSetting, DATABASE_URL: db.url });
-    services = [await startServiceFromEnv(quoteBuilder, env), await startServiceFromEnv(swapGateway, env)];
-    gateway = services[1].url;
+    builders = await startBuildServices({ CHAIN_PROFILE: 'mainnet', CHAIN_RPC_URLS: standIn.chainRpcUrlsSetting });
+    gateway = builders.gateway;
   });
 
   afterAll(async () => {
-    for (const s of services.reverse()) await s.close();
+    await builders?.stop();
     await standIn?.close();
-    await db?.drop();
   });
 
   it('stands in with the real chain ids and the devnet code at the mainnet addresses', async () => {

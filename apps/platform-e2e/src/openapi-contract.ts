@@ -113,15 +113,18 @@ export function contractMiddleware(contract: OpenApiContract): Middleware {
   return {
     async onResponse({ request, response }) {
       const url = new URL(request.url);
-      const text = await response.clone().text();
-      let body: unknown = text;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        // not JSON: the contract reports it where JSON is documented
-      }
+      const body = parseBody(await response.clone().text());
       contract.check({ method: request.method, path: `${url.pathname}${url.search}`, status: response.status, body, headers: response.headers });
       return response;
     },
   };
+}
+
+/** An answer's body as JSON, or its text where it is not JSON (the contract reports that where JSON is documented). */
+export function parseBody(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return text;
+  }
 }

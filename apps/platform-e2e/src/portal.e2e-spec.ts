@@ -2,47 +2,11 @@ import { sampleIntent, eventually } from '@swap/testing';
 import pg from 'pg';
 import { partnerPortalApi } from '../../partner-portal-api/src/partner-portal-api.definition';
 import { KeyStack } from './key-stack';
+import { Browser } from './portal-browser';
 
 jest.setTimeout(60_000);
 
 const FAST_SCRYPT = { SCRYPT_LOG_N: '10' };
-
-/** A browser's cookie jar and the portal's CSRF header, over fetch. */
-class Browser {
-  readonly cookies = new Map<string, string>();
-  lastSetCookie: string[] = [];
-
-  constructor(private readonly base: () => string) {}
-
-  async call(method: string, path: string, body?: unknown, options: { csrf?: string | false } = {}): Promise<{ status: number; body: any; headers: Headers }> {
-    const csrf = options.csrf === undefined ? this.cookies.get('portal_csrf') : options.csrf;
-    const res = await fetch(`${this.base()}${path}`, {
-      method,
-      headers: {
-        ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
-        ...(csrf ? { 'x-csrf-token': csrf } : {}),
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
-    this.lastSetCookie = res.headers.getSetCookie();
-    for (const line of this.lastSetCookie) {
-      const [pair] = line.split(';');
-      const [name, value] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
-      if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
-  }
-
-  async signUp(email: string, password = 'correct horse battery'): Promise<string> {
-    await this.call('GET', '/portal/api/auth/csrf');
-    const res = await this.call('POST', '/portal/api/auth/sign-up', { email, password });
-    expect(res.status).toBe(201);
-    return res.body.user.id;
-  }
-}
 
 describe('partner portal API: accounts, sessions, CSRF, organisations, roles, invitations, keys', () => {
   const stack = new KeyStack();

@@ -8,7 +8,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { DEV_KEYS } from '../../../tools/devnet/src/devnet';
 import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
 import { createSwapClient, SwapApiError } from '@swap/client';
-import { contractMiddleware, OpenApiContract, type Exchange } from './openapi-contract';
+import { Browser } from './portal-browser';
+import { contractMiddleware, OpenApiContract, parseBody, type Exchange } from './openapi-contract';
 
 jest.setTimeout(180_000);
 
@@ -41,14 +42,7 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
       headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // left as text: the contract reports a body that is not JSON
-    }
-    const exchange = { method, path, status: res.status, body: parsed as any, headers: res.headers };
+    const exchange = { method, path, status: res.status, body: parseBody(await res.text()) as any, headers: res.headers };
     contract.check(exchange);
     return exchange;
   };
@@ -216,19 +210,11 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
   });
 
   it('walks the partner portal: account, organisation, keys, invitations, members', async () => {
-    const jar = new Map<string, string>();
-    const portal = async (method: string, path: string, body?: unknown, who = jar) => {
-      const headers: Record<string, string> = {};
-      if (who.size) headers.cookie = [...who].map(([k, v]) => `${k}=${v}`).join('; ');
-      if (who.get('portal_csrf')) headers['x-csrf-token'] = who.get('portal_csrf')!;
-      const r = await api(method, path, body, headers);
-      for (const line of r.headers.getSetCookie()) {
-        const [pair] = line.split(';');
-        const name = pair.slice(0, pair.indexOf('='));
-        const value = pair.slice(pair.indexOf('=') + 1);
-        if (value === '' || /max-age=0/i.test(line)) who.delete(name);
-        else who.set(name, value);
-      }
+    // Two partners' browsers, every request through api() (checked against the document).
+    const integrator = new Browser(() => platform.gatewayUrl, api);
+    const colleague = new Browser(() => platform.gatewayUrl, api);
+    const portal = async (method: string, path: string, body?: unknown, who = integrator) => {
+      const r = await who.call(method, path, body);
       expect({ route: `${method} ${path}`, status: r.status < 300 ? 'ok' : r.body }).toEqual({ route: `${method} ${path}`, status: 'ok' });
       return r.body;
     };
@@ -247,7 +233,6 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     const drop = await portal('POST', `/portal/api/orgs/${orgId}/invitations`, { email: 'other@example.com', role: 'admin' });
     await portal('GET', `/portal/api/orgs/${orgId}/invitations`);
     await portal('DELETE', `/portal/api/orgs/${orgId}/invitations/${drop.id}`);
-    const colleague = new Map<string, string>();
     await portal('GET', '/portal/api/auth/csrf', undefined, colleague);
     await portal('POST', '/portal/api/auth/sign-up', { email: 'colleague@example.com', password: 'another long passphrase' }, colleague);
     await portal('GET', `/portal/api/invitations/${keep.token}`, undefined, colleague);

@@ -1,6 +1,6 @@
 import { Controller, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { AppError, ErrorCode, Events, Subjects, type ChainSummary, type PartnerFee, type RegistrySnapshot, type Token, type TokensByChain } from '@swap/contracts';
+import { AppError, ErrorCode, Events, Subjects, type ChainSummary, type PartnerFee, type RegistrySnapshot, type Token } from '@swap/contracts';
 import { MessagingClient } from './messaging-client';
 
 /** A safety net for a missed event: the snapshot is asked for again this often. */
@@ -60,10 +60,6 @@ export class RegistryMirror implements OnApplicationBootstrap, OnModuleDestroy {
     const chain = (await this.current()).byName.get(keyOrAlias.toLowerCase());
     if (!chain) throw AppError.notFound(`Unknown chain key: ${keyOrAlias}`, ErrorCode.ChainNotFound);
     return chain;
-  }
-
-  async tokens(): Promise<TokensByChain> {
-    return (await this.current()).snapshot.tokensByChain;
   }
 
   async tokensOf(keyOrAlias: string): Promise<Token[]> {

@@ -1,16 +1,21 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { ErrorCode, type ErrorBody } from '@swap/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBodyShaper } from './service-definition';
 
-/**
+/*
  * The edges of HTTP that no route sees, answered in the platform's error shape like every
  * other error: a URL the router cannot decode, a path segment over the router's limit
  * (fastify's `frameworkErrors`), and what Node's parser refuses before fastify has a
  * request at all (oversized headers, a malformed request line: `clientErrorHandler`). One
  * place for every service, the gateway included. Nothing from the request is echoed.
  */
+
+/** An error body as the platform writes it, on any path (a definition's errorBodyFor may differ). */
+export const platformErrorBody: ErrorBodyShaper = (_url, body) => body;
+
 /** fastify's maxParamLength (start-service sets it): no path parameter here is near it. */
 export const MAX_PATH_SEGMENT = 100;
 
@@ -21,7 +26,7 @@ export const FRAMEWORK_ERRORS: Record<string, Omit<ErrorBody, 'requestId'>> = {
 };
 
 /** fastify's `frameworkErrors` handler, writing bodies as `shape` says for the path. */
-export function frameworkErrorAnswer(shape: ErrorBodyShaper = (_url, body) => body) {
+export function frameworkErrorAnswer(shape: ErrorBodyShaper = platformErrorBody) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     const known = FRAMEWORK_ERRORS[error.code] ?? { statusCode: 400, code: ErrorCode.BadRequest, message: 'The request could not be routed' };
     const requestId = String(request.id);
@@ -46,9 +51,8 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   }
   const known = (error.code && CLIENT_ERRORS[error.code]) || { statusCode: 400, code: ErrorCode.BadRequest, message: 'The request is not valid HTTP/1.1' };
   const body = JSON.stringify({ ...known, requestId: randomUUID() });
-  const reason = known.statusCode === 431 ? 'Request Header Fields Too Large' : known.statusCode === 408 ? 'Request Timeout' : 'Bad Request';
   socket.end(
-    `HTTP/1.1 ${known.statusCode} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${known.statusCode} ${STATUS_CODES[known.statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 

@@ -2,6 +2,7 @@ import { ErrorCode, type ErrorBody } from '@swap/contracts';
 import { RequestContext, type Logger, type RequestScope, type ServiceMetrics } from '@swap/observability';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { inputTextProblem, printableName } from './input-text';
+import { platformErrorBody } from './http-edges';
 import type { ErrorBodyShaper } from './service-definition';
 
 declare module 'fastify' {
@@ -19,7 +20,7 @@ declare module 'fastify' {
  */
 export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: ServiceMetrics; logger: Logger; isShuttingDown: () => boolean; checkInput: boolean; errorBodyFor?: ErrorBodyShaper }): void {
   const { metrics, logger, isShuttingDown, checkInput } = deps;
-  const shape: ErrorBodyShaper = deps.errorBodyFor ?? ((_url, body) => body);
+  const shape = deps.errorBodyFor ?? platformErrorBody;
   const enter = (request: FastifyRequest, _reply: unknown, done: () => void) => {
     RequestContext.run(request.scope!, done);
   };

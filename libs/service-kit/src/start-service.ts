@@ -12,7 +12,7 @@ import type { DestinationStream } from 'pino';
 import { AllExceptionsFilter } from './errors-filter';
 import { answerClientError, frameworkErrorAnswer, installJsonBodies, MAX_PATH_SEGMENT } from './http-edges';
 import { installHttpHooks } from './http-hooks';
-import { startAdminServer, ServiceState, type AdminServer } from './admin-server';
+import { startAdminServer, ServiceState } from './admin-server';
 import { OpenApiDocumentController } from './openapi-document.controller';
 import type { ServiceDefinition } from './service-definition';
 import { CACHE, LOGGER, SERVICE_NAME } from './tokens';
@@ -51,10 +51,9 @@ export async function startService<C extends ServiceConfig>(
   const logger = createLogger({ service: definition.name, level: config.LOG_LEVEL, destination: shared.logDestination });
   const metrics = new ServiceMetrics(definition.name);
   const checks: DependencyCheck[] = [];
-  // Connections close in the order they opened (bus, cache, database), after the app.
+  // Connections close in the order they opened (bus, cache, database), after the app and its admin port.
   const closers: (() => Promise<void>)[] = [];
   let app: NestFastifyApplication | undefined;
-  let admin: AdminServer | undefined;
   const providers: Provider[] = [
     { provide: definition.configClass, useValue: config },
     { provide: SERVICE_NAME, useValue: definition.name },
@@ -160,15 +159,16 @@ export async function startService<C extends ServiceConfig>(
 
     if (config.ADMIN_PORT !== 0 && config.ADMIN_PORT === config.PORT) throw new Error(`ADMIN_PORT must differ from PORT (both ${config.PORT}): probes and metrics never share the public port`);
     await nest.listen({ port: config.PORT, host: config.HOST });
-    // Probes find the admin port once the public one takes requests.
-    admin = await startAdminServer({ service: definition.name, host: config.HOST, port: config.ADMIN_PORT, state, metrics });
+    // Probes find the admin port once the public one takes requests; it closes first after the
+    // app (readiness answers 503 shutting down until the last request has drained).
+    const admin = await startAdminServer({ service: definition.name, host: config.HOST, port: config.ADMIN_PORT, state, metrics });
+    closers.unshift(() => admin.close());
     const address = fastify.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
     const url = `http://${host}:${port}`;
     logger.info({ url, adminUrl: admin.url, bus: bus?.kind, database: Boolean(database), cache: definition.uses.cache ?? false }, `${definition.name} listening`);
 
-    const adminServer = admin;
     let closing: Promise<void> | undefined;
     return {
       name: definition.name,
@@ -182,8 +182,6 @@ export async function startService<C extends ServiceConfig>(
           state.shuttingDown = true;
           logger.info(`${definition.name} shutting down`);
           await nest.close();
-          // Probes keep their answer (503 shutting down) until the last request has drained.
-          await adminServer.close();
           for (const close of closers) await close().catch((error: Error) => logger.warn({ err: error }, 'error while closing'));
           logger.info(`${definition.name} stopped`);
           logger.flush();
@@ -193,7 +191,6 @@ export async function startService<C extends ServiceConfig>(
     };
   } catch (error) {
     await app?.close().catch(() => undefined);
-    await admin?.close().catch(() => undefined);
     for (const close of closers) await close().catch(() => undefined);
     throw error;
   }

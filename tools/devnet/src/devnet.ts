@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { ChainInfo, ChainProfile, TokenInfo } from '@swap/chains';
 import { createPublicClient, createWalletClient, defineChain, http, parseUnits, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { contractWriter } from './contract-writes';
 import { compileContracts, type Artifact } from './compile';
 import { DevnetRelayer } from './relayer';
 import { SolanaRpcDouble } from './solana-rpc-double';
@@ -95,7 +96,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const stop = async () => {
     await relayer?.close();
     await Promise.all(doubles.map((d) => d.stop()));
-    await Promise.all(nodes.map((n) => new Promise<void>((resolve) => (n.exitCode !== null ? resolve() : (n.once('exit', () => resolve()), n.kill('SIGTERM'))))));
+    await Promise.all(nodes.map(stopAnvil));
   };
   try {
     const chains: { plan: ChainPlan; rpcUrl: string; client: PublicClient; wallet: WalletClient }[] = [];
@@ -109,15 +110,9 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       await waitForRpc(client, plan.chainId);
       chains.push({ plan, rpcUrl, client, wallet });
     }
-    const deploy = async (c: (typeof chains)[number], artifact: Artifact, args: unknown[]): Promise<Address> => {
-      const hash = await c.wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args, account: c.wallet.account!, chain: c.wallet.chain });
-      const receipt = await c.client.waitForTransactionReceipt({ hash });
-      return receipt.contractAddress!;
-    };
-    const call = async (c: (typeof chains)[number], artifact: Artifact, address: Address, functionName: string, args: unknown[]) => {
-      const hash = await c.wallet.writeContract({ address, abi: artifact.abi, functionName, args, account: c.wallet.account!, chain: c.wallet.chain });
-      await c.client.waitForTransactionReceipt({ hash });
-    };
+    const writer = (c: (typeof chains)[number]) => contractWriter(c.client, c.wallet, c.wallet.account!, c.wallet.chain!);
+    const deploy = (c: (typeof chains)[number], artifact: Artifact, args: unknown[]) => writer(c).deploy(artifact, args);
+    const call = (c: (typeof chains)[number], artifact: Artifact, address: Address, functionName: string, args: unknown[]) => writer(c).call(artifact, address, functionName, args);
     const mint = (c: (typeof chains)[number], token: Address, to: Address, amount: bigint) => call(c, artifacts.TestToken, token, 'mint', [to, amount]);
     const demo = DEV_KEYS.slice(1).map((k) => privateKeyToAccount(k).address);
     const solverWallets = SOLVER_KEYS.map((k) => privateKeyToAccount(k).address);
@@ -263,3 +258,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** SIGTERM, then SIGKILL after 5 s; resolves once the node is gone. */
+export function stopAnvil(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

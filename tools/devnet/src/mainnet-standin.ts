@@ -22,7 +22,8 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { compileContracts, type Artifact, type Artifacts } from './compile';
-import { DEV_KEYS, freePort, startAnvil, waitForRpc } from './devnet';
+import { contractWriter } from './contract-writes';
+import { DEV_KEYS, freePort, startAnvil, stopAnvil, waitForRpc } from './devnet';
 
 const NATIVE = '0x0000000000000000000000000000000000000000';
 
@@ -114,7 +115,7 @@ export async function startMainnetStandIn(options: MainnetStandInOptions = {}): 
   const artifacts = compileContracts(options.cacheDir ?? join(tmpdir(), 'swap-devnet-contracts'));
   const processes: ChildProcess[] = [];
   const close = async () => {
-    await Promise.all(processes.map(stopProcess));
+    await Promise.all(processes.map(stopAnvil));
   };
   try {
     // Every start settles before a failure is reported, so close() stops every node begun.
@@ -128,15 +129,9 @@ export async function startMainnetStandIn(options: MainnetStandInOptions = {}): 
     const fund = options.fund ?? DEV_KEYS.slice(1).map((k) => privateKeyToAccount(k).address);
     const fundUnits = options.fundUnits ?? '1000000';
 
-    const deploy = async (node: Node, artifact: Artifact, args: unknown[]): Promise<Address> => {
-      const hash = await node.wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args, account: deployer, chain: node.viemChain });
-      return (await node.client.waitForTransactionReceipt({ hash })).contractAddress!;
-    };
-    const call = async (node: Node, artifact: Artifact, address: Address, functionName: string, args: unknown[]) => {
-      const hash = await node.wallet.writeContract({ address, abi: artifact.abi, functionName, args, account: deployer, chain: node.viemChain });
-      const receipt = await node.client.waitForTransactionReceipt({ hash });
-      if (receipt.status !== 'success') throw new Error(`${functionName} on ${address} (${node.chain.key}) reverted`);
-    };
+    const writer = (node: Node) => contractWriter(node.client, node.wallet, deployer, node.viemChain);
+    const deploy = (node: Node, artifact: Artifact, args: unknown[]) => writer(node).deploy(artifact, args);
+    const call = (node: Node, artifact: Artifact, address: Address, functionName: string, args: unknown[]) => writer(node).call(artifact, address, functionName, args);
     /** The runtime code a deployment with these arguments leaves, placed at `at`. */
     const place = async (node: Node, name: keyof Artifacts, args: unknown[], at: string, role: string) => {
       const template = await deploy(node, artifacts[name], args);
@@ -280,17 +275,4 @@ async function startNode(chain: ChainInfo, processes: ChildProcess[]): Promise<N
     if (outcome instanceof Error) throw outcome;
     if (attempt >= 3) throw new Error(`anvil for ${chain.key} (chain id ${chainId}) exited before answering, ${attempt} times`);
   }
-}
-
-/** SIGTERM, then SIGKILL after 5 s; resolves once the process is gone. */
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }

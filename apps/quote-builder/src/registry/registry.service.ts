@@ -9,22 +9,20 @@ import { QuoteBuilderConfig } from '../quote-builder.config';
 @Injectable()
 export class RegistryService {
   readonly registry: ChainRegistry;
-  private readonly all: TokensByChain;
   readonly snapshot: RegistrySnapshot;
 
   constructor(private readonly config: QuoteBuilderConfig) {
     this.registry = applyRpcUrls(loadChainRegistry(config.CHAIN_PROFILE), config.CHAIN_RPC_URLS);
-    this.all = this.registry.tokensByChain();
     const content = {
       chains: this.registry.chains.map(({ key, name, type, chainId, relayChainId, hub, aliases }) => ({ key, name, type, chainId, relayChainId, hub, aliases })),
-      tokensByChain: this.all,
+      tokensByChain: this.registry.tokensByChain(),
       partnerFee: this.configuredPartnerFee(),
     };
     this.snapshot = { version: createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 16), startedAt: Date.now(), ...content };
   }
 
   tokensByChain(): TokensByChain {
-    return this.all;
+    return this.snapshot.tokensByChain;
   }
 
   tokensOf(chainKey: string): Token[] {
