@@ -1,7 +1,7 @@
 import { ServiceConfig, IsServiceUrl } from '@swap/config';
 import { DefaultAdminPorts, DefaultPorts, type ServiceName } from '@swap/contracts';
 import { Type } from 'class-transformer';
-import { IsInt, IsString, Max, Min } from 'class-validator';
+import { IsInt, IsString, Max, Min, ValidateBy } from 'class-validator';
 
 const upstream = (service: ServiceName) => `http://127.0.0.1:${DefaultPorts[service]}`;
 
@@ -12,26 +12,62 @@ export function upstreamVariable(service: ServiceName): UpstreamVariable {
   return `UPSTREAM_${service.toUpperCase().replace(/-/g, '_')}_URL` as UpstreamVariable;
 }
 
+/** The URLs of one service's replicas (or of its one Service address) in an UPSTREAM_* variable. */
+export function upstreamUrls(value: string): string[] {
+  return value.split(',').map((url) => url.trim());
+}
+
+/**
+ * One http(s) URL, or several comma-separated (the service's replicas: requests are balanced
+ * over them, and one whose connection is refused goes to another). The same address twice is
+ * a mistake, not a weight.
+ */
+function IsUpstreamList(): PropertyDecorator {
+  // Registered in this order, checked in this order (stopping at the first failure): every item
+  // an http(s) URL, then no two the same.
+  const rules = [
+    IsServiceUrl(['http', 'https'], { list: true, message: '$property must be an http:// or https:// URL, or a comma-separated list of them' }),
+    ValidateBy({
+      name: 'isDistinctUpstreams',
+      validator: {
+        validate: (value: unknown) => {
+          if (typeof value !== 'string') return false;
+          try {
+            const origins = upstreamUrls(value).map((url) => new URL(url).origin);
+            return new Set(origins).size === origins.length;
+          } catch {
+            return true; // not URLs: the rule above says so
+          }
+        },
+        defaultMessage: () => '$property names the same upstream more than once',
+      },
+    }),
+  ];
+  return (target, property) => {
+    for (const rule of rules) rule(target, property);
+  };
+}
+
 export class ApiGatewayConfig extends ServiceConfig {
   override PORT = DefaultPorts['api-gateway'];
   override ADMIN_PORT = DefaultAdminPorts['api-gateway'];
 
-  @IsServiceUrl(['http', 'https'])
+  @IsUpstreamList()
   UPSTREAM_SWAP_GATEWAY_URL = upstream('swap-gateway');
 
-  @IsServiceUrl(['http', 'https'])
+  @IsUpstreamList()
   UPSTREAM_QUOTE_BUILDER_URL = upstream('quote-builder');
 
-  @IsServiceUrl(['http', 'https'])
+  @IsUpstreamList()
   UPSTREAM_RELAY_TRACKER_URL = upstream('relay-tracker');
 
-  @IsServiceUrl(['http', 'https'])
+  @IsUpstreamList()
   UPSTREAM_ORACLE_CANDLES_URL = upstream('oracle-candles');
 
-  @IsServiceUrl(['http', 'https'])
+  @IsUpstreamList()
   UPSTREAM_SPONSORSHIP_KEYS_URL = upstream('sponsorship-keys');
 
-  @IsServiceUrl(['http', 'https'])
+  @IsUpstreamList()
   UPSTREAM_PARTNER_PORTAL_API_URL = upstream('partner-portal-api');
 
   /** How long an upstream may take to start answering before the gateway gives up with 504. */

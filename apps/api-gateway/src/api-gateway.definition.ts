@@ -1,7 +1,7 @@
 import type { ServiceDefinition } from '@swap/service-kit';
 import { ApiGatewayConfig } from './api-gateway.config';
 import { ApiGatewayModule } from './api-gateway.module';
-import { registerProxies } from './proxy/proxy';
+import { createUpstreams, registerProxies } from './proxy/proxy';
 import { errorBodyFor } from './proxy/routes';
 import { installUpgradeProxy } from './proxy/upgrade';
 
@@ -16,7 +16,8 @@ export const apiGateway: ServiceDefinition<ApiGatewayConfig> = {
   errorBodyFor,
   configure: async (app, config, { logger, metrics }) => {
     if (config.CORS_ORIGINS) app.enableCors({ origin: config.CORS_ORIGINS.split(',').map((o) => o.trim()), exposedHeaders: ['x-request-id'] });
-    await registerProxies(app, config, logger);
-    installUpgradeProxy(app.getHttpAdapter().getInstance(), config, logger, metrics);
+    const upstreams = createUpstreams(config);
+    await registerProxies(app, config, logger, upstreams);
+    installUpgradeProxy(app.getHttpAdapter().getInstance(), config, logger, metrics, upstreams);
   },
 };

@@ -4,6 +4,7 @@ import { RequestContext, resolveRequestId, type Logger, type ServiceMetrics } fr
 import { lastValueFrom } from 'rxjs';
 import type { Bus, BusDelivery, BusSubscription, MessageHeaders } from './bus';
 import { encodeErrorReply, encodeReply } from './envelope';
+import type { IntakeMember } from './intake';
 
 /** The context a bus handler can take with `@Ctx()`: the subject and the message headers. */
 export class BusContext extends BaseRpcContext<[string, MessageHeaders]> {
@@ -24,14 +25,32 @@ export interface BusServerOptions {
   drainTimeoutMs?: number;
 }
 
+/** A handler's subscription; `queue` is set for request handlers (replicas share their requests). */
+interface Listener {
+  pattern: string;
+  handler: MessageHandler;
+  queue?: string;
+  subscription?: BusSubscription;
+}
+
 /**
  * A NestJS microservice transport over a Bus (NATS or in-process). `@MessagePattern`
  * handlers subscribe in the service's queue group, so each request reaches one replica;
  * `@EventPattern` handlers subscribe without one, so every replica sees every event.
  * The request id travels in the `x-request-id` header and is restored around the handler.
+ *
+ * Paused (the replica is not ready: its database or NATS fails its checks), it leaves its
+ * queue groups, draining what the bus already handed over, so requests go to the peers
+ * rather than to a replica that would answer them with an error; handlers running finish
+ * and reply. Events keep arriving (they update caches, every replica needs them). Resumed,
+ * it joins the queue groups again.
  */
-export class BusServer extends Server implements CustomTransportStrategy {
-  private readonly subscriptions: BusSubscription[] = [];
+export class BusServer extends Server implements CustomTransportStrategy, IntakeMember {
+  private readonly listeners: Listener[] = [];
+  /** Drains of subscriptions left while pausing, awaited by close(). */
+  private readonly leaving = new Set<Promise<void>>();
+  private readonly pauseReasons = new Set<string>();
+  private closed = false;
   private inFlight = 0;
   private idle: (() => void) | undefined;
 
@@ -44,21 +63,44 @@ export class BusServer extends Server implements CustomTransportStrategy {
 
   listen(callback: (...optionalParams: unknown[]) => void): void {
     for (const [pattern, handler] of this.messageHandlers) {
-      const queue = handler.isEventHandler ? undefined : this.options.queue;
-      this.subscriptions.push(
-        this.bus.subscribe(
-          pattern,
-          (message) => void this.dispatch(pattern, handler, message).catch((error: unknown) => this.options.logger?.error({ subject: pattern, err: error }, 'message dispatch failed')),
-          { queue },
-        ),
-      );
+      const listener: Listener = { pattern, handler, queue: handler.isEventHandler ? undefined : this.options.queue };
+      this.listeners.push(listener);
+      if (!(listener.queue && this.paused)) this.subscribe(listener);
     }
     callback();
   }
 
+  get paused(): boolean {
+    return this.pauseReasons.size > 0;
+  }
+
+  /** Leaves the queue groups (requests go to the peers); messages already handed over are still handled. */
+  pause(reason = 'paused'): void {
+    const wasPaused = this.paused;
+    this.pauseReasons.add(reason);
+    if (wasPaused) return;
+    for (const listener of this.listeners) {
+      if (!listener.queue || !listener.subscription) continue;
+      const subscription = listener.subscription;
+      listener.subscription = undefined;
+      const left = this.leave(subscription).finally(() => this.leaving.delete(left));
+      this.leaving.add(left);
+    }
+  }
+
+  /** Joins the queue groups again once no reason to pause is left. */
+  resume(reason = 'paused'): void {
+    this.pauseReasons.delete(reason);
+    if (this.paused || this.closed) return;
+    for (const listener of this.listeners) if (listener.queue && !listener.subscription) this.subscribe(listener);
+  }
+
   /** Stops taking messages, then waits (bounded) for the ones being handled. */
   async close(): Promise<void> {
-    await Promise.all(this.subscriptions.splice(0).map((sub) => sub.drain().catch(() => sub.unsubscribe())));
+    this.closed = true;
+    const subscriptions = this.listeners.map((l) => l.subscription).filter((s): s is BusSubscription => s !== undefined);
+    for (const listener of this.listeners) listener.subscription = undefined;
+    await Promise.all([...subscriptions.map((sub) => this.leave(sub)), ...this.leaving]);
     if (this.inFlight === 0) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, this.options.drainTimeoutMs ?? 10_000);
@@ -67,6 +109,20 @@ export class BusServer extends Server implements CustomTransportStrategy {
         resolve();
       };
     });
+  }
+
+  private subscribe(listener: Listener): void {
+    const { pattern, handler } = listener;
+    listener.subscription = this.bus.subscribe(
+      pattern,
+      (message) => void this.dispatch(pattern, handler, message).catch((error: unknown) => this.options.logger?.error({ subject: pattern, err: error }, 'message dispatch failed')),
+      { queue: listener.queue },
+    );
+  }
+
+  /** Drains a subscription (what the bus already sent still arrives), dropping it if the drain fails. */
+  private leave(subscription: BusSubscription): Promise<void> {
+    return subscription.drain().catch(() => subscription.unsubscribe());
   }
 
   on(): void {

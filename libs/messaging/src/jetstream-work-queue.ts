@@ -85,10 +85,10 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
   }
 
   /** Stops pulling: the subscription closes; what it still holds goes back (a delayed NAK). */
-  override pause(): void {
-    if (this.paused) return;
-    super.pause();
-    void this.messages?.close();
+  override pause(reason?: string): void {
+    const wasPaused = this.paused;
+    super.pause(reason);
+    if (!wasPaused) void this.messages?.close();
   }
 
   protected override async interrupt(): Promise<void> {

@@ -24,9 +24,13 @@ export interface WorkQueue {
   add(id: string): Promise<void>;
   /** Takes items and hands each to `handler`, at most `concurrency` at once, until stopped. */
   start(handler: WorkHandler, options: { concurrency: number }): void;
-  /** Takes no new items (the replica is not ready); items in hand finish. */
-  pause(): void;
-  resume(): void;
+  /**
+   * Takes no new items (the replica is not ready); items in hand finish. Paused for each
+   * `reason` given until that reason is lifted by `resume` (the service's own check and the
+   * kit's readiness gate each hold their own).
+   */
+  pause(reason?: string): void;
+  resume(reason?: string): void;
   /** Takes no more items and waits for those in hand. */
   stop(): Promise<void>;
   /** Items waiting or in hand (what an autoscaler reads). */
@@ -66,7 +70,7 @@ export abstract class HandlerSlots {
   protected concurrency = 1;
   protected readonly inHand = new Set<Promise<void>>();
   protected running = false;
-  protected paused = false;
+  private readonly pauseReasons = new Set<string>();
   protected loop?: Promise<void>;
   /** Wakes the taking loop (a slot freed, resumed, stopping, an item added). */
   protected wake?: () => void;
@@ -78,13 +82,17 @@ export abstract class HandlerSlots {
     this.loop = this.run();
   }
 
-  pause(): void {
-    this.paused = true;
+  protected get paused(): boolean {
+    return this.pauseReasons.size > 0;
   }
 
-  resume(): void {
-    this.paused = false;
-    this.wake?.();
+  pause(reason = 'paused'): void {
+    this.pauseReasons.add(reason);
+  }
+
+  resume(reason = 'paused'): void {
+    this.pauseReasons.delete(reason);
+    if (!this.paused) this.wake?.();
   }
 
   async stop(): Promise<void> {

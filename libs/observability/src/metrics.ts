@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -13,6 +13,7 @@ export class ServiceMetrics {
   readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   readonly rpcHandled: Counter<'subject' | 'outcome'>;
   readonly rpcDuration: Histogram<'subject' | 'outcome'>;
+  readonly busIntakePaused: Gauge;
 
   constructor(readonly service: string, options: { defaultMetrics?: boolean } = {}) {
     this.registry.setDefaultLabels({ service });
@@ -41,6 +42,11 @@ export class ServiceMetrics {
       help: 'Bus handler latency, by subject and outcome',
       labelNames: ['subject', 'outcome'],
       buckets: LATENCY_BUCKETS,
+      registers: [this.registry],
+    });
+    this.busIntakePaused = new Gauge({
+      name: 'bus_intake_paused',
+      help: '1 while this replica takes no shared bus work (its required dependencies failed their checks), else 0',
       registers: [this.registry],
     });
   }

@@ -2,10 +2,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type ErrorBody } from '@swap/contracts';
 import { probeDependencies, type DependencyCheck, type ServiceMetrics } from '@swap/observability';
+import type { ReadinessGate } from './readiness-gate';
 
 /** Dependency checks and shutdown state of the running service, read by the admin port. */
 export class ServiceState {
+  /** SIGTERM came: readiness says 503, and each response closes its connection. */
   shuttingDown = false;
+  /** The app itself is being torn down: a request that still arrives is refused with 503. */
+  refusingRequests = false;
+  /** Pauses the replica's bus intake while its required checks fail (cluster mode). */
+  gate?: ReadinessGate;
   openApiDocument: object = {};
   constructor(readonly checks: DependencyCheck[]) {}
 }
@@ -38,11 +44,18 @@ export async function startAdminServer(options: { service: string; host: string;
       if (state.shuttingDown) return send(res, 503, error(503, ErrorCode.ShuttingDown, `${service} is shutting down`));
       const report = await probeDependencies(state.checks);
       const degraded = Object.values(report.checks).some((c) => c.status === 'down');
-      if (report.ready) return send(res, 200, { status: degraded ? 'degraded' : 'ready', service, checks: report.checks });
+      const gate = state.gate;
+      const intake = gate ? { intake: gate.paused ? 'paused' : 'taking' } : {};
+      if (report.ready && !gate?.paused) return send(res, 200, { status: degraded ? 'degraded' : 'ready', service, checks: report.checks, ...intake });
       const failing = Object.entries(report.checks)
         .filter(([, c]) => c.status === 'down' && !c.optional)
         .map(([name]) => name);
-      return send(res, 503, error(503, ErrorCode.NotReady, `Not ready: ${failing.join(', ')} unreachable`, { checks: report.checks }));
+      // Dependencies answer again but the gate has not yet seen enough good rounds: still out,
+      // so the Service and the bus take the replica back at the same time.
+      const message = failing.length
+        ? `Not ready: ${failing.join(', ')} unreachable`
+        : `Not ready: recovering (${gate!.failing.join(', ')} failed); taking work after ${gate!.resumeAfter} good checks in a row, ${gate!.goodRoundsSincePause} so far`;
+      return send(res, 503, error(503, ErrorCode.NotReady, message, { checks: report.checks, ...intake }));
     }
     if (path === '/metrics') return send(res, 200, await metrics.render(), metrics.contentType());
     return send(res, 404, error(404, ErrorCode.RouteNotFound, 'The admin port serves /healthz, /readyz and /metrics'));

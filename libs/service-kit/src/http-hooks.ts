@@ -18,8 +18,12 @@ declare module 'fastify' {
  * (404, 413). The context is entered again after body parsing, because stream events of
  * the parser run outside the context entered at `onRequest`.
  */
-export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: ServiceMetrics; logger: Logger; isShuttingDown: () => boolean; checkInput: boolean; errorBodyFor?: ErrorBodyShaper }): void {
+export function installHttpHooks(
+  fastify: FastifyInstance,
+  deps: { metrics: ServiceMetrics; logger: Logger; isShuttingDown: () => boolean; isRefusing?: () => boolean; checkInput: boolean; errorBodyFor?: ErrorBodyShaper },
+): void {
   const { metrics, logger, isShuttingDown, checkInput } = deps;
+  const isRefusing = deps.isRefusing ?? isShuttingDown;
   const shape = deps.errorBodyFor ?? platformErrorBody;
   const enter = (request: FastifyRequest, _reply: unknown, done: () => void) => {
     RequestContext.run(request.scope!, done);
@@ -28,7 +32,10 @@ export function installHttpHooks(fastify: FastifyInstance, deps: { metrics: Serv
     request.startedAt = performance.now();
     request.scope = { requestId: String(request.id) };
     reply.header('x-request-id', request.scope.requestId);
-    if (isShuttingDown()) {
+    // While draining, a request on a connection already open is served (the app is whole until
+    // its own close starts) and its connection closed after the answer; only once the app is
+    // being torn down is a late one refused.
+    if (isRefusing()) {
       const body: ErrorBody = { statusCode: 503, code: ErrorCode.ShuttingDown, message: 'The service is shutting down; retry', requestId: request.scope.requestId };
       void reply.code(503).header('connection', 'close').send(shape(request.url, body));
       return;

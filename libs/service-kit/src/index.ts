@@ -10,3 +10,5 @@ export * from './run-service-main';
 export * from './start-service-from-env';
 export * from './service-database';
 export * from './input-text';
+export * from './readiness-gate';
+export * from './http-drain';

@@ -5,7 +5,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { RedisCache, TieredCache, type Cache } from '@swap/cache';
 import { trustedProxies, type BusSettings, type CacheSettings, type DatabaseSettings, type ServiceConfig } from '@swap/config';
 import { API_KEY_SCHEME, ErrorBodyDto, type ServiceName } from '@swap/contracts';
-import { BusServer, MessagingClient, NatsBus, type Bus } from '@swap/messaging';
+import { BusIntake, BusServer, MessagingClient, NatsBus, type Bus } from '@swap/messaging';
 import { createLogger, NestPinoLogger, resolveRequestId, ServiceMetrics, type DependencyCheck, type Logger } from '@swap/observability';
 import { createPrismaClient, type DatabaseHandle, type PrismaClientLike } from '@swap/persistence';
 import type { DestinationStream } from 'pino';
@@ -13,6 +13,8 @@ import { AllExceptionsFilter } from './errors-filter';
 import { answerClientError, frameworkErrorAnswer, installJsonBodies, MAX_PATH_SEGMENT } from './http-edges';
 import { installHttpHooks } from './http-hooks';
 import { startAdminServer, ServiceState } from './admin-server';
+import { stopAccepting } from './http-drain';
+import { ReadinessGate } from './readiness-gate';
 import { OpenApiDocumentController } from './openapi-document.controller';
 import type { ServiceDefinition } from './service-definition';
 import { CACHE, LOGGER, SERVICE_NAME } from './tokens';
@@ -51,6 +53,9 @@ export async function startService<C extends ServiceConfig>(
   const logger = createLogger({ service: definition.name, level: config.LOG_LEVEL, destination: shared.logDestination });
   const metrics = new ServiceMetrics(definition.name);
   const checks: DependencyCheck[] = [];
+  // What this replica takes of the work it shares with its peers; a service adds its own
+  // takers (a work queue) by injecting it.
+  const intake = new BusIntake();
   // Connections close in the order they opened (bus, cache, database), after the app and its admin port.
   const closers: (() => Promise<void>)[] = [];
   let app: NestFastifyApplication | undefined;
@@ -59,6 +64,7 @@ export async function startService<C extends ServiceConfig>(
     { provide: SERVICE_NAME, useValue: definition.name },
     { provide: LOGGER, useValue: logger },
     { provide: ServiceMetrics, useValue: metrics },
+    { provide: BusIntake, useValue: intake },
   ];
 
   try {
@@ -132,16 +138,22 @@ export async function startService<C extends ServiceConfig>(
 
     const fastify = nest.getHttpAdapter().getInstance();
     if (!definition.rawBodies) installJsonBodies(fastify);
-    installHttpHooks(fastify, { metrics, logger, isShuttingDown: () => state.shuttingDown, checkInput: !definition.rawBodies, errorBodyFor: definition.errorBodyFor });
+    installHttpHooks(fastify, {
+      metrics,
+      logger,
+      isShuttingDown: () => state.shuttingDown,
+      isRefusing: () => state.refusingRequests,
+      checkInput: !definition.rawBodies,
+      errorBodyFor: definition.errorBodyFor,
+    });
     nest.useGlobalFilters(new AllExceptionsFilter(logger));
     nest.useGlobalPipes(createValidationPipe());
     if (definition.configure) await definition.configure(nest, config, { logger, metrics });
 
     if (bus) {
-      nest.connectMicroservice(
-        { strategy: new BusServer(bus, { queue: definition.name, metrics, logger, drainTimeoutMs: config.SHUTDOWN_TIMEOUT_MS }) },
-        { inheritAppConfig: true },
-      );
+      const server = new BusServer(bus, { queue: definition.name, metrics, logger, drainTimeoutMs: config.SHUTDOWN_TIMEOUT_MS });
+      intake.add(server);
+      nest.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
       await nest.startAllMicroservices();
     }
 
@@ -163,6 +175,15 @@ export async function startService<C extends ServiceConfig>(
     // app (readiness answers 503 shutting down until the last request has drained).
     const admin = await startAdminServer({ service: definition.name, host: config.HOST, port: config.ADMIN_PORT, state, metrics });
     closers.unshift(() => admin.close());
+    // Replicas share bus work only in a cluster (NATS): there a replica whose database or
+    // NATS fails stops taking it, and its peers answer instead. The embedded default runs one
+    // of each service in one process: no peer would take the work, so nothing is paused.
+    let gate: ReadinessGate | undefined;
+    if (bus?.kind === 'nats') {
+      gate = new ReadinessGate({ checks, intake, logger, metrics });
+      state.gate = gate;
+      gate.start();
+    }
     const address = fastify.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
@@ -180,7 +201,13 @@ export async function startService<C extends ServiceConfig>(
       close() {
         closing ??= (async () => {
           state.shuttingDown = true;
+          gate?.stop();
           logger.info(`${definition.name} shutting down`);
+          // New connections are refused from now on (a gateway retries those on a peer); the
+          // ones open are served a moment longer, then the app stops: its destroy hooks, the
+          // HTTP requests still running, the bus handlers (BusServer drains), connections.
+          await stopAccepting(fastify.server);
+          state.refusingRequests = true;
           await nest.close();
           for (const close of closers) await close().catch((error: Error) => logger.warn({ err: error }, 'error while closing'));
           logger.info(`${definition.name} stopped`);

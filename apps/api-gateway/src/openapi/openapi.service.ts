@@ -3,7 +3,7 @@ import { API_TAGS, type ServiceName } from '@swap/contracts';
 import type { Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
 import { ApiGatewayConfig } from '../api-gateway.config';
-import { ROUTES, solverErrorsOn, upstreamOf } from '../proxy/routes';
+import { ROUTES, solverErrorsOn, upstreamsOf } from '../proxy/routes';
 import { mergeDocuments, type OpenApiDocument, type ServiceDocument } from './merge-documents';
 
 const CACHE_MS = 30_000;
@@ -39,14 +39,17 @@ export class OpenApiService {
     for (const r of ROUTES) byService.set(r.service, [...(byService.get(r.service) ?? []), r.prefix]);
     const fetched = await Promise.all(
       [...byService].map(async ([service, prefixes]): Promise<ServiceDocument | undefined> => {
-        try {
-          const res = await fetch(`${upstreamOf(service, this.config)}/openapi.json`, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-          if (!res.ok) throw new Error(`status ${res.status}`);
-          return { service, prefixes, document: (await res.json()) as OpenApiDocument };
-        } catch (error) {
-          this.logger.warn({ service, err: error }, 'OpenAPI document of an upstream is unavailable');
-          return undefined;
+        // Replicas serve the same document: the first that answers gives it.
+        for (const url of upstreamsOf(service, this.config)) {
+          try {
+            const res = await fetch(`${url}/openapi.json`, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+            if (!res.ok) throw new Error(`status ${res.status}`);
+            return { service, prefixes, document: (await res.json()) as OpenApiDocument };
+          } catch (error) {
+            this.logger.warn({ service, err: error }, 'OpenAPI document of an upstream is unavailable');
+          }
         }
+        return undefined;
       }),
     );
     const parts = fetched.filter((p): p is ServiceDocument => p !== undefined);

@@ -1,22 +1,54 @@
 import proxy from '@fastify/http-proxy';
 import type { IncomingMessage } from 'node:http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ErrorCode, type ErrorBody } from '@swap/contracts';
+import { ErrorCode, type ErrorBody, type ServiceName } from '@swap/contracts';
 import type { Logger } from '@swap/observability';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { describeError, redactUrl } from '@swap/service-kit';
 import type { ApiGatewayConfig } from '../api-gateway.config';
 import { compileTrust, forwardedChain } from './forwarded';
 import { installStreamingBodyLimit, PayloadTooLargeError, refuseOversizedExpectations } from './body-limit';
-import { errorBodyFor, ROUTES, upstreamOf } from './routes';
+import { errorBodyFor, ROUTES, upstreamsOf } from './routes';
+import { UpstreamPool } from './upstream-pool';
+
+/** Each service's replicas behind the gateway, shared by its prefixes and its WebSocket route. */
+export type Upstreams = Map<ServiceName, UpstreamPool>;
 
 /**
- * One @fastify/http-proxy (undici, keep-alive pools) per prefix. The request goes on as it
+ * One UpstreamPool per service (its UPSTREAM_*_URL: one URL, or one per replica): undici
+ * keep-alive pools, requests balanced over the replicas, a refused connection tried on the
+ * next one (never a request that reached an upstream).
+ */
+export function createUpstreams(config: ApiGatewayConfig): Upstreams {
+  const upstreams: Upstreams = new Map();
+  for (const { service } of ROUTES) {
+    if (upstreams.has(service)) continue;
+    upstreams.set(
+      service,
+      new UpstreamPool(upstreamsOf(service, config), {
+        connections: 256,
+        pipelining: 1,
+        keepAliveTimeout: 60_000,
+        headersTimeout: config.UPSTREAM_TIMEOUT_MS,
+        bodyTimeout: config.UPSTREAM_TIMEOUT_MS,
+        connectTimeout: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000),
+      }),
+    );
+  }
+  return upstreams;
+}
+
+/**
+ * One @fastify/http-proxy per prefix, over its service's UpstreamPool. The request goes on as it
  * came (method, path, query, headers including x-api-key, body bytes) plus the request id
  * and forwarding headers. Failures are answered in the platform's error shape and name no
  * internal address: an unreachable upstream is 502, a slow one 504.
  */
-export async function registerProxies(app: NestFastifyApplication, config: ApiGatewayConfig, logger: Logger): Promise<void> {
+export async function registerProxies(app: NestFastifyApplication, config: ApiGatewayConfig, logger: Logger, upstreams: Upstreams): Promise<void> {
+  // reply-from leaves an undici instance it was given open; the pools close with the server.
+  app.getHttpAdapter().getInstance().addHook('onClose', async () => {
+    await Promise.all([...upstreams.values()].map((pool) => pool.close()));
+  });
   // One encapsulated scope for all proxied prefixes: its body parsing and error handling
   // apply to proxied requests only, never to the gateway's own routes.
   refuseOversizedExpectations(app.getHttpAdapter().getInstance().server, config.BODY_LIMIT_BYTES, (url, requestId) =>
@@ -31,28 +63,23 @@ export async function registerProxies(app: NestFastifyApplication, config: ApiGa
       if (body.statusCode === 413) void reply.header('connection', 'close');
       void reply.code(body.statusCode).send(errorBodyFor(request.url, body));
     });
-    for (const route of ROUTES) await registerRoute(scope, route, config, logger);
+    for (const route of ROUTES) await registerRoute(scope, route, config, logger, upstreams.get(route.service)!);
   });
 }
 
-async function registerRoute(scope: FastifyInstance, route: (typeof ROUTES)[number], config: ApiGatewayConfig, logger: Logger): Promise<void> {
+async function registerRoute(scope: FastifyInstance, route: (typeof ROUTES)[number], config: ApiGatewayConfig, logger: Logger, pool: UpstreamPool): Promise<void> {
   const trust = compileTrust(config.TRUSTED_PROXIES);
   await scope.register(proxy, {
-    upstream: upstreamOf(route.service, config),
+    // Paths and the Host header are built from the first; the pool sends each request to its replica.
+    upstream: pool.origins[0],
     prefix: route.prefix,
     rewritePrefix: route.prefix,
     proxyPayloads: false,
     disableRequestLogging: true,
-    undici: {
-      connections: 256,
-      pipelining: 1,
-      keepAliveTimeout: 60_000,
-      headersTimeout: config.UPSTREAM_TIMEOUT_MS,
-      bodyTimeout: config.UPSTREAM_TIMEOUT_MS,
-      connectTimeout: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000),
-    },
+    undici: pool,
     replyOptions: {
-      // Never replay a request on its own: an upstream 503 is the caller's to see.
+      // Never replay a request here: an upstream 503 is the caller's to see, and the one retry
+      // there is (a connection refused, nothing sent) is the pool's.
       retryDelay: () => null,
       rewriteRequestHeaders: (request, { expect: _expect, ...headers }) => ({
         // `Expect: 100-continue` (curl sends it for bodies over 1 KB) is answered here by
@@ -83,7 +110,10 @@ function sendUpstreamError(reply: FastifyReply, error: Error & { code?: string; 
     body = { statusCode: 502, code: ErrorCode.UpstreamUnavailable, message: 'The upstream service is unavailable' };
   }
   logger.warn({ err: error, url: redactUrl(reply.request.url) }, 'upstream request failed');
-  if (body.statusCode === 413) void reply.header('connection', 'close');
+  // The body may still be arriving (refused, or the upstream died while taking it: undici has
+  // let go of the stream, nobody reads it): close the connection after the answer, or the
+  // client would wait on its upload and hold the connection (and the gateway's drain) open.
+  if (body.statusCode === 413 || !reply.request.raw.complete) void reply.header('connection', 'close');
   void reply
     .code(body.statusCode)
     .header('content-type', 'application/json; charset=utf-8')

@@ -1,5 +1,5 @@
 import { solverErrorOf, type ErrorBody, type ServiceName, type SolverErrorBody } from '@swap/contracts';
-import { upstreamVariable, type ApiGatewayConfig } from '../api-gateway.config';
+import { upstreamUrls, upstreamVariable, type ApiGatewayConfig } from '../api-gateway.config';
 
 /**
  * The gateway's routing table (ARCHITECTURE.md): path prefix → service. Paths pass
@@ -16,9 +16,9 @@ export const ROUTES: readonly { prefix: string; service: ServiceName; solverErro
   { prefix: '/portal', service: 'partner-portal-api' },
 ];
 
-/** The configured base URL of a service behind the gateway. */
-export function upstreamOf(service: ServiceName, config: ApiGatewayConfig): string {
-  return config[upstreamVariable(service)];
+/** The configured base URLs of a service behind the gateway (one, or one per replica). */
+export function upstreamsOf(service: ServiceName, config: ApiGatewayConfig): string[] {
+  return upstreamUrls(config[upstreamVariable(service)]);
 }
 
 /** An error body the gateway itself answers on a path, in that path's shape. */

@@ -6,7 +6,8 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ApiGatewayConfig } from '../api-gateway.config';
 import { compileTrust, forwardedChain } from './forwarded';
-import { upstreamOf } from './routes';
+import type { Upstreams } from './proxy';
+import { isConnectError } from './upstream-pool';
 
 /** The paths that may become long-lived connections, and who serves them. */
 export const UPGRADE_ROUTES: readonly { path: string; service: ServiceName }[] = [{ path: '/v1/intent/solvers/connect', service: 'quote-builder' }];
@@ -22,7 +23,7 @@ const HOP_BY_HOP = new Set(['host', 'x-request-id', 'x-forwarded-for', 'x-forwar
  * connection lives as long as both ends keep it (no idle timeout here: the marketplace
  * sends heartbeats). The gateway's close ends every tunnel.
  */
-export function installUpgradeProxy(fastify: FastifyInstance, config: ApiGatewayConfig, logger: Logger, metrics: ServiceMetrics): void {
+export function installUpgradeProxy(fastify: FastifyInstance, config: ApiGatewayConfig, logger: Logger, metrics: ServiceMetrics, upstreams: Upstreams): void {
   const tunnels = new Set<Duplex>();
   const trust = compileTrust(config.TRUSTED_PROXIES);
   fastify.addHook('onClose', (_instance, done) => {
@@ -41,64 +42,79 @@ export function installUpgradeProxy(fastify: FastifyInstance, config: ApiGateway
       done(404);
       return writeError(socket, { statusCode: 404, code: ErrorCode.RouteNotFound, message: `No WebSocket route for ${req.method} ${path.slice(0, 200)}`, requestId });
     }
-    const upstream = new URL(upstreamOf(route.service, config));
+    const pool = upstreams.get(route.service)!;
+    const candidates = pool.candidates();
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     Object.assign(headers, {
-      host: upstream.host,
       'x-request-id': requestId,
       'x-forwarded-for': forwardedChain(req, trust),
       'x-forwarded-proto': 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http',
     });
     if (head.length) socket.unshift(head);
 
-    const proxied = httpRequest({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: 'GET', headers, timeout: config.UPSTREAM_TIMEOUT_MS });
-    proxied.on('upgrade', (res: IncomingMessage, upstreamSocket: Duplex, upstreamHead: Buffer) => {
-      done(101);
-      // Small frames both ways: no idle timeout, no Nagle delay.
-      for (const end of [socket, upstreamSocket] as (Duplex & Partial<Pick<Socket, 'setTimeout' | 'setNoDelay'>>)[]) {
-        end.setTimeout?.(0);
-        end.setNoDelay?.(true);
-      }
-      if (upstreamHead.length) upstreamSocket.unshift(upstreamHead);
-      socket.write(`HTTP/1.1 101 Switching Protocols\r\n${headerLines(res.headers)}\r\n`);
-      tunnels.add(socket);
-      const close = () => {
-        tunnels.delete(socket);
-        socket.destroy();
-        upstreamSocket.destroy();
-      };
-      upstreamSocket.on('error', close).on('close', close);
-      socket.on('close', close);
-      upstreamSocket.pipe(socket).pipe(upstreamSocket);
-    });
-    // The upstream answered without upgrading (a refused credential, say): its answer goes back as it is.
-    proxied.on('response', (res: IncomingMessage) => {
-      done(res.statusCode ?? 502);
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= MAX_REFUSAL_BYTES) chunks.push(chunk);
+    // The next replica in turn; one whose connection cannot be opened (nothing was sent) hands
+    // the handshake to the next, as the HTTP proxy does.
+    const open = (attempt: number): void => {
+      const upstream = new URL(candidates[attempt]);
+      let connected = false;
+      const proxied = httpRequest({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: 'GET', headers: { ...headers, host: upstream.host }, timeout: config.UPSTREAM_TIMEOUT_MS });
+      proxied.on('socket', (s: Socket) => {
+        if (!s.connecting) connected = true;
+        else s.once('connect', () => (connected = true));
       });
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const type = res.headers['content-type'] ?? 'application/json; charset=utf-8';
-        socket.end(`HTTP/1.1 ${res.statusCode} ${STATUS_CODES[res.statusCode ?? 502] ?? ''}\r\ncontent-type: ${type}\r\ncontent-length: ${body.length}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body.toString()}`);
+      proxied.on('upgrade', (res: IncomingMessage, upstreamSocket: Duplex, upstreamHead: Buffer) => {
+        done(101);
+        // Small frames both ways: no idle timeout, no Nagle delay.
+        for (const end of [socket, upstreamSocket] as (Duplex & Partial<Pick<Socket, 'setTimeout' | 'setNoDelay'>>)[]) {
+          end.setTimeout?.(0);
+          end.setNoDelay?.(true);
+        }
+        if (upstreamHead.length) upstreamSocket.unshift(upstreamHead);
+        socket.write(`HTTP/1.1 101 Switching Protocols\r\n${headerLines(res.headers)}\r\n`);
+        tunnels.add(socket);
+        const close = () => {
+          tunnels.delete(socket);
+          socket.destroy();
+          upstreamSocket.destroy();
+        };
+        upstreamSocket.on('error', close).on('close', close);
+        socket.on('close', close);
+        upstreamSocket.pipe(socket).pipe(upstreamSocket);
       });
-    });
-    proxied.on('timeout', () => {
-      proxied.destroy();
-      done(504);
-      writeError(socket, { statusCode: 504, code: ErrorCode.UpstreamTimeout, message: 'The upstream service did not answer in time', requestId });
-    });
-    proxied.on('error', (error) => {
-      if (socket.destroyed || !socket.writable) return;
-      logger.warn({ err: error, requestId, path }, 'upstream upgrade failed');
-      done(502);
-      writeError(socket, { statusCode: 502, code: ErrorCode.UpstreamUnavailable, message: 'The upstream service is unavailable', requestId });
-    });
-    proxied.end();
+      // The upstream answered without upgrading (a refused credential, say): its answer goes back as it is.
+      proxied.on('response', (res: IncomingMessage) => {
+        done(res.statusCode ?? 502);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= MAX_REFUSAL_BYTES) chunks.push(chunk);
+        });
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const type = res.headers['content-type'] ?? 'application/json; charset=utf-8';
+          socket.end(`HTTP/1.1 ${res.statusCode} ${STATUS_CODES[res.statusCode ?? 502] ?? ''}\r\ncontent-type: ${type}\r\ncontent-length: ${body.length}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body.toString()}`);
+        });
+      });
+      proxied.on('timeout', () => {
+        proxied.destroy();
+        done(504);
+        writeError(socket, { statusCode: 504, code: ErrorCode.UpstreamTimeout, message: 'The upstream service did not answer in time', requestId });
+      });
+      proxied.on('error', (error) => {
+        if (socket.destroyed || !socket.writable) return;
+        if (!connected && isConnectError(error)) {
+          pool.refused(upstream.origin);
+          if (attempt + 1 < candidates.length) return open(attempt + 1);
+        }
+        logger.warn({ err: error, requestId, path }, 'upstream upgrade failed');
+        done(502);
+        writeError(socket, { statusCode: 502, code: ErrorCode.UpstreamUnavailable, message: 'The upstream service is unavailable', requestId });
+      });
+      proxied.end();
+    };
+    open(0);
   });
 }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { WorkQueues } from '@swap/contracts';
-import { JetStreamWorkQueue, MessagingClient, NatsBus, PgWorkQueue, type WorkQueue } from '@swap/messaging';
+import { BusIntake, JetStreamWorkQueue, MessagingClient, NatsBus, PgWorkQueue, type WorkQueue } from '@swap/messaging';
 import type { Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
 import { PrismaClient } from '../generated/prisma/client';
@@ -23,6 +23,7 @@ const FIRST_SWEEP_MS = 5_000;
 export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
   private queue!: WorkQueue;
   private readonly timers: NodeJS.Timeout[] = [];
+  private leaveIntake?: () => void;
 
   constructor(
     private readonly db: PrismaClient,
@@ -30,6 +31,7 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
     private readonly worker: SettlementWorker,
     private readonly config: RelayTrackerConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly intake: BusIntake,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -47,6 +49,8 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
       });
     }
     this.queue.start((item) => this.worker.process(item), { concurrency: this.config.SETTLEMENT_CONCURRENCY });
+    // The service's readiness gate pauses the queue too while its database or NATS is down.
+    this.leaveIntake = this.intake.add(this.queue);
     this.timers.push(setInterval(() => void this.checkReadiness(), READINESS_EVERY_MS).unref(), setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref(),
       setTimeout(() => void this.sweep(), FIRST_SWEEP_MS).unref(),
     );
@@ -54,6 +58,7 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
+    this.leaveIntake?.();
     await this.queue.stop();
   }
 

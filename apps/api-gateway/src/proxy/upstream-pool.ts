@@ -1,0 +1,157 @@
+import { Dispatcher, Pool } from 'undici';
+
+/**
+ * Errors of a connection that never opened (refused, unreachable, timed out while
+ * connecting, a name that does not resolve). Met before the request is written, they leave
+ * it unsent: it may go to another replica.
+ */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ETIMEDOUT', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** How long an upstream that refused a connection is passed over while another is up (a restart takes seconds). */
+export const REFUSED_COOLDOWN_MS = 1_000;
+
+export function isConnectError(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return code !== undefined && NOT_CONNECTED.has(code);
+}
+
+/**
+ * The replicas of one service behind the gateway: one keep-alive pool per URL, requests
+ * taken in turn (round robin), and a replica that refused a connection passed over for a
+ * second. A request is sent again to another replica only when its connection to the first
+ * could not be opened: undici writes a request only once it holds a connected socket, and
+ * tells its handler so (`onConnect`) before the first byte goes out, so an error before
+ * that means nothing reached the upstream. An error after it (a connection reset while
+ * the request was being sent or answered) is never retried, whatever the method: a POST
+ * is never sent twice. The request body, a stream not yet read, goes along unchanged.
+ *
+ * Used as @fastify/reply-from's undici instance (reply-from's own multi-upstream mode is a
+ * BalancedPool, which neither retries nor passes over a refusing replica).
+ */
+export class UpstreamPool extends Dispatcher {
+  readonly origins: string[];
+  private readonly hosts: string[];
+  private readonly pools: Pool[];
+  private readonly downUntil: number[];
+  private cursor = 0;
+
+  constructor(urls: string[], options: Pool.Options) {
+    super();
+    this.origins = urls.map((url) => new URL(url).origin);
+    this.hosts = urls.map((url) => new URL(url).host);
+    this.pools = this.origins.map((origin) => new Pool(origin, options));
+    this.downUntil = this.origins.map(() => 0);
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    return this.attempt(options, handler, new Set());
+  }
+
+  /**
+   * The order to try the upstreams in for one request: the next in turn first, those that
+   * refused lately last (for callers that open connections themselves: WebSocket upgrades).
+   */
+  candidates(): string[] {
+    const now = Date.now();
+    const start = this.cursor;
+    this.cursor = (start + 1) % this.origins.length;
+    const inTurn = this.origins.map((_, step) => (start + step) % this.origins.length);
+    const up = inTurn.filter((i) => this.downUntil[i] <= now);
+    const down = inTurn.filter((i) => this.downUntil[i] > now);
+    return [...up, ...down].map((i) => this.origins[i]);
+  }
+
+  /** Reports a connection to `origin` that could not be opened (for callers of `candidates`). */
+  refused(origin: string): void {
+    const index = this.origins.indexOf(origin);
+    if (index >= 0) this.downUntil[index] = Date.now() + REFUSED_COOLDOWN_MS;
+  }
+
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    const closed = Promise.all(this.pools.map((pool) => pool.close())).then(() => undefined);
+    if (!callback) return closed;
+    void closed.then(callback);
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(error: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(error: Error | null, callback: () => void): void;
+  override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
+    const error = typeof first === 'function' ? null : (first ?? null);
+    const callback = typeof first === 'function' ? first : second;
+    const destroyed = Promise.all(this.pools.map((pool) => pool.destroy(error))).then(() => undefined);
+    if (!callback) return destroyed;
+    void destroyed.then(callback);
+  }
+
+  private attempt(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler, tried: Set<number>): boolean {
+    const index = this.pick(tried);
+    tried.add(index);
+    let connected = false;
+    const guarded = guard(handler, {
+      connected: () => (connected = true),
+      failed: (error) => {
+        if (connected || !isConnectError(error)) return false;
+        this.downUntil[index] = Date.now() + REFUSED_COOLDOWN_MS;
+        if (tried.size >= this.pools.length) return false;
+        this.attempt(options, handler, tried);
+        return true;
+      },
+    });
+    return this.pools[index].dispatch({ ...options, origin: this.origins[index], headers: withHost(options.headers, this.hosts[index]) }, guarded);
+  }
+
+  /** The next upstream in turn not yet tried for this request, preferring one that has not refused lately. */
+  private pick(tried: Set<number>): number {
+    const now = Date.now();
+    let fallback = -1;
+    for (let step = 0; step < this.pools.length; step++) {
+      const index = (this.cursor + step) % this.pools.length;
+      if (tried.has(index)) continue;
+      if (this.downUntil[index] <= now) {
+        this.cursor = (index + 1) % this.pools.length;
+        return index;
+      }
+      if (fallback < 0) fallback = index;
+    }
+    // Every one left refused lately: try it anyway (it may be back).
+    this.cursor = (fallback + 1) % this.pools.length;
+    return fallback;
+  }
+}
+
+/**
+ * The handler as the pool sees it: the same handler, told nothing of an attempt whose
+ * connection failed before any byte was written when another upstream takes the request.
+ * Both handler styles of undici are covered (onConnect/onError and onRequestStart/onResponseError).
+ */
+function guard(handler: Dispatcher.DispatchHandler, hooks: { connected(): void; failed(error: unknown): boolean }): Dispatcher.DispatchHandler {
+  return new Proxy(handler, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target) as unknown;
+      if (typeof value !== 'function') return value;
+      if (property === 'onConnect' || property === 'onRequestStart') {
+        return (...args: unknown[]) => {
+          hooks.connected();
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      if (property === 'onError' || property === 'onResponseError') {
+        return (...args: unknown[]) => {
+          if (hooks.failed(property === 'onError' ? args[0] : args[1])) return undefined;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      return (value as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
+}
+
+/** The request's Host header naming the upstream it goes to (reply-from writes the first one's). */
+function withHost(headers: Dispatcher.DispatchOptions['headers'], host: string): Dispatcher.DispatchOptions['headers'] {
+  if (!headers || Array.isArray(headers) || typeof (headers as Iterable<unknown>)[Symbol.iterator] === 'function') return headers;
+  return { ...(headers as Record<string, string | string[] | undefined>), host };
+}
