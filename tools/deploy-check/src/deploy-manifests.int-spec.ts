@@ -59,11 +59,14 @@ describe('the chart', () => {
     const scaled = find(objects, 'ScaledObject', 'swap-relay-tracker');
     expect(scaled?.spec.triggers[0]).toMatchObject({ type: 'nats-jetstream', metadata: { stream: 'RELAY_TRACKER_SETTLEMENT', consumer: 'relay-tracker-settlement' } });
     expect(find(objects, 'HorizontalPodAutoscaler', 'swap-relay-tracker')).toBeUndefined();
+    // KEDA's operator may read NATS' monitoring port through the policy that guards NATS.
+    expect(find(objects, 'NetworkPolicy', 'swap-nats-clients')?.spec.ingress).toContainEqual({ ports: [{ port: 8222, protocol: 'TCP' }], from: [{ namespaceSelector: {} }] });
     expect(refused(chart('keda and hpa', ['services.relay-tracker.keda.enabled=true']))).toContain('/services/relay-tracker/autoscaling/enabled');
   });
 
   it('refuses values outside its schema, naming the key', () => {
     expect(refused(chart('unknown service', ['services.billing.port=3100']))).toContain("additional properties 'billing' not allowed");
+    expect(refused(chart('replicas beyond reason', ['services.api-gateway.replicas=99999999999']))).toContain('/services/api-gateway/replicas');
     expect(refused(chart('misspelt key', ['services.swap-gateway.replica=3']))).toContain("additional properties 'replica' not allowed");
     expect(refused(chart('env without value', ['extraEnv[0].name=FOO']))).toContain('/extraEnv/0');
     expect(refused(chart('empty ops secret', ['secrets.opsToken.name=']))).toContain('/secrets/opsToken/name');
