@@ -4,7 +4,7 @@ import { RequestContext, resolveRequestId, type Logger, type ServiceMetrics } fr
 import { lastValueFrom } from 'rxjs';
 import type { Bus, BusDelivery, BusSubscription, MessageHeaders } from './bus';
 import { encodeErrorReply, encodeReply } from './envelope';
-import type { IntakeMember } from './intake';
+import { PauseReasons, type IntakeMember } from './intake';
 
 /** The context a bus handler can take with `@Ctx()`: the subject and the message headers. */
 export class BusContext extends BaseRpcContext<[string, MessageHeaders]> {
@@ -49,7 +49,7 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
   private readonly listeners: Listener[] = [];
   /** Drains of subscriptions left while pausing, awaited by close(). */
   private readonly leaving = new Set<Promise<void>>();
-  private readonly pauseReasons = new Set<string>();
+  private readonly pauseReasons = new PauseReasons();
   private closed = false;
   private inFlight = 0;
   private idle: (() => void) | undefined;
@@ -71,14 +71,12 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
   }
 
   get paused(): boolean {
-    return this.pauseReasons.size > 0;
+    return this.pauseReasons.paused;
   }
 
   /** Leaves the queue groups (requests go to the peers); messages already handed over are still handled. */
   pause(reason = 'paused'): void {
-    const wasPaused = this.paused;
-    this.pauseReasons.add(reason);
-    if (wasPaused) return;
+    if (!this.pauseReasons.add(reason)) return;
     for (const listener of this.listeners) {
       if (!listener.queue || !listener.subscription) continue;
       const subscription = listener.subscription;
@@ -90,8 +88,7 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
 
   /** Joins the queue groups again once no reason to pause is left. */
   resume(reason = 'paused'): void {
-    this.pauseReasons.delete(reason);
-    if (this.paused || this.closed) return;
+    if (!this.pauseReasons.remove(reason) || this.closed) return;
     for (const listener of this.listeners) if (listener.queue && !listener.subscription) this.subscribe(listener);
   }
 

@@ -10,6 +10,31 @@ export interface IntakeMember {
   resume(reason?: string): void;
 }
 
+/**
+ * The reasons an intake member is paused for: paused while any is held. `add` and `remove`
+ * say whether the member just changed state (so it leaves or rejoins only then).
+ */
+export class PauseReasons {
+  private readonly reasons = new Set<string>();
+
+  get paused(): boolean {
+    return this.reasons.size > 0;
+  }
+
+  /** Holds a reason; true when this paused a member that was taking work. */
+  add(reason: string): boolean {
+    const was = this.paused;
+    this.reasons.add(reason);
+    return !was;
+  }
+
+  /** Lifts a reason; true when no reason is left (the member may take work again). */
+  remove(reason: string): boolean {
+    this.reasons.delete(reason);
+    return !this.paused;
+  }
+}
+
 /** The reason the service kit pauses intake under: the replica's required dependencies fail. */
 export const NOT_READY = 'not-ready';
 

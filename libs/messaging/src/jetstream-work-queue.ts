@@ -85,10 +85,10 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
   }
 
   /** Stops pulling: the subscription closes; what it still holds goes back (a delayed NAK). */
-  override pause(reason?: string): void {
-    const wasPaused = this.paused;
-    super.pause(reason);
-    if (!wasPaused) void this.messages?.close();
+  override pause(reason?: string): boolean {
+    const started = super.pause(reason);
+    if (started) void this.messages?.close();
+    return started;
   }
 
   protected override async interrupt(): Promise<void> {

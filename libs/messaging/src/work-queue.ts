@@ -1,3 +1,5 @@
+import { PauseReasons } from './intake';
+
 /** One piece of work, as a consumer is handed it. */
 export interface WorkItem {
   id: string;
@@ -70,7 +72,7 @@ export abstract class HandlerSlots {
   protected concurrency = 1;
   protected readonly inHand = new Set<Promise<void>>();
   protected running = false;
-  private readonly pauseReasons = new Set<string>();
+  private readonly pauseReasons = new PauseReasons();
   protected loop?: Promise<void>;
   /** Wakes the taking loop (a slot freed, resumed, stopping, an item added). */
   protected wake?: () => void;
@@ -83,16 +85,16 @@ export abstract class HandlerSlots {
   }
 
   protected get paused(): boolean {
-    return this.pauseReasons.size > 0;
+    return this.pauseReasons.paused;
   }
 
-  pause(reason = 'paused'): void {
-    this.pauseReasons.add(reason);
+  /** Holds `reason`; true when this paused a queue that was taking items. */
+  pause(reason = 'paused'): boolean {
+    return this.pauseReasons.add(reason);
   }
 
   resume(reason = 'paused'): void {
-    this.pauseReasons.delete(reason);
-    if (!this.paused) this.wake?.();
+    if (this.pauseReasons.remove(reason)) this.wake?.();
   }
 
   async stop(): Promise<void> {

@@ -20,10 +20,9 @@ declare module 'fastify' {
  */
 export function installHttpHooks(
   fastify: FastifyInstance,
-  deps: { metrics: ServiceMetrics; logger: Logger; isShuttingDown: () => boolean; isRefusing?: () => boolean; checkInput: boolean; errorBodyFor?: ErrorBodyShaper },
+  deps: { metrics: ServiceMetrics; logger: Logger; isShuttingDown: () => boolean; isRefusing: () => boolean; checkInput: boolean; errorBodyFor?: ErrorBodyShaper },
 ): void {
-  const { metrics, logger, isShuttingDown, checkInput } = deps;
-  const isRefusing = deps.isRefusing ?? isShuttingDown;
+  const { metrics, logger, isShuttingDown, isRefusing, checkInput } = deps;
   const shape = deps.errorBodyFor ?? platformErrorBody;
   const enter = (request: FastifyRequest, _reply: unknown, done: () => void) => {
     RequestContext.run(request.scope!, done);

@@ -44,21 +44,24 @@ export class UpstreamPool extends Dispatcher {
   }
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    return this.attempt(options, handler, new Set());
+    return this.attempt(options, handler, this.order(), 0);
+  }
+
+  /** The origins in the order one request tries them (for callers that open connections themselves: WebSocket upgrades). */
+  candidates(): string[] {
+    return this.order().map((i) => this.origins[i]);
   }
 
   /**
    * The order to try the upstreams in for one request: the next in turn first, those that
-   * refused lately last (for callers that open connections themselves: WebSocket upgrades).
+   * refused lately last (they may be back: tried when nothing else is left).
    */
-  candidates(): string[] {
+  private order(): number[] {
     const now = Date.now();
     const start = this.cursor;
     this.cursor = (start + 1) % this.origins.length;
     const inTurn = this.origins.map((_, step) => (start + step) % this.origins.length);
-    const up = inTurn.filter((i) => this.downUntil[i] <= now);
-    const down = inTurn.filter((i) => this.downUntil[i] > now);
-    return [...up, ...down].map((i) => this.origins[i]);
+    return [...inTurn.filter((i) => this.downUntil[i] <= now), ...inTurn.filter((i) => this.downUntil[i] > now)];
   }
 
   /** Reports a connection to `origin` that could not be opened (for callers of `candidates`). */
@@ -87,39 +90,20 @@ export class UpstreamPool extends Dispatcher {
     void destroyed.then(callback);
   }
 
-  private attempt(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler, tried: Set<number>): boolean {
-    const index = this.pick(tried);
-    tried.add(index);
+  private attempt(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler, order: number[], step: number): boolean {
+    const index = order[step];
     let connected = false;
     const guarded = guard(handler, {
       connected: () => (connected = true),
       failed: (error) => {
         if (connected || !isConnectError(error)) return false;
         this.downUntil[index] = Date.now() + REFUSED_COOLDOWN_MS;
-        if (tried.size >= this.pools.length) return false;
-        this.attempt(options, handler, tried);
+        if (step + 1 >= order.length) return false;
+        this.attempt(options, handler, order, step + 1);
         return true;
       },
     });
     return this.pools[index].dispatch({ ...options, origin: this.origins[index], headers: withHost(options.headers, this.hosts[index]) }, guarded);
-  }
-
-  /** The next upstream in turn not yet tried for this request, preferring one that has not refused lately. */
-  private pick(tried: Set<number>): number {
-    const now = Date.now();
-    let fallback = -1;
-    for (let step = 0; step < this.pools.length; step++) {
-      const index = (this.cursor + step) % this.pools.length;
-      if (tried.has(index)) continue;
-      if (this.downUntil[index] <= now) {
-        this.cursor = (index + 1) % this.pools.length;
-        return index;
-      }
-      if (fallback < 0) fallback = index;
-    }
-    // Every one left refused lately: try it anyway (it may be back).
-    this.cursor = (fallback + 1) % this.pools.length;
-    return fallback;
   }
 }
 
