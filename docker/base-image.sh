@@ -9,7 +9,8 @@
 # container tests and says why); anything else is a real failure.
 #
 # Also starts dockerd in the background when no daemon answers, and leaves it running
-# for the steps after this one.
+# for the steps after this one; its pid goes to $DOCKERD_PIDFILE, so the caller that
+# wanted it started can stop it (docker/smoke.sh does).
 set -euo pipefail
 
 TAG=node:20.19-bookworm-slim
@@ -39,10 +40,19 @@ if ! docker info >/dev/null 2>&1; then
   need_root "starting dockerd (no Docker daemon answers)"
   log "no Docker daemon answers; starting dockerd (log: /var/log/dockerd.log)"
   mkdir -p /var/lib/docker
-  # setsid: the daemon must outlive this script and not get the caller's signals.
+  # setsid: the daemon must outlive this script and not get the caller's signals. Every
+  # descriptor beyond 0-2 is closed first: a daemon holding a pipe of the caller's (CI's
+  # output, a `tee`) keeps that pipe open, and whoever reads it never sees it end.
   # Appends: the log of an earlier daemon stays readable.
-  setsid dockerd --data-root /var/lib/docker >>/var/log/dockerd.log 2>&1 </dev/null &
+  (
+    for fd in /proc/$BASHPID/fd/*; do
+      fd=${fd##*/}
+      [ "$fd" -gt 2 ] && [ "$fd" != 255 ] && eval "exec $fd>&-"
+    done
+    exec setsid dockerd --data-root /var/lib/docker >>/var/log/dockerd.log 2>&1 </dev/null
+  ) &
   dockerd_pid=$!
+  [ -z "${DOCKERD_PIDFILE:-}" ] || echo "$dockerd_pid" >"$DOCKERD_PIDFILE"
   for _ in $(seq 1 60); do
     docker info >/dev/null 2>&1 && break
     kill -0 "$dockerd_pid" 2>/dev/null || break # it died: no point waiting

@@ -9,7 +9,10 @@
 #   5. 200 requests through the gateway, then each container's memory (for the chart's
 #      requests and limits), then a graceful stop (SIGTERM → exit code 0).
 # Exit codes: 0 passed; 3 Docker cannot be had here (skip, reason on the last line of
-# stderr as `smoke: skipped: <reason>`); anything else failed.
+# stderr as `smoke: skipped: <reason>`, and in $SMOKE_SKIP_FILE when that is set);
+# anything else failed.
+# A Docker daemon this test had to start is stopped at the end (SMOKE_KEEP_DOCKERD=1
+# keeps it, for a developer running it again and again), so nothing of it outlives the run.
 # Every wait is bounded; containers, the database, the NATS stream and the Redis keys of
 # the run are removed on exit. Ports: SMOKE_PORT_BASE (13000) + 0…7 for the services,
 # + 1000 for their admin ports, so a developer's platform on 3000–4007 is left alone.
@@ -51,6 +54,26 @@ fail() {
 }
 
 IMAGE_BUILT=
+DOCKERD_PIDFILE=$(mktemp)
+export DOCKERD_PIDFILE
+stop_started_dockerd() {
+  local pid
+  pid=$(cat "$DOCKERD_PIDFILE" 2>/dev/null || true)
+  rm -f "$DOCKERD_PIDFILE"
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+  if [ "${SMOKE_KEEP_DOCKERD:-0}" = 1 ]; then
+    log "leaving the Docker daemon this test started running (pid $pid, SMOKE_KEEP_DOCKERD=1)"
+    return 0
+  fi
+  log "stopping the Docker daemon this test started (pid $pid)"
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 1 60); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.5
+  done
+  echo "smoke: dockerd (pid $pid) did not stop within 30 s; killing it" >&2
+  kill -KILL "$pid" 2>/dev/null || true
+}
 cleanup() {
   local rc=$?
   trap - EXIT
@@ -81,6 +104,7 @@ cleanup() {
         })().catch((e) => { console.error("smoke: cleanup: " + e.message); process.exit(1); });
       ' || echo "smoke: cleanup of $DB_NAME / $PREFIX did not finish" >&2
   fi
+  stop_started_dockerd
   log "total $((SECONDS - T0)) s (exit code $rc)"
   exit "$rc"
 }
@@ -107,6 +131,7 @@ if [ "$rc" = 3 ]; then
   reason=$(grep -v '^\s*$' "$base_err" | tail -n 1 | sed 's/^base-image: //')
   rm -f "$base_err"
   echo "smoke: skipped: $reason" >&2
+  [ -z "${SMOKE_SKIP_FILE:-}" ] || echo "$reason" >"$SMOKE_SKIP_FILE"
   exit 3
 fi
 rm -f "$base_err"
