@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds a local stand-in for node:20.19-bookworm-slim, the public base image that
-# docker/Dockerfile names. Docker Hub is unreachable from these machines, so the image is
+# Builds a local stand-in for the public Node base image that docker/Dockerfile names
+# (node:<major>.<minor>-bookworm-slim). Docker Hub is unreachable from these machines, so the image is
 # made here: Debian bookworm (debootstrap minbase, from Debian's mirror) with this machine's
 # Node and npm, its CA bundle, and a `node` user (uid/gid 1000, home /home/node) as in the
 # official image; then imported under the official tag, so the Dockerfile stays unchanged.
@@ -13,7 +13,15 @@
 # wanted it started can stop it (docker/smoke.sh does).
 set -euo pipefail
 
-TAG=node:20.19-bookworm-slim
+# The tag the Dockerfile's stages start from; the machine's Node must be that release line,
+# or the stand-in would carry another Node under the tag's name.
+TAG=$(sed -n 's/^FROM \(node:[^ ]*\).*/\1/p' "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/Dockerfile" | head -n 1)
+[ -n "$TAG" ] || { echo "base-image: docker/Dockerfile names no node:… base" >&2; exit 1; }
+LINE=$(node -p 'process.versions.node.split(".").slice(0, 2).join(".")')
+case $TAG in
+  node:"$LINE"-*) ;;
+  *) echo "base-image: this machine's Node is $(node --version), but docker/Dockerfile starts from $TAG; make its FROM lines node:$LINE-bookworm-slim" >&2; exit 1 ;;
+esac
 CACHE_DIR=/var/cache/swap-platform
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 SCRIPT=$(readlink -f "${BASH_SOURCE[0]}")

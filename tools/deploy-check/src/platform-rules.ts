@@ -195,6 +195,12 @@ export function migrationProblems(objects: KubeObject[], mode: RuleOptions['migr
   const jobs = objects.filter((o) => o.kind === 'Job');
   if (jobs.length !== 1) return [`expected one migration Job, found ${jobs.length}`];
   const [job] = jobs;
+  // A Job's name is a DNS subdomain and becomes a label of its pods: at most 63 characters. An
+  // overlay pinned by digest or through a registry with a port makes an invalid one (the
+  // overlays cut the tag from the image reference at its first ':').
+  if (!/^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/.test(job.metadata.name)) {
+    return [`${nameOf(job)}: not a valid Job name (lowercase letters, digits, '-' and '.', at most 63); pin the overlay's image by tag, without a digest or a registry port`];
+  }
   if (mode === 'renamed-by-overlays') return [];
   if (mode === 'helm-hook') {
     const hook = job.metadata.annotations?.['helm.sh/hook'] ?? '';
