@@ -1,4 +1,5 @@
 import { IsServiceUrl, LogLevels, type LogLevel } from '@swap/config';
+import { IsEvmAddress } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 
@@ -26,7 +27,7 @@ export class ReferenceSolverConfig {
   @IsServiceUrl(['http', 'https'])
   HUB_RPC_URL = 'http://127.0.0.1:8546';
 
-  @Matches(/^0x[0-9a-fA-F]{40}$/, { message: 'INTENTS_CONTRACT must be the hub intents contract address (0x and 40 hex digits)' })
+  @IsEvmAddress({ message: 'INTENTS_CONTRACT must be the hub intents contract address (0x and 40 hex digits, EIP-55 checksummed if mixed case)' })
   INTENTS_CONTRACT = '';
 
   /** The solver's own hub wallet key: it pays outputs and receives inputs. */

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode, type ChainKey, type Token, type TokensByChain } from '@swap/contracts';
+import { AppError, ErrorCode, isEvmAddressText, type ChainKey, type Token, type TokensByChain } from '@swap/contracts';
 
 export type ChainType = 'EVM' | 'SOLANA' | 'SUI' | 'STELLAR' | 'ICON' | 'INJECTIVE' | 'NEAR';
 
@@ -110,7 +110,6 @@ function publicToken(t: TokenInfo): Token {
 }
 
 const EVM_KEY = /^0x[0-9a-f]+\.[a-z0-9-]+$/;
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** Everything wrong with a profile, so a bad configuration file fails at boot with reasons. */
 export function validateProfile(profile: ChainProfile): string[] {
@@ -137,7 +136,7 @@ export function validateProfile(profile: ChainProfile): string[] {
       problems.push(`token ${token.symbol} names unknown chain ${token.chainKey}`);
       continue;
     }
-    if (chain.type === 'EVM' && !EVM_ADDRESS.test(token.address)) problems.push(`token ${token.symbol} on ${chain.key} has an invalid address ${token.address}`);
+    if (chain.type === 'EVM' && !isEvmAddressText(token.address)) problems.push(`token ${token.symbol} on ${chain.key} has an invalid address ${token.address}`);
     if (!Number.isInteger(token.decimals) || token.decimals < 0 || token.decimals > 36) problems.push(`token ${token.symbol} on ${chain.key} has invalid decimals ${token.decimals}`);
     if (token.hubDecimals !== undefined && (!Number.isInteger(token.hubDecimals) || token.hubDecimals < 0 || token.hubDecimals > 36)) {
       problems.push(`token ${token.symbol} on ${chain.key} has invalid hubDecimals ${token.hubDecimals}`);

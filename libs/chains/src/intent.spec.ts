@@ -1,21 +1,69 @@
-import { sampleIntent } from '@swap/testing';
-import { decodeAbiParameters, keccak256 } from 'viem';
+import type { Intent } from '@swap/contracts';
+import { decodeAbiParameters } from 'viem';
 import { encodeIntent, INTENT_TUPLE, intentHash } from './intent';
 
-const intent = sampleIntent({ intentId: '115792089237316195423570985008687907853269984665640564039457584007913129639935', minOutputAmount: '330000000000000' });
+/*
+ * Fixed vectors, computed independently of this code: ethers 6.17.0's ABI coder and
+ * keccak256 over the tuple type
+ * (uint256,address,address,address,uint256,uint256,uint256,bool,uint256,uint256,bytes,bytes,address,bytes)
+ * with the same field values, i.e.
+ *   keccak256(AbiCoder.defaultAbiCoder().encode([tupleType], [[intentId, creator, …, data]]))
+ */
+const MAX_ID_INTENT: Intent = {
+  intentId: '115792089237316195423570985008687907853269984665640564039457584007913129639935',
+  creator: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5',
+  inputToken: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
+  outputToken: '0x50c42dEAcD8Fc9773493ED674b675bE577f2634b',
+  inputAmount: '1000000',
+  minOutputAmount: '330000000000000',
+  deadline: '1763816400',
+  allowPartialFill: false,
+  srcChain: '23',
+  dstChain: '146',
+  srcAddress: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5',
+  dstAddress: '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5',
+  solver: '0x0000000000000000000000000000000000000000',
+  data: '0x',
+};
+const MAX_ID_HASH = '0x08b3d9b0f5450b22a8006ee81135aed44570e1b8668fe58fb4600f48110df132';
+
+/** Partial fill, a one-byte source address, a 32-byte (Solana) destination, a fee in data. */
+const BYTES_INTENT: Intent = {
+  intentId: '7',
+  creator: '0x00000000000000000000000000000000000000aa',
+  inputToken: '0x0000000000000000000000000000000000000001',
+  outputToken: '0x0000000000000000000000000000000000000002',
+  inputAmount: '5',
+  minOutputAmount: '4',
+  deadline: '1800000000',
+  allowPartialFill: true,
+  srcChain: '146',
+  dstChain: '1399811149',
+  srcAddress: '0x11',
+  dstAddress: `0x${'ab'.repeat(32)}`,
+  solver: '0x00000000000000000000000000000000000000bb',
+  data: `0x01${'cd'.repeat(40)}`,
+};
+const BYTES_HASH = '0x17d8941bbd49dfcf5bfc1a393c760c80b57ea9d9a5ddcdd07854fb0331e84761';
 
 describe('intent encoding (protocol-facts.md)', () => {
   it('encodes the 14-field tuple so that it decodes back to the same values', () => {
-    const [decoded] = decodeAbiParameters([INTENT_TUPLE], encodeIntent(intent));
-    expect(decoded.intentId).toBe(BigInt(intent.intentId));
+    const [decoded] = decodeAbiParameters([INTENT_TUPLE], encodeIntent(MAX_ID_INTENT));
+    expect(decoded.intentId).toBe(BigInt(MAX_ID_INTENT.intentId));
     expect(decoded.srcChain).toBe(23n);
-    expect(decoded.creator.toLowerCase()).toBe(intent.creator.toLowerCase());
+    expect(decoded.creator.toLowerCase()).toBe(MAX_ID_INTENT.creator);
     expect(decoded.data).toBe('0x');
   });
 
-  it('hashes as keccak256 of the encoding, and any field changes the hash', () => {
-    expect(intentHash(intent)).toBe(keccak256(encodeIntent(intent)));
-    expect(intentHash(intent)).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(intentHash({ ...intent, minOutputAmount: '330000000000001' })).not.toBe(intentHash(intent));
+  it.each([
+    ['the largest intent id, empty data', MAX_ID_INTENT, MAX_ID_HASH],
+    ['partial fill, short and 32-byte bytes fields, fee data', BYTES_INTENT, BYTES_HASH],
+  ])('hashes %s to the vector another ABI implementation computed', (_, intent, expected) => {
+    expect(intentHash(intent)).toBe(expected);
+  });
+
+  it('changes the hash with any one field', () => {
+    expect(intentHash({ ...MAX_ID_INTENT, minOutputAmount: '330000000000001' })).not.toBe(MAX_ID_HASH);
+    expect(intentHash({ ...BYTES_INTENT, allowPartialFill: false })).not.toBe(BYTES_HASH);
   });
 });

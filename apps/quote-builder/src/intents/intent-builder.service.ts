@@ -3,6 +3,7 @@ import { ChainAccess, encodeApprove, encodeAssetManagerTransfer, encodeCancelInt
 import {
   AppError,
   ErrorCode,
+  isEvmAddressText,
   type AllowanceCheckResponse,
   type ApproveResponse,
   type BuildResponse,
@@ -136,8 +137,8 @@ export class IntentBuilderService {
     const cancel = encodeCancelIntent(intent);
     if (src.hub) return { tx: { from: intent.creator, to: intents, value: '0', data: cancel } };
     if (src.type !== 'EVM') throw new AppError(501, ErrorCode.NotImplemented, `Transactions from ${src.key} are not built yet`);
-    if (!/^0x[0-9a-fA-F]{40}$/.test(intent.srcAddress)) {
-      throw AppError.validation([{ field: 'intent.srcAddress', rule: 'evmAddress', message: `intent.srcAddress must be a 20-byte address on ${src.key}` }]);
+    if (!isEvmAddressText(intent.srcAddress)) {
+      throw AppError.validation([{ field: 'intent.srcAddress', rule: 'evmAddress', message: `intent.srcAddress must be a 20-byte hex address on ${src.key} (EIP-55 checksummed if mixed case)` }]);
     }
     const calls: HubCall[] = [{ target: intents, value: 0n, data: cancel }];
     const assetManager = hub.contracts?.hubAssetManager as Address | undefined;
