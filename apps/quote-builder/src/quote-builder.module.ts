@@ -3,8 +3,8 @@ import { ExecutionsModule } from './executions/executions.module';
 import { IntentsModule } from './intents/intents.module';
 import { MarketplaceModule } from './marketplace/marketplace.module';
 import { QuotesModule } from './quotes/quotes.module';
-import { RegistryModule } from './registry/registry.module';
+import { ChainCatalogModule } from './chain-catalog/chain-catalog.module';
 import { SolverApiModule } from './solver-api/solver-api.module';
 
-@Module({ imports: [RegistryModule, IntentsModule, MarketplaceModule, QuotesModule, ExecutionsModule, SolverApiModule] })
+@Module({ imports: [ChainCatalogModule, IntentsModule, MarketplaceModule, QuotesModule, ExecutionsModule, SolverApiModule] })
 export class QuoteBuilderModule {}

@@ -24,7 +24,7 @@ import { SolverConnections } from '../marketplace/solver-connections';
 import type { AuthenticatedSolver } from '../marketplace/solver-registry.service';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { QuoteRecords } from '../marketplace/quote-records';
-import { RegistryService } from '../registry/registry.service';
+import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
 
 /** Intents handed again to a solver that (re)connects: the newest open ones. */
 const OPEN_ON_CONNECT = 200;
@@ -49,7 +49,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly db: PrismaClient,
-    private readonly registry: RegistryService,
+    private readonly catalog: ChainCatalog,
     private readonly chains: ChainAccess,
     private readonly quotes: QuoteRecords,
     private readonly messaging: MessagingClient,
@@ -113,7 +113,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     const intentHash = frame.intent_hash.toLowerCase();
     const row = await this.db.execution.findUnique({ where: { intentHash }, select: { status: true } });
     if (!row || row.status === 'solved') return;
-    const hub = this.registry.registry.hub;
+    const hub = this.catalog.chains.hub;
     const events = await this.chains.evm(hub, (a) => a.intentEvents(frame.fill_tx_hash as Hex, this.intentsContract()));
     const filled = events?.status === 'success' && events.filled.some((f) => f.intentHash.toLowerCase() === intentHash);
     if (!filled) {
@@ -129,7 +129,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
 
   /** The IntentCreated event of the transaction: the one of the quote's tokens when several are there. */
   private async createdIntent(txHash: Hex, quote: QuoteRecord | undefined): Promise<CreatedIntent> {
-    const hub = this.registry.registry.hub;
+    const hub = this.catalog.chains.hub;
     const intents = this.intentsContract();
     const events = await this.chains.evm(hub, (a) => a.intentEvents(txHash, intents));
     if (!events) throw new AppError(404, ErrorCode.IntentNotFound, `The hub knows no transaction ${txHash} (not mined yet?)`);
@@ -185,7 +185,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
   }
 
   private intentsContract(): Address {
-    const address = this.registry.registry.hub.contracts?.intents;
+    const address = this.catalog.chains.hub.contracts?.intents;
     if (!address) throw new AppError(503, ErrorCode.NotConfigured, 'This deployment has no intents contract configured for the hub');
     return address as Address;
   }

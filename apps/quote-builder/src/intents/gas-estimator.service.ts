@@ -2,7 +2,7 @@ import { ChainAccess } from '@swap/chains';
 import { Injectable } from '@nestjs/common';
 import { AppError, ErrorCode, isEvmAddressText, type FieldViolation, type GasEstimateResponse, type GasTxDto } from '@swap/contracts';
 import { BaseError, EstimateGasExecutionError, HttpRequestError, TimeoutError, type Address, type Hex } from 'viem';
-import { RegistryService } from '../registry/registry.service';
+import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
 
 /**
  * What a built transaction will cost at the chain's current prices: EVM, the gas the node
@@ -13,12 +13,12 @@ import { RegistryService } from '../registry/registry.service';
 @Injectable()
 export class GasEstimatorService {
   constructor(
-    private readonly registry: RegistryService,
+    private readonly catalog: ChainCatalog,
     private readonly chains: ChainAccess,
   ) {}
 
   async estimate(chainKey: string, tx: GasTxDto): Promise<GasEstimateResponse> {
-    const chain = this.registry.registry.findChain(chainKey);
+    const chain = this.catalog.chains.findChain(chainKey);
     if (!chain) throw AppError.validation([{ field: 'chainKey', rule: 'knownChain', message: `chainKey: unknown chain key ${chainKey}` }]);
     if (chain.type === 'EVM') {
       const problems: FieldViolation[] = [];

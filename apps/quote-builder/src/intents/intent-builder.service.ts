@@ -16,7 +16,7 @@ import {
 } from '@swap/contracts';
 import { randomBytes } from 'node:crypto';
 import { hexToBytes, isAddress, type Address, type Hex } from 'viem';
-import { RegistryService } from '../registry/registry.service';
+import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
 import { INTENT_FIELDS, NATIVE, resolveSwap } from './swap-resolution';
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -32,7 +32,7 @@ const U64_MAX = (1n << 64n) - 1n;
 @Injectable()
 export class IntentBuilderService {
   constructor(
-    private readonly registry: RegistryService,
+    private readonly catalog: ChainCatalog,
     private readonly chains: ChainAccess,
   ) {}
 
@@ -46,7 +46,7 @@ export class IntentBuilderService {
     if (!request.partnerFee && request.data.toLowerCase().startsWith('0x01')) {
       throw AppError.validation([{ field: 'data', rule: 'feeReserved', message: 'data must not start with 0x01: that prefix marks a partner fee (send partnerFee instead)' }]);
     }
-    const hub = this.registry.registry.hub;
+    const hub = this.catalog.chains.hub;
     const intents = this.hubContract(hub, 'intents');
     if (src.type !== 'EVM' && src.type !== 'SOLANA') throw new AppError(501, ErrorCode.NotImplemented, `Transactions from ${src.key} are not built yet`);
     if (src.type === 'SOLANA' && amount > U64_MAX) {
@@ -132,7 +132,7 @@ export class IntentBuilderService {
     if (intent.srcChain !== src.relayChainId) {
       throw AppError.validation([{ field: 'intent.srcChain', rule: 'matchesSrcChainKey', message: `intent.srcChain must be ${src.relayChainId}, the relay chain id of ${src.key}` }]);
     }
-    const hub = this.registry.registry.hub;
+    const hub = this.catalog.chains.hub;
     const intents = this.hubContract(hub, 'intents');
     const cancel = encodeCancelIntent(intent);
     if (src.hub) return { tx: { from: intent.creator, to: intents, value: '0', data: cancel } };
@@ -159,17 +159,17 @@ export class IntentBuilderService {
 
   /** The hub's latest block time plus the offset, as the public protocol computes deadlines. */
   async deadline(offsetSeconds: number): Promise<{ deadline: string }> {
-    const hub = this.registry.registry.hub;
+    const hub = this.catalog.chains.hub;
     return { deadline: ((await this.chains.evm(hub, (a) => a.latestBlockTime())) + BigInt(offsetSeconds)).toString() };
   }
 
   partnerFee(amountText: string, given?: PartnerFee): PartnerFeeResponse {
-    return partnerFeeQuote(amountText, given, this.registry.configuredPartnerFee());
+    return partnerFeeQuote(amountText, given, this.catalog.configuredPartnerFee());
   }
 
   /** Chains, tokens and addresses of an intent request (the same body serves build, allowance and approve). */
   private resolveIntent(request: IntentRequest) {
-    const swap = resolveSwap(this.registry.registry, request, INTENT_FIELDS);
+    const swap = resolveSwap(this.catalog.chains, request, INTENT_FIELDS);
     return { ...swap, amount: BigInt(request.inputAmount) };
   }
 
@@ -181,7 +181,7 @@ export class IntentBuilderService {
 
   private async checkDeadline(deadline: string): Promise<void> {
     if (deadline === '0') return; // a limit order
-    const hub = this.registry.registry.hub;
+    const hub = this.catalog.chains.hub;
     const now = await this.chains.evm(hub, (a) => a.latestBlockTime());
     if (BigInt(deadline) <= now) {
       throw AppError.validation([{ field: 'deadline', rule: 'future', message: `deadline must be after the hub's latest block time (${now}); get one from GET /v1/swaps/deadline` }]);
@@ -189,7 +189,7 @@ export class IntentBuilderService {
   }
 
   private chain(key: string, field: string): ChainInfo {
-    const chain = this.registry.registry.findChain(key);
+    const chain = this.catalog.chains.findChain(key);
     if (!chain) throw AppError.validation([{ field, rule: 'knownChain', message: `${field}: unknown chain key ${key}` }]);
     return chain;
   }

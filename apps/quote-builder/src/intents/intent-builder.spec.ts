@@ -2,12 +2,12 @@ import { ChainAccess } from '@swap/chains';
 import { loadConfig } from '@swap/config';
 import { AppError, type IntentRequest } from '@swap/contracts';
 import { QuoteBuilderConfig } from '../quote-builder.config';
-import { RegistryService } from '../registry/registry.service';
+import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
 import { IntentBuilderService } from './intent-builder.service';
 
 describe('IntentBuilderService on the mainnet profile (no chain reads)', () => {
   const config = loadConfig(QuoteBuilderConfig, {});
-  const builder = new IntentBuilderService(new RegistryService(config), new ChainAccess({ timeoutMs: config.CHAIN_RPC_TIMEOUT_MS }));
+  const builder = new IntentBuilderService(new ChainCatalog(config), new ChainAccess({ timeoutMs: config.CHAIN_RPC_TIMEOUT_MS }));
   const base: IntentRequest = {
     srcChainKey: '0x92.sonic',
     dstChainKey: '0xa4b1.arbitrum',

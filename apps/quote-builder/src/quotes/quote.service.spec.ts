@@ -9,7 +9,7 @@ import type { IntentBuilderService } from '../intents/intent-builder.service';
 import type { QuoteRecords } from '../marketplace/quote-records';
 import type { RfqOutcome, RfqRequest, RfqService } from '../marketplace/rfq.service';
 import { QuoteBuilderConfig } from '../quote-builder.config';
-import { RegistryService } from '../registry/registry.service';
+import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
 import { QuoteService } from './quote.service';
 
 /** A hub whose USDC asset keeps 18 decimals, so amounts must be converted both ways. */
@@ -42,7 +42,7 @@ describe('QuoteService: the fee comes off first, amounts travel in hub units', (
   const records = {
     record: async (quote: (typeof recorded)[number]) => (recorded.push(quote), { ...quote, id: 'q-1', createdAt: 'now', expiresAt: 'later', requestId: null }),
   } as unknown as QuoteRecords;
-  const service = new QuoteService(new RegistryService(config), rfq, records, {} as IntentBuilderService, config, pino({ level: 'silent' }));
+  const service = new QuoteService(new ChainCatalog(config), rfq, records, {} as IntentBuilderService, config, pino({ level: 'silent' }));
   const body = (over: Partial<QuoteMessage> = {}): QuoteMessage => ({
     tokenSrc: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
     tokenSrcChainKey: '0xa4b1.arbitrum',

@@ -7,7 +7,7 @@ import { IntentBuilderService } from '../intents/intent-builder.service';
 import { QUOTE_FIELDS, resolveSwap, type ResolvedSwap } from '../intents/swap-resolution';
 import { RfqService, type RfqRequest } from '../marketplace/rfq.service';
 import { QuoteBuilderConfig } from '../quote-builder.config';
-import { RegistryService } from '../registry/registry.service';
+import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
 import { pickBest } from './best-quote';
 import { QuoteRecords } from '../marketplace/quote-records';
 
@@ -26,7 +26,7 @@ export const QUOTE_DEADLINE_OFFSET_SECONDS = 300;
 @Injectable()
 export class QuoteService {
   constructor(
-    private readonly registry: RegistryService,
+    private readonly catalog: ChainCatalog,
     private readonly rfq: RfqService,
     private readonly records: QuoteRecords,
     private readonly builder: IntentBuilderService,
@@ -45,7 +45,7 @@ export class QuoteService {
     const sides = { srcChainKey: request.tokenSrcChainKey, dstChainKey: request.tokenDstChainKey, inputToken: request.tokenSrc, outputToken: request.tokenDst, srcAddress: request.srcAddress, dstAddress: request.dstAddress };
     let resolved: ResolvedSwap | undefined;
     try {
-      resolved = resolveSwap(this.registry.registry, sides, QUOTE_FIELDS);
+      resolved = resolveSwap(this.catalog.chains, sides, QUOTE_FIELDS);
     } catch (error) {
       if (!(error instanceof AppError) || !Array.isArray(error.details)) throw error;
       problems.push(...error.details);
@@ -107,7 +107,7 @@ export class QuoteService {
 
   /** The solver API's quote (`/v1/intent/quote`): hub assets in and out, the amount already after fees. */
   async quoteHubAssets(request: SolverQuoteRequest): Promise<SolverQuoteResponse> {
-    const registry = this.registry.registry;
+    const registry = this.catalog.chains;
     const known = (asset: string) => registry.profile.tokens.some((t) => t.hubAsset.toLowerCase() === asset.toLowerCase());
     if (!known(request.token_src) || !known(request.token_dst) || request.token_src.toLowerCase() === request.token_dst.toLowerCase()) {
       throw new AppError(422, ErrorCode.NoRoute, 'No path found: token_src and token_dst must be two different hub assets this deployment lists');

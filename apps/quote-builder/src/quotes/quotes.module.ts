@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { IntentsModule } from '../intents/intents.module';
 import { MarketplaceModule } from '../marketplace/marketplace.module';
-import { RegistryModule } from '../registry/registry.module';
+import { ChainCatalogModule } from '../chain-catalog/chain-catalog.module';
 import { QuoteService } from './quote.service';
 import { QuotesHandlers } from './quotes.handlers';
 
-@Module({ imports: [RegistryModule, MarketplaceModule, IntentsModule], controllers: [QuotesHandlers], providers: [QuoteService], exports: [QuoteService] })
+@Module({ imports: [ChainCatalogModule, MarketplaceModule, IntentsModule], controllers: [QuotesHandlers], providers: [QuoteService], exports: [QuoteService] })
 export class QuotesModule {}

@@ -5,17 +5,17 @@ import { MessagingClient } from '@swap/messaging';
 import { createHash } from 'node:crypto';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 
-/** The chain and token registry quote-builder serves, loaded once from its profile at boot. */
+/** The chain catalog quote-builder serves (chains, tokens, partner fee), loaded once from its profile at boot; published on the bus as the registry snapshot. */
 @Injectable()
-export class RegistryService {
-  readonly registry: ChainRegistry;
+export class ChainCatalog {
+  readonly chains: ChainRegistry;
   readonly snapshot: RegistrySnapshot;
 
   constructor(private readonly config: QuoteBuilderConfig) {
-    this.registry = applyRpcUrls(loadChainRegistry(config.CHAIN_PROFILE), config.CHAIN_RPC_URLS);
+    this.chains = applyRpcUrls(loadChainRegistry(config.CHAIN_PROFILE), config.CHAIN_RPC_URLS);
     const content = {
-      chains: this.registry.chains.map(({ key, name, type, chainId, relayChainId, hub, aliases }) => ({ key, name, type, chainId, relayChainId, hub, aliases })),
-      tokensByChain: this.registry.tokensByChain(),
+      chains: this.chains.chains.map(({ key, name, type, chainId, relayChainId, hub, aliases }) => ({ key, name, type, chainId, relayChainId, hub, aliases })),
+      tokensByChain: this.chains.tokensByChain(),
       partnerFee: this.configuredPartnerFee(),
     };
     this.snapshot = { version: createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 16), startedAt: Date.now(), ...content };
@@ -26,7 +26,7 @@ export class RegistryService {
   }
 
   tokensOf(chainKey: string): Token[] {
-    return this.registry.tokensOf(chainKey);
+    return this.chains.tokensOf(chainKey);
   }
 
   /** The deployment's partner fee (PARTNER_FEE_*), or null when none is set. */
@@ -43,13 +43,13 @@ export class RegistryService {
  * what this replica's registry holds; they may also ask (`registrySnapshot`).
  */
 @Injectable()
-export class RegistryAnnouncer implements OnApplicationBootstrap {
+export class ChainCatalogAnnouncer implements OnApplicationBootstrap {
   constructor(
-    private readonly registry: RegistryService,
+    private readonly catalog: ChainCatalog,
     private readonly messaging: MessagingClient,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.messaging.emit(Events.registryChanged, this.registry.snapshot);
+    this.messaging.emit(Events.registryChanged, this.catalog.snapshot);
   }
 }

@@ -2,13 +2,13 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { intentHash } from '@swap/chains';
 import { IntentHashRequestDto, Subjects, type RpcReply } from '@swap/contracts';
-import { ChainKeyRequest } from './registry.messages';
-import { RegistryService } from './registry.service';
+import { ChainKeyRequest } from './chain-catalog.messages';
+import { ChainCatalog } from './chain-catalog.service';
 
 /** Bus handlers: the chain and token registry, and intent hashing, for swap-gateway. */
 @Controller()
-export class RegistryHandlers {
-  constructor(private readonly registry: RegistryService) {}
+export class ChainCatalogHandlers {
+  constructor(private readonly catalog: ChainCatalog) {}
 
   /* tokensList, tokensByChain and chainGet (and partnerFee in IntentsHandlers): swap-gateway
      now answers these reads from memory (registrySnapshot); the handlers answer the previous
@@ -16,23 +16,23 @@ export class RegistryHandlers {
 
   @MessagePattern(Subjects.tokensList)
   tokensList(): RpcReply<typeof Subjects.tokensList> {
-    return this.registry.tokensByChain();
+    return this.catalog.tokensByChain();
   }
 
   @MessagePattern(Subjects.tokensByChain)
   tokensByChain(@Payload() request: ChainKeyRequest): RpcReply<typeof Subjects.tokensByChain> {
-    return this.registry.tokensOf(request.chainKey);
+    return this.catalog.tokensOf(request.chainKey);
   }
 
   @MessagePattern(Subjects.chainGet)
   chain(@Payload() request: ChainKeyRequest): RpcReply<typeof Subjects.chainGet> {
-    const { key, name, type, chainId, relayChainId, hub } = this.registry.registry.getChain(request.chainKey);
+    const { key, name, type, chainId, relayChainId, hub } = this.catalog.chains.getChain(request.chainKey);
     return { key, name, type, chainId, relayChainId, hub };
   }
 
   @MessagePattern(Subjects.registrySnapshot)
   snapshot(): RpcReply<typeof Subjects.registrySnapshot> {
-    return this.registry.snapshot;
+    return this.catalog.snapshot;
   }
 
   @MessagePattern(Subjects.intentHash)
