@@ -1,5 +1,11 @@
 import { loadChainRegistry } from '@swap/chains';
-import { loadMarketsConfig, priceSymbolOf } from './markets-config';
+import { loadMarketsConfig, type MarketsConfig } from './markets-config';
+
+/** The price symbol a client reads for a token, whatever its network or wrapped form (WETH → ETH). */
+function priceSymbolOf(tokenSymbol: string, config: MarketsConfig): string | undefined {
+  const symbol = config.aliases[tokenSymbol] ?? tokenSymbol;
+  return config.symbols[symbol] ? symbol : undefined;
+}
 
 describe('price symbols', () => {
   const config = loadMarketsConfig();

@@ -14,9 +14,3 @@ export function loadMarketsConfig(path?: string): MarketsConfig {
   }
   return config;
 }
-
-/** The one price symbol of a token, whatever its network or wrapped form (WETH → ETH). */
-export function priceSymbolOf(tokenSymbol: string, config: MarketsConfig): string | undefined {
-  const symbol = config.aliases[tokenSymbol] ?? tokenSymbol;
-  return config.symbols[symbol] ? symbol : undefined;
-}

@@ -15,29 +15,33 @@ describe('SimulatedPriceSource', () => {
     expect([1, 2, 3].flatMap((t) => other.step(t * 1000)).map((t) => formatPrice(t.price))).not.toEqual(walkA.map((x) => x.split(':')[1]));
   });
 
-  it('moves at most 0.1% (plus rounding) a step, keeps prices positive and to 8 decimals', () => {
-    const source = new SimulatedPriceSource({ X: '100' }, { seed: 1, tickMs: 1000 });
-    let previous = parsePrice('100');
-    for (let i = 0; i < 2_000; i++) {
-      const [tick] = source.step(i);
-      const change = tick.price > previous ? tick.price - previous : previous - tick.price;
-      expect(change <= previous / 1000n + 10n ** 10n).toBe(true); // 0.1%, plus the 1e-8 rounding
-      expect(tick.price > 0n).toBe(true);
-      expect(formatPrice(tick.price)).toMatch(/^\d+(\.\d{1,8})?$/);
-      previous = tick.price;
+  it('emits ticks on its timer once started, and stops', async () => {
+    jest.useFakeTimers();
+    try {
+      const source = new SimulatedPriceSource(starts, { seed: 1, tickMs: 10 });
+      const batches: number[] = [];
+      await source.start((ticks) => batches.push(ticks.length));
+      jest.advanceTimersByTime(55);
+      await source.stop();
+      expect(batches).toEqual([2, 2, 2, 2, 2, 2]); // one at start, five in 55 ms; each for both symbols
+      jest.advanceTimersByTime(100);
+      expect(batches).toHaveLength(6);
+    } finally {
+      jest.useRealTimers();
     }
   });
 
-  it('emits ticks on its timer once started, and stops', async () => {
-    const source = new SimulatedPriceSource(starts, { seed: 1, tickMs: 10 });
-    const batches: number[] = [];
-    await source.start((ticks) => batches.push(ticks.length));
-    await new Promise((r) => setTimeout(r, 55));
-    await source.stop();
-    const count = batches.length;
-    expect(count).toBeGreaterThanOrEqual(3);
-    expect(batches.every((n) => n === 2)).toBe(true);
-    await new Promise((r) => setTimeout(r, 30));
-    expect(batches.length).toBe(count);
+  it('moves at most 0.1% (plus rounding) a step, keeps prices positive and to 8 decimals (offending steps listed)', () => {
+    const source = new SimulatedPriceSource({ X: '100' }, { seed: 1, tickMs: 1000 });
+    let previous = parsePrice('100');
+    const offending: string[] = [];
+    for (let i = 0; i < 2_000; i++) {
+      const [tick] = source.step(i);
+      const change = tick.price > previous ? tick.price - previous : previous - tick.price;
+      const text = formatPrice(tick.price);
+      if (change > previous / 1000n + 10n ** 10n || tick.price <= 0n || !/^\d+(\.\d{1,8})?$/.test(text)) offending.push(`step ${i}: ${formatPrice(previous)} -> ${text}`);
+      previous = tick.price;
+    }
+    expect(offending).toEqual([]);
   });
 });

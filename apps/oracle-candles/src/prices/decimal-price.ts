@@ -42,12 +42,6 @@ export function priceFromMantissa(mantissa: string, expo: number): Price {
   return BigInt(mantissa) * 10n ** BigInt(shift);
 }
 
-/** A PostgreSQL NUMERIC rendered as text ("3021.450000000000000000") back to a price. */
-export function priceFromNumericText(text: string): Price {
-  const [whole, fraction = ''] = text.split('.');
-  return BigInt(whole) * SCALE + BigInt(fraction.padEnd(PRICE_DECIMALS, '0').slice(0, PRICE_DECIMALS) || '0');
-}
-
 /** The price as NUMERIC literal text with all 18 places, for SQL parameters. */
 export function priceToNumericText(price: Price): string {
   return `${price / SCALE}.${(price % SCALE).toString().padStart(PRICE_DECIMALS, '0')}`;
