@@ -65,7 +65,7 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
     const ready = await jsonOf(await fetch(`${admin['relay-tracker']}/readyz`));
     expect(ready.checks).toMatchObject({ nats: { status: 'up' }, postgresql: { status: 'up' } });
     const swapLogs = running[1].stdout.map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(swapLogs.some((l) => l.requestId === 'cluster-1' && l.msg === 'request completed')).toBe(true);
+    expect(swapLogs).toContainEqual(expect.objectContaining({ requestId: 'cluster-1', msg: 'request completed' }));
   });
 
   it('serves candles through the gateway from PostgreSQL and Redis', async () => {
@@ -85,7 +85,7 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
   it('stops a service gracefully on SIGTERM', async () => {
     const relay = running[2];
     expect(await stopProcess(relay)).toBe(0);
-    expect(relay.stdout.some((l) => l.includes('"msg":"relay-tracker stopped"'))).toBe(true);
+    expect(relay.stdout).toContainEqual(expect.stringContaining('"msg":"relay-tracker stopped"'));
   });
 });
 

@@ -67,7 +67,7 @@ describe('the embedded default, called through the gateway', () => {
     expect(arbitrum.status).toBe(200);
     expect(arbitrum.json().map((t: { symbol: string }) => t.symbol)).toEqual(expect.arrayContaining(['ETH', 'USDC', 'WBTC']));
     const sonic = await get(`${platform.gatewayUrl}/v1/swaps/tokens/sonic`);
-    expect(sonic.json().every((t: { chainKey: string }) => t.chainKey === '0x92.sonic')).toBe(true);
+    expect(sonic.json().filter((t: { chainKey: string }) => t.chainKey !== '0x92.sonic')).toEqual([]);
   });
 
   it('answers an unknown chain key with 404 and a clear message', async () => {

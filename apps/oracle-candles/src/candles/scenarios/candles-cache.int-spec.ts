@@ -24,7 +24,7 @@ describe('candles: response cache', () => {
     const read = jest.spyOn(oracle.store, 'readJson');
     const url = '/v1/be/oracle/candles?symbol=STAMPEDE&interval=5m&from=0&to=3000';
     const answers = await Promise.all(Array.from({ length: 20 }, () => oracle.get(url)));
-    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(answers.filter((a) => a.status !== 200).map((a) => a.status)).toEqual([]);
     expect(read).toHaveBeenCalledTimes(1);
     read.mockRestore();
   });
