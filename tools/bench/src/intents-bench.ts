@@ -1,11 +1,13 @@
 /**
  * The intents part of `npm run bench`: `POST /v1/swaps/intents` from an EVM spoke, through
- * api-gateway, in cluster mode against the devnet. The build reads two things from chains
- * (the hub's block time for the deadline check, the user's hub wallet) and keeps both, so
- * after the first request a build is encoding work only.
+ * api-gateway, in cluster mode against the devnet, at the bench's connection count. The
+ * build reads two things from chains: the hub's block time for the deadline check (kept
+ * briefly) and the user's hub wallet (kept per user): every request comes from another of
+ * 100 000 users, so each build looks its user's wallet up on the devnet as a new user's
+ * would. The same-run reference is a bare Node server answering a build's body.
  */
 import autocannon from 'autocannon';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadChainRegistry } from '@swap/chains';
@@ -24,10 +26,9 @@ export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Pro
     for (const port of Object.values(ports)) await ctx.waitForService(port);
 
     const gateway = `http://127.0.0.1:${ports.gateway}`;
-    const user = devnet.accounts[1].address;
     const usdc = (key: string) => registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
     const deadline = ((await (await fetch(`${gateway}/v1/swaps/deadline?offsetSeconds=3600`)).json()) as { deadline: string }).deadline;
-    const body = JSON.stringify({
+    const bodyOf = (user: string) => JSON.stringify({
       srcChainKey: '0xa4b1.arbitrum',
       dstChainKey: '0x92.sonic',
       inputToken: usdc('0xa4b1.arbitrum'),
@@ -42,17 +43,38 @@ export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Pro
       data: '0x',
       partnerFee: { address: '0x000000000000000000000000000000000000fee5', percentage: 10 },
     });
-    const first = await fetch(`${gateway}/v1/swaps/intents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    if (first.status !== 200) throw new Error(`intents answered ${first.status}: ${await first.text()}`);
+    // Distinct users: 0x…0001, 0x…0002, … (valid addresses nobody's hub wallet was looked up for).
+    const USERS = 100_000;
+    let nextUser = 1;
+    const userAt = (n: number) => `0x${(0xb0000000 + (n % USERS)).toString(16).padStart(40, '0')}`;
+    const first = await fetch(`${gateway}/v1/swaps/intents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodyOf(userAt(0)) });
+    const firstBody = await first.text();
+    if (first.status !== 200) throw new Error(`intents answered ${first.status}: ${firstBody}`);
 
-    const connections = Number(process.env.BENCH_INTENT_CONNECTIONS ?? 10);
-    const options = { url: `${gateway}/v1/swaps/intents`, method: 'POST' as const, body, headers: { 'content-type': 'application/json' }, connections };
+    // The reference: a bare Node server answering the same body, measured in this run.
+    const bodyFile = join(mkdtempSync(join(tmpdir(), 'bench-intents-')), 'body.json');
+    writeFileSync(bodyFile, firstBody);
+    const bare = { port: await ctx.freePort(), proxy: await ctx.freePort() };
+    await ctx.start('dist/tools/bench/src/reference-servers.js', { BARE_PORT: String(bare.port), PROXY_PORT: String(bare.proxy), BODY_FILE: bodyFile });
+    await ctx.waitFor(`http://127.0.0.1:${bare.proxy}/`);
+    const bareOptions = { url: `http://127.0.0.1:${bare.port}/v1/swaps/intents`, method: 'POST' as const, body: bodyOf(userAt(0)), headers: { 'content-type': 'application/json' }, connections: ctx.connections };
+    await autocannon({ ...bareOptions, duration: Math.min(2, ctx.duration) });
+    const reference = await autocannon({ ...bareOptions, duration: ctx.duration });
+
+    const options = {
+      url: `${gateway}/v1/swaps/intents`,
+      connections: ctx.connections,
+      requests: [{ method: 'POST' as const, headers: { 'content-type': 'application/json' }, setupRequest: (req: object) => ({ ...req, body: bodyOf(userAt(nextUser++)) }) }],
+    };
     await autocannon({ ...options, duration: Math.min(2, ctx.duration) });
+    const usersBefore = nextUser;
     const r = await autocannon({ ...options, duration: ctx.duration });
     ctx.print([
       '',
-      `intents: POST /v1/swaps/intents from 0xa4b1.arbitrum (ERC-20, partner fee) through api-gateway, devnet, ${connections} connections, ${ctx.duration} s`,
-      `  ${r.requests.average.toFixed(0)} builds/s (target >= 1000), p50 ${r.latency.p50.toFixed(1)} ms, p99 ${r.latency.p99.toFixed(1)} ms (target < 20 ms), non-2xx ${r.non2xx}`,
+      `intents: POST /v1/swaps/intents from 0xa4b1.arbitrum (ERC-20, partner fee) through api-gateway, devnet, ${ctx.connections} connections, ${ctx.duration} s, ${nextUser - usersBefore} distinct users`,
+      `  ${'reference: bare Node server, same body'.padEnd(42)} ${reference.requests.average.toFixed(0).padStart(7)} req/s, p50 ${reference.latency.p50.toFixed(1)} ms, p99 ${reference.latency.p99.toFixed(1)} ms`,
+      `  ${'builds, a new user each'.padEnd(42)} ${r.requests.average.toFixed(0).padStart(7)} req/s, p50 ${r.latency.p50.toFixed(1)} ms, p99 ${r.latency.p99.toFixed(1)} ms, non-2xx ${r.non2xx}, errors ${r.errors}`,
+      `  builds run at ${((r.requests.average / reference.requests.average) * 100).toFixed(1)}% of the bare server's throughput`,
       '',
     ]);
   } finally {

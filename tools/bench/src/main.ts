@@ -55,10 +55,9 @@ const adminPorts = new Map<number, number>();
 /** Starts a built entry point; a service (one given a PORT) also gets a free ADMIN_PORT. */
 async function start(script: string, env: Record<string, string>): Promise<ChildProcess> {
   const full = { ...env };
-  if (full.PORT && !full.ADMIN_PORT) {
-    const admin = await freePort();
-    full.ADMIN_PORT = String(admin);
-    adminPorts.set(Number(full.PORT), admin);
+  if (full.PORT) {
+    full.ADMIN_PORT ??= String(await freePort());
+    adminPorts.set(Number(full.PORT), Number(full.ADMIN_PORT));
   }
   const child = spawn(process.execPath, [join(ROOT, script)], { env: { ...process.env, ...full }, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(child);
@@ -167,6 +166,7 @@ async function main(): Promise<void> {
     freePort,
     waitFor,
     waitForService,
+    adminPortOf: (port: number) => adminPorts.get(port)!,
     print,
   };
   if (!only || only === 'keys') await benchKeys({ ...ctx, natsUrl: NATS_URL });

@@ -1,21 +1,26 @@
 import type { ChildProcess } from 'node:child_process';
 /**
- * The oracle-candles part of `npm run bench`:
+ * The oracle-candles part of `npm run bench`, every figure beside a reference measured in
+ * the same run:
  *  1. cached reads through api-gateway: 500 candles vs the tiny markets body, same hop;
- *  2. uncached reads of 5000 1m candles from a table of one year of 1m candles for 20
- *     symbols (about 10.5 million rows; generated once into the bench database and kept);
- *  3. ingestion: ticks aggregated and written to PostgreSQL, on this one process.
+ *  2. uncached reads of 5000 1m candles (a new range each time) from a table of one year
+ *     of 1m candles for 20 symbols (about 10.5 million rows; generated once into the bench
+ *     database and kept), under concurrent load, against the same rows fetched by one plain
+ *     SQL query each on a pool of the service's size;
+ *  3. ingestion through the service: oracle-candles reading a Hermes stand-in's event
+ *     stream as fast as it can (aggregating and merging into PostgreSQL), against a bare
+ *     Node reader of the same stream.
+ * Only the service's public entry (its definition, for the migrations) is imported.
  */
-import { createPrismaClient } from '@swap/persistence';
 import { migrateService } from '@swap/service-kit';
 import autocannon from 'autocannon';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
-import { CandleAggregator } from '../../../apps/oracle-candles/src/aggregation/candle-aggregator';
-import { CandleStore } from '../../../apps/oracle-candles/src/aggregation/candle-store';
-import { PrismaClient } from '../../../apps/oracle-candles/src/generated/prisma/client';
 import { oracleCandles } from '../../../apps/oracle-candles/src/oracle-candles.definition';
-import { parsePrice } from '../../../apps/oracle-candles/src/prices/decimal-price';
+import { bareStreamRate, startHermesStream } from './hermes-stream';
 
 export interface BenchContext {
   postgresUrl: string;
@@ -30,6 +35,8 @@ export interface BenchContext {
   waitFor(url: string): Promise<void>;
   /** Waits for the service started on this PORT to answer on its admin port (`/readyz` unless told). */
   waitForService(port: number, path?: string): Promise<void>;
+  /** The admin port of the service started on this PORT (`/metrics`). */
+  adminPortOf(port: number): number;
   print(lines: string[]): void;
 }
 
@@ -58,8 +65,9 @@ export async function benchOracle(ctx: BenchContext): Promise<void> {
   const cached = await measure(`${gateway}${cachedPath}`, ctx);
   const candleCount = (JSON.parse(cachedBody) as { candles: unknown[] }).candles.length;
 
-  const uncached = await uncachedReads(`http://127.0.0.1:${oraclePort}`, ctx.duration);
-  const ingestion = await ingest(url);
+  const uncached = await uncachedReads(`http://127.0.0.1:${oraclePort}`, ctx);
+  const sql = await sqlReads(url, ctx);
+  const ingestion = await ingestThroughService(url, ctx);
 
   ctx.print([
     '',
@@ -70,10 +78,15 @@ export async function benchOracle(ctx: BenchContext): Promise<void> {
     `${`GET candles, ${candleCount} candles, cached (${cachedBody.length} B)`.padEnd(44)} ${cached.rps.toFixed(0).padStart(9)} ${cached.p50.toFixed(2).padStart(8)} ${cached.p99.toFixed(2).padStart(8)} ${String(cached.non2xx).padStart(8)}`,
     `cached candles keep ${((cached.rps / markets.rps) * 100).toFixed(1)}% of the markets throughput (target >= 50%)`,
     '',
-    `uncached reads of 5000 1m candles (direct, sequential, a new range each time): ${uncached.n} reads, p50 ${uncached.p50.toFixed(1)} ms, p99 ${uncached.p99.toFixed(1)} ms (target p99 < 50 ms), ${uncached.bytes} B each`,
+    `uncached reads of 5000 1m candles, a new range each, ${ctx.connections} concurrent clients, ${Math.max(5, ctx.duration)} s:`,
+    `  ${'oracle-candles, direct'.padEnd(42)} ${uncached.rps.toFixed(0).padStart(7)} reads/s  p50 ${uncached.p50.toFixed(1).padStart(6)} ms  p99 ${uncached.p99.toFixed(1).padStart(6)} ms  (${uncached.n} reads, ${uncached.bytes} B each)`,
+    `  ${`reference: the same rows, one SQL query (pool ${SQL_POOL})`.padEnd(42)} ${sql.rps.toFixed(0).padStart(7)} reads/s  p50 ${sql.p50.toFixed(1).padStart(6)} ms  p99 ${sql.p99.toFixed(1).padStart(6)} ms  (${sql.n} queries)`,
+    `  the service keeps ${((uncached.rps / sql.rps) * 100).toFixed(1)}% of plain SQL's throughput; its p99 is ${(uncached.p99 / sql.p99).toFixed(2)}x SQL's`,
     '',
-    `ingestion (one process): ${ingestion.ticks.toLocaleString('en')} ticks of 20 symbols, aggregated in memory: ${ingestion.memoryRate.toFixed(0)} ticks/s;`,
-    `  with every candle piece merged into PostgreSQL (a flush per 20 000 ticks): ${ingestion.totalRate.toFixed(0)} ticks/s (target >= 20 000)`,
+    `ingestion through oracle-candles (Hermes stand-in stream, 20 feeds, ${ingestion.seconds} s):`,
+    `  ${'oracle-candles (aggregated, merged into PostgreSQL)'.padEnd(52)} ${ingestion.serviceRate.toFixed(0).padStart(8)} ticks/s  (${ingestion.rows.toLocaleString('en')} candle rows written, ${ingestion.failures} failed writes)`,
+    `  ${'reference: a bare Node reader of the same stream'.padEnd(52)} ${ingestion.bareRate.toFixed(0).padStart(8)} ticks/s`,
+    `  the service ingests ${((ingestion.serviceRate / ingestion.bareRate) * 100).toFixed(1)}% of what a bare reader parses`,
     '',
   ]);
 }
@@ -112,58 +125,125 @@ async function ensureYearOfCandles(url: string, ctx: BenchContext): Promise<numb
   }
 }
 
-async function uncachedReads(origin: string, seconds: number) {
-  const pool = new Pool(origin, { connections: 1 });
+/** The service's pool size (DATABASE_POOL_MAX default), which the SQL reference uses too. */
+const SQL_POOL = 10;
+
+/** A different 5000-minute range for every read, spread over the year: never a cache hit. */
+function rangeOf(i: number) {
+  const from = START + ((i * 7919) % (YEAR_MINUTES - 6000)) * 60;
+  return { symbol: SYMBOLS[i % SYMBOLS.length], from, to: from + 5000 * 60 };
+}
+
+/** Runs `clients` loops of `once(i)` (i counting across them) for `seconds`; latency samples. */
+async function concurrently(clients: number, seconds: number, once: (i: number) => Promise<number | void>) {
   const samples: number[] = [];
-  let bytes = 0;
-  const until = performance.now() + Math.max(5, seconds) * 1000;
+  let next = 0;
+  let size = 0;
+  const until = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        size = (await once(next++)) || size;
+        samples.push(performance.now() - t);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+  return { n: samples.length, rps: samples.length / elapsed, p50: at(0.5), p99: at(0.99), bytes: size };
+}
+
+async function uncachedReads(origin: string, ctx: BenchContext) {
+  const pool = new Pool(origin, { connections: ctx.connections });
   try {
-    for (let i = 0; performance.now() < until; i++) {
-      const symbol = SYMBOLS[i % SYMBOLS.length];
-      const from = START + ((i * 7919) % (YEAR_MINUTES - 6000)) * 60; // a different range every time: never a cache hit
-      const started = performance.now();
-      const res = await pool.request({ method: 'GET', path: `/v1/be/oracle/candles?symbol=${symbol}&interval=1m&from=${from}&to=${from + 5000 * 60}` });
+    return await concurrently(ctx.connections, Math.max(5, ctx.duration), async (i) => {
+      const { symbol, from, to } = rangeOf(i);
+      const res = await pool.request({ method: 'GET', path: `/v1/be/oracle/candles?symbol=${symbol}&interval=1m&from=${from}&to=${to}` });
       const body = await res.body.text();
-      samples.push(performance.now() - started);
       if (res.statusCode !== 200 || !body.includes(`"timestamp":${from + 4999 * 60}`)) throw new Error(`unexpected answer ${res.statusCode}`);
-      bytes = body.length;
-    }
+      return body.length;
+    });
   } finally {
     await pool.close();
   }
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
-  return { n: samples.length, p50: at(0.5), p99: at(0.99), bytes };
 }
 
-async function ingest(url: string) {
-  const db = createPrismaClient(PrismaClient, { url, schema: 'oracle_candles', poolMax: 2 });
-  const store = new CandleStore(db.client);
-  const total = 400_000;
-  const prices = SYMBOLS.map((_, i) => parsePrice(`${1000 + i}.12345678`));
-  const base = Date.UTC(2026, 0, 1);
-  const ticks = Array.from({ length: total }, (_, i) => ({
-    symbol: `ING${String(i % 20).padStart(2, '0')}`,
-    price: prices[i % 20] + BigInt(i % 1000) * 10n ** 10n,
-    timeMs: base + Math.floor(i / 20) * 50, // 20 ticks per symbol per second of market time
-  }));
+/** The reference for uncached reads: the same rows, one plain SQL query each, same concurrency. */
+async function sqlReads(url: string, ctx: BenchContext) {
+  const pool = new pg.Pool({ connectionString: url, max: SQL_POOL });
   try {
-    const memoryOnly = new CandleAggregator();
-    let started = performance.now();
-    for (const t of ticks) memoryOnly.add(t);
-    const memoryRate = total / ((performance.now() - started) / 1000);
-
-    const aggregator = new CandleAggregator();
-    started = performance.now();
-    for (let i = 0; i < total; i++) {
-      aggregator.add(ticks[i]);
-      if ((i + 1) % 20_000 === 0) await store.write(aggregator.drain());
-    }
-    await store.write(aggregator.drain());
-    const totalRate = total / ((performance.now() - started) / 1000);
-    await db.client.$executeRaw`DELETE FROM oracle_candles.candles WHERE symbol LIKE 'ING%'`;
-    return { ticks: total, memoryRate, totalRate };
+    return await concurrently(ctx.connections, Math.max(5, ctx.duration), async (i) => {
+      const { symbol, from, to } = rangeOf(i);
+      const { rows } = await pool.query(
+        'SELECT bucket, open, high, low, close FROM oracle_candles.candles WHERE symbol = $1 AND interval_s = 60 AND bucket >= $2 AND bucket < $3 ORDER BY bucket',
+        [symbol, from, to],
+      );
+      if (rows.length !== 5000) throw new Error(`expected 5000 rows, got ${rows.length}`);
+    });
   } finally {
-    await db.close();
+    await pool.end();
+  }
+}
+
+/** A Prometheus counter's value from a service's /metrics (summed over its labels). */
+async function counterOf(adminPort: number, name: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}
+
+async function ingestThroughService(url: string, ctx: BenchContext) {
+  const symbols = Array.from({ length: 20 }, (_, i) => `ING${String(i + 1).padStart(2, '0')}`);
+  const stream = await startHermesStream(symbols);
+  const seconds = Math.max(5, ctx.duration);
+  const pgClient = new pg.Client({ connectionString: url });
+  await pgClient.connect();
+  try {
+    const bareRate = await bareStreamRate(stream, seconds);
+
+    const marketsFile = join(mkdtempSync(join(tmpdir(), 'bench-markets-')), 'markets.json');
+    writeFileSync(marketsFile, JSON.stringify({ symbols: Object.fromEntries(Object.entries(stream.feeds).map(([s, id]) => [s, { pythFeedId: id, simulatedStart: '1000' }])), aliases: {} }));
+    const port = await ctx.freePort();
+    const child = await ctx.start('dist/apps/oracle-candles/src/main.js', {
+      DATABASE_URL: url,
+      REDIS_URL: ctx.redisUrl,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+      PORT: String(port),
+      CACHE_KEY_PREFIX: `bench-ingest-${Date.now()}`,
+      PRICE_SOURCE: 'hermes',
+      HERMES_URL: stream.url,
+      MARKETS_FILE: marketsFile,
+    });
+    try {
+      await ctx.waitForService(port);
+      const admin = ctx.adminPortOf(port);
+      const ticks = () => counterOf(admin, 'oracle_ticks_ingested_total');
+      // Warm up until ticks flow, then count over the window.
+      const warmUntil = performance.now() + 10_000;
+      while ((await ticks()) === 0 && performance.now() < warmUntil) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 1000));
+      const [t0, r0, started] = [await ticks(), await counterOf(admin, 'oracle_candle_rows_written_total'), performance.now()];
+      await new Promise((r) => setTimeout(r, seconds * 1000));
+      const [t1, r1, elapsed] = [await ticks(), await counterOf(admin, 'oracle_candle_rows_written_total'), (performance.now() - started) / 1000];
+      const failures = await counterOf(admin, 'oracle_candle_write_failures_total');
+      return { seconds, bareRate, serviceRate: (t1 - t0) / elapsed, rows: r1 - r0, failures };
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }
+  } finally {
+    await stream.close();
+    await pgClient.query(`DELETE FROM oracle_candles.candles WHERE symbol LIKE 'ING%'`);
+    await pgClient.query(`DELETE FROM oracle_candles.markets WHERE symbol LIKE 'ING%'`);
+    await pgClient.end();
   }
 }
