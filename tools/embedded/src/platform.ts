@@ -7,7 +7,7 @@ import type { DestinationStream } from 'pino';
 import { startDevnet, type Devnet } from '../../devnet/src/devnet';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
 import { startEmbeddedSolvers, type RunningSolver } from './solvers';
-import { BACKEND_SERVICES, DATABASE_SERVICES, GATEWAY } from './services';
+import { BACKEND_SERVICES, DATABASE_SERVICES, GATEWAY } from '../../platform-services/src';
 
 export interface PlatformOptions {
   /** Where state lives between runs (PGlite's files). */

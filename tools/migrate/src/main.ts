@@ -6,7 +6,7 @@
  */
 import { ensureDatabase, redactUrl } from '@swap/persistence';
 import { migrateService } from '@swap/service-kit';
-import { DATABASE_SERVICES } from '../../embedded/src/services';
+import { DATABASE_SERVICES } from '../../platform-services/src';
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/swap_platform';

@@ -1,3 +1,7 @@
+/**
+ * The platform's services, each by its public entry (its definition): the one list the
+ * embedded default starts and the migrate tool migrates.
+ */
 import type { AnyServiceDefinition } from '@swap/service-kit';
 import { apiGateway } from '../../../apps/api-gateway/src/api-gateway.definition';
 import { keyRegistry } from '../../../apps/key-registry/src/key-registry.definition';
