@@ -35,19 +35,25 @@ skip() {
 need_root() { [ "$(id -u)" = 0 ] || skip "$1 needs root"; }
 
 # --- Tools: Debian's docker.io and debootstrap, installed when missing. ---
-if ! command -v docker >/dev/null || ! command -v dockerd >/dev/null || ! command -v debootstrap >/dev/null; then
+have_tools() { command -v docker >/dev/null && command -v dockerd >/dev/null && command -v debootstrap >/dev/null; }
+if ! have_tools; then
   need_root "installing docker.io and debootstrap"
   log "installing docker.io and debootstrap"
   apt-get update -qq || skip "apt-get update failed, cannot install docker.io and debootstrap"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker.io debootstrap >/dev/null ||
     skip "apt-get install docker.io debootstrap failed"
+  have_tools || skip "docker, dockerd or debootstrap is still not on PATH after installing docker.io and debootstrap (PATH=$PATH)"
 fi
 
 # --- The daemon: reuse one that answers, otherwise start one and wait (bounded). ---
-if ! docker info >/dev/null 2>&1; then
+if ! docker_err=$(docker info 2>&1 >/dev/null); then
+  case $docker_err in
+    *"permission denied"*) skip "a Docker daemon runs but this user may not use it ($(id -un) cannot open /var/run/docker.sock)" ;;
+  esac
   need_root "starting dockerd (no Docker daemon answers)"
   log "no Docker daemon answers; starting dockerd (log: /var/log/dockerd.log)"
   mkdir -p /var/lib/docker
+  log_lines=$(wc -l </var/log/dockerd.log 2>/dev/null || echo 0) # this daemon's lines come after
   # setsid: the daemon must outlive this script and not get the caller's signals. Every
   # descriptor beyond 0-2 is closed first: a daemon holding a pipe of the caller's (CI's
   # output, a `tee`) keeps that pipe open, and whoever reads it never sees it end.
@@ -67,7 +73,8 @@ if ! docker info >/dev/null 2>&1; then
     sleep 1
   done
   if ! docker info >/dev/null 2>&1; then
-    tail -n 15 /var/log/dockerd.log >&2 || true
+    log_from=$((log_lines + 1))
+    tail -n "+$log_from" /var/log/dockerd.log | tail -n 15 >&2 || true
     kill -0 "$dockerd_pid" 2>/dev/null && skip "the Docker daemon did not answer within 60 s (see /var/log/dockerd.log)"
     skip "dockerd exited at start (see /var/log/dockerd.log)"
   fi

@@ -23,6 +23,12 @@ T0=$SECONDS
 RUN=$$
 IMAGE=${SMOKE_IMAGE:-swap-platform:smoke}
 PORT_BASE=${SMOKE_PORT_BASE:-13000}
+# Eight client ports from the base, and their admin ports 1000 above.
+if ! [[ $PORT_BASE =~ ^[0-9]{1,5}$ ]] || ((10#$PORT_BASE < 1024 || 10#$PORT_BASE > 64528)); then
+  echo "smoke: FAILED: SMOKE_PORT_BASE must be a port number from 1024 to 64528 (its services take base…base+7 and base+1000…base+1007), not '$PORT_BASE'" >&2
+  exit 1
+fi
+PORT_BASE=$((10#$PORT_BASE))
 ADMIN_BASE=$((PORT_BASE + 1000))
 DB_NAME=swap_smoke_$RUN
 DATABASE_URL=postgresql://postgres@127.0.0.1:5432/$DB_NAME
@@ -111,6 +117,15 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# One smoke run at a time on a machine: runs share the Docker daemon (the one that started
+# it stops it), the image tag and the default ports. A second run waits for the first.
+# (The lock's descriptor is not passed on to dockerd: base-image.sh closes it.)
+exec 9>/tmp/swap-platform-smoke.lock
+if ! flock -n 9; then
+  log "another smoke run holds /tmp/swap-platform-smoke.lock; waiting for it (at most 15 min)"
+  flock -w 900 9 || fail "another smoke run held /tmp/swap-platform-smoke.lock for 15 minutes"
+fi
+
 # --- The backends this test runs against (.ci/run starts them). ---
 for backend in PostgreSQL:5432 Redis:6379 NATS:4222; do
   port_open "${backend#*:}" || fail "${backend%:*} does not answer on 127.0.0.1:${backend#*:}"
@@ -124,7 +139,7 @@ done
 # --- 1. Base image stand-in and the image. ---
 base_err=$(mktemp)
 set +e
-timeout 300 bash docker/base-image.sh 2> >(tee "$base_err" >&2)
+timeout --foreground 300 bash docker/base-image.sh 2> >(tee "$base_err" >&2)
 rc=$?
 set -e
 if [ "$rc" = 3 ]; then
@@ -138,7 +153,7 @@ rm -f "$base_err"
 [ "$rc" = 0 ] || fail "docker/base-image.sh exited with $rc"
 
 log "building $IMAGE (DOCKER_BUILDKIT=0)"
-build_log=/tmp/swap-smoke-build.log
+build_log=/tmp/swap-smoke-build-$RUN.log
 build_start=$SECONDS
 # Host network for the build: npm reaches the registry as this machine does. The CA
 # bundle path exists inside because the base stand-in carries the machine's bundle.
@@ -147,7 +162,7 @@ build_start=$SECONDS
 # next run installs nothing when package.json and the lockfile did not change, and
 # builds nothing when the sources did not. (Each later build finds the earlier stages
 # in the cache: the three cost one.)
-build() { DOCKER_BUILDKIT=0 timeout 480 docker build --network host -f docker/Dockerfile \
+build() { DOCKER_BUILDKIT=0 timeout --foreground 480 docker build --network host -f docker/Dockerfile \
   --build-arg NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt "$@" . >>"$build_log" 2>&1; }
 : >"$build_log"
 if ! build --target prod-deps -t "$IMAGE-prod-deps" || ! build --target build -t "$IMAGE-build" || ! build -t "$IMAGE"; then
@@ -194,11 +209,16 @@ log "every require() in dist resolves inside the image"
 
 # --- 2. Migrations, from the image, into this run's database. ---
 log "migrations into $DB_NAME"
-timeout 120 docker run --rm --name "$(container_of migrate)" --label "swap-smoke=$RUN" "${HARDENED[@]}" \
+timeout --foreground 120 docker run --rm --name "$(container_of migrate)" --label "swap-smoke=$RUN" "${HARDENED[@]}" \
   -e DATABASE_URL="$DATABASE_URL" "$IMAGE" node --enable-source-maps dist/tools/migrate/src/main.js | sed 's/^/  /' ||
   fail "the migrations failed"
 
 # --- 3. Every service in its own hardened container. ---
+# key-registry signs the key set with a pair made for this run; swap-gateway trusts its public half.
+read -r KEYSET_SIGNING_KEY KEYSET_PUBLIC_KEY < <(node -e '
+  const k = require("node:crypto").generateKeyPairSync("ed25519");
+  console.log(k.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64"), k.publicKey.export({ format: "der", type: "spki" }).toString("base64"));')
+export KEYSET_SIGNING_KEY KEYSET_PUBLIC_KEY
 upstreams=()
 for name in swap-gateway quote-builder relay-tracker oracle-candles sponsorship-keys partner-portal-api; do
   var=UPSTREAM_$(echo "$name" | tr 'a-z-' 'A-Z_')_URL
@@ -208,7 +228,7 @@ for name in "${SERVICES[@]}"; do
   docker run -d --name "$(container_of "$name")" --label "swap-smoke=$RUN" "${HARDENED[@]}" \
     -e HOST=127.0.0.1 -e PORT="$(port_of "$name")" -e ADMIN_PORT="$(admin_of "$name")" \
     -e DATABASE_URL="$DATABASE_URL" -e NATS_URL="$NATS_URL" -e NATS_SUBJECT_PREFIX="$PREFIX" \
-    -e REDIS_URL="$REDIS_URL" -e CACHE_KEY_PREFIX="$PREFIX-$name" \
+    -e REDIS_URL="$REDIS_URL" -e CACHE_KEY_PREFIX="$PREFIX-$name" -e KEYSET_SIGNING_KEY -e KEYSET_PUBLIC_KEY \
     -e PORTAL_PUBLIC_URL="http://127.0.0.1:$(port_of api-gateway)" \
     "${upstreams[@]}" \
     "$IMAGE" node --enable-source-maps "dist/apps/$name/src/main.js" >/dev/null
@@ -228,15 +248,15 @@ log "all ${#SERVICES[@]} services ready in $((SECONDS - ready_start)) s"
 
 # --- 4. The token list through the containerised gateway. ---
 GATEWAY=http://127.0.0.1:$(port_of api-gateway)
-status=$(curl -s -m 10 -o /tmp/swap-smoke-tokens.json -w '%{http_code}' "$GATEWAY/v1/swaps/tokens") || true
-[ "$status" = 200 ] || fail "GET /v1/swaps/tokens answered $status: $(head -c 300 /tmp/swap-smoke-tokens.json 2>/dev/null)" "$(container_of api-gateway)"
+status=$(curl -s -m 10 -o /tmp/swap-smoke-tokens-$RUN.json -w '%{http_code}' "$GATEWAY/v1/swaps/tokens") || true
+[ "$status" = 200 ] || fail "GET /v1/swaps/tokens answered $status: $(head -c 300 /tmp/swap-smoke-tokens-$RUN.json 2>/dev/null)" "$(container_of api-gateway)"
 summary=$(node -e '
   const byChain = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   const chains = Object.keys(byChain), tokens = Object.values(byChain).flat().length;
   if (!tokens) process.exit(1);
-  console.log(`${tokens} tokens on ${chains.length} chains`);' /tmp/swap-smoke-tokens.json) ||
+  console.log(`${tokens} tokens on ${chains.length} chains`);' /tmp/swap-smoke-tokens-$RUN.json) ||
   fail "GET /v1/swaps/tokens answered an empty list"
-rm -f /tmp/swap-smoke-tokens.json
+rm -f /tmp/swap-smoke-tokens-$RUN.json
 log "GET $GATEWAY/v1/swaps/tokens: 200, $summary"
 
 # --- 5. A small load through the gateway (every backend that serves a public read), then memory. ---
