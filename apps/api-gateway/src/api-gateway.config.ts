@@ -77,6 +77,18 @@ export class ApiGatewayConfig extends ServiceConfig {
   @IsInt()
   UPSTREAM_TIMEOUT_MS = 10_000;
 
+  /**
+   * Proxied requests one client address may have in flight at once (each holds an upstream
+   * connection while its body arrives); more are answered 429. The address is the peer's, or
+   * the client a TRUSTED_PROXIES peer names: behind a load balancer that list must name it,
+   * or every client shares the balancer's address and this bound.
+   */
+  @Type(() => Number)
+  @Min(1)
+  @Max(100_000)
+  @IsInt()
+  UPSTREAM_CONCURRENCY_PER_CLIENT = 64;
+
   /** Largest request body the gateway forwards; larger ones get 413. */
   @Type(() => Number)
   @Min(1_024)

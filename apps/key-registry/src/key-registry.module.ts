@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { operatorTokenFrom } from '@swap/key-auth';
 import { KeyRegistryConfig } from './key-registry.config';
+import { keySetSignerProvider } from './keyset/key-set-signer.provider';
 import { OpsController } from './ops/ops.controller';
 import { KeyRegistryService } from './registry/key-registry.service';
 import { RegistryHandlers } from './registry/registry.handlers';
 
 @Module({
   controllers: [RegistryHandlers, OpsController],
-  providers: [KeyRegistryService, operatorTokenFrom(KeyRegistryConfig)],
+  providers: [KeyRegistryService, keySetSignerProvider, operatorTokenFrom(KeyRegistryConfig)],
 })
 export class KeyRegistryModule {}

@@ -1,6 +1,6 @@
 import { Events, KeyCheckMessages } from '@swap/contracts';
 import { KeySetCache } from '@swap/key-auth';
-import { InProcessBus, NatsBus, type Bus } from '@swap/messaging';
+import { NatsBus, type Bus } from '@swap/messaging';
 import { eventually, jsonOf, RUN_PREFIX, sampleIntent, testInfra } from '@swap/testing';
 import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
 import { KeyStack } from './key-stack';
@@ -219,12 +219,5 @@ describe('API keys across the services', () => {
     await eventually(async () => (await failures()) >= 2, 3_000);
     expect((await read(key, extra.url)).status).toBe(200);
     expect(await rejection(await read('svc_wrong', extra.url))).toEqual({ status: 401, message: 'Invalid API key' });
-  });
-
-  it('answers 503 on an enforced route while no key set has ever loaded', async () => {
-    // Its own bus, with no key-registry on it: the key set can never load.
-    const lonely = await stack.add(swapGateway, { KEY_MODES_UNTIL_LOADED: 'swaps=enforce' }, { bus: new InProcessBus() }, 'lonely');
-    expect(await rejection(await read(key, lonely.url))).toEqual({ status: 503, message: 'API key verification is temporarily unavailable' });
-    expect(await rejection(await read(undefined, lonely.url))).toEqual({ status: 401, message: 'Missing x-api-key' });
   });
 });

@@ -2,6 +2,7 @@ import { Subjects } from '@swap/contracts';
 import { migrateService, startServiceFromEnv, type AnyServiceDefinition, type RunningService } from '@swap/service-kit';
 import { createTestDatabase, eventually, jsonOf, LogCapture, removeTestStreams, sampleIntent, testServiceEnv, unusedPort } from '@swap/testing';
 import { createServer, connect, type Server, type Socket } from 'node:net';
+import { keyRegistry } from '../../key-registry/src/key-registry.definition';
 import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
 import { relayTracker } from '../../relay-tracker/src/relay-tracker.definition';
 import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
@@ -100,12 +101,13 @@ describe('a relay-tracker replica whose database is cut takes no bus work while 
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    for (const d of [quoteBuilder, relayTracker]) await migrateService(db.url, d);
+    for (const d of [quoteBuilder, relayTracker, keyRegistry]) await migrateService(db.url, d);
     const url = new URL(db.url);
     proxy = await new DatabaseProxy({ host: url.hostname, port: Number(url.port || 5432) }).start();
     const throughProxy = new URL(db.url);
     throughProxy.hostname = '127.0.0.1';
     throughProxy.port = String(proxy.port);
+    await start(keyRegistry); // the signed key set swap-gateway needs before it serves keyed routes (families off)
     await start(quoteBuilder);
     healthy = await start(relayTracker);
     broken = await start(relayTracker, { DATABASE_URL: throughProxy.toString() }, brokenLogs);

@@ -1,4 +1,4 @@
-import { createTestDatabase, eventually, jsonOf, removeTestStreams, RUN_PREFIX, testInfra, uniqueId, unusedPort } from '@swap/testing';
+import { createTestDatabase, eventually, jsonOf, removeTestStreams, RUN_PREFIX, testInfra, testKeySetEnv, uniqueId, unusedPort } from '@swap/testing';
 import { spawnNode, stopProcess, type Spawned } from './processes';
 
 jest.setTimeout(60_000);
@@ -25,6 +25,7 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
       admin[name] = `http://127.0.0.1:${await unusedPort()}`;
     }
     const common = {
+      ...testKeySetEnv,
       NATS_URL: testInfra.natsUrl,
       NATS_SUBJECT_PREFIX: RUN_PREFIX,
       REDIS_URL: testInfra.redisUrl,
@@ -96,6 +97,7 @@ describe('a service with bad configuration', () => {
     const err = p.stderr.join('\n');
     expect(err).toContain('PORT="abc" is invalid: PORT must be an integer number');
     expect(err).toContain('NATS_URL="http://wrong" is invalid: NATS_URL must be a URL with scheme nats:// or tls://');
+    expect(err).toContain("KEYSET_PUBLIC_KEY is required: KEYSET_PUBLIC_KEY must be key-registry's Ed25519 public key");
   });
 });
 

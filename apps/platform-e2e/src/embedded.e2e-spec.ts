@@ -11,6 +11,8 @@ import { readFileSync } from 'node:fs';
 
 jest.setTimeout(60_000);
 
+const OPS_TOKEN = 'embedded-e2e-operator-token-0123456789';
+
 const get = async (url: string, init?: RequestInit) => {
   const res = await fetch(url, init);
   const text = await res.text();
@@ -24,7 +26,8 @@ describe('the embedded default, called through the gateway', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'platform-e2e-'));
-    platform = await startPlatform({ dataDir, gatewayPort: 0, servicePorts: 'ephemeral', logLevel: 'debug', logDestination: logs });
+    // OPS_TOKEN reaches every service it starts: the operator routes then want it, loopback or not.
+    platform = await startPlatform({ dataDir, gatewayPort: 0, servicePorts: 'ephemeral', logLevel: 'debug', logDestination: logs, env: { OPS_TOKEN: `e2e:${OPS_TOKEN}` } });
   });
 
   afterAll(async () => {
@@ -155,7 +158,8 @@ describe('the embedded default, called through the gateway', () => {
   it('checks API keys through the gateway: sponsorships always, swaps once an operator enforces them', async () => {
     const registry = platform.services.find((s) => s.name === 'key-registry')!.url;
     const ops = (method: string, path: string, body?: unknown) =>
-      fetch(`${registry}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined }).then(jsonOf);
+      fetch(`${registry}${path}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${OPS_TOKEN}` }, body: body ? JSON.stringify(body) : undefined }).then(jsonOf);
+    expect((await get(`${registry}/ops/organisations`)).status).toBe(401);
     const noKey = await get(`${platform.gatewayUrl}/v1/sponsorships/requests`);
     expect({ status: noKey.status, message: noKey.json().message }).toEqual({ status: 401, message: 'Missing x-api-key' });
 

@@ -1,11 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import { migrateService, startServiceFromEnv, type AnyServiceDefinition, type RunningService, type SharedRuntime } from '@swap/service-kit';
-import { createTestDatabase, LogCapture, testServiceEnv } from '@swap/testing';
+import { PORTAL_KEY_SET_STORE_KEY } from '@swap/key-auth';
+import { createTestDatabase, LogCapture, RUN_PREFIX, testInfra, testServiceEnv } from '@swap/testing';
+import { Redis } from 'ioredis';
 import { keyRegistry } from '../../key-registry/src/key-registry.definition';
 import { partnerPortalApi } from '../../partner-portal-api/src/partner-portal-api.definition';
 import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
 import { relayTracker } from '../../relay-tracker/src/relay-tracker.definition';
 import { sponsorshipKeys } from '../../sponsorship-keys/src/sponsorship-keys.definition';
 import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
+
+/** The stack's operator credential (OPS_TOKEN of its services): audit logs name its operator, `tester`. */
+export const TESTER_TOKEN = `tester-${randomBytes(16).toString('hex')}`;
+export const OPS_HEADERS = { authorization: `Bearer ${TESTER_TOKEN}` };
 
 /** No relay here (nothing listens on the discard port): relay calls fail at once, as a relay outage would. */
 export const UNREACHABLE_RELAY = 'http://127.0.0.1:9/';
@@ -28,7 +35,7 @@ export class KeyStack {
 
   /** Starts (or adds another replica of) a service. */
   async add(definition: AnyServiceDefinition, env: Record<string, string> = {}, shared?: SharedRuntime, as: string = definition.name): Promise<RunningService> {
-    const service = await startServiceFromEnv(definition, testServiceEnv({ DATABASE_URL: this.db!.url, LOG_LEVEL: 'info', WORK_QUEUE: 'postgres', ...env }), { logDestination: this.logs, ...shared });
+    const service = await startServiceFromEnv(definition, testServiceEnv({ DATABASE_URL: this.db!.url, LOG_LEVEL: 'info', WORK_QUEUE: 'postgres', OPS_TOKEN: `tester:${TESTER_TOKEN}`, ...env }), { logDestination: this.logs, ...shared });
     this.services[as] = service;
     return service;
   }
@@ -45,7 +52,7 @@ export class KeyStack {
   async ops(service: 'key-registry' | 'sponsorship-keys', method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
     const res = await fetch(`${this.url(service)}${path}`, {
       method,
-      headers: { 'x-operator': 'tester', ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...OPS_HEADERS, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();
@@ -55,5 +62,9 @@ export class KeyStack {
   async stop(): Promise<void> {
     for (const service of Object.values(this.services).reverse()) await service.close().catch(() => undefined);
     await this.db?.drop();
+    // The copy of the key set swap-gateway keeps in Redis (under this file's prefix) goes too.
+    const redis = new Redis(testInfra.redisUrl, { lazyConnect: true });
+    await redis.connect().then(() => redis.del(`${RUN_PREFIX}:${PORTAL_KEY_SET_STORE_KEY}`)).catch(() => undefined);
+    redis.disconnect();
   }
 }

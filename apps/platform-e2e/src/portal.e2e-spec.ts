@@ -1,7 +1,7 @@
 import { sampleIntent, eventually } from '@swap/testing';
 import pg from 'pg';
 import { partnerPortalApi } from '../../partner-portal-api/src/partner-portal-api.definition';
-import { KeyStack } from './key-stack';
+import { KeyStack, OPS_HEADERS } from './key-stack';
 import { Browser } from './portal-browser';
 
 jest.setTimeout(60_000);
@@ -201,7 +201,7 @@ describe('partner portal API: accounts, sessions, CSRF, organisations, roles, in
 
   it('lets an operator invite the first owner of an organisation made before the portal', async () => {
     const org = await stack.ops('key-registry', 'POST', '/ops/organisations', { name: 'Legacy Ltd' });
-    const invitation = await fetch(`${portal()}/ops/organisations/${org.body.id}/invitations`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-operator': 'tester' }, body: JSON.stringify({ email: 'first@legacy.example' }) });
+    const invitation = await fetch(`${portal()}/ops/organisations/${org.body.id}/invitations`, { method: 'POST', headers: { 'content-type': 'application/json', ...OPS_HEADERS }, body: JSON.stringify({ email: 'first@legacy.example' }) });
     const body = (await invitation.json()) as { token: string };
     expect(invitation.status).toBe(201);
     expect(body).toMatchObject({ role: 'owner', link: expect.stringMatching(/^https:\/\/portal\.example\/portal\/invitations\//) });

@@ -1,7 +1,8 @@
 import autocannon from 'autocannon';
 import { migrateService, startServiceFromEnv, type RunningService } from '@swap/service-kit';
-import { createTestDatabase, eventually, removeTestStreams, RUN_PREFIX, sampleIntent, testInfra, testServiceEnv, uniqueId, unusedPort } from '@swap/testing';
+import { createTestDatabase, eventually, removeTestStreams, RUN_PREFIX, sampleIntent, testInfra, testKeySetEnv, testServiceEnv, uniqueId, unusedPort } from '@swap/testing';
 import { apiGateway } from '../../api-gateway/src/api-gateway.definition';
+import { keyRegistry } from '../../key-registry/src/key-registry.definition';
 import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
 import { spawnNode, type Spawned } from './processes';
 
@@ -34,6 +35,7 @@ async function served(adminPort: number, route: string): Promise<number> {
 describe('a rolling restart of swap-gateway behind the gateway, under load', () => {
   let db: { url: string; drop: () => Promise<void> };
   let quote: RunningService;
+  let registry: RunningService;
   let gateway: RunningService;
   const replicas: Replica[] = [];
   let env: Record<string, string>;
@@ -57,8 +59,12 @@ describe('a rolling restart of swap-gateway behind the gateway, under load', () 
   beforeAll(async () => {
     db = await createTestDatabase();
     await migrateService(db.url, quoteBuilder);
+    await migrateService(db.url, keyRegistry);
+    // The signed key set every swap-gateway needs (families off).
+    registry = await startServiceFromEnv(keyRegistry, testServiceEnv({ DATABASE_URL: db.url }));
     quote = await startServiceFromEnv(quoteBuilder, testServiceEnv({ DATABASE_URL: db.url }));
     env = {
+      ...testKeySetEnv,
       NATS_URL: testInfra.natsUrl,
       NATS_SUBJECT_PREFIX: RUN_PREFIX,
       REDIS_URL: testInfra.redisUrl,
@@ -80,6 +86,7 @@ describe('a rolling restart of swap-gateway behind the gateway, under load', () 
       }
     }
     await quote?.close();
+    await registry?.close();
     await db?.drop();
     await removeTestStreams();
   });

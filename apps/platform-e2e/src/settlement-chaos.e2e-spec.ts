@@ -1,7 +1,7 @@
 import { INTENTS_ABI, loadChainRegistry, type ChainRegistry } from '@swap/chains';
 import type { BuildResponse, EvmTx } from '@swap/contracts';
 import { migrateService } from '@swap/service-kit';
-import { createTestDatabase, eventually, intentRequestBody, jsonOf, removeTestStreams, RUN_PREFIX, testInfra, uniqueId, unusedPort } from '@swap/testing';
+import { createTestDatabase, eventually, intentRequestBody, jsonOf, removeTestStreams, RUN_PREFIX, testInfra, testKeySetEnv, uniqueId, unusedPort } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { createPublicClient, createWalletClient, decodeEventLog, defineChain, ht
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ReferenceSolver } from '../../reference-solver/src/reference-solver';
 import { registerAndStartSolvers } from '../../reference-solver/src/start-solvers';
+import { keyRegistry } from '../../key-registry/src/key-registry.definition';
 import { oracleCandles } from '../../oracle-candles/src/oracle-candles.definition';
 import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
 import { relayTracker } from '../../relay-tracker/src/relay-tracker.definition';
@@ -54,8 +55,9 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     devnet = await startDevnet({ dataDir, basePort: 0 });
     registry = loadChainRegistry(devnet.profilePath);
     db = await createTestDatabase();
-    for (const d of [quoteBuilder, relayTracker, oracleCandles]) await migrateService(db.url, d);
+    for (const d of [quoteBuilder, relayTracker, oracleCandles, keyRegistry]) await migrateService(db.url, d);
     common = {
+      ...testKeySetEnv,
       NATS_URL: testInfra.natsUrl,
       NATS_SUBJECT_PREFIX: RUN_PREFIX,
       REDIS_URL: testInfra.redisUrl,
@@ -76,6 +78,8 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
       SUBMIT_LIMIT_PER_WALLET: '100000',
       EXCLUSIVITY_MS: '0',
     };
+    // key-registry signs the key set swap-gateway checks keys with (families off).
+    processes.push((await start('key-registry')).p);
     const quote = await start('quote-builder');
     processes.push(quote.p);
     const oracle = await start('oracle-candles');

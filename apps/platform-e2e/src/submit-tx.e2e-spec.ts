@@ -179,7 +179,7 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
       const minted = mintKey('portal');
       const created = await client.request(Subjects.keyCreate, { orgId: org.id, name: 'ci', keyHash: minted.hash, prefix: minted.displayPrefix, actor: 'user:1' });
       expect(created).toEqual({ apiKey: expect.objectContaining({ prefix: minted.displayPrefix, name: 'ci' }) });
-      const snapshot = await client.request(Subjects.keySetSnapshot, {});
+      const { payload: snapshot } = await client.request(Subjects.keySetSnapshot, {});
       expect(snapshot.version).toBeGreaterThan(1);
       expect(snapshot.keys.find((k) => k.keyId === created.apiKey.id)).toEqual({ hash: minted.hash, keyId: created.apiKey.id, orgId: org.id, scopes: ['swaps:read', 'swaps:write'], suspended: false });
       const error = await client.request(Subjects.keyCreate, { orgId: org.id, name: 'y'.repeat(65), keyHash: minted.hash, prefix: minted.displayPrefix, actor: 'user:1' }).catch((e: unknown) => e);

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { Events } from '@swap/contracts';
 import { RegistryMirror, RegistryMirrorEvents } from '@swap/messaging';
-import { KeyAuthModule, keySetEventsController, operatorTokenFrom } from '@swap/key-auth';
+import { KeyAuthModule, keySetEventsController, LocalKeySetSource, operatorTokenFrom } from '@swap/key-auth';
 import { SponsoringKeysService } from './keys/sponsoring-keys.service';
 import { OpsController } from './ops/ops.controller';
 import { SponsorshipKeysConfig } from './sponsorship-keys.config';
@@ -21,9 +21,9 @@ class SponsoringKeysModule {}
       inject: [SponsoringKeysService, SponsorshipKeysConfig],
       useFactory: (keys: SponsoringKeysService, config: SponsorshipKeysConfig) => ({
         name: 'sponsoring',
-        load: () => keys.snapshot(),
+        // Read from this service's own table: the bus carries only a version hint.
+        source: new LocalKeySetSource(() => keys.snapshot()),
         refreshMs: config.KEYSET_REFRESH_MS,
-        modesUntilLoaded: { sponsorships: 'enforce' },
         fixedModes: { sponsorships: 'enforce' },
       }),
     }),

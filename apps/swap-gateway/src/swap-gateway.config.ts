@@ -1,11 +1,10 @@
 import { ServiceConfig, WithBus, WithCache } from '@swap/config';
-import { DefaultAdminPorts, DefaultPorts, EnforcementModes, RouteFamilies, type EnforcementMode, type RouteFamily } from '@swap/contracts';
+import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
+import { WithKeySetVerification } from '@swap/key-auth';
 import { Type } from 'class-transformer';
-import { IsInt, Matches, Max, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
 
-const MODE_LIST = new RegExp(`^((${RouteFamilies.join('|')})=(${EnforcementModes.join('|')}))(,(${RouteFamilies.join('|')})=(${EnforcementModes.join('|')}))*$`);
-
-export class SwapGatewayConfig extends WithCache(WithBus(ServiceConfig)) {
+export class SwapGatewayConfig extends WithKeySetVerification(WithCache(WithBus(ServiceConfig))) {
   override PORT = DefaultPorts['swap-gateway'];
   override ADMIN_PORT = DefaultAdminPorts['swap-gateway'];
 
@@ -39,17 +38,4 @@ export class SwapGatewayConfig extends WithCache(WithBus(ServiceConfig)) {
   @Max(3_600_000)
   @IsInt()
   KEYSET_REFRESH_MS = 15_000;
-
-  /**
-   * Key check modes until the first key set arrives from key-registry (which holds the
-   * real ones): `family=mode,…`. The default is the spec's public deployment. A deployment
-   * that enforces keys sets `swaps=enforce` here, so that a start while key-registry is
-   * unreachable answers 503 instead of serving unchecked.
-   */
-  @Matches(MODE_LIST, { message: `KEY_MODES_UNTIL_LOADED must be a list like swaps=off,leverage-yield=off (families: ${RouteFamilies.join(', ')}; modes: ${EnforcementModes.join(', ')})` })
-  KEY_MODES_UNTIL_LOADED = 'swaps=off,leverage-yield=off';
-}
-
-export function parseModes(list: string): Partial<Record<RouteFamily, EnforcementMode>> {
-  return Object.fromEntries(list.split(',').map((pair) => pair.split('=') as [RouteFamily, EnforcementMode]));
 }

@@ -28,6 +28,10 @@ quote-builder relay-tracker oracle-candles key-registry sponsorship-keys partner
 {{- define "swap-platform.chainServices" -}}
 quote-builder relay-tracker
 {{- end }}
+{{/* The services on the bus, each a NATS user of files/nats-permissions.conf (api-gateway and oracle-candles are not). */}}
+{{- define "swap-platform.busServices" -}}
+swap-gateway quote-builder relay-tracker key-registry sponsorship-keys partner-portal-api
+{{- end }}
 
 {{/* Whether a service's replica count is left to an autoscaler (HPA or KEDA). */}}
 {{- define "swap-platform.autoscaled" -}}

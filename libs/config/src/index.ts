@@ -1,3 +1,4 @@
 export * from './load-config';
 export * from './validators';
 export * from './service-config';
+export * from './operator-tokens';

@@ -1,4 +1,4 @@
-import { IsString } from 'class-validator';
+import { IsString, Matches } from 'class-validator';
 import { ConfigError, loadConfig } from './load-config';
 import { ServiceConfig, WithBus, WithDatabase } from './service-config';
 import { trustedProxies } from './validators';
@@ -51,6 +51,31 @@ describe('loadConfig', () => {
     for (const bad of ['10.0.0.0/33', 'everyone', '10.0.0.0/8/1', '1.2.3']) {
       expect(() => loadConfig(TestConfig, { REQUIRED_NAME: 'x', TRUSTED_PROXIES: bad })).toThrow(/TRUSTED_PROXIES must be a comma-separated list of IP addresses, CIDR ranges/);
     }
+  });
+
+  it('bounds slow clients by default: headers 10 s, the whole request 30 s, an idle connection 5 s', () => {
+    const config = loadConfig(TestConfig, { REQUIRED_NAME: 'x' });
+    expect([config.HTTP_HEADERS_TIMEOUT_MS, config.HTTP_REQUEST_TIMEOUT_MS, config.HTTP_KEEP_ALIVE_TIMEOUT_MS]).toEqual([10_000, 30_000, 5_000]);
+    expect(() => loadConfig(TestConfig, { REQUIRED_NAME: 'x', HTTP_REQUEST_TIMEOUT_MS: '0' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS must not be less than 100/);
+    expect(() => loadConfig(TestConfig, { REQUIRED_NAME: 'x', HTTP_HEADERS_TIMEOUT_MS: '40000' })).toThrow(
+      'HTTP_REQUEST_TIMEOUT_MS (default 30000) is invalid: HTTP_REQUEST_TIMEOUT_MS must not be below HTTP_HEADERS_TIMEOUT_MS (40000)',
+    );
+    expect(() => loadConfig(TestConfig, { REQUIRED_NAME: 'x', HTTP_REQUEST_TIMEOUT_MS: '5000' })).toThrow('HTTP_REQUEST_TIMEOUT_MS="5000" is invalid');
+  });
+
+  it('names a malformed secret without quoting its value', () => {
+    class WithSecret extends ServiceConfig {
+      @Matches(/^[a-f0-9]{64}$/)
+      SIGNING_KEY = '0'.repeat(64);
+    }
+    let error: ConfigError | undefined;
+    try {
+      loadConfig(WithSecret, { SIGNING_KEY: 'hunter2' });
+    } catch (e) {
+      error = e as ConfigError;
+    }
+    expect(error!.problems).toEqual([expect.stringMatching(/^SIGNING_KEY \(value not shown\) is invalid/)]);
+    expect(error!.message).not.toContain('hunter2');
   });
 
   it('rejects out-of-range ports', () => {

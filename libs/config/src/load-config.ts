@@ -26,15 +26,21 @@ export function loadConfig<T extends object>(cls: new () => T, source: ConfigSou
   }
   const instance = plainToInstance(cls, raw, { exposeDefaultValues: true });
   const errors = validateSync(instance, { forbidUnknownValues: false, stopAtFirstError: true });
-  if (errors.length > 0) throw new ConfigError(errors.map((e) => describe(e, raw)));
+  if (errors.length > 0) throw new ConfigError(errors.map((e) => describe(e, raw, defaults)));
   // Keep only declared variables: the config object is not a copy of the environment.
   const result = new cls() as Record<string, unknown>;
   for (const key of known) result[key] = (instance as Record<string, unknown>)[key];
   return result as T;
 }
 
-function describe(error: ValidationError, raw: Record<string, string>): string {
+/** Variables whose values are secrets: a problem with one names it, never quotes it (the message reaches logs). */
+const SECRET_VARIABLE = /(TOKEN|PASSWORD|SECRET|CREDENTIALS?|KEY|SEED)$/;
+
+function describe(error: ValidationError, raw: Record<string, string>, defaults: Record<string, unknown>): string {
   const rules = Object.values(error.constraints ?? {}).join('; ');
   const given = raw[error.property];
-  return given === undefined ? `${error.property} is required: ${rules}` : `${error.property}=${JSON.stringify(given)} is invalid: ${rules}`;
+  // A default that breaks a rule across variables (a limit below another one that was set).
+  if (given === undefined && defaults[error.property] !== undefined) return `${error.property} (default ${JSON.stringify(defaults[error.property])}) is invalid: ${rules}`;
+  if (given === undefined) return `${error.property} is required: ${rules}`;
+  return SECRET_VARIABLE.test(error.property) ? `${error.property} (value not shown) is invalid: ${rules}` : `${error.property}=${JSON.stringify(given)} is invalid: ${rules}`;
 }

@@ -1,4 +1,4 @@
-import { ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
+import { ValidateBy, buildMessage, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import { isIP } from 'node:net';
 
 /** A URL (or a comma-separated list of them) whose scheme is one of `protocols`. */
@@ -67,4 +67,33 @@ export function IsTrustedProxyList(options?: ValidationOptions): PropertyDecorat
 export function trustedProxies(list: string): string[] | false {
   const items = list.split(',').map((s) => s.trim()).filter(Boolean);
   return items.length ? items : false;
+}
+
+/**
+ * Whether an address (a HOST to listen on, or a connection's peer) is this machine's own
+ * loopback: 127.0.0.0/8, ::1 (also IPv4-mapped), or the name localhost.
+ */
+export function isLoopbackAddress(address: string): boolean {
+  const host = address.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (host === 'localhost' || host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
+  const v4 = host.startsWith('::ffff:') ? host.slice(7) : host;
+  return isIP(v4) === 4 && v4.startsWith('127.');
+}
+
+/** A number no smaller than another variable of the same configuration (a whole no shorter than its part). */
+export function IsNotBelow(other: string, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isNotBelow',
+      constraints: [other],
+      validator: {
+        validate: (value: unknown, args?: ValidationArguments) => {
+          const floor = (args?.object as Record<string, unknown> | undefined)?.[other];
+          return typeof value !== 'number' || typeof floor !== 'number' || value >= floor;
+        },
+        defaultMessage: (args?: ValidationArguments) => `${args?.property} must not be below ${other} (${String((args?.object as Record<string, unknown> | undefined)?.[other])})`,
+      },
+    },
+    options,
+  );
 }

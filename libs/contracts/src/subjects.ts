@@ -1,4 +1,5 @@
-import type { ApiKeyView, EnforcementMode, KeySetSnapshot, Organisation, RouteFamily, Scope } from './domain/api-key';
+import type { ApiKeyView, EnforcementMode, Organisation, RouteFamily, Scope } from './domain/api-key';
+import type { PortalKeySetChange, PortalKeySetSnapshot, SignedKeySet } from './domain/key-set';
 import type { AllowanceCheckResponse, ApproveResponse, BuildResponse, CancelRequest, EvmTx, IntentRequest, PartnerFee, PartnerFeeResponse } from './domain/build';
 import type { Intent, IntentExtraDataRequest, IntentPacketRequest, IntentPacketResponse, IntentSubmitRequest, IntentSubmitResponse, RelayDataView, SubmissionStatusResponse, SubmissionTransition, SubmitTxMessage, SubmitTxResponse } from './domain/intent';
 import type { GasEstimateRequest, GasEstimateResponse, IntentStatusResponse, QuoteMessage, QuoteResponse } from './domain/quote';
@@ -41,7 +42,7 @@ export const Subjects = {
   keyList: 'key-registry.keys.list.v1',
   keyRevoke: 'key-registry.keys.revoke.v1',
   keyNarrow: 'key-registry.keys.narrow.v1',
-  keySetSnapshot: 'key-registry.keyset.snapshot.v1',
+  keySetSnapshot: 'key-registry.keyset.snapshot.v2',
   modeList: 'key-registry.modes.list.v1',
   modeSet: 'key-registry.modes.set.v1',
 } as const;
@@ -91,7 +92,7 @@ export interface RpcContract {
   [Subjects.keyList]: { request: { orgId: string }; reply: ApiKeyView[] };
   [Subjects.keyRevoke]: { request: { orgId: string; keyId: string } & Actor; reply: { revoked: string } };
   [Subjects.keyNarrow]: { request: { keyId: string; scopes: Scope[] } & Actor; reply: ApiKeyView };
-  [Subjects.keySetSnapshot]: { request: Record<string, never>; reply: KeySetSnapshot };
+  [Subjects.keySetSnapshot]: { request: Record<string, never>; reply: SignedKeySet<PortalKeySetSnapshot> };
   [Subjects.modeList]: { request: Record<string, never>; reply: ModeSetting[] };
   [Subjects.modeSet]: { request: { family: RouteFamily; mode: EnforcementMode } & Actor; reply: ModeSetting };
 }
@@ -100,7 +101,7 @@ export type RpcRequest<S extends RpcSubject> = RpcContract[S]['request'];
 export type RpcReply<S extends RpcSubject> = RpcContract[S]['reply'];
 
 export const Events = {
-  keySetChanged: 'key-registry.keyset.changed.v1',
+  keySetChanged: 'key-registry.keyset.changed.v2',
   sponsoringKeySetChanged: 'sponsorship-keys.keyset.changed.v1',
   solverChanged: 'quote-builder.solvers.changed.v1',
   executionPosted: 'quote-builder.executions.posted.v1',
@@ -112,7 +113,9 @@ export const Events = {
 
 /** Fire-and-forget events: subject → payload. Every subscriber (every replica) receives each event. */
 export interface EventContract {
-  [Events.keySetChanged]: { version: number };
+  /** Signed by key-registry; a service verifies it before applying anything. */
+  [Events.keySetChanged]: SignedKeySet<PortalKeySetChange>;
+  /** A hint only: sponsorship-keys reloads its set from its own database, never from the bus. */
   [Events.sponsoringKeySetChanged]: { version: number };
   /** A solver was suspended, lifted or removed: every replica drops or keeps its connections. */
   [Events.solverChanged]: { solverId: string; status: 'active' | 'suspended' | 'removed' };

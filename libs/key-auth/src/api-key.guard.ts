@@ -10,7 +10,8 @@ import { KeySetCache, type KeyCheckOutcome } from './key-set-cache';
 /**
  * Checks `x-api-key` on routes marked `@KeyedRoute`, before their handler runs, in the
  * mode of the route's family: `off` checks nothing; `monitor` checks, counts the outcome
- * and serves; `enforce` rejects with the spec's exact messages. The organisation of an
+ * and serves; `enforce` rejects with the spec's exact messages; unknown (no trusted key
+ * set held yet) answers 503 whatever the key, as the route may be enforced. The organisation of an
  * accepted key joins the request context (and so every log line of the request).
  */
 @Injectable()
@@ -37,9 +38,15 @@ export class ApiKeyGuard implements CanActivate {
     const mode = this.keys.modeOf(route.family);
     if (mode === 'off') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const routeLabel = request.routeOptions.url ?? request.url;
+    if (mode === undefined) {
+      // No trusted key set yet, so not even the mode is known: refuse rather than serve unchecked.
+      this.checks.inc({ route: routeLabel, family: route.family, mode: 'unknown', outcome: 'unavailable', org: '' });
+      throw rejection('unavailable', route.scope);
+    }
     const { outcome, entry } = this.keys.check(request.headers['x-api-key'], route.scope);
     if (entry && request.scope) request.scope.orgId = entry.orgId;
-    this.checks.inc({ route: request.routeOptions.url ?? request.url, family: route.family, mode, outcome, org: entry?.orgId ?? '' });
+    this.checks.inc({ route: routeLabel, family: route.family, mode, outcome, org: entry?.orgId ?? '' });
     if (mode === 'monitor' || outcome === 'ok') return true;
     throw rejection(outcome, route.scope);
   }

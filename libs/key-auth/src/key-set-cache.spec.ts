@@ -1,7 +1,7 @@
 import type { KeySetSnapshot } from '@swap/contracts';
 import { createLogger } from '@swap/observability';
 import { hashKey } from './key-format';
-import { KeySetCache } from './key-set-cache';
+import { KeySetCache, LocalKeySetSource } from './key-set-cache';
 
 const logger = createLogger({ service: 'test', level: 'silent' });
 const entry = (key: string, over: Partial<{ orgId: string; scopes: string[]; suspended: boolean }> = {}) => ({
@@ -12,8 +12,8 @@ const entry = (key: string, over: Partial<{ orgId: string; scopes: string[]; sus
   suspended: over.suspended ?? false,
 });
 
-function cacheWith(load: () => Promise<KeySetSnapshot>) {
-  return new KeySetCache({ name: 'test', load, refreshMs: 60_000, modesUntilLoaded: { swaps: 'enforce' }, logger });
+function cacheWith(load: () => Promise<KeySetSnapshot>, fixedModes?: KeySetSnapshot['modes']) {
+  return new KeySetCache({ name: 'test', source: new LocalKeySetSource(load), refreshMs: 60_000, fixedModes, logger });
 }
 
 describe('KeySetCache', () => {
@@ -32,22 +32,27 @@ describe('KeySetCache', () => {
     expect(cache.check('svc_read', 'swaps:write').outcome).toBe('scope');
     expect(cache.check('svc_good', 'swaps:write')).toMatchObject({ outcome: 'ok', entry: { orgId: 'org-1' } });
     expect(cache.modeOf('swaps')).toBe('monitor');
-    expect(cache.modeOf('leverage-yield')).toBe('off');
   });
 
-  it('answers unavailable, and uses the configured modes, until a set has loaded', async () => {
+  it('knows no mode and answers unavailable until a set has loaded (fail closed, never off)', async () => {
     const cache = cacheWith(() => Promise.reject(new Error('no responders')));
     expect(await cache.refresh()).toBe(false);
     expect(cache.loaded).toBe(false);
+    expect(cache.modeOf('swaps')).toBeUndefined();
     expect(cache.check('svc_any', 'swaps:read').outcome).toBe('unavailable');
-    expect(cache.check(undefined).outcome).toBe('missing');
+  });
+
+  it('reads a family the held set does not name as unknown, not as off', async () => {
+    const cache = cacheWith(async () => ({ version: 1, keys: [], modes: { swaps: 'enforce' } }));
+    await cache.refresh();
     expect(cache.modeOf('swaps')).toBe('enforce');
+    expect(cache.modeOf('leverage-yield')).toBeUndefined();
   });
 
   it('keeps the last good set when a refresh fails', async () => {
     let fail = false;
     const cache = cacheWith(async () => {
-      if (fail) throw new Error('key-registry down');
+      if (fail) throw new Error('database down');
       return { version: 1, keys: [entry('svc_good')], modes: {} };
     });
     await cache.refresh();
@@ -57,21 +62,23 @@ describe('KeySetCache', () => {
     expect(cache.version).toBe(1);
   });
 
-  it('reloads on a change event with a newer version only', async () => {
+  it('reloads its own database on a version hint newer than the one held, and only then', async () => {
     let version = 1;
     const load = jest.fn(async () => ({ version, keys: version >= 2 ? [] : [entry('svc_revoked_later')], modes: {} }));
     const cache = cacheWith(load);
     await cache.refresh();
-    cache.onChanged(1);
+    cache.onEvent({ version: 1 });
+    cache.onEvent({ version: 'x' });
+    cache.onEvent(null);
     expect(load).toHaveBeenCalledTimes(1);
     version = 2;
-    cache.onChanged(2);
+    cache.onEvent({ version: 2 });
     await cache.refresh();
     expect(cache.check('svc_revoked_later').outcome).toBe('invalid');
     expect(cache.version).toBe(2);
   });
 
-  it('follows a registry whose version went back (a restored database)', async () => {
+  it('follows its own database whose version went back (a restored database; nothing crossed the bus)', async () => {
     let version = 9;
     const cache = cacheWith(async () => ({ version, keys: version === 3 ? [entry('svc_restored')] : [], modes: {} }));
     await cache.refresh();
@@ -81,29 +88,28 @@ describe('KeySetCache', () => {
     expect(cache.check('svc_restored').outcome).toBe('ok');
   });
 
-  it('does not spin when loads keep failing after a change event', async () => {
+  it('pulls once more when asked during a pull, and does not spin when pulls keep failing', async () => {
     let calls = 0;
+    let release: () => void = () => undefined;
     const cache = cacheWith(async () => {
       calls++;
-      if (calls > 1) throw new Error('down');
-      return { version: 1, keys: [], modes: {} };
+      if (calls === 1) await new Promise<void>((r) => (release = r));
+      if (calls > 2) throw new Error('down');
+      return { version: calls, keys: [], modes: {} };
     });
-    await cache.refresh();
-    cache.onChanged(5);
-    await cache.refresh();
-    await new Promise((r) => setTimeout(r, 20));
+    const first = cache.refresh();
+    void cache.refresh(); // while the first pull runs: one more after it
+    release();
+    expect(await first).toBe(true);
     expect(calls).toBe(2);
+    expect(await cache.refresh()).toBe(false);
+    expect(await cache.refresh()).toBe(false);
+    expect(calls).toBe(4);
   });
 
-  it('lets fixed modes win over the snapshot', async () => {
-    const cache = new KeySetCache({
-      name: 'sponsoring',
-      load: async () => ({ version: 1, keys: [], modes: { sponsorships: 'off' } }),
-      refreshMs: 60_000,
-      modesUntilLoaded: {},
-      fixedModes: { sponsorships: 'enforce' },
-      logger,
-    });
+  it('lets fixed modes win over the set, loaded or not', async () => {
+    const cache = cacheWith(async () => ({ version: 1, keys: [], modes: { sponsorships: 'off' } }), { sponsorships: 'enforce' });
+    expect(cache.modeOf('sponsorships')).toBe('enforce');
     await cache.refresh();
     expect(cache.modeOf('sponsorships')).toBe('enforce');
   });

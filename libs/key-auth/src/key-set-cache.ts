@@ -1,20 +1,58 @@
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
-import type { EnforcementMode, KeySetEntry, KeySetSnapshot, RouteFamily } from '@swap/contracts';
+import type { EnforcementMode, KeySetEntry, RouteFamily } from '@swap/contracts';
 import type { Logger, ServiceMetrics } from '@swap/observability';
 import { Counter, Gauge } from 'prom-client';
 import { hashKey } from './key-format';
+import { KeySetRefused } from './key-set-signature';
 
 export type KeyCheckOutcome = 'ok' | 'missing' | 'invalid' | 'suspended' | 'scope' | 'unavailable';
+
+/** One version of a key set, checked and ready to hold. */
+export interface VersionedKeySet {
+  epoch: number;
+  version: number;
+  keys: readonly KeySetEntry[];
+  modes: Partial<Record<RouteFamily, EnforcementMode>>;
+}
+
+/** One change on top of version `extends` of the same epoch. */
+export interface KeySetDelta {
+  epoch: number;
+  version: number;
+  extends: number;
+  upserts: readonly KeySetEntry[];
+  removals: readonly string[];
+  modes: Partial<Record<RouteFamily, EnforcementMode>>;
+}
+
+/** What the cache did with an offered set: took it, already held it, or refused an older one. */
+export type OfferOutcome = 'applied' | 'same' | 'older';
+/** What it did with a change: applied it, refused it as old, or needs a snapshot to get there. */
+export type ChangeOutcome = 'applied' | 'stale' | 'ahead';
+
+/** Where a key set comes from, and how it is trusted (see SignedKeySetFeed, LocalKeySetSource). */
+export interface KeySetSource {
+  /**
+   * `newer-only`: a set replaces the held one only when it is newer (epoch, then version),
+   * as a set that crossed the bus may be a replay. `follow-source`: the service's own
+   * database is the truth, also when a restore took its version back.
+   */
+  readonly ordering: 'newer-only' | 'follow-source';
+  /** Fetches the current set and offers it (`cache.offer`); throws when it cannot or refuses it. */
+  pull(cache: KeySetCache): Promise<void>;
+  /** At start, before the first pull: offers the last good set kept outside the process, if any. */
+  restore?(cache: KeySetCache): Promise<void>;
+  /** A change event from the bus. */
+  onEvent?(event: unknown, cache: KeySetCache): void;
+}
 
 export interface KeySetCacheOptions {
   /** Which registry this is (labels metrics and logs): `portal` or `sponsoring`. */
   name: string;
-  load: () => Promise<KeySetSnapshot>;
-  /** Periodic refresh (the spec's 15 s); a change event refreshes at once. */
+  source: KeySetSource;
+  /** Periodic refresh (the spec's 15 s); a change event applies at once. */
   refreshMs: number;
-  /** Until a first snapshot arrives the registry's modes are unknown: these apply. */
-  modesUntilLoaded: Partial<Record<RouteFamily, EnforcementMode>>;
-  /** Modes no snapshot can move (sponsorships: always enforced). */
+  /** Modes no key set can move (sponsorships: always enforced). */
   fixedModes?: Partial<Record<RouteFamily, EnforcementMode>>;
   logger: Logger;
   metrics?: ServiceMetrics;
@@ -22,34 +60,62 @@ export interface KeySetCacheOptions {
 
 /**
  * The active key set of one registry, held in memory: a request is checked by hashing its
- * header and looking the hash up, with no network call. The set is loaded at start,
- * refreshed every `refreshMs` and at once on a change event carrying a newer version; a
- * failed refresh keeps the last good set (so revocation is prompt, not guaranteed, while
- * the registry is unreachable; spec: Authentication rule 10).
+ * header and looking the hash up, with no network call. The set is restored from the kept
+ * copy and loaded at start, refreshed every `refreshMs`, and changed at once by change
+ * events; a failed or refused refresh keeps the last good set (so revocation is prompt,
+ * not guaranteed, while the registry is unreachable; spec: Authentication rule 10).
+ *
+ * Fail closed: until a first set is held the modes are unknown, and every keyed route
+ * answers 503 (`modeOf` is undefined); a family a held set does not name is unknown too.
  */
 export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private entries = new Map<string, KeySetEntry>();
+  private readonly entries = new Map<string, KeySetEntry>();
   private modes: Partial<Record<RouteFamily, EnforcementMode>> = {};
+  private held?: { epoch: number; version: number };
   private timer?: NodeJS.Timeout;
   private refreshing?: Promise<boolean>;
-  private pendingVersion = 0;
-  version = 0;
-  loaded = false;
+  private again = false;
   private readonly failures?: Counter;
+  private readonly refusals?: Counter;
   private readonly sizeGauge?: Gauge;
   private readonly versionGauge?: Gauge;
+  private readonly epochGauge?: Gauge;
 
   constructor(private readonly options: KeySetCacheOptions) {
     if (options.metrics) {
       const registers = [options.metrics.registry];
       const labelNames = ['registry'];
-      this.failures = new Counter({ name: `api_key_set_refresh_failures_total`, help: 'Key set refreshes that failed (the last good set stays)', labelNames, registers });
+      this.failures = new Counter({ name: 'api_key_set_refresh_failures_total', help: 'Key set refreshes that failed or were refused (the last good set stays)', labelNames, registers });
+      this.refusals = new Counter({
+        name: 'api_key_set_refused_total',
+        help: 'Key sets and changes refused (unsigned, bad signature, bad shape, replayed, older epoch); the held set stays',
+        labelNames: ['registry', 'reason'],
+        registers,
+      });
       this.sizeGauge = new Gauge({ name: 'api_key_set_keys', help: 'Active keys in the cached key set', labelNames, registers });
       this.versionGauge = new Gauge({ name: 'api_key_set_version', help: 'Version of the cached key set', labelNames, registers });
+      this.epochGauge = new Gauge({ name: 'api_key_set_epoch', help: 'Epoch of the cached key set (a registry restore starts a new one)', labelNames, registers });
     }
   }
 
+  get loaded(): boolean {
+    return this.held !== undefined;
+  }
+
+  get version(): number {
+    return this.held?.version ?? 0;
+  }
+
+  get epoch(): number {
+    return this.held?.epoch ?? 0;
+  }
+
   async onApplicationBootstrap(): Promise<void> {
+    try {
+      await this.options.source.restore?.(this);
+    } catch (error) {
+      this.failed(error, 'kept key set not restored');
+    }
     await this.refresh();
     this.schedule();
   }
@@ -58,7 +124,7 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     clearTimeout(this.timer);
   }
 
-  /** Until the first load succeeds, retries every second; then every `refreshMs`. */
+  /** Until a set is held, retries every second; then every `refreshMs`. */
   private schedule(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(
@@ -68,62 +134,125 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     this.timer.unref();
   }
 
-  /** A change event: refresh now unless this version (or a newer one) is already held. */
-  onChanged(version: number): void {
-    if (version <= this.version) return;
-    this.pendingVersion = Math.max(this.pendingVersion, version);
-    void this.refresh();
+  /** A change event from the bus, handed to the source (which verifies it). */
+  onEvent(event: unknown): void {
+    this.options.source.onEvent?.(event, this);
   }
 
   /**
-   * Loads the snapshot; calls while a load runs share it, so loads never overlap and the
-   * last one to finish is the newest (a registry restored to a lower version is followed
-   * too). Resolves false when it failed; the timer retries, never a tight loop.
+   * Pulls the source's current set. Calls while a pull runs share it and ask for one more
+   * after it (it may have read the registry just before a change committed), so pulls never
+   * overlap. Resolves false when it failed; the timer retries, never a tight loop.
    */
   refresh(): Promise<boolean> {
-    this.refreshing ??= this.load().then((ok) => {
+    if (this.refreshing) {
+      this.again = true;
+      return this.refreshing;
+    }
+    this.refreshing = this.pull().then((ok) => {
       this.refreshing = undefined;
-      // An event announced a version newer than this load saw (it started just before the
-      // change committed): load once more.
-      const wanted = this.pendingVersion;
-      this.pendingVersion = 0;
-      if (ok && wanted > this.version) return this.refresh();
-      return ok;
+      const again = this.again;
+      this.again = false;
+      return ok && again ? this.refresh() : ok;
     });
     return this.refreshing;
   }
 
-  private async load(): Promise<boolean> {
+  private async pull(): Promise<boolean> {
     try {
-      const snapshot = await this.options.load();
-      this.entries = new Map(snapshot.keys.map((k) => [k.hash, k]));
-      this.modes = snapshot.modes;
-      this.version = snapshot.version;
-      if (!this.loaded) this.options.logger.info({ registry: this.options.name, version: snapshot.version, keys: this.entries.size }, 'key set loaded');
-      this.loaded = true;
-      this.sizeGauge?.set({ registry: this.options.name }, this.entries.size);
-      this.versionGauge?.set({ registry: this.options.name }, this.version);
+      await this.options.source.pull(this);
       return true;
     } catch (error) {
-      this.failures?.inc({ registry: this.options.name });
-      this.options.logger.warn({ registry: this.options.name, err: error, keepingVersion: this.loaded ? this.version : null }, 'key set refresh failed; keeping the last good set');
+      this.failed(error, 'key set refresh failed; keeping the last good set');
       return false;
     }
   }
 
-  modeOf(family: RouteFamily): EnforcementMode {
-    return this.options.fixedModes?.[family] ?? (this.loaded ? this.modes[family] : this.options.modesUntilLoaded[family]) ?? 'off';
+  private failed(error: unknown, message: string): void {
+    this.failures?.inc({ registry: this.options.name });
+    if (error instanceof KeySetRefused) this.refused(error);
+    else this.options.logger.warn({ registry: this.options.name, err: error, keeping: this.held ?? null }, message);
+  }
+
+  /** Counts and logs a refused set or change; the held set stays as it is. */
+  refused(refusal: KeySetRefused): void {
+    this.refusals?.inc({ registry: this.options.name, reason: refusal.reason });
+    this.options.logger.warn({ registry: this.options.name, reason: refusal.reason, detail: refusal.message, held: this.held ?? null }, 'key set refused; keeping the held set');
+  }
+
+  /** How a set's (epoch, version) compares with the held one: 1 newer, 0 the same, -1 older. */
+  compare(set: { epoch: number; version: number }): 1 | 0 | -1 {
+    if (!this.held) return 1;
+    if (set.epoch !== this.held.epoch) return set.epoch > this.held.epoch ? 1 : -1;
+    return set.version === this.held.version ? 0 : set.version > this.held.version ? 1 : -1;
+  }
+
+  /** Offers a whole set; it replaces the held one as the source's ordering allows. */
+  offer(set: VersionedKeySet): OfferOutcome {
+    const order = this.compare(set);
+    if (this.options.source.ordering === 'newer-only' && order <= 0) return order === 0 ? 'same' : 'older';
+    this.entries.clear();
+    for (const key of set.keys) this.entries.set(key.hash, key);
+    this.modes = { ...set.modes };
+    const first = !this.held;
+    this.held = { epoch: set.epoch, version: set.version };
+    if (first) this.options.logger.info({ registry: this.options.name, epoch: set.epoch, version: set.version, keys: this.entries.size }, 'key set loaded');
+    this.report();
+    return order === 0 ? 'same' : 'applied';
+  }
+
+  /** Applies a change if it extends exactly the held version of the held epoch. */
+  offerChange(change: KeySetDelta): ChangeOutcome {
+    if (!this.held || change.epoch > this.held.epoch) return 'ahead';
+    if (change.epoch < this.held.epoch || change.version <= this.held.version) return 'stale';
+    if (change.extends !== this.held.version) return 'ahead';
+    for (const hash of change.removals) this.entries.delete(hash);
+    for (const key of change.upserts) this.entries.set(key.hash, key);
+    this.modes = { ...change.modes };
+    this.held = { epoch: change.epoch, version: change.version };
+    this.report();
+    return 'applied';
+  }
+
+  private report(): void {
+    this.sizeGauge?.set({ registry: this.options.name }, this.entries.size);
+    this.versionGauge?.set({ registry: this.options.name }, this.version);
+    this.epochGauge?.set({ registry: this.options.name }, this.epoch);
+  }
+
+  /** The family's mode; undefined while it is unknown (no set held yet, or the set does not name it). */
+  modeOf(family: RouteFamily): EnforcementMode | undefined {
+    return this.options.fixedModes?.[family] ?? (this.held ? this.modes[family] : undefined);
   }
 
   /** The outcome of checking a presented key (raw `x-api-key` header) against a scope. */
   check(presented: string | string[] | undefined, scope?: string): { outcome: KeyCheckOutcome; entry?: KeySetEntry } {
     if (presented === undefined || presented === '') return { outcome: 'missing' };
-    if (!this.loaded) return { outcome: 'unavailable' };
+    if (!this.held) return { outcome: 'unavailable' };
     if (Array.isArray(presented)) return { outcome: 'invalid' };
     const entry = this.entries.get(hashKey(presented));
     if (!entry) return { outcome: 'invalid' };
     if (entry.suspended) return { outcome: 'suspended', entry };
     if (scope && !entry.scopes.includes(scope)) return { outcome: 'scope', entry };
     return { outcome: 'ok', entry };
+  }
+}
+
+/**
+ * A key set read from the service's own database (sponsorship-keys): nothing crosses the
+ * bus but a version hint, which only makes the service read its database sooner.
+ */
+export class LocalKeySetSource implements KeySetSource {
+  readonly ordering = 'follow-source' as const;
+
+  constructor(private readonly load: () => Promise<Omit<VersionedKeySet, 'epoch'>>) {}
+
+  async pull(cache: KeySetCache): Promise<void> {
+    cache.offer({ epoch: 1, ...(await this.load()) });
+  }
+
+  onEvent(event: unknown, cache: KeySetCache): void {
+    const version = (event as { version?: unknown } | null)?.version;
+    if (typeof version === 'number' && Number.isInteger(version) && version > cache.version) void cache.refresh();
   }
 }

@@ -4,7 +4,8 @@ import { KeySetCache } from './key-set-cache';
 
 /**
  * The controller that hears a registry's change events (every replica hears each one, as
- * bus events have no queue group) and reloads the key set at once when the version is newer.
+ * bus events have no queue group) and hands them to the key set's source, which decides
+ * what they are worth (a signed change is verified; a hint only brings a reload forward).
  */
 export function keySetEventsController(subject: string): Type<unknown> {
   @Controller()
@@ -12,8 +13,8 @@ export function keySetEventsController(subject: string): Type<unknown> {
     constructor(private readonly keys: KeySetCache) {}
 
     @EventPattern(subject)
-    changed(@Payload() event: { version?: unknown }): void {
-      if (typeof event?.version === 'number' && Number.isInteger(event.version)) this.keys.onChanged(event.version);
+    changed(@Payload() event: unknown): void {
+      this.keys.onEvent(event);
     }
   }
   return KeySetEvents;

@@ -9,3 +9,4 @@ export * from './work-queue';
 export * from './pg-work-queue';
 export * from './jetstream-work-queue';
 export * from './registry-mirror';
+export * from './nats-settings';

@@ -1,4 +1,20 @@
-import { AckPolicy, connect, DiscardPolicy, JSONCodec, nanos, RetentionPolicy, StorageType, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg, type NatsConnection } from 'nats';
+import {
+  AckPolicy,
+  connect,
+  DiscardPolicy,
+  ErrorCode,
+  JSONCodec,
+  nanos,
+  RetentionPolicy,
+  StorageType,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type NatsConnection,
+  type NatsError,
+  type StreamConfig,
+} from 'nats';
 import { HandlerSlots, runWorkHandler, type WorkItem, type WorkQueue } from './work-queue';
 
 /** Names of a JetStream work queue: fixed (libs/contracts), so an autoscaler can name them. */
@@ -59,11 +75,18 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
       discard: DiscardPolicy.New,
       discard_new_per_subject: true,
     };
-    try {
-      await jsm.streams.info(names.stream);
-      await jsm.streams.update(names.stream, stream);
-    } catch {
-      await jsm.streams.add(stream);
+    const existing = await jsm.streams.info(names.stream).catch(() => undefined);
+    if (!existing) await jsm.streams.add(stream);
+    else if (!sameSettings(existing.config, stream)) {
+      try {
+        await jsm.streams.update(names.stream, stream);
+      } catch (error) {
+        // The platform's NATS authorization lets relay-tracker create its stream but not
+        // reconfigure it (a stream's settings could republish its messages onto any subject):
+        // the queue goes on with the stream as it is, and says so.
+        if ((error as NatsError).code !== ErrorCode.PermissionsViolation) throw error;
+        options.onError?.(new Error(`JetStream stream ${names.stream} has older settings, and this NATS user may not update it: an operator updates it (README: Securing the bus)`));
+      }
     }
     await jsm.consumers.add(names.stream, {
       durable_name: names.consumer,
@@ -159,6 +182,12 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
     })();
     this.track(work);
   }
+}
+
+/** Whether a stream already has the settings a work queue gives it (the server adds defaults of its own). */
+function sameSettings(current: Partial<StreamConfig>, wanted: Partial<StreamConfig>): boolean {
+  const keys = ['retention', 'storage', 'max_msgs_per_subject', 'discard', 'discard_new_per_subject'] as const;
+  return JSON.stringify(current.subjects ?? []) === JSON.stringify(wanted.subjects ?? []) && keys.every((key) => current[key] === wanted[key]);
 }
 
 /** The names as a deployment with a subject prefix uses them (none: the fixed names). */

@@ -1,4 +1,21 @@
-import { connect, createInbox, ErrorCode, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type NatsError } from 'nats';
+import type { Logger } from '@swap/observability';
+import { readFileSync } from 'node:fs';
+import {
+  connect,
+  createInbox,
+  credsAuthenticator,
+  ErrorCode,
+  Events,
+  headers as natsHeaders,
+  nkeyAuthenticator,
+  type Authenticator,
+  type ConnectionOptions,
+  type Msg,
+  type MsgHdrs,
+  type NatsConnection,
+  type NatsError,
+  type TlsOptions,
+} from 'nats';
 import { BusNoRespondersError, BusTimeoutError, BusUnavailableError, type Bus, type BusDelivery, type BusSubscription, type Gathering, type MessageHeaders, type RequestOptions } from './bus';
 
 const encoder = new TextEncoder();
@@ -15,6 +32,44 @@ export interface NatsBusOptions {
    * runs) can share one NATS without hearing each other.
    */
   subjectPrefix?: string;
+  /**
+   * Where replies to this connection's requests arrive (`<inboxPrefix>.…`, nats.js' `_INBOX`
+   * when unset). A NATS server that authorises each service lets it subscribe to its own
+   * inbox prefix only, so no one else reads its replies.
+   */
+  inboxPrefix?: string;
+  /** How the connection logs in; none for a NATS without authorization. */
+  auth?: NatsAuth;
+  /** TLS: set, the connection must be encrypted (a server without TLS is refused). */
+  tls?: NatsTls;
+  /** Told of every publish or subscription the server refuses (permissions), besides the request or subscription it concerns. */
+  onPermissionError?: (refusal: PermissionRefusal) => void;
+  logger?: Logger;
+}
+
+/** A NATS login: a user and password, an nkey seed (`SU…`), or a credentials file (user JWT and seed). */
+export type NatsAuth = { user: string; password: string } | { nkeySeed: string } | { credsFile: string };
+
+export interface NatsTls {
+  /** The CA that signed the server's certificate (else the system's CAs). */
+  caFile?: string;
+  /** A client certificate and key, for servers that verify clients. */
+  certFile?: string;
+  keyFile?: string;
+}
+
+/** What the server refused: a publish (or request) or a subscription, on which subject. */
+export interface PermissionRefusal {
+  operation: 'publish' | 'subscription';
+  subject: string;
+}
+
+/** Thrown by a request whose subject this connection may not publish on. */
+export class BusPermissionError extends BusUnavailableError {
+  constructor(readonly subject: string, cause?: unknown) {
+    super(`NATS refused the request on ${subject}: permission denied`, cause);
+    this.name = 'BusPermissionError';
+  }
 }
 
 export class NatsBus implements Bus {
@@ -23,6 +78,8 @@ export class NatsBus implements Bus {
   private constructor(
     private readonly nc: NatsConnection,
     private readonly prefix: string,
+    private readonly inboxPrefix: string | undefined,
+    private readonly refused: (refusal: PermissionRefusal) => void,
   ) {}
 
   /** The connection itself, for what the Bus does not cover (JetStream work queues). */
@@ -37,18 +94,38 @@ export class NatsBus implements Bus {
 
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
     const servers = options.servers.split(',').map((s) => s.trim());
+    const shown = servers.map(withoutCredentials).join(', ');
+    let nc: NatsConnection;
     try {
-      const nc = await connect({
+      nc = await connect({
         servers,
         name: options.name,
         timeout: options.connectTimeoutMs ?? 5_000,
         reconnect: true,
         maxReconnectAttempts: -1,
         reconnectTimeWait: 1_000,
+        // Credentials rotated on the server while a replica runs: keep trying (readiness says so) rather than give up for good.
+        ignoreAuthErrorAbort: true,
+        ...(options.inboxPrefix ? { inboxPrefix: options.inboxPrefix } : {}),
+        ...authOptions(options.auth),
+        ...tlsOptions(servers, options.tls),
       });
-      return new NatsBus(nc, options.subjectPrefix ? `${options.subjectPrefix}.` : '');
     } catch (error) {
-      throw new BusUnavailableError(`Cannot connect to NATS at ${servers.join(', ')}: ${(error as Error).message}`, error);
+      throw new BusUnavailableError(`Cannot connect to NATS at ${shown}: ${(error as Error).message}`, error);
+    }
+    const bus = new NatsBus(nc, options.subjectPrefix ? `${options.subjectPrefix}.` : '', options.inboxPrefix, (refusal) => {
+      options.logger?.error({ operation: refusal.operation, subject: refusal.subject }, 'NATS refused a publish or subscription: permission denied');
+      options.onPermissionError?.(refusal);
+    });
+    void bus.watchStatus();
+    return bus;
+  }
+
+  /** Permission refusals arrive as status events (a publish has no answer of its own). */
+  private async watchStatus(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      const context = (status as { permissionContext?: PermissionRefusal }).permissionContext;
+      if (status.type === Events.Error && context) this.refused({ operation: context.operation, subject: context.subject });
     }
   }
 
@@ -64,6 +141,7 @@ export class NatsBus implements Bus {
       const code = (error as NatsError).code;
       if (code === ErrorCode.NoResponders) throw new BusNoRespondersError(subject);
       if (code === ErrorCode.Timeout) throw new BusTimeoutError(subject, options.timeoutMs);
+      if (code === ErrorCode.PermissionsViolation) throw new BusPermissionError(subject, error);
       throw new BusUnavailableError(`NATS request on ${subject} failed: ${(error as Error).message}`, error);
     }
   }
@@ -79,6 +157,7 @@ export class NatsBus implements Bus {
   subscribe(subject: string, handler: (message: BusDelivery) => void, options?: { queue?: string }): BusSubscription {
     const sub = this.nc.subscribe(this.prefix + subject, {
       queue: options?.queue,
+      // A refused subscription is reported through the status events (watchStatus).
       callback: (err, msg) => {
         if (err) return;
         handler(this.fromNatsMsg(msg));
@@ -89,7 +168,7 @@ export class NatsBus implements Bus {
 
   gather(subject: string, data: string, onReply: (reply: BusDelivery) => void, options?: { headers?: MessageHeaders }): Gathering {
     if (this.nc.isClosed()) throw new BusUnavailableError('NATS connection is closed');
-    const inbox = createInbox();
+    const inbox = createInbox(this.inboxPrefix);
     // Subscribed before publishing on the same connection: no reply can come before it.
     const sub = this.nc.subscribe(inbox, {
       callback: (err, msg) => {
@@ -118,6 +197,29 @@ export class NatsBus implements Bus {
   private fromNatsMsg(msg: Msg): BusDelivery {
     return deliveryOf(msg, this.prefix);
   }
+}
+
+function authOptions(auth: NatsAuth | undefined): Partial<ConnectionOptions> {
+  if (!auth) return {};
+  if ('user' in auth) return { user: auth.user, pass: auth.password };
+  const authenticator: Authenticator =
+    'nkeySeed' in auth ? nkeyAuthenticator(new TextEncoder().encode(auth.nkeySeed)) : credsAuthenticator(new Uint8Array(readFileSync(auth.credsFile)));
+  return { authenticator };
+}
+
+/** TLS whenever asked for, by options or by a `tls://` URL: nats.js alone would go on in plain text with a server that offers none. */
+function tlsOptions(servers: string[], tls: NatsTls | undefined): Partial<ConnectionOptions> {
+  if (!tls && !servers.some((server) => server.startsWith('tls://'))) return {};
+  const options: TlsOptions = {};
+  if (tls?.caFile) options.caFile = tls.caFile;
+  if (tls?.certFile) options.certFile = tls.certFile;
+  if (tls?.keyFile) options.keyFile = tls.keyFile;
+  return { tls: options };
+}
+
+/** A server URL as it may be logged: without a user or password in it. */
+function withoutCredentials(server: string): string {
+  return server.replace(/^([a-z]+:\/\/)[^@/]*@/i, '$1');
 }
 
 function toNatsHeaders(headers: MessageHeaders | undefined): MsgHdrs | undefined {

@@ -2,7 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type ErrorBody } from '@swap/contracts';
 import { probeDependencies, type DependencyCheck, type ServiceMetrics } from '@swap/observability';
+import { answerClientError } from './http-edges';
 import type { ReadinessGate } from './readiness-gate';
+import type { SlowClientTimeouts } from './http-timeouts';
 
 /** Dependency checks and shutdown state of the running service, read by the admin port. */
 export class ServiceState {
@@ -28,7 +30,7 @@ export interface AdminServer {
  * the gateway never routes to it, and a flood of public requests cannot starve it of
  * connections. Plain node:http: three read-only routes need no framework.
  */
-export async function startAdminServer(options: { service: string; host: string; port: number; state: ServiceState; metrics: ServiceMetrics }): Promise<AdminServer> {
+export async function startAdminServer(options: { service: string; host: string; port: number; state: ServiceState; metrics: ServiceMetrics; timeouts: SlowClientTimeouts }): Promise<AdminServer> {
   const { service, state, metrics } = options;
   const send = (res: ServerResponse, status: number, body: unknown, contentType = 'application/json; charset=utf-8') => {
     const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -61,10 +63,10 @@ export async function startAdminServer(options: { service: string; host: string;
     return send(res, 404, error(404, ErrorCode.RouteNotFound, 'The admin port serves /healthz, /readyz and /metrics'));
   };
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(options.timeouts, (req, res) => {
     handle(req, res).catch(() => send(res, 500, error(500, ErrorCode.Internal, 'Internal server error')));
   });
-  server.keepAliveTimeout = 5_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

@@ -43,9 +43,14 @@ const CLIENT_ERRORS: Record<string, Omit<ErrorBody, 'requestId'>> = {
   ERR_HTTP_REQUEST_TIMEOUT: { statusCode: 408, code: ErrorCode.RequestTimeout, message: 'The request was not received in time' },
 };
 
-/** Node's parser refused the bytes: answer once in the error shape and close the connection. */
+/**
+ * Node's parser refused the bytes, or the client was too slow (its headers or whole request
+ * not in within HTTP_*_TIMEOUT_MS): answer once in the error shape and close the connection.
+ * A response already under way (the gateway answering before an upload ended) is cut instead.
+ */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable || error.code === 'ECONNRESET') {
+  const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (!socket.writable || answering || error.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }

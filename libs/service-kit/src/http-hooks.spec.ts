@@ -1,18 +1,19 @@
-import { redactUrl } from './http-hooks';
+import { loggedPath } from './http-hooks';
 
-describe('redactUrl', () => {
+describe('loggedPath', () => {
+  it('leaves the query string out, whatever it holds', () => {
+    expect(loggedPath('/v1/swaps/tokens?x-api-key=svc_AAAAbbbbCCCCdddd&chain=0x1')).toBe('/v1/swaps/tokens');
+    expect(loggedPath('/v1/x?apikey=abc')).toBe('/v1/x');
+    expect(loggedPath('/v1/x#frag?token=abc')).toBe('/v1/x');
+    expect(loggedPath('/v1/be/oracle/candles')).toBe('/v1/be/oracle/candles');
+  });
+
   it('hides invitation tokens in paths', () => {
-    expect(redactUrl('/portal/api/invitations/AbC123/accept')).toBe('/portal/api/invitations/[redacted]/accept');
+    expect(loggedPath('/portal/api/invitations/AbC123/accept?x=1')).toBe('/portal/api/invitations/[redacted]/accept');
   });
 
-  it('hides query values named like a secret, whatever their case or escapes, and keeps the rest', () => {
-    expect(redactUrl('/v1/swaps/tokens?x-api-key=abc&chain=0x1')).toBe('/v1/swaps/tokens?x-api-key=[redacted]&chain=0x1');
-    expect(redactUrl('/v1/x?X_API_KEY=a&apiKey=b&token=c&ops%5Ftoken=d&q=1')).toBe('/v1/x?X_API_KEY=[redacted]&apiKey=[redacted]&token=[redacted]&ops%5Ftoken=[redacted]&q=1');
-    expect(redactUrl('/v1/x?%zz=1')).toBe('/v1/x?%zz=1');
-  });
-
-  it('hides anything shaped like a platform credential wherever it stands', () => {
-    expect(redactUrl('/v1/x?note=svc_AAAAbbbbCCCCdddd&y=spk_0123456789')).toBe('/v1/x?note=svc_[redacted]&y=spk_[redacted]');
-    expect(redactUrl('/v1/swaps/tokens/slv_abcdefghijk')).toBe('/v1/swaps/tokens/slv_[redacted]');
+  it('hides anything shaped like a platform credential in the path', () => {
+    expect(loggedPath('/v1/swaps/tokens/slv_abcdefghijk')).toBe('/v1/swaps/tokens/slv_[redacted]');
+    expect(loggedPath('/v1/x/svc_AAAAbbbbCCCCdddd/spk_0123456789')).toBe('/v1/x/svc_[redacted]/spk_[redacted]');
   });
 });

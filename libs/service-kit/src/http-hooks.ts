@@ -66,7 +66,7 @@ export function installHttpHooks(
     if (logger.isLevelEnabled('info')) {
       const fields = {
         method: request.method,
-        url: redactUrl(request.url),
+        path: loggedPath(request.url),
         route,
         statusCode: reply.statusCode,
         ms: Math.round(seconds * 10_000) / 10,
@@ -89,35 +89,15 @@ function repeatedParameter(query: unknown): string | undefined {
   return undefined;
 }
 
-/** Query parameters whose values are secrets by their name (a key sent as `?x-api-key=`). */
-const SECRET_PARAMETER = /^(x[-_]?api[-_]?key|api[-_]?key|key|token|ops[-_]?token|access[-_]?token|authorization|password|secret)$/i;
 /** The platform's credentials by their prefix (portal keys, sponsoring keys, solver credentials). */
 const CREDENTIAL = /\b(svc|spk|slv)_[A-Za-z0-9_-]{8,}/g;
 
 /**
- * Secrets never reach the logs: invitation tokens in paths, query values named like a
- * secret, and anything shaped like one of the platform's credentials wherever it stands.
+ * What logs say of a request's URL: its path, never the query string (a key sent as
+ * `?x-api-key=` reaches no log, whatever the parameter is called), with invitation tokens
+ * and anything shaped like a platform credential hidden.
  */
-export function redactUrl(url: string): string {
-  const [path, query] = splitOnce(url.replace(/\/invitations\/[^/?#]+/g, '/invitations/[redacted]'), '?');
-  if (query === undefined) return path.replace(CREDENTIAL, '$1_[redacted]');
-  const redacted = query
-    .split('&')
-    .map((pair) => {
-      const [name] = splitOnce(pair, '=');
-      let decoded = name;
-      try {
-        decoded = decodeURIComponent(name);
-      } catch {
-        // a malformed escape: judged as written
-      }
-      return SECRET_PARAMETER.test(decoded) ? `${name}=[redacted]` : pair;
-    })
-    .join('&');
-  return `${path}?${redacted}`.replace(CREDENTIAL, '$1_[redacted]');
-}
-
-function splitOnce(text: string, separator: string): [string, string | undefined] {
-  const at = text.indexOf(separator);
-  return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
+export function loggedPath(url: string): string {
+  const path = url.split(/[?#]/, 1)[0];
+  return path.replace(/\/invitations\/[^/]+/g, '/invitations/[redacted]').replace(CREDENTIAL, '$1_[redacted]');
 }

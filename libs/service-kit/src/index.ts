@@ -12,3 +12,4 @@ export * from './service-database';
 export * from './input-text';
 export * from './readiness-gate';
 export * from './http-drain';
+export * from './http-timeouts';

@@ -23,6 +23,11 @@ export async function runServiceMain<C extends ServiceConfig>(definition: Servic
   try {
     service = await startService(definition, { config });
   } catch (error) {
+    // A rule across variables checked at start (OPS_TOKEN beside HOST) is a configuration error too.
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${definition.name}: ${error.message}\n`);
+      process.exit(78);
+    }
     process.stderr.write(`${definition.name}: failed to start: ${(error as Error).message}\n`);
     process.exit(1);
   }

@@ -3,9 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { RedisCache, TieredCache, type Cache } from '@swap/cache';
-import { trustedProxies, type BusSettings, type CacheSettings, type DatabaseSettings, type ServiceConfig } from '@swap/config';
+import { requireOperatorTokenBeyondLoopback, trustedProxies, type BusSettings, type CacheSettings, type DatabaseSettings, type ServiceConfig } from '@swap/config';
 import { API_KEY_SCHEME, ErrorBodyDto, type ServiceName } from '@swap/contracts';
-import { BusIntake, BusServer, MessagingClient, NatsBus, type Bus } from '@swap/messaging';
+import { BusIntake, BusServer, MessagingClient, NatsBus, natsBusOptions, type Bus } from '@swap/messaging';
 import { createLogger, NestPinoLogger, resolveRequestId, ServiceMetrics, type DependencyCheck, type Logger } from '@swap/observability';
 import { createPrismaClient, type DatabaseHandle, type PrismaClientLike } from '@swap/persistence';
 import type { DestinationStream } from 'pino';
@@ -14,6 +14,7 @@ import { answerClientError, frameworkErrorAnswer, installJsonBodies, MAX_PATH_SE
 import { installHttpHooks } from './http-hooks';
 import { startAdminServer, ServiceState } from './admin-server';
 import { stopAccepting } from './http-drain';
+import { slowClientTimeouts } from './http-timeouts';
 import { ReadinessGate } from './readiness-gate';
 import { OpenApiDocumentController } from './openapi-document.controller';
 import type { ServiceDefinition } from './service-definition';
@@ -49,6 +50,9 @@ export async function startService<C extends ServiceConfig>(
   options: { config: C; shared?: SharedRuntime },
 ): Promise<RunningService> {
   const config = options.config as C & AnyServiceConfig;
+  // A service with operator routes (its configuration has OPS_TOKEN) refuses to listen beyond
+  // loopback without a token, before it connects to anything.
+  if ('OPS_TOKEN' in config) requireOperatorTokenBeyondLoopback(config as AnyServiceConfig & { OPS_TOKEN?: string });
   const shared = options.shared ?? {};
   const logger = createLogger({ service: definition.name, level: config.LOG_LEVEL, destination: shared.logDestination });
   const metrics = new ServiceMetrics(definition.name);
@@ -72,7 +76,7 @@ export async function startService<C extends ServiceConfig>(
     if (definition.uses.bus) {
       if (shared.bus) bus = shared.bus;
       else {
-        const nats = await NatsBus.connect({ servers: config.NATS_URL!, name: definition.name, subjectPrefix: config.NATS_SUBJECT_PREFIX });
+        const nats = await NatsBus.connect(natsBusOptions(config, definition.name, logger));
         closers.push(() => nats.close());
         bus = nats;
       }
@@ -113,8 +117,14 @@ export async function startService<C extends ServiceConfig>(
     const state = new ServiceState(checks);
     providers.push({ provide: ServiceState, useValue: state });
 
+    const timeouts = slowClientTimeouts(config);
     const adapter = new FastifyAdapter({
       bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
+      // Slow clients: headers, the whole request and idle keep-alive are bounded (fastify sets
+      // the last two on the server itself; Node's options carry the rest).
+      http: timeouts,
+      requestTimeout: timeouts.requestTimeout,
+      keepAliveTimeout: timeouts.keepAliveTimeout,
       genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => resolveRequestId(req.headers['x-request-id']),
       logger: false,
       // Requests arriving while draining are answered by our hook, in the platform's error shape.
@@ -173,7 +183,7 @@ export async function startService<C extends ServiceConfig>(
     await nest.listen({ port: config.PORT, host: config.HOST });
     // Probes find the admin port once the public one takes requests; it closes first after the
     // app (readiness answers 503 shutting down until the last request has drained).
-    const admin = await startAdminServer({ service: definition.name, host: config.HOST, port: config.ADMIN_PORT, state, metrics });
+    const admin = await startAdminServer({ service: definition.name, host: config.HOST, port: config.ADMIN_PORT, state, metrics, timeouts });
     closers.unshift(() => admin.close());
     // Replicas share bus work only in a cluster (NATS): there a replica whose database or
     // NATS fails stops taking it, and its peers answer instead. The embedded default runs one

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import { generateKeySetKeyPair } from '@swap/key-auth';
 import { removePrefixedStreams } from '@swap/messaging';
 import pg from 'pg';
 
@@ -32,9 +33,16 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
+/**
+ * This test file's key-set signing pair, made for the run: key-registry signs with the
+ * private key, every service holding the key set verifies with the public one.
+ */
+export const TEST_KEY_SET = generateKeySetKeyPair();
+export const testKeySetEnv: Readonly<Record<'KEYSET_SIGNING_KEY' | 'KEYSET_PUBLIC_KEY', string>> = { KEYSET_SIGNING_KEY: TEST_KEY_SET.signingKey, KEYSET_PUBLIC_KEY: TEST_KEY_SET.publicKey };
+
 /** The platform's defaults for one service, on a free port of 127.0.0.1 and quiet. */
 export function testServiceEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'silent', NATS_URL: testInfra.natsUrl, REDIS_URL: testInfra.redisUrl, NATS_SUBJECT_PREFIX: RUN_PREFIX, CACHE_KEY_PREFIX: RUN_PREFIX, ...extra };
+  return { HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'silent', NATS_URL: testInfra.natsUrl, REDIS_URL: testInfra.redisUrl, NATS_SUBJECT_PREFIX: RUN_PREFIX, CACHE_KEY_PREFIX: RUN_PREFIX, ...testKeySetEnv, ...extra };
 }
 
 /**

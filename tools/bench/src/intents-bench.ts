@@ -21,6 +21,7 @@ export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Pro
     const ports = { quote: await ctx.freePort(), swap: await ctx.freePort(), gateway: await ctx.freePort() };
     const common = { DATABASE_URL: ctx.benchDatabaseUrl, NATS_URL: ctx.natsUrl, NATS_SUBJECT_PREFIX: `bench-intents-${Date.now()}`, HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', CHAIN_PROFILE: devnet.profilePath };
     await ctx.start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
+    await ctx.startKeyRegistry(common); // the signed key set swap-gateway checks keys with (families off)
     await ctx.start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
     await ctx.start('dist/apps/api-gateway/src/main.js', { ...common, PORT: String(ports.gateway), UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}` });
     for (const port of Object.values(ports)) await ctx.waitForService(port);

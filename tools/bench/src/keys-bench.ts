@@ -3,11 +3,9 @@
  * swap-gateway, cluster mode) with its family in `off`, and in `enforce` with a valid key,
  * in one run. The check is a SHA-256 and a map look-up, so the ratio should stay near 100%.
  */
-import { migrateService } from '@swap/service-kit';
+import { withDatabase } from '@swap/persistence';
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
-import pg from 'pg';
-import { keyRegistry } from '../../../apps/key-registry/src/key-registry.definition';
 import { sampleIntent } from '@swap/testing';
 import type { BenchContext } from './oracle-bench';
 
@@ -15,30 +13,26 @@ const INTENT = sampleIntent();
 
 export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promise<void> {
   const url = ctx.benchDatabaseUrl;
-  // A fresh key registry each run (modes start off again).
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query('DROP SCHEMA IF EXISTS key_registry CASCADE');
-  await client.end();
-  await migrateService(url, keyRegistry);
 
-  // Two swap-gateways, each with its quote-builder: one whose family is enforced by
-  // key-registry, one on a bus without key-registry whose mode stays off. Runs alternate
-  // between them so that drift of this shared machine falls on both alike.
-  const ports = { registry: await ctx.freePort(), quote: await ctx.freePort(), swap: await ctx.freePort(), quoteOff: await ctx.freePort(), swapOff: await ctx.freePort() };
+  // Two swap-gateways, each with its quote-builder and key-registry (a fresh one each run,
+  // modes off): one whose family is then enforced, one whose family stays off (its registry
+  // in a database of its own). Runs alternate between them so that drift of this shared
+  // machine falls on both alike.
+  const ports = { quote: await ctx.freePort(), swap: await ctx.freePort(), quoteOff: await ctx.freePort(), swapOff: await ctx.freePort() };
   const common = { DATABASE_URL: url, NATS_URL: ctx.natsUrl, HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' };
   const enforced = { ...common, NATS_SUBJECT_PREFIX: `bench-enforce-${Date.now()}` };
-  const unkeyed = { ...common, NATS_SUBJECT_PREFIX: `bench-off-${Date.now()}`, KEY_MODES_UNTIL_LOADED: 'swaps=off,leverage-yield=off' };
-  await ctx.start('dist/apps/key-registry/src/main.js', { ...enforced, PORT: String(ports.registry) });
+  const unkeyed = { ...common, NATS_SUBJECT_PREFIX: `bench-off-${Date.now()}` };
+  const registryPort = await ctx.startKeyRegistry(enforced);
+  await ctx.startKeyRegistry(unkeyed, withDatabase(ctx.postgresUrl, 'swap_bench_keys_off'));
   await ctx.start('dist/apps/quote-builder/src/main.js', { ...enforced, PORT: String(ports.quote) });
   const enforcedProcess = await ctx.start('dist/apps/swap-gateway/src/main.js', { ...enforced, PORT: String(ports.swap) });
   await ctx.start('dist/apps/quote-builder/src/main.js', { ...unkeyed, PORT: String(ports.quoteOff) });
   const offProcess = await ctx.start('dist/apps/swap-gateway/src/main.js', { ...unkeyed, PORT: String(ports.swapOff) });
-  for (const port of [ports.registry, ports.quote, ports.swap, ports.quoteOff]) await ctx.waitForService(port);
+  for (const port of [ports.quote, ports.swap, ports.quoteOff]) await ctx.waitForService(port);
   await ctx.waitForService(ports.swapOff, '/healthz');
 
   const ops = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`http://127.0.0.1:${ports.registry}${path}`, { method, headers: { 'content-type': 'application/json', 'x-operator': 'bench' }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`http://127.0.0.1:${registryPort}${path}`, { method, headers: { 'content-type': 'application/json', 'x-operator': 'bench' }, body: body ? JSON.stringify(body) : undefined });
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return res.json() as Promise<{ id: string; key: string }>;
   };

@@ -18,6 +18,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDatabase, withDatabase } from '@swap/persistence';
 import { migrateService } from '@swap/service-kit';
+import { generateKeySetKeyPair } from '@swap/key-auth';
+import pg from 'pg';
+import { keyRegistry } from '../../../apps/key-registry/src/key-registry.definition';
 import { quoteBuilder } from '../../../apps/quote-builder/src/quote-builder.definition';
 import { freePort } from '../../devnet/src/devnet';
 import { benchIntents } from './intents-bench';
@@ -52,9 +55,12 @@ const children: ChildProcess[] = [];
 /** Service PORT → its ADMIN_PORT, where /readyz answers. */
 const adminPorts = new Map<number, number>();
 
+/** The run's key-set signing pair: key-registry signs with it, every swap-gateway verifies. */
+const keySet = generateKeySetKeyPair();
+
 /** Starts a built entry point; a service (one given a PORT) also gets a free ADMIN_PORT. */
 async function start(script: string, env: Record<string, string>): Promise<ChildProcess> {
-  const full = { ...env };
+  const full: Record<string, string> = { KEYSET_SIGNING_KEY: keySet.signingKey, KEYSET_PUBLIC_KEY: keySet.publicKey, ...env };
   if (full.PORT) {
     full.ADMIN_PORT ??= String(await freePort());
     adminPorts.set(Number(full.PORT), Number(full.ADMIN_PORT));
@@ -151,6 +157,19 @@ async function benchGateway(): Promise<void> {
 
 const print = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`);
 
+async function startKeyRegistry(env: Record<string, string>, databaseUrl = BENCH_DATABASE_URL): Promise<number> {
+  await ensureDatabase(databaseUrl);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query('DROP SCHEMA IF EXISTS key_registry CASCADE');
+  await client.end();
+  await migrateService(databaseUrl, keyRegistry);
+  const port = await freePort();
+  await start('dist/apps/key-registry/src/main.js', { ...env, DATABASE_URL: databaseUrl, PORT: String(port) });
+  await waitForService(port);
+  return port;
+}
+
 async function main(): Promise<void> {
   const only = process.argv[2];
   await ensureDatabase(BENCH_DATABASE_URL);
@@ -167,6 +186,7 @@ async function main(): Promise<void> {
     waitFor,
     waitForService,
     adminPortOf: (port: number) => adminPorts.get(port)!,
+    startKeyRegistry,
     print,
   };
   if (!only || only === 'keys') await benchKeys({ ...ctx, natsUrl: NATS_URL });

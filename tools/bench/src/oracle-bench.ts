@@ -37,6 +37,12 @@ export interface BenchContext {
   waitForService(port: number, path?: string): Promise<void>;
   /** The admin port of the service started on this PORT (`/metrics`). */
   adminPortOf(port: number): number;
+  /**
+   * Starts a key-registry with these settings on a fresh key_registry schema of `databaseUrl`
+   * (the bench's database unless told; every family off), ready: the signed key set every
+   * swap-gateway needs. Every process gets the run's key pair.
+   */
+  startKeyRegistry(env: Record<string, string>, databaseUrl?: string): Promise<number>;
   print(lines: string[]): void;
 }
 

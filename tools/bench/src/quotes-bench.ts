@@ -27,6 +27,7 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     RFQ_DEADLINE_MS: String(RFQ_DEADLINE_MS),
   };
   await ctx.start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
+  await ctx.startKeyRegistry(common); // the signed key set swap-gateway checks keys with (families off)
   await ctx.start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
   await ctx.start('dist/apps/api-gateway/src/main.js', {
     ...common,

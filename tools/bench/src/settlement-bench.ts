@@ -78,6 +78,7 @@ export async function benchSettlement(ctx: BenchContext & { natsUrl: string }): 
     };
     await ctx.start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
     await ctx.start('dist/apps/oracle-candles/src/main.js', { ...common, PORT: String(ports.oracle) });
+    await ctx.startKeyRegistry(common); // the signed key set swap-gateway checks keys with (families off)
     await ctx.start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
     await ctx.start('dist/apps/api-gateway/src/main.js', { ...common, PORT: String(ports.gateway), UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}` });
     let trackers: { pid?: number }[] = [];

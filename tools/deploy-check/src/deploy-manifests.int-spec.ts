@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { nkeys } from 'nats';
 import { ensureKubeTools, type KubeTools } from './kube-tools';
 import { lintChart, render, RENDER_SOURCES, schemaProblems, type KubeObject, type RenderSource } from './manifests';
-import { platformProblems, restrictedProfileProblems } from './platform-rules';
+import { BUS_SERVICES, NATS_PERMISSIONS, natsProblems, platformProblems, restrictedProfileProblems } from './platform-rules';
 
 // helm and kubectl come from an npm package fetched once into a cache (first run ~20 s).
 jest.setTimeout(120_000);
@@ -97,6 +99,46 @@ describe('the chart', () => {
     expect(container(find(objects, 'Deployment', 'swap-partner-portal-api')).env).toContainEqual({ name: 'PORTAL_PUBLIC_URL', value: 'https://portal.swap.example.com' });
   });
 
+  it('ships the NATS authorization and logs each service on the bus in with its own nkey seed, by reference', () => {
+    const objects = render(tools, chart('defaults', []));
+    expect(find(objects, 'ConfigMap', 'swap-nats-authorization')?.data).toEqual({ 'nats-permissions.conf': readFileSync(NATS_PERMISSIONS, 'utf8') });
+    for (const service of BUS_SERVICES) {
+      expect(container(find(objects, 'Deployment', `swap-${service}`)).env).toContainEqual({ name: 'NATS_NKEY_SEED', valueFrom: { secretKeyRef: { name: `swap-platform-nats-${service}`, key: 'NATS_NKEY_SEED' } } });
+    }
+    for (const service of ['api-gateway', 'oracle-candles']) {
+      expect(container(find(objects, 'Deployment', `swap-${service}`)).env.map((e: { name: string }) => e.name).filter((n: string) => n.startsWith('NATS_'))).toEqual([]);
+    }
+    // No TLS files without a CA or a client certificate.
+    expect(container(find(objects, 'Deployment', 'swap-key-registry')).volumeMounts).toEqual([{ name: 'tmp', mountPath: '/tmp' }]);
+  });
+
+  it('mounts the NATS CA and a client certificate for the services on the bus, and renders the authorization where NATS runs', () => {
+    const objects = render(tools, chart('nats tls', ['nats.tls.ca.name=nats-ca', 'nats.tls.clientCertSecret=nats-client', 'nats.authorization.namespace=messaging']));
+    expect(find(objects, 'ConfigMap', 'swap-nats-authorization')?.metadata.namespace).toBe('messaging');
+    const relay = find(objects, 'Deployment', 'swap-relay-tracker');
+    expect(container(relay).env).toEqual(
+      expect.arrayContaining([
+        { name: 'NATS_TLS_CA_FILE', value: '/etc/swap-platform/nats-ca/ca.crt' },
+        { name: 'NATS_TLS_CERT_FILE', value: '/etc/swap-platform/nats-client/tls.crt' },
+        { name: 'NATS_TLS_KEY_FILE', value: '/etc/swap-platform/nats-client/tls.key' },
+      ]),
+    );
+    expect(relay?.spec.template.spec.volumes).toContainEqual({ name: 'nats-ca', secret: { secretName: 'nats-ca', items: [{ key: 'ca.crt', path: 'ca.crt' }], defaultMode: 0o440 } });
+    expect(container(find(objects, 'Deployment', 'swap-api-gateway')).env.map((e: { name: string }) => e.name)).not.toContain('NATS_TLS_CA_FILE');
+    expect(schemaProblems(objects)).toEqual([]);
+    expect(platformProblems(objects, { migrations: 'helm-hook' })).toEqual([]);
+  });
+
+  it('connects without NATS credentials only when told to, and refuses a service without its seed Secret', () => {
+    const objects = render(tools, chart('no nats auth', ['nats.auth.enabled=false']));
+    expect(container(find(objects, 'Deployment', 'swap-swap-gateway')).env.map((e: { name: string }) => e.name)).not.toContain('NATS_NKEY_SEED');
+    expect(natsProblems(objects, { busCredentials: false })).toEqual([]);
+    expect(natsProblems(objects)).toContain('Deployment/swap-swap-gateway container swap-gateway: NATS_NKEY_SEED must come from a Secret (secretKeyRef): the service logs in to NATS as swap-gateway');
+    expect(refused(chart('empty seed secret', ['nats.auth.nkeySeeds.swap-gateway.name=']))).toContain('/nats/auth/nkeySeeds/swap-gateway/name');
+    expect(refused(chart('seed of no service', ['nats.auth.nkeySeeds.billing.name=x', 'nats.auth.nkeySeeds.billing.key=y']))).toContain("additional properties 'billing' not allowed");
+    expect(refused(chart('misspelt nats key', ['nats.tls.caFile=/ca.crt']))).toContain("additional properties 'caFile' not allowed");
+  });
+
   it("the rules catch what they are there for (a container that could write its root filesystem)", () => {
     const objects = render(tools, chart('writable root', ['containerSecurityContext.readOnlyRootFilesystem=false']));
     expect(restrictedProfileProblems(objects)).toContain('Deployment/swap-api-gateway container api-gateway: readOnlyRootFilesystem must be true');
@@ -109,6 +151,20 @@ describe('k8s/ overlays', () => {
     const job = prod.find((o) => o.kind === 'Job')!;
     expect(job.metadata.name).toMatch(/^swap-platform-migrate-\d+\.\d+\.\d+$/);
     expect(container(job).image).toBe(`registry.example.com/swap-platform:${job.metadata.name.replace('swap-platform-migrate-', '')}`);
+  });
+
+  it('ship NATS credentials that match: the dev seeds belong to the public keys given to the dev NATS server, and prod talks TLS', () => {
+    const dev = render(tools, RENDER_SOURCES.find((s) => s.name === 'k8s/overlays/dev')!);
+    const publicKeys = find(dev, 'ConfigMap', 'swap-platform-nats-public-keys')?.data as Record<string, string>;
+    for (const service of BUS_SERVICES) {
+      const seed = Buffer.from(String(find(dev, 'Secret', `swap-platform-nats-${service}`)?.data?.NATS_NKEY_SEED), 'base64').toString();
+      expect(`${service} ${nkeys.fromSeed(new TextEncoder().encode(seed)).getPublicKey()}`).toBe(`${service} ${publicKeys[`NATS_NKEY_${service.toUpperCase().replace(/-/g, '_')}`]}`);
+    }
+    expect(Object.keys(publicKeys)).toContain('NATS_NKEY_OPERATOR');
+    const prod = render(tools, RENDER_SOURCES.find((s) => s.name === 'k8s/overlays/prod')!);
+    expect(find(prod, 'ConfigMap', 'swap-platform')?.data?.NATS_URL).toBe('tls://nats:4222');
+    expect(container(find(prod, 'Deployment', 'key-registry')).env).toContainEqual({ name: 'NATS_TLS_CA_FILE', value: '/etc/swap-platform/nats-ca/ca.crt' });
+    expect(find(prod, 'Secret', 'swap-platform-nats-key-registry')).toBeUndefined();
   });
 
   it('swap the HPA for a KEDA ScaledObject with the keda-relay-tracker component', () => {

@@ -1,11 +1,14 @@
 import { WorkQueues } from '@swap/contracts';
-import { nameOf, type KubeObject } from './manifests';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CHART, nameOf, type KubeObject } from './manifests';
 
 /**
  * What a platform team needs of every rendering, beyond Kubernetes' schemas (issue 12):
  * the restricted Pod Security profile, probes and shutdown timing, pinned images, the
  * admin port never behind a Service or the ingress, autoscaling for relay-tracker,
- * disruption budgets, network policies, integers rendered as integers. Each rule returns
+ * disruption budgets, network policies, integers rendered as integers, NATS credentials
+ * and the NATS authorization (issue 14). Each rule returns
  * the problems it finds, naming the object and the field.
  */
 export interface RuleOptions {
@@ -13,6 +16,8 @@ export interface RuleOptions {
   expectedImage?: RegExp;
   /** Whether the migration Job is a Helm hook (the chart), named per release (k8s/ overlays) or left for the overlays to name (k8s/base). */
   migrations: 'helm-hook' | 'per-release' | 'renamed-by-overlays';
+  /** false: the services on the bus connect to NATS without credentials (the chart's nats.auth.enabled=false). */
+  busCredentials?: boolean;
 }
 
 type PodSpec = { containers: Container[]; securityContext?: SecurityContext; hostNetwork?: boolean; hostPID?: boolean; hostIPC?: boolean; volumes?: { hostPath?: unknown; name: string }[]; terminationGracePeriodSeconds?: number };
@@ -21,7 +26,8 @@ type Probe = { httpGet?: { path?: string; port?: string | number }; timeoutSecon
 type Container = {
   name: string;
   image: string;
-  env?: { name: string; value?: string }[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+  volumeMounts?: { name: string; mountPath: string }[];
   securityContext?: SecurityContext;
   resources?: { requests?: { memory?: string }; limits?: { memory?: string } };
   startupProbe?: Probe;
@@ -190,6 +196,52 @@ export function valueProblems(objects: KubeObject[]): string[] {
   return problems;
 }
 
+/** The services on the bus: each a NATS user of files/nats-permissions.conf (the chart's busServices). */
+export const BUS_SERVICES = ['swap-gateway', 'quote-builder', 'relay-tracker', 'key-registry', 'sponsorship-keys', 'partner-portal-api'];
+const NATS_SECRETS = ['NATS_NKEY_SEED', 'NATS_PASSWORD', 'NATS_USER', 'NATS_CREDS_FILE'];
+/** The authorization block the chart ships; k8s/base carries a copy. */
+export const NATS_PERMISSIONS = join(CHART, 'files', 'nats-permissions.conf');
+
+/**
+ * The bus as a trust boundary (README: Securing the bus): each service on it logs in with
+ * its own nkey seed, from a Secret, never written into the manifests; the services off the
+ * bus get no NATS credential; the NATS server's authorization block is shipped, and is the
+ * chart's file word for word; TLS files point into a mounted volume.
+ */
+export function natsProblems(objects: KubeObject[], options: Pick<RuleOptions, 'busCredentials'> = {}): string[] {
+  const problems: string[] = [];
+  const seeds = new Map<string, string>();
+  for (const object of workloads(objects)) {
+    const pod = podSpecOf(object);
+    const service = object.kind === 'Deployment' ? BUS_SERVICES.find((s) => object.metadata.name === s || object.metadata.name.endsWith(`-${s}`)) : undefined;
+    for (const container of pod.containers) {
+      const where = `${nameOf(object)} container ${container.name}`;
+      const env = new Map((container.env ?? []).map((e) => [e.name, e]));
+      for (const name of NATS_SECRETS) if (env.get(name)?.value !== undefined) problems.push(`${where}: ${name} is written into the manifest; it belongs in a Secret`);
+      const seed = env.get('NATS_NKEY_SEED')?.valueFrom?.secretKeyRef;
+      if (!service && NATS_SECRETS.some((name) => env.has(name))) problems.push(`${where}: is not on the bus, yet gets NATS credentials`);
+      if (service && options.busCredentials !== false) {
+        if (!seed) problems.push(`${where}: NATS_NKEY_SEED must come from a Secret (secretKeyRef): the service logs in to NATS as ${service}`);
+        else {
+          const ref = `${seed.name}/${seed.key}`;
+          if (seeds.has(ref)) problems.push(`${where}: shares its NATS seed ${ref} with ${seeds.get(ref)}: each service is its own NATS user`);
+          seeds.set(ref, where);
+        }
+      }
+      for (const name of ['NATS_TLS_CA_FILE', 'NATS_TLS_CERT_FILE', 'NATS_TLS_KEY_FILE']) {
+        const file = env.get(name)?.value;
+        if (file && !(container.volumeMounts ?? []).some((m) => file.startsWith(`${m.mountPath.replace(/\/$/, '')}/`))) problems.push(`${where}: ${name}=${file} is not on a mounted volume`);
+      }
+    }
+  }
+  const authorization = objects.filter((o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('nats-authorization'));
+  if (authorization.length !== 1) problems.push(`expected one ConfigMap with the NATS authorization block, found ${authorization.length}`);
+  else if (authorization[0].data?.['nats-permissions.conf'] !== readFileSync(NATS_PERMISSIONS, 'utf8')) {
+    problems.push(`${nameOf(authorization[0])}: nats-permissions.conf differs from charts/swap-platform/files/nats-permissions.conf`);
+  }
+  return problems;
+}
+
 /** Migrations run once per release before the services: a Helm pre-install/pre-upgrade hook, or (k8s/) a Job named after the image tag. */
 export function migrationProblems(objects: KubeObject[], mode: RuleOptions['migrations']): string[] {
   const jobs = objects.filter((o) => o.kind === 'Job');
@@ -220,5 +272,6 @@ export function platformProblems(objects: KubeObject[], options: RuleOptions): s
     ...networkPolicyProblems(objects),
     ...valueProblems(objects),
     ...migrationProblems(objects, options.migrations),
+    ...natsProblems(objects, options),
   ];
 }

@@ -1,11 +1,14 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface EmbeddedDatabase {
   url: string;
   dataDir: string;
+  /** The unix socket PGlite answers on (mode 0600, in a directory of mode 0700). */
+  socketPath: string;
   close(): Promise<void>;
 }
 
@@ -15,21 +18,39 @@ export interface EmbeddedDatabase {
  * server, so services connect with the same `pg` driver and Prisma adapter they use
  * against a real server. The socket server multiplexes connections onto the one PGlite
  * and keeps each transaction on its own connection; batchUntilSync keeps each query whole.
+ *
+ * PGlite asks no password: whoever reaches its socket is the superuser. So it listens on a
+ * unix socket only this user can open (a fresh directory of mode 0700, the socket 0600), not
+ * on a loopback port every local user and process could reach. The directory is made under
+ * the system's temporary directory, because a socket's path must stay within 107 bytes.
  */
 export async function startEmbeddedDatabase(dataRoot: string): Promise<EmbeddedDatabase> {
   const dataDir = join(dataRoot, 'pglite');
   mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create({ dataDir });
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 200 });
+  const socketDir = mkdtempSync(join(tmpdir(), 'swap-pglite-'));
+  chmodSync(socketDir, 0o700);
+  // libpq's name for a server's socket in a directory: `pg` finds it from `host=<directory>`.
+  const socketPath = join(socketDir, '.s.PGSQL.5432');
+  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 200 });
   batchUntilSync(server);
-  await server.start();
-  const url = `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+  try {
+    await server.start();
+    chmodSync(socketPath, 0o600);
+  } catch (error) {
+    rmSync(socketDir, { recursive: true, force: true });
+    await db.close();
+    throw error;
+  }
+  const url = `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}&sslmode=disable`;
   return {
     url,
     dataDir,
+    socketPath,
     async close() {
       await server.stop();
       await db.close();
+      rmSync(socketDir, { recursive: true, force: true });
     },
   };
 }

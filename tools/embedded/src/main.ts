@@ -7,8 +7,9 @@ import { startPlatform } from './platform';
 /**
  * `npm start`: the embedded default. Variables: PORT (gateway, default 3000), DATA_DIR
  * (default ./.data), LOG_LEVEL (default info), SERVICE_PORTS (`fixed` 3001–3007, or
- * `ephemeral`), DEVNET (`off` to run without the local chains), and CHAIN_PROFILE and a
- * few service variables passed on.
+ * `ephemeral`), DEVNET (`off` to run without the local chains), OPS_TOKEN (the operator
+ * routes then need `Authorization: Bearer`, as in a cluster), and CHAIN_PROFILE and a few
+ * service variables passed on.
  */
 async function main(): Promise<void> {
   const dataDir = resolve(process.env.DATA_DIR ?? '.data');
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
   }
   const servicePorts = process.env.SERVICE_PORTS === 'ephemeral' ? 'ephemeral' : 'fixed';
   const passThrough: Record<string, string> = {};
-  for (const key of ['CHAIN_PROFILE', 'RPC_TIMEOUT_MS', 'SHUTDOWN_TIMEOUT_MS', 'UPSTREAM_TIMEOUT_MS', 'CORS_ORIGINS', 'PORTAL_PUBLIC_URL']) {
+  for (const key of ['CHAIN_PROFILE', 'RPC_TIMEOUT_MS', 'SHUTDOWN_TIMEOUT_MS', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_CONCURRENCY_PER_CLIENT', 'CORS_ORIGINS', 'PORTAL_PUBLIC_URL', 'OPS_TOKEN']) {
     if (process.env[key]) passThrough[key] = process.env[key]!;
   }
   const devnet = process.env.DEVNET !== 'off';
@@ -46,7 +47,8 @@ async function main(): Promise<void> {
         ]
       : ['  chains    the registry profile only (no local chains; DEVNET=off or CHAIN_PROFILE set)', '  solvers   none (the reference solvers fill on the devnet): quotes answer 503 NO_SOLVER_AVAILABLE']),
     `  bus       in-process (NATS semantics, no server)`,
-    `  database  PGlite, embedded PostgreSQL, data in ${platform.dataDir}`,
+    `  database  PGlite, embedded PostgreSQL, data in ${platform.dataDir} (a socket only this user can open)`,
+    `  operators npm run ops -- …  (${process.env.OPS_TOKEN ? 'with OPS_TOKEN: Authorization: Bearer' : 'loopback callers; set OPS_TOKEN to require a token'})`,
     `  cache     in-memory`,
     '',
     'Stop with Ctrl-C.',

@@ -1,6 +1,7 @@
 import { MemoryCache } from '@swap/cache';
 import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { upstreamVariable } from '../../../apps/api-gateway/src/api-gateway.config';
+import { generateKeySetKeyPair } from '@swap/key-auth';
 import { InProcessBus } from '@swap/messaging';
 import { migrateService, startServiceFromEnv, type RunningService, type SharedRuntime } from '@swap/service-kit';
 import type { DestinationStream } from 'pino';
@@ -77,7 +78,10 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     // No JetStream in process: settlement's work waits in a PostgreSQL table.
     // Invitation links point at the gateway, which serves the portal at /portal/.
     const portalUrl: Record<string, string> = options.gatewayPort ? { PORTAL_PUBLIC_URL: `http://127.0.0.1:${options.gatewayPort}` } : {};
-    const base = { HOST: '127.0.0.1', LOG_LEVEL: options.logLevel, WORK_QUEUE: 'postgres', ...portalUrl, ...env };
+    // key-registry signs the key set with a key pair made for this run; swap-gateway trusts its public half.
+    const keySet = generateKeySetKeyPair();
+    const keySetEnv = { KEYSET_SIGNING_KEY: keySet.signingKey, KEYSET_PUBLIC_KEY: keySet.publicKey };
+    const base = { HOST: '127.0.0.1', LOG_LEVEL: options.logLevel, WORK_QUEUE: 'postgres', ...keySetEnv, ...portalUrl, ...env };
     for (const definition of BACKEND_SERVICES) {
       const fixed = options.servicePorts === 'fixed';
       const ports = { PORT: String(fixed ? DefaultPorts[definition.name] : 0), ADMIN_PORT: String(fixed ? DefaultAdminPorts[definition.name] : 0) };
@@ -87,7 +91,10 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     const upstreams: Record<string, string> = {};
     for (const service of started) upstreams[upstreamVariable(service.name)] = service.url;
     const gatewayAdminPort = options.servicePorts === 'fixed' ? DefaultAdminPorts['api-gateway'] : 0;
-    const gateway = await startServiceFromEnv(GATEWAY, { ...base, ...upstreams, PORT: String(options.gatewayPort), ADMIN_PORT: String(gatewayAdminPort) }, shared);
+    // Every client of the embedded default is this machine (127.0.0.1): one address for all of
+    // them, so the gateway's per-client bound is raised unless it is set.
+    const gatewayEnv = { UPSTREAM_CONCURRENCY_PER_CLIENT: '1024', ...base, ...upstreams, PORT: String(options.gatewayPort), ADMIN_PORT: String(gatewayAdminPort) };
+    const gateway = await startServiceFromEnv(GATEWAY, gatewayEnv, shared);
     started.push(gateway);
     if (devnet) {
       const quoteBuilder = started.find((s) => s.name === 'quote-builder')!;
@@ -98,6 +105,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
         devnet,
         logLevel: options.logLevel,
         logDestination: options.logDestination,
+        opsToken: env.OPS_TOKEN,
         env: options.solverEnv,
       });
     }

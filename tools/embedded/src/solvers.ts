@@ -1,4 +1,4 @@
-import { loadConfig } from '@swap/config';
+import { loadConfig, operatorCredentials } from '@swap/config';
 import { createLogger } from '@swap/observability';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,14 +33,17 @@ export async function startEmbeddedSolvers(options: {
   devnet: Devnet;
   logLevel: string;
   logDestination?: DestinationStream;
+  /** The platform's OPS_TOKEN, when set: the registrations then act as its first operator. */
+  opsToken?: string;
   env?: Record<string, string>;
 }): Promise<RunningSolver[]> {
   const file = join(options.dataDir, 'solvers.json');
   const saved = (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as Record<string, string>;
+  const authorization: Record<string, string> = options.opsToken ? { authorization: `Bearer ${operatorCredentials(options.opsToken)[0].token}` } : {};
   const ops = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${options.quoteBuilderUrl}${path}`, {
       method,
-      headers: { 'x-operator': 'embedded-default', ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...authorization, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
     if (!res.ok) throw new Error(`quote-builder ${method} ${path} answered ${res.status}: ${await res.text()}`);

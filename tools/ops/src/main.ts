@@ -5,9 +5,11 @@
  * Variables: KEY_REGISTRY_URL (http://127.0.0.1:3005), SPONSORSHIP_KEYS_URL
  * (http://127.0.0.1:3006), PORTAL_API_URL (http://127.0.0.1:3007), QUOTE_BUILDER_URL (http://127.0.0.1:3002), SWAP_GATEWAY_URL
  * (http://127.0.0.1:3001), SWAP_GATEWAY_ADMIN_URL and SPONSORSHIP_KEYS_ADMIN_URL (their
- * /metrics: http://127.0.0.1:4001 and :4006), OPS_TOKEN (when the services have one),
- * OPERATOR (recorded as the actor; default $USER).
+ * /metrics: http://127.0.0.1:4001 and :4006), OPS_TOKEN (when the services have one: your
+ * token, or your `name:token` pair of theirs, sent as `Authorization: Bearer`; the services
+ * record the operator its credential names).
  */
+import { operatorHeaders } from './operator-headers';
 import { parseMetrics, type MetricSample } from './prometheus-text';
 
 const env = {
@@ -19,7 +21,6 @@ const env = {
   swapGatewayAdmin: process.env.SWAP_GATEWAY_ADMIN_URL ?? 'http://127.0.0.1:4001',
   sponsorshipAdmin: process.env.SPONSORSHIP_KEYS_ADMIN_URL ?? 'http://127.0.0.1:4006',
   token: process.env.OPS_TOKEN,
-  operator: process.env.OPERATOR ?? process.env.USER ?? 'unknown',
 };
 
 const USAGE = `usage: npm run ops -- <command>
@@ -48,13 +49,13 @@ const USAGE = `usage: npm run ops -- <command>
   counters                           key-check outcomes counted by the services (monitor mode)`;
 
 async function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  const credential = operatorHeaders(env.token);
   let res: Response;
   try {
     res = await fetch(`${base}${path}`, {
       method,
       headers: {
-        'x-operator': env.operator,
-        ...(env.token ? { authorization: `Bearer ${env.token}` } : {}),
+        ...credential,
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       },
       body: body !== undefined ? JSON.stringify(body) : undefined,

@@ -4,10 +4,11 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ErrorCode, type ErrorBody, type ServiceName } from '@swap/contracts';
 import type { Logger } from '@swap/observability';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { describeError, redactUrl } from '@swap/service-kit';
+import { describeError, loggedPath } from '@swap/service-kit';
 import type { ApiGatewayConfig } from '../api-gateway.config';
 import { compileTrust, forwardedChain } from './forwarded';
 import { installStreamingBodyLimit, PayloadTooLargeError, refuseOversizedExpectations } from './body-limit';
+import { installClientConcurrencyLimit } from './client-concurrency';
 import { errorBodyFor, ROUTES, upstreamsOf } from './routes';
 import { UpstreamPool } from './upstream-pool';
 
@@ -55,6 +56,7 @@ export async function registerProxies(app: NestFastifyApplication, config: ApiGa
     errorBodyFor(url, { statusCode: 413, code: ErrorCode.PayloadTooLarge, message: new PayloadTooLargeError(config.BODY_LIMIT_BYTES).message, requestId }),
   );
   await app.register(async (scope: FastifyInstance) => {
+    installClientConcurrencyLimit(scope, config.UPSTREAM_CONCURRENCY_PER_CLIENT, errorBodyFor);
     installStreamingBodyLimit(scope, config.BODY_LIMIT_BYTES);
     scope.setErrorHandler((error, request, reply) => {
       const body = describeError(error, logger);
@@ -109,7 +111,7 @@ function sendUpstreamError(reply: FastifyReply, error: Error & { code?: string; 
   } else {
     body = { statusCode: 502, code: ErrorCode.UpstreamUnavailable, message: 'The upstream service is unavailable' };
   }
-  logger.warn({ err: error, url: redactUrl(reply.request.url) }, 'upstream request failed');
+  logger.warn({ err: error, path: loggedPath(reply.request.url) }, 'upstream request failed');
   // The body may still be arriving (refused, or the upstream died while taking it: undici has
   // let go of the stream, nobody reads it): close the connection after the answer, or the
   // client would wait on its upload and hold the connection (and the gateway's drain) open.

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { AppError, EnforcementModes, ErrorCode, RouteFamilies, Scopes, type EnforcementMode, type RouteFamily, type Scope } from '@swap/contracts';
 import { mintKey, OperatorGuard, operatorOf } from '@swap/key-auth';
 import { uuidParam as uuid } from '@swap/service-kit';
-import { ArrayMinSize, IsArray, IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { KeyRegistryService } from '../registry/key-registry.service';
 
@@ -20,6 +20,14 @@ class ScopesBody {
   @ArrayMinSize(1, { message: 'scopes must name at least one scope' })
   @IsArray()
   scopes!: Scope[];
+}
+
+class EpochBody {
+  @Max(Number.MAX_SAFE_INTEGER, { message: 'epoch must be a safe integer' })
+  @Min(1, { message: 'epoch must be at least 1' })
+  @IsInt({ message: 'epoch must be an integer' })
+  @IsOptional()
+  epoch?: number;
 }
 
 class ModeBody {
@@ -66,7 +74,8 @@ export class OpsController {
 
   @Post('organisations/:orgId/keys')
   async createKey(@Param('orgId', uuid) orgId: string, @Body() body: NameBody, @Req() req: FastifyRequest) {
-    // The operator's tool gets the key from this answer (its own port, never the bus).
+    // Minted here, facing the operator: the key is in this answer once, and only its hash
+    // and display prefix reach the registry (and the signed key set on the bus).
     const minted = mintKey('portal');
     return { key: minted.key, ...(await this.registry.createKey(orgId, body.name, operatorOf(req), minted)) };
   }
@@ -92,5 +101,17 @@ export class OpsController {
       throw new AppError(400, ErrorCode.ValidationFailed, `family must be one of ${RouteFamilies.join(', ')} (sponsorship routes are always enforced)`);
     }
     return this.registry.setMode(family as RouteFamily, body.mode, operatorOf(req));
+  }
+
+  @Get('keyset')
+  keySet() {
+    return this.registry.keySetState();
+  }
+
+  /** After restoring key-registry's database: a new epoch, so the services take the restored set. */
+  @Post('keyset/epoch')
+  @HttpCode(200)
+  startEpoch(@Body() body: EpochBody, @Req() req: FastifyRequest) {
+    return this.registry.startEpoch(operatorOf(req), body.epoch);
   }
 }

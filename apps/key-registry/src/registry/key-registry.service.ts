@@ -5,15 +5,20 @@ import {
   Events,
   LEGAL_MODE_MOVES,
   PORTAL_KEY_SCOPES,
+  RouteFamilies,
   type ApiKeyView,
   type EnforcementMode,
-  type KeySetSnapshot,
+  type KeySetEntry,
   type ModeSetting,
   type Organisation,
+  type PortalKeySetChange,
+  type PortalKeySetSnapshot,
+  type PortalModes,
   type RouteFamily,
   type Scope,
+  type SignedKeySet,
 } from '@swap/contracts';
-import type { MintedKey } from '@swap/key-auth';
+import { KeySetSigner, type MintedKey } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
 import { RequestContext, type Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
@@ -24,16 +29,24 @@ export const MAX_ACTIVE_KEYS = 2;
 
 type Tx = Prisma.TransactionClient;
 
+/** What a change touched, for its signed change event: organisations whose keys are sent again, keys gone. */
+class Touched {
+  readonly organisations = new Set<string>();
+  readonly removedHashes: string[] = [];
+}
+
 /**
  * Organisations, portal keys (hashes only), scopes, suspension and enforcement modes.
  * Every change runs in one transaction with its audit record and a bump of the key set
- * version; after commit a change event carries the new version to every service.
+ * version; after commit a signed change event (what changed, on top of which version)
+ * reaches every service. Snapshots are signed too: services trust nothing else.
  */
 @Injectable()
 export class KeyRegistryService {
   constructor(
     private readonly db: PrismaClient,
     private readonly messaging: MessagingClient,
+    private readonly signer: KeySetSigner,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -51,9 +64,10 @@ export class KeyRegistryService {
   }
 
   async setSuspended(orgId: string, suspended: boolean, actor: string): Promise<Organisation> {
-    const org = await this.change(async (tx) => {
+    const org = await this.change(async (tx, touched) => {
       const found = await tx.organisation.findUnique({ where: { id: orgId } });
       if (!found) throw orgNotFound(orgId);
+      touched.organisations.add(orgId);
       const updated = await tx.organisation.update({ where: { id: orgId }, data: { status: suspended ? 'suspended' : 'active' } });
       await this.audit(tx, actor, suspended ? 'organisation.suspend' : 'organisation.lift', orgId, orgId, { from: found.status });
       return updated;
@@ -67,9 +81,10 @@ export class KeyRegistryService {
    * holds whatever the concurrency.
    */
   async createKey(orgId: string, name: string, actor: string, minted: Pick<MintedKey, 'hash' | 'displayPrefix'>): Promise<{ apiKey: ApiKeyView }> {
-    const row = await this.change(async (tx) => {
+    const row = await this.change(async (tx, touched) => {
       const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM key_registry.organisations WHERE id = ${orgId}::uuid FOR UPDATE`;
       if (locked.length === 0) throw orgNotFound(orgId);
+      touched.organisations.add(orgId);
       const active = await tx.apiKey.count({ where: { organisationId: orgId } });
       if (active >= MAX_ACTIVE_KEYS) {
         throw new AppError(409, ErrorCode.KeyLimitReached, 'Two active API keys already exist; revoke one, then create another');
@@ -92,9 +107,10 @@ export class KeyRegistryService {
 
   /** Revoking deletes the key; a key already gone (or another organisation's) is a 404. */
   async revokeKey(orgId: string, keyId: string, actor: string): Promise<{ revoked: string }> {
-    await this.change(async (tx) => {
-      const deleted = await tx.apiKey.deleteMany({ where: { id: keyId, organisationId: orgId } });
-      if (deleted.count === 0) throw new AppError(404, ErrorCode.NotFound, 'API key not found; it may already be revoked');
+    await this.change(async (tx, touched) => {
+      const deleted = await tx.$queryRaw<{ key_hash: string }[]>`DELETE FROM key_registry.api_keys WHERE id = ${keyId}::uuid AND organisation_id = ${orgId}::uuid RETURNING key_hash`;
+      if (deleted.length === 0) throw new AppError(404, ErrorCode.NotFound, 'API key not found; it may already be revoked');
+      touched.removedHashes.push(...deleted.map((d) => d.key_hash));
       await this.audit(tx, actor, 'key.revoke', orgId, keyId);
     });
     this.logger.info({ orgId, keyId }, 'api key revoked');
@@ -103,9 +119,10 @@ export class KeyRegistryService {
 
   /** An operator narrows a key on request: the new scopes are a non-empty subset of the current ones. */
   async narrowScopes(keyId: string, scopes: Scope[], actor: string): Promise<ApiKeyView> {
-    const row = await this.change(async (tx) => {
+    const row = await this.change(async (tx, touched) => {
       const key = await tx.apiKey.findUnique({ where: { id: keyId } });
       if (!key) throw new AppError(404, ErrorCode.NotFound, 'API key not found');
+      touched.organisations.add(key.organisationId);
       const wanted = [...new Set(scopes)];
       const widening = wanted.filter((s) => !key.scopes.includes(s));
       if (widening.length) {
@@ -139,37 +156,98 @@ export class KeyRegistryService {
     return modeView(row);
   }
 
-  /** The active key set, its modes and version, read consistently in one transaction. */
-  async snapshot(): Promise<KeySetSnapshot> {
-    return this.db.$transaction(
-      async (tx) => {
+  /** The active key set with every family's mode, its epoch and version, read consistently in one transaction and signed. */
+  async snapshot(): Promise<SignedKeySet<PortalKeySetSnapshot>> {
+    const payload = await this.db.$transaction(
+      async (tx): Promise<PortalKeySetSnapshot> => {
         const state = await tx.keySetState.findUniqueOrThrow({ where: { id: 1 } });
-        const keys = await tx.apiKey.findMany({ select: { id: true, keyHash: true, organisationId: true, scopes: true, organisation: { select: { status: true } } } });
-        const modes = await tx.enforcementMode.findMany();
-        return {
-          version: Number(state.version),
-          keys: keys.map((k) => ({ hash: k.keyHash, keyId: k.id, orgId: k.organisationId, scopes: k.scopes, suspended: k.organisation.status === 'suspended' })),
-          modes: Object.fromEntries(modes.map((m) => [m.family, m.mode as EnforcementMode])),
-        };
+        return { kind: 'portal-keyset.snapshot', epoch: Number(state.epoch), version: Number(state.version), issuedAt: new Date().toISOString(), keys: await this.entries(tx), modes: await this.modes(tx) };
       },
       { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead },
     );
+    return this.signer.sign(payload);
   }
 
-  /** Runs a change with a version bump in one transaction, then announces the new version. */
-  private async change<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    const { result, version } = await this.db.$transaction(async (tx) => {
-      const result = await work(tx);
-      const [state] = await tx.$queryRaw<{ version: bigint }[]>`UPDATE key_registry.keyset_state SET version = version + 1 WHERE id = 1 RETURNING version`;
-      return { result, version: Number(state.version) };
+  /**
+   * Starts a new epoch of the key set (versions begin again at 1): what an operator does
+   * after restoring key-registry's database, whose version went back. Services refuse a
+   * set not newer than theirs, so without it they would keep the set from before the
+   * restore. The new epoch is the one asked for, else the later of the next number and the
+   * current UNIX time in seconds (above any epoch started before, even one the restore lost).
+   */
+  async startEpoch(actor: string, requested?: number): Promise<{ epoch: number; version: number }> {
+    const event = await this.db.$transaction(async (tx): Promise<PortalKeySetChange> => {
+      const [state] = await tx.$queryRaw<{ epoch: bigint; version: bigint }[]>`SELECT epoch, version FROM key_registry.keyset_state WHERE id = 1 FOR UPDATE`;
+      const current = Number(state.epoch);
+      const epoch = requested ?? Math.max(current + 1, Math.floor(Date.now() / 1000));
+      if (epoch <= current) throw new AppError(409, ErrorCode.Conflict, `The new epoch must be above the current one (${current})`);
+      await tx.$executeRaw`UPDATE key_registry.keyset_state SET epoch = ${BigInt(epoch)}, version = 1 WHERE id = 1`;
+      await this.audit(tx, actor, 'keyset.epoch', null, String(epoch), { from: { epoch: current, version: Number(state.version) }, to: { epoch, version: 1 } });
+      return { kind: 'portal-keyset.change', epoch, version: 1, extends: 0, issuedAt: new Date().toISOString(), upserts: [], removals: [], modes: await this.modes(tx) };
     });
+    this.logger.info({ epoch: event.epoch, actor }, 'key set epoch started');
+    this.announce(event);
+    return { epoch: event.epoch, version: event.version };
+  }
+
+  /** The key set's state and the public key of its signatures (for the operator). */
+  async keySetState(): Promise<{ epoch: number; version: number; keyId: string; publicKey: string }> {
+    const state = await this.db.keySetState.findUniqueOrThrow({ where: { id: 1 } });
+    return { epoch: Number(state.epoch), version: Number(state.version), keyId: this.signer.keyId, publicKey: this.signer.publicKey };
+  }
+
+  private async entries(tx: Tx, where?: Prisma.ApiKeyWhereInput): Promise<KeySetEntry[]> {
+    const keys = await tx.apiKey.findMany({ where, select: { id: true, keyHash: true, organisationId: true, scopes: true, organisation: { select: { status: true } } } });
+    return keys.map((k) => ({ hash: k.keyHash, keyId: k.id, orgId: k.organisationId, scopes: k.scopes, suspended: k.organisation.status === 'suspended' }));
+  }
+
+  /** Every family's mode: a set that left one out would be refused by every service. */
+  private async modes(tx: Tx): Promise<PortalModes> {
+    const rows = new Map((await tx.enforcementMode.findMany()).map((m) => [m.family, m.mode as EnforcementMode]));
+    return Object.fromEntries(
+      RouteFamilies.map((family) => {
+        const mode = rows.get(family);
+        if (!mode) throw new Error(`No enforcement mode is stored for ${family}`);
+        return [family, mode];
+      }),
+    ) as PortalModes;
+  }
+
+  /**
+   * Runs a change with a version bump in one transaction, then announces it. What it
+   * touched is read back after the bump (which serialises changes), so each event holds
+   * the state of its version.
+   */
+  private async change<T>(work: (tx: Tx, touched: Touched) => Promise<T>): Promise<T> {
+    const touched = new Touched();
+    const { result, event } = await this.db.$transaction(async (tx) => {
+      const result = await work(tx, touched);
+      const [state] = await tx.$queryRaw<{ version: bigint; epoch: bigint }[]>`UPDATE key_registry.keyset_state SET version = version + 1 WHERE id = 1 RETURNING version, epoch`;
+      const version = Number(state.version);
+      const upserts = touched.organisations.size ? await this.entries(tx, { organisationId: { in: [...touched.organisations] } }) : [];
+      const event: PortalKeySetChange = {
+        kind: 'portal-keyset.change',
+        epoch: Number(state.epoch),
+        version,
+        extends: version - 1,
+        issuedAt: new Date().toISOString(),
+        upserts,
+        removals: touched.removedHashes,
+        modes: await this.modes(tx),
+      };
+      return { result, event };
+    });
+    this.announce(event);
+    return result;
+  }
+
+  private announce(change: PortalKeySetChange): void {
     try {
-      this.messaging.emit(Events.keySetChanged, { version });
+      this.messaging.emit(Events.keySetChanged, this.signer.sign(change));
     } catch (error) {
       // The services' periodic refresh picks the change up anyway.
-      this.logger.warn({ err: error, version }, 'key set change event not published');
+      this.logger.warn({ err: error, epoch: change.epoch, version: change.version }, 'key set change event not published');
     }
-    return result;
   }
 
   private async audit(tx: Tx, actor: string, action: string, organisationId: string | null, target: string | null, details?: Prisma.InputJsonValue) {

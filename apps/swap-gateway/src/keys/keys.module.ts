@@ -1,23 +1,28 @@
 import { Module } from '@nestjs/common';
-import { Events, Subjects } from '@swap/contracts';
-import { KeyAuthModule, keySetEventsController } from '@swap/key-auth';
+import { Events } from '@swap/contracts';
+import { KeyAuthModule, keySetEventsController, portalKeySetFeed } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
-import { parseModes, SwapGatewayConfig } from '../swap-gateway.config';
+import type { Logger } from '@swap/observability';
+import { CACHE, LOGGER, type Cache } from '@swap/service-kit';
+import { SwapGatewayConfig } from '../swap-gateway.config';
 
-/** Portal keys: the key set from key-registry, and the guard on every keyed route. */
+/**
+ * Portal keys: the key set key-registry signs (verified with KEYSET_PUBLIC_KEY, the last
+ * good copy kept in the shared cache for a restart while key-registry is down), and the
+ * guard on every keyed route.
+ */
 @Module({
   imports: [
     KeyAuthModule.register({
-      inject: [MessagingClient, SwapGatewayConfig],
-      useFactory: (messaging: MessagingClient, config: SwapGatewayConfig) => ({
+      inject: [MessagingClient, SwapGatewayConfig, CACHE, LOGGER],
+      useFactory: (messaging: MessagingClient, config: SwapGatewayConfig, cache: Cache, logger: Logger) => ({
         name: 'portal',
-        load: () => messaging.request(Subjects.keySetSnapshot, {}),
+        source: portalKeySetFeed({ messaging, publicKeys: config.KEYSET_PUBLIC_KEY, store: cache, timeoutMs: config.RPC_TIMEOUT_MS, logger }),
         refreshMs: config.KEYSET_REFRESH_MS,
-        modesUntilLoaded: parseModes(config.KEY_MODES_UNTIL_LOADED),
       }),
     }),
   ],
-  // key-registry announces every change of the key set.
+  // key-registry announces every change of the key set, signed.
   controllers: [keySetEventsController(Events.keySetChanged)],
   exports: [KeyAuthModule],
 })

@@ -48,7 +48,10 @@ export interface KeySetEntry {
   suspended: boolean;
 }
 
-/** The active key set as key-registry publishes it, with the enforcement modes. */
+/**
+ * An active key set with its modes, as a service reads it from its own database
+ * (sponsorship-keys). The portal key set crosses the bus signed instead (key-set.ts).
+ */
 export interface KeySetSnapshot {
   version: number;
   keys: KeySetEntry[];

@@ -1,0 +1,13 @@
+import { operatorCredentials } from '@swap/config';
+
+/**
+ * The headers that carry the operator's credential: `Authorization: Bearer <token>` when
+ * OPS_TOKEN is set (one operator's token, or their `name:token` pair of the services' list;
+ * the services name the operator after it), nothing on services that answer loopback only.
+ */
+export function operatorHeaders(opsToken: string | undefined): Record<string, string> {
+  if (!opsToken) return {};
+  const credentials = operatorCredentials(opsToken);
+  if (credentials.length > 1) throw new Error('OPS_TOKEN is one operator’s token (or their name:token pair) here, not the services’ whole list');
+  return { authorization: `Bearer ${credentials[0].token}` };
+}
