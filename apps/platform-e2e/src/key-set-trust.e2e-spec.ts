@@ -63,6 +63,8 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
     const client = new MessagingClient(attacker, { timeoutMs: 2_000 });
     const heard: SignedKeySet<PortalKeySetChange>[] = [];
     const listening = attacker.subscribe(Events.keySetChanged, (m) => heard.push(JSON.parse(m.data)));
+    await attacker.ping(); // the subscription is in place at the server before anything is published
+    let registryStopped = false;
     try {
       // Genuine material to replay later: a snapshot, and the change events of a key made and then revoked.
       const before = await client.request(Subjects.keySetSnapshot, {});
@@ -99,8 +101,10 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
 
       // Snapshot answers, with key-registry stopped: the attacker's are the only ones.
       await stack.services['key-registry'].close();
+      registryStopped = true;
       let current: unknown;
       const responders = [Subjects.keySetSnapshot, V1.snapshot].map((subject) => attacker.subscribe(subject, (m) => m.respond?.(encodeReply(current))));
+      await attacker.ping(); // the attacker answers the very first snapshot request
       const answers: [unknown, string][] = [
         [fake.sign(takeover), 'signature'],
         [{ ...fake.sign(takeover), keyId: before.keyId }, 'signature'],
@@ -127,6 +131,7 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
 
       // A registry restore made explicit: a new epoch, signed; the earlier epoch's changes are refused from then on.
       await stack.add(keyRegistry);
+      registryStopped = false;
       const epoch = await stack.ops('key-registry', 'POST', '/ops/keyset/epoch', {});
       expect(epoch).toEqual({ status: 200, body: { epoch: expect.any(Number), version: 1 } });
       expect(epoch.body.epoch).toBeGreaterThan(held.epoch);
@@ -139,6 +144,8 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
       expect((await stack.ops('key-registry', 'GET', '/ops/keyset')).body).toEqual({ epoch: epoch.body.epoch, version: 1, keyId: before.keyId, publicKey: expect.any(String) });
       expect((await stack.ops('key-registry', 'POST', '/ops/keyset/epoch', { epoch: 1 })).status).toBe(409);
     } finally {
+      // The tests after this one need the registry, whatever happened here.
+      if (registryStopped) await stack.add(keyRegistry);
       listening.unsubscribe();
       await attacker.close();
       await target.close();
