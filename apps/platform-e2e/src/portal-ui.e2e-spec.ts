@@ -23,7 +23,7 @@ describe('partner portal UI in chromium, on the embedded default', () => {
   const portal = () => `${platform.gatewayUrl}/portal/`;
   const service = (name: string) => platform.services.find((s) => s.name === name)!.url;
   const setSwapsMode = (mode: string) =>
-    fetch(`${service('key-registry')}/ops/enforcement-modes/swaps`, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-operator': 'tester' }, body: JSON.stringify({ mode }) }).then((r) => r.status);
+    fetch(`${service('key-registry')}/ops/enforcement-modes/swaps`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode }) }).then((r) => r.status);
   const shot = async (page: Page, name: string) => {
     if (!SHOTS) return;
     mkdirSync(SHOTS, { recursive: true });

@@ -203,7 +203,7 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
 
   it('serves sponsorship requests to a sponsoring key', async () => {
     const sponsorship = platform.services.find((s) => s.name === 'sponsorship-keys')!;
-    const minted = (await (await fetch(`${sponsorship.url}/ops/sponsoring-keys`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-operator': 'tester' }, body: JSON.stringify({ owner: 'relayer-co' }) })).json()) as { key: string };
+    const minted = (await (await fetch(`${sponsorship.url}/ops/sponsoring-keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ owner: 'relayer-co' }) })).json()) as { key: string };
     const key = { 'x-api-key': minted.key as string };
     await eventually(async () => (await api('GET', '/v1/sponsorships/requests', undefined, key)).status === 200, 20_000, 100);
     await ok('POST', '/v1/sponsorships/requests', { chainKey: swap.src, walletAddress: user.address }, key);

@@ -98,6 +98,7 @@ const CREDENTIAL = /\b(svc|spk|slv)_[A-Za-z0-9_-]{8,}/g;
  * and anything shaped like a platform credential hidden.
  */
 export function loggedPath(url: string): string {
-  const path = url.split(/[?#]/, 1)[0];
+  const end = url.search(/[?#]/);
+  const path = end === -1 ? url : url.slice(0, end);
   return path.replace(/\/invitations\/[^/]+/g, '/invitations/[redacted]').replace(CREDENTIAL, '$1_[redacted]');
 }

@@ -32,7 +32,7 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
   await ctx.waitForService(ports.swapOff, '/healthz');
 
   const ops = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`http://127.0.0.1:${registryPort}${path}`, { method, headers: { 'content-type': 'application/json', 'x-operator': 'bench' }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`http://127.0.0.1:${registryPort}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return res.json() as Promise<{ id: string; key: string }>;
   };

@@ -29,6 +29,11 @@ export async function sequentialLatency(origin: string, request: LatencyRequest,
   } finally {
     await pool.close();
   }
+  return percentiles(samples);
+}
+
+/** p50 and p99 of latency samples (sorted in place), and how many there were. */
+export function percentiles(samples: number[]): { p50: number; p99: number; n: number } {
   samples.sort((a, b) => a - b);
   const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
   return { p50: at(0.5), p99: at(0.99), n: samples.length };

@@ -20,7 +20,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { oracleCandles } from '../../../apps/oracle-candles/src/oracle-candles.definition';
+import { parseMetrics } from '../../ops/src/prometheus-text';
 import { bareStreamRate, startHermesStream } from './hermes-stream';
+import { percentiles } from './latency';
 
 export interface BenchContext {
   postgresUrl: string;
@@ -157,9 +159,7 @@ async function concurrently(clients: number, seconds: number, once: (i: number) 
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
-  return { n: samples.length, rps: samples.length / elapsed, p50: at(0.5), p99: at(0.99), bytes: size };
+  return { ...percentiles(samples), rps: samples.length / elapsed, bytes: size };
 }
 
 async function uncachedReads(origin: string, ctx: BenchContext) {
@@ -194,21 +194,17 @@ async function sqlReads(url: string, ctx: BenchContext) {
   }
 }
 
-/** A Prometheus counter's value from a service's /metrics (summed over its labels). */
-async function counterOf(adminPort: number, name: string): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text();
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`))
-    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+/** The ingestion counters of oracle-candles, read from one /metrics sample (summed over labels). */
+async function ingestionCounters(adminPort: number) {
+  const samples = parseMetrics(await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text());
+  const sum = (name: string) => samples.filter((m) => m.name === name).reduce((total, m) => total + m.value, 0);
+  return { ticks: sum('oracle_ticks_ingested_total'), rows: sum('oracle_candle_rows_written_total'), failures: sum('oracle_candle_write_failures_total'), at: performance.now() };
 }
 
 async function ingestThroughService(url: string, ctx: BenchContext) {
   const symbols = Array.from({ length: 20 }, (_, i) => `ING${String(i + 1).padStart(2, '0')}`);
   const stream = await startHermesStream(symbols);
   const seconds = Math.max(5, ctx.duration);
-  const pgClient = new pg.Client({ connectionString: url });
-  await pgClient.connect();
   try {
     const bareRate = await bareStreamRate(stream, seconds);
 
@@ -229,16 +225,14 @@ async function ingestThroughService(url: string, ctx: BenchContext) {
     try {
       await ctx.waitForService(port);
       const admin = ctx.adminPortOf(port);
-      const ticks = () => counterOf(admin, 'oracle_ticks_ingested_total');
       // Warm up until ticks flow, then count over the window.
       const warmUntil = performance.now() + 10_000;
-      while ((await ticks()) === 0 && performance.now() < warmUntil) await new Promise((r) => setTimeout(r, 100));
+      while ((await ingestionCounters(admin)).ticks === 0 && performance.now() < warmUntil) await new Promise((r) => setTimeout(r, 100));
       await new Promise((r) => setTimeout(r, 1000));
-      const [t0, r0, started] = [await ticks(), await counterOf(admin, 'oracle_candle_rows_written_total'), performance.now()];
+      const first = await ingestionCounters(admin);
       await new Promise((r) => setTimeout(r, seconds * 1000));
-      const [t1, r1, elapsed] = [await ticks(), await counterOf(admin, 'oracle_candle_rows_written_total'), (performance.now() - started) / 1000];
-      const failures = await counterOf(admin, 'oracle_candle_write_failures_total');
-      return { seconds, bareRate, serviceRate: (t1 - t0) / elapsed, rows: r1 - r0, failures };
+      const last = await ingestionCounters(admin);
+      return { seconds, bareRate, serviceRate: (last.ticks - first.ticks) / ((last.at - first.at) / 1000), rows: last.rows - first.rows, failures: last.failures };
     } finally {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
@@ -248,6 +242,8 @@ async function ingestThroughService(url: string, ctx: BenchContext) {
     }
   } finally {
     await stream.close();
+    const pgClient = new pg.Client({ connectionString: url });
+    await pgClient.connect();
     await pgClient.query(`DELETE FROM oracle_candles.candles WHERE symbol LIKE 'ING%'`);
     await pgClient.query(`DELETE FROM oracle_candles.markets WHERE symbol LIKE 'ING%'`);
     await pgClient.end();

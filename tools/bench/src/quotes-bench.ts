@@ -42,7 +42,7 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
   const stamp = Date.now().toString(36);
   const solvers = [];
   for (const [i, delayMs] of DELAYS_MS.entries()) {
-    const res = await fetch(operator, { method: 'POST', headers: { 'content-type': 'application/json', 'x-operator': 'bench' }, body: JSON.stringify({ name: `bench-${stamp}-${i}` }) });
+    const res = await fetch(operator, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `bench-${stamp}-${i}` }) });
     solvers.push({ credential: ((await res.json()) as { credential: string }).credential, delayMs });
   }
   await ctx.start('dist/tools/bench/src/bench-solvers.js', { MARKETPLACE_URL: `ws://127.0.0.1:${ports.gateway}/v1/intent/solvers/connect`, BENCH_SOLVERS: JSON.stringify(solvers) });

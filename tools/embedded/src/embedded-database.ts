@@ -28,8 +28,7 @@ export async function startEmbeddedDatabase(dataRoot: string): Promise<EmbeddedD
   const dataDir = join(dataRoot, 'pglite');
   mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create({ dataDir });
-  const socketDir = mkdtempSync(join(tmpdir(), 'swap-pglite-'));
-  chmodSync(socketDir, 0o700);
+  const socketDir = mkdtempSync(join(tmpdir(), 'swap-pglite-')); // made with mode 0700
   // libpq's name for a server's socket in a directory: `pg` finds it from `host=<directory>`.
   const socketPath = join(socketDir, '.s.PGSQL.5432');
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 200 });

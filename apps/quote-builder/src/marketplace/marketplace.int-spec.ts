@@ -70,7 +70,7 @@ describe('the solver marketplace across two quote-builder replicas over the real
   const ids: Record<string, string> = {};
 
   const ops = async (replica: RunningService, method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${replica.url}${path}`, { method, headers: { 'x-operator': 'tester', ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${replica.url}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
     return { status: res.status, body: await jsonOf(res) };
   };
   const quote = async (replica: RunningService, body: unknown = { token_src: USDC, token_dst: WETH, amount: '1000000', quote_type: 'exact_input' }) => {
