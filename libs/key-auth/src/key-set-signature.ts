@@ -94,6 +94,12 @@ export function generateKeySetKeyPair(): { signingKey: string; publicKey: string
   return { signingKey: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'), publicKey: rawPublicKey(publicKey).toString('base64') };
 }
 
+/** A fresh pair as the environment of a run's services: key-registry signs with one half, swap-gateway verifies with the other. */
+export function generateKeySetEnv(): { KEYSET_SIGNING_KEY: string; KEYSET_PUBLIC_KEY: string } {
+  const { signingKey, publicKey } = generateKeySetKeyPair();
+  return { KEYSET_SIGNING_KEY: signingKey, KEYSET_PUBLIC_KEY: publicKey };
+}
+
 /** key-registry's side: signs a payload's canonical JSON. */
 export class KeySetSigner {
   readonly keyId: string;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { generateKeySetKeyPair } from '@swap/key-auth';
+import { generateKeySetEnv } from '@swap/key-auth';
 import { removePrefixedStreams } from '@swap/messaging';
 import pg from 'pg';
 
@@ -37,8 +37,7 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
  * This test file's key-set signing pair, made for the run: key-registry signs with the
  * private key, every service holding the key set verifies with the public one.
  */
-export const TEST_KEY_SET = generateKeySetKeyPair();
-export const testKeySetEnv: Readonly<Record<'KEYSET_SIGNING_KEY' | 'KEYSET_PUBLIC_KEY', string>> = { KEYSET_SIGNING_KEY: TEST_KEY_SET.signingKey, KEYSET_PUBLIC_KEY: TEST_KEY_SET.publicKey };
+export const testKeySetEnv: Readonly<Record<'KEYSET_SIGNING_KEY' | 'KEYSET_PUBLIC_KEY', string>> = generateKeySetEnv();
 
 /** The platform's defaults for one service, on a free port of 127.0.0.1 and quiet. */
 export function testServiceEnv(extra: Record<string, string> = {}): Record<string, string> {

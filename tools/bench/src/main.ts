@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDatabase, withDatabase } from '@swap/persistence';
 import { migrateService } from '@swap/service-kit';
-import { generateKeySetKeyPair } from '@swap/key-auth';
+import { generateKeySetEnv } from '@swap/key-auth';
 import pg from 'pg';
 import { keyRegistry } from '../../../apps/key-registry/src/key-registry.definition';
 import { quoteBuilder } from '../../../apps/quote-builder/src/quote-builder.definition';
@@ -56,11 +56,11 @@ const children: ChildProcess[] = [];
 const adminPorts = new Map<number, number>();
 
 /** The run's key-set signing pair: key-registry signs with it, every swap-gateway verifies. */
-const keySet = generateKeySetKeyPair();
+const keySetEnv = generateKeySetEnv();
 
 /** Starts a built entry point; a service (one given a PORT) also gets a free ADMIN_PORT. */
 async function start(script: string, env: Record<string, string>): Promise<ChildProcess> {
-  const full: Record<string, string> = { KEYSET_SIGNING_KEY: keySet.signingKey, KEYSET_PUBLIC_KEY: keySet.publicKey, ...env };
+  const full: Record<string, string> = { ...keySetEnv, ...env };
   if (full.PORT) {
     full.ADMIN_PORT ??= String(await freePort());
     adminPorts.set(Number(full.PORT), Number(full.ADMIN_PORT));

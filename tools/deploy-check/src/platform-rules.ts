@@ -197,6 +197,10 @@ export function valueProblems(objects: KubeObject[]): string[] {
 }
 
 /** The services on the bus: each a NATS user of files/nats-permissions.conf (the chart's busServices). */
+/** The chart's nats-permissions.conf, read once. */
+let permissionsText: string | undefined;
+const shippedPermissions = () => (permissionsText ??= readFileSync(NATS_PERMISSIONS, 'utf8'));
+
 export const BUS_SERVICES = ['swap-gateway', 'quote-builder', 'relay-tracker', 'key-registry', 'sponsorship-keys', 'partner-portal-api'];
 const NATS_SECRETS = ['NATS_NKEY_SEED', 'NATS_PASSWORD', 'NATS_USER', 'NATS_CREDS_FILE'];
 /** The authorization block the chart ships; k8s/base carries a copy. */
@@ -236,7 +240,7 @@ export function natsProblems(objects: KubeObject[], options: Pick<RuleOptions, '
   }
   const authorization = objects.filter((o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('nats-authorization'));
   if (authorization.length !== 1) problems.push(`expected one ConfigMap with the NATS authorization block, found ${authorization.length}`);
-  else if (authorization[0].data?.['nats-permissions.conf'] !== readFileSync(NATS_PERMISSIONS, 'utf8')) {
+  else if (authorization[0].data?.['nats-permissions.conf'] !== shippedPermissions()) {
     problems.push(`${nameOf(authorization[0])}: nats-permissions.conf differs from charts/swap-platform/files/nats-permissions.conf`);
   }
   return problems;

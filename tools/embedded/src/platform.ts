@@ -1,7 +1,7 @@
 import { MemoryCache } from '@swap/cache';
 import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { upstreamVariable } from '../../../apps/api-gateway/src/api-gateway.config';
-import { generateKeySetKeyPair } from '@swap/key-auth';
+import { generateKeySetEnv } from '@swap/key-auth';
 import { InProcessBus } from '@swap/messaging';
 import { migrateService, startServiceFromEnv, type RunningService, type SharedRuntime } from '@swap/service-kit';
 import type { DestinationStream } from 'pino';
@@ -79,9 +79,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     // Invitation links point at the gateway, which serves the portal at /portal/.
     const portalUrl: Record<string, string> = options.gatewayPort ? { PORTAL_PUBLIC_URL: `http://127.0.0.1:${options.gatewayPort}` } : {};
     // key-registry signs the key set with a key pair made for this run; swap-gateway trusts its public half.
-    const keySet = generateKeySetKeyPair();
-    const keySetEnv = { KEYSET_SIGNING_KEY: keySet.signingKey, KEYSET_PUBLIC_KEY: keySet.publicKey };
-    const base = { HOST: '127.0.0.1', LOG_LEVEL: options.logLevel, WORK_QUEUE: 'postgres', ...keySetEnv, ...portalUrl, ...env };
+    const base = { HOST: '127.0.0.1', LOG_LEVEL: options.logLevel, WORK_QUEUE: 'postgres', ...generateKeySetEnv(), ...portalUrl, ...env };
     for (const definition of BACKEND_SERVICES) {
       const fixed = options.servicePorts === 'fixed';
       const ports = { PORT: String(fixed ? DefaultPorts[definition.name] : 0), ADMIN_PORT: String(fixed ? DefaultAdminPorts[definition.name] : 0) };
