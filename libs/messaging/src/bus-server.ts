@@ -140,6 +140,15 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
   }
 
   private async dispatch(pattern: string, handler: MessageHandler, message: BusDelivery): Promise<void> {
+    // A request handler acts only for a sender awaiting its answer in an inbox. Without one,
+    // the message is either an answer some responder was tricked into publishing onto this
+    // subject (a reply address it did not check), or a request whose answer would go onto a
+    // subject of the sender's choosing: neither is run.
+    if (!handler.isEventHandler && !message.respond) {
+      this.options.metrics?.refuseMessage(pattern);
+      this.options.logger?.warn({ subject: message.subject, replyTo: message.refusedReply ?? null }, 'request without an inbox to answer to: not handled');
+      return;
+    }
     const requestId = resolveRequestId(message.headers[HeaderNames.requestId]);
     const started = performance.now();
     this.inFlight++;

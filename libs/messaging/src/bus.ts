@@ -6,6 +6,18 @@ export interface BusDelivery {
   data: string;
   headers: MessageHeaders;
   respond?: (data: string, headers?: MessageHeaders) => void;
+  /**
+   * A reply address that is not an inbox (`_INBOX.…` or `_INBOX_<service>.…`): the sender
+   * asked for the answer to be published onto a subject of its choosing, for example a
+   * management subject it may not publish on itself. Such a message gets no `respond`, and
+   * request handlers never run for it (BusServer).
+   */
+  refusedReply?: string;
+}
+
+/** Whether a reply address is an inbox: nats.js' `_INBOX.` or a service's own `_INBOX_<service>.` prefix. */
+export function isInboxSubject(reply: string): boolean {
+  return /^_INBOX(?:\.|_[A-Za-z0-9-]+\.)[^\s.*>][^\s*>]*$/.test(reply);
 }
 
 export interface BusSubscription {

@@ -20,6 +20,7 @@ const SLOW = `${P}.slow` as RpcSubject;
 const EVENT = `${P}.changed`;
 
 const events: { replica: string; payload: unknown; requestId?: string }[] = [];
+const echoed: unknown[] = [];
 const slowStartedOn = new Set<string>();
 let eventArrived: () => void = () => undefined;
 
@@ -28,6 +29,7 @@ function replicaModule(replica: string) {
   class Handlers {
     @MessagePattern(ECHO)
     echo(@Payload() payload: unknown, @Ctx() ctx: BusContext) {
+      echoed.push(payload);
       return { payload, replica, headerId: ctx.getHeaders()['x-request-id'], contextId: RequestContext.requestId() };
     }
 
@@ -127,6 +129,23 @@ describe.each([
     const error = (await client.request(`${P}.nobody` as RpcSubject, {} as never, { timeoutMs: 5_000 }).catch((e: unknown) => e)) as AppError;
     expect(error.getStatus()).toBe(503);
     expect(error.code).toBe('DEPENDENCY_UNAVAILABLE');
+  });
+
+  it('runs a request handler only for a sender awaiting its answer in an inbox', async () => {
+    echoed.length = 0;
+    const elsewhere: string[] = [];
+    // No reply address: an answer some responder was tricked into publishing onto this subject.
+    bus.publish(ECHO, JSON.stringify({ tricked: true }));
+    if (bus instanceof NatsBus) {
+      // A reply address that is a subject, not an inbox: the answer would be published there.
+      bus.connection.subscribe(`${P}.elsewhere`, { callback: (_err, msg) => elsewhere.push(msg.subject) });
+      bus.connection.publish(ECHO, JSON.stringify({ redirected: true }), { reply: `${P}.elsewhere` });
+    }
+    // One connection, one order: the request below is dispatched after the messages above.
+    await client.request(ECHO, { asked: true } as never);
+    await bus.ping();
+    expect(echoed).toEqual([{ asked: true }]);
+    expect(elsewhere).toEqual([]);
   });
 
   it('fans an event out to every replica, with the request id', async () => {

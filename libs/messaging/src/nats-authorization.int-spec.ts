@@ -390,6 +390,35 @@ describe('the shipped NATS authorization on a real nats-server', () => {
     expect(heard).toEqual([]);
   });
 
+  it("never lets a caller aim a service's answer at a subject: no responder publishes onto key-registry's subjects on a rogue's behalf", async () => {
+    // The server lets a responder publish onto whatever reply address a request carried
+    // (allow_responses): a caller that names key-registry's management subject, or its
+    // key-set announcement, as the reply address would have the responder publish there.
+    const heard: string[] = [];
+    const hear = (_: NatsError | null, msg: Msg) => heard.push(`${msg.subject}: ${dec.decode(msg.data)}`);
+    const registry = await as('key-registry');
+    for (const subject of MANAGEMENT) registry.nc.subscribe(subject, { callback: hear });
+    const listener = await as('swap-gateway');
+    listener.nc.subscribe(Events.keySetChanged, { callback: hear });
+    await Promise.all([registry.nc.flush(), listener.nc.flush()]);
+    // Every responder, answering as the platform's client does (libs/messaging).
+    for (const { caller, responder, subjects } of REQUESTS.filter((r) => r.responder !== 'key-registry')) {
+      const answering = await busOf(responder);
+      for (const subject of subjects) answering.subscribe(subject, (message) => message.respond?.(`answer of ${responder}`), { queue: responder });
+      await answering.ping();
+      const rogue = await as(caller);
+      for (const subject of subjects) for (const aim of [Subjects.modeSet, Subjects.keyCreate, Events.keySetChanged]) rogue.nc.publish(subject, '{}', { reply: aim });
+      await rogue.nc.flush();
+      // The same responder still answers a genuine request, sent after the rogue's.
+      const genuine = await busOf(caller);
+      expect((await genuine.request(subjects[0], '{}', { timeoutMs: 5_000 })).data).toBe(`answer of ${responder}`);
+      await answering.ping();
+    }
+    await Promise.all([registry.nc.flush(), listener.nc.flush()]);
+    expect(await registry.settledRefusals()).toEqual([]);
+    expect(heard).toEqual([]);
+  });
+
   it('refuses a client without credentials, with an unknown nkey, or with a user and password', async () => {
     const stranger = dec.decode(nkeys.createUser().getSeed());
     const attempts = [{}, { authenticator: nkeyAuthenticator(new TextEncoder().encode(stranger)) }, { user: 'key-registry', pass: 'key-registry' }];

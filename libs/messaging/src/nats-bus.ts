@@ -16,7 +16,7 @@ import {
   type NatsError,
   type TlsOptions,
 } from 'nats';
-import { BusNoRespondersError, BusTimeoutError, BusUnavailableError, type Bus, type BusDelivery, type BusSubscription, type Gathering, type MessageHeaders, type RequestOptions } from './bus';
+import { BusNoRespondersError, BusTimeoutError, BusUnavailableError, isInboxSubject, type Bus, type BusDelivery, type BusSubscription, type Gathering, type MessageHeaders, type RequestOptions } from './bus';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -234,7 +234,8 @@ function deliveryOf(msg: Msg, prefix: string): BusDelivery {
   if (msg.headers) for (const key of msg.headers.keys()) headers[key.toLowerCase()] = msg.headers.get(key);
   const subject = prefix && msg.subject.startsWith(prefix) ? msg.subject.slice(prefix.length) : msg.subject;
   const delivery: BusDelivery = { subject, data: decoder.decode(msg.data), headers };
-  if (msg.reply) {
+  if (msg.reply && !isInboxSubject(msg.reply)) delivery.refusedReply = msg.reply;
+  else if (msg.reply) {
     delivery.respond = (data, replyHeaders) => {
       msg.respond(encoder.encode(data), { headers: toNatsHeaders(replyHeaders) });
     };

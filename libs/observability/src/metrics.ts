@@ -62,6 +62,11 @@ export class ServiceMetrics {
     this.rpcDuration.observe({ subject, outcome }, seconds);
   }
 
+  /** A bus message not handled at all (a request without an inbox to answer to). */
+  refuseMessage(subject: string): void {
+    this.rpcHandled.inc({ subject, outcome: 'refused' });
+  }
+
   contentType(): string {
     return this.registry.contentType;
   }
