@@ -9,5 +9,5 @@ export const keyRegistry: ServiceDefinition<KeyRegistryConfig> = {
   description: 'Organisations, portal API keys (hashes only), scopes, suspension and enforcement modes; publishes the active key set.',
   configClass: KeyRegistryConfig,
   module: KeyRegistryModule,
-  uses: { bus: true, database: ownDatabase('key-registry', __dirname, PrismaClient) },
+  uses: { bus: true, cache: true, database: ownDatabase('key-registry', __dirname, PrismaClient) },
 };

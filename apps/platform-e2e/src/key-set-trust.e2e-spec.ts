@@ -143,6 +143,8 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
       expect((await read(revoked.key, target.url)).status).toBe(401);
       expect((await stack.ops('key-registry', 'GET', '/ops/keyset')).body).toEqual({ epoch: epoch.body.epoch, version: 1, keyId: before.keyId, publicKey: expect.any(String) });
       expect((await stack.ops('key-registry', 'POST', '/ops/keyset/epoch', { epoch: 1 })).status).toBe(409);
+      // An epoch so high that none could follow it is refused.
+      expect(await stack.ops('key-registry', 'POST', '/ops/keyset/epoch', { epoch: Number.MAX_SAFE_INTEGER })).toEqual({ status: 400, body: expect.objectContaining({ message: 'epoch must be at most 1000000000000' }) });
     } finally {
       // The tests after this one need the registry, whatever happened here.
       if (registryStopped) await stack.add(keyRegistry);
@@ -152,6 +154,58 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
       const redis = new Redis(testInfra.redisUrl);
       await redis.del(`${targetPrefix}:${PORTAL_KEY_SET_STORE_KEY}`);
       await redis.quit();
+    }
+  });
+
+  it('starts a new epoch by itself when its database was restored to an earlier version, at start and while running', async () => {
+    const { Client } = await import('pg');
+    const db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    // A restore: the database back where a backup from `versions` changes ago left it.
+    const restore = (versions: number) => db.query('UPDATE key_registry.keyset_state SET version = version - $1 WHERE id = 1', [versions]);
+    const changes = async (count: number) => {
+      for (let i = 0; i < count; i++) expect((await stack.ops('key-registry', 'POST', '/ops/organisations', { name: uniqueId('restored') })).status).toBe(201);
+    };
+    const state = async () => {
+      const { epoch, version } = (await stack.ops('key-registry', 'GET', '/ops/keyset')).body as { epoch: number; version: number };
+      return { epoch, version };
+    };
+    const detected = () => stack.logs.where((l) => l.service === 'key-registry' && String(l.msg).startsWith('the key set database is behind what key-registry announced')).length;
+    let registryStopped = false;
+    try {
+      await changes(2);
+      const announced = await state();
+      await eventually(() => cache().version === announced.version && cache().epoch === announced.epoch, 2_000);
+
+      // Restored while stopped: at start it finds its version behind the mark and moves to a new epoch.
+      await stack.services['key-registry'].close();
+      registryStopped = true;
+      await restore(2);
+      await stack.add(keyRegistry);
+      registryStopped = false;
+      const afterStart = await state();
+      expect(afterStart.epoch).toBeGreaterThan(announced.epoch);
+      expect(afterStart.version).toBe(1);
+      await eventually(() => cache().epoch === afterStart.epoch, 2_000);
+      expect({ epoch: cache().epoch, version: cache().version }).toEqual(afterStart);
+      expect((await read(key)).status).toBe(200);
+      expect(detected()).toBe(1);
+
+      // Restored under the running registry: its next announcement finds the mark ahead.
+      await changes(3);
+      await restore(2);
+      await changes(1);
+      await eventually(async () => (await state()).epoch > afterStart.epoch, 2_000);
+      const whileRunning = await state();
+      expect(whileRunning.version).toBe(1);
+      await eventually(() => cache().epoch === whileRunning.epoch, 2_000);
+      expect((await read(key)).status).toBe(200);
+      expect(detected()).toBe(2);
+      const audit = await db.query("SELECT actor FROM key_registry.audit_log WHERE action = 'keyset.epoch' ORDER BY id DESC LIMIT 2");
+      expect(audit.rows).toEqual([{ actor: 'key-registry:restore-detected' }, { actor: 'key-registry:restore-detected' }]);
+    } finally {
+      await db.end();
+      if (registryStopped) await stack.add(keyRegistry);
     }
   });
 

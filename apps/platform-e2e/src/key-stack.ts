@@ -4,6 +4,7 @@ import { PORTAL_KEY_SET_STORE_KEY } from '@swap/key-auth';
 import { createTestDatabase, LogCapture, RUN_PREFIX, testInfra, testServiceEnv } from '@swap/testing';
 import { Redis } from 'ioredis';
 import { keyRegistry } from '../../key-registry/src/key-registry.definition';
+import { PUBLISHED_MARK_KEY } from '../../key-registry/src/keyset/published-mark';
 import { partnerPortalApi } from '../../partner-portal-api/src/partner-portal-api.definition';
 import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
 import { relayTracker } from '../../relay-tracker/src/relay-tracker.definition';
@@ -49,6 +50,7 @@ export class KeyStack {
     return this.services[name].url;
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON body each spec reads as it expects
   async ops(service: 'key-registry' | 'sponsorship-keys', method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
     const res = await fetch(`${this.url(service)}${path}`, {
       method,
@@ -62,9 +64,9 @@ export class KeyStack {
   async stop(): Promise<void> {
     for (const service of Object.values(this.services).reverse()) await service.close().catch(() => undefined);
     await this.db?.drop();
-    // The copy of the key set swap-gateway keeps in Redis (under this file's prefix) goes too.
+    // The copy of the key set swap-gateway keeps in Redis (under this file's prefix) and key-registry's mark of what it announced go too.
     const redis = new Redis(testInfra.redisUrl, { lazyConnect: true });
-    await redis.connect().then(() => redis.del(`${RUN_PREFIX}:${PORTAL_KEY_SET_STORE_KEY}`)).catch(() => undefined);
+    await redis.connect().then(() => redis.del(`${RUN_PREFIX}:${PORTAL_KEY_SET_STORE_KEY}`, `${RUN_PREFIX}:${PUBLISHED_MARK_KEY}`)).catch(() => undefined);
     redis.disconnect();
   }
 }

@@ -24,6 +24,16 @@ describe('key-set configuration, checked at boot', () => {
     expect(problems(() => loadConfig(ConsumerConfig, { KEYSET_PUBLIC_KEY: `${pair.publicKey},${generateKeySetKeyPair().publicKey}` }))).toEqual([]);
   });
 
+  it('bounds the age of the kept copy a restarted replica starts from: a day by default, 2 hours to 30 days', () => {
+    expect(loadConfig(ConsumerConfig, { KEYSET_PUBLIC_KEY: pair.publicKey }).KEYSET_KEPT_MAX_AGE_MS).toBe(86_400_000);
+    expect(loadConfig(ConsumerConfig, { KEYSET_PUBLIC_KEY: pair.publicKey, KEYSET_KEPT_MAX_AGE_MS: '7200000' }).KEYSET_KEPT_MAX_AGE_MS).toBe(7_200_000);
+    expect(problems(() => loadConfig(ConsumerConfig, { KEYSET_PUBLIC_KEY: pair.publicKey, KEYSET_KEPT_MAX_AGE_MS: '60000' }))).toEqual([
+      expect.stringContaining('KEYSET_KEPT_MAX_AGE_MS must be at least 7200000 (2 hours: the copy is rewritten hourly)'),
+    ]);
+    expect(problems(() => loadConfig(ConsumerConfig, { KEYSET_PUBLIC_KEY: pair.publicKey, KEYSET_KEPT_MAX_AGE_MS: '1e12' }))).toEqual([expect.stringContaining('KEYSET_KEPT_MAX_AGE_MS must be at most 2592000000 (30 days)')]);
+    expect(problems(() => loadConfig(ConsumerConfig, { KEYSET_PUBLIC_KEY: pair.publicKey, KEYSET_KEPT_MAX_AGE_MS: 'a day' }))).toEqual([expect.stringContaining('KEYSET_KEPT_MAX_AGE_MS must be an integer')]);
+  });
+
   it("requires key-registry's signing key, never repeating a malformed one", () => {
     expect(problems(() => loadConfig(RegistryConfig, {}))).toEqual([expect.stringMatching(/^KEYSET_SIGNING_KEY is required/)]);
     const bad = problems(() => loadConfig(RegistryConfig, { KEYSET_SIGNING_KEY: 'c2VjcmV0LWJ1dC13cm9uZw==' }));

@@ -1,5 +1,7 @@
-import { buildMessage, ValidateBy, type ValidationOptions } from 'class-validator';
+import { Type } from 'class-transformer';
+import { buildMessage, IsInt, Max, Min, ValidateBy, type ValidationOptions } from 'class-validator';
 import { keySetKeyId, parsePublicKeys, parseSigningKey } from './key-set-signature';
+import { KEPT_MAX_AGE_MS } from './signed-key-set-feed';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Constructor<T = object> = new (...args: any[]) => T;
@@ -63,6 +65,18 @@ export function WithKeySetVerification<B extends Constructor>(Base: B) {
   class KeySetVerificationConfig extends Base {
     @IsKeySetPublicKeys()
     KEYSET_PUBLIC_KEY: string = REQUIRED;
+
+    /**
+     * The oldest copy of the key set kept in the cache that a restarted replica starts from
+     * (ms, by its signature's time). Rewritten hourly while key-registry answers; older, it
+     * is refused (an old copy written back could bring revoked keys back) and the replica
+     * waits for key-registry, answering 503 on enforced routes. 2 hours to 30 days.
+     */
+    @Type(() => Number)
+    @Max(30 * 24 * 3_600_000, { message: 'KEYSET_KEPT_MAX_AGE_MS must be at most 2592000000 (30 days)' })
+    @Min(7_200_000, { message: 'KEYSET_KEPT_MAX_AGE_MS must be at least 7200000 (2 hours: the copy is rewritten hourly)' })
+    @IsInt({ message: 'KEYSET_KEPT_MAX_AGE_MS must be an integer number of milliseconds' })
+    KEYSET_KEPT_MAX_AGE_MS = KEPT_MAX_AGE_MS;
   }
   return KeySetVerificationConfig;
 }

@@ -118,7 +118,7 @@ export class KeySetSigner {
 }
 
 /** Why a key set or change was refused (the metric's label). */
-export type RefusalReason = 'unsigned' | 'signature' | 'shape' | 'replay' | 'epoch';
+export type RefusalReason = 'unsigned' | 'signature' | 'shape' | 'replay' | 'epoch' | 'expired';
 
 /** A key set or change that is not applied; the held set stays. */
 export class KeySetRefused extends Error {

@@ -13,6 +13,8 @@ export interface PortalKeySetFeedOptions {
   publicKeys: string;
   /** The service's shared cache (Redis; memory in the embedded default). */
   store?: KeptCopyStore;
+  /** KEYSET_KEPT_MAX_AGE_MS: the oldest kept copy taken at start. */
+  keptMaxAgeMs?: number;
   timeoutMs: number;
   logger: Logger;
 }
@@ -36,6 +38,7 @@ export function portalKeySetFeed(options: PortalKeySetFeedOptions): SignedKeySet
     timeoutMs: options.timeoutMs,
     store: options.store,
     storeKey: PORTAL_KEY_SET_STORE_KEY,
+    keptMaxAgeMs: options.keptMaxAgeMs,
     logger: options.logger,
   });
 }

@@ -27,7 +27,7 @@ function change(over: Partial<PortalKeySetChange> = {}): PortalKeySetChange {
 }
 
 /** A service's key set fed by a stand-in for the bus: `answers` are the snapshot replies, in turn (the last one repeats). */
-function service(options: { answers: unknown[]; gathered?: unknown[]; store?: MemoryCache }) {
+function service(options: { answers: unknown[]; gathered?: unknown[]; store?: MemoryCache; now?: number }) {
   const metrics = new ServiceMetrics('test');
   let turn = 0;
   const request = jest.fn(async () => options.answers[Math.min(turn++, options.answers.length - 1)]);
@@ -43,6 +43,8 @@ function service(options: { answers: unknown[]; gathered?: unknown[]; store?: Me
     timeoutMs: 200,
     store: options.store,
     storeKey: 'keyset:portal',
+    // A minute after the sets were signed, unless a test says otherwise: the wall clock plays no part.
+    now: () => options.now ?? Date.parse(issuedAt) + 60_000,
     logger,
   });
   const cache = new KeySetCache({ name: 'portal', source: feed, refreshMs: 60_000, logger, metrics });
@@ -189,6 +191,25 @@ describe('the portal key set, signed by key-registry', () => {
       expect([restarted.cache.epoch, restarted.cache.version]).toEqual([1, 6]);
       expect(restarted.seen('svc_new')).toEqual({ mode: 'enforce', outcome: 'ok' });
       expect(restarted.seen('svc_real').outcome).toBe('invalid');
+    });
+
+    it('is refused when signed longer ago than KEYSET_KEPT_MAX_AGE_MS (a day): an old copy written back would bring revoked keys back', async () => {
+      const store = new MemoryCache({ namespace: 'swap-gateway' });
+      await store.set('keyset:portal', JSON.stringify({ snapshot: registry.sign(snapshot({ keys: [entry('svc_revoked_since')] })), changes: [] }), 60_000);
+      const day = 24 * 3_600_000;
+      const start = async (now: number) => {
+        const restarted = service({ answers: [], store, now });
+        restarted.request.mockRejectedValue(new Error('no responders'));
+        await restarted.cache.onApplicationBootstrap();
+        restarted.cache.beforeApplicationShutdown();
+        return restarted;
+      };
+      const justInTime = await start(Date.parse(issuedAt) + day);
+      expect(justInTime.seen('svc_revoked_since')).toEqual({ mode: 'enforce', outcome: 'ok' });
+      const tooLate = await start(Date.parse(issuedAt) + day + 1);
+      expect(tooLate.cache.loaded).toBe(false);
+      expect(await tooLate.refused()).toEqual({ expired: 1 });
+      expect(tooLate.seen('svc_revoked_since')).toEqual({ mode: undefined, outcome: 'unavailable' });
     });
 
     it('is checked again when read: a forged copy is refused and nothing is held', async () => {

@@ -1,4 +1,4 @@
-import type { PortalKeySetChange, PortalKeySetSnapshot, SignedKeySet } from '@swap/contracts';
+import { isLaterKeySetHead, type KeySetHead, type PortalKeySetChange, type PortalKeySetSnapshot, type SignedKeySet } from '@swap/contracts';
 import type { Logger } from '@swap/observability';
 import type { KeySetCache, KeySetSource, VersionedKeySet } from './key-set-cache';
 import { portalKeySetChangeOf, portalKeySetSnapshotOf } from './key-set-schema';
@@ -29,14 +29,23 @@ export interface SignedKeySetFeedOptions {
   timeoutMs: number;
   store?: KeptCopyStore;
   storeKey?: string;
+  /**
+   * The oldest kept copy taken at start (its snapshot's `issuedAt`), default a day: an older
+   * signed copy written back into the store by whoever can write it would bring back keys
+   * revoked since. The copy is rewritten at least hourly while key-registry answers.
+   */
+  keptMaxAgeMs?: number;
+  /** The clock (tests). */
+  now?: () => number;
   logger: Logger;
 }
 
 /** Changes kept on top of a snapshot before a fresh snapshot replaces them. */
 const MAX_KEPT_CHANGES = 100;
-/** The kept copy lives long enough to outlast a registry outage; it is written again at least hourly. */
-const KEPT_TTL_MS = 30 * 24 * 3_600_000;
+/** The kept copy is written again at least this often while key-registry answers, so it stays younger than KEPT_MAX_AGE_MS. */
 const REWRITE_AFTER_MS = 3_600_000;
+/** The default of keptMaxAgeMs (KEYSET_KEPT_MAX_AGE_MS). */
+export const KEPT_MAX_AGE_MS = 24 * 3_600_000;
 
 function toSet(snapshot: PortalKeySetSnapshot): VersionedKeySet {
   return { epoch: snapshot.epoch, version: snapshot.version, keys: snapshot.keys, modes: snapshot.modes };
@@ -153,6 +162,11 @@ export class SignedKeySetFeed implements KeySetSource {
       throw new KeySetRefused('shape', `the kept copy is not readable: ${(error as Error).message}`);
     }
     const snapshot = this.snapshotOf(copy.snapshot);
+    const maxAge = this.options.keptMaxAgeMs ?? KEPT_MAX_AGE_MS;
+    const age = (this.options.now ?? Date.now)() - Date.parse(snapshot.issuedAt);
+    if (!(age <= maxAge)) {
+      throw new KeySetRefused('expired', `the kept copy was signed ${Math.round(age / 60_000)} min ago, more than KEYSET_KEPT_MAX_AGE_MS (${maxAge} ms) allows: an old copy could bring back keys revoked since`);
+    }
     if (cache.offer(toSet(snapshot)) === 'older') return;
     const applied: SignedKeySet<PortalKeySetChange>[] = [];
     for (const signed of copy.changes) {
@@ -182,14 +196,14 @@ export class SignedKeySetFeed implements KeySetSource {
     try {
       const stored = await store.get(storeKey);
       if (stored !== undefined && newer(this.signedHead(stored), this.signedHead(copy))) return;
-      await store.set(storeKey, JSON.stringify(copy), KEPT_TTL_MS);
+      await store.set(storeKey, JSON.stringify(copy), this.options.keptMaxAgeMs ?? KEPT_MAX_AGE_MS);
     } catch (error) {
       this.options.logger.warn({ err: error }, 'key set not kept in the cache; a restart while key-registry is down would start without it');
     }
   }
 
   /** The (epoch, version) a kept copy ends at, from its last signed element; nothing when it does not verify (then it is overwritten). */
-  private signedHead(copy: KeptCopy | string): { epoch: number; version: number } | undefined {
+  private signedHead(copy: KeptCopy | string): KeySetHead | undefined {
     try {
       const parsed = typeof copy === 'string' ? (JSON.parse(copy) as KeptCopy) : copy;
       const last = this.options.check.open(parsed.changes.at(-1) ?? parsed.snapshot) as { epoch?: unknown; version?: unknown };
@@ -200,7 +214,6 @@ export class SignedKeySetFeed implements KeySetSource {
   }
 }
 
-function newer(a: { epoch: number; version: number } | undefined, b: { epoch: number; version: number } | undefined): boolean {
-  if (!a || !b) return false;
-  return a.epoch > b.epoch || (a.epoch === b.epoch && a.version > b.version);
+function newer(a: KeySetHead | undefined, b: KeySetHead | undefined): boolean {
+  return a !== undefined && b !== undefined && isLaterKeySetHead(a, b);
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { AppError, EnforcementModes, ErrorCode, RouteFamilies, Scopes, type EnforcementMode, type RouteFamily, type Scope } from '@swap/contracts';
+import { AppError, EnforcementModes, ErrorCode, MAX_KEY_SET_EPOCH, RouteFamilies, Scopes, type EnforcementMode, type RouteFamily, type Scope } from '@swap/contracts';
 import { mintKey, OperatorGuard, operatorOf } from '@swap/key-auth';
 import { uuidParam as uuid } from '@swap/service-kit';
 import { ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
@@ -23,7 +23,7 @@ class ScopesBody {
 }
 
 class EpochBody {
-  @Max(Number.MAX_SAFE_INTEGER, { message: 'epoch must be a safe integer' })
+  @Max(MAX_KEY_SET_EPOCH, { message: `epoch must be at most ${MAX_KEY_SET_EPOCH}` })
   @Min(1, { message: 'epoch must be at least 1' })
   @IsInt({ message: 'epoch must be an integer' })
   @IsOptional()

@@ -1,14 +1,17 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   AppError,
   ErrorCode,
   Events,
+  isLaterKeySetHead,
   LEGAL_MODE_MOVES,
+  MAX_KEY_SET_EPOCH,
   PORTAL_KEY_SCOPES,
   RouteFamilies,
   type ApiKeyView,
   type EnforcementMode,
   type KeySetEntry,
+  type KeySetHead,
   type ModeSetting,
   type Organisation,
   type PortalKeySetChange,
@@ -23,9 +26,13 @@ import { MessagingClient } from '@swap/messaging';
 import { RequestContext, type Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
+import { PublishedMark } from '../keyset/published-mark';
 
 /** An organisation holds at most two active keys (spec: rotation without downtime). */
 export const MAX_ACTIVE_KEYS = 2;
+
+/** The actor of an epoch key-registry starts itself, on finding its database behind what it announced. */
+export const RESTORE_DETECTED_ACTOR = 'key-registry:restore-detected';
 
 type Tx = Prisma.TransactionClient;
 
@@ -40,15 +47,24 @@ class Touched {
  * Every change runs in one transaction with its audit record and a bump of the key set
  * version; after commit a signed change event (what changed, on top of which version)
  * reaches every service. Snapshots are signed too: services trust nothing else.
+ *
+ * A database restored to an earlier version is noticed (its version is behind the
+ * PublishedMark), at start and whenever an announcement finds the mark ahead: a new
+ * epoch is started at once, so the services take the restored set without an operator.
  */
 @Injectable()
-export class KeyRegistryService {
+export class KeyRegistryService implements OnApplicationBootstrap {
   constructor(
     private readonly db: PrismaClient,
     private readonly messaging: MessagingClient,
     private readonly signer: KeySetSigner,
+    private readonly mark: PublishedMark,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.startEpochIfRestored();
+  }
 
   async createOrganisation(name: string, actor: string): Promise<Organisation> {
     const org = await this.change(async (tx) => {
@@ -175,12 +191,13 @@ export class KeyRegistryService {
    * restore. The new epoch is the one asked for, else the later of the next number and the
    * current UNIX time in seconds (above any epoch started before, even one the restore lost).
    */
-  async startEpoch(actor: string, requested?: number): Promise<{ epoch: number; version: number }> {
+  async startEpoch(actor: string, requested?: number, above?: KeySetHead): Promise<KeySetHead> {
     const event = await this.db.$transaction(async (tx): Promise<PortalKeySetChange> => {
       const [state] = await tx.$queryRaw<{ epoch: bigint; version: bigint }[]>`SELECT epoch, version FROM key_registry.keyset_state WHERE id = 1 FOR UPDATE`;
       const current = Number(state.epoch);
-      const epoch = requested ?? Math.max(current + 1, Math.floor(Date.now() / 1000));
+      const epoch = requested ?? Math.max(current + 1, (above?.epoch ?? 0) + 1, Math.floor(Date.now() / 1000));
       if (epoch <= current) throw new AppError(409, ErrorCode.Conflict, `The new epoch must be above the current one (${current})`);
+      if (epoch > MAX_KEY_SET_EPOCH) throw new AppError(400, ErrorCode.BadRequest, `epoch must be at most ${MAX_KEY_SET_EPOCH}`);
       await tx.$executeRaw`UPDATE key_registry.keyset_state SET epoch = ${BigInt(epoch)}, version = 1 WHERE id = 1`;
       await this.audit(tx, actor, 'keyset.epoch', null, String(epoch), { from: { epoch: current, version: Number(state.version) }, to: { epoch, version: 1 } });
       return { kind: 'portal-keyset.change', epoch, version: 1, extends: 0, issuedAt: new Date().toISOString(), upserts: [], removals: [], modes: await this.modes(tx) };
@@ -188,6 +205,27 @@ export class KeyRegistryService {
     this.logger.info({ epoch: event.epoch, actor }, 'key set epoch started');
     this.announce(event);
     return { epoch: event.epoch, version: event.version };
+  }
+
+  /**
+   * Starts a new epoch when the database is behind the mark of what was announced (it was
+   * restored): the services hold a later version and would refuse the restored set. A cache
+   * that cannot be read skips the check, saying so (the operator's epoch remains). Two
+   * replicas finding it at once start one epoch: the second finds the first's, or a 409.
+   */
+  async startEpochIfRestored(): Promise<void> {
+    try {
+      const announced = await this.mark.read();
+      if (!announced) return;
+      const held = await this.db.keySetState.findUniqueOrThrow({ where: { id: 1 } });
+      const head = { epoch: Number(held.epoch), version: Number(held.version) };
+      if (!isLaterKeySetHead(announced, head)) return;
+      this.logger.warn({ held: head, announced }, 'the key set database is behind what key-registry announced (restored?): starting a new epoch');
+      await this.startEpoch(RESTORE_DETECTED_ACTOR, undefined, announced);
+    } catch (error) {
+      if (error instanceof AppError && error.getStatus() === 409) return;
+      this.logger.error({ err: error }, 'could not check the key set database against what was announced; after a restore, start a new epoch (POST /ops/keyset/epoch)');
+    }
   }
 
   /** The key set's state and the public key of its signatures (for the operator). */
@@ -248,6 +286,19 @@ export class KeyRegistryService {
       // The services' periodic refresh picks the change up anyway.
       this.logger.warn({ err: error, epoch: change.epoch, version: change.version }, 'key set change event not published');
     }
+    void this.raiseMark({ epoch: change.epoch, version: change.version });
+  }
+
+  /** Moves the mark up to an announced change; a mark already past it may mean the database was restored under this replica. */
+  private async raiseMark(head: KeySetHead): Promise<void> {
+    let found: KeySetHead | undefined;
+    try {
+      found = await this.mark.raise(head);
+    } catch (error) {
+      this.logger.warn({ err: error, ...head }, 'the mark of the announced key set was not moved (cache unreachable)');
+      return;
+    }
+    if (found && isLaterKeySetHead(found, head)) await this.startEpochIfRestored();
   }
 
   private async audit(tx: Tx, actor: string, action: string, organisationId: string | null, target: string | null, details?: Prisma.InputJsonValue) {

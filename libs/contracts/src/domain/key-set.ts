@@ -7,9 +7,29 @@ export type PortalRouteFamily = (typeof RouteFamilies)[number];
 export type PortalModes = Record<PortalRouteFamily, EnforcementMode>;
 
 /**
- * The whole portal key set at one version, as key-registry signs it. Versions count up
- * within an epoch; a new epoch (an operator's explicit step after a registry restore)
- * starts them again, and a service refuses anything not newer than what it holds.
+ * Where a key set stands: versions count up within an epoch; a new epoch (after a registry
+ * restore: started by key-registry when it notices one, or by an operator) starts them again.
+ */
+export interface KeySetHead {
+  epoch: number;
+  version: number;
+}
+
+/**
+ * The highest epoch an operator may start. UNIX seconds stay far below it for millennia, so
+ * an epoch asked for by mistake (a timestamp in milliseconds, a typo) still leaves room for
+ * the automatic epochs after it; a maximal one would have blocked every later epoch.
+ */
+export const MAX_KEY_SET_EPOCH = 1_000_000_000_000;
+
+/** Whether `a` stands after `b` (a later epoch, or a later version of the same epoch). */
+export function isLaterKeySetHead(a: KeySetHead, b: KeySetHead): boolean {
+  return a.epoch > b.epoch || (a.epoch === b.epoch && a.version > b.version);
+}
+
+/**
+ * The whole portal key set at one version, as key-registry signs it. A service refuses
+ * anything not newer than what it holds (KeySetHead).
  */
 export interface PortalKeySetSnapshot {
   kind: 'portal-keyset.snapshot';
