@@ -129,6 +129,16 @@ describe('the chart', () => {
     expect(platformProblems(objects, { migrations: 'helm-hook' })).toEqual([]);
   });
 
+  it('talks TLS to NATS unless told otherwise: a nats:// URL renders only with the CA of its certificate or nats.allowPlainText', () => {
+    expect(render(tools, chart('default', [])).find((o) => o.kind === 'ConfigMap' && o.data?.NATS_URL)?.data.NATS_URL).toBe('tls://nats:4222');
+    const plain = 'NATS carries the key sets and the portal\'s key operations: use a tls:// config.natsUrl or set nats.tls.ca.name';
+    expect(refused(chart('plain nats', ['config.natsUrl=nats://nats:4222']))).toContain(plain);
+    // A URL from a Secret cannot be read by the chart: TLS is required through the CA.
+    expect(refused(chart('nats url from a secret', ['secrets.natsUrl.name=nats-url']))).toContain(plain);
+    expect(render(tools, chart('nats with its CA', ['config.natsUrl=nats://nats:4222', 'nats.tls.ca.name=nats-ca'])).length).toBeGreaterThan(0);
+    expect(render(tools, chart('plain nats allowed', ['config.natsUrl=nats://nats:4222', 'nats.allowPlainText=true'])).length).toBeGreaterThan(0);
+  });
+
   it('connects without NATS credentials only when told to, and refuses a service without its seed Secret', () => {
     const objects = render(tools, chart('no nats auth', ['nats.auth.enabled=false']));
     expect(container(find(objects, 'Deployment', 'swap-swap-gateway')).env.map((e: { name: string }) => e.name)).not.toContain('NATS_NKEY_SEED');
