@@ -130,7 +130,7 @@ describe('the chart', () => {
   });
 
   it('talks TLS to NATS unless told otherwise: a nats:// URL renders only with the CA of its certificate or nats.allowPlainText', () => {
-    expect(render(tools, chart('default', [])).find((o) => o.kind === 'ConfigMap' && o.data?.NATS_URL)?.data.NATS_URL).toBe('tls://nats:4222');
+    expect(render(tools, chart('default', [])).find((o) => o.kind === 'ConfigMap' && o.data?.NATS_URL)?.data?.NATS_URL).toBe('tls://nats:4222');
     const plain = 'NATS carries the key sets and the portal\'s key operations: use a tls:// config.natsUrl or set nats.tls.ca.name';
     expect(refused(chart('plain nats', ['config.natsUrl=nats://nats:4222']))).toContain(plain);
     // A URL from a Secret cannot be read by the chart: TLS is required through the CA.
