@@ -5,6 +5,9 @@ import { createUpstreams, registerProxies } from './proxy/proxy';
 import { errorBodyFor } from './proxy/routes';
 import { installUpgradeProxy } from './proxy/upgrade';
 
+/** The UPSTREAM_<SERVICE>_URL variable of a service (the embedded default points each at its own port). */
+export { upstreamVariable } from './api-gateway.config';
+
 export const apiGateway: ServiceDefinition<ApiGatewayConfig> = {
   name: 'api-gateway',
   title: 'api-gateway',

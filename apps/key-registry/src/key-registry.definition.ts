@@ -3,6 +3,9 @@ import { PrismaClient } from './generated/prisma/client';
 import { KeyRegistryConfig } from './key-registry.config';
 import { KeyRegistryModule } from './key-registry.module';
 
+/** Where key-registry keeps the mark of the key set it announced (in its cache namespace); tests clean it up. */
+export { PUBLISHED_MARK_KEY } from './keyset/published-mark';
+
 export const keyRegistry: ServiceDefinition<KeyRegistryConfig> = {
   name: 'key-registry',
   title: 'key-registry',

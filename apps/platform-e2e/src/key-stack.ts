@@ -3,8 +3,7 @@ import { migrateService, startServiceFromEnv, type AnyServiceDefinition, type Ru
 import { PORTAL_KEY_SET_STORE_KEY } from '@swap/key-auth';
 import { createTestDatabase, LogCapture, RUN_PREFIX, testInfra, testServiceEnv } from '@swap/testing';
 import { Redis } from 'ioredis';
-import { keyRegistry } from '../../key-registry/src/key-registry.definition';
-import { PUBLISHED_MARK_KEY } from '../../key-registry/src/keyset/published-mark';
+import { keyRegistry, PUBLISHED_MARK_KEY } from '../../key-registry/src/key-registry.definition';
 import { partnerPortalApi } from '../../partner-portal-api/src/partner-portal-api.definition';
 import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
 import { relayTracker } from '../../relay-tracker/src/relay-tracker.definition';

@@ -1,12 +1,11 @@
 import { INTENTS_ABI, loadChainRegistry, type ChainRegistry } from '@swap/chains';
 import type { BuildResponse, EvmTx } from '@swap/contracts';
-import { eventually, intentRequestBody, jsonOf, LogCapture } from '@swap/testing';
+import { eventually, HermesDouble, intentRequestBody, jsonOf, LogCapture } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, createWalletClient, decodeEventLog, defineChain, erc20Abi, http, parseUnits, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { HermesDouble } from '../../oracle-candles/src/testing/hermes-double';
 import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
 import { DEV_KEYS } from '../../../tools/devnet/src/devnet';
 

@@ -18,7 +18,7 @@ export function loadChainRegistry(profileOrPath: string): ChainRegistry {
   try {
     profile = JSON.parse(readFileSync(path, 'utf8')) as ChainProfile;
   } catch (error) {
-    throw new Error(`Cannot read chain profile ${profileOrPath}: ${(error as Error).message}`);
+    throw new Error(`Cannot read chain profile ${profileOrPath}: ${(error as Error).message}`, { cause: error });
   }
   return new ChainRegistry(profile);
 }

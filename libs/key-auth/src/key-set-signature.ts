@@ -54,7 +54,7 @@ export function parseSigningKey(text: string): KeyObject {
     if (bytes?.length === 32) return ed25519(createPrivateKey({ key: Buffer.concat([PKCS8_SEED_HEADER, bytes]), format: 'der', type: 'pkcs8' }));
     if (bytes) return ed25519(createPrivateKey({ key: bytes, format: 'der', type: 'pkcs8' }));
   } catch (error) {
-    throw new Error(`must be an Ed25519 private key (PKCS#8 PEM, PKCS#8 DER in base64, or a 32-byte seed in base64 or hex): ${(error as Error).message.split('\n')[0]}`);
+    throw new Error(`must be an Ed25519 private key (PKCS#8 PEM, PKCS#8 DER in base64, or a 32-byte seed in base64 or hex): ${(error as Error).message.split('\n')[0]}`, { cause: error });
   }
   throw new Error('must be an Ed25519 private key (PKCS#8 PEM, PKCS#8 DER in base64, or a 32-byte seed in base64 or hex)');
 }

@@ -8,7 +8,7 @@ export async function ensureDatabase(url: string): Promise<boolean> {
   try {
     await admin.connect();
   } catch (error) {
-    throw new Error(`Cannot reach PostgreSQL at ${redactUrl(url)}: ${(error as Error).message}`);
+    throw new Error(`Cannot reach PostgreSQL at ${redactUrl(url)}: ${(error as Error).message}`, { cause: error });
   }
   try {
     const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);

@@ -87,7 +87,7 @@ export async function applyMigrations(databaseUrl: string, set: MigrationSet): P
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
-        throw new Error(`Migration ${set.schema}/${migration.name} failed: ${(error as Error).message}`);
+        throw new Error(`Migration ${set.schema}/${migration.name} failed: ${(error as Error).message}`, { cause: error });
       }
       applied.push(migration.name);
     }

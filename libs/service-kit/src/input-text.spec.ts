@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { inputTextProblem, MAX_INPUT_DEPTH, printableName } from './input-text';
 
 describe('inputTextProblem', () => {
@@ -6,7 +7,7 @@ describe('inputTextProblem', () => {
     expect(inputTextProblem({ txHash: ['a', 'b'] }, 'query')).toBeUndefined();
     expect(inputTextProblem(undefined, 'request body')).toBeUndefined();
     // An unparsed body (a stream, a buffer) is not JSON: not looked into.
-    const stream = new (require('node:stream').PassThrough)();
+    const stream = new PassThrough();
     expect(inputTextProblem(stream, 'request body')).toBeUndefined();
     expect(inputTextProblem(Buffer.from('\u0000'), 'request body')).toBeUndefined();
   });

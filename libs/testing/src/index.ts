@@ -1,3 +1,4 @@
 export * from './infra';
 export * from './log-capture';
 export * from './fixtures';
+export * from './hermes-double';

@@ -1,6 +1,6 @@
 import { MemoryCache } from '@swap/cache';
 import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
-import { upstreamVariable } from '../../../apps/api-gateway/src/api-gateway.config';
+import { upstreamVariable } from '../../../apps/api-gateway/src/api-gateway.definition';
 import { generateKeySetEnv } from '@swap/key-auth';
 import { InProcessBus } from '@swap/messaging';
 import { migrateService, startServiceFromEnv, type RunningService, type SharedRuntime } from '@swap/service-kit';

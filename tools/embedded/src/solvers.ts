@@ -3,8 +3,7 @@ import { createLogger } from '@swap/observability';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DestinationStream } from 'pino';
-import { ReferenceSolver } from '../../../apps/reference-solver/src/reference-solver';
-import { ReferenceSolverConfig } from '../../../apps/reference-solver/src/reference-solver.config';
+import { ReferenceSolver, ReferenceSolverConfig } from '../../../apps/reference-solver/src/reference-solver.definition';
 import type { Devnet } from '../../devnet/src/devnet';
 
 /** The embedded default's two reference solvers: different spreads, so "best wins" shows. */

@@ -78,6 +78,6 @@ describe('mergeDocuments', () => {
       [{ service: 'swap-gateway', prefixes: ['/v1/swaps'], document: doc({ '/v1/swaps/x': { get: { responses: { '200': ref('Outer') } } } }, { Outer: { properties: { fee: { nullable: true, type: 'object', allOf: [{ $ref: '#/components/schemas/Fee' }], description: 'd' } } }, Fee: {} }) }],
       OPTIONS,
     );
-    expect((merged.components!.schemas!.Outer as any).properties.fee).toEqual({ description: 'd', anyOf: [{ $ref: '#/components/schemas/Fee' }, { type: 'object', nullable: true, enum: [null] }] });
+    expect((merged.components!.schemas!.Outer as { properties: Record<string, unknown> }).properties.fee).toEqual({ description: 'd', anyOf: [{ $ref: '#/components/schemas/Fee' }, { type: 'object', nullable: true, enum: [null] }] });
   });
 });

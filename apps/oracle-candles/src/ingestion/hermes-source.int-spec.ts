@@ -1,8 +1,7 @@
 import { createLogger } from '@swap/observability';
-import { eventually } from '@swap/testing';
+import { eventually, HermesDouble } from '@swap/testing';
 import type { Tick } from '../aggregation/candle-aggregator';
 import { formatPrice } from '../prices/decimal-price';
-import { HermesDouble } from '../testing/hermes-double';
 import { HermesPriceSource } from './hermes-source';
 
 const ETH = 'ff61491a931112ddf1bd8147cd1b641375f79f5825126d665480874634fd0ace';
