@@ -1,5 +1,5 @@
 import { IsString, Matches } from 'class-validator';
-import { ConfigError, loadConfig } from './load-config';
+import { ConfigError, loadConfig, withoutUrlSecrets } from './load-config';
 import { ServiceConfig, WithBus, WithDatabase } from './service-config';
 import { trustedProxies } from './validators';
 
@@ -80,5 +80,23 @@ describe('loadConfig', () => {
 
   it('rejects out-of-range ports', () => {
     expect(() => loadConfig(TestConfig, { REQUIRED_NAME: 'x', PORT: '70000' })).toThrow(/PORT must not be greater than 65535/);
+  });
+
+  it('never quotes the password or the path of a URL variable it refuses (an RPC key may be in it)', () => {
+    let problems: string[] = [];
+    try {
+      loadConfig(TestConfig, { REQUIRED_NAME: 'x', DATABASE_URL: 'mysql://admin:hunter2@db.internal:3306/prod?sslkey=abc' });
+    } catch (error) {
+      problems = (error as ConfigError).problems;
+    }
+    expect(problems).toEqual([expect.stringMatching(/^DATABASE_URL="mysql:\/\/db\.internal:3306\/…" is invalid: /)]);
+    expect(problems.join()).not.toMatch(/hunter2|admin|prod|abc/);
+  });
+
+  it('shows a URL as scheme, host and port, whatever came after (lists included)', () => {
+    expect(withoutUrlSecrets('https://mainnet.infura.io/v3/0123456789abcdef')).toBe('https://mainnet.infura.io/…');
+    expect(withoutUrlSecrets('nats://user:pw@a:4222,tls://b:4222')).toBe('nats://a:4222,tls://b:4222');
+    expect(withoutUrlSecrets('0x1.eth=https://k@rpc.example/key,0xa4b1.arb=http://10.0.0.1:8545')).toBe('0x1.eth=https://rpc.example/…,0xa4b1.arb=http://10.0.0.1:8545');
+    expect(withoutUrlSecrets('not a url')).toBe('not a url');
   });
 });

@@ -42,5 +42,15 @@ function describe(error: ValidationError, raw: Record<string, string>, defaults:
   // A default that breaks a rule across variables (a limit below another one that was set).
   if (given === undefined && defaults[error.property] !== undefined) return `${error.property} (default ${JSON.stringify(defaults[error.property])}) is invalid: ${rules}`;
   if (given === undefined) return `${error.property} is required: ${rules}`;
-  return SECRET_VARIABLE.test(error.property) ? `${error.property} (value not shown) is invalid: ${rules}` : `${error.property}=${JSON.stringify(given)} is invalid: ${rules}`;
+  if (SECRET_VARIABLE.test(error.property)) return `${error.property} (value not shown) is invalid: ${rules}`;
+  const shown = URL_VARIABLE.test(error.property) ? withoutUrlSecrets(given) : given;
+  return `${error.property}=${JSON.stringify(shown)} is invalid: ${rules}`;
+}
+
+/** Variables holding URLs: a user and password, an RPC provider's key in the path or query, may be in them. */
+const URL_VARIABLE = /_URLS?$/;
+
+/** URLs in a value as a message may show them: scheme, host and port (and a bare `/`), what came after them replaced by `…`. */
+export function withoutUrlSecrets(value: string): string {
+  return value.replace(/\b([a-z][a-z0-9+.-]*:\/\/)(?:[^\s/@,]*@)?([^\s/?#,]*)([^\s,]*)/gi, (_, scheme: string, host: string, rest: string) => `${scheme}${host}${rest === '' || rest === '/' ? rest : '/…'}`);
 }

@@ -36,6 +36,8 @@ const USAGE = `usage: npm run ops -- <command>
   keys narrow <keyId> <scope,...>    narrow a key's scopes (swaps:read, swaps:write)
   modes list                         enforcement mode per route family
   modes set <family> <mode>          off → monitor → enforce, or enforce → monitor
+  keyset show                        the key set's epoch and version, the signing key's id and public key
+  keyset epoch [n]                   start a new epoch (after a restore key-registry did not notice)
   sponsoring list                    sponsoring keys
   sponsoring mint <owner>            mint a sponsoring key (shown once)
   sponsoring revoke <id>             revoke a sponsoring key
@@ -62,7 +64,7 @@ async function call(base: string, method: string, path: string, body?: unknown):
       signal: AbortSignal.timeout(10_000),
     });
   } catch (error) {
-    throw new Error(`cannot reach ${base} (${(error as Error).message}); is the service running?`);
+    throw new Error(`cannot reach ${base} (${(error as Error).message}); is the service running?`, { cause: error });
   }
   const text = await res.text();
   const parsed = text ? (JSON.parse(text) as unknown) : undefined;
@@ -121,6 +123,10 @@ async function run(args: string[]): Promise<unknown> {
       return call(env.keyRegistry, 'GET', '/ops/enforcement-modes');
     case 'modes set':
       return call(env.keyRegistry, 'PUT', `/ops/enforcement-modes/${need(a, '<family>')}`, { mode: need(b, '<mode>') });
+    case 'keyset show':
+      return call(env.keyRegistry, 'GET', '/ops/keyset');
+    case 'keyset epoch':
+      return call(env.keyRegistry, 'POST', '/ops/keyset/epoch', a === undefined ? {} : { epoch: epochOf(a) });
     case 'sponsoring list':
       return call(env.sponsorship, 'GET', '/ops/sponsoring-keys');
     case 'sponsoring mint':
@@ -153,3 +159,9 @@ run(process.argv.slice(2)).then(
     process.exit(1);
   },
 );
+
+/** An epoch as typed: digits only (the route checks the range), anything else said here. */
+function epochOf(text: string): number {
+  if (!/^[0-9]{1,16}$/.test(text)) throw new Error(`epoch must be a whole number, not ${JSON.stringify(text)}`);
+  return Number(text);
+}

@@ -1,18 +1,21 @@
 import { ErrorCode, type ErrorBody } from '@swap/contracts';
 import type { FastifyInstance } from 'fastify';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Bounds the proxied requests one client has in flight at once: each holds an upstream
  * connection for as long as its body takes to arrive and its answer to leave, so without a
  * bound a few clients trickling bodies could hold every connection to a service. The client
  * is `request.ip`: the connection's peer, or the address a TRUSTED_PROXIES peer names in
- * X-Forwarded-For (never the header of anyone else). One over the bound is answered 429 at
- * once, before its body is read, and its connection closed.
+ * X-Forwarded-For (never the header of anyone else), counted per IPv4 address and per IPv6
+ * /64 (clientOf): one host usually holds a whole /64, and would otherwise get a fresh bound
+ * for every address it picks. One over the bound is answered 429 at once, before its body
+ * is read, and its connection closed.
  */
 export function installClientConcurrencyLimit(fastify: FastifyInstance, limit: number, shape: (url: string, body: ErrorBody) => unknown): void {
   const inFlight = new Map<string, number>();
   fastify.addHook('onRequest', (request, reply, done) => {
-    const client = request.ip;
+    const client = clientOf(request.ip);
     const count = inFlight.get(client) ?? 0;
     if (count >= limit) {
       const body: ErrorBody = {
@@ -33,4 +36,13 @@ export function installClientConcurrencyLimit(fastify: FastifyInstance, limit: n
     });
     done();
   });
+}
+
+/** What the bound counts by: an IPv4 address (IPv4-mapped IPv6 included), or the /64 of an IPv6 one. */
+export function clientOf(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  let address = ipaddr.parse(ip);
+  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
+  if (address.kind() === 'ipv4') return address.toString();
+  return `${(address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
 }
