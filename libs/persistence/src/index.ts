@@ -2,3 +2,4 @@ export * from './database-url';
 export * from './ensure-database';
 export * from './migrations';
 export * from './prisma-client';
+export * from './versioned-change';

@@ -23,6 +23,7 @@ import {
 } from '@swap/contracts';
 import { KeySetSigner, type MintedKey } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
+import { versionedChange } from '@swap/persistence';
 import { RequestContext, type Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
@@ -203,7 +204,11 @@ export class KeyRegistryService implements OnApplicationBootstrap {
       return { kind: 'portal-keyset.change', epoch, version: 1, extends: 0, issuedAt: new Date().toISOString(), upserts: [], removals: [], modes: await this.modes(tx) };
     });
     this.logger.info({ epoch: event.epoch, actor }, 'key set epoch started');
-    this.announce(event);
+    try {
+      this.announce(event);
+    } catch (error) {
+      this.announceFailed(error, event);
+    }
     return { epoch: event.epoch, version: event.version };
   }
 
@@ -256,37 +261,43 @@ export class KeyRegistryService implements OnApplicationBootstrap {
    * touched is read back after the bump (which serialises changes), so each event holds
    * the state of its version.
    */
-  private async change<T>(work: (tx: Tx, touched: Touched) => Promise<T>): Promise<T> {
+  private change<T>(work: (tx: Tx, touched: Touched) => Promise<T>): Promise<T> {
     const touched = new Touched();
-    const { result, event } = await this.db.$transaction(async (tx) => {
-      const result = await work(tx, touched);
-      const [state] = await tx.$queryRaw<{ version: bigint; epoch: bigint }[]>`UPDATE key_registry.keyset_state SET version = version + 1 WHERE id = 1 RETURNING version, epoch`;
-      const version = Number(state.version);
-      const upserts = touched.organisations.size ? await this.entries(tx, { organisationId: { in: [...touched.organisations] } }) : [];
-      const event: PortalKeySetChange = {
-        kind: 'portal-keyset.change',
-        epoch: Number(state.epoch),
-        version,
-        extends: version - 1,
-        issuedAt: new Date().toISOString(),
-        upserts,
-        removals: touched.removedHashes,
-        modes: await this.modes(tx),
-      };
-      return { result, event };
+    return versionedChange({
+      db: this.db,
+      work: (tx) => work(tx, touched),
+      bump: async (tx): Promise<PortalKeySetChange> => {
+        const [state] = await tx.$queryRaw<{ version: bigint; epoch: bigint }[]>`UPDATE key_registry.keyset_state SET version = version + 1 WHERE id = 1 RETURNING version, epoch`;
+        const version = Number(state.version);
+        const upserts = touched.organisations.size ? await this.entries(tx, { organisationId: { in: [...touched.organisations] } }) : [];
+        return {
+          kind: 'portal-keyset.change',
+          epoch: Number(state.epoch),
+          version,
+          extends: version - 1,
+          issuedAt: new Date().toISOString(),
+          upserts,
+          removals: touched.removedHashes,
+          modes: await this.modes(tx),
+        };
+      },
+      announce: (event) => this.announce(event),
+      onAnnounceFailed: (error, event) => this.announceFailed(error, event),
     });
-    this.announce(event);
-    return result;
   }
 
+  /** Publishes a signed change; then moves the mark of what was announced (failed publish or not: the change is committed). */
   private announce(change: PortalKeySetChange): void {
     try {
       this.messaging.emit(Events.keySetChanged, this.signer.sign(change));
-    } catch (error) {
-      // The services' periodic refresh picks the change up anyway.
-      this.logger.warn({ err: error, epoch: change.epoch, version: change.version }, 'key set change event not published');
+    } finally {
+      void this.raiseMark({ epoch: change.epoch, version: change.version });
     }
-    void this.raiseMark({ epoch: change.epoch, version: change.version });
+  }
+
+  private announceFailed(error: unknown, change: PortalKeySetChange): void {
+    // The services' periodic refresh picks the change up anyway.
+    this.logger.warn({ err: error, epoch: change.epoch, version: change.version }, 'key set change event not published');
   }
 
   /** Moves the mark up to an announced change; a mark already past it may mean the database was restored under this replica. */

@@ -4,6 +4,7 @@ import { LOGGER } from '@swap/service-kit';
 import { AppError, ErrorCode, Events, type KeySetSnapshot } from '@swap/contracts';
 import { mintKey } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
+import { versionedChange } from '@swap/persistence';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
 
 export interface SponsoringKeyView {
@@ -56,18 +57,18 @@ export class SponsoringKeysService {
     };
   }
 
-  private async change<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-    const { result, version } = await this.db.$transaction(async (tx) => {
-      const result = await work(tx);
-      const [state] = await tx.$queryRaw<{ version: bigint }[]>`UPDATE sponsorship_keys.keyset_state SET version = version + 1 WHERE id = 1 RETURNING version`;
-      return { result, version: Number(state.version) };
+  /** A change with a bump of the key set version in one transaction, announced after commit. */
+  private change<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+    return versionedChange({
+      db: this.db,
+      work,
+      bump: async (tx) => {
+        const [state] = await tx.$queryRaw<{ version: bigint }[]>`UPDATE sponsorship_keys.keyset_state SET version = version + 1 WHERE id = 1 RETURNING version`;
+        return { version: Number(state.version) };
+      },
+      announce: (event) => this.messaging.emit(Events.sponsoringKeySetChanged, event),
+      onAnnounceFailed: (error, event) => this.logger.warn({ err: error, version: event.version }, 'sponsoring key set change event not published; replicas reload on their timer'),
     });
-    try {
-      this.messaging.emit(Events.sponsoringKeySetChanged, { version });
-    } catch {
-      // Every replica reloads on its timer anyway.
-    }
-    return result;
   }
 }
 
