@@ -1,10 +1,10 @@
 import { ServiceConfig, WithBus, WithCache } from '@swap/config';
 import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
-import { WithKeySetVerification } from '@swap/key-auth';
+import { WithKeySetRefresh, WithKeySetVerification } from '@swap/key-auth';
 import { Type } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 
-export class SwapGatewayConfig extends WithKeySetVerification(WithCache(WithBus(ServiceConfig))) {
+export class SwapGatewayConfig extends WithKeySetRefresh(WithKeySetVerification(WithCache(WithBus(ServiceConfig)))) {
   override PORT = DefaultPorts['swap-gateway'];
   override ADMIN_PORT = DefaultAdminPorts['swap-gateway'];
 
@@ -31,11 +31,4 @@ export class SwapGatewayConfig extends WithKeySetVerification(WithCache(WithBus(
   @Max(86_400_000)
   @IsInt()
   SUBMIT_LIMIT_WINDOW_MS = 60_000;
-
-  /** How often the portal key set is reloaded from key-registry (a change event reloads at once). */
-  @Type(() => Number)
-  @Min(100)
-  @Max(3_600_000)
-  @IsInt()
-  KEYSET_REFRESH_MS = 15_000;
 }

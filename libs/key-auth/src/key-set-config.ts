@@ -56,6 +56,18 @@ function IsKeySetSigningKey(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
+/** Services that hold a key set (portal or sponsoring): how often it is reloaded; a change event reloads it at once. */
+export function WithKeySetRefresh<B extends Constructor>(Base: B) {
+  class KeySetRefreshConfig extends Base {
+    @Type(() => Number)
+    @Min(100)
+    @Max(3_600_000)
+    @IsInt()
+    KEYSET_REFRESH_MS = 15_000;
+  }
+  return KeySetRefreshConfig;
+}
+
 /**
  * Services that hold the portal key set: key-registry's public key, required. Only key sets
  * and changes signed by it are applied; without it a service could trust nothing, so it

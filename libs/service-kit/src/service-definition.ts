@@ -1,6 +1,6 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { ServiceConfig } from '@swap/config';
+import type { BusSettings, CacheSettings, DatabaseSettings, ServiceConfig } from '@swap/config';
 import type { ErrorBody, ServiceName } from '@swap/contracts';
 import type { PrismaClientLike } from '@swap/persistence';
 import type { Logger, ServiceMetrics } from '@swap/observability';
@@ -25,11 +25,12 @@ export interface ServiceDefinition<C extends ServiceConfig = ServiceConfig> {
   configClass: new () => C;
   /** The service's own root module. Its providers may inject the config class itself. */
   module: Type | DynamicModule;
-  uses: {
-    bus?: boolean;
-    cache?: boolean;
-    database?: DatabaseUse;
-  };
+  /**
+   * What the kit connects for it. Each use needs its settings in the configuration class
+   * (WithBus, WithCache, WithDatabase): `cache: true` on a configuration without REDIS_URL
+   * does not compile, rather than connecting to a default Redis at boot.
+   */
+  uses: ServiceUses<C>;
   /** Extra wiring on the HTTP server before routes are registered (the gateway's proxy). */
   configure?: (app: NestFastifyApplication, config: C, context: { logger: Logger; metrics: ServiceMetrics }) => Promise<void> | void;
   /** Leave request bodies unparsed (the gateway streams them through unchanged). */
@@ -40,6 +41,13 @@ export interface ServiceDefinition<C extends ServiceConfig = ServiceConfig> {
    * the platform's error shape.
    */
   errorBodyFor?: ErrorBodyShaper;
+}
+
+/** The uses a configuration class allows: a use whose settings it lacks can only be left out. */
+export interface ServiceUses<C> {
+  bus?: C extends BusSettings ? boolean : never;
+  cache?: C extends CacheSettings ? boolean : never;
+  database?: C extends DatabaseSettings ? DatabaseUse : never;
 }
 
 /** An error body as written on a path. */
