@@ -1,5 +1,6 @@
 import { IsString, Matches } from 'class-validator';
-import { ConfigError, loadConfig, withoutUrlSecrets } from './load-config';
+import { ConfigError, loadConfig } from './load-config';
+import { redactUrl, withoutUrlSecrets } from './url-secrets';
 import { ServiceConfig, WithBus, WithDatabase } from './service-config';
 import { trustedProxies } from './validators';
 
@@ -98,5 +99,12 @@ describe('loadConfig', () => {
     expect(withoutUrlSecrets('nats://user:pw@a:4222,tls://b:4222')).toBe('nats://a:4222,tls://b:4222');
     expect(withoutUrlSecrets('0x1.eth=https://k@rpc.example/key,0xa4b1.arb=http://10.0.0.1:8545')).toBe('0x1.eth=https://rpc.example/…,0xa4b1.arb=http://10.0.0.1:8545');
     expect(withoutUrlSecrets('not a url')).toBe('not a url');
+  });
+
+  it('redacts the password, or a user name standing alone (a token), of a URL it logs', () => {
+    expect(redactUrl('postgresql://u:secret@h/db')).toBe('postgresql://u:***@h/db');
+    expect(redactUrl('nats://s3cr3t-token@nats:4222')).toBe('nats://***@nats:4222');
+    expect(redactUrl('tls://nats:4222')).toBe('tls://nats:4222');
+    expect(redactUrl('127.0.0.1:4222')).toBe('127.0.0.1:4222');
   });
 });

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
+import { withoutUrlSecrets } from './url-secrets';
 
 /** Thrown when the environment does not satisfy a configuration class; lists every problem. */
 export class ConfigError extends Error {
@@ -49,8 +50,3 @@ function describe(error: ValidationError, raw: Record<string, string>, defaults:
 
 /** Variables holding URLs: a user and password, an RPC provider's key in the path or query, may be in them. */
 const URL_VARIABLE = /_URLS?$/;
-
-/** URLs in a value as a message may show them: scheme, host and port (and a bare `/`), what came after them replaced by `…`. */
-export function withoutUrlSecrets(value: string): string {
-  return value.replace(/\b([a-z][a-z0-9+.-]*:\/\/)(?:[^\s/@,]*@)?([^\s/?#,]*)([^\s,]*)/gi, (_, scheme: string, host: string, rest: string) => `${scheme}${host}${rest === '' || rest === '/' ? rest : '/…'}`);
-}

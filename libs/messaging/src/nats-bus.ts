@@ -1,3 +1,4 @@
+import { redactUrl } from '@swap/config';
 import type { Logger } from '@swap/observability';
 import { readFileSync } from 'node:fs';
 import {
@@ -94,7 +95,7 @@ export class NatsBus implements Bus {
 
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
     const servers = options.servers.split(',').map((s) => s.trim());
-    const shown = servers.map(withoutCredentials).join(', ');
+    const shown = servers.map(redactUrl).join(', ');
     let nc: NatsConnection;
     try {
       nc = await connect({
@@ -215,11 +216,6 @@ function tlsOptions(servers: string[], tls: NatsTls | undefined): Partial<Connec
   if (tls?.certFile) options.certFile = tls.certFile;
   if (tls?.keyFile) options.keyFile = tls.keyFile;
   return { tls: options };
-}
-
-/** A server URL as it may be logged: without a user or password in it. */
-function withoutCredentials(server: string): string {
-  return server.replace(/^([a-z]+:\/\/)[^@/]*@/i, '$1');
 }
 
 function toNatsHeaders(headers: MessageHeaders | undefined): MsgHdrs | undefined {

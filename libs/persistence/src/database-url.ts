@@ -1,3 +1,5 @@
+import { redactUrl } from '@swap/config';
+
 /** The database name in a PostgreSQL URL. */
 export function databaseNameOf(url: string): string {
   const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
@@ -12,16 +14,6 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-/** A URL fit for logs: the password replaced. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '<unparseable url>';
-  }
-}
 
 export function quoteIdent(identifier: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(identifier)) throw new Error(`Unsafe SQL identifier: ${identifier}`);

@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { databaseNameOf, quoteIdent, redactUrl, withDatabase } from './database-url';
+import { redactUrl } from '@swap/config';
+import { databaseNameOf, quoteIdent, withDatabase } from './database-url';
 
 /** Creates the database named in `url` when it does not exist yet (a fresh machine's first start). */
 export async function ensureDatabase(url: string): Promise<boolean> {

@@ -4,7 +4,8 @@
  * own tables, or only those named). Run it as its own step before the services start (a
  * Kubernetes Job / Helm hook in a cluster); it is safe to run concurrently and repeatedly.
  */
-import { ensureDatabase, redactUrl } from '@swap/persistence';
+import { redactUrl } from '@swap/config';
+import { ensureDatabase } from '@swap/persistence';
 import { migrateService } from '@swap/service-kit';
 import { DATABASE_SERVICES } from '../../platform-services/src';
 
