@@ -1,5 +1,5 @@
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
-import type { EnforcementMode, KeySetEntry, RouteFamily } from '@swap/contracts';
+import type { EnforcementMode, KeySetEntry, KeySetHead, KeySetSnapshot, PortalKeySetChange, RouteFamily } from '@swap/contracts';
 import type { Logger, ServiceMetrics } from '@swap/observability';
 import { Counter, Gauge } from 'prom-client';
 import { hashKey } from './key-format';
@@ -7,23 +7,11 @@ import { KeySetRefused } from './key-set-signature';
 
 export type KeyCheckOutcome = 'ok' | 'missing' | 'invalid' | 'suspended' | 'scope' | 'unavailable';
 
-/** One version of a key set, checked and ready to hold. */
-export interface VersionedKeySet {
-  epoch: number;
-  version: number;
-  keys: readonly KeySetEntry[];
-  modes: Partial<Record<RouteFamily, EnforcementMode>>;
-}
+/** One version of a key set, checked and ready to hold (a portal or a sponsoring set: `modes` names the families it has). */
+export type VersionedKeySet = KeySetHead & KeySetSnapshot;
 
-/** One change on top of version `extends` of the same epoch. */
-export interface KeySetDelta {
-  epoch: number;
-  version: number;
-  extends: number;
-  upserts: readonly KeySetEntry[];
-  removals: readonly string[];
-  modes: Partial<Record<RouteFamily, EnforcementMode>>;
-}
+/** One change on top of version `extends` of the same epoch (a portal change, without its signature's fields). */
+export type KeySetDelta = KeySetHead & Pick<PortalKeySetChange, 'extends' | 'upserts' | 'removals'> & Pick<KeySetSnapshot, 'modes'>;
 
 /** What the cache did with an offered set: took it, already held it, or refused an older one. */
 export type OfferOutcome = 'applied' | 'same' | 'older';

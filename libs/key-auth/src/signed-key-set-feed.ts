@@ -1,14 +1,12 @@
+import type { Cache } from '@swap/cache';
 import { isLaterKeySetHead, type KeySetHead, type PortalKeySetChange, type PortalKeySetSnapshot, type SignedKeySet } from '@swap/contracts';
 import type { Logger } from '@swap/observability';
-import type { KeySetCache, KeySetSource, VersionedKeySet } from './key-set-cache';
+import type { KeySetCache, KeySetSource } from './key-set-cache';
 import { portalKeySetChangeOf, portalKeySetSnapshotOf } from './key-set-schema';
 import { KeySetRefused, type KeySetSignatureCheck } from './key-set-signature';
 
-/** Where the last good signed set is kept between restarts (Redis in a cluster: root filesystems are read-only). */
-export interface KeptCopyStore {
-  get(key: string): Promise<string | undefined>;
-  set(key: string, value: string, ttlMs: number): Promise<void>;
-}
+/** Where the last good signed set is kept between restarts: the service's cache (Redis in a cluster: root filesystems are read-only). */
+export type KeptCopyStore = Pick<Cache, 'get' | 'set'>;
 
 /** The kept copy: a signed snapshot and the signed changes applied on top of it, each checked again when read. */
 interface KeptCopy {
@@ -47,10 +45,6 @@ const REWRITE_AFTER_MS = 3_600_000;
 /** The default of keptMaxAgeMs (KEYSET_KEPT_MAX_AGE_MS). */
 export const KEPT_MAX_AGE_MS = 24 * 3_600_000;
 
-function toSet(snapshot: PortalKeySetSnapshot): VersionedKeySet {
-  return { epoch: snapshot.epoch, version: snapshot.version, keys: snapshot.keys, modes: snapshot.modes };
-}
-
 /**
  * The portal key set as key-registry signs it (Ed25519). Every snapshot and change event is
  * verified and shape-checked before the cache sees it, and the cache takes only what is
@@ -84,7 +78,7 @@ export class SignedKeySetFeed implements KeySetSource {
       cache.refused(error);
       ({ answer, snapshot } = await this.gatherValid());
     }
-    const outcome = cache.offer(toSet(snapshot));
+    const outcome = cache.offer(snapshot);
     if (outcome === 'older') {
       const reason = snapshot.epoch < cache.epoch ? 'epoch' : 'replay';
       throw new KeySetRefused(reason, `snapshot ${snapshot.epoch}/${snapshot.version} (epoch/version) is older than the held ${cache.epoch}/${cache.version}; after a registry restore, start a new epoch (POST /ops/keyset/epoch on key-registry)`);
@@ -167,7 +161,7 @@ export class SignedKeySetFeed implements KeySetSource {
     if (!(age <= maxAge)) {
       throw new KeySetRefused('expired', `the kept copy was signed ${Math.round(age / 60_000)} min ago, more than KEYSET_KEPT_MAX_AGE_MS (${maxAge} ms) allows: an old copy could bring back keys revoked since`);
     }
-    if (cache.offer(toSet(snapshot)) === 'older') return;
+    if (cache.offer(snapshot) === 'older') return;
     const applied: SignedKeySet<PortalKeySetChange>[] = [];
     for (const signed of copy.changes) {
       try {
