@@ -3,12 +3,12 @@ import { operatorTokenFrom } from '@swap/key-auth';
 import { KeyRegistryConfig } from './key-registry.config';
 import { keySetSignerProvider } from './keyset/key-set-signer.provider';
 import { PublishedMark } from './keyset/published-mark';
-import { OpsController } from './ops/ops.controller';
+import { KeyRegistryOpsController } from './ops/key-registry-ops.controller';
 import { KeyRegistryService } from './registry/key-registry.service';
 import { RegistryHandlers } from './registry/registry.handlers';
 
 @Module({
-  controllers: [RegistryHandlers, OpsController],
+  controllers: [RegistryHandlers, KeyRegistryOpsController],
   providers: [KeyRegistryService, PublishedMark, keySetSignerProvider, operatorTokenFrom(KeyRegistryConfig)],
 })
 export class KeyRegistryModule {}

@@ -4,14 +4,14 @@ import { AuthController } from './auth/auth.controller';
 import { CsrfGuard, SessionGuard } from './auth/portal.guards';
 import { SessionsService } from './auth/sessions.service';
 import { KeysService } from './keys/keys.service';
-import { OpsController } from './ops/ops.controller';
+import { PortalOpsController } from './ops/portal-ops.controller';
 import { OrgsController } from './orgs/orgs.controller';
 import { OrgsService } from './orgs/orgs.service';
 import { PartnerPortalApiConfig } from './partner-portal-api.config';
 
 /** partner-portal-api: accounts and sessions, organisations and roles, keys through key-registry. */
 @Module({
-  controllers: [AuthController, OrgsController, OpsController],
+  controllers: [AuthController, OrgsController, PortalOpsController],
   providers: [SessionsService, OrgsService, KeysService, CsrfGuard, SessionGuard, operatorTokenFrom(PartnerPortalApiConfig)],
 })
 export class PartnerPortalApiModule {}

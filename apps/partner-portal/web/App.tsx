@@ -4,6 +4,8 @@ import { KeysPanel } from './KeysPanel';
 import { MembersPanel } from './MembersPanel';
 
 const INVITATION_PATH = /^\/portal\/invitations\/([A-Za-z0-9_-]{16,128})$/;
+/** The API's rule (ORGANISATION_NAME_MAX_LENGTH in libs/contracts), repeated here: the browser bundle takes nothing from the server's libs. */
+const MAX_ORGANISATION_NAME = 64;
 
 export function App() {
   const [me, setMe] = useState<Me | null | undefined>(undefined);
@@ -136,7 +138,7 @@ function CreateOrganisation({ onCreated }: { onCreated: (id: string) => void }) 
     <form onSubmit={submit} className="inline" aria-label="Create an organisation">
       <label>
         New organisation name
-        <input value={name} maxLength={128} onChange={(e) => setName(e.target.value)} />
+        <input value={name} maxLength={MAX_ORGANISATION_NAME} onChange={(e) => setName(e.target.value)} />
       </label>
       <button type="submit" disabled={!name.trim()}>
         Create organisation

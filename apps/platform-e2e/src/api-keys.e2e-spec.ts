@@ -149,6 +149,13 @@ describe('API keys across the services', () => {
     expect((await stack.ops('key-registry', 'POST', `/ops/organisations/${orgId}/keys`, { name: '' })).status).toBe(400);
   });
 
+  it('validates organisation names: 1 to 64 characters, as the portal and the bus do', async () => {
+    const long = await stack.ops('key-registry', 'POST', '/ops/organisations', { name: 'x'.repeat(65) });
+    expect(long.status).toBe(400);
+    expect(long.body.details[0]).toMatchObject({ field: 'name', message: 'name must be at most 64 characters' });
+    expect((await stack.ops('key-registry', 'POST', '/ops/organisations', { name: ' ' })).body.details[0]).toMatchObject({ field: 'name', message: 'name must not be blank' });
+  });
+
   it('revocation reaches swap-gateway within a second through the change event; a second revoke is a 404', async () => {
     const temp = await stack.ops('key-registry', 'POST', `/ops/organisations/${orgId}/keys`, { name: 'temporary' });
     await eventually(async () => (await read(temp.body.key)).status === 200, 2_000);

@@ -128,7 +128,7 @@ describe('partner portal API: accounts, sessions, CSRF, organisations, roles, in
     // Keys: the full key once, the list with the prefix only; a third is refused.
     const first = await owner.call('POST', `/portal/api/orgs/${orgId}/keys`, { name: 'production' });
     expect(first).toMatchObject({ status: 201, body: { key: expect.stringMatching(/^svc_[\w-]{43}$/), prefix: expect.stringMatching(/^svc_[\w-]{8}$/), name: 'production', permissions: ['swaps:read', 'swaps:write'] } });
-    expect(first.body.key.startsWith(first.body.prefix)).toBe(true);
+    expect(first.body.key.slice(0, first.body.prefix.length)).toBe(first.body.prefix);
     expect((await owner.call('POST', `/portal/api/orgs/${orgId}/keys`, { name: 'x'.repeat(65) })).body.message).toBe('name must be at most 64 characters');
     const second = await owner.call('POST', `/portal/api/orgs/${orgId}/keys`, { name: 'staging' });
     const third = await owner.call('POST', `/portal/api/orgs/${orgId}/keys`, { name: 'third' });
@@ -156,7 +156,7 @@ describe('partner portal API: accounts, sessions, CSRF, organisations, roles, in
     expect(invited).toMatchObject({ status: 201, body: { token: expect.any(String), link: `https://portal.example/portal/invitations/${invited.body.token}`, email: 'member@example.com', role: 'member' } });
     expect((await owner.call('POST', `/portal/api/orgs/${orgId}/invitations`, { email: 'boss@example.com', role: 'owner' })).body.message).toBe('role must be admin or member');
     expect(await owner.call('POST', `/portal/api/orgs/${orgId}/invitations`, { email: 'OWNER@example.com', role: 'member' })).toMatchObject({ status: 409, body: { message: 'owner@example.com is already an owner of this organisation' } });
-    expect(await owner.call('POST', '/portal/api/orgs', { name: 'x'.repeat(300) })).toMatchObject({ status: 400, body: { message: 'name must be at most 128 characters' } });
+    expect(await owner.call('POST', '/portal/api/orgs', { name: 'x'.repeat(65) })).toMatchObject({ status: 400, body: { message: 'name must be at most 64 characters' } });
     const stranger = browser();
     await stranger.signUp('stranger@example.com');
     expect((await stranger.call('POST', `/portal/api/invitations/${invited.body.token}/accept`)).status).toBe(403);

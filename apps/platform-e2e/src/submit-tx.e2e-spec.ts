@@ -184,6 +184,9 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
       expect(snapshot.keys.find((k) => k.keyId === created.apiKey.id)).toEqual({ hash: minted.hash, keyId: created.apiKey.id, orgId: org.id, scopes: ['swaps:read', 'swaps:write'], suspended: false });
       const error = await client.request(Subjects.keyCreate, { orgId: org.id, name: 'y'.repeat(65), keyHash: minted.hash, prefix: minted.displayPrefix, actor: 'user:1' }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'name must be at most 64 characters' });
+      // An organisation name follows the rule of the portal and the ops route (64 characters), not a looser one.
+      const longOrg = await client.request(Subjects.orgCreate, { name: 'o'.repeat(65), actor: 'user:1' }).catch((e: unknown) => e);
+      expect(longOrg).toMatchObject({ code: 'VALIDATION_FAILED', message: 'name must be at most 64 characters' });
       const plain = await client.request(Subjects.keyCreate, { orgId: org.id, name: 'x', keyHash: minted.key, prefix: minted.displayPrefix, actor: 'user:1' } as never).catch((e: unknown) => e);
       expect(plain).toMatchObject({ code: 'VALIDATION_FAILED', message: 'keyHash must be the SHA-256 of the key: 64 lower-case hex digits' });
       const missing = await client.request(Subjects.keyRevoke, { orgId: org.id, keyId: '00000000-0000-0000-0000-000000000000', actor: 'user:1' }).catch((e: unknown) => e);

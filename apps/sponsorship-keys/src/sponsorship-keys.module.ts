@@ -3,21 +3,22 @@ import { Events } from '@swap/contracts';
 import { RegistryMirror, RegistryMirrorEvents } from '@swap/messaging';
 import { KeyAuthModule, keySetEventsController, LocalKeySetSource, operatorTokenFrom } from '@swap/key-auth';
 import { SponsoringKeysService } from './keys/sponsoring-keys.service';
-import { OpsController } from './ops/ops.controller';
+import { SponsorshipOpsController } from './ops/sponsorship-ops.controller';
 import { SponsorshipKeysConfig } from './sponsorship-keys.config';
 import { SponsorshipsController } from './sponsorships/sponsorships.controller';
 
+/** The sponsoring-key registry (this service's own table), for the key checks and the routes alike. */
 @Module({
   providers: [SponsoringKeysService],
   exports: [SponsoringKeysService],
 })
-class SponsoringKeysModule {}
+class SponsoringKeyRegistryModule {}
 
 @Module({
   imports: [
-    SponsoringKeysModule,
+    SponsoringKeyRegistryModule,
     KeyAuthModule.register({
-      imports: [SponsoringKeysModule],
+      imports: [SponsoringKeyRegistryModule],
       inject: [SponsoringKeysService, SponsorshipKeysConfig],
       useFactory: (keys: SponsoringKeysService, config: SponsorshipKeysConfig) => ({
         name: 'sponsoring',
@@ -28,7 +29,7 @@ class SponsoringKeysModule {}
       }),
     }),
   ],
-  controllers: [SponsorshipsController, keySetEventsController(Events.sponsoringKeySetChanged), OpsController, RegistryMirrorEvents],
+  controllers: [SponsorshipsController, keySetEventsController(Events.sponsoringKeySetChanged), SponsorshipOpsController, RegistryMirrorEvents],
   providers: [operatorTokenFrom(SponsorshipKeysConfig), RegistryMirror],
 })
 export class SponsorshipKeysModule {}

@@ -18,4 +18,5 @@ export * from './domain/quote';
 export * from './domain/solver-api';
 export * from './http/quote.dto';
 export * from './http/api-tags';
+export * from './http/organisation-name';
 export * from './http/submission.dto';

@@ -45,7 +45,7 @@ export class ApiKeyGuard implements CanActivate {
       throw rejection('unavailable', route.scope);
     }
     const { outcome, entry } = this.keys.check(request.headers['x-api-key'], route.scope);
-    if (entry && request.scope) request.scope.orgId = entry.orgId;
+    if (entry && request.context) request.context.orgId = entry.orgId;
     this.checks.inc({ route: routeLabel, family: route.family, mode, outcome, org: entry?.orgId ?? '' });
     if (mode === 'monitor' || outcome === 'ok') return true;
     throw rejection(outcome, route.scope);

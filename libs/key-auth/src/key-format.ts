@@ -34,8 +34,3 @@ export function sameSecret(given: string, expected: string): boolean {
   // nothing about the expected secret's length either.
   return timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
 }
-
-/** The shape of a key of this kind (no look-up): 4-character prefix, 43 base64url characters. */
-export function looksLikeKey(kind: KeyKind, key: string): boolean {
-  return key.startsWith(PREFIX[kind]) && /^[A-Za-z0-9_-]{43}$/.test(key.slice(4));
-}

@@ -153,7 +153,7 @@ describe.each([
     bus.publish(EVENT, JSON.stringify({ version: 7 }), { 'x-request-id': 'evt-1' });
     await both;
     expect(events.map((e) => e.replica).sort()).toEqual(['r1', 'r2']);
-    expect(events.every((e) => (e.payload as { version: number }).version === 7 && e.requestId === 'evt-1')).toBe(true);
+    expect(events.filter((e) => (e.payload as { version: number }).version !== 7 || e.requestId !== 'evt-1')).toEqual([]);
   });
 
   it('gathers every reply of every subscriber, several each, until the gatherer closes', async () => {
@@ -188,11 +188,11 @@ describe.each([
       requests.push(client.request(SLOW, {} as never));
       await new Promise((r) => setTimeout(r, 5));
     }
-    expect(slowStartedOn.has('r2')).toBe(true);
+    expect([...slowStartedOn]).toContain('r2');
     const closing = replicas[1].close();
     const replies = (await Promise.all(requests)) as unknown as { replica: string; finished: boolean }[];
     await closing;
-    expect(replies.every((r) => r.finished)).toBe(true);
+    expect(replies.filter((r) => !r.finished)).toEqual([]);
     expect(replies.map((r) => r.replica)).toContain('r2');
     const after = new Set<string>();
     for (let i = 0; i < 6; i++) after.add(((await client.request(ECHO, {} as never)) as unknown as { replica: string }).replica);

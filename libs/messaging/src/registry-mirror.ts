@@ -15,7 +15,7 @@ interface Held {
 }
 
 /**
- * quote-builder's registry (chains, tokens, the deployment's partner fee) held in memory,
+ * quote-builder's chain catalog (its ChainCatalog: chains, tokens, the deployment's partner fee) held in memory,
  * so the public reads cost no bus round trip: taken from quote-builder's `registryChanged`
  * event (each replica sends it at start), asked for at boot and every few minutes. Until
  * the first snapshot arrives, a read waits for it (one request for all of them); if

@@ -26,9 +26,9 @@ export function createLogger(options: LoggerOptions): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       mixin() {
-        const scope = RequestContext.current();
-        if (!scope) return {};
-        return scope.orgId ? { requestId: scope.requestId, orgId: scope.orgId } : { requestId: scope.requestId };
+        const context = RequestContext.current();
+        if (!context) return {};
+        return context.orgId ? { requestId: context.requestId, orgId: context.orgId } : { requestId: context.requestId };
       },
     },
     destination,

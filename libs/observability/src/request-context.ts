@@ -2,19 +2,19 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 
 /** What one request carries through every async hop of one service. */
-export interface RequestScope {
+export interface RequestContextData {
   requestId: string;
   /** The organisation of an accepted API key, once key checks know it. */
   orgId?: string;
 }
 
-const storage = new AsyncLocalStorage<RequestScope>();
+const storage = new AsyncLocalStorage<RequestContextData>();
 
 export const RequestContext = {
-  run<T>(scope: RequestScope, fn: () => T): T {
-    return storage.run(scope, fn);
+  run<T>(context: RequestContextData, fn: () => T): T {
+    return storage.run(context, fn);
   },
-  current(): RequestScope | undefined {
+  current(): RequestContextData | undefined {
     return storage.getStore();
   },
   requestId(): string | undefined {

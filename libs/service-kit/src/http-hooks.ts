@@ -1,5 +1,5 @@
 import { ErrorCode, type ErrorBody } from '@swap/contracts';
-import { RequestContext, type Logger, type RequestScope, type ServiceMetrics } from '@swap/observability';
+import { RequestContext, type Logger, type RequestContextData, type ServiceMetrics } from '@swap/observability';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { inputTextProblem, printableName } from './input-text';
 import { platformErrorBody } from './http-edges';
@@ -7,7 +7,8 @@ import type { ErrorBodyShaper } from './service-definition';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    scope?: RequestScope;
+    /** The request context (request id, and the organisation once a key check knows it), entered around every hook and handler. */
+    context?: RequestContextData;
     startedAt?: number;
   }
 }
@@ -25,21 +26,21 @@ export function installHttpHooks(
   const { metrics, logger, isShuttingDown, isRefusing, checkInput } = deps;
   const shape = deps.errorBodyFor ?? platformErrorBody;
   const enter = (request: FastifyRequest, _reply: unknown, done: () => void) => {
-    RequestContext.run(request.scope!, done);
+    RequestContext.run(request.context!, done);
   };
   fastify.addHook('onRequest', (request, reply, done) => {
     request.startedAt = performance.now();
-    request.scope = { requestId: String(request.id) };
-    reply.header('x-request-id', request.scope.requestId);
+    request.context = { requestId: String(request.id) };
+    reply.header('x-request-id', request.context.requestId);
     // While draining, a request on a connection already open is served (the app is whole until
     // its own close starts) and its connection closed after the answer; only once the app is
     // being torn down is a late one refused.
     if (isRefusing()) {
-      const body: ErrorBody = { statusCode: 503, code: ErrorCode.ShuttingDown, message: 'The service is shutting down; retry', requestId: request.scope.requestId };
+      const body: ErrorBody = { statusCode: 503, code: ErrorCode.ShuttingDown, message: 'The service is shutting down; retry', requestId: request.context.requestId };
       void reply.code(503).header('connection', 'close').send(shape(request.url, body));
       return;
     }
-    RequestContext.run(request.scope, done);
+    RequestContext.run(request.context, done);
   });
   // Text no route may take (NUL, broken Unicode, absurd nesting): 400 before any handler sees
   // it. Not at the gateway (checkInput false): the service behind checks what it is sent and
@@ -47,7 +48,7 @@ export function installHttpHooks(
   fastify.addHook('preValidation', (request, reply, done) => {
     const problem = checkInput ? inputProblem(request) : undefined;
     if (problem) {
-      const body: ErrorBody = { statusCode: 400, code: ErrorCode.ValidationFailed, message: problem, requestId: request.scope?.requestId };
+      const body: ErrorBody = { statusCode: 400, code: ErrorCode.ValidationFailed, message: problem, requestId: request.context?.requestId };
       void reply.code(400).send(body);
       return;
     }
@@ -72,7 +73,7 @@ export function installHttpHooks(
         ms: Math.round(seconds * 10_000) / 10,
       };
       // The logger's mixin adds requestId (and orgId) from the request context.
-      RequestContext.run(request.scope ?? { requestId: String(request.id) }, () => logger.info(fields, 'request completed'));
+      RequestContext.run(request.context ?? { requestId: String(request.id) }, () => logger.info(fields, 'request completed'));
     }
     done();
   });

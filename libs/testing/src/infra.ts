@@ -50,7 +50,10 @@ export function testServiceEnv(extra: Record<string, string> = {}): Record<strin
  */
 export const RUN_PREFIX = uniqueId('it').replace(/_/g, '-');
 
-/** A TCP port nothing listens on right now (for "upstream down" cases). */
+/**
+ * A TCP port of 127.0.0.1 nothing listens on right now: one to start a server on (devnet
+ * nodes, bench services), or one an "upstream down" case can aim at.
+ */
 export function unusedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

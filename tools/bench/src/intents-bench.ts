@@ -11,6 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadChainRegistry } from '@swap/chains';
+import { unusedPort } from '@swap/testing';
 import { startDevnet } from '../../devnet/src/devnet';
 import type { BenchContext } from './oracle-bench';
 
@@ -18,7 +19,7 @@ export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Pro
   const devnet = await startDevnet({ dataDir: mkdtempSync(join(tmpdir(), 'bench-devnet-')), basePort: 0 });
   try {
     const registry = loadChainRegistry(devnet.profilePath);
-    const ports = { quote: await ctx.freePort(), swap: await ctx.freePort(), gateway: await ctx.freePort() };
+    const ports = { quote: await unusedPort(), swap: await unusedPort(), gateway: await unusedPort() };
     const common = { DATABASE_URL: ctx.benchDatabaseUrl, NATS_URL: ctx.natsUrl, NATS_SUBJECT_PREFIX: `bench-intents-${Date.now()}`, HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', CHAIN_PROFILE: devnet.profilePath };
     await ctx.start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
     await ctx.startKeyRegistry(common); // the signed key set swap-gateway checks keys with (families off)
@@ -55,7 +56,7 @@ export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Pro
     // The reference: a bare Node server answering the same body, measured in this run.
     const bodyFile = join(mkdtempSync(join(tmpdir(), 'bench-intents-')), 'body.json');
     writeFileSync(bodyFile, firstBody);
-    const bare = { port: await ctx.freePort(), proxy: await ctx.freePort() };
+    const bare = { port: await unusedPort(), proxy: await unusedPort() };
     await ctx.start('dist/tools/bench/src/reference-servers.js', { BARE_PORT: String(bare.port), PROXY_PORT: String(bare.proxy), BODY_FILE: bodyFile });
     await ctx.waitFor(`http://127.0.0.1:${bare.proxy}/`);
     const bareOptions = { url: `http://127.0.0.1:${bare.port}/v1/swaps/intents`, method: 'POST' as const, body: bodyOf(userAt(0)), headers: { 'content-type': 'application/json' }, connections: ctx.connections };

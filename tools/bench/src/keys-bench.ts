@@ -6,7 +6,7 @@
 import { withDatabase } from '@swap/persistence';
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
-import { sampleIntent } from '@swap/testing';
+import { sampleIntent, unusedPort } from '@swap/testing';
 import type { BenchContext } from './oracle-bench';
 
 const INTENT = sampleIntent();
@@ -18,7 +18,7 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
   // modes off): one whose family is then enforced, one whose family stays off (its registry
   // in a database of its own). Runs alternate between them so that drift of this shared
   // machine falls on both alike.
-  const ports = { quote: await ctx.freePort(), swap: await ctx.freePort(), quoteOff: await ctx.freePort(), swapOff: await ctx.freePort() };
+  const ports = { quote: await unusedPort(), swap: await unusedPort(), quoteOff: await unusedPort(), swapOff: await unusedPort() };
   const common = { DATABASE_URL: url, NATS_URL: ctx.natsUrl, HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' };
   const enforced = { ...common, NATS_SUBJECT_PREFIX: `bench-enforce-${Date.now()}` };
   const unkeyed = { ...common, NATS_SUBJECT_PREFIX: `bench-off-${Date.now()}` };

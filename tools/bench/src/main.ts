@@ -19,10 +19,10 @@ import { join } from 'node:path';
 import { ensureDatabase, withDatabase } from '@swap/persistence';
 import { migrateService } from '@swap/service-kit';
 import { generateKeySetEnv } from '@swap/key-auth';
+import { unusedPort } from '@swap/testing';
 import pg from 'pg';
 import { keyRegistry } from '../../../apps/key-registry/src/key-registry.definition';
 import { quoteBuilder } from '../../../apps/quote-builder/src/quote-builder.definition';
-import { freePort } from '../../devnet/src/devnet';
 import { benchIntents } from './intents-bench';
 import { benchKeys } from './keys-bench';
 import { sequentialLatency } from './latency';
@@ -62,7 +62,7 @@ const keySetEnv = generateKeySetEnv();
 async function start(script: string, env: Record<string, string>): Promise<ChildProcess> {
   const full: Record<string, string> = { ...keySetEnv, ...env };
   if (full.PORT) {
-    full.ADMIN_PORT ??= String(await freePort());
+    full.ADMIN_PORT ??= String(await unusedPort());
     adminPorts.set(Number(full.PORT), Number(full.ADMIN_PORT));
   }
   const child = spawn(process.execPath, [join(ROOT, script)], { env: { ...process.env, ...full }, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -98,7 +98,7 @@ async function measure(name: string, url: string): Promise<Measurement> {
 }
 
 async function benchGateway(): Promise<void> {
-  const ports = { quote: await freePort(), swap: await freePort(), gateway: await freePort(), bare: await freePort(), proxy: await freePort() };
+  const ports = { quote: await unusedPort(), swap: await unusedPort(), gateway: await unusedPort(), bare: await unusedPort(), proxy: await unusedPort() };
   const common = { NATS_URL, LOG_LEVEL, HOST: '127.0.0.1', DATABASE_URL: BENCH_DATABASE_URL };
   await start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
   await start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
@@ -164,7 +164,7 @@ async function startKeyRegistry(env: Record<string, string>, databaseUrl = BENCH
   await client.query('DROP SCHEMA IF EXISTS key_registry CASCADE');
   await client.end();
   await migrateService(databaseUrl, keyRegistry);
-  const port = await freePort();
+  const port = await unusedPort();
   await start('dist/apps/key-registry/src/main.js', { ...env, DATABASE_URL: databaseUrl, PORT: String(port) });
   await waitForService(port);
   return port;
@@ -182,7 +182,6 @@ async function main(): Promise<void> {
     duration: DURATION,
     connections: CONNECTIONS,
     start,
-    freePort,
     waitFor,
     waitForService,
     adminPortOf: (port: number) => adminPorts.get(port)!,

@@ -13,6 +13,7 @@ import type { ChildProcess } from 'node:child_process';
  * Only the service's public entry (its definition, for the migrations) is imported.
  */
 import { migrateService } from '@swap/service-kit';
+import { unusedPort } from '@swap/testing';
 import autocannon from 'autocannon';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,7 +34,6 @@ export interface BenchContext {
   connections: number;
   /** Starts a built entry point; one given a PORT also gets a free ADMIN_PORT. */
   start(script: string, env: Record<string, string>): Promise<ChildProcess>;
-  freePort(): Promise<number>;
   waitFor(url: string): Promise<void>;
   /** Waits for the service started on this PORT to answer on its admin port (`/readyz` unless told). */
   waitForService(port: number, path?: string): Promise<void>;
@@ -58,8 +58,8 @@ export async function benchOracle(ctx: BenchContext): Promise<void> {
   const rows = await ensureYearOfCandles(url, ctx);
 
   // 1 + 2: oracle-candles and the gateway as processes, as in a cluster.
-  const oraclePort = await ctx.freePort();
-  const gatewayPort = await ctx.freePort();
+  const oraclePort = await unusedPort();
+  const gatewayPort = await unusedPort();
   const common = { DATABASE_URL: url, REDIS_URL: ctx.redisUrl, PRICE_SOURCE: 'none', HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' };
   await ctx.start('dist/apps/oracle-candles/src/main.js', { ...common, PORT: String(oraclePort), CACHE_KEY_PREFIX: `bench-${Date.now()}` });
   await ctx.start('dist/apps/api-gateway/src/main.js', { ...common, PORT: String(gatewayPort), UPSTREAM_ORACLE_CANDLES_URL: `http://127.0.0.1:${oraclePort}` });
@@ -210,7 +210,7 @@ async function ingestThroughService(url: string, ctx: BenchContext) {
 
     const marketsFile = join(mkdtempSync(join(tmpdir(), 'bench-markets-')), 'markets.json');
     writeFileSync(marketsFile, JSON.stringify({ symbols: Object.fromEntries(Object.entries(stream.feeds).map(([s, id]) => [s, { pythFeedId: id, simulatedStart: '1000' }])), aliases: {} }));
-    const port = await ctx.freePort();
+    const port = await unusedPort();
     const child = await ctx.start('dist/apps/oracle-candles/src/main.js', {
       DATABASE_URL: url,
       REDIS_URL: ctx.redisUrl,

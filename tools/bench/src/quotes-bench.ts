@@ -6,6 +6,7 @@
  * faster than 50 ms: the figure that matters is how little the marketplace adds to the
  * slowest in-deadline answer. A bare Node server measured in the same run is the reference.
  */
+import { unusedPort } from '@swap/testing';
 import autocannon from 'autocannon';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ const DELAYS_MS = [5, 16, 27, 38, 50];
 const RFQ_DEADLINE_MS = 300;
 
 export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Promise<void> {
-  const ports = { quote: await ctx.freePort(), swap: await ctx.freePort(), gateway: await ctx.freePort(), bare: await ctx.freePort(), proxy: await ctx.freePort() };
+  const ports = { quote: await unusedPort(), swap: await unusedPort(), gateway: await unusedPort(), bare: await unusedPort(), proxy: await unusedPort() };
   const common = {
     DATABASE_URL: ctx.benchDatabaseUrl,
     NATS_URL: ctx.natsUrl,

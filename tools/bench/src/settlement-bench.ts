@@ -13,7 +13,7 @@ import { INTENTS_ABI, loadChainRegistry, type ChainRegistry } from '@swap/chains
 import type { BuildResponse, EvmTx } from '@swap/contracts';
 import { removePrefixedStreams } from '@swap/messaging';
 import { migrateService } from '@swap/service-kit';
-import { intentRequestBody } from '@swap/testing';
+import { intentRequestBody, unusedPort } from '@swap/testing';
 import autocannon from 'autocannon';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -55,7 +55,7 @@ export async function benchSettlement(ctx: BenchContext & { natsUrl: string }): 
     const registry = loadChainRegistry(devnet.profilePath);
     for (const d of [relayTracker, oracleCandles]) await migrateService(ctx.benchDatabaseUrl, d);
     await sql.query('TRUNCATE relay_tracker.submissions, relay_tracker.work_items CASCADE');
-    const ports = { quote: await ctx.freePort(), oracle: await ctx.freePort(), swap: await ctx.freePort(), gateway: await ctx.freePort(), bare: await ctx.freePort(), proxy: await ctx.freePort() };
+    const ports = { quote: await unusedPort(), oracle: await unusedPort(), swap: await unusedPort(), gateway: await unusedPort(), bare: await unusedPort(), proxy: await unusedPort() };
     const common = {
       DATABASE_URL: ctx.benchDatabaseUrl,
       NATS_URL: ctx.natsUrl,
@@ -86,7 +86,7 @@ export async function benchSettlement(ctx: BenchContext & { natsUrl: string }): 
       for (const t of trackers) if (t.pid) process.kill(t.pid, 'SIGTERM');
       trackers = [];
       for (let i = 0; i < replicas; i++) {
-        const port = await ctx.freePort();
+        const port = await unusedPort();
         trackers.push(await ctx.start('dist/apps/relay-tracker/src/main.js', { ...common, PORT: String(port), SETTLEMENT_CONCURRENCY: String(concurrency) }));
         await ctx.waitForService(port);
       }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChainInfo, ChainProfile, TokenInfo } from '@swap/chains';
+import { unusedPort } from '@swap/testing';
 import { createPublicClient, createWalletClient, defineChain, http, parseUnits, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { contractWriter } from './contract-writes';
@@ -101,7 +102,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   try {
     const chains: { plan: ChainPlan; rpcUrl: string; client: PublicClient; wallet: WalletClient }[] = [];
     for (const [i, plan] of DEVNET_CHAINS.entries()) {
-      const port = options.basePort === 0 ? await freePort() : options.basePort + i;
+      const port = options.basePort === 0 ? await unusedPort() : options.basePort + i;
       nodes.push(startAnvil(plan.chainId, port));
       const rpcUrl = `http://127.0.0.1:${port}`;
       const chain = defineChain({ id: plan.chainId, name: plan.name, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
@@ -244,18 +245,6 @@ export async function waitForRpc(client: PublicClient, chainId: number): Promise
     if (Date.now() > deadline) throw new Error(`anvil for chain ${chainId} did not start`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-/** A TCP port of 127.0.0.1 free right now. */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** SIGTERM, then SIGKILL after 5 s; resolves once the node is gone. */

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadChainRegistry, type ChainInfo, type ChainRegistry, type TokenInfo } from '@swap/chains';
+import { unusedPort } from '@swap/testing';
 import {
   createPublicClient,
   createTestClient,
@@ -23,7 +24,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { compileContracts, type Artifact, type Artifacts } from './compile';
 import { contractWriter } from './contract-writes';
-import { DEV_KEYS, freePort, startAnvil, stopAnvil, waitForRpc } from './devnet';
+import { DEV_KEYS, startAnvil, stopAnvil, waitForRpc } from './devnet';
 
 const NATIVE = '0x0000000000000000000000000000000000000000';
 
@@ -253,7 +254,7 @@ export function stringStorage(slot: bigint, value: string): [Hex, Hex][] {
 async function startNode(chain: ChainInfo, processes: ChildProcess[]): Promise<Node> {
   const chainId = chain.chainId as number;
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const port = await unusedPort();
     const child = startAnvil(chainId, port);
     processes.push(child);
     const rpcUrl = `http://127.0.0.1:${port}`;

@@ -102,7 +102,7 @@ describe('the gateway over several replicas of a service', () => {
       expect((await jsonOf(res)).bytes).toBe(Buffer.byteLength(body));
     }
     expect(up.receipts).toHaveLength(10);
-    expect(up.receipts.every((r) => r.method === 'POST' && r.bytes === Buffer.byteLength(body))).toBe(true);
+    expect(up.receipts.filter((r) => r.method !== 'POST' || r.bytes !== Buffer.byteLength(body))).toEqual([]);
   });
 
   it('never sends again a POST that reached a replica which then died mid-request: 502, exactly one receipt', async () => {

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EnforcementModes, RouteFamilies, Scopes, type EnforcementMode, type RouteFamily, type Scope } from '@swap/contracts';
+import { EnforcementModes, OrganisationNameField, RouteFamilies, Scopes, type EnforcementMode, type RouteFamily, type Scope } from '@swap/contracts';
 import { ArrayMinSize, IsArray, IsIn, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 
 /** Who asks: a portal user id, or `operator:<name>` from the ops tool. */
@@ -18,11 +18,7 @@ export class OrgIdField extends ActorField {
 }
 
 export class CreateOrganisationMessage extends ActorField {
-  @ApiProperty({ example: 'Acme Wallet' })
-  @Matches(/\S/, { message: 'name must not be blank' })
-  @MaxLength(128)
-  @MinLength(1)
-  @IsString()
+  @OrganisationNameField()
   name!: string;
 }
 

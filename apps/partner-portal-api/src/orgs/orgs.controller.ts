@@ -1,4 +1,4 @@
-import { ApiTag } from '@swap/contracts';
+import { ApiTag, OrganisationNameField } from '@swap/contracts';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { uuidParam as uuid } from '@swap/service-kit';
@@ -12,7 +12,7 @@ import { OrgsService } from './orgs.service';
 import { AcceptedInvitation, CreatedInvitationView, CreatedKeyView, InvitationPreview, InvitationView, MemberView, OrgView, PortalKeyViewDto } from '../portal-views.dto';
 
 class OrgBody {
-  @NameField(128, 'Acme Wallet')
+  @OrganisationNameField()
   name!: string;
 }
 

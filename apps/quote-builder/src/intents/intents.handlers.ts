@@ -65,7 +65,7 @@ export class IntentsHandlers {
     return this.builder.deadline(request.offsetSeconds);
   }
 
-  /** The previous release's swap-gateway asks this; see registry.handlers.ts (remove in the next release). */
+  /** The previous release's swap-gateway asks this; see chain-catalog.handlers.ts (remove in the next release). */
   @MessagePattern(Subjects.partnerFee)
   partnerFee(@Payload() request: PartnerFeeMessage): RpcReply<typeof Subjects.partnerFee> {
     return this.builder.partnerFee(request.amount, request.partnerFee);

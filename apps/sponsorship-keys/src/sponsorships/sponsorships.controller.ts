@@ -53,7 +53,7 @@ class SponsorshipRequestView {
 export class SponsorshipsController {
   constructor(
     private readonly db: PrismaClient,
-    private readonly registry: RegistryMirror,
+    private readonly catalog: RegistryMirror,
   ) {}
 
   @Post()
@@ -63,7 +63,7 @@ export class SponsorshipsController {
   async create(@Body() body: CreateSponsorshipRequest) {
     const owner = RequestContext.current()!.orgId!;
     // A supported network (404 otherwise) and a wallet address of its kind.
-    const chain = await this.registry.chain(body.chainKey);
+    const chain = await this.catalog.chain(body.chainKey);
     const problem = addressProblemOn(chain.type, 'walletAddress', body.walletAddress);
     if (problem) throw AppError.validation([problem]);
     const row = await this.db.sponsorshipRequest.create({ data: { owner, chainKey: chain.key, walletAddress: body.walletAddress, note: body.note } });

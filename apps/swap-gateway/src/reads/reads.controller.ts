@@ -9,7 +9,7 @@ import { HubClock } from './hub-clock';
 @Controller('v1/swaps')
 export class ReadsController {
   constructor(
-    private readonly registry: RegistryMirror,
+    private readonly catalog: RegistryMirror,
     private readonly clock: HubClock,
   ) {}
 
@@ -32,6 +32,6 @@ export class ReadsController {
     const given = query.feeAddress
       ? { address: query.feeAddress, amount: query.feeAmount, percentage: query.feePercentage === undefined ? undefined : Number(query.feePercentage) }
       : undefined;
-    return partnerFeeQuote(query.amount, given, await this.registry.partnerFee());
+    return partnerFeeQuote(query.amount, given, await this.catalog.partnerFee());
   }
 }

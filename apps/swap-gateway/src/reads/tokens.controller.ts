@@ -4,12 +4,12 @@ import { ApiTag, ErrorBodyDto, TokenDto } from '@swap/contracts';
 import { RegistryMirror } from '@swap/messaging';
 import type { FastifyReply } from 'fastify';
 
-/** Public token reads, answered from the registry held in memory (the lists are JSON text already). */
+/** Public token reads, answered from quote-builder's chain catalog held in memory (the lists are JSON text already). */
 @ApiTags(ApiTag.quote)
 @ApiExtraModels(TokenDto)
 @Controller('v1/swaps/tokens')
 export class TokensController {
-  constructor(private readonly registry: RegistryMirror) {}
+  constructor(private readonly catalog: RegistryMirror) {}
 
   @Get()
   @ApiOperation({ summary: 'All supported tokens, grouped by chain key' })
@@ -18,7 +18,7 @@ export class TokensController {
     schema: { type: 'object', additionalProperties: { type: 'array', items: { $ref: getSchemaPath(TokenDto) } } },
   })
   async all(@Res() reply: FastifyReply): Promise<void> {
-    void reply.header('content-type', 'application/json; charset=utf-8').send(await this.registry.tokensJson());
+    void reply.header('content-type', 'application/json; charset=utf-8').send(await this.catalog.tokensJson());
   }
 
   @Get(':chainKey')
@@ -27,6 +27,6 @@ export class TokensController {
   @ApiOkResponse({ type: [TokenDto] })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'Unknown chain key' })
   async ofChain(@Param('chainKey') chainKey: string, @Res() reply: FastifyReply): Promise<void> {
-    void reply.header('content-type', 'application/json; charset=utf-8').send(await this.registry.tokensJson(chainKey));
+    void reply.header('content-type', 'application/json; charset=utf-8').send(await this.catalog.tokensJson(chainKey));
   }
 }

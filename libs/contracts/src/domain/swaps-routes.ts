@@ -22,5 +22,3 @@ export const SWAPS_POST_ROUTES = {
   limitOrders: { path: '/v1/swaps/limit-orders', scope: 'swaps:write' },
   submitTx: { path: '/v1/swaps/submit-tx', scope: 'swaps:write' },
 } as const satisfies Record<string, { path: string; scope: Scope }>;
-
-export type SwapsPostRoute = keyof typeof SWAPS_POST_ROUTES;

@@ -15,7 +15,7 @@ class EmailBody {
 @ApiExcludeController()
 @UseGuards(OperatorGuard)
 @Controller('ops')
-export class OpsController {
+export class PortalOpsController {
   constructor(private readonly orgs: OrgsService) {}
 
   /** The first owner of an organisation created before the portal (or one whose owners all left). */

@@ -1,13 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { AppError, EnforcementModes, ErrorCode, MAX_KEY_SET_EPOCH, RouteFamilies, Scopes, type EnforcementMode, type RouteFamily, type Scope } from '@swap/contracts';
+import { AppError, EnforcementModes, ErrorCode, MAX_KEY_SET_EPOCH, OrganisationNameField, RouteFamilies, Scopes, type EnforcementMode, type RouteFamily, type Scope } from '@swap/contracts';
 import { mintKey, OperatorGuard, operatorOf } from '@swap/key-auth';
 import { uuidParam as uuid } from '@swap/service-kit';
 import { ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { KeyRegistryService } from '../registry/key-registry.service';
 
-class NameBody {
+class OrganisationBody {
+  @OrganisationNameField()
+  name!: string;
+}
+
+class KeyNameBody {
   @Matches(/\S/, { message: 'name must not be blank' })
   @MaxLength(64, { message: 'name must be at most 64 characters' })
   @MinLength(1, { message: 'name must be 1 to 64 characters' })
@@ -42,7 +47,7 @@ class ModeBody {
 @ApiExcludeController()
 @UseGuards(OperatorGuard)
 @Controller('ops')
-export class OpsController {
+export class KeyRegistryOpsController {
   constructor(private readonly registry: KeyRegistryService) {}
 
   @Get('organisations')
@@ -51,7 +56,7 @@ export class OpsController {
   }
 
   @Post('organisations')
-  createOrganisation(@Body() body: NameBody, @Req() req: FastifyRequest) {
+  createOrganisation(@Body() body: OrganisationBody, @Req() req: FastifyRequest) {
     return this.registry.createOrganisation(body.name, operatorOf(req));
   }
 
@@ -73,7 +78,7 @@ export class OpsController {
   }
 
   @Post('organisations/:orgId/keys')
-  async createKey(@Param('orgId', uuid) orgId: string, @Body() body: NameBody, @Req() req: FastifyRequest) {
+  async createKey(@Param('orgId', uuid) orgId: string, @Body() body: KeyNameBody, @Req() req: FastifyRequest) {
     // Minted here, facing the operator: the key is in this answer once, and only its hash
     // and display prefix reach the registry (and the signed key set on the bus).
     const minted = mintKey('portal');

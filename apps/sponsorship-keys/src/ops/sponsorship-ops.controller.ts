@@ -16,7 +16,7 @@ class MintBody {
 @ApiExcludeController()
 @UseGuards(OperatorGuard)
 @Controller('ops/sponsoring-keys')
-export class OpsController {
+export class SponsorshipOpsController {
   constructor(private readonly keys: SponsoringKeysService) {}
 
   @Get()

@@ -1,0 +1,27 @@
+import { validateSync } from 'class-validator';
+import { OrganisationNameField } from './organisation-name';
+
+class Body {
+  @OrganisationNameField()
+  name!: unknown;
+}
+
+/** The messages a body's name breaks, as the platform's validation reports them. */
+function problems(name: unknown): string[] {
+  return validateSync(Object.assign(new Body(), { name })).flatMap((e) => Object.values(e.constraints ?? {}));
+}
+
+describe('an organisation name', () => {
+  it('is 1 to 64 characters', () => {
+    expect(problems('A')).toEqual([]);
+    expect(problems('x'.repeat(64))).toEqual([]);
+    expect(problems('x'.repeat(65))).toEqual(['name must be at most 64 characters']);
+    expect(problems('')).toEqual(expect.arrayContaining(['name must be 1 to 64 characters']));
+  });
+
+  it('is not blank, and is text', () => {
+    expect(problems('   ')).toEqual(['name must not be blank']);
+    expect(problems(42)).toEqual(expect.arrayContaining(['name is required (a string)']));
+    expect(problems(undefined)).toEqual(expect.arrayContaining(['name is required (a string)']));
+  });
+});
