@@ -196,6 +196,11 @@ export class KeyRegistryService implements OnApplicationBootstrap {
     const event = await this.db.$transaction(async (tx): Promise<PortalKeySetChange> => {
       const [state] = await tx.$queryRaw<{ epoch: bigint; version: bigint }[]>`SELECT epoch, version FROM key_registry.keyset_state WHERE id = 1 FOR UPDATE`;
       const current = Number(state.epoch);
+      // Asked for because the database was behind `above`: checked again under the lock, so
+      // that of two replicas finding it at once, the second finds the first's epoch.
+      if (above && !isLaterKeySetHead(above, { epoch: current, version: Number(state.version) })) {
+        throw new AppError(409, ErrorCode.Conflict, `The key set (${current}/${Number(state.version)}) is no longer behind ${above.epoch}/${above.version}: an epoch was started meanwhile`);
+      }
       const epoch = requested ?? Math.max(current + 1, (above?.epoch ?? 0) + 1, Math.floor(Date.now() / 1000));
       if (epoch <= current) throw new AppError(409, ErrorCode.Conflict, `The new epoch must be above the current one (${current})`);
       if (epoch > MAX_KEY_SET_EPOCH) throw new AppError(400, ErrorCode.BadRequest, `epoch must be at most ${MAX_KEY_SET_EPOCH}`);
@@ -216,7 +221,8 @@ export class KeyRegistryService implements OnApplicationBootstrap {
    * Starts a new epoch when the database is behind the mark of what was announced (it was
    * restored): the services hold a later version and would refuse the restored set. A cache
    * that cannot be read skips the check, saying so (the operator's epoch remains). Two
-   * replicas finding it at once start one epoch: the second finds the first's, or a 409.
+   * replicas finding it at once start one epoch: the second, checking again under the row
+   * lock, finds the first's (a 409, taken as done).
    */
   async startEpochIfRestored(): Promise<void> {
     try {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ChainAccess, encodeApprove, encodeAssetManagerTransfer, encodeCancelIntent, encodeHubCalls, encodeSendMessage, encodeWithdrawTo, partnerFeeData, partnerFeeOn, partnerFeeQuote, relayDataOf, toHubAmount, type ChainInfo, type HubCall, type TokenInfo } from '@swap/chains';
+import { ChainAccess, encodeApprove, encodeAssetManagerTransfer, encodeCancelIntent, encodeHubCalls, encodeSendMessage, encodeWithdrawTo, hubDecimalsOf, partnerFeeData, partnerFeeOn, partnerFeeQuote, relayDataOf, toHubAmount, type ChainInfo, type HubCall, type TokenInfo } from '@swap/chains';
 import {
   AppError,
   ErrorCode,
@@ -21,13 +21,13 @@ import { INTENT_FIELDS, NATIVE, resolveSwap } from './swap-resolution';
 
 const U64_MAX = (1n << 64n) - 1n;
 
-
 /**
  * Turns an intent request into the bytes the user signs, the way the protocol builds them
- * (protocol-facts.md): from the hub, `createIntent(intent)` on the intents contract; from a
- * spoke, the asset manager's `transfer(token, hubWallet, amount, hubCalls)` where the hub
- * calls approve the input and create the intent from the user's hub wallet. The partner
- * fee stays in the deposit: `inputAmount` is the amount less the fee, `data` names it.
+ * (protocol-facts.md): from the hub, `createIntent(intent)` on the intents contract; from an
+ * EVM spoke, the asset manager's `transfer(token, hubWallet, amount, hubCalls)`, and from
+ * Solana the asset manager program's deposit of the same, where the hub calls approve the
+ * input and create the intent from the user's hub wallet. The partner fee stays in the
+ * deposit: `inputAmount` is the amount less the fee, `data` names it.
  */
 @Injectable()
 export class IntentBuilderService {
@@ -37,7 +37,9 @@ export class IntentBuilderService {
   ) {}
 
   async build(request: IntentRequest): Promise<BuildResponse> {
-    // Everything the body alone decides is checked before any chain is read.
+    // Everything the body alone decides is checked before any chain is read. resolveIntent
+    // refuses a sender address on a network whose addresses it cannot read, so only EVM and
+    // Solana sources get this far.
     const { src, dst, input, output, amount, srcAddress, dstAddress } = this.resolveIntent(request);
     const fee = partnerFeeOn(amount, request.partnerFee);
     if (request.partnerFee && request.data !== '0x') {
@@ -48,18 +50,28 @@ export class IntentBuilderService {
     }
     const hub = this.catalog.chains.hub;
     const intents = this.hubContract(hub, 'intents');
-    if (src.type !== 'EVM' && src.type !== 'SOLANA') throw new AppError(501, ErrorCode.NotImplemented, `Transactions from ${src.key} are not built yet`);
     if (src.type === 'SOLANA' && amount > U64_MAX) {
       throw AppError.validation([{ field: 'inputAmount', rule: 'u64', message: `inputAmount must fit in 64 bits on ${src.key}` }]);
+    }
+    // The intent speaks in hub-asset units (the same as the token's where the decimals agree).
+    const hubFee = toHubAmount(fee, input);
+    const hubAmount = toHubAmount(amount, input);
+    if (hubAmount - hubFee <= 0n) {
+      // A hub asset keeping fewer decimals than the token rounds a tiny amount down to nothing;
+      // the hub refuses an intent of 0, and from a spoke the deposit would already be made.
+      throw AppError.validation([
+        {
+          field: 'inputAmount',
+          rule: 'hubUnits',
+          message: `inputAmount${fee > 0n ? ' less the partner fee' : ''} is less than one unit of ${input.symbol} on the hub (it keeps ${hubDecimalsOf(input)} decimals): nothing would be swapped`,
+        },
+      ]);
     }
     await this.checkDeadline(request.deadline);
 
     const creator = src.hub
       ? (request.srcAddress as Address)
       : await this.chains.evm(hub, (a) => a.hubWalletOf(this.hubContract(hub, 'hubWalletFactory'), BigInt(src.relayChainId), srcAddress));
-    // The intent speaks in hub-asset units (the same as the token's where the decimals agree).
-    const hubFee = toHubAmount(fee, input);
-    const hubAmount = toHubAmount(amount, input);
     const intent: Intent = {
       intentId: BigInt(`0x${randomBytes(32).toString('hex')}`).toString(),
       creator,

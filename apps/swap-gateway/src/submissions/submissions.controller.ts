@@ -13,7 +13,7 @@ import { SubmitLimits } from './submit-limits';
 export class SubmissionsController {
   constructor(
     private readonly messaging: MessagingClient,
-    private readonly registry: RegistryMirror,
+    private readonly catalog: RegistryMirror,
     private readonly limits: SubmitLimits,
   ) {}
 
@@ -25,10 +25,12 @@ export class SubmissionsController {
   @ApiOkResponse({ type: SubmitTxResponseDto })
   @ApiTooManyRequestsResponse({ type: ErrorBodyDto, description: 'A limit per client (API key or IP) or per walletAddress was reached; wait Retry-After seconds' })
   async submit(@Body() body: SubmitTxRequestDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SubmitTxResponse> {
-    await this.limits.admitClient(request, reply);
-    const chain = await this.registry.chain(body.srcChainKey);
+    // Checked before counting: a request refused by validation (an unknown chain, a hash or
+    // address of the wrong form for it) is not counted and carries no limit headers.
+    const chain = await this.catalog.chain(body.srcChainKey);
     const problems = checkForChain(body, chain.type, chain.relayChainId);
     if (problems.length) throw AppError.validation(problems);
+    await this.limits.admitClient(request, reply);
     const wallet = chain.type === 'EVM' ? body.walletAddress.toLowerCase() : body.walletAddress;
     const giveBack = await this.limits.reserveWallet(wallet, reply, () => this.isTracked(body.txHash, chain.key));
     const orgId = RequestContext.current()?.orgId;
@@ -58,7 +60,7 @@ export class SubmissionsController {
   @ApiOkResponse({ type: SubmissionStatusResponseDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   async status(@Query() query: SubmissionStatusQueryDto): Promise<SubmissionStatusResponse> {
-    const chain = await this.registry.chain(query.srcChainKey);
+    const chain = await this.catalog.chain(query.srcChainKey);
     return this.messaging.request(Subjects.submissionStatus, { txHash: query.txHash, srcChainKey: chain.key });
   }
 }
