@@ -91,7 +91,10 @@ export default defineConfig([
       files: [`${app.data.root}/**/*.{ts,tsx}`],
       rules: {
         'no-restricted-imports': restrict(
-          [String.raw`^(\.\./)+(apps/)?(?!${folder}/)[\w-]+/src(/|$)`, 'An app never imports another app: what both need belongs in a lib (@swap/…), or travels over the bus or HTTP.'],
+          [
+            String.raw`^(\.\./)+(apps/)?(?!${folder}/)[\w-]+/src(/|$)`,
+            'An app never imports another app: what both need belongs in a lib (@swap/…), or travels over the bus or HTTP.',
+          ],
           [String.raw`(^|/)tools/`, 'An app never imports a tool: what both need belongs in a lib (@swap/…).'],
         ),
       },
@@ -126,6 +129,9 @@ export default defineConfig([
   {
     // CommonJS files run by jest and node.
     files: ['**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { process: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { process: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly' },
+    },
   },
 ]);

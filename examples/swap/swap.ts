@@ -21,7 +21,19 @@
  *   SLIPPAGE_BPS   accepted shortfall from the quote (default 100 = 1 %); POLL_MS (default 3000)
  */
 import { readFileSync } from 'node:fs';
-import { createPublicClient, createWalletClient, defineChain, erc20Abi, formatUnits, http, parseUnits, type Address, type Chain, type Hex, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  erc20Abi,
+  formatUnits,
+  http,
+  parseUnits,
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createSwapClient, type SubmissionStatus, type SwapClient, type Token } from '@swap/client';
 
@@ -73,7 +85,9 @@ function rpcUrlsFromProfile(path: string): Record<string, string> {
   try {
     profile = JSON.parse(readFileSync(path, 'utf8'));
   } catch {
-    throw new Error(`No RPC URLs: set RPC_URLS=key=url,… or CHAIN_PROFILE to a chain profile (${path} is not readable; \`npm start\` writes it)`);
+    throw new Error(
+      `No RPC URLs: set RPC_URLS=key=url,… or CHAIN_PROFILE to a chain profile (${path} is not readable; \`npm start\` writes it)`,
+    );
   }
   return Object.fromEntries(profile.chains.filter((c) => c.rpcUrls?.length).map((c) => [c.key, c.rpcUrls![0]]));
 }
@@ -94,7 +108,9 @@ export async function runSwap(options: SwapOptions, log: (line: string) => void 
   });
   const before = await balances();
   log(`wallet ${account.address}`);
-  log(`  before: ${formatUnits(before.in, tokenIn.decimals)} ${tokenIn.symbol} on ${options.from}, ${formatUnits(before.out, tokenOut.decimals)} ${tokenOut.symbol} on ${options.to}`);
+  log(
+    `  before: ${formatUnits(before.in, tokenIn.decimals)} ${tokenIn.symbol} on ${options.from}, ${formatUnits(before.out, tokenOut.decimals)} ${tokenOut.symbol} on ${options.to}`,
+  );
 
   // 1. Quote: the best price the solvers offer now.
   const quote = await api.quote({
@@ -106,7 +122,9 @@ export async function runSwap(options: SwapOptions, log: (line: string) => void 
     quoteType: 'exact_input',
   });
   const minOutput = (BigInt(quote.quotedAmount) * BigInt(10_000 - options.slippageBps)) / 10_000n;
-  log(`1. quote     ${options.amount} ${tokenIn.symbol} → ${formatUnits(BigInt(quote.quotedAmount), tokenOut.decimals)} ${tokenOut.symbol} (at least ${formatUnits(minOutput, tokenOut.decimals)} with ${options.slippageBps} bps slippage)`);
+  log(
+    `1. quote     ${options.amount} ${tokenIn.symbol} → ${formatUnits(BigInt(quote.quotedAmount), tokenOut.decimals)} ${tokenOut.symbol} (at least ${formatUnits(minOutput, tokenOut.decimals)} with ${options.slippageBps} bps slippage)`,
+  );
 
   // 2. Build: the intent and its unsigned transaction; an ERC-20 input may need an approve first.
   const deadline = await api.deadline(); // the hub's block time + 300 s, the public client's default
@@ -127,13 +145,19 @@ export async function runSwap(options: SwapOptions, log: (line: string) => void 
   if (!allowance.valid) {
     const approval = await api.approve(intentRequest);
     if (approval.tx) {
-      const hash = await wallet.sendTransaction({ to: approval.tx.to as Address, data: approval.tx.data as Hex, value: BigInt(approval.tx.value) });
+      const hash = await wallet.sendTransaction({
+        to: approval.tx.to as Address,
+        data: approval.tx.data as Hex,
+        value: BigInt(approval.tx.value),
+      });
       await chains.src.client.waitForTransactionReceipt({ hash });
       log(`   approve    ${hash}`);
     }
   }
   const built = await api.buildIntent(intentRequest);
-  log(`2. build     to ${built.tx.to}, ${built.tx.data.length / 2 - 1} bytes of calldata, intent ${String(built.intent.intentId).slice(0, 12)}…`);
+  log(
+    `2. build     to ${built.tx.to}, ${built.tx.data.length / 2 - 1} bytes of calldata, intent ${String(built.intent.intentId).slice(0, 12)}…`,
+  );
 
   // 3 and 4. Sign locally and broadcast to the source chain.
   const txHash = await wallet.sendTransaction({ to: built.tx.to as Address, data: built.tx.data as Hex, value: BigInt(built.tx.value) });
@@ -157,7 +181,8 @@ export async function runSwap(options: SwapOptions, log: (line: string) => void 
     timeoutMs: options.timeoutMs,
     onStatus: (s) => {
       const seen = s.history.slice(s.history.findIndex((h) => h.status === last) + 1);
-      for (const step of seen.length ? seen : [{ status: s.status, at: new Date().toISOString(), detail: '' }]) log(`   ${step.status.padEnd(17)} ${step.at}${step.detail ? `  ${step.detail}` : ''}`);
+      for (const step of seen.length ? seen : [{ status: s.status, at: new Date().toISOString(), detail: '' }])
+        log(`   ${step.status.padEnd(17)} ${step.at}${step.detail ? `  ${step.detail}` : ''}`);
       last = s.status;
     },
   });
@@ -165,9 +190,13 @@ export async function runSwap(options: SwapOptions, log: (line: string) => void 
     log(`failed: ${status.userMessage ?? 'no message'}`);
     return status;
   }
-  log(`solved: hub ${status.result?.hubTxHash}, fill ${status.result?.fillTxHash}${status.result?.deliveryTxHash ? `, delivered ${status.result.deliveryTxHash}` : ''}`);
+  log(
+    `solved: hub ${status.result?.hubTxHash}, fill ${status.result?.fillTxHash}${status.result?.deliveryTxHash ? `, delivered ${status.result.deliveryTxHash}` : ''}`,
+  );
   const after = await balances();
-  log(`  after:  ${formatUnits(after.in, tokenIn.decimals)} ${tokenIn.symbol} on ${options.from} (${formatUnits(after.in - before.in, tokenIn.decimals)}), ${formatUnits(after.out, tokenOut.decimals)} ${tokenOut.symbol} on ${options.to} (+${formatUnits(after.out - before.out, tokenOut.decimals)})`);
+  log(
+    `  after:  ${formatUnits(after.in, tokenIn.decimals)} ${tokenIn.symbol} on ${options.from} (${formatUnits(after.in - before.in, tokenIn.decimals)}), ${formatUnits(after.out, tokenOut.decimals)} ${tokenOut.symbol} on ${options.to} (+${formatUnits(after.out - before.out, tokenOut.decimals)})`,
+  );
   return status;
 }
 
@@ -176,7 +205,12 @@ async function connect(key: string, rpcUrls: Record<string, string>): Promise<{ 
   if (!url) throw new Error(`No RPC URL for ${key}: add it to RPC_URLS (key=url,…)`);
   const probe = createPublicClient({ transport: http(url) });
   const id = await probe.getChainId();
-  const chain = defineChain({ id, name: key, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+  const chain = defineChain({
+    id,
+    name: key,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [url] } },
+  });
   return { chain, client: createPublicClient({ chain, transport: http(url), pollingInterval: 250 }), url };
 }
 

@@ -5,7 +5,13 @@ import { IsInt, IsString, Max, Min, ValidateBy } from 'class-validator';
 
 const upstream = (service: ServiceName) => `http://127.0.0.1:${DefaultPorts[service]}`;
 
-type UpstreamVariable = 'UPSTREAM_SWAP_GATEWAY_URL' | 'UPSTREAM_QUOTE_BUILDER_URL' | 'UPSTREAM_RELAY_TRACKER_URL' | 'UPSTREAM_ORACLE_CANDLES_URL' | 'UPSTREAM_SPONSORSHIP_KEYS_URL' | 'UPSTREAM_PARTNER_PORTAL_API_URL';
+type UpstreamVariable =
+  | 'UPSTREAM_SWAP_GATEWAY_URL'
+  | 'UPSTREAM_QUOTE_BUILDER_URL'
+  | 'UPSTREAM_RELAY_TRACKER_URL'
+  | 'UPSTREAM_ORACLE_CANDLES_URL'
+  | 'UPSTREAM_SPONSORSHIP_KEYS_URL'
+  | 'UPSTREAM_PARTNER_PORTAL_API_URL';
 
 /** The variable holding a service's address: `swap-gateway` → `UPSTREAM_SWAP_GATEWAY_URL`. */
 export function upstreamVariable(service: ServiceName): UpstreamVariable {
@@ -26,7 +32,10 @@ function IsUpstreamList(): PropertyDecorator {
   // Registered in this order, checked in this order (stopping at the first failure): every item
   // an http(s) URL, then no two the same.
   const rules = [
-    IsServiceUrl(['http', 'https'], { list: true, message: '$property must be an http:// or https:// URL, or a comma-separated list of them' }),
+    IsServiceUrl(['http', 'https'], {
+      list: true,
+      message: '$property must be an http:// or https:// URL, or a comma-separated list of them',
+    }),
     ValidateBy({
       name: 'isDistinctUpstreams',
       validator: {

@@ -18,7 +18,8 @@ export const apiGateway: ServiceDefinition<ApiGatewayConfig> = {
   rawBodies: true,
   errorBodyFor,
   configure: async (app, config, { logger, metrics }) => {
-    if (config.CORS_ORIGINS) app.enableCors({ origin: config.CORS_ORIGINS.split(',').map((o) => o.trim()), exposedHeaders: ['x-request-id'] });
+    if (config.CORS_ORIGINS)
+      app.enableCors({ origin: config.CORS_ORIGINS.split(',').map((o) => o.trim()), exposedHeaders: ['x-request-id'] });
     const upstreams = createUpstreams(config);
     await registerProxies(app, config, logger, upstreams);
     installUpgradeProxy(app.getHttpAdapter().getInstance(), config, logger, metrics, upstreams);

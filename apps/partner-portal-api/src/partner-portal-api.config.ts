@@ -12,7 +12,10 @@ export class PartnerPortalApiConfig extends WithOperatorRoutes(WithCache(WithDat
   PORTAL_KEY_SERVICE: 'key-registry' | 'disabled' = 'key-registry';
 
   /** Where people open the portal (invitation links are built on it). */
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'PORTAL_PUBLIC_URL must be an http(s) URL' })
+  @IsUrl(
+    { require_tld: false, protocols: ['http', 'https'], require_protocol: true },
+    { message: 'PORTAL_PUBLIC_URL must be an http(s) URL' },
+  )
   PORTAL_PUBLIC_URL = 'http://localhost:3000';
 
   /** How long a session lasts after sign-in (absolute; signing in again starts a new one). */

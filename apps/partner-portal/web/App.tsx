@@ -48,7 +48,9 @@ export function App() {
           This invitation link is not valid (it may have been cut when copied); ask for the link again.
         </p>
       )}
-      {invitation && <AcceptInvitation token={invitation} onAccepted={(id) => (window.history.replaceState(null, '', '/portal/'), load(id))} />}
+      {invitation && (
+        <AcceptInvitation token={invitation} onAccepted={(id) => (window.history.replaceState(null, '', '/portal/'), load(id))} />
+      )}
       <section aria-label="Organisations" className="orgs">
         {me.memberships.length > 0 && (
           <label>
@@ -67,7 +69,9 @@ export function App() {
       {membership ? (
         <>
           <KeysPanel key={`keys-${membership.orgId}`} membership={membership} onGone={reload} />
-          {membership.role !== 'member' && <MembersPanel key={`members-${membership.orgId}`} membership={membership} me={me.user.id} onChanged={() => load()} />}
+          {membership.role !== 'member' && (
+            <MembersPanel key={`members-${membership.orgId}`} membership={membership} me={me.user.id} onChanged={() => load()} />
+          )}
         </>
       ) : (
         <p>Create an organisation to manage its API keys, or ask an owner to invite you.</p>
@@ -106,7 +110,14 @@ function AuthScreen({ onSignedIn, invited }: { onSignedIn: () => void; invited: 
         </label>
         <label>
           Password
-          <input type="password" autoComplete={mode === 'sign-in' ? 'current-password' : 'new-password'} required minLength={mode === 'sign-up' ? 10 : 1} value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            type="password"
+            autoComplete={mode === 'sign-in' ? 'current-password' : 'new-password'}
+            required
+            minLength={mode === 'sign-up' ? 10 : 1}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </label>
         {mode === 'sign-up' && <p className="hint">At least 10 characters.</p>}
         {error && <p role="alert">{error}</p>}
@@ -154,11 +165,17 @@ function AcceptInvitation({ token, onAccepted }: { token: string; onAccepted: (o
   useEffect(() => {
     api<{ orgName: string; role: string; email: string }>('GET', `/invitations/${token}`).then(setOffer, (e: Error) => setError(e.message));
   }, [token]);
-  if (!offer) return <section aria-label="Invitation" className="card">{error ? <p role="alert">{error}</p> : <p>Reading the invitation…</p>}</section>;
+  if (!offer)
+    return (
+      <section aria-label="Invitation" className="card">
+        {error ? <p role="alert">{error}</p> : <p>Reading the invitation…</p>}
+      </section>
+    );
   return (
     <section aria-label="Invitation" className="card">
       <p>
-        You are invited to join <strong>{offer.orgName}</strong> as {offer.role === 'member' ? 'a' : 'an'} {offer.role} (invitation for {offer.email}).
+        You are invited to join <strong>{offer.orgName}</strong> as {offer.role === 'member' ? 'a' : 'an'} {offer.role} (invitation for{' '}
+        {offer.email}).
       </p>
       <button
         type="button"

@@ -87,7 +87,12 @@ export function KeysPanel({ membership, onGone }: { membership: Membership; onGo
           Refresh list
         </button>
         {manager && (
-          <button type="button" disabled={Boolean(blockedSince)} onClick={() => (setCreating(true), setCreated(undefined))} aria-describedby={blockedSince ? 'create-blocked' : undefined}>
+          <button
+            type="button"
+            disabled={Boolean(blockedSince)}
+            onClick={() => (setCreating(true), setCreated(undefined))}
+            aria-describedby={blockedSince ? 'create-blocked' : undefined}
+          >
             Create key
           </button>
         )}
@@ -197,7 +202,17 @@ export function KeysPanel({ membership, onGone }: { membership: Membership; onGo
   );
 }
 
-function CreateKeyDialog({ path, onClose, onCreated, onUnconfirmed }: { path: string; onClose: () => void; onCreated: (key: string, name: string) => void; onUnconfirmed: (e: ApiError) => boolean }) {
+function CreateKeyDialog({
+  path,
+  onClose,
+  onCreated,
+  onUnconfirmed,
+}: {
+  path: string;
+  onClose: () => void;
+  onCreated: (key: string, name: string) => void;
+  onUnconfirmed: (e: ApiError) => boolean;
+}) {
   const [name, setName] = useState('');
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -228,7 +243,13 @@ function CreateKeyDialog({ path, onClose, onCreated, onUnconfirmed }: { path: st
         <h3 id="create-title">Create an API key</h3>
         <label>
           Key name
-          <input autoFocus value={name} aria-invalid={touched && Boolean(problem)} aria-describedby="key-name-help" onChange={(e) => (setName(e.target.value), setTouched(true))} />
+          <input
+            autoFocus
+            value={name}
+            aria-invalid={touched && Boolean(problem)}
+            aria-describedby="key-name-help"
+            onChange={(e) => (setName(e.target.value), setTouched(true))}
+          />
         </label>
         <p id="key-name-help" className={touched && problem ? 'invalid' : 'hint'}>
           {touched && problem ? problem : `A label for you, 1 to ${MAX_NAME} characters. Keys can read and execute swaps.`}
@@ -255,8 +276,7 @@ function NewKey({ created, onDone }: { created: { key: string; name: string }; o
       <p>
         <strong>Key “{created.name}” created.</strong>
       </p>
-      <p className="warn-strong">Copy it now: it is shown only this once and cannot be shown again.
-      </p>
+      <p className="warn-strong">Copy it now: it is shown only this once and cannot be shown again.</p>
       <code data-testid="new-key">{created.key}</code>
       <div className="bar">
         <button type="button" onClick={async () => (await navigator.clipboard.writeText(created.key), setCopied(true))}>

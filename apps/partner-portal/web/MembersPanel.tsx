@@ -72,7 +72,12 @@ export function MembersPanel({ membership, me, onChanged }: { membership: Member
               </select>
             </label>
             {(owner || m.role !== 'owner' || m.userId === me) && (
-              <button type="button" className="secondary" aria-label={m.userId === me ? 'Leave this organisation' : `Remove ${m.email}`} onClick={() => setRemoving(m)}>
+              <button
+                type="button"
+                className="secondary"
+                aria-label={m.userId === me ? 'Leave this organisation' : `Remove ${m.email}`}
+                onClick={() => setRemoving(m)}
+              >
                 {m.userId === me ? 'Leave' : 'Remove'}
               </button>
             )}
@@ -110,7 +115,11 @@ export function MembersPanel({ membership, me, onChanged }: { membership: Member
                 <span>
                   {i.email} ({i.role}), until {new Date(i.expiresAt).toLocaleDateString()}
                 </span>
-                <button type="button" aria-label={`Withdraw the invitation of ${i.email}`} onClick={() => void act(() => api('DELETE', `${base}/invitations/${i.id}`))}>
+                <button
+                  type="button"
+                  aria-label={`Withdraw the invitation of ${i.email}`}
+                  onClick={() => void act(() => api('DELETE', `${base}/invitations/${i.id}`))}
+                >
                   Withdraw
                 </button>
               </li>
@@ -121,7 +130,11 @@ export function MembersPanel({ membership, me, onChanged }: { membership: Member
       {removing && (
         <Modal labelledBy="remove-title" onClose={() => setRemoving(undefined)}>
           <h3 id="remove-title">{removing.userId === me ? `Leave ${membership.orgName}?` : `Remove ${removing.email}?`}</h3>
-          <p>{removing.userId === me ? 'You will no longer see its keys; an owner or admin can invite you again.' : 'They will no longer see or manage its keys.'}</p>
+          <p>
+            {removing.userId === me
+              ? 'You will no longer see its keys; an owner or admin can invite you again.'
+              : 'They will no longer see or manage its keys.'}
+          </p>
           <div className="bar">
             <button
               type="button"

@@ -5,7 +5,17 @@ import { useEffect, useRef, type ReactNode } from 'react';
  * (focus stays inside, clicks outside do nothing), Escape closes it unless `busy`, and
  * closing returns focus to the control that opened it.
  */
-export function Modal({ labelledBy, onClose, busy = false, children }: { labelledBy: string; onClose: () => void; busy?: boolean; children: ReactNode }) {
+export function Modal({
+  labelledBy,
+  onClose,
+  busy = false,
+  children,
+}: {
+  labelledBy: string;
+  onClose: () => void;
+  busy?: boolean;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
   useEffect(() => {

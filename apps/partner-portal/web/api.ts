@@ -65,7 +65,13 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(`/portal/api${path}`, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetch(`/portal/api${path}`, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
   } catch {
     throw new ApiError(0, 'No answer from the portal (the network or a timeout); the outcome is unknown', undefined, true);
   }

@@ -15,7 +15,8 @@ function withoutEvents(bus: Bus, subject: string): Bus {
     kind: bus.kind,
     request: (s, d, o) => bus.request(s, d, o),
     publish: (s, d, h) => bus.publish(s, d, h),
-    subscribe: (s, handler, o) => (s === subject ? { unsubscribe: () => undefined, drain: async () => undefined } : bus.subscribe(s, handler, o)),
+    subscribe: (s, handler, o) =>
+      s === subject ? { unsubscribe: () => undefined, drain: async () => undefined } : bus.subscribe(s, handler, o),
     gather: (s, d, onReply, o) => bus.gather(s, d, onReply, o),
     ping: () => bus.ping(),
     close: async () => undefined,
@@ -39,9 +40,17 @@ describe('API keys across the services', () => {
 
   /** A read route (intents/hash, swaps:read) and a write route (submit-tx, swaps:write). */
   const read = (apiKey?: string, base = stack.url('swap-gateway')) =>
-    fetch(`${base}/v1/swaps/intents/hash`, { method: 'POST', headers: { 'content-type': 'application/json', ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) }, body: JSON.stringify({ intent: INTENT }) });
+    fetch(`${base}/v1/swaps/intents/hash`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) },
+      body: JSON.stringify({ intent: INTENT }),
+    });
   const write = (apiKey?: string) =>
-    fetch(`${stack.url('swap-gateway')}/v1/swaps/submit-tx`, { method: 'POST', headers: { 'content-type': 'application/json', ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) }, body: JSON.stringify(submitBody()) });
+    fetch(`${stack.url('swap-gateway')}/v1/swaps/submit-tx`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) },
+      body: JSON.stringify(submitBody()),
+    });
   const rejection = async (res: Response) => ({ status: res.status, message: ((await jsonOf(res)) as { message: string }).message });
   const cache = () => stack.services['swap-gateway'].app.get(KeySetCache);
   const setMode = async (mode: string) => {
@@ -63,7 +72,9 @@ describe('API keys across the services', () => {
   it('shows the full key once: the list has name, prefix, scopes and time, never the secret or its hash', async () => {
     expect(key).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
     const list = await stack.ops('key-registry', 'GET', `/ops/organisations/${orgId}/keys`);
-    expect(list.body).toEqual([{ id: keyId, name: 'production', prefix: key.slice(0, 12), scopes: ['swaps:read', 'swaps:write'], createdAt: expect.any(String) }]);
+    expect(list.body).toEqual([
+      { id: keyId, name: 'production', prefix: key.slice(0, 12), scopes: ['swaps:read', 'swaps:write'], createdAt: expect.any(String) },
+    ]);
     expect(JSON.stringify(list.body)).not.toContain(key.slice(12));
   });
 
@@ -79,7 +90,13 @@ describe('API keys across the services', () => {
 
   it('refuses illegal mode moves with a message', async () => {
     const skip = await stack.ops('key-registry', 'PUT', '/ops/enforcement-modes/swaps', { mode: 'enforce' });
-    expect(skip).toEqual({ status: 409, body: expect.objectContaining({ code: 'ILLEGAL_MODE_MOVE', message: 'Cannot move swaps from off to enforce; from off the only move is to monitor' }) });
+    expect(skip).toEqual({
+      status: 409,
+      body: expect.objectContaining({
+        code: 'ILLEGAL_MODE_MOVE',
+        message: 'Cannot move swaps from off to enforce; from off the only move is to monitor',
+      }),
+    });
     const sponsorships = await stack.ops('key-registry', 'PUT', '/ops/enforcement-modes/sponsorships', { mode: 'off' });
     expect(sponsorships.status).toBe(400);
     expect(sponsorships.body.message).toContain('sponsorship routes are always enforced');
@@ -91,8 +108,12 @@ describe('API keys across the services', () => {
     expect((await read('svc_wrong')).status).toBe(200);
     expect((await read(key)).status).toBe(200);
     const metrics = await (await fetch(`${stack.services['swap-gateway'].adminUrl}/metrics`)).text();
-    expect(metrics).toMatch(/api_key_checks_total\{route="\/v1\/swaps\/intents\/hash",family="swaps",mode="monitor",outcome="missing",org="",service="swap-gateway"\} 1/);
-    expect(metrics).toMatch(/api_key_checks_total\{route="\/v1\/swaps\/intents\/hash",family="swaps",mode="monitor",outcome="invalid",org="",service="swap-gateway"\} 1/);
+    expect(metrics).toMatch(
+      /api_key_checks_total\{route="\/v1\/swaps\/intents\/hash",family="swaps",mode="monitor",outcome="missing",org="",service="swap-gateway"\} 1/,
+    );
+    expect(metrics).toMatch(
+      /api_key_checks_total\{route="\/v1\/swaps\/intents\/hash",family="swaps",mode="monitor",outcome="invalid",org="",service="swap-gateway"\} 1/,
+    );
     expect(metrics).toContain(`outcome="ok",org="${orgId}"`);
   });
 
@@ -110,7 +131,10 @@ describe('API keys across the services', () => {
     const res = await write(key);
     expect(res.status).toBe(200);
     const requestId = res.headers.get('x-request-id');
-    expect(stack.logs.where((l) => l.requestId === requestId && l.msg === 'request completed')[0]).toMatchObject({ service: 'swap-gateway', orgId });
+    expect(stack.logs.where((l) => l.requestId === requestId && l.msg === 'request completed')[0]).toMatchObject({
+      service: 'swap-gateway',
+      orgId,
+    });
   });
 
   it('enforce: a narrowed key keeps its scope and is refused the other', async () => {
@@ -120,7 +144,9 @@ describe('API keys across the services', () => {
     await eventually(async () => (await write(narrow.body.key)).status === 403, 2_000);
     expect(await rejection(await write(narrow.body.key))).toEqual({ status: 403, message: 'API key is missing the swaps:write scope' });
     expect((await read(narrow.body.key)).status).toBe(200);
-    const widen = await stack.ops('key-registry', 'PUT', `/ops/keys/${narrow.body.apiKey.id}/scopes`, { scopes: ['swaps:read', 'swaps:write'] });
+    const widen = await stack.ops('key-registry', 'PUT', `/ops/keys/${narrow.body.apiKey.id}/scopes`, {
+      scopes: ['swaps:read', 'swaps:write'],
+    });
     expect(widen.status).toBe(400);
     await stack.ops('key-registry', 'DELETE', `/ops/organisations/${orgId}/keys/${narrow.body.apiKey.id}`);
   });
@@ -135,7 +161,9 @@ describe('API keys across the services', () => {
 
   it('caps active keys at two, also under 20 concurrent creates', async () => {
     const other = (await stack.ops('key-registry', 'POST', '/ops/organisations', { name: 'Busy' })).body.id;
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => stack.ops('key-registry', 'POST', `/ops/organisations/${other}/keys`, { name: `k${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => stack.ops('key-registry', 'POST', `/ops/organisations/${other}/keys`, { name: `k${i}` })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(2);
     expect(results.filter((r) => r.status === 409)).toHaveLength(18);
     expect(results.find((r) => r.status === 409)!.body.message).toBe('Two active API keys already exist; revoke one, then create another');
@@ -153,7 +181,10 @@ describe('API keys across the services', () => {
     const long = await stack.ops('key-registry', 'POST', '/ops/organisations', { name: 'x'.repeat(65) });
     expect(long.status).toBe(400);
     expect(long.body.details[0]).toMatchObject({ field: 'name', message: 'name must be at most 64 characters' });
-    expect((await stack.ops('key-registry', 'POST', '/ops/organisations', { name: ' ' })).body.details[0]).toMatchObject({ field: 'name', message: 'name must not be blank' });
+    expect((await stack.ops('key-registry', 'POST', '/ops/organisations', { name: ' ' })).body.details[0]).toMatchObject({
+      field: 'name',
+      message: 'name must not be blank',
+    });
   });
 
   it('revocation reaches swap-gateway within a second through the change event; a second revoke is a 404', async () => {
@@ -171,10 +202,15 @@ describe('API keys across the services', () => {
     const { Client } = await import('pg');
     const client = new Client({ connectionString: (stack as unknown as { db: { url: string } }).db.url });
     await client.connect();
-    const { rows } = await client.query(`SELECT actor, action, request_id FROM key_registry.audit_log WHERE organisation_id = $1 ORDER BY id`, [orgId]);
+    const { rows } = await client.query(
+      `SELECT actor, action, request_id FROM key_registry.audit_log WHERE organisation_id = $1 ORDER BY id`,
+      [orgId],
+    );
     await client.end();
     expect(rows[0]).toEqual({ actor: 'operator:tester', action: 'organisation.create', request_id: expect.any(String) });
-    expect(rows.map((r) => r.action)).toEqual(expect.arrayContaining(['key.create', 'key.revoke', 'key.narrow', 'organisation.suspend', 'organisation.lift']));
+    expect(rows.map((r) => r.action)).toEqual(
+      expect.arrayContaining(['key.create', 'key.revoke', 'key.narrow', 'organisation.suspend', 'organisation.lift']),
+    );
   });
 
   it('sponsoring keys work only on the sponsorship routes, portal keys only on the swaps routes', async () => {
@@ -199,7 +235,9 @@ describe('API keys across the services', () => {
     expect(await rejection(await sponsor(key))).toEqual({ status: 401, message: 'Invalid API key' });
     expect(await rejection(await sponsor())).toEqual({ status: 401, message: 'Missing x-api-key' });
     expect(await rejection(await read(sponsoringKey))).toEqual({ status: 401, message: 'Invalid API key' });
-    const mine = await jsonOf(await fetch(`${stack.url('sponsorship-keys')}/v1/sponsorships/requests`, { headers: { 'x-api-key': sponsoringKey } }));
+    const mine = await jsonOf(
+      await fetch(`${stack.url('sponsorship-keys')}/v1/sponsorships/requests`, { headers: { 'x-api-key': sponsoringKey } }),
+    );
     expect(mine).toEqual([expect.objectContaining({ chainKey: '0xa4b1.arbitrum', walletAddress: wallet, status: 'received' })]);
   });
 
@@ -222,7 +260,10 @@ describe('API keys across the services', () => {
     const extra = await stack.add(swapGateway, { KEYSET_REFRESH_MS: '200' }, undefined, 'swap-gateway-replica');
     await eventually(async () => (await read(key, extra.url)).status === 200, 2_000);
     await stack.services['key-registry'].close();
-    const failures = () => fetch(`${extra.adminUrl}/metrics`).then((r) => r.text()).then((t) => Number(/api_key_set_refresh_failures_total\{registry="portal",service="swap-gateway"\} (\d+)/.exec(t)?.[1] ?? 0));
+    const failures = () =>
+      fetch(`${extra.adminUrl}/metrics`)
+        .then((r) => r.text())
+        .then((t) => Number(/api_key_set_refresh_failures_total\{registry="portal",service="swap-gateway"\} (\d+)/.exec(t)?.[1] ?? 0));
     await eventually(async () => (await failures()) >= 2, 3_000);
     expect((await read(key, extra.url)).status).toBe(200);
     expect(await rejection(await read('svc_wrong', extra.url))).toEqual({ status: 401, message: 'Invalid API key' });

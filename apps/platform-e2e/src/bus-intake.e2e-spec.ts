@@ -1,6 +1,15 @@
 import { Subjects } from '@swap/contracts';
 import { migrateService, startServiceFromEnv, type AnyServiceDefinition, type RunningService } from '@swap/service-kit';
-import { createTestDatabase, eventually, jsonOf, LogCapture, removeTestStreams, sampleIntent, testServiceEnv, unusedPort } from '@swap/testing';
+import {
+  createTestDatabase,
+  eventually,
+  jsonOf,
+  LogCapture,
+  removeTestStreams,
+  sampleIntent,
+  testServiceEnv,
+  unusedPort,
+} from '@swap/testing';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { keyRegistry } from '../../key-registry/src/key-registry.definition';
 import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
@@ -85,7 +94,13 @@ describe('a relay-tracker replica whose database is cut takes no bus work while 
   const start = async (definition: AnyServiceDefinition, env: Record<string, string> = {}, logs?: LogCapture) => {
     const service = await startServiceFromEnv(
       definition,
-      testServiceEnv({ DATABASE_URL: db.url, WORK_QUEUE: 'jetstream', RELAY_API_URL: UNREACHABLE_RELAY, LOG_LEVEL: logs ? 'info' : 'silent', ...env }),
+      testServiceEnv({
+        DATABASE_URL: db.url,
+        WORK_QUEUE: 'jetstream',
+        RELAY_API_URL: UNREACHABLE_RELAY,
+        LOG_LEVEL: logs ? 'info' : 'silent',
+        ...env,
+      }),
       logs ? { logDestination: logs } : undefined,
     );
     services.push(service);
@@ -94,10 +109,14 @@ describe('a relay-tracker replica whose database is cut takes no bus work while 
   /** N status reads through swap-gateway, one after another: their status codes. */
   const readStatus = async (n: number) => {
     const codes: number[] = [];
-    for (let i = 0; i < n; i++) codes.push((await fetch(`${gateway.url}/v1/swaps/submit-tx/status?txHash=${txHash}&srcChainKey=0xa4b1.arbitrum`)).status);
+    for (let i = 0; i < n; i++)
+      codes.push((await fetch(`${gateway.url}/v1/swaps/submit-tx/status?txHash=${txHash}&srcChainKey=0xa4b1.arbitrum`)).status);
     return codes;
   };
-  const handled = async () => ({ healthy: await metric(healthy, 'bus_messages_handled_total', STATUS), broken: await metric(broken, 'bus_messages_handled_total', STATUS) });
+  const handled = async () => ({
+    healthy: await metric(healthy, 'bus_messages_handled_total', STATUS),
+    broken: await metric(broken, 'bus_messages_handled_total', STATUS),
+  });
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -143,7 +162,9 @@ describe('a relay-tracker replica whose database is cut takes no bus work while 
     const notReady = await fetch(`${broken.adminUrl}/readyz`);
     expect(notReady.status).toBe(503);
     expect(await jsonOf(notReady)).toMatchObject({ code: 'NOT_READY', intake: 'paused', checks: { postgresql: { status: 'down' } } });
-    expect(brokenLogs.where((l) => l.level === 'warn' && l.msg === 'not ready: postgresql failing; taking no bus work until it answers again')).toHaveLength(1);
+    expect(
+      brokenLogs.where((l) => l.level === 'warn' && l.msg === 'not ready: postgresql failing; taking no bus work until it answers again'),
+    ).toHaveLength(1);
 
     const N = 100;
     const atPause = await handled();
@@ -163,6 +184,8 @@ describe('a relay-tracker replica whose database is cut takes no bus work while 
     // NATS picks a queue member at random: 100 requests none of which reach one of two is a 2^-99 chance.
     expect(after.broken - duringCut.broken).toBeGreaterThan(0);
     expect(after.healthy - duringCut.healthy + (after.broken - duringCut.broken)).toBe(N);
-    process.stdout.write(`bus intake: broken replica paused ${noticedMs} ms after its database was cut; ${N}/${N} reads served by the peer meanwhile; after restore it served ${after.broken - duringCut.broken}/${N}\n`);
+    process.stdout.write(
+      `bus intake: broken replica paused ${noticedMs} ms after its database was cut; ${N}/${N} reads served by the peer meanwhile; after restore it served ${after.broken - duringCut.broken}/${N}\n`,
+    );
   });
 });

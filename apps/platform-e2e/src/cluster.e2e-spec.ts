@@ -1,4 +1,14 @@
-import { createTestDatabase, eventually, jsonOf, removeTestStreams, RUN_PREFIX, testInfra, testKeySetEnv, uniqueId, unusedPort } from '@swap/testing';
+import {
+  createTestDatabase,
+  eventually,
+  jsonOf,
+  removeTestStreams,
+  RUN_PREFIX,
+  testInfra,
+  testKeySetEnv,
+  uniqueId,
+  unusedPort,
+} from '@swap/testing';
 import { spawnNode, stopProcess, type Spawned } from './processes';
 
 jest.setTimeout(60_000);
@@ -37,7 +47,9 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
       FLUSH_INTERVAL_MS: '200',
     };
     for (const name of SERVICES) {
-      running.push(spawnNode(`dist/apps/${name}/src/main.js`, { ...common, PORT: new URL(urls[name]).port, ADMIN_PORT: new URL(admin[name]).port }));
+      running.push(
+        spawnNode(`dist/apps/${name}/src/main.js`, { ...common, PORT: new URL(urls[name]).port, ADMIN_PORT: new URL(admin[name]).port }),
+      );
     }
     running.push(
       spawnNode('dist/apps/api-gateway/src/main.js', {
@@ -70,10 +82,14 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
   });
 
   it('serves candles through the gateway from PostgreSQL and Redis', async () => {
-    const markets = await eventually(async () => {
-      const body = await jsonOf(await fetch(`${urls['api-gateway']}/v1/be/oracle/markets`));
-      return body.symbols.includes('BTC') ? body : undefined;
-    }, 15_000, 200);
+    const markets = await eventually(
+      async () => {
+        const body = await jsonOf(await fetch(`${urls['api-gateway']}/v1/be/oracle/markets`));
+        return body.symbols.includes('BTC') ? body : undefined;
+      },
+      15_000,
+      200,
+    );
     expect(markets.quote).toBe('USD');
     const now = Math.floor(Date.now() / 1000);
     const res = await fetch(`${urls['api-gateway']}/v1/be/oracle/candles?symbol=BTC&interval=5m&from=${now - 3600}&to=${now + 300}`);

@@ -1,5 +1,23 @@
-import { HUB_WALLET_FACTORY_ABI, INTENTS_ABI, INTENT_TUPLE, SPOKE_ABI, TRANSFER_DISCRIMINATOR, intentHash, loadChainRegistry, type ChainRegistry } from '@swap/chains';
-import { generateKeyPair, getAddressEncoder, getAddressFromPublicKey, getBase64Encoder, getCompiledTransactionMessageDecoder, getTransactionDecoder, signTransaction, verifySignature } from '@solana/kit';
+import {
+  HUB_WALLET_FACTORY_ABI,
+  INTENTS_ABI,
+  INTENT_TUPLE,
+  SPOKE_ABI,
+  TRANSFER_DISCRIMINATOR,
+  intentHash,
+  loadChainRegistry,
+  type ChainRegistry,
+} from '@swap/chains';
+import {
+  generateKeyPair,
+  getAddressEncoder,
+  getAddressFromPublicKey,
+  getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  signTransaction,
+  verifySignature,
+} from '@solana/kit';
 import type { BuildResponse as AnyBuildResponse, EvmTx, IntentRequest, SolanaTx } from '@swap/contracts';
 
 /** The EVM form of the build response (these tests build from EVM chains). */
@@ -28,7 +46,16 @@ import { DEV_KEYS, startDevnet, type Devnet } from '../../../tools/devnet/src/de
 
 jest.setTimeout(90_000);
 
-const HUB_CALLS = [{ type: 'tuple[]', components: [{ name: 'target', type: 'address' }, { name: 'value', type: 'uint256' }, { name: 'data', type: 'bytes' }] }] as const;
+const HUB_CALLS = [
+  {
+    type: 'tuple[]',
+    components: [
+      { name: 'target', type: 'address' },
+      { name: 'value', type: 'uint256' },
+      { name: 'data', type: 'bytes' },
+    ],
+  },
+] as const;
 
 describe('unsigned transactions on the devnet, signed and sent', () => {
   let devnet: Devnet;
@@ -43,7 +70,11 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
   const chain = (key: string) => clients.get(key)!;
   const token = (key: string, symbol: string) => registry.tokensOf(key).find((t) => t.symbol === symbol)!.address as Address;
   const post = async <T>(path: string, body: unknown): Promise<{ status: number; body: T }> => {
-    const res = await fetch(`${gateway}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${gateway}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await jsonOf(res)) as T };
   };
   const deadline = async () => (await jsonOf(await fetch(`${gateway}/v1/swaps/deadline?offsetSeconds=300`))).deadline as string;
@@ -74,13 +105,24 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     devnet = await startDevnet({ dataDir, basePort: 0 });
     registry = loadChainRegistry(devnet.profilePath);
     for (const c of registry.chains.filter((x) => x.type === 'EVM')) {
-      const viemChain = defineChain({ id: c.chainId as number, name: c.name, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: c.rpcUrls! } } });
+      const viemChain = defineChain({
+        id: c.chainId as number,
+        name: c.name,
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: c.rpcUrls! } },
+      });
       const read = createPublicClient({ chain: viemChain, transport: http(c.rpcUrls![0]), pollingInterval: 100 });
       const wallet = createWalletClient({ chain: viemChain, transport: http(c.rpcUrls![0]), account: user });
       // The user signs the bytes the service built, as any Ethereum client would.
       const send = (tx: EvmTx) => {
         expect(tx.from.toLowerCase()).toBe(user.address.toLowerCase());
-        return wallet.sendTransaction({ to: tx.to as Address, data: tx.data as Hex, value: BigInt(tx.value), account: user, chain: viemChain });
+        return wallet.sendTransaction({
+          to: tx.to as Address,
+          data: tx.data as Hex,
+          value: BigInt(tx.value),
+          account: user,
+          chain: viemChain,
+        });
       };
       clients.set(c.key, { read, send });
     }
@@ -117,7 +159,10 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     expect(built.body.intent).toMatchObject({ creator: user.address, inputAmount: '2500000', srcChain: '146', dstChain: '23', data: '0x' });
     expect(built.body.relayData.payload).toBe(built.body.tx.data);
     const receipt = await sendAndWait('0x92.sonic', built.body.tx);
-    const event = decodeEventLog({ abi: INTENTS_ABI, ...receipt.logs.find((l) => l.address.toLowerCase() === registry.hub.contracts!.intents!.toLowerCase())! });
+    const event = decodeEventLog({
+      abi: INTENTS_ABI,
+      ...receipt.logs.find((l) => l.address.toLowerCase() === registry.hub.contracts!.intents!.toLowerCase())!,
+    });
     expect(event.eventName).toBe('IntentCreated');
     expect((event.args as { intentHash: Hex }).intentHash).toBe(intentHash(built.body.intent));
     const viaRoute = await post<{ hash: string }>('/v1/swaps/intents/hash', { intent: built.body.intent });
@@ -139,15 +184,31 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     expect(built.body.intent.data.slice(0, 4)).toBe('0x01');
     expect([fee, receiver.toLowerCase()]).toEqual([10_000n, feeReceiver]);
     await sendAndWait('0x92.sonic', built.body.tx);
-    expect(await chain('0x92.sonic').read.readContract({ address: token('0x92.sonic', 'USDC'), abi: erc20Abi, functionName: 'balanceOf', args: [feeReceiver] })).toBe(10_000n);
+    expect(
+      await chain('0x92.sonic').read.readContract({
+        address: token('0x92.sonic', 'USDC'),
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [feeReceiver],
+      }),
+    ).toBe(10_000n);
     // The fee read agrees.
     const quoted = await jsonOf(await fetch(`${gateway}/v1/swaps/fees/partner?amount=1000000&feeAddress=${feeReceiver}&feePercentage=100`));
     expect(quoted).toMatchObject({ fee: '10000', inputAmount: '990000' });
   });
 
   it('from a spoke with native ETH: value is the amount, and the message to the hub carries the intent', async () => {
-    const body = await request({ srcChainKey: '0xa4b1.arbitrum', dstChainKey: '0x2105.base', inputToken: '0x0000000000000000000000000000000000000000', outputToken: token('0x2105.base', 'USDC'), inputAmount: '50000000000000000' });
-    expect((await post<{ approvalRequired: boolean }>('/v1/swaps/approve', body)).body).toMatchObject({ approvalRequired: false, tx: null });
+    const body = await request({
+      srcChainKey: '0xa4b1.arbitrum',
+      dstChainKey: '0x2105.base',
+      inputToken: '0x0000000000000000000000000000000000000000',
+      outputToken: token('0x2105.base', 'USDC'),
+      inputAmount: '50000000000000000',
+    });
+    expect((await post<{ approvalRequired: boolean }>('/v1/swaps/approve', body)).body).toMatchObject({
+      approvalRequired: false,
+      tx: null,
+    });
     const built = await post<BuildResponse>('/v1/swaps/intents', body);
     expect(built.status).toBe(200);
     const spoke = registry.findChain('0xa4b1.arbitrum')!;
@@ -159,10 +220,23 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
       args: [23n, user.address.toLowerCase() as Hex],
     });
     expect(built.body.intent).toMatchObject({ creator: hubWallet, srcChain: '23', dstChain: '30' });
-    expect(built.body.intent.inputToken.toLowerCase()).toBe(registry.findToken(spoke.key, '0x0000000000000000000000000000000000000000')!.hubAsset.toLowerCase());
+    expect(built.body.intent.inputToken.toLowerCase()).toBe(
+      registry.findToken(spoke.key, '0x0000000000000000000000000000000000000000')!.hubAsset.toLowerCase(),
+    );
     const receipt = await sendAndWait('0xa4b1.arbitrum', built.body.tx);
-    const message = receipt.logs.map((l) => { try { return decodeEventLog({ abi: SPOKE_ABI, ...l }); } catch { return undefined; } }).find((e) => e?.eventName === 'Message')!;
-    const [, , to, amount, calls] = decodeAbiParameters([{ type: 'address' }, { type: 'address' }, { type: 'bytes' }, { type: 'uint256' }, { type: 'bytes' }], (message.args as { payload: Hex }).payload);
+    const message = receipt.logs
+      .map((l) => {
+        try {
+          return decodeEventLog({ abi: SPOKE_ABI, ...l });
+        } catch {
+          return undefined;
+        }
+      })
+      .find((e) => e?.eventName === 'Message')!;
+    const [, , to, amount, calls] = decodeAbiParameters(
+      [{ type: 'address' }, { type: 'address' }, { type: 'bytes' }, { type: 'uint256' }, { type: 'bytes' }],
+      (message.args as { payload: Hex }).payload,
+    );
     expect([to.toLowerCase(), amount]).toEqual([hubWallet.toLowerCase(), 50_000_000_000_000_000n]);
     expect(calls).toBe(built.body.relayData.payload);
     const [hubCalls] = decodeAbiParameters(HUB_CALLS, calls);
@@ -173,7 +247,14 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
   });
 
   it('from a spoke with an ERC-20: approve, deposit, the relayer opens the intent on the hub; the cancel through the connection refunds the input on the spoke', async () => {
-    const body = await request({ srcChainKey: '0x2105.base', dstChainKey: '0x92.sonic', inputToken: token('0x2105.base', 'WETH'), outputToken: token('0x92.sonic', 'USDC'), inputAmount: '10000000000000000', partnerFee: { address: feeReceiver, amount: '1000000000000000' } });
+    const body = await request({
+      srcChainKey: '0x2105.base',
+      dstChainKey: '0x92.sonic',
+      inputToken: token('0x2105.base', 'WETH'),
+      outputToken: token('0x92.sonic', 'USDC'),
+      inputAmount: '10000000000000000',
+      partnerFee: { address: feeReceiver, amount: '1000000000000000' },
+    });
     const check = await post<{ valid: boolean; spender: string }>('/v1/swaps/allowance/check', body);
     expect(check.body.valid).toBe(false);
     expect(check.body.spender.toLowerCase()).toBe(registry.findChain('0x2105.base')!.assetManager!.toLowerCase());
@@ -183,11 +264,17 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     expect(built.body.intent.inputAmount).toBe('9000000000000000');
     expect(built.body.tx.value).toBe('0');
     const weth = token('0x2105.base', 'WETH');
-    const balance = () => chain('0x2105.base').read.readContract({ address: weth, abi: erc20Abi, functionName: 'balanceOf', args: [user.address] });
+    const balance = () =>
+      chain('0x2105.base').read.readContract({ address: weth, abi: erc20Abi, functionName: 'balanceOf', args: [user.address] });
     const before = await balance();
     await sendAndWait('0x2105.base', built.body.tx);
     const state = () =>
-      chain('0x92.sonic').read.readContract({ address: registry.hub.contracts!.intents as Address, abi: INTENTS_ABI, functionName: 'intentStates', args: [intentHash(built.body.intent) as Hex] });
+      chain('0x92.sonic').read.readContract({
+        address: registry.hub.contracts!.intents as Address,
+        abi: INTENTS_ABI,
+        functionName: 'intentStates',
+        args: [intentHash(built.body.intent) as Hex],
+      });
     await eventually(async () => (await state())[0], 15_000, 100);
 
     const cancel = await post<{ tx: EvmTx }>('/v1/swaps/intents/cancel', { srcChainKey: '0x2105.base', intent: built.body.intent });
@@ -202,7 +289,15 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
   it('from Solana: a base64 transaction paid by the user, its signature slot empty, a recent blockhash; the user signs it', async () => {
     const keyPair = await generateKeyPair();
     const solUser = await getAddressFromPublicKey(keyPair.publicKey);
-    const body = await request({ srcChainKey: 'solana', dstChainKey: '0x92.sonic', inputToken: '11111111111111111111111111111111', outputToken: token('0x92.sonic', 'USDC'), inputAmount: '1500000000', srcAddress: solUser, dstAddress: user.address });
+    const body = await request({
+      srcChainKey: 'solana',
+      dstChainKey: '0x92.sonic',
+      inputToken: '11111111111111111111111111111111',
+      outputToken: token('0x92.sonic', 'USDC'),
+      inputAmount: '1500000000',
+      srcAddress: solUser,
+      dstAddress: user.address,
+    });
     const built = await post<AnyBuildResponse & { tx: SolanaTx }>('/v1/swaps/intents', body);
     expect(built.status).toBe(200);
     const program = registry.findChain('solana')!.assetManager!;
@@ -232,7 +327,12 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
       functionName: 'getDeployedAddress',
       args: [1n, toHex(getAddressEncoder().encode(solUser) as Uint8Array)],
     });
-    expect(built.body.intent).toMatchObject({ creator: hubWallet, srcChain: '1', dstChain: '146', srcAddress: toHex(getAddressEncoder().encode(solUser) as Uint8Array) });
+    expect(built.body.intent).toMatchObject({
+      creator: hubWallet,
+      srcChain: '1',
+      dstChain: '146',
+      srcAddress: toHex(getAddressEncoder().encode(solUser) as Uint8Array),
+    });
     expect(`0x${data.subarray(12, 32).toString('hex')}`).toBe(hubWallet.toLowerCase());
     expect(data.readBigUInt64LE(32)).toBe(1_500_000_000n);
     expect(`0x${data.subarray(44).toString('hex')}`).toBe(built.body.relayData.payload);
@@ -246,20 +346,32 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     const good = await request({});
     const cases: [Partial<IntentRequest>, string][] = [
       [{ srcChainKey: 'nowhere' }, 'srcChainKey: unknown chain key nowhere'],
-      [{ inputToken: '0x000000000000000000000000000000000000dEaD' }, 'inputToken 0x000000000000000000000000000000000000dEaD is not a supported token on 0x92.sonic'],
+      [
+        { inputToken: '0x000000000000000000000000000000000000dEaD' },
+        'inputToken 0x000000000000000000000000000000000000dEaD is not a supported token on 0x92.sonic',
+      ],
       [{ inputAmount: '0' }, 'inputAmount must be greater than zero'],
       [{ inputAmount: '1.5' }, 'inputAmount must be a non-negative integer in a decimal string, at most 2^256 - 1'],
       [{ deadline: '1000' }, 'deadline must be after'],
       [{ srcAddress: 'not-an-address' }, 'srcAddress must be a 20-byte hex address on 0x92.sonic'],
-      [{ dstChainKey: '0x92.sonic', outputToken: good.inputToken }, 'outputToken must differ from inputToken when both are on the same chain'],
+      [
+        { dstChainKey: '0x92.sonic', outputToken: good.inputToken },
+        'outputToken must differ from inputToken when both are on the same chain',
+      ],
       [{ partnerFee: { address: feeReceiver, percentage: 101 } }, 'partnerFee.percentage must not be greater than 100'],
       [{ partnerFee: { address: 'nope', percentage: 10 } }, 'partnerFee.address must be a 20-byte hex address'],
       [{ partnerFee: { address: feeReceiver, amount: good.inputAmount } }, 'partnerFee must be less than the input amount'],
       [{ partnerFee: { address: feeReceiver, amount: '0' } }, 'partnerFee.amount must be greater than zero'],
       [{ partnerFee: { address: feeReceiver, percentage: 10 }, data: '0xdead' }, 'data must be 0x when a partnerFee is given'],
       [{ data: `0x01${'00'.repeat(64)}` }, 'data must not start with 0x01'],
-      [{ inputToken: '0x0000000000000000000000000000000000000000' }, 'inputToken 0x0000000000000000000000000000000000000000 is not a supported token on 0x92.sonic'],
-      [{ srcAddress: 'nope', dstAddress: 'nope' }, 'srcAddress must be a 20-byte hex address on 0x92.sonic (EIP-55 checksummed if mixed case); dstAddress must be a 20-byte hex address on 0xa4b1.arbitrum'],
+      [
+        { inputToken: '0x0000000000000000000000000000000000000000' },
+        'inputToken 0x0000000000000000000000000000000000000000 is not a supported token on 0x92.sonic',
+      ],
+      [
+        { srcAddress: 'nope', dstAddress: 'nope' },
+        'srcAddress must be a 20-byte hex address on 0x92.sonic (EIP-55 checksummed if mixed case); dstAddress must be a 20-byte hex address on 0xa4b1.arbitrum',
+      ],
     ];
     for (const [over, message] of cases) {
       const res = await post<{ message: string }>('/v1/swaps/intents', { ...good, ...over });
@@ -267,7 +379,10 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
       expect(res.body.message).toContain(message);
     }
     // The same body rules hold for allowance and approve.
-    const native = await post<{ message: string }>('/v1/swaps/approve', { ...good, inputToken: '0x0000000000000000000000000000000000000000' });
+    const native = await post<{ message: string }>('/v1/swaps/approve', {
+      ...good,
+      inputToken: '0x0000000000000000000000000000000000000000',
+    });
     expect(native.status).toBe(400);
     const badAddress = await post<{ message: string }>('/v1/swaps/allowance/check', { ...good, srcAddress: 'nope' });
     expect(badAddress.body.message).toContain('srcAddress must be a 20-byte hex address');

@@ -27,7 +27,14 @@ describe('the embedded default, called through the gateway', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'platform-e2e-'));
     // OPS_TOKEN reaches every service it starts: the operator routes then want it, loopback or not.
-    platform = await startPlatform({ dataDir, gatewayPort: 0, servicePorts: 'ephemeral', logLevel: 'debug', logDestination: logs, env: { OPS_TOKEN: `e2e:${OPS_TOKEN}` } });
+    platform = await startPlatform({
+      dataDir,
+      gatewayPort: 0,
+      servicePorts: 'ephemeral',
+      logLevel: 'debug',
+      logDestination: logs,
+      env: { OPS_TOKEN: `e2e:${OPS_TOKEN}` },
+    });
   });
 
   afterAll(async () => {
@@ -36,15 +43,24 @@ describe('the embedded default, called through the gateway', () => {
   });
 
   it('runs all eight services, each alive and ready', async () => {
-    expect(platform.services.map((s) => s.name).sort()).toEqual(
-      ['api-gateway', 'key-registry', 'oracle-candles', 'partner-portal-api', 'quote-builder', 'relay-tracker', 'sponsorship-keys', 'swap-gateway'],
-    );
+    expect(platform.services.map((s) => s.name).sort()).toEqual([
+      'api-gateway',
+      'key-registry',
+      'oracle-candles',
+      'partner-portal-api',
+      'quote-builder',
+      'relay-tracker',
+      'sponsorship-keys',
+      'swap-gateway',
+    ]);
     for (const service of platform.services) {
       expect((await get(`${service.adminUrl}/healthz`)).json()).toEqual({ status: 'ok', service: service.name });
       const ready = await get(`${service.adminUrl}/readyz`);
       expect({ service: service.name, status: ready.status }).toEqual({ service: service.name, status: 200 });
     }
-    expect((await get(`${platform.services.find((s) => s.name === 'relay-tracker')!.adminUrl}/readyz`)).json().checks.postgresql.status).toBe('up');
+    expect(
+      (await get(`${platform.services.find((s) => s.name === 'relay-tracker')!.adminUrl}/readyz`)).json().checks.postgresql.status,
+    ).toBe('up');
   });
 
   it('lists every token grouped by chain key, the hub as 0x92.sonic', async () => {
@@ -88,17 +104,28 @@ describe('the embedded default, called through the gateway', () => {
   });
 
   it('refuses bodies over 1 MiB with 413', async () => {
-    const res = await get(`${platform.gatewayUrl}/v1/swaps/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `"${'a'.repeat(1024 * 1024)}"` });
+    const res = await get(`${platform.gatewayUrl}/v1/swaps/quote`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `"${'a'.repeat(1024 * 1024)}"`,
+    });
     expect(res.status).toBe(413);
     expect(res.json()).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
   });
 
   it('carries one request id from the gateway through swap-gateway to quote-builder', async () => {
-    const res = await fetch(`${platform.gatewayUrl}/v1/swaps/intents/hash`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'e2e-trace-1' }, body: JSON.stringify({ intent: sampleIntent() }) });
+    const res = await fetch(`${platform.gatewayUrl}/v1/swaps/intents/hash`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'e2e-trace-1' },
+      body: JSON.stringify({ intent: sampleIntent() }),
+    });
     expect(res.headers.get('x-request-id')).toBe('e2e-trace-1');
     const services = new Set(logs.where((l) => l.requestId === 'e2e-trace-1').map((l) => l.service));
     expect(services).toEqual(new Set(['api-gateway', 'swap-gateway', 'quote-builder']));
-    expect(logs.where((l) => l.requestId === 'e2e-trace-1' && l.service === 'quote-builder')[0]).toMatchObject({ msg: 'message handled', subject: 'quote-builder.intents.hash.v1' });
+    expect(logs.where((l) => l.requestId === 'e2e-trace-1' && l.service === 'quote-builder')[0]).toMatchObject({
+      msg: 'message handled',
+      subject: 'quote-builder.intents.hash.v1',
+    });
   });
 
   it('answers the token list from swap-gateway’s memory: no bus message per read', async () => {
@@ -118,7 +145,8 @@ describe('the embedded default, called through the gateway', () => {
     const page = await get(`${platform.gatewayUrl}/v1/docs`);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.text).toContain('/v1/docs/assets/swagger-ui-bundle.js');
-    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'docs.js']) expect((await get(`${platform.gatewayUrl}/v1/docs/assets/${asset}`)).status).toBe(200);
+    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'docs.js'])
+      expect((await get(`${platform.gatewayUrl}/v1/docs/assets/${asset}`)).status).toBe(200);
     // The typed client is generated from this very document (npm run client:generate after an API change).
     expect(documentText(doc) === readFileSync(join(CLIENT_DIR, 'openapi.json'), 'utf8')).toBe(true);
     const missing = await get(`${platform.gatewayUrl}/v1/docs/assets/..%2fpackage.json`);
@@ -139,13 +167,19 @@ describe('the embedded default, called through the gateway', () => {
   });
 
   it('serves USD candles from the simulated feed through the gateway, without any key', async () => {
-    const markets = await eventually(async () => {
-      const res = await get(`${platform.gatewayUrl}/v1/be/oracle/markets`);
-      return res.json().symbols.includes('ETH') ? res : undefined;
-    }, 15_000, 200);
+    const markets = await eventually(
+      async () => {
+        const res = await get(`${platform.gatewayUrl}/v1/be/oracle/markets`);
+        return res.json().symbols.includes('ETH') ? res : undefined;
+      },
+      15_000,
+      200,
+    );
     expect(markets.headers.get('cache-control')).toBe('public, max-age=10');
     const now = Math.floor(Date.now() / 1000);
-    const candles = await get(`${platform.gatewayUrl}/v1/be/oracle/candles?symbol=ETH&interval=1m&from=${now - 600}&to=${now + 60}`, { headers: { 'x-api-key': 'svc_wrong' } });
+    const candles = await get(`${platform.gatewayUrl}/v1/be/oracle/candles?symbol=ETH&interval=1m&from=${now - 600}&to=${now + 60}`, {
+      headers: { 'x-api-key': 'svc_wrong' },
+    });
     expect(candles.status).toBe(200);
     const body = candles.json();
     expect(body).toMatchObject({ symbol: 'ETH', quote: 'USD', interval: '1m' });
@@ -158,7 +192,11 @@ describe('the embedded default, called through the gateway', () => {
   it('checks API keys through the gateway: sponsorships always, swaps once an operator enforces them', async () => {
     const registry = platform.services.find((s) => s.name === 'key-registry')!.url;
     const ops = (method: string, path: string, body?: unknown) =>
-      fetch(`${registry}${path}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${OPS_TOKEN}` }, body: body ? JSON.stringify(body) : undefined }).then(jsonOf);
+      fetch(`${registry}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${OPS_TOKEN}` },
+        body: body ? JSON.stringify(body) : undefined,
+      }).then(jsonOf);
     expect((await get(`${registry}/ops/organisations`)).status).toBe(401);
     const noKey = await get(`${platform.gatewayUrl}/v1/sponsorships/requests`);
     expect({ status: noKey.status, message: noKey.json().message }).toEqual({ status: 401, message: 'Missing x-api-key' });
@@ -168,7 +206,11 @@ describe('the embedded default, called through the gateway', () => {
     await ops('PUT', '/ops/enforcement-modes/swaps', { mode: 'monitor' });
     await ops('PUT', '/ops/enforcement-modes/swaps', { mode: 'enforce' });
     const hash = (headers: Record<string, string>) =>
-      get(`${platform.gatewayUrl}/v1/swaps/intents/hash`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
+      get(`${platform.gatewayUrl}/v1/swaps/intents/hash`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{}',
+      });
     await eventually(async () => (await hash({})).status === 401, 2_000);
     expect((await hash({ 'x-api-key': 'svc_wrong' })).json().message).toBe('Invalid API key');
     // A valid key passes the check (then the empty body fails validation): the key crossed the gateway unchanged.

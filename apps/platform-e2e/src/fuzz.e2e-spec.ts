@@ -17,7 +17,15 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const CONCURRENCY = 8;
 
 /** A 5xx that names a dependency honestly reported down (the devnet has no relay for every case, no solver for every pair). */
-const UNAVAILABLE_CODES = new Set(['NOT_CONFIGURED', 'CHAIN_UNAVAILABLE', 'DEPENDENCY_UNAVAILABLE', 'DEPENDENCY_TIMEOUT', 'KEY_VERIFICATION_UNAVAILABLE', 'RELAY_UNAVAILABLE', 'NO_SOLVER_AVAILABLE']);
+const UNAVAILABLE_CODES = new Set([
+  'NOT_CONFIGURED',
+  'CHAIN_UNAVAILABLE',
+  'DEPENDENCY_UNAVAILABLE',
+  'DEPENDENCY_TIMEOUT',
+  'KEY_VERIFICATION_UNAVAILABLE',
+  'RELAY_UNAVAILABLE',
+  'NO_SOLVER_AVAILABLE',
+]);
 
 interface FuzzRequest {
   method: string;
@@ -28,7 +36,7 @@ interface FuzzRequest {
 
 /** Text as it may stand in a URL: percent-encoded, a lone surrogate as its raw bytes' escape. */
 function urlText(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   try {
     return encodeURIComponent(text);
   } catch {
@@ -55,7 +63,14 @@ describe(`fuzzing the public API through the gateway (${TOTAL} requests, seed ${
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'fuzz-e2e-'));
-    platform = await startPlatform({ dataDir, gatewayPort: 0, servicePorts: 'ephemeral', logLevel: 'silent', devnet: true, env: { SCRYPT_LOG_N: '10', SUBMIT_LIMIT_PER_CLIENT: '100000' } });
+    platform = await startPlatform({
+      dataDir,
+      gatewayPort: 0,
+      servicePorts: 'ephemeral',
+      logLevel: 'silent',
+      devnet: true,
+      env: { SCRYPT_LOG_N: '10', SUBMIT_LIMIT_PER_CLIENT: '100000' },
+    });
     const doc = await (await fetch(`${platform.gatewayUrl}/v1/openapi.json`)).json();
     contract = new OpenApiContract(doc as any, (status, body) => (status === 503 || status === 504) && UNAVAILABLE_CODES.has(body?.code));
     session = await portalSession(platform.gatewayUrl);
@@ -84,7 +99,13 @@ describe(`fuzzing the public API through the gateway (${TOTAL} requests, seed ${
         requests.slice(i, i + CONCURRENCY).map(async (r) => {
           let res: Response;
           try {
-            res = await fetch(`${platform.gatewayUrl}${r.path}`, { method: r.method, headers: r.headers, body: r.body, redirect: 'manual', signal: AbortSignal.timeout(15_000) });
+            res = await fetch(`${platform.gatewayUrl}${r.path}`, {
+              method: r.method,
+              headers: r.headers,
+              body: r.body,
+              redirect: 'manual',
+              signal: AbortSignal.timeout(15_000),
+            });
           } catch (error) {
             failures.push(`${r.method} ${r.path}: no answer (${(error as Error).message})`);
             return;
@@ -92,28 +113,44 @@ describe(`fuzzing the public API through the gateway (${TOTAL} requests, seed ${
           const text = await res.text();
           const body = parseBody(text);
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-          if (res.status === 500 || res.status === 502) failures.push(`${r.method} ${r.path} ${JSON.stringify(r.headers)} ${(r.body ?? '').slice(0, 600)} → ${res.status} ${text.slice(0, 200)}`);
+          if (res.status === 500 || res.status === 502)
+            failures.push(
+              `${r.method} ${r.path} ${JSON.stringify(r.headers)} ${(r.body ?? '').slice(0, 600)} → ${res.status} ${text.slice(0, 200)}`,
+            );
           contract.check({ method: r.method, path: r.path, status: res.status, body, headers: res.headers });
         }),
       );
     }
     const counts = Object.fromEntries([...statuses].sort(([a], [b]) => a - b));
-    process.stdout.write(`fuzz: ${requests.length} requests over ${operations.length} routes, seed ${SEED}; statuses ${JSON.stringify(counts)}\n`);
+    process.stdout.write(
+      `fuzz: ${requests.length} requests over ${operations.length} routes, seed ${SEED}; statuses ${JSON.stringify(counts)}\n`,
+    );
     expect(requests.length).toBeGreaterThanOrEqual(TOTAL);
     expect(failures).toEqual([]);
     expect(contract.violations.slice(0, 30)).toEqual([]);
     expect(statuses.get(500) ?? 0).toBe(0);
     // Still whole afterwards: every service ready on its admin port.
-    for (const service of platform.services) expect({ service: service.name, status: (await fetch(`${service.adminUrl}/readyz`)).status }).toEqual({ service: service.name, status: 200 });
+    for (const service of platform.services)
+      expect({ service: service.name, status: (await fetch(`${service.adminUrl}/readyz`)).status }).toEqual({
+        service: service.name,
+        status: 200,
+      });
   });
 });
 
-function requestFor(method: string, template: string, op: any, doc: any, session: { cookie: string; csrf: string; orgId: string }): fc.Arbitrary<FuzzRequest> {
+function requestFor(
+  method: string,
+  template: string,
+  op: any,
+  doc: any,
+  session: { cookie: string; csrf: string; orgId: string },
+): fc.Arbitrary<FuzzRequest> {
   const params: any[] = op.parameters ?? [];
   const pathParams = params.filter((p) => p.in === 'path');
   const queryParams = params.filter((p) => p.in === 'query');
   const known: Record<string, string> = { chainKey: '0xa4b1.arbitrum', orgId: session.orgId };
-  const pathValue = (name: string) => fc.oneof({ weight: 2, arbitrary: fc.constant(known[name] ?? 'x') }, { weight: 3, arbitrary: nastyText.map((t) => t || 'x') });
+  const pathValue = (name: string) =>
+    fc.oneof({ weight: 2, arbitrary: fc.constant(known[name] ?? 'x') }, { weight: 3, arbitrary: nastyText.map((t) => t || 'x') });
   const path = fc.tuple(...pathParams.map((p) => pathValue(p.name))).map((values) => {
     let out = template;
     pathParams.forEach((p, i) => (out = out.replace(`{${p.name}}`, urlText(values[i]).slice(0, 300) || 'x')));
@@ -136,10 +173,23 @@ function requestFor(method: string, template: string, op: any, doc: any, session
   const body: fc.Arbitrary<{ text?: string; type?: string }> = schema
     ? fc.oneof(
         { weight: 8, arbitrary: valueFor(schema, doc).map((v) => ({ text: JSON.stringify(v) ?? 'null', type: 'application/json' })) },
-        { weight: 1, arbitrary: fc.constantFrom('{', '', 'null', '[]', '"x"', '{"__proto__":{"admin":true}}', `${'['.repeat(5_000)}`, '{"a":1,"a":2}').map((text) => ({ text, type: 'application/json' })) },
-        { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', '').map((type) => ({ text: 'a=b', type: type || undefined })) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom('{', '', 'null', '[]', '"x"', '{"__proto__":{"admin":true}}', `${'['.repeat(5_000)}`, '{"a":1,"a":2}')
+            .map((text) => ({ text, type: 'application/json' })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', '')
+            .map((type) => ({ text: 'a=b', type: type || undefined })),
+        },
       )
-    : fc.oneof({ weight: 9, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.constant({ text: '{"x":1}', type: 'application/json' }) });
+    : fc.oneof(
+        { weight: 9, arbitrary: fc.constant({}) },
+        { weight: 1, arbitrary: fc.constant({ text: '{"x":1}', type: 'application/json' }) },
+      );
   const headers = fc.record(
     {
       key: fc.option(fc.oneof(fc.constant('svc_'), headerText), { nil: undefined, freq: 3 }),

@@ -29,10 +29,15 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
   let key: string;
 
   const read = (apiKey?: string, base = stack.url('swap-gateway')) =>
-    fetch(`${base}/v1/swaps/intents/hash`, { method: 'POST', headers: { 'content-type': 'application/json', ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) }, body: JSON.stringify({ intent: sampleIntent() }) });
+    fetch(`${base}/v1/swaps/intents/hash`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) },
+      body: JSON.stringify({ intent: sampleIntent() }),
+    });
   const answer = async (res: Response) => ({ status: res.status, message: ((await jsonOf(res)) as { message: string }).message });
   const cache = () => stack.services['swap-gateway'].app.get(KeySetCache);
-  const createKey = async (name: string) => (await stack.ops('key-registry', 'POST', `/ops/organisations/${orgId}/keys`, { name })).body as { key: string; apiKey: { id: string } };
+  const createKey = async (name: string) =>
+    (await stack.ops('key-registry', 'POST', `/ops/organisations/${orgId}/keys`, { name })).body as { key: string; apiKey: { id: string } };
 
   beforeAll(async () => {
     await stack.start();
@@ -56,7 +61,10 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
     const refusals = async () => {
       const text = await (await fetch(`${target.adminUrl}/metrics`)).text();
       const counts: Record<string, number> = {};
-      for (const [, reason, n] of text.matchAll(/api_key_set_refused_total\{registry="portal",reason="(\w+)",service="swap-gateway"\} (\d+)/g)) counts[reason] = Number(n);
+      for (const [, reason, n] of text.matchAll(
+        /api_key_set_refused_total\{registry="portal",reason="(\w+)",service="swap-gateway"\} (\d+)/g,
+      ))
+        counts[reason] = Number(n);
       return counts;
     };
     const attacker = await NatsBus.connect({ servers: testInfra.natsUrl, name: 'attacker', subjectPrefix: RUN_PREFIX });
@@ -79,11 +87,33 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
       // The attacker's own key set: its key, the swaps family off, a version far ahead.
       const fake = new KeySetSigner(parseSigningKey(generateKeySetKeyPair().signingKey));
       const attackerKey = 'svc_' + 'A'.repeat(43);
-      const entry = { hash: hashKey(attackerKey), keyId: '00000000-0000-4000-8000-000000000001', orgId, scopes: ['swaps:read', 'swaps:write'], suspended: false };
+      const entry = {
+        hash: hashKey(attackerKey),
+        keyId: '00000000-0000-4000-8000-000000000001',
+        orgId,
+        scopes: ['swaps:read', 'swaps:write'],
+        suspended: false,
+      };
       const modesOff = { swaps: 'off' as const, 'leverage-yield': 'off' as const };
       const now = new Date().toISOString();
-      const takeover: PortalKeySetSnapshot = { kind: 'portal-keyset.snapshot', epoch: held.epoch + 1, version: 1_000_000, issuedAt: now, keys: [entry], modes: modesOff };
-      const forgedChange = fake.sign({ kind: 'portal-keyset.change', epoch: held.epoch, version: held.version + 1, extends: held.version, issuedAt: now, upserts: [entry], removals: [hashKey(key)], modes: modesOff });
+      const takeover: PortalKeySetSnapshot = {
+        kind: 'portal-keyset.snapshot',
+        epoch: held.epoch + 1,
+        version: 1_000_000,
+        issuedAt: now,
+        keys: [entry],
+        modes: modesOff,
+      };
+      const forgedChange = fake.sign({
+        kind: 'portal-keyset.change',
+        epoch: held.epoch,
+        version: held.version + 1,
+        extends: held.version,
+        issuedAt: now,
+        upserts: [entry],
+        removals: [hashKey(key)],
+        modes: modesOff,
+      });
 
       // Change events, on today's subject and on the one before signing.
       const events: [unknown, string][] = [
@@ -93,9 +123,12 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
         [{ ...forgedChange, extra: true }, 'shape'],
         [heard[0], 'replay'], // genuine: the revoked key's creation, after its revocation
       ];
-      const expected = (list: [unknown, string][]) => list.reduce<Record<string, number>>((counts, [, reason]) => ({ ...counts, [reason]: (counts[reason] ?? 0) + 1 }), {});
-      for (const [event] of events) for (const subject of [Events.keySetChanged, V1.changed]) attacker.publish(subject, JSON.stringify(event));
-      const same = (a: Record<string, number>, b: Record<string, number>) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+      const expected = (list: [unknown, string][]) =>
+        list.reduce<Record<string, number>>((counts, [, reason]) => ({ ...counts, [reason]: (counts[reason] ?? 0) + 1 }), {});
+      for (const [event] of events)
+        for (const subject of [Events.keySetChanged, V1.changed]) attacker.publish(subject, JSON.stringify(event));
+      const same = (a: Record<string, number>, b: Record<string, number>) =>
+        JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
       await eventually(async () => same(await refusals(), expected(events)), 2_000).catch(() => undefined);
       expect(await refusals()).toEqual(expected(events));
 
@@ -103,7 +136,9 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
       await stack.services['key-registry'].close();
       registryStopped = true;
       let current: unknown;
-      const responders = [Subjects.keySetSnapshot, V1.snapshot].map((subject) => attacker.subscribe(subject, (m) => m.respond?.(encodeReply(current))));
+      const responders = [Subjects.keySetSnapshot, V1.snapshot].map((subject) =>
+        attacker.subscribe(subject, (m) => m.respond?.(encodeReply(current))),
+      );
       await attacker.ping(); // the attacker answers the very first snapshot request
       const answers: [unknown, string][] = [
         [fake.sign(takeover), 'signature'],
@@ -120,7 +155,11 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
       for (const r of responders) r.unsubscribe();
       const all = expected([...events, ...answers]);
       expect(await refusals()).toEqual(all);
-      expect(stack.logs.where((l) => l.service === 'swap-gateway' && l.msg === 'key set refused; keeping the held set' && typeof l.reason === 'string').length).toBeGreaterThanOrEqual(events.length + answers.length);
+      expect(
+        stack.logs.where(
+          (l) => l.service === 'swap-gateway' && l.msg === 'key set refused; keeping the held set' && typeof l.reason === 'string',
+        ).length,
+      ).toBeGreaterThanOrEqual(events.length + answers.length);
 
       expect({ epoch: keys.epoch, version: keys.version, mode: keys.modeOf('swaps') }).toEqual({ ...held, mode: 'enforce' });
       expect((await read(key, target.url)).status).toBe(200);
@@ -141,10 +180,18 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
       expect({ epoch: keys.epoch, version: keys.version }).toEqual({ epoch: epoch.body.epoch, version: 1 });
       expect((await read(key, target.url)).status).toBe(200);
       expect((await read(revoked.key, target.url)).status).toBe(401);
-      expect((await stack.ops('key-registry', 'GET', '/ops/keyset')).body).toEqual({ epoch: epoch.body.epoch, version: 1, keyId: before.keyId, publicKey: expect.any(String) });
+      expect((await stack.ops('key-registry', 'GET', '/ops/keyset')).body).toEqual({
+        epoch: epoch.body.epoch,
+        version: 1,
+        keyId: before.keyId,
+        publicKey: expect.any(String),
+      });
       expect((await stack.ops('key-registry', 'POST', '/ops/keyset/epoch', { epoch: 1 })).status).toBe(409);
       // An epoch so high that none could follow it is refused.
-      expect(await stack.ops('key-registry', 'POST', '/ops/keyset/epoch', { epoch: Number.MAX_SAFE_INTEGER })).toEqual({ status: 400, body: expect.objectContaining({ message: 'epoch must be at most 1000000000000' }) });
+      expect(await stack.ops('key-registry', 'POST', '/ops/keyset/epoch', { epoch: Number.MAX_SAFE_INTEGER })).toEqual({
+        status: 400,
+        body: expect.objectContaining({ message: 'epoch must be at most 1000000000000' }),
+      });
     } finally {
       // The tests after this one need the registry, whatever happened here.
       if (registryStopped) await stack.add(keyRegistry);
@@ -164,13 +211,17 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
     // A restore: the database back where a backup from `versions` changes ago left it.
     const restore = (versions: number) => db.query('UPDATE key_registry.keyset_state SET version = version - $1 WHERE id = 1', [versions]);
     const changes = async (count: number) => {
-      for (let i = 0; i < count; i++) expect((await stack.ops('key-registry', 'POST', '/ops/organisations', { name: uniqueId('restored') })).status).toBe(201);
+      for (let i = 0; i < count; i++)
+        expect((await stack.ops('key-registry', 'POST', '/ops/organisations', { name: uniqueId('restored') })).status).toBe(201);
     };
     const state = async () => {
       const { epoch, version } = (await stack.ops('key-registry', 'GET', '/ops/keyset')).body as { epoch: number; version: number };
       return { epoch, version };
     };
-    const detected = () => stack.logs.where((l) => l.service === 'key-registry' && String(l.msg).startsWith('the key set database is behind what key-registry announced')).length;
+    const detected = () =>
+      stack.logs.where(
+        (l) => l.service === 'key-registry' && String(l.msg).startsWith('the key set database is behind what key-registry announced'),
+      ).length;
     let registryStopped = false;
     try {
       await changes(2);
@@ -214,7 +265,10 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
     const lonely = await stack.add(swapGateway, { CACHE_KEY_PREFIX: uniqueId('lonely') }, { bus: new InProcessBus() }, 'lonely');
     try {
       for (const presented of [key, 'svc_wrong', undefined]) {
-        expect(await answer(await read(presented, lonely.url))).toEqual({ status: 503, message: 'API key verification is temporarily unavailable' });
+        expect(await answer(await read(presented, lonely.url))).toEqual({
+          status: 503,
+          message: 'API key verification is temporarily unavailable',
+        });
       }
     } finally {
       await lonely.close();
@@ -224,7 +278,8 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
   it('sends no full key over the bus when keys are created through the ops route and the portal', async () => {
     const sniffer: NatsConnection = await connect({ servers: testInfra.natsUrl, name: 'sniffer' });
     const seen: string[] = [];
-    const record = (m: Msg) => seen.push(`${m.subject} ${m.headers ? JSON.stringify([...m.headers]) : ''} ${Buffer.from(m.data).toString('utf8')}`);
+    const record = (m: Msg) =>
+      seen.push(`${m.subject} ${m.headers ? JSON.stringify([...m.headers]) : ''} ${Buffer.from(m.data).toString('utf8')}`);
     const subscriptions = ['>', '_INBOX.>'].map((subject) => sniffer.subscribe(subject, { callback: (_error, m) => record(m) }));
     await sniffer.flush();
     try {
@@ -263,18 +318,32 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
 
       const restarted = await stack.add(swapGateway, { CACHE_KEY_PREFIX: prefix }, undefined, 'after-restart');
       const keys = restarted.app.get(KeySetCache);
-      expect({ loaded: keys.loaded, epoch: keys.epoch, version: keys.version, mode: keys.modeOf('swaps') }).toEqual({ loaded: true, ...version, mode: 'enforce' });
+      expect({ loaded: keys.loaded, epoch: keys.epoch, version: keys.version, mode: keys.modeOf('swaps') }).toEqual({
+        loaded: true,
+        ...version,
+        mode: 'enforce',
+      });
       expect((await read(key, restarted.url)).status).toBe(200);
       expect(await answer(await read('svc_wrong', restarted.url))).toEqual({ status: 401, message: 'Invalid API key' });
-      expect(stack.logs.where((l) => l.service === 'swap-gateway' && l.msg === 'key set restored from the kept copy').length).toBeGreaterThanOrEqual(1);
+      expect(
+        stack.logs.where((l) => l.service === 'swap-gateway' && l.msg === 'key set restored from the kept copy').length,
+      ).toBeGreaterThanOrEqual(1);
 
       // Forged into Redis, the copy is checked again and refused: that replica knows nothing and answers 503.
       const forgedPrefix = uniqueId('forged');
       const fake = new KeySetSigner(parseSigningKey(generateKeySetKeyPair().signingKey));
       const stored = JSON.parse((await redis.get(`${prefix}:${PORTAL_KEY_SET_STORE_KEY}`))!);
-      await redis.set(`${forgedPrefix}:${PORTAL_KEY_SET_STORE_KEY}`, JSON.stringify({ snapshot: fake.sign(stored.snapshot.payload), changes: [] }), 'PX', 60_000);
+      await redis.set(
+        `${forgedPrefix}:${PORTAL_KEY_SET_STORE_KEY}`,
+        JSON.stringify({ snapshot: fake.sign(stored.snapshot.payload), changes: [] }),
+        'PX',
+        60_000,
+      );
       const fooled = await stack.add(swapGateway, { CACHE_KEY_PREFIX: forgedPrefix }, undefined, 'forged-copy');
-      expect(await answer(await read(key, fooled.url))).toEqual({ status: 503, message: 'API key verification is temporarily unavailable' });
+      expect(await answer(await read(key, fooled.url))).toEqual({
+        status: 503,
+        message: 'API key verification is temporarily unavailable',
+      });
       await redis.del(`${forgedPrefix}:${PORTAL_KEY_SET_STORE_KEY}`);
     } finally {
       await redis.del(`${prefix}:${PORTAL_KEY_SET_STORE_KEY}`);

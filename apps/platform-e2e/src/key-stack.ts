@@ -29,13 +29,29 @@ export class KeyStack {
   async start(): Promise<this> {
     this.db = await createTestDatabase();
     for (const d of [keyRegistry, quoteBuilder, relayTracker, sponsorshipKeys, partnerPortalApi]) await migrateService(this.db.url, d);
-    for (const d of [keyRegistry, quoteBuilder, relayTracker, sponsorshipKeys, swapGateway]) await this.add(d, d === relayTracker ? { RELAY_API_URL: UNREACHABLE_RELAY } : {});
+    for (const d of [keyRegistry, quoteBuilder, relayTracker, sponsorshipKeys, swapGateway])
+      await this.add(d, d === relayTracker ? { RELAY_API_URL: UNREACHABLE_RELAY } : {});
     return this;
   }
 
   /** Starts (or adds another replica of) a service. */
-  async add(definition: AnyServiceDefinition, env: Record<string, string> = {}, shared?: SharedRuntime, as: string = definition.name): Promise<RunningService> {
-    const service = await startServiceFromEnv(definition, testServiceEnv({ DATABASE_URL: this.db!.url, LOG_LEVEL: 'info', WORK_QUEUE: 'postgres', OPS_TOKEN: `tester:${TESTER_TOKEN}`, ...env }), { logDestination: this.logs, ...shared });
+  async add(
+    definition: AnyServiceDefinition,
+    env: Record<string, string> = {},
+    shared?: SharedRuntime,
+    as: string = definition.name,
+  ): Promise<RunningService> {
+    const service = await startServiceFromEnv(
+      definition,
+      testServiceEnv({
+        DATABASE_URL: this.db!.url,
+        LOG_LEVEL: 'info',
+        WORK_QUEUE: 'postgres',
+        OPS_TOKEN: `tester:${TESTER_TOKEN}`,
+        ...env,
+      }),
+      { logDestination: this.logs, ...shared },
+    );
     this.services[as] = service;
     return service;
   }
@@ -49,8 +65,14 @@ export class KeyStack {
     return this.services[name].url;
   }
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON body each spec reads as it expects
-  async ops(service: 'key-registry' | 'sponsorship-keys', method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  /** An operator call; the answer's JSON body is typed by each spec as it expects. */
+  async ops(
+    service: 'key-registry' | 'sponsorship-keys',
+    method: string,
+    path: string,
+    body?: unknown,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON body each spec reads as it expects
+  ): Promise<{ status: number; body: any }> {
     const res = await fetch(`${this.url(service)}${path}`, {
       method,
       headers: { ...OPS_HEADERS, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -65,7 +87,10 @@ export class KeyStack {
     await this.db?.drop();
     // The copy of the key set swap-gateway keeps in Redis (under this file's prefix) and key-registry's mark of what it announced go too.
     const redis = new Redis(testInfra.redisUrl, { lazyConnect: true });
-    await redis.connect().then(() => redis.del(`${RUN_PREFIX}:${PORTAL_KEY_SET_STORE_KEY}`, `${RUN_PREFIX}:${PUBLISHED_MARK_KEY}`)).catch(() => undefined);
+    await redis
+      .connect()
+      .then(() => redis.del(`${RUN_PREFIX}:${PORTAL_KEY_SET_STORE_KEY}`, `${RUN_PREFIX}:${PUBLISHED_MARK_KEY}`))
+      .catch(() => undefined);
     redis.disconnect();
   }
 }

@@ -1,8 +1,38 @@
-import { HUB_WALLET_FACTORY_ABI, INTENTS_ABI, SPOKE_ABI, decodeHubCalls, intentFromTuple, intentHash, loadChainRegistry, type ChainRegistry } from '@swap/chains';
-import type { AllowanceCheckResponse, ApproveResponse, BuildResponse as AnyBuildResponse, EvmTx, Intent, IntentRequest, Token } from '@swap/contracts';
+import {
+  HUB_WALLET_FACTORY_ABI,
+  INTENTS_ABI,
+  SPOKE_ABI,
+  decodeHubCalls,
+  intentFromTuple,
+  intentHash,
+  loadChainRegistry,
+  type ChainRegistry,
+} from '@swap/chains';
+import type {
+  AllowanceCheckResponse,
+  ApproveResponse,
+  BuildResponse as AnyBuildResponse,
+  EvmTx,
+  Intent,
+  IntentRequest,
+  Token,
+} from '@swap/contracts';
 import type { IntentInput } from '@swap/client';
 import { jsonOf } from '@swap/testing';
-import { createPublicClient, createWalletClient, decodeEventLog, decodeFunctionData, defineChain, erc20Abi, getAddress, http, type Address, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  decodeEventLog,
+  decodeFunctionData,
+  defineChain,
+  erc20Abi,
+  getAddress,
+  http,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type TransactionReceipt,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startBuildServices, type BuildServices } from './build-services';
 import { DEV_KEYS } from '../../../tools/devnet/src/devnet';
@@ -44,7 +74,11 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
     return { status: res.status, body: (await jsonOf(res)) as T };
   };
   const post = async <T>(path: string, body: unknown): Promise<{ status: number; body: T }> => {
-    const res = await fetch(`${gateway}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${gateway}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await jsonOf(res)) as T };
   };
   // The public client's shapes: /deadline without an offset (300 s), intents without solver and data.
@@ -66,7 +100,8 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
   const expectSameIntent = (decoded: unknown, intent: Intent) => {
     const onChain = intentFromTuple(decoded as Parameters<typeof intentFromTuple>[0]);
     expect(intentHash(onChain)).toBe(intentHash(intent));
-    for (const field of ['creator', 'inputToken', 'outputToken', 'srcAddress', 'dstAddress', 'solver', 'data'] as const) same(onChain[field], intent[field]);
+    for (const field of ['creator', 'inputToken', 'outputToken', 'srcAddress', 'dstAddress', 'solver', 'data'] as const)
+      same(onChain[field], intent[field]);
     expect({ ...onChain, creator: '', inputToken: '', outputToken: '', srcAddress: '', dstAddress: '', solver: '', data: '' }).toEqual({
       ...intent,
       creator: '',
@@ -88,13 +123,24 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
     for (const key of [HUB, ARBITRUM]) {
       const info = mainnet.findChain(key)!;
       const url = standIn.rpcUrls[key];
-      const viemChain = defineChain({ id: info.chainId as number, name: info.name, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+      const viemChain = defineChain({
+        id: info.chainId as number,
+        name: info.name,
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [url] } },
+      });
       const read = createPublicClient({ chain: viemChain, transport: http(url), pollingInterval: 50 });
       const wallet = createWalletClient({ chain: viemChain, transport: http(url), account: user });
       // The user signs the bytes the service built, as any Ethereum client would.
       const send = async (tx: EvmTx) => {
         same(tx.from, user.address);
-        const hash = await wallet.sendTransaction({ to: tx.to as Address, data: tx.data as Hex, value: BigInt(tx.value), account: user, chain: viemChain });
+        const hash = await wallet.sendTransaction({
+          to: tx.to as Address,
+          data: tx.data as Hex,
+          value: BigInt(tx.value),
+          account: user,
+          chain: viemChain,
+        });
         return read.waitForTransactionReceipt({ hash });
       };
       clients.set(key, { read, send });
@@ -114,10 +160,25 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
     expect(await chain(ARBITRUM).read.getChainId()).toBe(42161);
     expect(mainnet.hub.contracts).toMatchObject({ intents: MAINNET_INTENTS, hubWalletFactory: MAINNET_HUB_WALLET_FACTORY });
     const arbitrum = mainnet.findChain(ARBITRUM)!;
-    for (const [key, address] of [[HUB, MAINNET_INTENTS], [HUB, MAINNET_HUB_WALLET_FACTORY], [ARBITRUM, arbitrum.assetManager!], [ARBITRUM, arbitrum.connection!], [ARBITRUM, token(ARBITRUM, 'USDC')], [HUB, hubAsset(ARBITRUM, 'USDC')]] as const) {
-      expect({ key, address, code: ((await chain(key).read.getCode({ address: address as Address })) ?? '0x').length > 2 }).toEqual({ key, address, code: true });
+    for (const [key, address] of [
+      [HUB, MAINNET_INTENTS],
+      [HUB, MAINNET_HUB_WALLET_FACTORY],
+      [ARBITRUM, arbitrum.assetManager!],
+      [ARBITRUM, arbitrum.connection!],
+      [ARBITRUM, token(ARBITRUM, 'USDC')],
+      [HUB, hubAsset(ARBITRUM, 'USDC')],
+    ] as const) {
+      expect({ key, address, code: ((await chain(key).read.getCode({ address: address as Address })) ?? '0x').length > 2 }).toEqual({
+        key,
+        address,
+        code: true,
+      });
     }
-    const usdc = await chain(ARBITRUM).read.readContract({ address: token(ARBITRUM, 'USDC') as Address, abi: erc20Abi, functionName: 'decimals' });
+    const usdc = await chain(ARBITRUM).read.readContract({
+      address: token(ARBITRUM, 'USDC') as Address,
+      abi: erc20Abi,
+      functionName: 'decimals',
+    });
     expect(usdc).toBe(6);
   });
 
@@ -126,10 +187,16 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
       const res = await get<Token[]>(`/v1/swaps/tokens/${key}`);
       expect(res.status).toBe(200);
       const expected = mainnet.profile.tokens.filter((t) => t.chainKey === key);
-      expect(res.body.map((t) => [t.symbol, t.address, t.decimals, t.chainKey])).toEqual(expected.map((t) => [t.symbol, t.address, t.decimals, key]));
+      expect(res.body.map((t) => [t.symbol, t.address, t.decimals, t.chainKey])).toEqual(
+        expected.map((t) => [t.symbol, t.address, t.decimals, key]),
+      );
     }
-    expect((await get<Token[]>(`/v1/swaps/tokens/${HUB}`)).body.find((t) => t.symbol === 'USDC')!.address).toBe('0x29219dd400f2Bf60E5a23d13Be72B486D4038894');
-    expect((await get<Token[]>(`/v1/swaps/tokens/${ARBITRUM}`)).body.find((t) => t.symbol === 'USDC')!.address).toBe('0xaf88d065e77c8cC2239327C5EDb3A432268e5831');
+    expect((await get<Token[]>(`/v1/swaps/tokens/${HUB}`)).body.find((t) => t.symbol === 'USDC')!.address).toBe(
+      '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
+    );
+    expect((await get<Token[]>(`/v1/swaps/tokens/${ARBITRUM}`)).body.find((t) => t.symbol === 'USDC')!.address).toBe(
+      '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
+    );
   });
 
   it("answers the deadline as the stand-in hub's latest block time plus the offset", async () => {
@@ -152,14 +219,26 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
     const approve = await post<ApproveResponse>('/v1/swaps/approve', body);
     expect(approve.status).toBe(200);
     same(approve.body.tx!.to, token(HUB, 'USDC'));
-    expect(decodeFunctionData({ abi: erc20Abi, data: approve.body.tx!.data as Hex })).toMatchObject({ functionName: 'approve', args: [getAddress(MAINNET_INTENTS), 2_500_000n] });
+    expect(decodeFunctionData({ abi: erc20Abi, data: approve.body.tx!.data as Hex })).toMatchObject({
+      functionName: 'approve',
+      args: [getAddress(MAINNET_INTENTS), 2_500_000n],
+    });
     expect((await chain(HUB).send(approve.body.tx!)).status).toBe('success');
     expect((await post<AllowanceCheckResponse>('/v1/swaps/allowance/check', body)).body.valid).toBe(true);
 
     const built = await post<BuildResponse>('/v1/swaps/intents', body);
     expect(built.status).toBe(200);
     expect(built.body.tx).toMatchObject({ to: MAINNET_INTENTS, value: '0' });
-    expect(built.body.intent).toMatchObject({ creator: user.address, inputAmount: '2500000', minOutputAmount: '2400000', srcChain: '146', dstChain: '23', solver: ZERO, data: '0x', deadline: body.deadline });
+    expect(built.body.intent).toMatchObject({
+      creator: user.address,
+      inputAmount: '2500000',
+      minOutputAmount: '2400000',
+      srcChain: '146',
+      dstChain: '23',
+      solver: ZERO,
+      data: '0x',
+      deadline: body.deadline,
+    });
     same(built.body.intent.inputToken, token(HUB, 'USDC'));
     same(built.body.intent.outputToken, hubAsset(ARBITRUM, 'USDC'));
     same(built.body.intent.srcAddress, user.address);
@@ -176,7 +255,14 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
     const event = decodeEventLog({ abi: INTENTS_ABI, data: log.data, topics: log.topics });
     expect(event.eventName).toBe('IntentCreated');
     expect((event.args as { intentHash: Hex }).intentHash).toBe(intentHash(built.body.intent));
-    expect(await chain(HUB).read.readContract({ address: token(HUB, 'USDC') as Address, abi: erc20Abi, functionName: 'balanceOf', args: [MAINNET_INTENTS] })).toBe(2_500_000n);
+    expect(
+      await chain(HUB).read.readContract({
+        address: token(HUB, 'USDC') as Address,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [MAINNET_INTENTS],
+      }),
+    ).toBe(2_500_000n);
     hubIntent = built.body.intent;
   });
 
@@ -189,12 +275,22 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
     expectSameIntent(call.args[0], hubIntent);
     const receipt = await chain(HUB).send(cancel.body.tx);
     const log = receipt.logs.find((l) => l.address.toLowerCase() === MAINNET_INTENTS.toLowerCase())!;
-    expect(decodeEventLog({ abi: INTENTS_ABI, data: log.data, topics: log.topics })).toMatchObject({ eventName: 'IntentCancelled', args: { intentHash: intentHash(hubIntent) } });
+    expect(decodeEventLog({ abi: INTENTS_ABI, data: log.data, topics: log.topics })).toMatchObject({
+      eventName: 'IntentCancelled',
+      args: { intentHash: intentHash(hubIntent) },
+    });
   });
 
   it("from Arbitrum: approve to the asset manager, then the asset manager's transfer to the user's hub wallet, with the hub calls", async () => {
     const arbitrum = mainnet.findChain(ARBITRUM)!;
-    const body = await request({ srcChainKey: ARBITRUM, dstChainKey: HUB, inputToken: token(ARBITRUM, 'USDC'), outputToken: token(HUB, 'USDC'), inputAmount: '7000000', minOutputAmount: '6900000' });
+    const body = await request({
+      srcChainKey: ARBITRUM,
+      dstChainKey: HUB,
+      inputToken: token(ARBITRUM, 'USDC'),
+      outputToken: token(HUB, 'USDC'),
+      inputAmount: '7000000',
+      minOutputAmount: '6900000',
+    });
     const check = await post<AllowanceCheckResponse>('/v1/swaps/allowance/check', body);
     expect(check.status).toBe(200);
     expect(check.body).toMatchObject({ valid: false, approvalRequired: true });
@@ -202,7 +298,10 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
     const approve = await post<ApproveResponse>('/v1/swaps/approve', body);
     expect(approve.status).toBe(200);
     same(approve.body.tx!.to, token(ARBITRUM, 'USDC'));
-    expect(decodeFunctionData({ abi: erc20Abi, data: approve.body.tx!.data as Hex }).args).toEqual([getAddress(arbitrum.assetManager!), 7_000_000n]);
+    expect(decodeFunctionData({ abi: erc20Abi, data: approve.body.tx!.data as Hex }).args).toEqual([
+      getAddress(arbitrum.assetManager!),
+      7_000_000n,
+    ]);
     expect((await chain(ARBITRUM).send(approve.body.tx!)).status).toBe('success');
     expect((await post<AllowanceCheckResponse>('/v1/swaps/allowance/check', body)).body.valid).toBe(true);
 
@@ -210,8 +309,21 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
     expect(built.status).toBe(200);
     expect(built.body.tx).toMatchObject({ to: arbitrum.assetManager, value: '0' });
     // The creator is the user's hub wallet, as the factory at the mainnet address derives it.
-    const hubWallet = await chain(HUB).read.readContract({ address: MAINNET_HUB_WALLET_FACTORY, abi: HUB_WALLET_FACTORY_ABI, functionName: 'getDeployedAddress', args: [23n, user.address.toLowerCase() as Hex] });
-    expect(built.body.intent).toMatchObject({ creator: hubWallet, inputAmount: '7000000', minOutputAmount: '6900000', srcChain: '23', dstChain: '146', solver: ZERO, data: '0x' });
+    const hubWallet = await chain(HUB).read.readContract({
+      address: MAINNET_HUB_WALLET_FACTORY,
+      abi: HUB_WALLET_FACTORY_ABI,
+      functionName: 'getDeployedAddress',
+      args: [23n, user.address.toLowerCase() as Hex],
+    });
+    expect(built.body.intent).toMatchObject({
+      creator: hubWallet,
+      inputAmount: '7000000',
+      minOutputAmount: '6900000',
+      srcChain: '23',
+      dstChain: '146',
+      solver: ZERO,
+      data: '0x',
+    });
     same(built.body.intent.inputToken, hubAsset(ARBITRUM, 'USDC'));
     same(built.body.intent.outputToken, token(HUB, 'USDC'));
     const transfer = decodeFunctionData({ abi: SPOKE_ABI, data: built.body.tx.data as Hex });
@@ -233,7 +345,9 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
     // Signed and sent on the Arbitrum stand-in: the asset manager takes the deposit and its connection emits the message.
     const receipt = await chain(ARBITRUM).send(built.body.tx);
     expect(receipt.status).toBe('success');
-    const message = receipt.logs.filter((l) => l.address.toLowerCase() === arbitrum.connection!.toLowerCase()).map((l) => decodeEventLog({ abi: SPOKE_ABI, data: l.data, topics: l.topics }));
+    const message = receipt.logs
+      .filter((l) => l.address.toLowerCase() === arbitrum.connection!.toLowerCase())
+      .map((l) => decodeEventLog({ abi: SPOKE_ABI, data: l.data, topics: l.topics }));
     expect(message.map((m) => m.eventName)).toEqual(['Message']);
 
     // The cancel from Arbitrum: a message through the mainnet connection asking the hub wallet to cancel.
@@ -256,7 +370,14 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
   });
 
   it('from Arbitrum with native ETH: value is the amount, no approval needed', async () => {
-    const body = await request({ srcChainKey: ARBITRUM, dstChainKey: HUB, inputToken: ZERO, outputToken: token(HUB, 'WETH'), inputAmount: '50000000000000000', minOutputAmount: '49000000000000000' });
+    const body = await request({
+      srcChainKey: ARBITRUM,
+      dstChainKey: HUB,
+      inputToken: ZERO,
+      outputToken: token(HUB, 'WETH'),
+      inputAmount: '50000000000000000',
+      minOutputAmount: '49000000000000000',
+    });
     expect((await post<ApproveResponse>('/v1/swaps/approve', body)).body).toMatchObject({ approvalRequired: false, tx: null });
     const built = await post<BuildResponse>('/v1/swaps/intents', body);
     expect(built.status).toBe(200);

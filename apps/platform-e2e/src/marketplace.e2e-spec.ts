@@ -4,7 +4,19 @@ import { eventually, HermesDouble, intentRequestBody, jsonOf, LogCapture } from 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPublicClient, createWalletClient, decodeEventLog, defineChain, erc20Abi, http, parseUnits, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  decodeEventLog,
+  defineChain,
+  erc20Abi,
+  http,
+  parseUnits,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type WalletClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
 import { DEV_KEYS } from '../../../tools/devnet/src/devnet';
@@ -12,7 +24,10 @@ import { DEV_KEYS } from '../../../tools/devnet/src/devnet';
 jest.setTimeout(120_000);
 
 /** Pyth feed ids of the oracle's markets.json: the prices this test moves. */
-const FEED = { ETH: 'ff61491a931112ddf1bd8147cd1b641375f79f5825126d665480874634fd0ace', USDC: 'eaa020c61cc479712813461ce153894a96a6c00b21ed0cfc2798d1f9a9e9c94a' };
+const FEED = {
+  ETH: 'ff61491a931112ddf1bd8147cd1b641375f79f5825126d665480874634fd0ace',
+  USDC: 'eaa020c61cc479712813461ce153894a96a6c00b21ed0cfc2798d1f9a9e9c94a',
+};
 const ZERO = '0x0000000000000000000000000000000000000000';
 
 describe('quotes from competing solvers, filled on the devnet (npm start’s platform)', () => {
@@ -35,26 +50,48 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
   };
   const token = (symbol: string) => registry.tokensOf('0x92.sonic').find((t) => t.symbol === symbol)!.address as Address;
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${gateway}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${gateway}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: await jsonOf(res) };
   };
   const send = async (tx: EvmTx): Promise<Hex> => {
-    const hash = await wallet.sendTransaction({ to: tx.to as Address, data: tx.data as Hex, value: BigInt(tx.value), account: user, chain: wallet.chain });
+    const hash = await wallet.sendTransaction({
+      to: tx.to as Address,
+      data: tx.data as Hex,
+      value: BigInt(tx.value),
+      account: user,
+      chain: wallet.chain,
+    });
     expect((await hub.waitForTransactionReceipt({ hash })).status).toBe('success');
     return hash;
   };
-  const balance = (asset: Address, owner: Address) => hub.readContract({ address: asset, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
+  const balance = (asset: Address, owner: Address) =>
+    hub.readContract({ address: asset, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
   const intentBody = (input: Address, output: Address, amount: string) =>
-    intentRequestBody({ srcChainKey: '0x92.sonic', dstChainKey: '0x92.sonic', inputToken: input, outputToken: output, inputAmount: amount, user: user.address });
+    intentRequestBody({
+      srcChainKey: '0x92.sonic',
+      dstChainKey: '0x92.sonic',
+      inputToken: input,
+      outputToken: output,
+      inputAmount: amount,
+      user: user.address,
+    });
   const approve = async (input: Address, output: Address, amount: string) => {
     const approval = await post('/v1/swaps/approve', { ...intentBody(input, output, amount), deadline: '0' });
     if (approval.body.tx) await send(approval.body.tx);
   };
   const solvedStatus = (intentTxHash: Hex) =>
-    eventually(async () => {
-      const status = await post('/v1/swaps/intents/status', { intentTxHash });
-      return status.body.status === 3 ? status.body : undefined;
-    }, 20_000, 100);
+    eventually(
+      async () => {
+        const status = await post('/v1/swaps/intents/status', { intentTxHash });
+        return status.body.status === 3 ? status.body : undefined;
+      },
+      20_000,
+      100,
+    );
 
   beforeAll(async () => {
     await hermes.start();
@@ -73,7 +110,12 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
     gateway = platform.gatewayUrl;
     registry = loadChainRegistry(platform.devnet!.profilePath);
     const rpc = registry.hub.rpcUrls![0];
-    const chain = defineChain({ id: 146, name: 'hub', nativeCurrency: { name: 'S', symbol: 'S', decimals: 18 }, rpcUrls: { default: { http: [rpc] } } });
+    const chain = defineChain({
+      id: 146,
+      name: 'hub',
+      nativeCurrency: { name: 'S', symbol: 'S', decimals: 18 },
+      rpcUrls: { default: { http: [rpc] } },
+    });
     hub = createPublicClient({ chain, transport: http(rpc), pollingInterval: 100 });
     wallet = createWalletClient({ chain, transport: http(rpc), account: user });
     // The oracle has the pushed prices once its first flush lands.
@@ -112,7 +154,13 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
     // 3 000 USDC at $1 for WETH at $3 000: 1 WETH, less the tighter solver's 20 bps.
     expect(quote.body.quotedAmount).toBe('998000000000000000');
     const txData = quote.body.txData as BuildResponse & { tx: EvmTx };
-    expect(txData.intent).toMatchObject({ inputAmount: '3000000000', minOutputAmount: '993010000000000000', allowPartialFill: false, solver: ZERO, data: '0x' });
+    expect(txData.intent).toMatchObject({
+      inputAmount: '3000000000',
+      minOutputAmount: '993010000000000000',
+      allowPartialFill: false,
+      solver: ZERO,
+      data: '0x',
+    });
     const deadline = Number(txData.intent.deadline) - Math.floor(Date.now() / 1000);
     expect(deadline).toBeGreaterThan(290);
     expect(deadline).toBeLessThanOrEqual(302);
@@ -134,7 +182,10 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
       .filter((l) => l.address.toLowerCase() === registry.hub.contracts!.intents!.toLowerCase())
       .map((l) => decodeEventLog({ abi: INTENTS_ABI, data: l.data, topics: l.topics }))
       .find((e) => e.eventName === 'IntentFilled');
-    expect(filled?.args).toMatchObject({ intentHash: executed.body.intent_hash, intentState: { exists: false, remainingInput: 0n, receivedOutput: 998000000000000000n, pendingPayment: false } });
+    expect(filled?.args).toMatchObject({
+      intentHash: executed.body.intent_hash,
+      intentState: { exists: false, remainingInput: 0n, receivedOutput: 998000000000000000n, pendingPayment: false },
+    });
     expect((await balance(weth, user.address)) - wethBefore).toBe(998000000000000000n);
     expect((await balance(usdc, tight)) - solverUsdcBefore).toBe(3000000000n);
     expect((await post('/v1/intent/status', { intent_tx_hash: intentTx })).body).toEqual({ status: 3, fill_tx_hash: solved.fillTxHash });
@@ -145,7 +196,10 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
     const weth = token('WETH');
     await approve(weth, usdc, parseUnits('1', 18).toString());
     // Sell 1 WETH for at least 3 300 USDC while ETH is at $3 000.
-    const order = await post('/v1/swaps/limit-orders', { ...intentBody(weth, usdc, parseUnits('1', 18).toString()), minOutputAmount: '3300000000' });
+    const order = await post('/v1/swaps/limit-orders', {
+      ...intentBody(weth, usdc, parseUnits('1', 18).toString()),
+      minOutputAmount: '3300000000',
+    });
     expect(order.status).toBe(200);
     expect(order.body.intent.deadline).toBe('0');
     const orderTx = await send(order.body.tx);
@@ -157,7 +211,12 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
     await eventually(() => platform.solvers.every((s) => s.solver.open.has(hash)), 10_000, 50);
     await new Promise((r) => setTimeout(r, 800));
     expect((await post('/v1/swaps/intents/status', { intentTxHash: orderTx })).body.status).toBe(2);
-    const [exists] = await hub.readContract({ address: registry.hub.contracts!.intents as Address, abi: INTENTS_ABI, functionName: 'intentStates', args: [hash as Hex] });
+    const [exists] = await hub.readContract({
+      address: registry.hub.contracts!.intents as Address,
+      abi: INTENTS_ABI,
+      functionName: 'intentStates',
+      args: [hash as Hex],
+    });
     expect(exists).toBe(true);
 
     const usdcBefore = await balance(usdc, user.address);
@@ -180,14 +239,20 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
     expect(BigInt(estimate.body.fee)).toBe(BigInt(estimate.body.gas) * BigInt(estimate.body.price));
 
     // A limit order for more than the wallet holds cannot be created: the chain says so.
-    const order = await post('/v1/swaps/limit-orders', { ...intentBody(usdc, weth, parseUnits('999999999', 6).toString()), minOutputAmount: '1' });
+    const order = await post('/v1/swaps/limit-orders', {
+      ...intentBody(usdc, weth, parseUnits('999999999', 6).toString()),
+      minOutputAmount: '1',
+    });
     const failing = await post('/v1/swaps/gas/estimate', { chainKey: '0x92.sonic', tx: order.body.tx });
     expect(failing.status).toBe(422);
     expect(failing.body.code).toBe('TRANSACTION_WOULD_FAIL');
 
     // More native ETH than the wallet holds: the node refuses it, and that is the transaction's fault.
     const eth = registry.tokensOf('0xa4b1.arbitrum').find((t) => t.symbol === 'ETH')!.address as Address;
-    const deposit = await post('/v1/swaps/limit-orders', { ...intentBody(eth, weth, parseUnits('1000000', 18).toString()), srcChainKey: '0xa4b1.arbitrum' });
+    const deposit = await post('/v1/swaps/limit-orders', {
+      ...intentBody(eth, weth, parseUnits('1000000', 18).toString()),
+      srcChainKey: '0xa4b1.arbitrum',
+    });
     expect(deposit.status).toBe(200);
     const rich = await post('/v1/swaps/gas/estimate', { chainKey: '0xa4b1.arbitrum', tx: deposit.body.tx });
     expect([rich.status, rich.body.code]).toEqual([422, 'TRANSACTION_WOULD_FAIL']);

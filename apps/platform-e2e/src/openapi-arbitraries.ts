@@ -38,9 +38,22 @@ const NASTY_TEXT = [
   'svc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
 ];
 
-const odd = fc.oneof(fc.constant(null), fc.constant([]), fc.constant({}), fc.boolean(), fc.integer(), fc.double({ noNaN: true }), fc.constantFrom(...NASTY_TEXT));
+const odd = fc.oneof(
+  fc.constant(null),
+  fc.constant([]),
+  fc.constant({}),
+  fc.boolean(),
+  fc.integer(),
+  fc.double({ noNaN: true }),
+  fc.constantFrom(...NASTY_TEXT),
+);
 
-export const nastyText = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...NASTY_TEXT) }, fc.string({ maxLength: 80 }), fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }));
+export const nastyText = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...NASTY_TEXT) },
+  fc.string({ maxLength: 80 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+);
 
 /**
  * Values for a schema of the document: mostly what it asks for (its examples, and text of
@@ -50,14 +63,16 @@ export const nastyText = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...NAS
 export function valueFor(schema: any, doc: any, depth = 0): fc.Arbitrary<unknown> {
   if (!schema || depth > 6) return odd;
   if (schema.$ref) return valueFor(resolve(schema.$ref, doc), doc, depth + 1);
-  if (schema.anyOf || schema.oneOf || schema.allOf) return fc.oneof(...(schema.anyOf ?? schema.oneOf ?? schema.allOf).map((s: any) => valueFor(s, doc, depth + 1)));
+  if (schema.anyOf || schema.oneOf || schema.allOf)
+    return fc.oneof(...(schema.anyOf ?? schema.oneOf ?? schema.allOf).map((s: any) => valueFor(s, doc, depth + 1)));
   const right = rightValue(schema, doc, depth);
   return fc.oneof({ weight: 6, arbitrary: right }, { weight: 1, arbitrary: odd });
 }
 
 function rightValue(schema: any, doc: any, depth: number): fc.Arbitrary<unknown> {
   const examples: unknown[] = [schema.example, schema.default, ...(schema.enum ?? [])].filter((v) => v !== undefined);
-  const of = (arb: fc.Arbitrary<unknown>) => (examples.length ? fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...examples) }, arb) : arb);
+  const of = (arb: fc.Arbitrary<unknown>) =>
+    examples.length ? fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...examples) }, arb) : arb;
   switch (schema.type) {
     case 'string':
       return of(nastyText);

@@ -11,11 +11,22 @@ const doc = {
         },
       },
     },
-    '/v1/things/count': { get: { responses: { '200': { content: { 'application/json': { schema: { type: 'object', properties: { n: { type: 'integer' } } } } } } } } },
+    '/v1/things/count': {
+      get: {
+        responses: { '200': { content: { 'application/json': { schema: { type: 'object', properties: { n: { type: 'integer' } } } } } } },
+      },
+    },
   },
   components: {
     schemas: {
-      Thing: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, owner: { anyOf: [{ $ref: '#/components/schemas/Owner' }, { type: 'object', nullable: true, enum: [null] }] } } },
+      Thing: {
+        type: 'object',
+        required: ['id'],
+        properties: {
+          id: { type: 'string' },
+          owner: { anyOf: [{ $ref: '#/components/schemas/Owner' }, { type: 'object', nullable: true, enum: [null] }] },
+        },
+      },
       Owner: { type: 'object', properties: { name: { type: 'string' } } },
       Error: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } },
     },
@@ -25,9 +36,15 @@ const doc = {
 describe('OpenApiContract', () => {
   it('accepts answers that match, literal paths before templates, a nullable reference as null', () => {
     const c = new OpenApiContract(doc);
-    expect(c.check({ method: 'GET', path: '/v1/things/count?x=1', status: 200, body: { n: 3 }, headers: json })).toBe('GET /v1/things/count');
-    expect(c.check({ method: 'GET', path: '/v1/things/a1', status: 200, body: { id: 'a1', owner: null }, headers: json })).toBe('GET /v1/things/{id}');
-    expect(c.check({ method: 'GET', path: '/v1/things/a1', status: 404, body: { code: 'NOT_FOUND' }, headers: json })).toBe('GET /v1/things/{id}');
+    expect(c.check({ method: 'GET', path: '/v1/things/count?x=1', status: 200, body: { n: 3 }, headers: json })).toBe(
+      'GET /v1/things/count',
+    );
+    expect(c.check({ method: 'GET', path: '/v1/things/a1', status: 200, body: { id: 'a1', owner: null }, headers: json })).toBe(
+      'GET /v1/things/{id}',
+    );
+    expect(c.check({ method: 'GET', path: '/v1/things/a1', status: 404, body: { code: 'NOT_FOUND' }, headers: json })).toBe(
+      'GET /v1/things/{id}',
+    );
     expect(c.violations).toEqual([]);
     expect([...c.good]).toEqual(['GET /v1/things/count', 'GET /v1/things/{id}']);
     expect([...c.bad]).toEqual(['GET /v1/things/{id}']);

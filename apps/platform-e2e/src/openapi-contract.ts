@@ -64,7 +64,8 @@ export class OpenApiContract {
     const key = `${found.method} ${found.template}`;
     if (exchange.status >= 200 && exchange.status < 300) this.good.add(key);
     else if (exchange.status >= 400 && exchange.status < 500) this.bad.add(key);
-    if (exchange.status >= 500 && !this.unavailable(exchange.status, exchange.body)) this.violations.push(`${where}: a 5xx (${JSON.stringify(exchange.body)})`);
+    if (exchange.status >= 500 && !this.unavailable(exchange.status, exchange.body))
+      this.violations.push(`${where}: a 5xx (${JSON.stringify(exchange.body)})`);
     const responses = found.op.responses ?? {};
     const response = responses[String(exchange.status)] ?? (exchange.status >= 400 ? responses.default : undefined);
     if (!response) {
@@ -76,7 +77,8 @@ export class OpenApiContract {
       if (exchange.body !== undefined && exchange.body !== '') this.violations.push(`${where}: a body where the document declares none`);
       return key;
     }
-    if (!(exchange.headers.get('content-type') ?? '').startsWith('application/json')) this.violations.push(`${where}: content-type ${exchange.headers.get('content-type')}`);
+    if (!(exchange.headers.get('content-type') ?? '').startsWith('application/json'))
+      this.violations.push(`${where}: content-type ${exchange.headers.get('content-type')}`);
     const id = `${key} ${exchange.status}`;
     let validate = this.validators.get(id);
     if (!validate) {
@@ -84,7 +86,9 @@ export class OpenApiContract {
       this.validators.set(id, validate);
     }
     if (!validate(exchange.body)) {
-      this.violations.push(`${where}: ${this.ajv.errorsText(validate.errors, { dataVar: 'body' })} in ${JSON.stringify(exchange.body).slice(0, 300)}`);
+      this.violations.push(
+        `${where}: ${this.ajv.errorsText(validate.errors, { dataVar: 'body' })} in ${JSON.stringify(exchange.body).slice(0, 300)}`,
+      );
     }
     return key;
   }
@@ -103,7 +107,13 @@ function closed(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(closed);
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) out[k] = k === 'properties' || k === 'example' ? (k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closed(s)])) : v) : closed(v);
+  for (const [k, v] of Object.entries(node))
+    out[k] =
+      k === 'properties' || k === 'example'
+        ? k === 'properties'
+          ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closed(s)]))
+          : v
+        : closed(v);
   if ('properties' in out && !('additionalProperties' in out)) out.additionalProperties = false;
   return out;
 }
@@ -114,7 +124,13 @@ export function contractMiddleware(contract: OpenApiContract): Middleware {
     async onResponse({ request, response }) {
       const url = new URL(request.url);
       const body = parseBody(await response.clone().text());
-      contract.check({ method: request.method, path: `${url.pathname}${url.search}`, status: response.status, body, headers: response.headers });
+      contract.check({
+        method: request.method,
+        path: `${url.pathname}${url.search}`,
+        status: response.status,
+        body,
+        headers: response.headers,
+      });
       return response;
     },
   };

@@ -23,18 +23,32 @@ describe('partner portal UI in chromium, on the embedded default', () => {
   const portal = () => `${platform.gatewayUrl}/portal/`;
   const service = (name: string) => platform.services.find((s) => s.name === name)!.url;
   const setSwapsMode = (mode: string) =>
-    fetch(`${service('key-registry')}/ops/enforcement-modes/swaps`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode }) }).then((r) => r.status);
+    fetch(`${service('key-registry')}/ops/enforcement-modes/swaps`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ mode }),
+    }).then((r) => r.status);
   const shot = async (page: Page, name: string) => {
     if (!SHOTS) return;
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   };
   const hashWith = (key: string) =>
-    fetch(`${platform.gatewayUrl}/v1/swaps/intents/hash`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ intent: sampleIntent() }) }).then((r) => r.status);
+    fetch(`${platform.gatewayUrl}/v1/swaps/intents/hash`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ intent: sampleIntent() }),
+    }).then((r) => r.status);
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'portal-ui-'));
-    platform = await startPlatform({ dataDir, gatewayPort: 0, servicePorts: 'ephemeral', logLevel: 'warn', env: { SCRYPT_LOG_N: '10', PORTAL_PUBLIC_URL: 'http://127.0.0.1' } });
+    platform = await startPlatform({
+      dataDir,
+      gatewayPort: 0,
+      servicePorts: 'ephemeral',
+      logLevel: 'warn',
+      env: { SCRYPT_LOG_N: '10', PORTAL_PUBLIC_URL: 'http://127.0.0.1' },
+    });
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -99,7 +113,11 @@ describe('partner portal UI in chromium, on the embedded default', () => {
       await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
       if (name === 'staging') await page.getByRole('button', { name: 'I have stored it' }).click();
     }
-    await page.getByRole('dialog').getByRole('alert').getByText('Two active API keys already exist; revoke one, then create another').waitFor();
+    await page
+      .getByRole('dialog')
+      .getByRole('alert')
+      .getByText('Two active API keys already exist; revoke one, then create another')
+      .waitFor();
     await shot(page, 'key-limit');
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 

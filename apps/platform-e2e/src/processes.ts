@@ -12,7 +12,11 @@ export interface Spawned {
 
 /** Runs a built entry point (`dist/...`) as its own process, collecting its output lines. */
 export function spawnNode(script: string, env: Record<string, string>, args: string[] = []): Spawned {
-  const child = spawn(process.execPath, [join(ROOT, script), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, script), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const stdout: string[] = [];
   const stderr: string[] = [];
   child.stdout!.on('data', (c: Buffer) => stdout.push(...c.toString().split('\n').filter(Boolean)));

@@ -3,7 +3,16 @@ import { eventually, LogCapture } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPublicClient, createWalletClient, defineChain, http, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type WalletClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { DEV_KEYS } from '../../../tools/devnet/src/devnet';
 import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
@@ -48,12 +57,21 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
   };
   const ok = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
     const r = await api(method, path, body, headers);
-    expect({ route: `${method} ${path}`, outcome: r.status >= 200 && r.status < 300 ? 'ok' : { status: r.status, body: r.body } }).toEqual({ route: `${method} ${path}`, outcome: 'ok' });
+    expect({ route: `${method} ${path}`, outcome: r.status >= 200 && r.status < 300 ? 'ok' : { status: r.status, body: r.body } }).toEqual({
+      route: `${method} ${path}`,
+      outcome: 'ok',
+    });
     return r.body;
   };
   const send = async (key: string, tx: { to: string; data: string; value: string }): Promise<Hex> => {
     const c = clients.get(key)!;
-    const hash = await c.write.sendTransaction({ to: tx.to as Address, data: tx.data as Hex, value: BigInt(tx.value), account: user, chain: c.write.chain });
+    const hash = await c.write.sendTransaction({
+      to: tx.to as Address,
+      data: tx.data as Hex,
+      value: BigInt(tx.value),
+      account: user,
+      chain: c.write.chain,
+    });
     const receipt = await c.read.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe('success');
     return hash;
@@ -73,8 +91,16 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     });
     registry = loadChainRegistry(platform.devnet!.profilePath);
     for (const c of registry.chains.filter((x) => x.type === 'EVM')) {
-      const chain = defineChain({ id: c.chainId as number, name: c.name, nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 }, rpcUrls: { default: { http: c.rpcUrls! } } });
-      clients.set(c.key, { read: createPublicClient({ chain, transport: http(c.rpcUrls![0]), pollingInterval: 100 }), write: createWalletClient({ chain, transport: http(c.rpcUrls![0]), account: user }) });
+      const chain = defineChain({
+        id: c.chainId as number,
+        name: c.name,
+        nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 },
+        rpcUrls: { default: { http: c.rpcUrls! } },
+      });
+      clients.set(c.key, {
+        read: createPublicClient({ chain, transport: http(c.rpcUrls![0]), pollingInterval: 100 }),
+        write: createWalletClient({ chain, transport: http(c.rpcUrls![0]), account: user }),
+      });
     }
     const doc = (await (await fetch(`${platform.gatewayUrl}/v1/openapi.json`)).json()) as any;
     expect(doc.info['x-partial']).toBeUndefined();
@@ -93,7 +119,8 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
   it('runs the public client’s swap in its own shapes with the typed client: tokens, deadline, quote, fee, allowance, approve, intents, submit, status', async () => {
     const client = typed();
     const tokens = await client.tokens();
-    for (const t of Object.values(tokens).flat()) expect(t).toEqual(expect.objectContaining({ hubAsset: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), vault: expect.any(String) }));
+    for (const t of Object.values(tokens).flat())
+      expect(t).toEqual(expect.objectContaining({ hubAsset: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), vault: expect.any(String) }));
     expect((await client.tokensOf(swap.src)).map((t) => t.symbol)).toEqual(['ETH', 'USDC', 'WETH']);
 
     const hubTime = Number((await clients.get(swap.dst)!.read.getBlock()).timestamp);
@@ -103,10 +130,20 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     expect(Number(deadline) - hubTime).toBeLessThanOrEqual(302);
     expect(Number(await client.deadline()) - Number(deadline)).toBeLessThanOrEqual(2);
     const tooFar = await api('GET', '/v1/swaps/deadline?offsetSeconds=604801');
-    expect({ status: tooFar.status, message: tooFar.body.message }).toEqual({ status: 400, message: 'offsetSeconds must be a positive integer of seconds (1 to 604800)' });
+    expect({ status: tooFar.status, message: tooFar.body.message }).toEqual({
+      status: 400,
+      message: 'offsetSeconds must be a positive integer of seconds (1 to 604800)',
+    });
 
     const amount = '25000000';
-    const quote = await client.quote({ tokenSrc: token(swap.src, 'USDC'), tokenSrcChainKey: swap.src, tokenDst: token(swap.dst, 'WETH'), tokenDstChainKey: swap.dst, amount, quoteType: 'exact_input' });
+    const quote = await client.quote({
+      tokenSrc: token(swap.src, 'USDC'),
+      tokenSrcChainKey: swap.src,
+      tokenDst: token(swap.dst, 'WETH'),
+      tokenDstChainKey: swap.dst,
+      amount,
+      quoteType: 'exact_input',
+    });
     expect(BigInt(quote.quotedAmount)).toBeGreaterThan(0n);
     expect(await client.partnerFee(amount)).toMatchObject({ amount, fee: '0', partnerFee: null });
 
@@ -134,14 +171,24 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     expect(built.intent).toMatchObject({ solver: '0x0000000000000000000000000000000000000000', data: '0x' });
     sourceTx = await send(swap.src, built.tx);
 
-    const submit = { txHash: sourceTx, srcChainKey: swap.src, walletAddress: user.address, intent: built.intent, relayData: built.relayData.payload };
+    const submit = {
+      txHash: sourceTx,
+      srcChainKey: swap.src,
+      walletAddress: user.address,
+      intent: built.intent,
+      relayData: built.relayData.payload,
+    };
     expect(await client.submit(submit)).toEqual({ success: true, data: expect.objectContaining({ status: 'inserted' }) });
     expect((await client.submit(submit)).data.status).toBe('duplicate');
     // The public client's status reader looks for `success` in the body.
     const polled = await ok('GET', `/v1/swaps/submit-tx/status?txHash=${sourceTx}&srcChainKey=${swap.src}`);
     expect(polled.success).toBe(true);
     const seen: string[] = [];
-    const done = await client.waitForSettlement(sourceTx, swap.src, { intervalMs: 300, timeoutMs: 60_000, onStatus: (s) => seen.push(s.status) });
+    const done = await client.waitForSettlement(sourceTx, swap.src, {
+      intervalMs: 300,
+      timeoutMs: 60_000,
+      onStatus: (s) => seen.push(s.status),
+    });
     expect(done.status).toBe('solved');
     expect(seen.at(-1)).toBe('solved');
     expect((await ok('POST', '/v1/swaps/intents/hash', { intent: built.intent })).hash).toBe(done.intentHash);
@@ -182,7 +229,10 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     // An error reaches the caller as a SwapApiError with the platform's body.
     const error = await client.tokensOf('0x1.nowhere').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SwapApiError);
-    expect({ status: (error as SwapApiError).status, code: (error as SwapApiError).code }).toEqual({ status: 404, code: 'CHAIN_NOT_FOUND' });
+    expect({ status: (error as SwapApiError).status, code: (error as SwapApiError).code }).toEqual({
+      status: 404,
+      code: 'CHAIN_NOT_FOUND',
+    });
   });
 
   it('serves candles and the solver API’s quote and execute', async () => {
@@ -194,7 +244,18 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     await ok('POST', '/v1/intent/quote', { token_src: hubUsdc, token_dst: hubWeth, amount: '1000000', quote_type: 'exact_input' });
     // A hub intent of its own, handed to the solvers by its creation transaction.
     const { deadline } = await ok('GET', '/v1/swaps/deadline?offsetSeconds=600');
-    const body = { srcChainKey: swap.dst, dstChainKey: swap.dst, inputToken: hubUsdc, outputToken: hubWeth, inputAmount: '1500000', minOutputAmount: '1', deadline, allowPartialFill: false, srcAddress: user.address, dstAddress: user.address };
+    const body = {
+      srcChainKey: swap.dst,
+      dstChainKey: swap.dst,
+      inputToken: hubUsdc,
+      outputToken: hubWeth,
+      inputAmount: '1500000',
+      minOutputAmount: '1',
+      deadline,
+      allowPartialFill: false,
+      srcAddress: user.address,
+      dstAddress: user.address,
+    };
     const approval = await ok('POST', '/v1/swaps/approve', body);
     if (approval.tx) await send(swap.dst, approval.tx);
     const hubTx = await send(swap.dst, (await ok('POST', '/v1/swaps/intents', body)).tx);
@@ -203,7 +264,13 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
 
   it('serves sponsorship requests to a sponsoring key', async () => {
     const sponsorship = platform.services.find((s) => s.name === 'sponsorship-keys')!;
-    const minted = (await (await fetch(`${sponsorship.url}/ops/sponsoring-keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ owner: 'relayer-co' }) })).json()) as { key: string };
+    const minted = (await (
+      await fetch(`${sponsorship.url}/ops/sponsoring-keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ owner: 'relayer-co' }),
+      })
+    ).json()) as { key: string };
     const key = { 'x-api-key': minted.key as string };
     await eventually(async () => (await api('GET', '/v1/sponsorships/requests', undefined, key)).status === 200, 20_000, 100);
     await ok('POST', '/v1/sponsorships/requests', { chainKey: swap.src, walletAddress: user.address }, key);

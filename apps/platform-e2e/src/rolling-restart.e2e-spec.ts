@@ -1,6 +1,17 @@
 import autocannon from 'autocannon';
 import { migrateService, startServiceFromEnv, type RunningService } from '@swap/service-kit';
-import { createTestDatabase, eventually, removeTestStreams, RUN_PREFIX, sampleIntent, testInfra, testKeySetEnv, testServiceEnv, uniqueId, unusedPort } from '@swap/testing';
+import {
+  createTestDatabase,
+  eventually,
+  removeTestStreams,
+  RUN_PREFIX,
+  sampleIntent,
+  testInfra,
+  testKeySetEnv,
+  testServiceEnv,
+  uniqueId,
+  unusedPort,
+} from '@swap/testing';
 import { apiGateway } from '../../api-gateway/src/api-gateway.definition';
 import { keyRegistry } from '../../key-registry/src/key-registry.definition';
 import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
@@ -15,7 +26,8 @@ interface Replica {
   process?: Spawned;
 }
 
-const ready = (adminPort: number) => eventually(async () => (await fetch(`http://127.0.0.1:${adminPort}/readyz`)).status === 200, 30_000, 50);
+const ready = (adminPort: number) =>
+  eventually(async () => (await fetch(`http://127.0.0.1:${adminPort}/readyz`)).status === 200, 30_000, 50);
 
 /** Requests a replica's process has served on a route (from its own /metrics). */
 async function served(adminPort: number, route: string): Promise<number> {
@@ -41,7 +53,11 @@ describe('a rolling restart of swap-gateway behind the gateway, under load', () 
   let env: Record<string, string>;
 
   const startReplica = async (replica: Replica) => {
-    replica.process = spawnNode('dist/apps/swap-gateway/src/main.js', { ...env, PORT: String(replica.port), ADMIN_PORT: String(replica.adminPort) });
+    replica.process = spawnNode('dist/apps/swap-gateway/src/main.js', {
+      ...env,
+      PORT: String(replica.port),
+      ADMIN_PORT: String(replica.adminPort),
+    });
     await ready(replica.adminPort);
   };
 
@@ -74,7 +90,10 @@ describe('a rolling restart of swap-gateway behind the gateway, under load', () 
     };
     for (let i = 0; i < 2; i++) replicas.push({ port: await unusedPort(), adminPort: await unusedPort() });
     await Promise.all(replicas.map(startReplica));
-    gateway = await startServiceFromEnv(apiGateway, testServiceEnv({ UPSTREAM_SWAP_GATEWAY_URL: replicas.map((r) => `http://127.0.0.1:${r.port}`).join(',') }));
+    gateway = await startServiceFromEnv(
+      apiGateway,
+      testServiceEnv({ UPSTREAM_SWAP_GATEWAY_URL: replicas.map((r) => `http://127.0.0.1:${r.port}`).join(',') }),
+    );
   });
 
   afterAll(async () => {
@@ -105,7 +124,12 @@ describe('a rolling restart of swap-gateway behind the gateway, under load', () 
         duration: 60, // stopped once both restarts are done
         requests: [
           { method: 'GET', path: '/v1/swaps/tokens/0x92.sonic' },
-          { method: 'POST', path: '/v1/swaps/intents/hash', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ intent: sampleIntent() }) },
+          {
+            method: 'POST',
+            path: '/v1/swaps/intents/hash',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ intent: sampleIntent() }),
+          },
         ],
       },
       (_error, result) => finish(result),
@@ -116,7 +140,13 @@ describe('a rolling restart of swap-gateway behind the gateway, under load', () 
     const first = await restart(replicas[0]);
     const second = await restart(replicas[1]);
     // The replicas started again take their share before the load ends.
-    await eventually(async () => (await served(replicas[0].adminPort, '/v1/swaps/tokens/:chainKey')) > 0 && (await served(replicas[1].adminPort, '/v1/swaps/tokens/:chainKey')) > 0, 10_000, 100);
+    await eventually(
+      async () =>
+        (await served(replicas[0].adminPort, '/v1/swaps/tokens/:chainKey')) > 0 &&
+        (await served(replicas[1].adminPort, '/v1/swaps/tokens/:chainKey')) > 0,
+      10_000,
+      100,
+    );
     load.stop();
     const result = await finished;
 

@@ -1,12 +1,33 @@
 import { INTENTS_ABI, loadChainRegistry, type ChainRegistry } from '@swap/chains';
 import type { BuildResponse, EvmTx } from '@swap/contracts';
 import { migrateService } from '@swap/service-kit';
-import { createTestDatabase, eventually, intentRequestBody, jsonOf, removeTestStreams, RUN_PREFIX, testInfra, testKeySetEnv, uniqueId, unusedPort } from '@swap/testing';
+import {
+  createTestDatabase,
+  eventually,
+  intentRequestBody,
+  jsonOf,
+  removeTestStreams,
+  RUN_PREFIX,
+  testInfra,
+  testKeySetEnv,
+  uniqueId,
+  unusedPort,
+} from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createPublicClient, createWalletClient, decodeEventLog, defineChain, http, maxUint256, type Address, type Hex, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  decodeEventLog,
+  defineChain,
+  http,
+  maxUint256,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { keyRegistry } from '../../key-registry/src/key-registry.definition';
 import { oracleCandles } from '../../oracle-candles/src/oracle-candles.definition';
@@ -90,7 +111,16 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
 
     // Two reference solvers, connected straight to quote-builder, pricing from the oracle.
     const hub = registry.hub;
-    solvers.push(...(await registerAndStartSolvers({ quoteBuilderUrl: quote.url, oracleUrl: oracle.url, hubRpcUrl: hub.rpcUrls![0], intentsContract: hub.contracts!.intents!, wallets: devnet.solvers, namePrefix: 'chaos' })));
+    solvers.push(
+      ...(await registerAndStartSolvers({
+        quoteBuilderUrl: quote.url,
+        oracleUrl: oracle.url,
+        hubRpcUrl: hub.rpcUrls![0],
+        intentsContract: hub.contracts!.intents!,
+        wallets: devnet.solvers,
+        namePrefix: 'chaos',
+      })),
+    );
     await eventually(() => solvers.every((s) => s.connected), 10_000, 50);
   });
 
@@ -107,11 +137,21 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     const clients = new Map<string, PublicClient>();
     const chainOf = (key: string) => {
       const c = registry.findChain(key)!;
-      return defineChain({ id: c.chainId as number, name: c.name, nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 }, rpcUrls: { default: { http: c.rpcUrls! } } });
+      return defineChain({
+        id: c.chainId as number,
+        name: c.name,
+        nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 },
+        rpcUrls: { default: { http: c.rpcUrls! } },
+      });
     };
-    for (const key of ['0x92.sonic', '0xa4b1.arbitrum']) clients.set(key, createPublicClient({ chain: chainOf(key), transport: http(), pollingInterval: 100 }));
+    for (const key of ['0x92.sonic', '0xa4b1.arbitrum'])
+      clients.set(key, createPublicClient({ chain: chainOf(key), transport: http(), pollingInterval: 100 }));
     const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${swapGateway}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${swapGateway}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: await jsonOf(res) };
     };
     const deadline = (await jsonOf(await fetch(`${swapGateway}/v1/swaps/deadline?offsetSeconds=900`))).deadline as string;
@@ -138,7 +178,11 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
       wallets.map(async (account, w) => {
         for (const key of ['0x92.sonic', '0xa4b1.arbitrum']) {
           const usdc = registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
-          const approval = await post('/v1/swaps/approve', { ...body(key, usdc, account.address), inputAmount: maxUint256.toString(), deadline: '0' });
+          const approval = await post('/v1/swaps/approve', {
+            ...body(key, usdc, account.address),
+            inputAmount: maxUint256.toString(),
+            deadline: '0',
+          });
           const write = createWalletClient({ chain: chainOf(key), transport: http(), account });
           const hash = await write.sendTransaction({ to: approval.body.tx.to, data: approval.body.tx.data });
           await clients.get(key)!.waitForTransactionReceipt({ hash });
@@ -146,7 +190,11 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
         for (let i = 0; i < SWAPS / wallets.length; i++) {
           const key = i % 2 === 0 ? '0x92.sonic' : '0xa4b1.arbitrum';
           const usdc = registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
-          const built = await post('/v1/swaps/intents', { ...body(key, usdc, account.address), deadline, inputAmount: String(1_000_000 + w * 1000 + i) });
+          const built = await post('/v1/swaps/intents', {
+            ...body(key, usdc, account.address),
+            deadline,
+            inputAmount: String(1_000_000 + w * 1000 + i),
+          });
           expect(built.status).toBe(200);
           const { tx, intent, relayData } = built.body as BuildResponse & { tx: EvmTx };
           const write = createWalletClient({ chain: chainOf(key), transport: http(), account });
@@ -154,12 +202,26 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
           // Mined before the wallet's next one: viem estimates gas against the state of the
           // moment, and an estimate made before the previous swap landed can fall short.
           const receipt = await clients.get(key)!.waitForTransactionReceipt({ hash });
-          expect({ hash, status: receipt.status, gasUsed: receipt.gasUsed }).toEqual({ hash, status: 'success', gasUsed: expect.any(BigInt) });
+          expect({ hash, status: receipt.status, gasUsed: receipt.gasUsed }).toEqual({
+            hash,
+            status: 'success',
+            gasUsed: expect.any(BigInt),
+          });
           // A replica killed while it answers is a 5xx the client retries, as the spec's clients do.
-          const submitted = await eventually(async () => {
-            const res = await post('/v1/swaps/submit-tx', { txHash: hash, srcChainKey: key, walletAddress: account.address, intent, relayData: relayData.payload });
-            return res.status === 200 ? res.body.data.status : undefined;
-          }, 30_000, 200);
+          const submitted = await eventually(
+            async () => {
+              const res = await post('/v1/swaps/submit-tx', {
+                txHash: hash,
+                srcChainKey: key,
+                walletAddress: account.address,
+                intent,
+                relayData: relayData.payload,
+              });
+              return res.status === 200 ? res.body.data.status : undefined;
+            },
+            30_000,
+            200,
+          );
           expect(['inserted', 'duplicate']).toContain(submitted);
           sent.push({ txHash: hash.toLowerCase(), srcChainKey: key });
         }
@@ -168,21 +230,31 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     expect(sent).toHaveLength(SWAPS);
 
     try {
-      await eventually(async () => {
-        const { rows: left } = await rows.query(`SELECT status, src_chain_key, count(*)::int AS n, max(processing_attempts) AS attempts FROM relay_tracker.submissions GROUP BY 1, 2`);
-        if (process.env.CHAOS_DEBUG) process.stderr.write(`${new Date().toISOString()} ${JSON.stringify(left)}\n`);
-        return left.every((r) => r.status === 'solved' || r.status === 'failed');
-      }, 240_000, 500);
+      await eventually(
+        async () => {
+          const { rows: left } = await rows.query(
+            `SELECT status, src_chain_key, count(*)::int AS n, max(processing_attempts) AS attempts FROM relay_tracker.submissions GROUP BY 1, 2`,
+          );
+          if (process.env.CHAOS_DEBUG) process.stderr.write(`${new Date().toISOString()} ${JSON.stringify(left)}\n`);
+          return left.every((r) => r.status === 'solved' || r.status === 'failed');
+        },
+        240_000,
+        500,
+      );
     } finally {
       done = true;
       await chaos;
     }
     expect(kills).toBeGreaterThanOrEqual(REPLICAS);
 
-    const { rows: final } = await rows.query(`SELECT tx_hash, src_chain_key, status, history, intent_hash, user_message FROM relay_tracker.submissions`).finally(() => rows.end());
+    const { rows: final } = await rows
+      .query(`SELECT tx_hash, src_chain_key, status, history, intent_hash, user_message FROM relay_tracker.submissions`)
+      .finally(() => rows.end());
     expect(final).toHaveLength(SWAPS);
     expect(final.filter((r) => r.status !== 'solved').map((r) => [r.tx_hash, r.status, r.user_message])).toEqual([]);
-    const outOfOrder = final.filter((r) => JSON.stringify((r.history as { status: string }[]).map((h) => h.status)) !== JSON.stringify(SPEC_ORDER));
+    const outOfOrder = final.filter(
+      (r) => JSON.stringify((r.history as { status: string }[]).map((h) => h.status)) !== JSON.stringify(SPEC_ORDER),
+    );
     expect(outOfOrder.map((r) => (r.history as { status: string }[]).map((h) => h.status))).toEqual([]);
 
     // On the hub: each intent created once (for a spoke source: one delivery of its relay) and filled once.
@@ -202,6 +274,13 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
 
   function body(srcChainKey: string, usdc: string, user: string) {
     const hubWeth = registry.tokensOf('0x92.sonic').find((t) => t.symbol === 'WETH')!.address;
-    return intentRequestBody({ srcChainKey, dstChainKey: '0x92.sonic', inputToken: usdc, outputToken: hubWeth, inputAmount: '1000000', user });
+    return intentRequestBody({
+      srcChainKey,
+      dstChainKey: '0x92.sonic',
+      inputToken: usdc,
+      outputToken: hubWeth,
+      inputAmount: '1000000',
+      user,
+    });
   }
 });

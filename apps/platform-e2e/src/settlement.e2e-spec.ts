@@ -6,7 +6,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createPublicClient, createWalletClient, defineChain, erc20Abi, http, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  erc20Abi,
+  http,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type WalletClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
 import { DEV_KEYS } from '../../../tools/devnet/src/devnet';
@@ -28,28 +38,61 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
 
   const token = (key: string, symbol: string) => registry.tokensOf(key).find((t) => t.symbol === symbol)!.address as Address;
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${gateway}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${gateway}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: await jsonOf(res) };
   };
   const send = async (key: string, tx: EvmTx, gas?: bigint): Promise<{ hash: Hex; status: string }> => {
     const c = clients.get(key)!;
-    const hash = await c.write.sendTransaction({ to: tx.to as Address, data: tx.data as Hex, value: BigInt(tx.value), account: user, chain: c.write.chain, ...(gas ? { gas } : {}) });
+    const hash = await c.write.sendTransaction({
+      to: tx.to as Address,
+      data: tx.data as Hex,
+      value: BigInt(tx.value),
+      account: user,
+      chain: c.write.chain,
+      ...(gas ? { gas } : {}),
+    });
     return { hash, status: (await c.read.waitForTransactionReceipt({ hash })).status };
   };
-  const balance = (key: string, asset: Address) => clients.get(key)!.read.readContract({ address: asset, abi: erc20Abi, functionName: 'balanceOf', args: [user.address] });
-  const status = async (txHash: string, srcChainKey: string): Promise<Status> => (await jsonOf(await fetch(`${gateway}/v1/swaps/submit-tx/status?txHash=${txHash}&srcChainKey=${srcChainKey}`))).data;
+  const balance = (key: string, asset: Address) =>
+    clients.get(key)!.read.readContract({ address: asset, abi: erc20Abi, functionName: 'balanceOf', args: [user.address] });
+  const status = async (txHash: string, srcChainKey: string): Promise<Status> =>
+    (await jsonOf(await fetch(`${gateway}/v1/swaps/submit-tx/status?txHash=${txHash}&srcChainKey=${srcChainKey}`))).data;
   const settled = (txHash: string, srcChainKey: string, timeoutMs = 30_000) =>
-    eventually(async () => {
-      const s = await status(txHash, srcChainKey);
-      return s.status === 'solved' || s.status === 'failed' ? s : undefined;
-    }, timeoutMs, 100);
-  const submit = (txHash: string, srcChainKey: string, built: { intent: Intent; relayData: { payload: string } }, walletAddress: string = user.address) =>
-    post('/v1/swaps/submit-tx', { txHash, srcChainKey, walletAddress, intent: built.intent, relayData: built.relayData.payload });
+    eventually(
+      async () => {
+        const s = await status(txHash, srcChainKey);
+        return s.status === 'solved' || s.status === 'failed' ? s : undefined;
+      },
+      timeoutMs,
+      100,
+    );
+  const submit = (
+    txHash: string,
+    srcChainKey: string,
+    built: { intent: Intent; relayData: { payload: string } },
+    walletAddress: string = user.address,
+  ) => post('/v1/swaps/submit-tx', { txHash, srcChainKey, walletAddress, intent: built.intent, relayData: built.relayData.payload });
   /** The spec's steps 1–4: quote with the build, approve when needed, sign and send, submit. */
   const swap = async (src: string, dst: string, input: string, output: string, amount: string) => {
-    const quote = await post('/v1/swaps/quote?includeTxData=true', { tokenSrc: token(src, input), tokenSrcChainKey: src, tokenDst: token(dst, output), tokenDstChainKey: dst, amount, quoteType: 'exact_input', srcAddress: user.address, dstAddress: user.address });
+    const quote = await post('/v1/swaps/quote?includeTxData=true', {
+      tokenSrc: token(src, input),
+      tokenSrcChainKey: src,
+      tokenDst: token(dst, output),
+      tokenDstChainKey: dst,
+      amount,
+      quoteType: 'exact_input',
+      srcAddress: user.address,
+      dstAddress: user.address,
+    });
     expect({ status: quote.status, error: quote.status === 200 ? undefined : quote.body }).toEqual({ status: 200, error: undefined });
-    const approval = await post('/v1/swaps/approve', { ...intentBody(src, dst, token(src, input), token(dst, output), amount), deadline: '0' });
+    const approval = await post('/v1/swaps/approve', {
+      ...intentBody(src, dst, token(src, input), token(dst, output), amount),
+      deadline: '0',
+    });
     if (approval.body.tx) await send(src, approval.body.tx);
     const sent = await send(src, quote.body.txData.tx);
     expect(sent.status).toBe('success');
@@ -57,7 +100,14 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     return { quote: quote.body, txHash: sent.hash };
   };
   const intentBody = (src: string, dst: string, input: string, output: string, amount: string) =>
-    intentRequestBody({ srcChainKey: src, dstChainKey: dst, inputToken: input, outputToken: output, inputAmount: amount, user: user.address });
+    intentRequestBody({
+      srcChainKey: src,
+      dstChainKey: dst,
+      inputToken: input,
+      outputToken: output,
+      inputAmount: amount,
+      user: user.address,
+    });
   const statuses = (s: Status) => s.history.map((h) => h.status);
 
   beforeAll(async () => {
@@ -70,19 +120,43 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
       logDestination: logs,
       devnet: true,
       // The 100 concurrent submits come from one client, within the same minute as the others.
-      env: { NOT_FOUND_WINDOW_MS: '2000', STEP_POLL_MS: '150', SIMULATION_TICK_MS: '200', FLUSH_INTERVAL_MS: '200', SUBMIT_LIMIT_PER_CLIENT: '100000', SUBMIT_LIMIT_PER_WALLET: '100000' },
+      env: {
+        NOT_FOUND_WINDOW_MS: '2000',
+        STEP_POLL_MS: '150',
+        SIMULATION_TICK_MS: '200',
+        FLUSH_INTERVAL_MS: '200',
+        SUBMIT_LIMIT_PER_CLIENT: '100000',
+        SUBMIT_LIMIT_PER_WALLET: '100000',
+      },
       solverEnv: { PRICE_REFRESH_MS: '300' },
     });
     gateway = platform.gatewayUrl;
     registry = loadChainRegistry(platform.devnet!.profilePath);
     for (const c of registry.chains.filter((x) => x.type === 'EVM')) {
-      const chain = defineChain({ id: c.chainId as number, name: c.name, nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 }, rpcUrls: { default: { http: c.rpcUrls! } } });
-      clients.set(c.key, { read: createPublicClient({ chain, transport: http(c.rpcUrls![0]), pollingInterval: 100 }), write: createWalletClient({ chain, transport: http(c.rpcUrls![0]), account: user }) });
+      const chain = defineChain({
+        id: c.chainId as number,
+        name: c.name,
+        nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 },
+        rpcUrls: { default: { http: c.rpcUrls! } },
+      });
+      clients.set(c.key, {
+        read: createPublicClient({ chain, transport: http(c.rpcUrls![0]), pollingInterval: 100 }),
+        write: createWalletClient({ chain, transport: http(c.rpcUrls![0]), account: user }),
+      });
     }
     // The solvers need prices (the simulated feed's first candles): ready once a quote works.
     await eventually(
       async () =>
-        (await post('/v1/swaps/quote', { tokenSrc: token('0x92.sonic', 'USDC'), tokenSrcChainKey: '0x92.sonic', tokenDst: token('0x92.sonic', 'WETH'), tokenDstChainKey: '0x92.sonic', amount: '1000000', quoteType: 'exact_input' })).status === 200,
+        (
+          await post('/v1/swaps/quote', {
+            tokenSrc: token('0x92.sonic', 'USDC'),
+            tokenSrcChainKey: '0x92.sonic',
+            tokenDst: token('0x92.sonic', 'WETH'),
+            tokenDstChainKey: '0x92.sonic',
+            amount: '1000000',
+            quoteType: 'exact_input',
+          })
+        ).status === 200,
       20_000,
       200,
     );
@@ -99,7 +173,11 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     const done = await settled(txHash, '0xa4b1.arbitrum');
     expect(done.status).toBe('solved');
     expect(statuses(done)).toEqual(['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved']);
-    expect(done.result).toEqual({ hubTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), fillTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), deliveryTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(done.result).toEqual({
+      hubTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      fillTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      deliveryTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     const received = (await balance('0x2105.base', token('0x2105.base', 'USDC'))) - before;
     expect(received).toBeGreaterThanOrEqual(BigInt(quote.txData.intent.minOutputAmount));
     spokeToSpoke = { built: quote.txData, txHash, done };
@@ -110,30 +188,80 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     const arbitrum = registry.getChain('0xa4b1.arbitrum');
     const hub = registry.hub;
     // The source's message to the hub, by relay chain id; the fill's delivery to Base, by chain key and the public client's field name.
-    const toHub = await post('/v1/swaps/intents/packet', { chainId: arbitrum.relayChainId, txHash: txHash.toUpperCase().replace('0X', '0x') });
-    expect(toHub).toEqual({ status: 200, body: expect.objectContaining({ status: 'executed', srcChainId: Number(arbitrum.relayChainId), dstChainId: Number(hub.relayChainId), dstTxHash: done.result!.hubTxHash, connSn: expect.any(Number) }) });
+    const toHub = await post('/v1/swaps/intents/packet', {
+      chainId: arbitrum.relayChainId,
+      txHash: txHash.toUpperCase().replace('0X', '0x'),
+    });
+    expect(toHub).toEqual({
+      status: 200,
+      body: expect.objectContaining({
+        status: 'executed',
+        srcChainId: Number(arbitrum.relayChainId),
+        dstChainId: Number(hub.relayChainId),
+        dstTxHash: done.result!.hubTxHash,
+        connSn: expect.any(Number),
+      }),
+    });
     const delivery = await post('/v1/swaps/intents/packet', { chainId: hub.key, fillTxHash: done.result!.fillTxHash, timeout: 2000 });
-    expect(delivery.body).toMatchObject({ status: 'executed', dstChainId: Number(registry.getChain('0x2105.base').relayChainId), dstTxHash: done.result!.deliveryTxHash });
+    expect(delivery.body).toMatchObject({
+      status: 'executed',
+      dstChainId: Number(registry.getChain('0x2105.base').relayChainId),
+      dstTxHash: done.result!.deliveryTxHash,
+    });
     const none = await post('/v1/swaps/intents/packet', { chainId: hub.relayChainId, fillTxHash: `0x${'ab'.repeat(32)}`, timeout: 300 });
-    expect(none).toEqual({ status: 404, body: expect.objectContaining({ message: `The relay has no packet for 0x${'ab'.repeat(32)} on ${hub.key} (yet)` }) });
+    expect(none).toEqual({
+      status: 404,
+      body: expect.objectContaining({ message: `The relay has no packet for 0x${'ab'.repeat(32)} on ${hub.key} (yet)` }),
+    });
 
     expect((await post('/v1/swaps/intents/extra-data', { txHash })).body).toEqual(built.relayData);
     expect((await post('/v1/swaps/intents/extra-data', { txHash, srcChainKey: '0xa4b1.arbitrum' })).body).toEqual(built.relayData);
     expect((await post('/v1/swaps/intents/extra-data', { intent: built.intent })).body).toEqual(built.relayData);
-    const fromHub = await post('/v1/swaps/quote?includeTxData=true', { tokenSrc: token('0x92.sonic', 'USDC'), tokenSrcChainKey: '0x92.sonic', tokenDst: token('0x2105.base', 'USDC'), tokenDstChainKey: '0x2105.base', amount: '1000000', quoteType: 'exact_input', srcAddress: user.address, dstAddress: user.address });
-    expect((await post('/v1/swaps/intents/extra-data', { intent: fromHub.body.txData.intent })).body).toEqual(fromHub.body.txData.relayData);
+    const fromHub = await post('/v1/swaps/quote?includeTxData=true', {
+      tokenSrc: token('0x92.sonic', 'USDC'),
+      tokenSrcChainKey: '0x92.sonic',
+      tokenDst: token('0x2105.base', 'USDC'),
+      tokenDstChainKey: '0x2105.base',
+      amount: '1000000',
+      quoteType: 'exact_input',
+      srcAddress: user.address,
+      dstAddress: user.address,
+    });
+    expect((await post('/v1/swaps/intents/extra-data', { intent: fromHub.body.txData.intent })).body).toEqual(
+      fromHub.body.txData.relayData,
+    );
 
     const resubmitted = await post('/v1/swaps/intents/submit', { chainId: arbitrum.key, txHash, data: built.relayData });
     expect(resubmitted).toEqual({ status: 200, body: { result: expect.objectContaining({ success: true }) } });
 
     const refusals: [string, unknown, number, string][] = [
       ['/v1/swaps/intents/packet', { chainId: hub.key, txHash, fillTxHash: txHash }, 400, 'Give exactly one of fillTxHash and txHash'],
-      ['/v1/swaps/intents/packet', { chainId: '999999', txHash }, 404, 'chainId 999999 is neither a relay chain id nor a chain key of a supported chain'],
+      [
+        '/v1/swaps/intents/packet',
+        { chainId: '999999', txHash },
+        404,
+        'chainId 999999 is neither a relay chain id nor a chain key of a supported chain',
+      ],
       ['/v1/swaps/intents/packet', { chainId: hub.key, txHash, timeout: 60_000 }, 400, 'timeout must be at most 8000 milliseconds'],
       ['/v1/swaps/intents/extra-data', {}, 400, 'Give exactly one of txHash and intent'],
-      ['/v1/swaps/intents/extra-data', { txHash: `0x${'cd'.repeat(32)}` }, 404, `No submission of transaction 0x${'cd'.repeat(32)}; pass the intent instead`],
-      ['/v1/swaps/intents/submit', { chainId: hub.key, txHash }, 400, `chainId must name a spoke chain: a ${hub.key} transaction needs no relay`],
-      ['/v1/swaps/intents/submit', { chainId: arbitrum.key, txHash: 'nope' }, 400, 'txHash must be a transaction hash: 0x and 64 hex digits (EVM) or a base58 signature (Solana)'],
+      [
+        '/v1/swaps/intents/extra-data',
+        { txHash: `0x${'cd'.repeat(32)}` },
+        404,
+        `No submission of transaction 0x${'cd'.repeat(32)}; pass the intent instead`,
+      ],
+      [
+        '/v1/swaps/intents/submit',
+        { chainId: hub.key, txHash },
+        400,
+        `chainId must name a spoke chain: a ${hub.key} transaction needs no relay`,
+      ],
+      [
+        '/v1/swaps/intents/submit',
+        { chainId: arbitrum.key, txHash: 'nope' },
+        400,
+        'txHash must be a transaction hash: 0x and 64 hex digits (EVM) or a base58 signature (Solana)',
+      ],
     ];
     for (const [path, body, code, message] of refusals) {
       const res = await post(path, body);
@@ -142,11 +270,18 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
   });
 
   it('npm run example:swap: the five-step client quotes, builds, signs, broadcasts, submits and polls to solved, printing balances', async () => {
-    const example = spawnNode('dist/examples/swap/swap.js', { API_URL: gateway, CHAIN_PROFILE: platform.devnet!.profilePath, PRIVATE_KEY: DEV_KEYS[5], AMOUNT: '12.5', POLL_MS: '300' });
+    const example = spawnNode('dist/examples/swap/swap.js', {
+      API_URL: gateway,
+      CHAIN_PROFILE: platform.devnet!.profilePath,
+      PRIVATE_KEY: DEV_KEYS[5],
+      AMOUNT: '12.5',
+      POLL_MS: '300',
+    });
     const code = await example.exited;
     expect({ code, stderr: example.stderr }).toEqual({ code: 0, stderr: [] });
     const out = example.stdout.join('\n');
-    for (const step of ['1. quote     12.5 USDC →', '2. build', '3. sign', '4. broadcast', '5. submit    inserted', 'solved: hub 0x']) expect(out).toContain(step);
+    for (const step of ['1. quote     12.5 USDC →', '2. build', '3. sign', '4. broadcast', '5. submit    inserted', 'solved: hub 0x'])
+      expect(out).toContain(step);
     expect(out).toMatch(/before: 1000000 USDC on 0xa4b1\.arbitrum/);
     expect(out).toMatch(/after: {2}999987\.5 USDC on 0xa4b1\.arbitrum \(-12\.5\), [\d.]+ USDC on 0x2105\.base \(\+1[12]\.\d+\)/);
     expect(out.indexOf('pending')).toBeLessThan(out.indexOf('relaying'));
@@ -156,19 +291,31 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     const wethBefore = await balance('0x92.sonic', token('0x92.sonic', 'WETH'));
     const toHub = await swap('0x2105.base', '0x92.sonic', 'USDC', 'WETH', '30000000');
     expect((await settled(toHub.txHash, '0x2105.base')).status).toBe('solved');
-    expect((await balance('0x92.sonic', token('0x92.sonic', 'WETH'))) - wethBefore).toBeGreaterThanOrEqual(BigInt(toHub.quote.txData.intent.minOutputAmount));
+    expect((await balance('0x92.sonic', token('0x92.sonic', 'WETH'))) - wethBefore).toBeGreaterThanOrEqual(
+      BigInt(toHub.quote.txData.intent.minOutputAmount),
+    );
 
     const usdcBefore = await balance('0xa4b1.arbitrum', token('0xa4b1.arbitrum', 'USDC'));
     const toSpoke = await swap('0x92.sonic', '0xa4b1.arbitrum', 'USDC', 'USDC', '15000000');
     const done = await settled(toSpoke.txHash, '0x92.sonic');
     expect(statuses(done)).toEqual(['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved']);
     expect(done.result?.hubTxHash).toBe(toSpoke.txHash);
-    expect((await balance('0xa4b1.arbitrum', token('0xa4b1.arbitrum', 'USDC'))) - usdcBefore).toBeGreaterThanOrEqual(BigInt(toSpoke.quote.txData.intent.minOutputAmount));
+    expect((await balance('0xa4b1.arbitrum', token('0xa4b1.arbitrum', 'USDC'))) - usdcBefore).toBeGreaterThanOrEqual(
+      BigInt(toSpoke.quote.txData.intent.minOutputAmount),
+    );
   });
 
   it('is idempotent on (txHash, srcChainKey) whatever the letter case, and 100 concurrent identical submits insert once', async () => {
     const txHash = `0x${randomBytes(32).toString('hex')}`;
-    const built = { intent: (await post('/v1/swaps/limit-orders', intentBody('0x92.sonic', '0x92.sonic', token('0x92.sonic', 'USDC'), token('0x92.sonic', 'WETH'), '5'))).body.intent, relayData: { payload: '0x' } };
+    const built = {
+      intent: (
+        await post(
+          '/v1/swaps/limit-orders',
+          intentBody('0x92.sonic', '0x92.sonic', token('0x92.sonic', 'USDC'), token('0x92.sonic', 'WETH'), '5'),
+        )
+      ).body.intent,
+      relayData: { payload: '0x' },
+    };
     const answers = await Promise.all(Array.from({ length: 100 }, () => submit(txHash, '0x92.sonic', built)));
     expect(answers.filter((a) => a.body.data.status === 'inserted')).toHaveLength(1);
     expect(answers.filter((a) => a.body.data.status === 'duplicate')).toHaveLength(99);
@@ -178,43 +325,84 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
 
   it('fails a hash that never lands once the not-found window passes (here 2 s), saying why', async () => {
     const txHash = `0x${randomBytes(32).toString('hex')}`;
-    const built = { intent: (await post('/v1/swaps/limit-orders', intentBody('0x92.sonic', '0x92.sonic', token('0x92.sonic', 'USDC'), token('0x92.sonic', 'WETH'), '5'))).body.intent, relayData: { payload: '0x' } };
+    const built = {
+      intent: (
+        await post(
+          '/v1/swaps/limit-orders',
+          intentBody('0x92.sonic', '0x92.sonic', token('0x92.sonic', 'USDC'), token('0x92.sonic', 'WETH'), '5'),
+        )
+      ).body.intent,
+      relayData: { payload: '0x' },
+    };
     await submit(txHash, '0x92.sonic', built);
     const done = await settled(txHash, '0x92.sonic');
-    expect(done).toMatchObject({ status: 'failed', failedAtStep: 'pending', userMessage: expect.stringContaining('could not find this transaction on 0x92.sonic') });
+    expect(done).toMatchObject({
+      status: 'failed',
+      failedAtStep: 'pending',
+      userMessage: expect.stringContaining('could not find this transaction on 0x92.sonic'),
+    });
     expect(done.history.at(-1)).toMatchObject({ status: 'failed', detail: 'source transaction not found' });
   });
 
   it('fails a reverted source transaction with a message a person understands', async () => {
     // createIntent without an allowance: mined, and reverted.
-    const order = await post('/v1/swaps/limit-orders', intentBody('0x92.sonic', '0x92.sonic', token('0x92.sonic', 'WETH'), token('0x92.sonic', 'USDC'), (10n ** 30n).toString()));
+    const order = await post(
+      '/v1/swaps/limit-orders',
+      intentBody('0x92.sonic', '0x92.sonic', token('0x92.sonic', 'WETH'), token('0x92.sonic', 'USDC'), (10n ** 30n).toString()),
+    );
     const sent = await send('0x92.sonic', order.body.tx, 500_000n);
     expect(sent.status).toBe('reverted');
     await submit(sent.hash, '0x92.sonic', order.body);
     const done = await settled(sent.hash, '0x92.sonic');
-    expect(done).toMatchObject({ status: 'failed', failedAtStep: 'pending', userMessage: 'Your transaction on 0x92.sonic failed (it reverted), so nothing was deposited and no swap was opened.' });
+    expect(done).toMatchObject({
+      status: 'failed',
+      failedAtStep: 'pending',
+      userMessage: 'Your transaction on 0x92.sonic failed (it reverted), so nothing was deposited and no swap was opened.',
+    });
   });
 
   it('keeps a stranger’s bogus claim apart: the swap follows the chain, the claim is kept for audit', async () => {
-    const order = await post('/v1/swaps/limit-orders', { ...intentBody('0x92.sonic', '0x92.sonic', token('0x92.sonic', 'USDC'), token('0x92.sonic', 'WETH'), '1000000') });
-    const sent = await send('0x92.sonic', (await post('/v1/swaps/approve', { ...intentBody('0x92.sonic', '0x92.sonic', token('0x92.sonic', 'USDC'), token('0x92.sonic', 'WETH'), '1000000'), deadline: '0' })).body.tx);
+    const order = await post('/v1/swaps/limit-orders', {
+      ...intentBody('0x92.sonic', '0x92.sonic', token('0x92.sonic', 'USDC'), token('0x92.sonic', 'WETH'), '1000000'),
+    });
+    const sent = await send(
+      '0x92.sonic',
+      (
+        await post('/v1/swaps/approve', {
+          ...intentBody('0x92.sonic', '0x92.sonic', token('0x92.sonic', 'USDC'), token('0x92.sonic', 'WETH'), '1000000'),
+          deadline: '0',
+        })
+      ).body.tx,
+    );
     expect(sent.status).toBe('success');
     const real = await send('0x92.sonic', order.body.tx);
     // Someone watching the mempool submits the hash first, with an intent of their own.
-    const bogus = { ...order.body, intent: { ...order.body.intent, minOutputAmount: '1', dstAddress: '0x000000000000000000000000000000000000dead' } };
+    const bogus = {
+      ...order.body,
+      intent: { ...order.body.intent, minOutputAmount: '1', dstAddress: '0x000000000000000000000000000000000000dead' },
+    };
     expect((await submit(real.hash, '0x92.sonic', bogus, '0x000000000000000000000000000000000000dEaD')).body.data.status).toBe('inserted');
     expect((await submit(real.hash, '0x92.sonic', order.body)).body.data.status).toBe('duplicate');
-    const followed = await eventually(async () => {
-      const s = await status(real.hash, '0x92.sonic');
-      return s.status === 'posted_execution' || s.status === 'solved' ? s : undefined;
-    }, 30_000, 100);
+    const followed = await eventually(
+      async () => {
+        const s = await status(real.hash, '0x92.sonic');
+        return s.status === 'posted_execution' || s.status === 'solved' ? s : undefined;
+      },
+      30_000,
+      100,
+    );
     const { hash } = (await post('/v1/swaps/intents/hash', { intent: order.body.intent })).body;
     expect(followed.intentHash).toBe(hash);
     const db = new pg.Client({ connectionString: platform.databaseUrl });
     await db.connect();
     try {
-      const { rows } = await db.query(`SELECT c.reason, c.wallet_address FROM relay_tracker.rejected_claims c JOIN relay_tracker.submissions s ON s.id = c.submission_id WHERE s.tx_hash = $1`, [real.hash]);
-      expect(rows).toEqual([{ reason: 'a different intent; a different sender', wallet_address: '0x000000000000000000000000000000000000dEaD' }]);
+      const { rows } = await db.query(
+        `SELECT c.reason, c.wallet_address FROM relay_tracker.rejected_claims c JOIN relay_tracker.submissions s ON s.id = c.submission_id WHERE s.tx_hash = $1`,
+        [real.hash],
+      );
+      expect(rows).toEqual([
+        { reason: 'a different intent; a different sender', wallet_address: '0x000000000000000000000000000000000000dEaD' },
+      ]);
     } finally {
       await db.end();
     }
@@ -224,11 +412,15 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     await platform.devnet!.relayer.stop();
     try {
       const { txHash } = await swap('0xa4b1.arbitrum', '0x92.sonic', 'USDC', 'WETH', '12000000');
-      const waiting = await eventually(async () => {
-        const s = await status(txHash, '0xa4b1.arbitrum');
-        // Relaying for two seconds (several polls) while nothing carries its message: it waits, nothing failed.
-        return s.status === 'relaying' && Date.now() - Date.parse(s.history.at(-1)!.at) > 2_000 ? s : undefined;
-      }, 20_000, 100);
+      const waiting = await eventually(
+        async () => {
+          const s = await status(txHash, '0xa4b1.arbitrum');
+          // Relaying for two seconds (several polls) while nothing carries its message: it waits, nothing failed.
+          return s.status === 'relaying' && Date.now() - Date.parse(s.history.at(-1)!.at) > 2_000 ? s : undefined;
+        },
+        20_000,
+        100,
+      );
       expect(waiting).toMatchObject({ status: 'relaying', processingAttempts: 0 });
       platform.devnet!.relayer.start();
       expect((await settled(txHash, '0xa4b1.arbitrum')).status).toBe('solved');
@@ -243,14 +435,23 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     const before = await balance(src, usdc);
     const deadline = (await jsonOf(await fetch(`${gateway}/v1/swaps/deadline?offsetSeconds=6`))).deadline as string;
     // Asks far more than any solver pays: nobody fills it.
-    const body = { ...intentBody(src, '0x92.sonic', usdc, token('0x92.sonic', 'WETH'), '7000000'), minOutputAmount: (10n ** 30n).toString(), deadline };
+    const body = {
+      ...intentBody(src, '0x92.sonic', usdc, token('0x92.sonic', 'WETH'), '7000000'),
+      minOutputAmount: (10n ** 30n).toString(),
+      deadline,
+    };
     const approval = await post('/v1/swaps/approve', body);
     if (approval.body.tx) await send(src, approval.body.tx);
     const built = (await post('/v1/swaps/intents', body)).body as BuildResponse & { tx: EvmTx };
     const sent = await send(src, built.tx);
     await submit(sent.hash, src, built);
     const failed = await settled(sent.hash, src, 60_000);
-    expect(failed).toMatchObject({ status: 'failed', failedAtStep: 'posted_execution', intentCancelled: false, userMessage: expect.stringContaining('POST /v1/swaps/intents/cancel') });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      failedAtStep: 'posted_execution',
+      intentCancelled: false,
+      userMessage: expect.stringContaining('POST /v1/swaps/intents/cancel'),
+    });
     expect(await balance(src, usdc)).toBe(before - 7_000_000n);
 
     const cancel = await post('/v1/swaps/intents/cancel', { srcChainKey: src, intent: built.intent });

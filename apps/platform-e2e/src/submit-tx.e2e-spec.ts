@@ -13,10 +13,21 @@ const INTENT = sampleIntent();
 describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => {
   const stack = new KeyStack();
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${stack.url('swap-gateway')}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${stack.url('swap-gateway')}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: await jsonOf(res) };
   };
-  const body = (over: Record<string, unknown> = {}) => ({ txHash: `0x${'1'.repeat(64)}`, srcChainKey: '0xa4b1.arbitrum', walletAddress: INTENT.srcAddress, intent: INTENT, relayData: '0xbeef', ...over });
+  const body = (over: Record<string, unknown> = {}) => ({
+    txHash: `0x${'1'.repeat(64)}`,
+    srcChainKey: '0xa4b1.arbitrum',
+    walletAddress: INTENT.srcAddress,
+    intent: INTENT,
+    relayData: '0xbeef',
+    ...over,
+  });
 
   beforeAll(() => stack.start());
   afterAll(() => stack.stop());
@@ -25,7 +36,9 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
     const first = await post('/v1/swaps/submit-tx', body());
     expect(first).toEqual({ status: 200, body: { success: true, data: { status: 'inserted', message: expect.any(String) } } });
     expect((await post('/v1/swaps/submit-tx', body())).body.data.status).toBe('duplicate');
-    const racing = await Promise.all(Array.from({ length: 10 }, () => post('/v1/swaps/submit-tx', body({ txHash: `0x${'2'.repeat(64)}` }))));
+    const racing = await Promise.all(
+      Array.from({ length: 10 }, () => post('/v1/swaps/submit-tx', body({ txHash: `0x${'2'.repeat(64)}` }))),
+    );
     expect(racing.filter((r) => r.body.data.status === 'inserted')).toHaveLength(1);
     expect(racing.filter((r) => r.body.data.status === 'duplicate')).toHaveLength(9);
   });
@@ -39,19 +52,32 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
     try {
       const item = `SELECT count(*)::int AS n FROM relay_tracker.work_items w JOIN relay_tracker.submissions s ON s.id::text = w.id WHERE s.tx_hash = $1`;
       expect((await sql.query(item, [txHash])).rows[0].n).toBe(1);
-      await sql.query(`DELETE FROM relay_tracker.work_items w USING relay_tracker.submissions s WHERE s.id::text = w.id AND s.tx_hash = $1`, [txHash]);
-      expect((await post('/v1/swaps/submit-tx', body({ txHash: txHash.toUpperCase().replace('0X', '0x') }))).body.data.status).toBe('duplicate');
+      await sql.query(
+        `DELETE FROM relay_tracker.work_items w USING relay_tracker.submissions s WHERE s.id::text = w.id AND s.tx_hash = $1`,
+        [txHash],
+      );
+      expect((await post('/v1/swaps/submit-tx', body({ txHash: txHash.toUpperCase().replace('0X', '0x') }))).body.data.status).toBe(
+        'duplicate',
+      );
       expect((await sql.query(item, [txHash])).rows[0].n).toBe(1);
       // Its relay data is not answered from the submitter's claim: only once the chain has confirmed it.
       const extra = await post('/v1/swaps/intents/extra-data', { txHash });
-      expect(extra).toEqual({ status: 409, body: expect.objectContaining({ code: 'CONFLICT', message: expect.stringContaining(`Transaction ${txHash} is not verified on 0xa4b1.arbitrum yet (status pending)`) }) });
+      expect(extra).toEqual({
+        status: 409,
+        body: expect.objectContaining({
+          code: 'CONFLICT',
+          message: expect.stringContaining(`Transaction ${txHash} is not verified on 0xa4b1.arbitrum yet (status pending)`),
+        }),
+      });
     } finally {
       await sql.end();
     }
   });
 
   it('answers a NUL in a query parameter with a 400 naming it, never reaching the database', async () => {
-    const res = await fetch(`${stack.url('swap-gateway')}/v1/swaps/submit-tx/status?txHash=0x${'1'.repeat(64)}%00&srcChainKey=0xa4b1.arbitrum`);
+    const res = await fetch(
+      `${stack.url('swap-gateway')}/v1/swaps/submit-tx/status?txHash=0x${'1'.repeat(64)}%00&srcChainKey=0xa4b1.arbitrum`,
+    );
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: 'txHash must not contain NUL characters (\\u0000)' });
   });
@@ -62,23 +88,43 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
   });
 
   it('reports the status of a submission, and 404 for one never submitted', async () => {
-    const res = await fetch(`${stack.url('swap-gateway')}/v1/swaps/submit-tx/status?txHash=0x${'1'.repeat(64)}&srcChainKey=0xa4b1.arbitrum`);
+    const res = await fetch(
+      `${stack.url('swap-gateway')}/v1/swaps/submit-tx/status?txHash=0x${'1'.repeat(64)}&srcChainKey=0xa4b1.arbitrum`,
+    );
     const status = await jsonOf(res);
-    expect(status.data).toMatchObject({ status: 'pending', txHash: `0x${'1'.repeat(64)}`, srcChainKey: '0xa4b1.arbitrum', intentHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(status.data).toMatchObject({
+      status: 'pending',
+      txHash: `0x${'1'.repeat(64)}`,
+      srcChainKey: '0xa4b1.arbitrum',
+      intentHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     expect(status.data.userMessage).toBeUndefined();
-    const missing = await fetch(`${stack.url('swap-gateway')}/v1/swaps/submit-tx/status?txHash=0x${'9'.repeat(64)}&srcChainKey=0xa4b1.arbitrum`);
+    const missing = await fetch(
+      `${stack.url('swap-gateway')}/v1/swaps/submit-tx/status?txHash=0x${'9'.repeat(64)}&srcChainKey=0xa4b1.arbitrum`,
+    );
     expect(missing.status).toBe(404);
-    const unknownChain = await fetch(`${stack.url('swap-gateway')}/v1/swaps/submit-tx/status?txHash=0x${'9'.repeat(64)}&srcChainKey=nowhere`);
+    const unknownChain = await fetch(
+      `${stack.url('swap-gateway')}/v1/swaps/submit-tx/status?txHash=0x${'9'.repeat(64)}&srcChainKey=nowhere`,
+    );
     expect((await jsonOf(unknownChain)).message).toBe('Unknown chain key: nowhere');
   });
 
   it('refuses malformed submissions, naming the field and the rule', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ txHash: '0x1234567890abcdef' }, 'txHash must be 0x followed by 64 hex digits on an EVM network'],
-      [{ walletAddress: 'not-an-address' }, 'walletAddress must be a 20-byte hex address on an EVM network (EIP-55 checksummed if mixed case)'],
+      [
+        { walletAddress: 'not-an-address' },
+        'walletAddress must be a 20-byte hex address on an EVM network (EIP-55 checksummed if mixed case)',
+      ],
       [{ intent: { ...INTENT, srcChain: '30' } }, 'intent.srcChain must be 23, the relay chain id of 0xa4b1.arbitrum'],
-      [{ intent: { ...INTENT, inputAmount: '1e6' } }, 'intent.inputAmount must be a non-negative integer in a decimal string, at most 2^256 - 1'],
-      [{ intent: { ...INTENT, creator: '0x4fc1a3B9c2F4A1b8D1e5E6f7a8B9c0D1E2f3a4B5' } }, 'intent.creator must be a 20-byte hex address (0x and 40 hex digits, EIP-55 checksummed if mixed case)'],
+      [
+        { intent: { ...INTENT, inputAmount: '1e6' } },
+        'intent.inputAmount must be a non-negative integer in a decimal string, at most 2^256 - 1',
+      ],
+      [
+        { intent: { ...INTENT, creator: '0x4fc1a3B9c2F4A1b8D1e5E6f7a8B9c0D1E2f3a4B5' } },
+        'intent.creator must be a 20-byte hex address (0x and 40 hex digits, EIP-55 checksummed if mixed case)',
+      ],
       [{ relayData: 'dead' }, 'relayData must be the 0x-hex payload of the build response relayData'],
       [{ partnerFee: { percentage: 10 } }, 'property partnerFee should not exist'],
     ];
@@ -93,7 +139,9 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
   it('hashes an intent as keccak256(abi.encode(intent)), and refuses values beyond uint256', async () => {
     const hash = await post('/v1/swaps/intents/hash', { intent: INTENT });
     expect(hash.body.hash).toMatch(/^0x[0-9a-f]{64}$/);
-    const status = await fetch(`${stack.url('swap-gateway')}/v1/swaps/submit-tx/status?txHash=0x${'1'.repeat(64)}&srcChainKey=0xa4b1.arbitrum`).then(jsonOf);
+    const status = await fetch(
+      `${stack.url('swap-gateway')}/v1/swaps/submit-tx/status?txHash=0x${'1'.repeat(64)}&srcChainKey=0xa4b1.arbitrum`,
+    ).then(jsonOf);
     expect(status.data.intentHash).toBe(hash.body.hash);
     const tooBig = await post('/v1/swaps/intents/hash', { intent: { ...INTENT, intentId: (2n ** 256n).toString() } });
     expect(tooBig.status).toBe(400);
@@ -105,7 +153,11 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
     let turn = 0;
     const hash = (n: number) => `0x${'c'.repeat(63)}${n}`;
     const send = async (over: Record<string, unknown>, headers: Record<string, string>) => {
-      const res = await fetch(`${replicas[turn++ % 2].url}/v1/swaps/submit-tx`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body(over)) });
+      const res = await fetch(`${replicas[turn++ % 2].url}/v1/swaps/submit-tx`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body(over)),
+      });
       return { status: res.status, headers: res.headers, body: await jsonOf(res) };
     };
     // The test runs on loopback, which swap-gateway trusts as its proxy: X-Forwarded-For names the client.
@@ -119,10 +171,15 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
 
     const third = await send({ txHash: hash(3) }, client1);
     expect(third.status).toBe(429);
-    expect(third.body).toMatchObject({ code: 'TOO_MANY_REQUESTS', message: expect.stringMatching(/^Too many new submissions from this walletAddress: at most 2 every 60 s; retry after \d+ s$/) });
+    expect(third.body).toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+      message: expect.stringMatching(/^Too many new submissions from this walletAddress: at most 2 every 60 s; retry after \d+ s$/),
+    });
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
     // The same wallet in lower case, from another client: the same wallet.
-    expect((await send({ txHash: hash(4), walletAddress: INTENT.srcAddress.toLowerCase() }, { 'x-forwarded-for': '198.51.100.2' })).status).toBe(429);
+    expect(
+      (await send({ txHash: hash(4), walletAddress: INTENT.srcAddress.toLowerCase() }, { 'x-forwarded-for': '198.51.100.2' })).status,
+    ).toBe(429);
     // A swap already tracked is a duplicate, not a new submission: it passes the wallet limit.
     expect((await send({ txHash: hash(1) }, client1)).body.data.status).toBe('duplicate');
 
@@ -143,14 +200,23 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
     const key: string = (await stack.ops('key-registry', 'POST', `/ops/organisations/${orgId}/keys`, { name: 'limits' })).body.key;
     await eventually(() => keyed.app.get(KeySetCache).check(key, 'swaps:write').outcome === 'ok', 5_000);
     const send = (ip: string, headers: Record<string, string> = {}, url = keyed.url) =>
-      fetch(`${url}/v1/swaps/submit-tx`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, ...headers }, body: JSON.stringify(body()) });
+      fetch(`${url}/v1/swaps/submit-tx`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, ...headers },
+        body: JSON.stringify(body()),
+      });
     const statuses = [];
     for (let i = 1; i <= 4; i++) statuses.push((await send(`203.0.113.${i}`, { 'x-api-key': key })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     // An unknown key is no key: its requests count against the address.
     expect((await send('203.0.113.1', { 'x-api-key': 'sk_unknown' })).status).toBe(200);
 
-    const noRedis = await stack.add(swapGateway, { ...env, REDIS_URL: `redis://127.0.0.1:${await unusedPort()}` }, undefined, 'limited-no-redis');
+    const noRedis = await stack.add(
+      swapGateway,
+      { ...env, REDIS_URL: `redis://127.0.0.1:${await unusedPort()}` },
+      undefined,
+      'limited-no-redis',
+    );
     const answers = [];
     for (let i = 0; i < 5; i++) answers.push(await send('203.0.113.9', {}, noRedis.url));
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
@@ -163,11 +229,17 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
 
   it('answers 502 RELAY_UNAVAILABLE when the relay API cannot be reached, and validates before asking it', async () => {
     const down = await post('/v1/swaps/intents/submit', { chainId: '0xa4b1.arbitrum', txHash: `0x${'1'.repeat(64)}` });
-    expect(down).toEqual({ status: 502, body: expect.objectContaining({ code: 'RELAY_UNAVAILABLE', message: 'The relay API is unavailable; try again shortly' }) });
+    expect(down).toEqual({
+      status: 502,
+      body: expect.objectContaining({ code: 'RELAY_UNAVAILABLE', message: 'The relay API is unavailable; try again shortly' }),
+    });
     const packet = await post('/v1/swaps/intents/packet', { chainId: '23', fillTxHash: `0x${'1'.repeat(64)}` });
     expect(packet.status).toBe(502);
     const solana = await post('/v1/swaps/intents/submit', { chainId: 'solana', txHash: '5'.repeat(88) });
-    expect(solana).toEqual({ status: 400, body: expect.objectContaining({ message: 'data (the build response relayData) is required for a solana transaction' }) });
+    expect(solana).toEqual({
+      status: 400,
+      body: expect.objectContaining({ message: 'data (the build response relayData) is required for a solana transaction' }),
+    });
   });
 
   it('answers key-registry operations over NATS with typed replies and validation errors', async () => {
@@ -177,19 +249,52 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
       const org = await client.request(Subjects.orgCreate, { name: 'Over NATS', actor: 'user:1' });
       // The caller mints the key; only its hash and display prefix cross the bus.
       const minted = mintKey('portal');
-      const created = await client.request(Subjects.keyCreate, { orgId: org.id, name: 'ci', keyHash: minted.hash, prefix: minted.displayPrefix, actor: 'user:1' });
+      const created = await client.request(Subjects.keyCreate, {
+        orgId: org.id,
+        name: 'ci',
+        keyHash: minted.hash,
+        prefix: minted.displayPrefix,
+        actor: 'user:1',
+      });
       expect(created).toEqual({ apiKey: expect.objectContaining({ prefix: minted.displayPrefix, name: 'ci' }) });
       const { payload: snapshot } = await client.request(Subjects.keySetSnapshot, {});
       expect(snapshot.version).toBeGreaterThan(1);
-      expect(snapshot.keys.find((k) => k.keyId === created.apiKey.id)).toEqual({ hash: minted.hash, keyId: created.apiKey.id, orgId: org.id, scopes: ['swaps:read', 'swaps:write'], suspended: false });
-      const error = await client.request(Subjects.keyCreate, { orgId: org.id, name: 'y'.repeat(65), keyHash: minted.hash, prefix: minted.displayPrefix, actor: 'user:1' }).catch((e: unknown) => e);
+      expect(snapshot.keys.find((k) => k.keyId === created.apiKey.id)).toEqual({
+        hash: minted.hash,
+        keyId: created.apiKey.id,
+        orgId: org.id,
+        scopes: ['swaps:read', 'swaps:write'],
+        suspended: false,
+      });
+      const error = await client
+        .request(Subjects.keyCreate, {
+          orgId: org.id,
+          name: 'y'.repeat(65),
+          keyHash: minted.hash,
+          prefix: minted.displayPrefix,
+          actor: 'user:1',
+        })
+        .catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'name must be at most 64 characters' });
       // An organisation name follows the rule of the portal and the ops route (64 characters), not a looser one.
       const longOrg = await client.request(Subjects.orgCreate, { name: 'o'.repeat(65), actor: 'user:1' }).catch((e: unknown) => e);
       expect(longOrg).toMatchObject({ code: 'VALIDATION_FAILED', message: 'name must be at most 64 characters' });
-      const plain = await client.request(Subjects.keyCreate, { orgId: org.id, name: 'x', keyHash: minted.key, prefix: minted.displayPrefix, actor: 'user:1' } as never).catch((e: unknown) => e);
-      expect(plain).toMatchObject({ code: 'VALIDATION_FAILED', message: 'keyHash must be the SHA-256 of the key: 64 lower-case hex digits' });
-      const missing = await client.request(Subjects.keyRevoke, { orgId: org.id, keyId: '00000000-0000-0000-0000-000000000000', actor: 'user:1' }).catch((e: unknown) => e);
+      const plain = await client
+        .request(Subjects.keyCreate, {
+          orgId: org.id,
+          name: 'x',
+          keyHash: minted.key,
+          prefix: minted.displayPrefix,
+          actor: 'user:1',
+        } as never)
+        .catch((e: unknown) => e);
+      expect(plain).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: 'keyHash must be the SHA-256 of the key: 64 lower-case hex digits',
+      });
+      const missing = await client
+        .request(Subjects.keyRevoke, { orgId: org.id, keyId: '00000000-0000-0000-0000-000000000000', actor: 'user:1' })
+        .catch((e: unknown) => e);
       expect(missing).toMatchObject({ code: 'NOT_FOUND' });
     } finally {
       await bus.close();

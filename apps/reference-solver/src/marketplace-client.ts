@@ -82,7 +82,9 @@ export class MarketplaceClient {
     socket.on('unexpected-response', (_req, res) => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => this.logger.error({ status: res.statusCode, body: body.slice(0, 300) }, 'the marketplace refused the connection'));
+      res.on('end', () =>
+        this.logger.error({ status: res.statusCode, body: body.slice(0, 300) }, 'the marketplace refused the connection'),
+      );
       socket.terminate();
     });
     socket.on('error', (error) => this.logger.debug({ err: error }, 'marketplace connection error'));

@@ -13,7 +13,9 @@ export class ReferenceSolverConfig {
   @Matches(/^[\w.@-]{1,64}$/, { message: 'SOLVER_NAME must be 1 to 64 letters, digits or _.@-' })
   SOLVER_NAME = 'reference-solver';
 
-  @Matches(/^slv_[A-Za-z0-9_-]{43}$/, { message: 'SOLVER_CREDENTIAL must be the slv_… credential printed by `npm run ops -- solvers add <name>`' })
+  @Matches(/^slv_[A-Za-z0-9_-]{43}$/, {
+    message: 'SOLVER_CREDENTIAL must be the slv_… credential printed by `npm run ops -- solvers add <name>`',
+  })
   SOLVER_CREDENTIAL = '';
 
   /** The marketplace connection: the gateway's WebSocket route. */
@@ -27,7 +29,9 @@ export class ReferenceSolverConfig {
   @IsServiceUrl(['http', 'https'])
   HUB_RPC_URL = 'http://127.0.0.1:8546';
 
-  @IsEvmAddress({ message: 'INTENTS_CONTRACT must be the hub intents contract address (0x and 40 hex digits, EIP-55 checksummed if mixed case)' })
+  @IsEvmAddress({
+    message: 'INTENTS_CONTRACT must be the hub intents contract address (0x and 40 hex digits, EIP-55 checksummed if mixed case)',
+  })
   INTENTS_CONTRACT = '';
 
   /** The solver's own hub wallet key: it pays outputs and receives inputs. */

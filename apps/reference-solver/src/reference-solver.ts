@@ -69,7 +69,12 @@ export class ReferenceSolver {
     // Receipts are awaited by polling: every 250 ms, not viem's default 4 s, so a fill is seen as it lands.
     this.client = createPublicClient({ transport: http(config.HUB_RPC_URL, { timeout: 10_000 }), pollingInterval: 250 });
     this.prices = new PriceBook(config.ORACLE_URL, config.PRICE_MAX_AGE_SECONDS, logger);
-    this.aliases = new Map((config.PRICE_SYMBOL_ALIASES ?? '').split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]));
+    this.aliases = new Map(
+      (config.PRICE_SYMBOL_ALIASES ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((pair) => pair.split('=') as [string, string]),
+    );
     this.marketplace = new MarketplaceClient(config.MARKETPLACE_URL, config.SOLVER_CREDENTIAL, (frame) => this.onFrame(frame), logger);
   }
 
@@ -79,11 +84,23 @@ export class ReferenceSolver {
 
   async start(): Promise<void> {
     const chainId = await this.client.getChainId();
-    this.chain = defineChain({ id: chainId, name: 'hub', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [this.config.HUB_RPC_URL] } } });
-    this.wallet = createWalletClient({ account: this.account, chain: this.chain, transport: http(this.config.HUB_RPC_URL, { timeout: 10_000 }) });
+    this.chain = defineChain({
+      id: chainId,
+      name: 'hub',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [this.config.HUB_RPC_URL] } },
+    });
+    this.wallet = createWalletClient({
+      account: this.account,
+      chain: this.chain,
+      transport: http(this.config.HUB_RPC_URL, { timeout: 10_000 }),
+    });
     this.marketplace.start();
     this.refresher = setInterval(() => void this.prices.refresh().then(() => this.retryOpen()), this.config.PRICE_REFRESH_MS);
-    this.logger.info({ wallet: this.account.address, spreadBps: this.config.SPREAD_BPS, maxTradeUsd: this.config.MAX_TRADE_USD }, 'reference solver started');
+    this.logger.info(
+      { wallet: this.account.address, spreadBps: this.config.SPREAD_BPS, maxTradeUsd: this.config.MAX_TRADE_USD },
+      'reference solver started',
+    );
   }
 
   async stop(): Promise<void> {
@@ -126,10 +143,18 @@ export class ReferenceSolver {
     const [inAsset, outAsset] = await Promise.all([this.asset(src), this.asset(dst)]);
     if (!inAsset || !outAsset) return { code: SolverErrorCode.NoPathFound, message: 'unknown asset' };
     const [inPrice, outPrice] = await Promise.all([this.prices.price(this.symbolOf(inAsset)), this.prices.price(this.symbolOf(outAsset))]);
-    if (inPrice === undefined || outPrice === undefined) return { code: SolverErrorCode.NoPathFound, message: `no recent price for ${inPrice === undefined ? inAsset.symbol : outAsset.symbol}` };
+    if (inPrice === undefined || outPrice === undefined)
+      return {
+        code: SolverErrorCode.NoPathFound,
+        message: `no recent price for ${inPrice === undefined ? inAsset.symbol : outAsset.symbol}`,
+      };
     const input: Side = { decimals: inAsset.decimals, price: inPrice };
     const output: Side = { decimals: outAsset.decimals, price: outPrice };
-    if (usdValue(amountIn, input) > BigInt(this.config.MAX_TRADE_USD)) return { code: SolverErrorCode.NoPrivateLiquidity, message: `above this solver's limit of ${this.config.MAX_TRADE_USD} USD per trade` };
+    if (usdValue(amountIn, input) > BigInt(this.config.MAX_TRADE_USD))
+      return {
+        code: SolverErrorCode.NoPrivateLiquidity,
+        message: `above this solver's limit of ${this.config.MAX_TRADE_USD} USD per trade`,
+      };
     const out = outputFor(amountIn, input, output, this.config.SPREAD_BPS);
     if (out === 0n) return { code: SolverErrorCode.NoPathFound, message: 'amount too small to quote' };
     if (out > (await this.balance(dst))) return { code: SolverErrorCode.QuoteNotFound, message: `not enough ${outAsset.symbol} inventory` };
@@ -142,7 +167,10 @@ export class ReferenceSolver {
     if (!frame || this.filling.has(intentHash)) return;
     const intent = frame.intent;
     const deadline = BigInt(intent.deadline);
-    if ((deadline !== 0n && deadline * 1000n < BigInt(Date.now())) || (intent.solver !== ZERO && intent.solver.toLowerCase() !== this.account.address.toLowerCase())) {
+    if (
+      (deadline !== 0n && deadline * 1000n < BigInt(Date.now())) ||
+      (intent.solver !== ZERO && intent.solver.toLowerCase() !== this.account.address.toLowerCase())
+    ) {
       this.open.delete(intentHash);
       return;
     }
@@ -178,7 +206,12 @@ export class ReferenceSolver {
       this.balances.delete(intent.outputToken.toLowerCase());
       if (receipt.status !== 'success') {
         // Simulated fine, reverted on chain: another solver's fill landed first (or a cancel).
-        const [open] = await this.client.readContract({ address: intents, abi: INTENTS_ABI, functionName: 'intentStates', args: [frame.intent_hash as Hex] });
+        const [open] = await this.client.readContract({
+          address: intents,
+          abi: INTENTS_ABI,
+          functionName: 'intentStates',
+          args: [frame.intent_hash as Hex],
+        });
         if (!open) {
           this.open.delete(frame.intent_hash);
           this.logger.debug({ intentHash: frame.intent_hash, txHash }, 'lost the race for an intent');
@@ -208,9 +241,21 @@ export class ReferenceSolver {
 
   private async ensureApproval(token: Address, spender: Address): Promise<void> {
     if (this.approved.has(token.toLowerCase())) return;
-    const allowance = await this.client.readContract({ address: token, abi: erc20Abi, functionName: 'allowance', args: [this.account.address, spender] });
+    const allowance = await this.client.readContract({
+      address: token,
+      abi: erc20Abi,
+      functionName: 'allowance',
+      args: [this.account.address, spender],
+    });
     if (allowance < maxUint256 / 2n) {
-      const hash = await this.wallet!.writeContract({ address: token, abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256], account: this.account, chain: this.chain });
+      const hash = await this.wallet!.writeContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: 'approve',
+        args: [spender, maxUint256],
+        account: this.account,
+        chain: this.chain,
+      });
       await this.client.waitForTransactionReceipt({ hash });
     }
     this.approved.add(token.toLowerCase());
@@ -240,7 +285,12 @@ export class ReferenceSolver {
     const key = token.toLowerCase();
     const known = this.balances.get(key);
     if (known && Date.now() - known.at < BALANCE_TTL_MS) return known.value;
-    const value = await this.client.readContract({ address: token as Address, abi: erc20Abi, functionName: 'balanceOf', args: [this.account.address] });
+    const value = await this.client.readContract({
+      address: token as Address,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [this.account.address],
+    });
     this.balances.set(key, { value, at: Date.now() });
     return value;
   }

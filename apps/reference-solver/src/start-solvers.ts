@@ -20,7 +20,11 @@ export async function registerAndStartSolvers(options: {
   const solvers: ReferenceSolver[] = [];
   for (const [i, wallet] of options.wallets.entries()) {
     const name = `${options.namePrefix}-${i}`;
-    const add = await fetch(`${options.quoteBuilderUrl}/ops/solvers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+    const add = await fetch(`${options.quoteBuilderUrl}/ops/solvers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
     if (add.status !== 201 && add.status !== 200) throw new Error(`registering solver ${name} answered ${add.status}: ${await add.text()}`);
     const config = loadConfig(ReferenceSolverConfig, {
       SOLVER_NAME: name,

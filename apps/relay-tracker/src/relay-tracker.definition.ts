@@ -6,7 +6,8 @@ import { RelayTrackerModule } from './relay-tracker.module';
 export const relayTracker: ServiceDefinition<RelayTrackerConfig> = {
   name: 'relay-tracker',
   title: 'relay-tracker',
-  description: 'Swap submissions and their state machine: watching chains, relaying to the hub, posting to solvers; status reads (/v1/a/*).',
+  description:
+    'Swap submissions and their state machine: watching chains, relaying to the hub, posting to solvers; status reads (/v1/a/*).',
   configClass: RelayTrackerConfig,
   module: RelayTrackerModule,
   uses: { bus: true, database: ownDatabase('relay-tracker', __dirname, PrismaClient) },

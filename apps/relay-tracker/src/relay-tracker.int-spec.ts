@@ -25,15 +25,21 @@ describe('relay-tracker storage (PostgreSQL through Prisma)', () => {
       data: { txHash: '0xabc', srcChainKey: '0xa4b1.arbitrum', walletAddress: '0x1', intent, relayData: '0xdead' },
     });
     expect(created.status).toBe('pending');
-    const read = await handle.client.submission.findUniqueOrThrow({ where: { txHash_srcChainKey: { txHash: '0xabc', srcChainKey: '0xa4b1.arbitrum' } } });
+    const read = await handle.client.submission.findUniqueOrThrow({
+      where: { txHash_srcChainKey: { txHash: '0xabc', srcChainKey: '0xa4b1.arbitrum' } },
+    });
     expect(read.intent).toEqual(intent);
   });
 
   it('refuses a second submission of the same (txHash, srcChainKey) pair', async () => {
     await expect(
-      handle.client.submission.create({ data: { txHash: '0xabc', srcChainKey: '0xa4b1.arbitrum', walletAddress: '0x2', intent: {}, relayData: '0x' } }),
+      handle.client.submission.create({
+        data: { txHash: '0xabc', srcChainKey: '0xa4b1.arbitrum', walletAddress: '0x2', intent: {}, relayData: '0x' },
+      }),
     ).rejects.toMatchObject({ code: 'P2002' });
-    await handle.client.submission.create({ data: { txHash: '0xabc', srcChainKey: '0x2105.base', walletAddress: '0x2', intent: {}, relayData: '0x' } });
+    await handle.client.submission.create({
+      data: { txHash: '0xabc', srcChainKey: '0x2105.base', walletAddress: '0x2', intent: {}, relayData: '0x' },
+    });
     expect(await handle.client.submission.count()).toBe(2);
   });
 });

@@ -29,7 +29,12 @@ class SponsoringKeyRegistryModule {}
       }),
     }),
   ],
-  controllers: [SponsorshipsController, keySetEventsController(Events.sponsoringKeySetChanged), SponsorshipOpsController, RegistryMirrorEvents],
+  controllers: [
+    SponsorshipsController,
+    keySetEventsController(Events.sponsoringKeySetChanged),
+    SponsorshipOpsController,
+    RegistryMirrorEvents,
+  ],
   providers: [operatorTokenFrom(SponsorshipKeysConfig), RegistryMirror],
 })
 export class SponsorshipKeysModule {}

@@ -5,7 +5,8 @@ import { SwapGatewayModule } from './swap-gateway.module';
 export const swapGateway: ServiceDefinition<SwapGatewayConfig> = {
   name: 'swap-gateway',
   title: 'swap-gateway',
-  description: 'The swaps HTTP API (/v1/swaps/*, /v1/leverage-yield/*): validation, scopes, submit-tx rate limits, and delegation to the internal services.',
+  description:
+    'The swaps HTTP API (/v1/swaps/*, /v1/leverage-yield/*): validation, scopes, submit-tx rate limits, and delegation to the internal services.',
   configClass: SwapGatewayConfig,
   module: SwapGatewayModule,
   uses: { bus: true, cache: true },

@@ -7,5 +7,9 @@ import { SubmissionsController } from './submissions/submissions.controller';
 import { SubmitLimits } from './submissions/submit-limits';
 import { ReadsModule } from './reads/reads.module';
 
-@Module({ imports: [KeysModule, ReadsModule], controllers: [QuotesController, IntentsController, RelayController, SubmissionsController], providers: [SubmitLimits] })
+@Module({
+  imports: [KeysModule, ReadsModule],
+  controllers: [QuotesController, IntentsController, RelayController, SubmissionsController],
+  providers: [SubmitLimits],
+})
 export class SwapGatewayModule {}

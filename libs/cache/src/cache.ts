@@ -58,7 +58,12 @@ export abstract class BaseCache implements Cache {
     // The value goes back as soon as it is computed; the single-flight entry stays until
     // it is stored too, so no caller computes it again in between.
     this.pending.set(key, value);
-    void loading.then((c) => c.stored, () => undefined).finally(() => this.pending.delete(key));
+    void loading
+      .then(
+        (c) => c.stored,
+        () => undefined,
+      )
+      .finally(() => this.pending.delete(key));
     return value;
   }
 

@@ -53,7 +53,13 @@ export class RedisCache extends BaseCache {
   }
 
   async increment(key: string, by: number, windowMs: number): Promise<Counted> {
-    const [count, resetMs] = (await this.client.eval(INCREMENT, 1, `counter:${key}`, Math.trunc(by), Math.max(1, Math.round(windowMs)))) as [number, number];
+    const [count, resetMs] = (await this.client.eval(
+      INCREMENT,
+      1,
+      `counter:${key}`,
+      Math.trunc(by),
+      Math.max(1, Math.round(windowMs)),
+    )) as [number, number];
     return { count, resetMs };
   }
 
@@ -82,7 +88,12 @@ export class RedisCache extends BaseCache {
         throw error;
       }
       // Stored before the lock goes, so a waiter that sees the lock gone finds the value.
-      return { value, stored: this.set(key, value, ttlMs).catch(() => undefined).finally(release) };
+      return {
+        value,
+        stored: this.set(key, value, ttlMs)
+          .catch(() => undefined)
+          .finally(release),
+      };
     }
     const deadline = Date.now() + lockMs;
     while (Date.now() < deadline) {

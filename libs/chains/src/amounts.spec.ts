@@ -1,7 +1,16 @@
 import { fromHubAmount, lessSlippage, rescale, toHubAmount } from './amounts';
 import type { TokenInfo } from './chain-registry';
 
-const token = (decimals: number, hubDecimals?: number): TokenInfo => ({ symbol: 'T', name: 'T', decimals, address: '0x1', chainKey: 'x', hubAsset: '0x2', vault: '0x3', hubDecimals });
+const token = (decimals: number, hubDecimals?: number): TokenInfo => ({
+  symbol: 'T',
+  name: 'T',
+  decimals,
+  address: '0x1',
+  chainKey: 'x',
+  hubAsset: '0x2',
+  vault: '0x3',
+  hubDecimals,
+});
 
 describe('amounts between a token and its hub asset', () => {
   it('scales up exactly and down rounding down, or up where a minimum must hold', () => {

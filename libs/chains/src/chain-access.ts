@@ -23,7 +23,12 @@ export class ChainAccess {
     return this.withAdapter(this.solanaAdapters, chain, () => new SolanaAdapter(chain, { timeoutMs: this.options.timeoutMs }), read);
   }
 
-  private async withAdapter<A, T>(adapters: Map<string, A>, chain: ChainInfo, create: () => A, read: (adapter: A) => Promise<T>): Promise<T> {
+  private async withAdapter<A, T>(
+    adapters: Map<string, A>,
+    chain: ChainInfo,
+    create: () => A,
+    read: (adapter: A) => Promise<T>,
+  ): Promise<T> {
     let adapter = adapters.get(chain.key);
     if (!adapter) {
       if (!chain.rpcUrls?.length) throw new AppError(503, ErrorCode.NotConfigured, `No RPC endpoint is configured for ${chain.key}`);

@@ -5,12 +5,48 @@ import { loadChainRegistry } from './profiles';
 const tiny: ChainProfile = {
   name: 'tiny',
   chains: [
-    { key: '0x92.sonic', name: 'Sonic', type: 'EVM', chainId: 146, relayChainId: '146', hub: true, assetManager: null, connection: null, aliases: ['sonic'] },
-    { key: 'solana', name: 'Solana', type: 'SOLANA', chainId: 'solana', relayChainId: '1', hub: false, assetManager: 'A', connection: 'C', aliases: [] },
+    {
+      key: '0x92.sonic',
+      name: 'Sonic',
+      type: 'EVM',
+      chainId: 146,
+      relayChainId: '146',
+      hub: true,
+      assetManager: null,
+      connection: null,
+      aliases: ['sonic'],
+    },
+    {
+      key: 'solana',
+      name: 'Solana',
+      type: 'SOLANA',
+      chainId: 'solana',
+      relayChainId: '1',
+      hub: false,
+      assetManager: 'A',
+      connection: 'C',
+      aliases: [],
+    },
   ],
   tokens: [
-    { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', chainKey: '0x92.sonic', hubAsset: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', vault: '0x0' },
-    { symbol: 'SOL', name: 'Solana', decimals: 9, address: '11111111111111111111111111111111', chainKey: 'solana', hubAsset: '0x1', vault: '0x2' },
+    {
+      symbol: 'USDC',
+      name: 'USD Coin',
+      decimals: 6,
+      address: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
+      chainKey: '0x92.sonic',
+      hubAsset: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
+      vault: '0x0',
+    },
+    {
+      symbol: 'SOL',
+      name: 'Solana',
+      decimals: 9,
+      address: '11111111111111111111111111111111',
+      chainKey: 'solana',
+      hubAsset: '0x1',
+      vault: '0x2',
+    },
   ],
 };
 
@@ -28,9 +64,27 @@ describe('ChainRegistry', () => {
   it('groups tokens by canonical chain key, exposing only the public Token fields (with hubAsset and vault, as the public client reads them)', () => {
     expect(registry.tokensByChain()).toEqual({
       '0x92.sonic': [
-        { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', chainKey: '0x92.sonic', hubAsset: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', vault: '0x0' },
+        {
+          symbol: 'USDC',
+          name: 'USD Coin',
+          decimals: 6,
+          address: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
+          chainKey: '0x92.sonic',
+          hubAsset: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
+          vault: '0x0',
+        },
       ],
-      solana: [{ symbol: 'SOL', name: 'Solana', decimals: 9, address: '11111111111111111111111111111111', chainKey: 'solana', hubAsset: '0x1', vault: '0x2' }],
+      solana: [
+        {
+          symbol: 'SOL',
+          name: 'Solana',
+          decimals: 9,
+          address: '11111111111111111111111111111111',
+          chainKey: 'solana',
+          hubAsset: '0x1',
+          vault: '0x2',
+        },
+      ],
     });
   });
 
@@ -67,7 +121,10 @@ describe('validateProfile', () => {
     const bad: ChainProfile = {
       name: 'bad',
       chains: [{ ...tiny.chains[0], key: 'sonic', hub: false }],
-      tokens: [{ ...tiny.tokens[0], chainKey: 'ghost' }, { ...tiny.tokens[0], chainKey: 'sonic', address: 'not-an-address' }],
+      tokens: [
+        { ...tiny.tokens[0], chainKey: 'ghost' },
+        { ...tiny.tokens[0], chainKey: 'sonic', address: 'not-an-address' },
+      ],
     };
     const problems = validateProfile(bad);
     expect(problems).toEqual(
@@ -91,7 +148,10 @@ describe('the mainnet profile', () => {
   });
 
   it('carries the hub contracts of protocol-facts.md and every token’s hub-asset decimals', () => {
-    expect(mainnet.hub.contracts).toMatchObject({ intents: '0x6382D6ccD780758C5e8A6123c33ee8F4472F96ef', hubWalletFactory: '0xA0ed3047D358648F2C0583B415CffCA571FDB544' });
+    expect(mainnet.hub.contracts).toMatchObject({
+      intents: '0x6382D6ccD780758C5e8A6123c33ee8F4472F96ef',
+      hubWalletFactory: '0xA0ed3047D358648F2C0583B415CffCA571FDB544',
+    });
     expect(mainnet.profile.tokens.filter((t) => t.hubDecimals === undefined)).toEqual([]);
   });
 

@@ -106,7 +106,15 @@ export class ChainRegistry {
 }
 
 function publicToken(t: TokenInfo): Token {
-  return { symbol: t.symbol, name: t.name, decimals: t.decimals, address: t.address, chainKey: t.chainKey, hubAsset: t.hubAsset, vault: t.vault };
+  return {
+    symbol: t.symbol,
+    name: t.name,
+    decimals: t.decimals,
+    address: t.address,
+    chainKey: t.chainKey,
+    hubAsset: t.hubAsset,
+    vault: t.vault,
+  };
 }
 
 const EVM_KEY = /^0x[0-9a-f]+\.[a-z0-9-]+$/;
@@ -136,8 +144,10 @@ export function validateProfile(profile: ChainProfile): string[] {
       problems.push(`token ${token.symbol} names unknown chain ${token.chainKey}`);
       continue;
     }
-    if (chain.type === 'EVM' && !isEvmAddressText(token.address)) problems.push(`token ${token.symbol} on ${chain.key} has an invalid address ${token.address}`);
-    if (!Number.isInteger(token.decimals) || token.decimals < 0 || token.decimals > 36) problems.push(`token ${token.symbol} on ${chain.key} has invalid decimals ${token.decimals}`);
+    if (chain.type === 'EVM' && !isEvmAddressText(token.address))
+      problems.push(`token ${token.symbol} on ${chain.key} has an invalid address ${token.address}`);
+    if (!Number.isInteger(token.decimals) || token.decimals < 0 || token.decimals > 36)
+      problems.push(`token ${token.symbol} on ${chain.key} has invalid decimals ${token.decimals}`);
     if (token.hubDecimals !== undefined && (!Number.isInteger(token.hubDecimals) || token.hubDecimals < 0 || token.hubDecimals > 36)) {
       problems.push(`token ${token.symbol} on ${chain.key} has invalid hubDecimals ${token.hubDecimals}`);
     }

@@ -1,5 +1,16 @@
 import type { Intent } from '@swap/contracts';
-import { createPublicClient, decodeEventLog, erc20Abi, http, TransactionReceiptNotFoundError, type Address, type Hex, type Log, type PublicClient, type TransactionReceipt } from 'viem';
+import {
+  createPublicClient,
+  decodeEventLog,
+  erc20Abi,
+  http,
+  TransactionReceiptNotFoundError,
+  type Address,
+  type Hex,
+  type Log,
+  type PublicClient,
+  type TransactionReceipt,
+} from 'viem';
 import type { ChainInfo } from './chain-registry';
 import { intentFromTuple } from './intent';
 import { HUB_WALLET_FACTORY_ABI, INTENTS_ABI } from './protocol-calls';
@@ -116,18 +127,29 @@ export class EvmAdapter implements ChainAdapter {
   }
 
   async intentState(intents: Address, intentHash: Hex): Promise<IntentState> {
-    const [exists, remainingInput, receivedOutput, pendingPayment] = await this.client.readContract({ address: intents, abi: INTENTS_ABI, functionName: 'intentStates', args: [intentHash] });
+    const [exists, remainingInput, receivedOutput, pendingPayment] = await this.client.readContract({
+      address: intents,
+      abi: INTENTS_ABI,
+      functionName: 'intentStates',
+      args: [intentHash],
+    });
     return { exists, remainingInput, receivedOutput, pendingPayment };
   }
 
   /** The transaction of an intents-contract event about this intent (IntentFilled or IntentCancelled), searched from a block on. */
-  async intentEventTx(intents: Address, eventName: 'IntentFilled' | 'IntentCancelled', intentHash: Hex, fromBlock: bigint): Promise<Hex | undefined> {
+  async intentEventTx(
+    intents: Address,
+    eventName: 'IntentFilled' | 'IntentCancelled',
+    intentHash: Hex,
+    fromBlock: bigint,
+  ): Promise<Hex | undefined> {
     // intentHash is not indexed: every such event of the contract is read and matched here.
     const logs = await this.client.getLogs({ address: intents, fromBlock, toBlock: 'latest' });
     for (const log of logs) {
       try {
         const decoded = decodeEventLog({ abi: INTENTS_ABI, data: log.data, topics: log.topics });
-        if (decoded.eventName === eventName && (decoded.args as { intentHash: Hex }).intentHash.toLowerCase() === intentHash.toLowerCase()) return log.transactionHash ?? undefined;
+        if (decoded.eventName === eventName && (decoded.args as { intentHash: Hex }).intentHash.toLowerCase() === intentHash.toLowerCase())
+          return log.transactionHash ?? undefined;
       } catch {
         // another event
       }
@@ -140,7 +162,12 @@ export class EvmAdapter implements ChainAdapter {
     const key = `${relayChainId}:${user.toLowerCase()}`;
     const known = this.hubWallets.get(key);
     if (known) return known;
-    const wallet = await this.client.readContract({ address: factory, abi: HUB_WALLET_FACTORY_ABI, functionName: 'getDeployedAddress', args: [relayChainId, user] });
+    const wallet = await this.client.readContract({
+      address: factory,
+      abi: HUB_WALLET_FACTORY_ABI,
+      functionName: 'getDeployedAddress',
+      args: [relayChainId, user],
+    });
     this.hubWallets.set(key, wallet);
     // Bounded: the oldest users are asked again if they come back.
     if (this.hubWallets.size > 100_000) this.hubWallets.delete(this.hubWallets.keys().next().value as string);
@@ -149,7 +176,10 @@ export class EvmAdapter implements ChainAdapter {
 }
 
 /** The intents-contract events among a mined transaction's logs (logs of other contracts are ignored, whatever they claim to be). */
-export function intentEventsIn(mined: { status: 'success' | 'reverted'; blockNumber: bigint; logs: Log[] }, intents: Address): IntentEvents {
+export function intentEventsIn(
+  mined: { status: 'success' | 'reverted'; blockNumber: bigint; logs: Log[] },
+  intents: Address,
+): IntentEvents {
   const events: IntentEvents = { status: mined.status, blockNumber: mined.blockNumber, created: [], filled: [], cancelled: [] };
   for (const log of mined.logs) {
     if (log.address.toLowerCase() !== intents.toLowerCase()) continue;
@@ -159,9 +189,14 @@ export function intentEventsIn(mined: { status: 'success' | 'reverted'; blockNum
     } catch {
       continue;
     }
-    if (decoded.eventName === 'IntentCreated') events.created.push({ intentHash: decoded.args.intentHash, intent: intentFromTuple(decoded.args.intent) });
+    if (decoded.eventName === 'IntentCreated')
+      events.created.push({ intentHash: decoded.args.intentHash, intent: intentFromTuple(decoded.args.intent) });
     else if (decoded.eventName === 'IntentFilled') {
-      events.filled.push({ intentHash: decoded.args.intentHash, receivedOutput: decoded.args.intentState.receivedOutput, pendingPayment: decoded.args.intentState.pendingPayment });
+      events.filled.push({
+        intentHash: decoded.args.intentHash,
+        receivedOutput: decoded.args.intentState.receivedOutput,
+        pendingPayment: decoded.args.intentState.pendingPayment,
+      });
     } else if (decoded.eventName === 'IntentCancelled') events.cancelled.push(decoded.args.intentHash);
   }
   return events;

@@ -25,9 +25,21 @@ describe('partnerFeeOn', () => {
 
 describe('partnerFeeQuote', () => {
   it('takes the fee given, else the deployment’s, else none, naming the fields of its source', () => {
-    expect(partnerFeeQuote('1000000', { address, percentage: 10 }, { address, amount: '5' })).toEqual({ amount: '1000000', fee: '1000', inputAmount: '999000', partnerFee: { address, percentage: 10 } });
-    expect(partnerFeeQuote('1000000', undefined, { address, amount: '5' })).toEqual({ amount: '1000000', fee: '5', inputAmount: '999995', partnerFee: { address, amount: '5' } });
+    expect(partnerFeeQuote('1000000', { address, percentage: 10 }, { address, amount: '5' })).toEqual({
+      amount: '1000000',
+      fee: '1000',
+      inputAmount: '999000',
+      partnerFee: { address, percentage: 10 },
+    });
+    expect(partnerFeeQuote('1000000', undefined, { address, amount: '5' })).toEqual({
+      amount: '1000000',
+      fee: '5',
+      inputAmount: '999995',
+      partnerFee: { address, amount: '5' },
+    });
     expect(partnerFeeQuote('1000000', undefined, null)).toEqual({ amount: '1000000', fee: '0', inputAmount: '1000000', partnerFee: null });
-    expect(() => partnerFeeQuote('5', { address, amount: '5' }, null)).toThrow('the partner fee must be less than the input amount (5 ≥ 5)');
+    expect(() => partnerFeeQuote('5', { address, amount: '5' }, null)).toThrow(
+      'the partner fee must be less than the input amount (5 ≥ 5)',
+    );
   });
 });

@@ -5,14 +5,25 @@ import { AppError, type PartnerFee, type PartnerFeeResponse } from '@swap/contra
  * `percentage` (basis points out of 10 000, rounded down); no object, no fee. The fee must
  * leave something to swap.
  */
-export function partnerFeeOn(amount: bigint, fee: PartnerFee | undefined, fields: { fee: string; amount: string } = { fee: 'partnerFee', amount: 'partnerFee.amount' }): bigint {
+export function partnerFeeOn(
+  amount: bigint,
+  fee: PartnerFee | undefined,
+  fields: { fee: string; amount: string } = { fee: 'partnerFee', amount: 'partnerFee.amount' },
+): bigint {
   if (!fee) return 0n;
   let value: bigint;
   if (fee.amount !== undefined) value = BigInt(fee.amount);
   else if (fee.percentage !== undefined) value = (amount * BigInt(fee.percentage)) / 10_000n;
-  else throw AppError.validation([{ field: fields.fee, rule: 'amountOrPercentage', message: `${fields.fee} must set amount or percentage` }]);
+  else
+    throw AppError.validation([{ field: fields.fee, rule: 'amountOrPercentage', message: `${fields.fee} must set amount or percentage` }]);
   if (value >= amount) {
-    throw AppError.validation([{ field: fields.amount, rule: 'belowInput', message: `${fields.fee === 'partnerFee' ? 'partnerFee' : 'the partner fee'} must be less than the input amount (${value} ≥ ${amount})` }]);
+    throw AppError.validation([
+      {
+        field: fields.amount,
+        rule: 'belowInput',
+        message: `${fields.fee === 'partnerFee' ? 'partnerFee' : 'the partner fee'} must be less than the input amount (${value} ≥ ${amount})`,
+      },
+    ]);
   }
   return value;
 }
@@ -24,6 +35,10 @@ export function partnerFeeOn(amount: bigint, fee: PartnerFee | undefined, fields
 export function partnerFeeQuote(amountText: string, given: PartnerFee | undefined, configured: PartnerFee | null): PartnerFeeResponse {
   const partnerFee = given ?? configured ?? undefined;
   const amount = BigInt(amountText);
-  const fee = partnerFeeOn(amount, partnerFee, given ? { fee: 'feeAddress', amount: 'feeAmount' } : { fee: 'PARTNER_FEE', amount: 'PARTNER_FEE_AMOUNT' });
+  const fee = partnerFeeOn(
+    amount,
+    partnerFee,
+    given ? { fee: 'feeAddress', amount: 'feeAmount' } : { fee: 'PARTNER_FEE', amount: 'PARTNER_FEE_AMOUNT' },
+  );
   return { amount: amount.toString(), fee: fee.toString(), inputAmount: (amount - fee).toString(), partnerFee: partnerFee ?? null };
 }

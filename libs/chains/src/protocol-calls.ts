@@ -12,7 +12,17 @@ const INTENT_STATE = {
   ],
 } as const;
 
-const errors = ['IntentAlreadyExists', 'IntentNotFound', 'Unauthorized', 'InvalidSolver', 'PartialFillNotAllowed', 'InvalidAmount', 'IntentExpired', 'InvalidReceiver', 'TransferFailed'] as const;
+const errors = [
+  'IntentAlreadyExists',
+  'IntentNotFound',
+  'Unauthorized',
+  'InvalidSolver',
+  'PartialFillNotAllowed',
+  'InvalidAmount',
+  'IntentExpired',
+  'InvalidReceiver',
+  'TransferFailed',
+] as const;
 
 /**
  * The hub intents contract as protocol-facts.md and the public client's ABI give it
@@ -26,13 +36,38 @@ export const INTENTS_ABI = [
     type: 'function',
     name: 'fillIntent',
     stateMutability: 'nonpayable',
-    inputs: [{ ...INTENT_TUPLE, name: 'intent' }, { type: 'uint256', name: '_inputAmount' }, { type: 'uint256', name: '_outputAmount' }, { type: 'uint256', name: '_externalFillId' }],
+    inputs: [
+      { ...INTENT_TUPLE, name: 'intent' },
+      { type: 'uint256', name: '_inputAmount' },
+      { type: 'uint256', name: '_outputAmount' },
+      { type: 'uint256', name: '_externalFillId' },
+    ],
     outputs: [],
   },
-  { type: 'function', name: 'intentStates', stateMutability: 'view', inputs: [{ type: 'bytes32', name: 'intentHash' }], outputs: INTENT_STATE.components },
-  { type: 'event', name: 'IntentCreated', inputs: [{ type: 'bytes32', name: 'intentHash', indexed: false }, { ...INTENT_TUPLE, name: 'intent', indexed: false }] },
+  {
+    type: 'function',
+    name: 'intentStates',
+    stateMutability: 'view',
+    inputs: [{ type: 'bytes32', name: 'intentHash' }],
+    outputs: INTENT_STATE.components,
+  },
+  {
+    type: 'event',
+    name: 'IntentCreated',
+    inputs: [
+      { type: 'bytes32', name: 'intentHash', indexed: false },
+      { ...INTENT_TUPLE, name: 'intent', indexed: false },
+    ],
+  },
   { type: 'event', name: 'IntentCancelled', inputs: [{ type: 'bytes32', name: 'intentHash', indexed: false }] },
-  { type: 'event', name: 'IntentFilled', inputs: [{ type: 'bytes32', name: 'intentHash', indexed: false }, { ...INTENT_STATE, name: 'intentState', indexed: false }] },
+  {
+    type: 'event',
+    name: 'IntentFilled',
+    inputs: [
+      { type: 'bytes32', name: 'intentHash', indexed: false },
+      { ...INTENT_STATE, name: 'intentState', indexed: false },
+    ],
+  },
   ...errors.map((name) => ({ type: 'error' as const, name, inputs: [] as const })),
 ] as const;
 
@@ -62,7 +97,16 @@ export interface HubCall {
   data: Hex;
 }
 
-const HUB_CALLS = [{ type: 'tuple[]', components: [{ name: 'target', type: 'address' }, { name: 'value', type: 'uint256' }, { name: 'data', type: 'bytes' }] }] as const;
+const HUB_CALLS = [
+  {
+    type: 'tuple[]',
+    components: [
+      { name: 'target', type: 'address' },
+      { name: 'value', type: 'uint256' },
+      { name: 'data', type: 'bytes' },
+    ],
+  },
+] as const;
 
 export function encodeHubCalls(calls: HubCall[]): Hex {
   return encodeAbiParameters(HUB_CALLS, [calls]);

@@ -36,7 +36,11 @@ export class RelayApiClient {
   ) {}
 
   /** Hands a transaction to the relay; the answer is the relay's own `{ success, message }`. */
-  async submit(relayChainId: string, txHash: string, data?: { address: string; payload: string }): Promise<{ success: true; message?: string }> {
+  async submit(
+    relayChainId: string,
+    txHash: string,
+    data?: { address: string; payload: string },
+  ): Promise<{ success: true; message?: string }> {
     const body = await this.call('submit', { chain_id: relayChainId, tx_hash: txHash, ...(data ? { data } : {}) }, true);
     return { success: true, ...(typeof body.message === 'string' ? { message: body.message } : {}) };
   }

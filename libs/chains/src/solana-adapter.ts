@@ -128,7 +128,11 @@ export class SolanaAdapter implements ChainAdapter {
       createTransactionMessage({ version: 0 }),
       (m) => setTransactionMessageFeePayer(user, m),
       (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-      (m) => appendTransactionMessageInstruction({ programAddress: program, accounts, data: encodeTransferInstructionData(deposit.to, deposit.amount, deposit.data) }, m),
+      (m) =>
+        appendTransactionMessageInstruction(
+          { programAddress: program, accounts, data: encodeTransferInstructionData(deposit.to, deposit.amount, deposit.data) },
+          m,
+        ),
     );
     const base64 = getBase64EncodedWireTransaction(compileTransaction(message));
     return { base64, blockhash: latest.blockhash, lastValidBlockHeight: latest.lastValidBlockHeight.toString() };

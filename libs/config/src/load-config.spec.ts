@@ -48,20 +48,32 @@ describe('loadConfig', () => {
 
   it('takes trusted proxies as addresses, CIDR ranges and named ranges, and names a bad entry', () => {
     expect(loadConfig(TestConfig, { REQUIRED_NAME: 'x' }).TRUSTED_PROXIES).toBe('');
-    expect(trustedProxies(loadConfig(TestConfig, { REQUIRED_NAME: 'x', TRUSTED_PROXIES: 'loopback, 10.0.0.0/8,fd00::/8,192.0.2.7' }).TRUSTED_PROXIES)).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.7']);
+    expect(
+      trustedProxies(
+        loadConfig(TestConfig, { REQUIRED_NAME: 'x', TRUSTED_PROXIES: 'loopback, 10.0.0.0/8,fd00::/8,192.0.2.7' }).TRUSTED_PROXIES,
+      ),
+    ).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.7']);
     for (const bad of ['10.0.0.0/33', 'everyone', '10.0.0.0/8/1', '1.2.3']) {
-      expect(() => loadConfig(TestConfig, { REQUIRED_NAME: 'x', TRUSTED_PROXIES: bad })).toThrow(/TRUSTED_PROXIES must be a comma-separated list of IP addresses, CIDR ranges/);
+      expect(() => loadConfig(TestConfig, { REQUIRED_NAME: 'x', TRUSTED_PROXIES: bad })).toThrow(
+        /TRUSTED_PROXIES must be a comma-separated list of IP addresses, CIDR ranges/,
+      );
     }
   });
 
   it('bounds slow clients by default: headers 10 s, the whole request 30 s, an idle connection 5 s', () => {
     const config = loadConfig(TestConfig, { REQUIRED_NAME: 'x' });
-    expect([config.HTTP_HEADERS_TIMEOUT_MS, config.HTTP_REQUEST_TIMEOUT_MS, config.HTTP_KEEP_ALIVE_TIMEOUT_MS]).toEqual([10_000, 30_000, 5_000]);
-    expect(() => loadConfig(TestConfig, { REQUIRED_NAME: 'x', HTTP_REQUEST_TIMEOUT_MS: '0' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS must not be less than 100/);
+    expect([config.HTTP_HEADERS_TIMEOUT_MS, config.HTTP_REQUEST_TIMEOUT_MS, config.HTTP_KEEP_ALIVE_TIMEOUT_MS]).toEqual([
+      10_000, 30_000, 5_000,
+    ]);
+    expect(() => loadConfig(TestConfig, { REQUIRED_NAME: 'x', HTTP_REQUEST_TIMEOUT_MS: '0' })).toThrow(
+      /HTTP_REQUEST_TIMEOUT_MS must not be less than 100/,
+    );
     expect(() => loadConfig(TestConfig, { REQUIRED_NAME: 'x', HTTP_HEADERS_TIMEOUT_MS: '40000' })).toThrow(
       'HTTP_REQUEST_TIMEOUT_MS (default 30000) is invalid: HTTP_REQUEST_TIMEOUT_MS must not be below HTTP_HEADERS_TIMEOUT_MS (40000)',
     );
-    expect(() => loadConfig(TestConfig, { REQUIRED_NAME: 'x', HTTP_REQUEST_TIMEOUT_MS: '5000' })).toThrow('HTTP_REQUEST_TIMEOUT_MS="5000" is invalid');
+    expect(() => loadConfig(TestConfig, { REQUIRED_NAME: 'x', HTTP_REQUEST_TIMEOUT_MS: '5000' })).toThrow(
+      'HTTP_REQUEST_TIMEOUT_MS="5000" is invalid',
+    );
   });
 
   it('names a malformed secret without quoting its value', () => {
@@ -97,7 +109,9 @@ describe('loadConfig', () => {
   it('shows a URL as scheme, host and port, whatever came after (lists included)', () => {
     expect(withoutUrlSecrets('https://mainnet.infura.io/v3/0123456789abcdef')).toBe('https://mainnet.infura.io/…');
     expect(withoutUrlSecrets('nats://user:pw@a:4222,tls://b:4222')).toBe('nats://a:4222,tls://b:4222');
-    expect(withoutUrlSecrets('0x1.eth=https://k@rpc.example/key,0xa4b1.arb=http://10.0.0.1:8545')).toBe('0x1.eth=https://rpc.example/…,0xa4b1.arb=http://10.0.0.1:8545');
+    expect(withoutUrlSecrets('0x1.eth=https://k@rpc.example/key,0xa4b1.arb=http://10.0.0.1:8545')).toBe(
+      '0x1.eth=https://rpc.example/…,0xa4b1.arb=http://10.0.0.1:8545',
+    );
     expect(withoutUrlSecrets('not a url')).toBe('not a url');
   });
 

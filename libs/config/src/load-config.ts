@@ -41,7 +41,8 @@ function describe(error: ValidationError, raw: Record<string, string>, defaults:
   const rules = Object.values(error.constraints ?? {}).join('; ');
   const given = raw[error.property];
   // A default that breaks a rule across variables (a limit below another one that was set).
-  if (given === undefined && defaults[error.property] !== undefined) return `${error.property} (default ${JSON.stringify(defaults[error.property])}) is invalid: ${rules}`;
+  if (given === undefined && defaults[error.property] !== undefined)
+    return `${error.property} (default ${JSON.stringify(defaults[error.property])}) is invalid: ${rules}`;
   if (given === undefined) return `${error.property} is required: ${rules}`;
   if (SECRET_VARIABLE.test(error.property)) return `${error.property} (value not shown) is invalid: ${rules}`;
   const shown = URL_VARIABLE.test(error.property) ? withoutUrlSecrets(given) : given;

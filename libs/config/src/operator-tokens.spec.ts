@@ -51,15 +51,22 @@ describe('OPS_TOKEN', () => {
 
   it('is required to listen beyond loopback, with a message naming OPS_TOKEN and HOST', () => {
     expect(() => requireOperatorTokenBeyondLoopback({ HOST: '0.0.0.0' })).toThrow(ConfigError);
-    expect(() => requireOperatorTokenBeyondLoopback({ HOST: '10.1.2.3' })).toThrow(/OPS_TOKEN must be set when HOST \(10\.1\.2\.3\) is not a loopback address/);
-    for (const HOST of ['127.0.0.1', '::1', 'localhost', '127.0.1.1']) expect(() => requireOperatorTokenBeyondLoopback({ HOST })).not.toThrow();
+    expect(() => requireOperatorTokenBeyondLoopback({ HOST: '10.1.2.3' })).toThrow(
+      /OPS_TOKEN must be set when HOST \(10\.1\.2\.3\) is not a loopback address/,
+    );
+    for (const HOST of ['127.0.0.1', '::1', 'localhost', '127.0.1.1'])
+      expect(() => requireOperatorTokenBeyondLoopback({ HOST })).not.toThrow();
     expect(() => requireOperatorTokenBeyondLoopback({ HOST: '0.0.0.0', OPS_TOKEN: TOKEN })).not.toThrow();
   });
 });
 
 describe('isLoopbackAddress', () => {
   it('knows 127.0.0.0/8, ::1 (also mapped) and localhost, and nothing else', () => {
-    expect(['127.0.0.1', '127.9.9.9', '::1', '[::1]', '::ffff:127.0.0.1', 'localhost', 'LOCALHOST'].filter((a) => !isLoopbackAddress(a))).toEqual([]);
-    expect(['0.0.0.0', '::', '10.0.0.1', '::ffff:10.0.0.1', '128.0.0.1', 'example.com', '127.0.0.1.example.com', ''].filter(isLoopbackAddress)).toEqual([]);
+    expect(
+      ['127.0.0.1', '127.9.9.9', '::1', '[::1]', '::ffff:127.0.0.1', 'localhost', 'LOCALHOST'].filter((a) => !isLoopbackAddress(a)),
+    ).toEqual([]);
+    expect(
+      ['0.0.0.0', '::', '10.0.0.1', '::ffff:10.0.0.1', '128.0.0.1', 'example.com', '127.0.0.1.example.com', ''].filter(isLoopbackAddress),
+    ).toEqual([]);
   });
 });

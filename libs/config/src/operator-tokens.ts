@@ -23,7 +23,8 @@ const isOperatorToken = (token: string) => /^[\x21-\x7e]{16,512}$/.test(token) &
 export function operatorCredentials(value: string): OperatorCredential[] {
   const entries = value.split(',').map((entry) => entry.trim());
   if (entries.length === 1 && !entries[0].includes(':')) {
-    if (!isOperatorToken(entries[0])) throw new Error('OPS_TOKEN must be at least 16 characters (at most 512), without spaces, commas or colons');
+    if (!isOperatorToken(entries[0]))
+      throw new Error('OPS_TOKEN must be at least 16 characters (at most 512), without spaces, commas or colons');
     return [{ name: DEFAULT_OPERATOR_NAME, token: entries[0] }];
   }
   const credentials = entries.map((entry, i) => {
@@ -31,8 +32,10 @@ export function operatorCredentials(value: string): OperatorCredential[] {
     if (at < 0) throw new Error(`OPS_TOKEN must be one token, or name:token pairs separated by commas (entry ${i + 1} has no name)`);
     const name = entry.slice(0, at);
     const token = entry.slice(at + 1);
-    if (!OPERATOR_NAME.test(name)) throw new Error(`OPS_TOKEN: the operator name of entry ${i + 1} must be 1 to 64 letters, digits or _.@-`);
-    if (!isOperatorToken(token)) throw new Error(`OPS_TOKEN: the token of ${name} must be at least 16 characters (at most 512), without spaces, commas or colons`);
+    if (!OPERATOR_NAME.test(name))
+      throw new Error(`OPS_TOKEN: the operator name of entry ${i + 1} must be 1 to 64 letters, digits or _.@-`);
+    if (!isOperatorToken(token))
+      throw new Error(`OPS_TOKEN: the token of ${name} must be at least 16 characters (at most 512), without spaces, commas or colons`);
     return { name, token };
   });
   const names = credentials.map((c) => c.name);

@@ -1,5 +1,18 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy, ValidateIf, type ValidationArguments } from 'class-validator';
+import {
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateBy,
+  ValidateIf,
+  type ValidationArguments,
+} from 'class-validator';
 import { accessSync, constants, statSync } from 'node:fs';
 import { IsOperatorTokens } from './operator-tokens';
 import { IsNotBelow, IsServiceUrl, IsTrustedProxyList } from './validators';
@@ -92,7 +105,9 @@ export function WithBus<B extends Constructor>(Base: B) {
 
     /** Prefix of every subject, to keep deployments sharing one NATS apart (e.g. `staging`). */
     @IsOptional()
-    @Matches(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, { message: 'NATS_SUBJECT_PREFIX must be dot-separated tokens of letters, digits, _ or -' })
+    @Matches(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, {
+      message: 'NATS_SUBJECT_PREFIX must be dot-separated tokens of letters, digits, _ or -',
+    })
     NATS_SUBJECT_PREFIX?: string = undefined;
 
     @Type(() => Number)
@@ -173,7 +188,8 @@ function IsSoleNatsCredential(): PropertyDecorator {
   return ValidateBy({
     name: 'isSoleNatsCredential',
     validator: {
-      validate: (_value: unknown, args?: ValidationArguments) => NATS_CREDENTIALS.filter((name) => (args?.object as Record<string, unknown>)[name] !== undefined).length <= 1,
+      validate: (_value: unknown, args?: ValidationArguments) =>
+        NATS_CREDENTIALS.filter((name) => (args?.object as Record<string, unknown>)[name] !== undefined).length <= 1,
       defaultMessage: () => 'set one NATS credential: NATS_USER with NATS_PASSWORD, NATS_NKEY_SEED, or NATS_CREDS_FILE',
     },
   });
@@ -221,7 +237,9 @@ export function WithChains<B extends Constructor>(Base: B) {
      * (the mainnet profile names none: a deployment brings its providers).
      */
     @IsOptional()
-    @Matches(/^[\w.-]+=https?:\/\/[^,\s]+(,[\w.-]+=https?:\/\/[^,\s]+)*$/, { message: 'CHAIN_RPC_URLS must be a list like 0x92.sonic=https://rpc.example,solana=https://rpc.example' })
+    @Matches(/^[\w.-]+=https?:\/\/[^,\s]+(,[\w.-]+=https?:\/\/[^,\s]+)*$/, {
+      message: 'CHAIN_RPC_URLS must be a list like 0x92.sonic=https://rpc.example,solana=https://rpc.example',
+    })
     CHAIN_RPC_URLS?: string = undefined;
 
     /** How long a chain RPC call may take before it counts as failed. */
@@ -250,7 +268,16 @@ export function WithOperatorRoutes<B extends Constructor>(Base: B) {
 
 export type BusSettings = Pick<
   InstanceType<ReturnType<typeof WithBus>>,
-  'NATS_URL' | 'NATS_SUBJECT_PREFIX' | 'RPC_TIMEOUT_MS' | 'NATS_USER' | 'NATS_PASSWORD' | 'NATS_NKEY_SEED' | 'NATS_CREDS_FILE' | 'NATS_TLS_CA_FILE' | 'NATS_TLS_CERT_FILE' | 'NATS_TLS_KEY_FILE'
+  | 'NATS_URL'
+  | 'NATS_SUBJECT_PREFIX'
+  | 'RPC_TIMEOUT_MS'
+  | 'NATS_USER'
+  | 'NATS_PASSWORD'
+  | 'NATS_NKEY_SEED'
+  | 'NATS_CREDS_FILE'
+  | 'NATS_TLS_CA_FILE'
+  | 'NATS_TLS_CERT_FILE'
+  | 'NATS_TLS_KEY_FILE'
 >;
 export type DatabaseSettings = Pick<InstanceType<ReturnType<typeof WithDatabase>>, 'DATABASE_URL' | 'DATABASE_POOL_MAX'>;
 export type CacheSettings = Pick<InstanceType<ReturnType<typeof WithCache>>, 'REDIS_URL' | 'CACHE_KEY_PREFIX'>;

@@ -15,5 +15,8 @@ export function redactUrl(url: string): string {
  * or password. Lists (comma-separated, `name=url` pairs) keep their shape.
  */
 export function withoutUrlSecrets(value: string): string {
-  return value.replace(/\b([a-z][a-z0-9+.-]*:\/\/)(?:[^\s/@,]*@)?([^\s/?#,]*)([^\s,]*)/gi, (_, scheme: string, host: string, rest: string) => `${scheme}${host}${rest === '' || rest === '/' ? rest : '/…'}`);
+  return value.replace(
+    /\b([a-z][a-z0-9+.-]*:\/\/)(?:[^\s/@,]*@)?([^\s/?#,]*)([^\s,]*)/gi,
+    (_, scheme: string, host: string, rest: string) => `${scheme}${host}${rest === '' || rest === '/' ? rest : '/…'}`,
+  );
 }

@@ -54,7 +54,8 @@ export function IsTrustedProxyList(options?: ValidationOptions): PropertyDecorat
           return value.split(',').every((item) => isProxyEntry(item.trim()));
         },
         defaultMessage: buildMessage(
-          (each) => `${each}$property must be a comma-separated list of IP addresses, CIDR ranges (10.0.0.0/8) or loopback, linklocal, uniquelocal`,
+          (each) =>
+            `${each}$property must be a comma-separated list of IP addresses, CIDR ranges (10.0.0.0/8) or loopback, linklocal, uniquelocal`,
           options,
         ),
       },
@@ -65,7 +66,10 @@ export function IsTrustedProxyList(options?: ValidationOptions): PropertyDecorat
 
 /** The list as Fastify's trustProxy takes it (false when empty). */
 export function trustedProxies(list: string): string[] | false {
-  const items = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return items.length ? items : false;
 }
 
@@ -74,7 +78,10 @@ export function trustedProxies(list: string): string[] | false {
  * loopback: 127.0.0.0/8, ::1 (also IPv4-mapped), or the name localhost.
  */
 export function isLoopbackAddress(address: string): boolean {
-  const host = address.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const host = address
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (host === 'localhost' || host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
   const v4 = host.startsWith('::ffff:') ? host.slice(7) : host;
   return isIP(v4) === 4 && v4.startsWith('127.');
@@ -91,7 +98,8 @@ export function IsNotBelow(other: string, options?: ValidationOptions): Property
           const floor = (args?.object as Record<string, unknown> | undefined)?.[other];
           return typeof value !== 'number' || typeof floor !== 'number' || value >= floor;
         },
-        defaultMessage: (args?: ValidationArguments) => `${args?.property} must not be below ${other} (${String((args?.object as Record<string, unknown> | undefined)?.[other])})`,
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property} must not be below ${other} (${String((args?.object as Record<string, unknown> | undefined)?.[other])})`,
       },
     },
     options,

@@ -174,7 +174,12 @@ function fromHttpException(exception: HttpException): ErrorBody {
   if (statusCode === 400 && /not valid JSON/.test(message)) message = INVALID_JSON;
   // Nest's router answers unknown paths with "Cannot GET /x".
   const unknownRoute = /^Cannot (\w+) (.*)$/.exec(message);
-  if (statusCode === 404 && unknownRoute) return { statusCode, code: ErrorCode.RouteNotFound, message: `No route for ${unknownRoute[1]} ${cut(unknownRoute[2].split('?')[0], 100)}` };
+  if (statusCode === 404 && unknownRoute)
+    return {
+      statusCode,
+      code: ErrorCode.RouteNotFound,
+      message: `No route for ${unknownRoute[1]} ${cut(unknownRoute[2].split('?')[0], 100)}`,
+    };
   // A server-side failure that is not one of ours may describe internals: say nothing of it.
   if (statusCode >= 500) return { statusCode, code: defaultCodeFor(statusCode), message: 'Internal server error' };
   return { statusCode, code: defaultCodeFor(statusCode), message };

@@ -1,7 +1,28 @@
 import type { ApiKeyView, EnforcementMode, Organisation, RouteFamily, Scope } from './domain/api-key';
 import type { PortalKeySetChange, PortalKeySetSnapshot, SignedKeySet } from './domain/key-set';
-import type { AllowanceCheckResponse, ApproveResponse, BuildResponse, CancelRequest, EvmTx, IntentRequest, PartnerFee, PartnerFeeResponse } from './domain/build';
-import type { Intent, IntentExtraDataRequest, IntentPacketRequest, IntentPacketResponse, IntentSubmitRequest, IntentSubmitResponse, RelayDataView, SubmissionStatusResponse, SubmissionTransition, SubmitTxMessage, SubmitTxResponse } from './domain/intent';
+import type {
+  AllowanceCheckResponse,
+  ApproveResponse,
+  BuildResponse,
+  CancelRequest,
+  EvmTx,
+  IntentRequest,
+  PartnerFee,
+  PartnerFeeResponse,
+} from './domain/build';
+import type {
+  Intent,
+  IntentExtraDataRequest,
+  IntentPacketRequest,
+  IntentPacketResponse,
+  IntentSubmitRequest,
+  IntentSubmitResponse,
+  RelayDataView,
+  SubmissionStatusResponse,
+  SubmissionTransition,
+  SubmitTxMessage,
+  SubmitTxResponse,
+} from './domain/intent';
 import type { GasEstimateRequest, GasEstimateResponse, IntentStatusResponse, QuoteMessage, QuoteResponse } from './domain/quote';
 import type { ExecuteFrame, SolverExecuteRequest, SolverExecuteResponse } from './domain/solver-api';
 import type { ChainKey, ChainSummary, RegistrySnapshot, Token, TokensByChain } from './domain/token';
@@ -88,7 +109,10 @@ export interface RpcContract {
   [Subjects.orgList]: { request: Record<string, never>; reply: Organisation[] };
   [Subjects.orgSuspend]: { request: { orgId: string } & Actor; reply: Organisation };
   [Subjects.orgLift]: { request: { orgId: string } & Actor; reply: Organisation };
-  [Subjects.keyCreate]: { request: { orgId: string; name: string; keyHash: string; prefix: string } & Actor; reply: { apiKey: ApiKeyView } };
+  [Subjects.keyCreate]: {
+    request: { orgId: string; name: string; keyHash: string; prefix: string } & Actor;
+    reply: { apiKey: ApiKeyView };
+  };
   [Subjects.keyList]: { request: { orgId: string }; reply: ApiKeyView[] };
   [Subjects.keyRevoke]: { request: { orgId: string; keyId: string } & Actor; reply: { revoked: string } };
   [Subjects.keyNarrow]: { request: { keyId: string; scopes: Scope[] } & Actor; reply: ApiKeyView };

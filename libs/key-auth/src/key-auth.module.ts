@@ -23,7 +23,8 @@ export class KeyAuthModule {
         {
           provide: KeySetCache,
           inject: [LOGGER, ServiceMetrics, ...((options.inject ?? []) as never[])],
-          useFactory: (logger: Logger, metrics: ServiceMetrics, ...deps: never[]) => new KeySetCache({ ...options.useFactory(...deps), logger, metrics }),
+          useFactory: (logger: Logger, metrics: ServiceMetrics, ...deps: never[]) =>
+            new KeySetCache({ ...options.useFactory(...deps), logger, metrics }),
         },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
       ],

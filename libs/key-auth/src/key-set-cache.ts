@@ -73,7 +73,12 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     if (options.metrics) {
       const registers = [options.metrics.registry];
       const labelNames = ['registry'];
-      this.failures = new Counter({ name: 'api_key_set_refresh_failures_total', help: 'Key set refreshes that failed or were refused (the last good set stays)', labelNames, registers });
+      this.failures = new Counter({
+        name: 'api_key_set_refresh_failures_total',
+        help: 'Key set refreshes that failed or were refused (the last good set stays)',
+        labelNames,
+        registers,
+      });
       this.refusals = new Counter({
         name: 'api_key_set_refused_total',
         help: 'Key sets and changes refused (unsigned, bad signature, bad shape, replayed, older epoch); the held set stays',
@@ -82,7 +87,12 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
       });
       this.sizeGauge = new Gauge({ name: 'api_key_set_keys', help: 'Active keys in the cached key set', labelNames, registers });
       this.versionGauge = new Gauge({ name: 'api_key_set_version', help: 'Version of the cached key set', labelNames, registers });
-      this.epochGauge = new Gauge({ name: 'api_key_set_epoch', help: 'Epoch of the cached key set (a registry restore starts a new one)', labelNames, registers });
+      this.epochGauge = new Gauge({
+        name: 'api_key_set_epoch',
+        help: 'Epoch of the cached key set (a registry restore starts a new one)',
+        labelNames,
+        registers,
+      });
     }
   }
 
@@ -165,7 +175,10 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
   /** Counts and logs a refused set or change; the held set stays as it is. */
   refused(refusal: KeySetRefused): void {
     this.refusals?.inc({ registry: this.options.name, reason: refusal.reason });
-    this.options.logger.warn({ registry: this.options.name, reason: refusal.reason, detail: refusal.message, held: this.held ?? null }, 'key set refused; keeping the held set');
+    this.options.logger.warn(
+      { registry: this.options.name, reason: refusal.reason, detail: refusal.message, held: this.held ?? null },
+      'key set refused; keeping the held set',
+    );
   }
 
   /** How a set's (epoch, version) compares with the held one: 1 newer, 0 the same, -1 older. */
@@ -184,7 +197,11 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     this.modes = { ...set.modes };
     const first = !this.held;
     this.held = { epoch: set.epoch, version: set.version };
-    if (first) this.options.logger.info({ registry: this.options.name, epoch: set.epoch, version: set.version, keys: this.entries.size }, 'key set loaded');
+    if (first)
+      this.options.logger.info(
+        { registry: this.options.name, epoch: set.epoch, version: set.version, keys: this.entries.size },
+        'key set loaded',
+      );
     this.report();
     return order === 0 ? 'same' : 'applied';
   }

@@ -34,7 +34,8 @@ function IsKeySetPublicKeys(options?: ValidationOptions): PropertyDecorator {
       validator: {
         validate: (value: unknown) => validKey(parsePublicKeys, value),
         defaultMessage: buildMessage(
-          () => "$property must be key-registry's Ed25519 public key (32 bytes in base64 or hex, or SPKI PEM / DER in base64); two, comma-separated, while rotating",
+          () =>
+            "$property must be key-registry's Ed25519 public key (32 bytes in base64 or hex, or SPKI PEM / DER in base64); two, comma-separated, while rotating",
           options,
         ),
       },
@@ -49,7 +50,10 @@ function IsKeySetSigningKey(options?: ValidationOptions): PropertyDecorator {
       name: 'isKeySetSigningKey',
       validator: {
         validate: (value: unknown) => validKey(parseSigningKey, value),
-        defaultMessage: buildMessage(() => '$property must be an Ed25519 private key: PKCS#8 PEM, PKCS#8 DER in base64, or a 32-byte seed in base64 or hex', options),
+        defaultMessage: buildMessage(
+          () => '$property must be an Ed25519 private key: PKCS#8 PEM, PKCS#8 DER in base64, or a 32-byte seed in base64 or hex',
+          options,
+        ),
       },
     },
     options,
@@ -107,8 +111,10 @@ export function WithKeySetSigning<B extends Constructor>(Base: B) {
     @ValidateBy({
       name: 'publicKeysOfSigningKey',
       validator: {
-        validate: (value: unknown, args) => value === undefined || matchesSigningKey(value, (args?.object as { KEYSET_SIGNING_KEY?: unknown }).KEYSET_SIGNING_KEY),
-        defaultMessage: () => "KEYSET_PUBLIC_KEY must be Ed25519 public keys (32 bytes in base64 or hex, or SPKI PEM / DER in base64) that include the public half of KEYSET_SIGNING_KEY",
+        validate: (value: unknown, args) =>
+          value === undefined || matchesSigningKey(value, (args?.object as { KEYSET_SIGNING_KEY?: unknown }).KEYSET_SIGNING_KEY),
+        defaultMessage: () =>
+          'KEYSET_PUBLIC_KEY must be Ed25519 public keys (32 bytes in base64 or hex, or SPKI PEM / DER in base64) that include the public half of KEYSET_SIGNING_KEY',
       },
     })
     KEYSET_PUBLIC_KEY?: string = undefined;

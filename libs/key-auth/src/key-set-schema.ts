@@ -32,14 +32,22 @@ function object(value: unknown, path: string, fields: readonly string[]): Fields
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ShapeError(path, 'must be an object');
   const given = Object.keys(value);
   const unknown = given.filter((f) => !fields.includes(f));
-  if (unknown.length) throw new ShapeError(path, `has unknown fields: ${unknown.slice(0, 5).map((f) => JSON.stringify(f)).join(', ')}`);
+  if (unknown.length)
+    throw new ShapeError(
+      path,
+      `has unknown fields: ${unknown
+        .slice(0, 5)
+        .map((f) => JSON.stringify(f))
+        .join(', ')}`,
+    );
   const missing = fields.filter((f) => !given.includes(f));
   if (missing.length) throw new ShapeError(path, `is missing ${missing.join(', ')}`);
   return value as Fields;
 }
 
 function integer(value: unknown, path: string, min: number): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) throw new ShapeError(path, `must be an integer of at least ${min}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min)
+    throw new ShapeError(path, `must be an integer of at least ${min}`);
   return value;
 }
 
@@ -68,7 +76,13 @@ function entry(value: unknown, path: string): KeySetEntry {
   });
   if (new Set(scopes).size !== scopes.length) throw new ShapeError(`${path}.scopes`, 'must not repeat a scope');
   if (typeof f.suspended !== 'boolean') throw new ShapeError(`${path}.suspended`, 'must be a boolean');
-  return { hash: string(f.hash, `${path}.hash`, HASH), keyId: string(f.keyId, `${path}.keyId`, ID), orgId: string(f.orgId, `${path}.orgId`, ID), scopes, suspended: f.suspended };
+  return {
+    hash: string(f.hash, `${path}.hash`, HASH),
+    keyId: string(f.keyId, `${path}.keyId`, ID),
+    orgId: string(f.orgId, `${path}.orgId`, ID),
+    scopes,
+    suspended: f.suspended,
+  };
 }
 
 function entries(value: unknown, path: string): KeySetEntry[] {
@@ -85,7 +99,8 @@ function entries(value: unknown, path: string): KeySetEntry[] {
 function modes(value: unknown, path: string): PortalModes {
   const f = object(value, path, RouteFamilies);
   for (const family of RouteFamilies) {
-    if (!EnforcementModes.includes(f[family] as never)) throw new ShapeError(`${path}.${family}`, `must be one of ${EnforcementModes.join(', ')}`);
+    if (!EnforcementModes.includes(f[family] as never))
+      throw new ShapeError(`${path}.${family}`, `must be one of ${EnforcementModes.join(', ')}`);
   }
   return Object.fromEntries(RouteFamilies.map((family) => [family, f[family]])) as PortalModes;
 }

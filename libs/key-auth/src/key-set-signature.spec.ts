@@ -1,16 +1,31 @@
 import { createHash, createPrivateKey, generateKeyPairSync, sign, verify } from 'node:crypto';
-import { canonicalJson, generateKeySetKeyPair, keySetKeyId, KeySetRefused, KeySetSignatureCheck, KeySetSigner, parsePublicKey, parsePublicKeys, parseSigningKey } from './key-set-signature';
+import {
+  canonicalJson,
+  generateKeySetKeyPair,
+  keySetKeyId,
+  KeySetRefused,
+  KeySetSignatureCheck,
+  KeySetSigner,
+  parsePublicKey,
+  parsePublicKeys,
+  parseSigningKey,
+} from './key-set-signature';
 
 // RFC 8032, section 7.1, TEST 2: a one-byte message (0x72).
 const RFC8032 = {
   seed: '4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb',
   publicKey: '3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c',
-  signature: '92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00',
+  signature:
+    '92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00',
 };
 
 describe('key set signatures', () => {
   it('reads a 32-byte seed (hex or base64) and a raw public key as RFC 8032 defines them', () => {
-    for (const seed of [RFC8032.seed, Buffer.from(RFC8032.seed, 'hex').toString('base64'), Buffer.from(RFC8032.seed, 'hex').toString('base64url')]) {
+    for (const seed of [
+      RFC8032.seed,
+      Buffer.from(RFC8032.seed, 'hex').toString('base64'),
+      Buffer.from(RFC8032.seed, 'hex').toString('base64url'),
+    ]) {
       const key = parseSigningKey(seed);
       expect(sign(null, Buffer.from([0x72]), key).toString('hex')).toBe(RFC8032.signature);
     }
@@ -39,11 +54,15 @@ describe('key set signatures', () => {
     const pair = generateKeySetKeyPair();
     const signer = new KeySetSigner(parseSigningKey(pair.signingKey));
     expect(signer.publicKey).toBe(pair.publicKey);
-    expect(createPrivateKey({ key: Buffer.from(pair.signingKey, 'base64'), format: 'der', type: 'pkcs8' }).asymmetricKeyType).toBe('ed25519');
+    expect(createPrivateKey({ key: Buffer.from(pair.signingKey, 'base64'), format: 'der', type: 'pkcs8' }).asymmetricKeyType).toBe(
+      'ed25519',
+    );
   });
 
   it('serialises canonically: keys sorted at every depth, no spaces, arrays kept in order', () => {
-    expect(canonicalJson({ b: 1, a: [{ d: true, c: null }, 'x'], é: 'ü', A: -2.5 })).toBe('{"A":-2.5,"a":[{"c":null,"d":true},"x"],"b":1,"é":"ü"}');
+    expect(canonicalJson({ b: 1, a: [{ d: true, c: null }, 'x'], é: 'ü', A: -2.5 })).toBe(
+      '{"A":-2.5,"a":[{"c":null,"d":true},"x"],"b":1,"é":"ü"}',
+    );
     expect(canonicalJson({ b: 1, a: 2 })).toBe(canonicalJson({ a: 2, b: 1 }));
     expect(() => canonicalJson({ a: Number.NaN })).toThrow('non-finite');
   });
@@ -64,7 +83,13 @@ describe('key set signatures', () => {
 
     it('opens whatever the order of its fields on the wire', () => {
       const signed = signer.sign(payload);
-      const reordered = JSON.parse(JSON.stringify({ signature: signed.signature, payload: { modes: { swaps: 'off' }, version: 2, epoch: 1, kind: payload.kind }, keyId: signed.keyId }));
+      const reordered = JSON.parse(
+        JSON.stringify({
+          signature: signed.signature,
+          payload: { modes: { swaps: 'off' }, version: 2, epoch: 1, kind: payload.kind },
+          keyId: signed.keyId,
+        }),
+      );
       expect(check.open(reordered)).toEqual(payload);
     });
 

@@ -35,7 +35,9 @@ function decodeBytes(text: string): Buffer | undefined {
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed)) return undefined;
   const bytes = Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   // Refuse text that base64 decoding silently trimmed (a stray character, a cut key).
-  return bytes.toString('base64').replace(/=+$/, '') === trimmed.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '') ? bytes : undefined;
+  return bytes.toString('base64').replace(/=+$/, '') === trimmed.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '')
+    ? bytes
+    : undefined;
 }
 
 function ed25519(key: KeyObject): KeyObject {
@@ -51,10 +53,14 @@ export function parseSigningKey(text: string): KeyObject {
   try {
     if (text.includes('-----BEGIN')) return ed25519(createPrivateKey(text));
     const bytes = decodeBytes(text);
-    if (bytes?.length === 32) return ed25519(createPrivateKey({ key: Buffer.concat([PKCS8_SEED_HEADER, bytes]), format: 'der', type: 'pkcs8' }));
+    if (bytes?.length === 32)
+      return ed25519(createPrivateKey({ key: Buffer.concat([PKCS8_SEED_HEADER, bytes]), format: 'der', type: 'pkcs8' }));
     if (bytes) return ed25519(createPrivateKey({ key: bytes, format: 'der', type: 'pkcs8' }));
   } catch (error) {
-    throw new Error(`must be an Ed25519 private key (PKCS#8 PEM, PKCS#8 DER in base64, or a 32-byte seed in base64 or hex): ${(error as Error).message.split('\n')[0]}`, { cause: error });
+    throw new Error(
+      `must be an Ed25519 private key (PKCS#8 PEM, PKCS#8 DER in base64, or a 32-byte seed in base64 or hex): ${(error as Error).message.split('\n')[0]}`,
+      { cause: error },
+    );
   }
   throw new Error('must be an Ed25519 private key (PKCS#8 PEM, PKCS#8 DER in base64, or a 32-byte seed in base64 or hex)');
 }
@@ -91,7 +97,10 @@ export function keySetKeyId(key: KeyObject): string {
 /** A fresh key pair in the forms the configuration takes: KEYSET_SIGNING_KEY (PKCS#8 DER, base64) and KEYSET_PUBLIC_KEY (raw, base64). */
 export function generateKeySetKeyPair(): { signingKey: string; publicKey: string } {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  return { signingKey: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'), publicKey: rawPublicKey(publicKey).toString('base64') };
+  return {
+    signingKey: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+    publicKey: rawPublicKey(publicKey).toString('base64'),
+  };
 }
 
 /** A fresh pair as the environment of a run's services: key-registry signs with one half, swap-gateway verifies with the other. */
@@ -145,22 +154,28 @@ export class KeySetSignatureCheck {
 
   /** The signed payload, untyped until its shape is checked. */
   open(message: unknown): unknown {
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) throw new KeySetRefused('unsigned', 'not a signed key set: the message is not an object');
+    if (typeof message !== 'object' || message === null || Array.isArray(message))
+      throw new KeySetRefused('unsigned', 'not a signed key set: the message is not an object');
     const { payload, keyId, signature, ...extra } = message as Record<string, unknown>;
-    if (signature === undefined || keyId === undefined || payload === undefined) throw new KeySetRefused('unsigned', 'not a signed key set: payload, keyId or signature is missing');
-    if (Object.keys(extra).length > 0) throw new KeySetRefused('shape', `unknown fields beside the signature: ${Object.keys(extra).slice(0, 5).join(', ')}`);
-    if (typeof keyId !== 'string' || typeof signature !== 'string') throw new KeySetRefused('signature', 'keyId and signature must be strings');
+    if (signature === undefined || keyId === undefined || payload === undefined)
+      throw new KeySetRefused('unsigned', 'not a signed key set: payload, keyId or signature is missing');
+    if (Object.keys(extra).length > 0)
+      throw new KeySetRefused('shape', `unknown fields beside the signature: ${Object.keys(extra).slice(0, 5).join(', ')}`);
+    if (typeof keyId !== 'string' || typeof signature !== 'string')
+      throw new KeySetRefused('signature', 'keyId and signature must be strings');
     const key = this.keys.get(keyId);
     if (!key) throw new KeySetRefused('signature', `signed by an unknown key ${JSON.stringify(keyId.slice(0, 32))}`);
     const bytes = Buffer.from(signature, 'base64');
-    if (bytes.length !== 64 || bytes.toString('base64') !== signature) throw new KeySetRefused('signature', 'the signature is not 64 bytes of base64');
+    if (bytes.length !== 64 || bytes.toString('base64') !== signature)
+      throw new KeySetRefused('signature', 'the signature is not 64 bytes of base64');
     let canonical: string;
     try {
       canonical = canonicalJson(payload);
     } catch (error) {
       throw new KeySetRefused('shape', `the payload has no canonical form: ${(error as Error).message}`);
     }
-    if (!verify(null, Buffer.from(canonical, 'utf8'), key, bytes)) throw new KeySetRefused('signature', 'the signature does not match the payload');
+    if (!verify(null, Buffer.from(canonical, 'utf8'), key, bytes))
+      throw new KeySetRefused('signature', 'the signature does not match the payload');
     return payload;
   }
 }

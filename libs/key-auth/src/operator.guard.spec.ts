@@ -61,6 +61,9 @@ describe('OperatorGuard', () => {
     const guard = guardFor({});
     expect(outcome(guard, request({ 'x-operator': 'alice' }, '127.0.0.1'))).toBe('operator:loopback');
     expect(outcome(guard, request({}, '::ffff:127.0.0.1'))).toBe('operator:loopback');
-    expect(outcome(guard, request({ 'x-forwarded-for': '127.0.0.1' }, '10.1.2.3'))).toEqual({ status: 403, message: 'Operator routes answer loopback callers only unless OPS_TOKEN is set' });
+    expect(outcome(guard, request({ 'x-forwarded-for': '127.0.0.1' }, '10.1.2.3'))).toEqual({
+      status: 403,
+      message: 'Operator routes answer loopback callers only unless OPS_TOKEN is set',
+    });
   });
 });

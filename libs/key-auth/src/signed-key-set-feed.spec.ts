@@ -13,7 +13,14 @@ const attacker = new KeySetSigner(parseSigningKey(generateKeySetKeyPair().signin
 
 /** Lets the work an event started (a pull, a write to the store) finish: the queued callbacks run, nothing waits on a clock. */
 const settled = () => new Promise((resolve) => setImmediate(resolve));
-const entry = (key: string, over: Partial<KeySetEntry> = {}): KeySetEntry => ({ hash: hashKey(key), keyId: `id-${key.slice(4)}`, orgId: 'org-1', scopes: ['swaps:read', 'swaps:write'], suspended: false, ...over });
+const entry = (key: string, over: Partial<KeySetEntry> = {}): KeySetEntry => ({
+  hash: hashKey(key),
+  keyId: `id-${key.slice(4)}`,
+  orgId: 'org-1',
+  scopes: ['swaps:read', 'swaps:write'],
+  suspended: false,
+  ...over,
+});
 const ENFORCE: PortalModes = { swaps: 'enforce', 'leverage-yield': 'off' };
 const issuedAt = '2026-11-24T10:00:00.000Z';
 
@@ -23,7 +30,17 @@ function snapshot(over: Partial<PortalKeySetSnapshot> = {}): PortalKeySetSnapsho
 
 function change(over: Partial<PortalKeySetChange> = {}): PortalKeySetChange {
   const version = over.version ?? 6;
-  return { kind: 'portal-keyset.change', epoch: 1, version, extends: version - 1, issuedAt, upserts: [], removals: [], modes: ENFORCE, ...over };
+  return {
+    kind: 'portal-keyset.change',
+    epoch: 1,
+    version,
+    extends: version - 1,
+    issuedAt,
+    upserts: [],
+    removals: [],
+    modes: ENFORCE,
+    ...over,
+  };
 }
 
 /** A service's key set fed by a stand-in for the bus: `answers` are the snapshot replies, in turn (the last one repeats). */
@@ -48,7 +65,10 @@ function service(options: { answers: unknown[]; gathered?: unknown[]; store?: Me
     logger,
   });
   const cache = new KeySetCache({ name: 'portal', source: feed, refreshMs: 60_000, logger, metrics });
-  const refused = async () => Object.fromEntries((await metrics.registry.getSingleMetric('api_key_set_refused_total')!.get()).values.map((v) => [v.labels.reason, v.value]));
+  const refused = async () =>
+    Object.fromEntries(
+      (await metrics.registry.getSingleMetric('api_key_set_refused_total')!.get()).values.map((v) => [v.labels.reason, v.value]),
+    );
   /** What a request with this key gets on the enforced swaps routes, and the mode. */
   const seen = (key: string) => ({ mode: cache.modeOf('swaps'), outcome: cache.check(key, 'swaps:write').outcome });
   return { cache, request, refused, seen };
@@ -69,13 +89,29 @@ describe('the portal key set, signed by key-registry', () => {
       ['forged: the registry key id over an attacker signature', { ...attacker.sign(takeover), keyId: registry.keyId }, 'signature'],
       ['altered after signing', { ...registry.sign(snapshot()), payload: takeover }, 'signature'],
       ['unsigned (the old message shape)', { version: 1_000_000, keys: [entry('svc_attacker')], modes: { swaps: 'off' } }, 'unsigned'],
-      ['replayed: an older version, genuinely signed', registry.sign(snapshot({ version: 4, keys: [entry('svc_real'), entry('svc_revoked')] })), 'replay'],
+      [
+        'replayed: an older version, genuinely signed',
+        registry.sign(snapshot({ version: 4, keys: [entry('svc_real'), entry('svc_revoked')] })),
+        'replay',
+      ],
       ['modes: null, genuinely signed', registry.sign({ ...snapshot({ version: 6 }), modes: null as never }), 'shape'],
       ['a family left out, genuinely signed', registry.sign(snapshot({ version: 6, modes: { swaps: 'enforce' } as never })), 'shape'],
-      ['an unknown family, genuinely signed', registry.sign(snapshot({ version: 6, modes: { ...ENFORCE, sponsorships: 'off' } as never })), 'shape'],
-      ['a mode that does not exist, genuinely signed', registry.sign(snapshot({ version: 6, modes: { ...ENFORCE, swaps: 'disabled' } as never })), 'shape'],
+      [
+        'an unknown family, genuinely signed',
+        registry.sign(snapshot({ version: 6, modes: { ...ENFORCE, sponsorships: 'off' } as never })),
+        'shape',
+      ],
+      [
+        'a mode that does not exist, genuinely signed',
+        registry.sign(snapshot({ version: 6, modes: { ...ENFORCE, swaps: 'disabled' } as never })),
+        'shape',
+      ],
       ['a version that is text, genuinely signed', registry.sign({ ...snapshot(), version: '6' as never }), 'shape'],
-      ['a key with an unknown field, genuinely signed', registry.sign(snapshot({ version: 6, keys: [{ ...entry('svc_attacker'), admin: true } as never] })), 'shape'],
+      [
+        'a key with an unknown field, genuinely signed',
+        registry.sign(snapshot({ version: 6, keys: [{ ...entry('svc_attacker'), admin: true } as never] })),
+        'shape',
+      ],
       ['a change offered as a snapshot, genuinely signed', registry.sign(change({ version: 6 })), 'shape'],
     ];
     it.each(cases)('%s', async (_name, answer, reason) => {
@@ -92,7 +128,11 @@ describe('the portal key set, signed by key-registry', () => {
 
     it('an older epoch is refused even with a higher version; a newer epoch is taken whatever its version', async () => {
       const { cache, seen, refused } = service({
-        answers: [registry.sign(snapshot({ epoch: 7, version: 5 })), registry.sign(snapshot({ epoch: 6, version: 50, keys: [entry('svc_revoked')] })), registry.sign(snapshot({ epoch: 8, version: 1, keys: [entry('svc_restored')] }))],
+        answers: [
+          registry.sign(snapshot({ epoch: 7, version: 5 })),
+          registry.sign(snapshot({ epoch: 6, version: 50, keys: [entry('svc_revoked')] })),
+          registry.sign(snapshot({ epoch: 8, version: 1, keys: [entry('svc_restored')] })),
+        ],
       });
       await cache.refresh();
       expect(await cache.refresh()).toBe(false);
@@ -123,13 +163,27 @@ describe('the portal key set, signed by key-registry', () => {
 
     it('apply a signed change on top of the version it extends: a revocation, a new key, a mode', async () => {
       const { cache, seen } = await loaded();
-      cache.onEvent(registry.sign(change({ version: 6, upserts: [entry('svc_new')], removals: [hashKey('svc_real')], modes: { swaps: 'monitor', 'leverage-yield': 'off' } })));
+      cache.onEvent(
+        registry.sign(
+          change({
+            version: 6,
+            upserts: [entry('svc_new')],
+            removals: [hashKey('svc_real')],
+            modes: { swaps: 'monitor', 'leverage-yield': 'off' },
+          }),
+        ),
+      );
       expect(cache.version).toBe(6);
       expect(seen('svc_real')).toEqual({ mode: 'monitor', outcome: 'invalid' });
       expect(seen('svc_new').outcome).toBe('ok');
     });
 
-    const takeover = change({ version: 6, upserts: [entry('svc_attacker')], removals: [hashKey('svc_real')], modes: { swaps: 'off', 'leverage-yield': 'off' } });
+    const takeover = change({
+      version: 6,
+      upserts: [entry('svc_attacker')],
+      removals: [hashKey('svc_real')],
+      modes: { swaps: 'off', 'leverage-yield': 'off' },
+    });
     const refusedEvents: [string, unknown, string][] = [
       ['forged', attacker.sign(takeover), 'signature'],
       ['unsigned (the old event shape)', { version: 6 }, 'unsigned'],
@@ -158,7 +212,13 @@ describe('the portal key set, signed by key-registry', () => {
     });
 
     it('that skip a version, or start a new epoch, bring a snapshot rather than being applied', async () => {
-      const { cache, seen, request } = service({ answers: [registry.sign(snapshot()), registry.sign(snapshot({ version: 8, keys: [entry('svc_eight')] })), registry.sign(snapshot({ epoch: 2, version: 1 }))] });
+      const { cache, seen, request } = service({
+        answers: [
+          registry.sign(snapshot()),
+          registry.sign(snapshot({ version: 8, keys: [entry('svc_eight')] })),
+          registry.sign(snapshot({ epoch: 2, version: 1 })),
+        ],
+      });
       await cache.refresh();
       cache.onEvent(registry.sign(change({ version: 8, upserts: [entry('svc_from_event')] })));
       await settled(); // the pull the event started
@@ -195,7 +255,11 @@ describe('the portal key set, signed by key-registry', () => {
 
     it('is refused when signed longer ago than KEYSET_KEPT_MAX_AGE_MS (a day): an old copy written back would bring revoked keys back', async () => {
       const store = new MemoryCache({ namespace: 'swap-gateway' });
-      await store.set('keyset:portal', JSON.stringify({ snapshot: registry.sign(snapshot({ keys: [entry('svc_revoked_since')] })), changes: [] }), 60_000);
+      await store.set(
+        'keyset:portal',
+        JSON.stringify({ snapshot: registry.sign(snapshot({ keys: [entry('svc_revoked_since')] })), changes: [] }),
+        60_000,
+      );
       const day = 24 * 3_600_000;
       const start = async (now: number) => {
         const restarted = service({ answers: [], store, now });
@@ -214,7 +278,11 @@ describe('the portal key set, signed by key-registry', () => {
 
     it('is checked again when read: a forged copy is refused and nothing is held', async () => {
       const store = new MemoryCache({ namespace: 'swap-gateway' });
-      await store.set('keyset:portal', JSON.stringify({ snapshot: attacker.sign(snapshot({ keys: [entry('svc_attacker')] })), changes: [] }), 60_000);
+      await store.set(
+        'keyset:portal',
+        JSON.stringify({ snapshot: attacker.sign(snapshot({ keys: [entry('svc_attacker')] })), changes: [] }),
+        60_000,
+      );
       const restarted = service({ answers: [], store });
       restarted.request.mockRejectedValue(new Error('no responders'));
       await restarted.cache.onApplicationBootstrap();

@@ -81,7 +81,10 @@ export class SignedKeySetFeed implements KeySetSource {
     const outcome = cache.offer(snapshot);
     if (outcome === 'older') {
       const reason = snapshot.epoch < cache.epoch ? 'epoch' : 'replay';
-      throw new KeySetRefused(reason, `snapshot ${snapshot.epoch}/${snapshot.version} (epoch/version) is older than the held ${cache.epoch}/${cache.version}; after a registry restore, start a new epoch (POST /ops/keyset/epoch on key-registry)`);
+      throw new KeySetRefused(
+        reason,
+        `snapshot ${snapshot.epoch}/${snapshot.version} (epoch/version) is older than the held ${cache.epoch}/${cache.version}; after a registry restore, start a new epoch (POST /ops/keyset/epoch on key-registry)`,
+      );
     }
     // The held set is this snapshot now (or equals it): it becomes the kept copy's base.
     const rebase = outcome === 'applied' || (this.kept?.changes.length ?? 0) > 0 || Date.now() - this.keptAt > REWRITE_AFTER_MS;
@@ -101,7 +104,10 @@ export class SignedKeySetFeed implements KeySetSource {
         gathering?.close();
         settle();
       };
-      const timer = setTimeout(() => finish(() => reject(new Error(`no valid key set answered within ${this.options.timeoutMs} ms (${refused} refused)`))), this.options.timeoutMs);
+      const timer = setTimeout(
+        () => finish(() => reject(new Error(`no valid key set answered within ${this.options.timeoutMs} ms (${refused} refused)`))),
+        this.options.timeoutMs,
+      );
       gathering = this.options.gather!((answer) => {
         try {
           const snapshot = this.snapshotOf(answer);
@@ -125,14 +131,17 @@ export class SignedKeySetFeed implements KeySetSource {
     }
     switch (cache.offerChange(change)) {
       case 'applied':
-        if (this.kept && this.kept.changes.length < MAX_KEPT_CHANGES) void this.keep({ snapshot: this.kept.snapshot, changes: [...this.kept.changes, event as SignedKeySet<PortalKeySetChange>] });
+        if (this.kept && this.kept.changes.length < MAX_KEPT_CHANGES)
+          void this.keep({ snapshot: this.kept.snapshot, changes: [...this.kept.changes, event as SignedKeySet<PortalKeySetChange>] });
         else void cache.refresh(); // a fresh snapshot becomes the kept copy's base
         return;
       case 'stale': {
         const reason = change.epoch < cache.epoch ? 'epoch' : 'replay';
         // The one just applied, heard again, is normal (a refresh got there first); anything older is worth a look.
         if (change.epoch === cache.epoch && change.version === cache.version) return;
-        cache.refused(new KeySetRefused(reason, `change ${change.epoch}/${change.version} is not newer than the held ${cache.epoch}/${cache.version}`));
+        cache.refused(
+          new KeySetRefused(reason, `change ${change.epoch}/${change.version} is not newer than the held ${cache.epoch}/${cache.version}`),
+        );
         return;
       }
       case 'ahead':
@@ -159,7 +168,10 @@ export class SignedKeySetFeed implements KeySetSource {
     const maxAge = this.options.keptMaxAgeMs ?? KEPT_MAX_AGE_MS;
     const age = (this.options.now ?? Date.now)() - Date.parse(snapshot.issuedAt);
     if (!(age <= maxAge)) {
-      throw new KeySetRefused('expired', `the kept copy was signed ${Math.round(age / 60_000)} min ago, more than KEYSET_KEPT_MAX_AGE_MS (${maxAge} ms) allows: an old copy could bring back keys revoked since`);
+      throw new KeySetRefused(
+        'expired',
+        `the kept copy was signed ${Math.round(age / 60_000)} min ago, more than KEYSET_KEPT_MAX_AGE_MS (${maxAge} ms) allows: an old copy could bring back keys revoked since`,
+      );
     }
     if (cache.offer(snapshot) === 'older') return;
     const applied: SignedKeySet<PortalKeySetChange>[] = [];
@@ -175,7 +187,10 @@ export class SignedKeySetFeed implements KeySetSource {
     }
     this.kept = { snapshot: copy.snapshot, changes: applied };
     this.keptAt = Date.now();
-    this.options.logger.info({ epoch: cache.epoch, version: cache.version, changes: applied.length }, 'key set restored from the kept copy');
+    this.options.logger.info(
+      { epoch: cache.epoch, version: cache.version, changes: applied.length },
+      'key set restored from the kept copy',
+    );
   }
 
   /**
@@ -192,7 +207,10 @@ export class SignedKeySetFeed implements KeySetSource {
       if (stored !== undefined && newer(this.signedHead(stored), this.signedHead(copy))) return;
       await store.set(storeKey, JSON.stringify(copy), this.options.keptMaxAgeMs ?? KEPT_MAX_AGE_MS);
     } catch (error) {
-      this.options.logger.warn({ err: error }, 'key set not kept in the cache; a restart while key-registry is down would start without it');
+      this.options.logger.warn(
+        { err: error },
+        'key set not kept in the cache; a restart while key-registry is down would start without it',
+      );
     }
   }
 

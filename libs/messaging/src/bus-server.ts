@@ -112,7 +112,10 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
     const { pattern, handler } = listener;
     listener.subscription = this.bus.subscribe(
       pattern,
-      (message) => void this.dispatch(pattern, handler, message).catch((error: unknown) => this.options.logger?.error({ subject: pattern, err: error }, 'message dispatch failed')),
+      (message) =>
+        void this.dispatch(pattern, handler, message).catch((error: unknown) =>
+          this.options.logger?.error({ subject: pattern, err: error }, 'message dispatch failed'),
+        ),
       { queue: listener.queue },
     );
   }
@@ -146,7 +149,10 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
     // subject of the sender's choosing: neither is run.
     if (!handler.isEventHandler && !message.respond) {
       this.options.metrics?.refuseMessage(pattern);
-      this.options.logger?.warn({ subject: message.subject, replyTo: message.refusedReply ?? null }, 'request without an inbox to answer to: not handled');
+      this.options.logger?.warn(
+        { subject: message.subject, replyTo: message.refusedReply ?? null },
+        'request without an inbox to answer to: not handled',
+      );
       return;
     }
     const requestId = resolveRequestId(message.headers[HeaderNames.requestId]);
@@ -173,7 +179,10 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
           if (message.respond) this.reply(message, encodeErrorReply(error));
           else this.options.logger?.error({ subject: pattern, err: error }, 'event handler failed');
         }
-        this.options.logger?.debug({ subject: message.subject, outcome, ms: Math.round((performance.now() - started) * 10) / 10 }, 'message handled');
+        this.options.logger?.debug(
+          { subject: message.subject, outcome, ms: Math.round((performance.now() - started) * 10) / 10 },
+          'message handled',
+        );
       });
     } finally {
       this.options.metrics?.observeMessage(pattern, outcome, (performance.now() - started) / 1000);

@@ -62,7 +62,10 @@ export interface Bus {
 }
 
 export class BusTimeoutError extends Error {
-  constructor(readonly subject: string, readonly timeoutMs: number) {
+  constructor(
+    readonly subject: string,
+    readonly timeoutMs: number,
+  ) {
     super(`No reply on ${subject} within ${timeoutMs} ms`);
     this.name = 'BusTimeoutError';
   }
@@ -76,7 +79,10 @@ export class BusNoRespondersError extends Error {
 }
 
 export class BusUnavailableError extends Error {
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'BusUnavailableError';
   }

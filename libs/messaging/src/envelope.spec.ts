@@ -12,7 +12,11 @@ describe('reply envelope', () => {
   });
 
   it('turns an unexpected error into a 500 that reveals nothing', () => {
-    expect(toErrorBody(new Error('password=hunter2 in stack'))).toEqual({ statusCode: 500, code: 'INTERNAL_ERROR', message: 'Internal server error' });
+    expect(toErrorBody(new Error('password=hunter2 in stack'))).toEqual({
+      statusCode: 500,
+      code: 'INTERNAL_ERROR',
+      message: 'Internal server error',
+    });
   });
 
   it('hands out the data of a successful reply as JSON text, untouched', () => {

@@ -1,4 +1,15 @@
-import { BusNoRespondersError, BusTimeoutError, BusUnavailableError, subjectMatches, type Bus, type BusDelivery, type BusSubscription, type Gathering, type MessageHeaders, type RequestOptions } from './bus';
+import {
+  BusNoRespondersError,
+  BusTimeoutError,
+  BusUnavailableError,
+  subjectMatches,
+  type Bus,
+  type BusDelivery,
+  type BusSubscription,
+  type Gathering,
+  type MessageHeaders,
+  type RequestOptions,
+} from './bus';
 
 interface Subscriber {
   subject: string;

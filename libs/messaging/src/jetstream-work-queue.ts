@@ -85,7 +85,11 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
         // reconfigure it (a stream's settings could republish its messages onto any subject):
         // the queue goes on with the stream as it is, and says so.
         if ((error as NatsError).code !== ErrorCode.PermissionsViolation) throw error;
-        options.onError?.(new Error(`JetStream stream ${names.stream} has older settings, and this NATS user may not update it: an operator updates it (README: Securing the bus)`));
+        options.onError?.(
+          new Error(
+            `JetStream stream ${names.stream} has older settings, and this NATS user may not update it: an operator updates it (README: Securing the bus)`,
+          ),
+        );
       }
     }
     await jsm.consumers.add(names.stream, {
@@ -145,7 +149,10 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
         continue;
       }
       try {
-        const messages = await consumer.consume({ max_messages: this.concurrency, expires: Math.max(1_000, this.options.pullWaitMs ?? 5_000) });
+        const messages = await consumer.consume({
+          max_messages: this.concurrency,
+          expires: Math.max(1_000, this.options.pullWaitMs ?? 5_000),
+        });
         this.messages = messages;
         for await (const msg of messages) {
           if (!this.running) {
@@ -176,7 +183,13 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
     const item: WorkItem = { id: msg.subject.slice(this.names.subject.length + 1), attempt: msg.info.redeliveryCount };
     const work = (async () => {
       // A sign of work keeps the item with this replica while its handler runs.
-      const result = await runWorkHandler(this.handler!, item, () => msg.working(), Math.max(100, this.options.ackWaitMs / 3), this.options.onError);
+      const result = await runWorkHandler(
+        this.handler!,
+        item,
+        () => msg.working(),
+        Math.max(100, this.options.ackWaitMs / 3),
+        this.options.onError,
+      );
       if ('done' in result) msg.ack();
       else msg.nak(result.retryInMs);
     })();
@@ -187,14 +200,20 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
 /** Whether a stream already has the settings a work queue gives it (the server adds defaults of its own). */
 function sameSettings(current: Partial<StreamConfig>, wanted: Partial<StreamConfig>): boolean {
   const keys = ['retention', 'storage', 'max_msgs_per_subject', 'discard', 'discard_new_per_subject'] as const;
-  return JSON.stringify(current.subjects ?? []) === JSON.stringify(wanted.subjects ?? []) && keys.every((key) => current[key] === wanted[key]);
+  return (
+    JSON.stringify(current.subjects ?? []) === JSON.stringify(wanted.subjects ?? []) && keys.every((key) => current[key] === wanted[key])
+  );
 }
 
 /** The names as a deployment with a subject prefix uses them (none: the fixed names). */
 export function scopedNames(options: JetStreamQueueNames & { prefix?: string }): JetStreamQueueNames {
   if (!options.prefix) return { stream: options.stream, consumer: options.consumer, subject: options.subject };
   const suffix = nameSuffix(options.prefix);
-  return { stream: `${options.stream}_${suffix}`, consumer: `${options.consumer}_${suffix}`, subject: `${options.prefix}.${options.subject}` };
+  return {
+    stream: `${options.stream}_${suffix}`,
+    consumer: `${options.consumer}_${suffix}`,
+    subject: `${options.prefix}.${options.subject}`,
+  };
 }
 
 function nameSuffix(prefix: string): string {

@@ -1,4 +1,13 @@
-import { AppError, ErrorCode, MessageHeaders as HeaderNames, type EventContract, type EventSubject, type RpcReply, type RpcRequest, type RpcSubject } from '@swap/contracts';
+import {
+  AppError,
+  ErrorCode,
+  MessageHeaders as HeaderNames,
+  type EventContract,
+  type EventSubject,
+  type RpcReply,
+  type RpcRequest,
+  type RpcSubject,
+} from '@swap/contracts';
 import { RequestContext, type Logger } from '@swap/observability';
 import { randomUUID } from 'node:crypto';
 import { BusNoRespondersError, BusTimeoutError, type Bus, type MessageHeaders } from './bus';
@@ -47,7 +56,10 @@ export class MessagingClient {
   /** The raw reply text of a request; bus failures become AppErrors. */
   private async send(subject: RpcSubject, payload: unknown, options?: { timeoutMs?: number }): Promise<string> {
     try {
-      const reply = await this.bus.request(subject, JSON.stringify(payload), { timeoutMs: options?.timeoutMs ?? this.options.timeoutMs, headers: this.headers() });
+      const reply = await this.bus.request(subject, JSON.stringify(payload), {
+        timeoutMs: options?.timeoutMs ?? this.options.timeoutMs,
+        headers: this.headers(),
+      });
       return reply.data;
     } catch (error) {
       throw this.translate(subject, error);

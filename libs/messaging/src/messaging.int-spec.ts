@@ -70,7 +70,10 @@ class RpcErrorFilter {
 }
 
 async function startReplica(bus: Bus, replica: string): Promise<INestMicroservice> {
-  const app = await NestFactory.createMicroservice(replicaModule(replica), { strategy: new BusServer(bus, { queue: 'test-service', drainTimeoutMs: 1_000 }), logger: false });
+  const app = await NestFactory.createMicroservice(replicaModule(replica), {
+    strategy: new BusServer(bus, { queue: 'test-service', drainTimeoutMs: 1_000 }),
+    logger: false,
+  });
   app.useGlobalFilters(new RpcErrorFilter());
   await app.listen();
   return app;
@@ -98,7 +101,9 @@ describe.each([
   beforeEach(() => (events.length = 0));
 
   it('answers a typed request and carries the caller request id into the handler', async () => {
-    const reply = (await RequestContext.run({ requestId: 'req-abc' }, () => client.request(ECHO, { chainKey: 'x' } as never))) as unknown as Record<string, unknown>;
+    const reply = (await RequestContext.run({ requestId: 'req-abc' }, () =>
+      client.request(ECHO, { chainKey: 'x' } as never),
+    )) as unknown as Record<string, unknown>;
     expect(reply).toMatchObject({ payload: { chainKey: 'x' }, headerId: 'req-abc', contextId: 'req-abc' });
   });
 
@@ -126,7 +131,9 @@ describe.each([
   });
 
   it('answers 503 at once when no service listens on a subject', async () => {
-    const error = (await client.request(`${P}.nobody` as RpcSubject, {} as never, { timeoutMs: 5_000 }).catch((e: unknown) => e)) as AppError;
+    const error = (await client
+      .request(`${P}.nobody` as RpcSubject, {} as never, { timeoutMs: 5_000 })
+      .catch((e: unknown) => e)) as AppError;
     expect(error.getStatus()).toBe(503);
     expect(error.code).toBe('DEPENDENCY_UNAVAILABLE');
   });

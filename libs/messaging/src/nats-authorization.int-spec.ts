@@ -22,7 +22,15 @@ jest.setTimeout(30_000);
 
 const SHIPPED = join(__dirname, '..', '..', '..', 'charts', 'swap-platform', 'files', 'nats-permissions.conf');
 const NATS_SERVER = '/usr/sbin/nats-server';
-const USERS = ['key-registry', 'partner-portal-api', 'swap-gateway', 'quote-builder', 'relay-tracker', 'sponsorship-keys', 'operator'] as const;
+const USERS = [
+  'key-registry',
+  'partner-portal-api',
+  'swap-gateway',
+  'quote-builder',
+  'relay-tracker',
+  'sponsorship-keys',
+  'operator',
+] as const;
 type User = (typeof USERS)[number];
 const KEY_REGISTRY_REQUESTS = [
   Subjects.orgCreate,
@@ -73,7 +81,11 @@ const REQUESTS: { caller: User; responder: User; subjects: string[] }[] = [
       Subjects.registrySnapshot,
     ],
   },
-  { caller: 'swap-gateway', responder: 'relay-tracker', subjects: [Subjects.submissionSubmit, Subjects.submissionStatus, Subjects.relayPacket, Subjects.relayExtraData, Subjects.relaySubmit] },
+  {
+    caller: 'swap-gateway',
+    responder: 'relay-tracker',
+    subjects: [Subjects.submissionSubmit, Subjects.submissionStatus, Subjects.relayPacket, Subjects.relayExtraData, Subjects.relaySubmit],
+  },
   { caller: 'swap-gateway', responder: 'key-registry', subjects: [Subjects.keySetSnapshot] },
   { caller: 'sponsorship-keys', responder: 'quote-builder', subjects: [Subjects.registrySnapshot] },
   { caller: 'relay-tracker', responder: 'quote-builder', subjects: [Subjects.intentExecute, Subjects.intentSolverStatus] },
@@ -81,7 +93,9 @@ const REQUESTS: { caller: User; responder: User; subjects: string[] }[] = [
   { caller: 'operator', responder: 'key-registry', subjects: KEY_REGISTRY_REQUESTS },
 ];
 /** Handlers quote-builder serves that no service calls over the bus today: it may still listen. */
-const SERVED_ONLY: { responder: User; subjects: string[] }[] = [{ responder: 'quote-builder', subjects: [Subjects.tokensList, Subjects.tokensByChain, Subjects.chainGet, Subjects.partnerFee] }];
+const SERVED_ONLY: { responder: User; subjects: string[] }[] = [
+  { responder: 'quote-builder', subjects: [Subjects.tokensList, Subjects.tokensByChain, Subjects.chainGet, Subjects.partnerFee] },
+];
 const EVENTS: { publisher: User; subject: string; subscribers: User[] }[] = [
   { publisher: 'key-registry', subject: Events.keySetChanged, subscribers: ['swap-gateway'] },
   { publisher: 'sponsorship-keys', subject: Events.sponsoringKeySetChanged, subscribers: ['sponsorship-keys'] },
@@ -108,8 +122,20 @@ async function startServer(publicKeys: Record<User, string>, extra: string[] = [
   const port = await unusedPort();
   // Included as the platform team includes it: the file beside the server's own configuration.
   copyFileSync(SHIPPED, join(dir, 'nats-permissions.conf'));
-  writeFileSync(join(dir, 'server.conf'), [`listen: "127.0.0.1:${port}"`, `jetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }`, ...extra, 'include "nats-permissions.conf"', ''].join('\n'));
-  const env = { ...process.env, ...Object.fromEntries(USERS.map((user) => [`NATS_NKEY_${user.toUpperCase().replace(/-/g, '_')}`, publicKeys[user]])) };
+  writeFileSync(
+    join(dir, 'server.conf'),
+    [
+      `listen: "127.0.0.1:${port}"`,
+      `jetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }`,
+      ...extra,
+      'include "nats-permissions.conf"',
+      '',
+    ].join('\n'),
+  );
+  const env = {
+    ...process.env,
+    ...Object.fromEntries(USERS.map((user) => [`NATS_NKEY_${user.toUpperCase().replace(/-/g, '_')}`, publicKeys[user]])),
+  };
   const child: ChildProcess = spawn(NATS_SERVER, ['-c', join(dir, 'server.conf')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await within(
@@ -137,7 +163,9 @@ async function startServer(publicKeys: Record<User, string>, extra: string[] = [
 /** Bounds a wait on an event (it is not a sleep: it resolves as soon as the event does). */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)),
+  );
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -162,7 +190,14 @@ class Client {
   }
 
   static async as(url: string, user: User, seed: string): Promise<Client> {
-    const nc = await connect({ servers: url, name: user, authenticator: nkeyAuthenticator(new TextEncoder().encode(seed)), inboxPrefix: inboxPrefixOf(user), reconnect: false, timeout: 5_000 });
+    const nc = await connect({
+      servers: url,
+      name: user,
+      authenticator: nkeyAuthenticator(new TextEncoder().encode(seed)),
+      inboxPrefix: inboxPrefixOf(user),
+      reconnect: false,
+      timeout: 5_000,
+    });
     return new Client(user, nc);
   }
 
@@ -213,9 +248,28 @@ function makeCertificates(dir: string): void {
   openssl('req', '-x509', ...key, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=swap-platform test CA');
   writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
   writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
-  for (const [name, subject] of [['server', '/CN=nats'], ['client', '/CN=swap-gateway']]) {
+  for (const [name, subject] of [
+    ['server', '/CN=nats'],
+    ['client', '/CN=swap-gateway'],
+  ]) {
     openssl('req', ...key, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject);
-    openssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '1', '-extfile', `${name}.ext`);
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      `${name}.crt`,
+      '-days',
+      '1',
+      '-extfile',
+      `${name}.ext`,
+    );
   }
 }
 
@@ -258,7 +312,12 @@ describe('the shipped NATS authorization on a real nats-server', () => {
   });
 
   it('lists every subject of libs/contracts in the traffic these tests send', () => {
-    const covered = new Set([...REQUESTS.flatMap((r) => r.subjects), ...SERVED_ONLY.flatMap((s) => s.subjects), ...EVENTS.map((e) => e.subject), Broadcasts.rfq]);
+    const covered = new Set([
+      ...REQUESTS.flatMap((r) => r.subjects),
+      ...SERVED_ONLY.flatMap((s) => s.subjects),
+      ...EVENTS.map((e) => e.subject),
+      Broadcasts.rfq,
+    ]);
     const all = [...Object.values(Subjects), ...Object.values(Events), ...Object.values(Broadcasts)];
     expect(all.filter((subject) => !covered.has(subject))).toEqual([]);
   });
@@ -271,7 +330,12 @@ describe('the shipped NATS authorization on a real nats-server', () => {
       const client = await clientOf(responder);
       for (const subject of subjects) {
         // In the service's queue group, as BusServer subscribes its @MessagePattern handlers.
-        subscriptions.push(client.nc.subscribe(subject, { queue: responder, callback: (err, msg) => !err && msg.respond(`${responder} answers ${msg.subject}`) }));
+        subscriptions.push(
+          client.nc.subscribe(subject, {
+            queue: responder,
+            callback: (err, msg) => !err && msg.respond(`${responder} answers ${msg.subject}`),
+          }),
+        );
       }
     }
     for (const client of connections.values()) expect(await client.settledRefusals()).toEqual([]);
@@ -296,7 +360,12 @@ describe('the shipped NATS authorization on a real nats-server', () => {
         const client = await as(subscriber);
         heard.push(
           within(
-            new Promise<string>((resolve, reject) => client.nc.subscribe(subject, { max: 1, callback: (err, msg) => (err ? reject(err) : resolve(`${subscriber} heard ${dec.decode(msg.data)}`)) })),
+            new Promise<string>((resolve, reject) =>
+              client.nc.subscribe(subject, {
+                max: 1,
+                callback: (err, msg) => (err ? reject(err) : resolve(`${subscriber} heard ${dec.decode(msg.data)}`)),
+              }),
+            ),
             5_000,
             `${subscriber} to hear ${subject}`,
           ),
@@ -323,7 +392,8 @@ describe('the shipped NATS authorization on a real nats-server', () => {
       },
     });
     await gateway.nc.flush();
-    for (const user of USERS.filter((u) => u !== 'key-registry')) await (await as(user)).publishRefused(Events.keySetChanged, `forged by ${user}`);
+    for (const user of USERS.filter((u) => u !== 'key-registry'))
+      await (await as(user)).publishRefused(Events.keySetChanged, `forged by ${user}`);
     (await as('key-registry')).nc.publish(Events.keySetChanged, 'genuine');
     await within(genuineArrived, 5_000, 'the genuine announcement');
     expect(heard).toEqual(['genuine']);
@@ -354,7 +424,10 @@ describe('the shipped NATS authorization on a real nats-server', () => {
     const registry = await as('key-registry');
     const heard: string[] = [];
     registry.nc.subscribe('key-registry.*.*.*', { callback: () => undefined }); // refused: key-registry listens subject by subject
-    for (const subject of KEY_REGISTRY_REQUESTS) registry.nc.subscribe(subject, { callback: (_, msg: Msg) => (heard.push(`${dec.decode(msg.data)} ${subject}`), msg.respond('done')) });
+    for (const subject of KEY_REGISTRY_REQUESTS)
+      registry.nc.subscribe(subject, {
+        callback: (_, msg: Msg) => (heard.push(`${dec.decode(msg.data)} ${subject}`), msg.respond('done')),
+      });
     await registry.refusal('key-registry.*.*.*');
 
     const mayCall: Record<User, string[]> = { 'partner-portal-api': PORTAL_CALLS, operator: MANAGEMENT } as Record<User, string[]>;
@@ -365,7 +438,9 @@ describe('the shipped NATS authorization on a real nats-server', () => {
           expect(dec.decode((await caller.nc.request(subject, user, { timeout: 5_000 })).data)).toBe('done');
           continue;
         }
-        await expect(caller.nc.request(subject, `forged by ${user}`, { timeout: 5_000 })).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+        await expect(caller.nc.request(subject, `forged by ${user}`, { timeout: 5_000 })).rejects.toMatchObject({
+          code: 'PERMISSIONS_VIOLATION',
+        });
         await caller.publishRefused(subject, `forged by ${user}`);
       }
     }
@@ -378,12 +453,21 @@ describe('the shipped NATS authorization on a real nats-server', () => {
     const heard: string[] = [];
     for (const user of USERS) {
       const client = await as(user);
-      for (const subject of ['_INBOX.>', '>', '_INBOX_*.>', ...USERS.filter((u) => u !== user).map((other) => `${inboxPrefixOf(other)}.>`)]) {
+      for (const subject of [
+        '_INBOX.>',
+        '>',
+        '_INBOX_*.>',
+        ...USERS.filter((u) => u !== user).map((other) => `${inboxPrefixOf(other)}.>`),
+      ]) {
         expect((await client.subscribeRefused(subject, heard)).code).toBe('PERMISSIONS_VIOLATION');
       }
       for (const other of USERS.filter((u) => u !== user)) await client.publishRefused(`${inboxPrefixOf(other)}.forged.reply`);
       // Nor may it ask with the shared inbox prefix, where any subscriber of _INBOX.> would read the answer.
-      const shared = await connect({ servers: server.url, authenticator: nkeyAuthenticator(new TextEncoder().encode(seeds[user])), reconnect: false });
+      const shared = await connect({
+        servers: server.url,
+        authenticator: nkeyAuthenticator(new TextEncoder().encode(seeds[user])),
+        reconnect: false,
+      });
       await expect(shared.request(MAY_PUBLISH[user], '', { timeout: 5_000 })).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
       await shared.close();
     }
@@ -404,10 +488,12 @@ describe('the shipped NATS authorization on a real nats-server', () => {
     // Every responder, answering as the platform's client does (libs/messaging).
     for (const { caller, responder, subjects } of REQUESTS.filter((r) => r.responder !== 'key-registry')) {
       const answering = await busOf(responder);
-      for (const subject of subjects) answering.subscribe(subject, (message) => message.respond?.(`answer of ${responder}`), { queue: responder });
+      for (const subject of subjects)
+        answering.subscribe(subject, (message) => message.respond?.(`answer of ${responder}`), { queue: responder });
       await answering.ping();
       const rogue = await as(caller);
-      for (const subject of subjects) for (const aim of [Subjects.modeSet, Subjects.keyCreate, Events.keySetChanged]) rogue.nc.publish(subject, '{}', { reply: aim });
+      for (const subject of subjects)
+        for (const aim of [Subjects.modeSet, Subjects.keyCreate, Events.keySetChanged]) rogue.nc.publish(subject, '{}', { reply: aim });
       await rogue.nc.flush();
       // The same responder still answers a genuine request, sent after the rogue's.
       const genuine = await busOf(caller);
@@ -421,20 +507,38 @@ describe('the shipped NATS authorization on a real nats-server', () => {
 
   it('refuses a client without credentials, with an unknown nkey, or with a user and password', async () => {
     const stranger = dec.decode(nkeys.createUser().getSeed());
-    const attempts = [{}, { authenticator: nkeyAuthenticator(new TextEncoder().encode(stranger)) }, { user: 'key-registry', pass: 'key-registry' }];
+    const attempts = [
+      {},
+      { authenticator: nkeyAuthenticator(new TextEncoder().encode(stranger)) },
+      { user: 'key-registry', pass: 'key-registry' },
+    ];
     for (const credentials of attempts) {
-      await expect(connect({ servers: server.url, reconnect: false, timeout: 5_000, ...credentials })).rejects.toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
+      await expect(connect({ servers: server.url, reconnect: false, timeout: 5_000, ...credentials })).rejects.toMatchObject({
+        code: 'AUTHORIZATION_VIOLATION',
+      });
     }
   });
 
   describe("the platform's messaging client (libs/messaging), configured from the WithBus variables", () => {
     it('connects with its nkey and its own inbox prefix, and a request gets its answer through the restricted server', async () => {
       const registry = await busOf('key-registry');
-      registry.subscribe(Subjects.keyCreate, (message) => message.respond?.(encodeReply({ apiKey: { id: 'k1', heard: JSON.parse(message.data) } })), { queue: 'key-registry' });
+      registry.subscribe(
+        Subjects.keyCreate,
+        (message) => message.respond?.(encodeReply({ apiKey: { id: 'k1', heard: JSON.parse(message.data) } })),
+        { queue: 'key-registry' },
+      );
       await registry.ping();
       const portal = new MessagingClient(await busOf('partner-portal-api'), { timeoutMs: 5_000 });
-      const reply = await portal.request(Subjects.keyCreate, { orgId: 'o1', name: 'ci', keyHash: 'ab'.repeat(32), prefix: 'sk_live_ab', actor: 'user:1' });
-      expect(reply).toEqual({ apiKey: { id: 'k1', heard: { orgId: 'o1', name: 'ci', keyHash: 'ab'.repeat(32), prefix: 'sk_live_ab', actor: 'user:1' } } });
+      const reply = await portal.request(Subjects.keyCreate, {
+        orgId: 'o1',
+        name: 'ci',
+        keyHash: 'ab'.repeat(32),
+        prefix: 'sk_live_ab',
+        actor: 'user:1',
+      });
+      expect(reply).toEqual({
+        apiKey: { id: 'k1', heard: { orgId: 'o1', name: 'ci', keyHash: 'ab'.repeat(32), prefix: 'sk_live_ab', actor: 'user:1' } },
+      });
     });
 
     it('turns a refused request into a 503 and reports the refusal', async () => {
@@ -478,20 +582,38 @@ describe('the shipped NATS authorization on a real nats-server', () => {
       expect(await eventually(async () => (await queue.depth()) === 0)).toBe(true);
       // A second replica opens the same stream and consumer (no update needed, none allowed).
       const errors: unknown[] = [];
-      await JetStreamWorkQueue.open((await busOf('relay-tracker')).connection, { ...WorkQueues.settlement, ackWaitMs: 5_000, onError: (e) => errors.push(e) });
+      await JetStreamWorkQueue.open((await busOf('relay-tracker')).connection, {
+        ...WorkQueues.settlement,
+        ackWaitMs: 5_000,
+        onError: (e) => errors.push(e),
+      });
       expect(errors).toEqual([]);
     });
 
     it('lets no service reconfigure a stream (whose settings could republish onto key-registry.keyset.changed) or reach another JetStream API', async () => {
       const stream = WorkQueues.settlement.stream;
-      const republish = JSON.stringify({ name: stream, subjects: [`${WorkQueues.settlement.subject}.*`], republish: { src: '>', dest: Events.keySetChanged } });
+      const republish = JSON.stringify({
+        name: stream,
+        subjects: [`${WorkQueues.settlement.subject}.*`],
+        republish: { src: '>', dest: Events.keySetChanged },
+      });
       const relay = await as('relay-tracker');
-      for (const subject of [`$JS.API.STREAM.UPDATE.${stream}`, `$JS.API.STREAM.DELETE.${stream}`, `$JS.API.STREAM.PURGE.${stream}`, '$JS.API.STREAM.CREATE.FORGER', '$JS.API.STREAM.NAMES']) {
+      for (const subject of [
+        `$JS.API.STREAM.UPDATE.${stream}`,
+        `$JS.API.STREAM.DELETE.${stream}`,
+        `$JS.API.STREAM.PURGE.${stream}`,
+        '$JS.API.STREAM.CREATE.FORGER',
+        '$JS.API.STREAM.NAMES',
+      ]) {
         await expect(relay.nc.request(subject, republish, { timeout: 5_000 })).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
       }
       for (const user of USERS.filter((u) => u !== 'relay-tracker')) {
         const client = await as(user);
-        for (const subject of ['$JS.API.INFO', `$JS.API.STREAM.CREATE.${stream}`, `$JS.API.CONSUMER.MSG.NEXT.${stream}.${WorkQueues.settlement.consumer}`]) {
+        for (const subject of [
+          '$JS.API.INFO',
+          `$JS.API.STREAM.CREATE.${stream}`,
+          `$JS.API.CONSUMER.MSG.NEXT.${stream}.${WorkQueues.settlement.consumer}`,
+        ]) {
           await expect(client.nc.request(subject, republish, { timeout: 5_000 })).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
         }
         await client.publishRefused(`${WorkQueues.settlement.subject}.forged`);
@@ -503,13 +625,18 @@ describe('the shipped NATS authorization on a real nats-server', () => {
     let tlsServer: TestServer;
     let certs: string;
     const tlsBus = (user: User, settings: Record<string, string>, connectTimeoutMs = 5_000) =>
-      NatsBus.connect({ ...natsBusOptions(loadConfig(WithBus(ServiceConfig), { NATS_NKEY_SEED: seeds[user], ...settings }), user), connectTimeoutMs });
+      NatsBus.connect({
+        ...natsBusOptions(loadConfig(WithBus(ServiceConfig), { NATS_NKEY_SEED: seeds[user], ...settings }), user),
+        connectTimeoutMs,
+      });
 
     beforeAll(async () => {
       certs = mkdtempSync(join(tmpdir(), 'nats-tls-'));
       makeCertificates(certs);
       const file = (name: string) => JSON.stringify(join(certs, name));
-      tlsServer = await startServer(publicKeys, [`tls { cert_file: ${file('server.crt')}, key_file: ${file('server.key')}, ca_file: ${file('ca.crt')}, verify: true }`]);
+      tlsServer = await startServer(publicKeys, [
+        `tls { cert_file: ${file('server.crt')}, key_file: ${file('server.key')}, ca_file: ${file('ca.crt')}, verify: true }`,
+      ]);
     });
 
     afterAll(async () => {
@@ -518,7 +645,12 @@ describe('the shipped NATS authorization on a real nats-server', () => {
     });
 
     it('connects with NATS_TLS_CA_FILE and a client certificate, and a request gets its answer', async () => {
-      const tls = { NATS_URL: tlsServer.url.replace('nats://', 'tls://'), NATS_TLS_CA_FILE: join(certs, 'ca.crt'), NATS_TLS_CERT_FILE: join(certs, 'client.crt'), NATS_TLS_KEY_FILE: join(certs, 'client.key') };
+      const tls = {
+        NATS_URL: tlsServer.url.replace('nats://', 'tls://'),
+        NATS_TLS_CA_FILE: join(certs, 'ca.crt'),
+        NATS_TLS_CERT_FILE: join(certs, 'client.crt'),
+        NATS_TLS_KEY_FILE: join(certs, 'client.key'),
+      };
       const registry = await tlsBus('key-registry', tls);
       buses.push(registry);
       registry.subscribe(Subjects.keySetSnapshot, (message) => message.respond?.(encodeReply({ over: 'tls' })), { queue: 'key-registry' });
@@ -531,9 +663,17 @@ describe('the shipped NATS authorization on a real nats-server', () => {
     it('refuses a server whose certificate the CA did not sign, and a client without a certificate', async () => {
       const url = tlsServer.url.replace('nats://', 'tls://');
       // The system's CAs do not know the test CA.
-      await expect(tlsBus('swap-gateway', { NATS_URL: url, NATS_TLS_CERT_FILE: join(certs, 'client.crt'), NATS_TLS_KEY_FILE: join(certs, 'client.key') })).rejects.toThrow(/Cannot connect to NATS at .*certificate/);
+      await expect(
+        tlsBus('swap-gateway', {
+          NATS_URL: url,
+          NATS_TLS_CERT_FILE: join(certs, 'client.crt'),
+          NATS_TLS_KEY_FILE: join(certs, 'client.key'),
+        }),
+      ).rejects.toThrow(/Cannot connect to NATS at .*certificate/);
       // Without a client certificate the server ends the handshake; nats.js notices only at its connect timeout.
-      await expect(tlsBus('swap-gateway', { NATS_URL: url, NATS_TLS_CA_FILE: join(certs, 'ca.crt') }, 1_000)).rejects.toThrow(/Cannot connect to NATS/);
+      await expect(tlsBus('swap-gateway', { NATS_URL: url, NATS_TLS_CA_FILE: join(certs, 'ca.crt') }, 1_000)).rejects.toThrow(
+        /Cannot connect to NATS/,
+      );
     });
 
     it('will not talk in plain text when TLS is asked for, and never shows credentials of the URL', async () => {
@@ -543,7 +683,9 @@ describe('the shipped NATS authorization on a real nats-server', () => {
       expect(error).toBeInstanceOf(Error);
       expect((error as Error).message).toMatch(/^Cannot connect to NATS at tls:\/\/user:\*\*\*@127\.0\.0\.1:\d+: /);
       expect((error as Error).message).not.toContain('hunter2');
-      await expect(tlsBus('swap-gateway', { NATS_URL: server.url, NATS_TLS_CA_FILE: join(certs, 'ca.crt') })).rejects.toThrow(/Cannot connect to NATS/);
+      await expect(tlsBus('swap-gateway', { NATS_URL: server.url, NATS_TLS_CA_FILE: join(certs, 'ca.crt') })).rejects.toThrow(
+        /Cannot connect to NATS/,
+      );
     });
   });
 });

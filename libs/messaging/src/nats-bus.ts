@@ -17,7 +17,18 @@ import {
   type NatsError,
   type TlsOptions,
 } from 'nats';
-import { BusNoRespondersError, BusTimeoutError, BusUnavailableError, isInboxSubject, type Bus, type BusDelivery, type BusSubscription, type Gathering, type MessageHeaders, type RequestOptions } from './bus';
+import {
+  BusNoRespondersError,
+  BusTimeoutError,
+  BusUnavailableError,
+  isInboxSubject,
+  type Bus,
+  type BusDelivery,
+  type BusSubscription,
+  type Gathering,
+  type MessageHeaders,
+  type RequestOptions,
+} from './bus';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -67,7 +78,10 @@ export interface PermissionRefusal {
 
 /** Thrown by a request whose subject this connection may not publish on. */
 export class BusPermissionError extends BusUnavailableError {
-  constructor(readonly subject: string, cause?: unknown) {
+  constructor(
+    readonly subject: string,
+    cause?: unknown,
+  ) {
     super(`NATS refused the request on ${subject}: permission denied`, cause);
     this.name = 'BusPermissionError';
   }
@@ -115,7 +129,10 @@ export class NatsBus implements Bus {
       throw new BusUnavailableError(`Cannot connect to NATS at ${shown}: ${(error as Error).message}`, error);
     }
     const bus = new NatsBus(nc, options.subjectPrefix ? `${options.subjectPrefix}.` : '', options.inboxPrefix, (refusal) => {
-      options.logger?.error({ operation: refusal.operation, subject: refusal.subject }, 'NATS refused a publish or subscription: permission denied');
+      options.logger?.error(
+        { operation: refusal.operation, subject: refusal.subject },
+        'NATS refused a publish or subscription: permission denied',
+      );
       options.onPermissionError?.(refusal);
     });
     void bus.watchStatus();
@@ -204,7 +221,9 @@ function authOptions(auth: NatsAuth | undefined): Partial<ConnectionOptions> {
   if (!auth) return {};
   if ('user' in auth) return { user: auth.user, pass: auth.password };
   const authenticator: Authenticator =
-    'nkeySeed' in auth ? nkeyAuthenticator(new TextEncoder().encode(auth.nkeySeed)) : credsAuthenticator(new Uint8Array(readFileSync(auth.credsFile)));
+    'nkeySeed' in auth
+      ? nkeyAuthenticator(new TextEncoder().encode(auth.nkeySeed))
+      : credsAuthenticator(new Uint8Array(readFileSync(auth.credsFile)));
   return { authenticator };
 }
 

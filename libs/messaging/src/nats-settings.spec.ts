@@ -18,9 +18,14 @@ describe('natsBusOptions', () => {
   });
 
   it('logs in with the one credential configured', () => {
-    expect(natsBusOptions({ NATS_URL: 'nats://n:4222', NATS_USER: 'u', NATS_PASSWORD: 'p' }, 's').auth).toEqual({ user: 'u', password: 'p' });
+    expect(natsBusOptions({ NATS_URL: 'nats://n:4222', NATS_USER: 'u', NATS_PASSWORD: 'p' }, 's').auth).toEqual({
+      user: 'u',
+      password: 'p',
+    });
     expect(natsBusOptions({ NATS_URL: 'nats://n:4222', NATS_NKEY_SEED: ` ${seed}\n` }, 's').auth).toEqual({ nkeySeed: seed });
-    expect(natsBusOptions({ NATS_URL: 'nats://n:4222', NATS_CREDS_FILE: '/run/secrets/nats.creds' }, 's').auth).toEqual({ credsFile: '/run/secrets/nats.creds' });
+    expect(natsBusOptions({ NATS_URL: 'nats://n:4222', NATS_CREDS_FILE: '/run/secrets/nats.creds' }, 's').auth).toEqual({
+      credsFile: '/run/secrets/nats.creds',
+    });
   });
 
   it('refuses a seed that is not a user nkey seed, without showing it', () => {
@@ -39,7 +44,15 @@ describe('natsBusOptions', () => {
   });
 
   it('asks for TLS when a CA or a client certificate is configured', () => {
-    expect(natsBusOptions({ NATS_URL: 'tls://n:4222', NATS_TLS_CA_FILE: '/ca.crt' }, 's').tls).toEqual({ caFile: '/ca.crt', certFile: undefined, keyFile: undefined });
-    expect(natsBusOptions({ NATS_URL: 'nats://n:4222', NATS_TLS_CERT_FILE: '/c.crt', NATS_TLS_KEY_FILE: '/c.key' }, 's').tls).toEqual({ caFile: undefined, certFile: '/c.crt', keyFile: '/c.key' });
+    expect(natsBusOptions({ NATS_URL: 'tls://n:4222', NATS_TLS_CA_FILE: '/ca.crt' }, 's').tls).toEqual({
+      caFile: '/ca.crt',
+      certFile: undefined,
+      keyFile: undefined,
+    });
+    expect(natsBusOptions({ NATS_URL: 'nats://n:4222', NATS_TLS_CERT_FILE: '/c.crt', NATS_TLS_KEY_FILE: '/c.key' }, 's').tls).toEqual({
+      caFile: undefined,
+      certFile: '/c.crt',
+      keyFile: '/c.key',
+    });
   });
 });

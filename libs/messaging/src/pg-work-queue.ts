@@ -4,7 +4,6 @@ import { HandlerSlots, runWorkHandler, type WorkItem, type WorkQueue } from './w
 /** Runs one SQL statement with positional parameters (`$1`…), returning its rows. */
 export type SqlRunner = <T = Record<string, unknown>>(text: string, ...params: unknown[]) => Promise<T[]>;
 
-
 export interface PgWorkQueueOptions {
   /** The queue's table, schema-qualified (`relay_tracker.work_items`: id, due_at, attempts, lease_until, leased_by). */
   table: string;
@@ -34,7 +33,10 @@ export class PgWorkQueue extends HandlerSlots implements WorkQueue {
   }
 
   async add(id: string): Promise<void> {
-    await this.sql(`INSERT INTO ${this.options.table} (id, due_at) VALUES ($1, now()) ON CONFLICT (id) DO UPDATE SET due_at = LEAST(${this.options.table}.due_at, now())`, id);
+    await this.sql(
+      `INSERT INTO ${this.options.table} (id, due_at) VALUES ($1, now()) ON CONFLICT (id) DO UPDATE SET due_at = LEAST(${this.options.table}.due_at, now())`,
+      id,
+    );
     this.wake?.();
   }
 
@@ -57,10 +59,11 @@ export class PgWorkQueue extends HandlerSlots implements WorkQueue {
         }
       }
       // More may be due right away when every free slot was filled; otherwise wait.
-      if (taken === 0 || taken === free) await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, taken === 0 ? this.options.pollMs : 0);
-        this.wake = () => (clearTimeout(timer), resolve());
-      });
+      if (taken === 0 || taken === free)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, taken === 0 ? this.options.pollMs : 0);
+          this.wake = () => (clearTimeout(timer), resolve());
+        });
     }
   }
 
@@ -79,9 +82,12 @@ export class PgWorkQueue extends HandlerSlots implements WorkQueue {
   private hand(item: WorkItem): void {
     const t = this.options.table;
     const renew = () => {
-      void this.sql(`UPDATE ${t} SET lease_until = now() + make_interval(secs => $3::double precision / 1000) WHERE id = $1 AND leased_by = $2`, item.id, this.owner, this.options.leaseMs).catch(
-        (error: unknown) => this.options.onError?.(error),
-      );
+      void this.sql(
+        `UPDATE ${t} SET lease_until = now() + make_interval(secs => $3::double precision / 1000) WHERE id = $1 AND leased_by = $2`,
+        item.id,
+        this.owner,
+        this.options.leaseMs,
+      ).catch((error: unknown) => this.options.onError?.(error));
     };
     const work = (async () => {
       const result = await runWorkHandler(this.handler!, item, renew, Math.max(50, this.options.leaseMs / 3), this.options.onError);

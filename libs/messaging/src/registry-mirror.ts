@@ -1,6 +1,15 @@
 import { Controller, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { AppError, ErrorCode, Events, Subjects, type ChainSummary, type PartnerFee, type RegistrySnapshot, type Token } from '@swap/contracts';
+import {
+  AppError,
+  ErrorCode,
+  Events,
+  Subjects,
+  type ChainSummary,
+  type PartnerFee,
+  type RegistrySnapshot,
+  type Token,
+} from '@swap/contracts';
 import { MessagingClient } from './messaging-client';
 
 /** A safety net for a missed event: the snapshot is asked for again this often. */
@@ -100,6 +109,13 @@ export class RegistryMirrorEvents {
 
   @EventPattern(Events.registryChanged)
   changed(@Payload() snapshot: RegistrySnapshot): void {
-    if (snapshot && typeof snapshot.version === 'string' && typeof snapshot.startedAt === 'number' && Array.isArray(snapshot.chains) && snapshot.tokensByChain) this.mirror.apply(snapshot);
+    if (
+      snapshot &&
+      typeof snapshot.version === 'string' &&
+      typeof snapshot.startedAt === 'number' &&
+      Array.isArray(snapshot.chains) &&
+      snapshot.tokensByChain
+    )
+      this.mirror.apply(snapshot);
   }
 }

@@ -20,12 +20,14 @@ async function postgresHarness(): Promise<Harness> {
   const pool = new pg.Pool({ connectionString: db.url, max: 8 });
   // The database is dropped at the end (connections terminated): an idle client's error then is expected.
   pool.on('error', () => undefined);
-  await pool.query('CREATE TABLE work_items (id TEXT PRIMARY KEY, due_at TIMESTAMPTZ(3) NOT NULL DEFAULT now(), attempts INT NOT NULL DEFAULT 0, lease_until TIMESTAMPTZ(3), leased_by TEXT)');
+  await pool.query(
+    'CREATE TABLE work_items (id TEXT PRIMARY KEY, due_at TIMESTAMPTZ(3) NOT NULL DEFAULT now(), attempts INT NOT NULL DEFAULT 0, lease_until TIMESTAMPTZ(3), leased_by TEXT)',
+  );
   const dead = new Set<WorkQueue>();
   return {
     open: async (options) => {
       let queue: WorkQueue | undefined = undefined;
-      const sql = async <T,>(text: string, ...params: unknown[]) => {
+      const sql = async <T>(text: string, ...params: unknown[]) => {
         if (queue && dead.has(queue)) throw new Error('connection cut');
         return (await pool.query(text, params)).rows as T[];
       };
@@ -90,14 +92,16 @@ describe.each([
     const inHand = new Set<string>();
     const overlaps: string[] = [];
     const handled: { id: string; by: string }[] = [];
-    const handler = (by: string) => async (item: { id: string }): Promise<WorkResult> => {
-      if (inHand.has(item.id)) overlaps.push(item.id);
-      inHand.add(item.id);
-      await new Promise((r) => setTimeout(r, 5));
-      inHand.delete(item.id);
-      handled.push({ id: item.id, by });
-      return { done: true };
-    };
+    const handler =
+      (by: string) =>
+      async (item: { id: string }): Promise<WorkResult> => {
+        if (inHand.has(item.id)) overlaps.push(item.id);
+        inHand.add(item.id);
+        await new Promise((r) => setTimeout(r, 5));
+        inHand.delete(item.id);
+        handled.push({ id: item.id, by });
+        return { done: true };
+      };
     const ids = Array.from({ length: 40 }, (_, i) => `item-${i}`);
     await Promise.all(ids.map((id) => a.add(id)));
     // A second add of a queued id changes nothing.
@@ -116,10 +120,13 @@ describe.each([
   it('hands an item out again after the delay its handler asked for, counting attempts', async () => {
     const q = await open();
     const attempts: { attempt: number; at: number }[] = [];
-    q.start(async (item) => {
-      attempts.push({ attempt: item.attempt, at: Date.now() });
-      return attempts.length < 3 ? { retryInMs: 200 } : { done: true };
-    }, { concurrency: 1 });
+    q.start(
+      async (item) => {
+        attempts.push({ attempt: item.attempt, at: Date.now() });
+        return attempts.length < 3 ? { retryInMs: 200 } : { done: true };
+      },
+      { concurrency: 1 },
+    );
     await q.add('retried');
     await eventually(() => attempts.length === 3, 10_000, 20);
     expect(attempts.map((a) => a.attempt)).toEqual([1, 2, 3]);
@@ -131,10 +138,13 @@ describe.each([
     let taken!: () => void;
     const took = new Promise<void>((resolve) => (taken = resolve));
     // This replica takes the item and never finishes; then it is cut off, as by kill -9.
-    dying.start(() => {
-      taken();
-      return new Promise<WorkResult>(() => undefined);
-    }, { concurrency: 1 });
+    dying.start(
+      () => {
+        taken();
+        return new Promise<WorkResult>(() => undefined);
+      },
+      { concurrency: 1 },
+    );
     await dying.add('orphan');
     await took;
     queues.splice(queues.indexOf(dying), 1);

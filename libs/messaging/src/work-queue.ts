@@ -49,7 +49,13 @@ export function backoffMs(attempt: number): number {
  * `keepLeaseEveryMs` while it runs (the item stays with this replica), and a handler that
  * throws is reported and retried with back-off rather than lost.
  */
-export async function runWorkHandler(handler: WorkHandler, item: WorkItem, keepLease: () => void, keepLeaseEveryMs: number, onError?: (error: unknown) => void): Promise<WorkResult> {
+export async function runWorkHandler(
+  handler: WorkHandler,
+  item: WorkItem,
+  keepLease: () => void,
+  keepLeaseEveryMs: number,
+  onError?: (error: unknown) => void,
+): Promise<WorkResult> {
   const timer = setInterval(keepLease, keepLeaseEveryMs);
   timer.unref();
   try {

@@ -15,7 +15,10 @@ export class ServiceMetrics {
   readonly rpcDuration: Histogram<'subject' | 'outcome'>;
   readonly busIntakePaused: Gauge;
 
-  constructor(readonly service: string, options: { defaultMetrics?: boolean } = {}) {
+  constructor(
+    readonly service: string,
+    options: { defaultMetrics?: boolean } = {},
+  ) {
     this.registry.setDefaultLabels({ service });
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
     this.httpRequests = new Counter({

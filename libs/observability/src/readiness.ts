@@ -19,10 +19,21 @@ export async function probeDependencies(checks: DependencyCheck[], timeoutMs = 2
       const started = performance.now();
       try {
         await withTimeout(dep.check(), timeoutMs, `${dep.name} did not answer within ${timeoutMs} ms`);
-        return [dep.name, { status: 'up' as const, ms: Math.round(performance.now() - started), ...(dep.optional ? { optional: true as const } : {}) }] as const;
+        return [
+          dep.name,
+          { status: 'up' as const, ms: Math.round(performance.now() - started), ...(dep.optional ? { optional: true as const } : {}) },
+        ] as const;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        return [dep.name, { status: 'down' as const, error: message, ms: Math.round(performance.now() - started), ...(dep.optional ? { optional: true as const } : {}) }] as const;
+        return [
+          dep.name,
+          {
+            status: 'down' as const,
+            error: message,
+            ms: Math.round(performance.now() - started),
+            ...(dep.optional ? { optional: true as const } : {}),
+          },
+        ] as const;
       }
     }),
   );

@@ -14,7 +14,6 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-
 export function quoteIdent(identifier: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(identifier)) throw new Error(`Unsafe SQL identifier: ${identifier}`);
   return `"${identifier}"`;

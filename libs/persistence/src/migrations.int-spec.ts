@@ -36,7 +36,9 @@ describe('applyMigrations against PostgreSQL', () => {
     });
     const result = await applyMigrations(db.url, { schema: 'm_one', directory: dir });
     expect(result.applied).toEqual(['20260101000000_first', '20260102000000_second']);
-    const { rows } = await client.query('SELECT migration_name, checksum, finished_at, applied_steps_count FROM m_one._prisma_migrations ORDER BY migration_name');
+    const { rows } = await client.query(
+      'SELECT migration_name, checksum, finished_at, applied_steps_count FROM m_one._prisma_migrations ORDER BY migration_name',
+    );
     expect(rows.map((r) => r.migration_name)).toEqual(['20260101000000_first', '20260102000000_second']);
     expect(rows[0].checksum).toMatch(/^[0-9a-f]{64}$/);
     expect(rows.filter((r) => r.finished_at === null || r.applied_steps_count !== 1)).toEqual([]);
@@ -55,12 +57,16 @@ describe('applyMigrations against PostgreSQL', () => {
 
   it('stops when an applied migration was edited afterwards', async () => {
     const dir = await migrationsDir({ '20260101000000_first': 'CREATE TABLE "m_one"."things" (id BIGINT PRIMARY KEY);' });
-    await expect(applyMigrations(db.url, { schema: 'm_one', directory: dir })).rejects.toThrow('Migration m_one/20260101000000_first was modified after it was applied');
+    await expect(applyMigrations(db.url, { schema: 'm_one', directory: dir })).rejects.toThrow(
+      'Migration m_one/20260101000000_first was modified after it was applied',
+    );
   });
 
   it('rolls a failing migration back entirely and records nothing', async () => {
     const dir = await migrationsDir({ '20260101000000_broken': 'CREATE TABLE "m_two"."a" (id INT); SELECT * FROM nowhere;' });
-    await expect(applyMigrations(db.url, { schema: 'm_two', directory: dir })).rejects.toThrow(/20260101000000_broken failed: relation "nowhere" does not exist/);
+    await expect(applyMigrations(db.url, { schema: 'm_two', directory: dir })).rejects.toThrow(
+      /20260101000000_broken failed: relation "nowhere" does not exist/,
+    );
     expect((await client.query(`SELECT to_regclass('m_two.a') AS t`)).rows[0].t).toBeNull();
     expect((await client.query('SELECT count(*)::int AS n FROM m_two._prisma_migrations')).rows[0].n).toBe(0);
   });

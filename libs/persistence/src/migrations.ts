@@ -64,16 +64,20 @@ export async function applyMigrations(databaseUrl: string, set: MigrationSet): P
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`swap-platform:migrate:${set.schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await client.query(BOOKKEEPING_DDL(set.schema));
-    const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
-      `SELECT migration_name, checksum, finished_at, rolled_back_at FROM ${schema}."_prisma_migrations" WHERE rolled_back_at IS NULL`,
-    );
+    const { rows } = await client.query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+      rolled_back_at: Date | null;
+    }>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM ${schema}."_prisma_migrations" WHERE rolled_back_at IS NULL`);
     const recorded = new Map(rows.map((r) => [r.migration_name, r]));
     const applied: string[] = [];
     for (const migration of migrations) {
       const previous = recorded.get(migration.name);
       if (previous) {
         if (!previous.finished_at) throw new Error(`Migration ${set.schema}/${migration.name} failed earlier and must be resolved by hand`);
-        if (previous.checksum !== migration.checksum) throw new Error(`Migration ${set.schema}/${migration.name} was modified after it was applied`);
+        if (previous.checksum !== migration.checksum)
+          throw new Error(`Migration ${set.schema}/${migration.name} was modified after it was applied`);
         continue;
       }
       await client.query('BEGIN');

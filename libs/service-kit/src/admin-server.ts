@@ -30,17 +30,33 @@ export interface AdminServer {
  * the gateway never routes to it, and a flood of public requests cannot starve it of
  * connections. Plain node:http: three read-only routes need no framework.
  */
-export async function startAdminServer(options: { service: string; host: string; port: number; state: ServiceState; metrics: ServiceMetrics; timeouts: SlowClientTimeouts }): Promise<AdminServer> {
+export async function startAdminServer(options: {
+  service: string;
+  host: string;
+  port: number;
+  state: ServiceState;
+  metrics: ServiceMetrics;
+  timeouts: SlowClientTimeouts;
+}): Promise<AdminServer> {
   const { service, state, metrics } = options;
   const send = (res: ServerResponse, status: number, body: unknown, contentType = 'application/json; charset=utf-8') => {
     const text = typeof body === 'string' ? body : JSON.stringify(body);
-    res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' }).end(text);
+    res
+      .writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' })
+      .end(text);
   };
-  const error = (status: number, code: string, message: string, extra: object = {}): ErrorBody => ({ statusCode: status, code, message, requestId: randomUUID(), ...extra });
+  const error = (status: number, code: string, message: string, extra: object = {}): ErrorBody => ({
+    statusCode: status,
+    code,
+    message,
+    requestId: randomUUID(),
+    ...extra,
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, error(405, ErrorCode.BadRequest, 'The admin port answers GET only'));
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return send(res, 405, error(405, ErrorCode.BadRequest, 'The admin port answers GET only'));
     if (path === '/healthz') return send(res, 200, { status: 'ok', service });
     if (path === '/readyz') {
       if (state.shuttingDown) return send(res, 503, error(503, ErrorCode.ShuttingDown, `${service} is shutting down`));
@@ -48,7 +64,8 @@ export async function startAdminServer(options: { service: string; host: string;
       const degraded = Object.values(report.checks).some((c) => c.status === 'down');
       const gate = state.gate;
       const intake = gate ? { intake: gate.paused ? 'paused' : 'taking' } : {};
-      if (report.ready && !gate?.paused) return send(res, 200, { status: degraded ? 'degraded' : 'ready', service, checks: report.checks, ...intake });
+      if (report.ready && !gate?.paused)
+        return send(res, 200, { status: degraded ? 'degraded' : 'ready', service, checks: report.checks, ...intake });
       const failing = Object.entries(report.checks)
         .filter(([, c]) => c.status === 'down' && !c.optional)
         .map(([name]) => name);

@@ -31,7 +31,8 @@ export function describeError(exception: unknown, logger: Logger): ErrorBody {
   if (isUnexpected(body)) logger.error({ err: exception }, 'unhandled error');
   // Messages may quote what the caller sent (an unknown chain key): never its control characters.
   body.message = printableText(body.message);
-  if (Array.isArray(body.details)) body.details = body.details.map((d) => ({ ...d, field: printableText(d.field), message: printableText(d.message) }));
+  if (Array.isArray(body.details))
+    body.details = body.details.map((d) => ({ ...d, field: printableText(d.field), message: printableText(d.message) }));
   const requestId = RequestContext.requestId();
   return requestId ? { ...body, requestId } : body;
 }

@@ -22,7 +22,8 @@ export async function stopAccepting(server: Server, graceMs: number = DRAIN_GRAC
   // at once, resetting a request that is on its way over one of them.
   NetServer.prototype.close.call(server);
   const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline && (await openConnections(server)) > 0) await new Promise((r) => setTimeout(r, Math.min(25, Math.max(1, deadline - Date.now()))));
+  while (Date.now() < deadline && (await openConnections(server)) > 0)
+    await new Promise((r) => setTimeout(r, Math.min(25, Math.max(1, deadline - Date.now()))));
   // One turn of the event loop's poll phase first: bytes that already arrived on an idle
   // connection are read (the connection is then busy, and served) rather than dropped.
   await new Promise((r) => setImmediate(r));

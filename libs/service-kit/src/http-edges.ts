@@ -20,15 +20,27 @@ export const platformErrorBody: ErrorBodyShaper = (_url, body) => body;
 export const MAX_PATH_SEGMENT = 100;
 
 export const FRAMEWORK_ERRORS: Record<string, Omit<ErrorBody, 'requestId'>> = {
-  FST_ERR_BAD_URL: { statusCode: 400, code: ErrorCode.BadRequest, message: 'The request path is not a valid URL (a malformed percent-escape)' },
-  FST_ERR_MAX_PARAM_LENGTH: { statusCode: 414, code: ErrorCode.UriTooLong, message: `A path segment is longer than ${MAX_PATH_SEGMENT} characters` },
+  FST_ERR_BAD_URL: {
+    statusCode: 400,
+    code: ErrorCode.BadRequest,
+    message: 'The request path is not a valid URL (a malformed percent-escape)',
+  },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    statusCode: 414,
+    code: ErrorCode.UriTooLong,
+    message: `A path segment is longer than ${MAX_PATH_SEGMENT} characters`,
+  },
   FST_ERR_ASYNC_CONSTRAINT: { statusCode: 400, code: ErrorCode.BadRequest, message: 'The request could not be routed' },
 };
 
 /** fastify's `frameworkErrors` handler, writing bodies as `shape` says for the path. */
 export function frameworkErrorAnswer(shape: ErrorBodyShaper = platformErrorBody) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
-    const known = FRAMEWORK_ERRORS[error.code] ?? { statusCode: 400, code: ErrorCode.BadRequest, message: 'The request could not be routed' };
+    const known = FRAMEWORK_ERRORS[error.code] ?? {
+      statusCode: 400,
+      code: ErrorCode.BadRequest,
+      message: 'The request could not be routed',
+    };
     const requestId = String(request.id);
     void reply
       .code(known.statusCode)
@@ -39,7 +51,11 @@ export function frameworkErrorAnswer(shape: ErrorBodyShaper = platformErrorBody)
 }
 
 const CLIENT_ERRORS: Record<string, Omit<ErrorBody, 'requestId'>> = {
-  HPE_HEADER_OVERFLOW: { statusCode: 431, code: ErrorCode.HeadersTooLarge, message: 'The request headers are larger than the server accepts' },
+  HPE_HEADER_OVERFLOW: {
+    statusCode: 431,
+    code: ErrorCode.HeadersTooLarge,
+    message: 'The request headers are larger than the server accepts',
+  },
   ERR_HTTP_REQUEST_TIMEOUT: { statusCode: 408, code: ErrorCode.RequestTimeout, message: 'The request was not received in time' },
 };
 
@@ -54,7 +70,11 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     socket.destroy();
     return;
   }
-  const known = (error.code && CLIENT_ERRORS[error.code]) || { statusCode: 400, code: ErrorCode.BadRequest, message: 'The request is not valid HTTP/1.1' };
+  const known = (error.code && CLIENT_ERRORS[error.code]) || {
+    statusCode: 400,
+    code: ErrorCode.BadRequest,
+    message: 'The request is not valid HTTP/1.1',
+  };
   const body = JSON.stringify({ ...known, requestId: randomUUID() });
   socket.end(
     `HTTP/1.1 ${known.statusCode} ${STATUS_CODES[known.statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -78,16 +98,22 @@ export function installJsonBodies(fastify: FastifyInstance): void {
     return parseJson(request, text, (error, parsed) => {
       // secure-json-parse refuses prototype keys with the same error as broken JSON: say which it was.
       if (error && /"__proto__"\s*:|"constructor"\s*:\s*\{[^}]*"prototype"/.test(text)) {
-        return done(Object.assign(new Error('The request body must not contain __proto__ or constructor.prototype keys'), { statusCode: 400 }), undefined);
+        return done(
+          Object.assign(new Error('The request body must not contain __proto__ or constructor.prototype keys'), { statusCode: 400 }),
+          undefined,
+        );
       }
       return done(error, parsed);
     });
   });
   fastify.addContentTypeParser('*', (request, _payload, done) => {
     const type = request.headers['content-type'];
-    const error = Object.assign(new Error(type ? 'Content-Type must be application/json' : 'A request body needs Content-Type: application/json'), {
-      statusCode: 415,
-    });
+    const error = Object.assign(
+      new Error(type ? 'Content-Type must be application/json' : 'A request body needs Content-Type: application/json'),
+      {
+        statusCode: 415,
+      },
+    );
     done(error, undefined);
   });
 }

@@ -21,7 +21,14 @@ declare module 'fastify' {
  */
 export function installHttpHooks(
   fastify: FastifyInstance,
-  deps: { metrics: ServiceMetrics; logger: Logger; isShuttingDown: () => boolean; isRefusing: () => boolean; checkInput: boolean; errorBodyFor?: ErrorBodyShaper },
+  deps: {
+    metrics: ServiceMetrics;
+    logger: Logger;
+    isShuttingDown: () => boolean;
+    isRefusing: () => boolean;
+    checkInput: boolean;
+    errorBodyFor?: ErrorBodyShaper;
+  },
 ): void {
   const { metrics, logger, isShuttingDown, isRefusing, checkInput } = deps;
   const shape = deps.errorBodyFor ?? platformErrorBody;
@@ -36,7 +43,12 @@ export function installHttpHooks(
     // its own close starts) and its connection closed after the answer; only once the app is
     // being torn down is a late one refused.
     if (isRefusing()) {
-      const body: ErrorBody = { statusCode: 503, code: ErrorCode.ShuttingDown, message: 'The service is shutting down; retry', requestId: request.context.requestId };
+      const body: ErrorBody = {
+        statusCode: 503,
+        code: ErrorCode.ShuttingDown,
+        message: 'The service is shutting down; retry',
+        requestId: request.context.requestId,
+      };
       void reply.code(503).header('connection', 'close').send(shape(request.url, body));
       return;
     }
@@ -48,7 +60,12 @@ export function installHttpHooks(
   fastify.addHook('preValidation', (request, reply, done) => {
     const problem = checkInput ? inputProblem(request) : undefined;
     if (problem) {
-      const body: ErrorBody = { statusCode: 400, code: ErrorCode.ValidationFailed, message: problem, requestId: request.context?.requestId };
+      const body: ErrorBody = {
+        statusCode: 400,
+        code: ErrorCode.ValidationFailed,
+        message: problem,
+        requestId: request.context?.requestId,
+      };
       void reply.code(400).send(body);
       return;
     }
@@ -80,13 +97,19 @@ export function installHttpHooks(
 }
 
 function inputProblem(request: FastifyRequest): string | undefined {
-  return repeatedParameter(request.query) ?? inputTextProblem(request.query, 'query') ?? inputTextProblem(request.params, 'path') ?? inputTextProblem(request.body, 'request body');
+  return (
+    repeatedParameter(request.query) ??
+    inputTextProblem(request.query, 'query') ??
+    inputTextProblem(request.params, 'path') ??
+    inputTextProblem(request.body, 'request body')
+  );
 }
 
 /** No route takes a query parameter more than once: `?a=1&a=2` is refused by name, never read as a list. */
 function repeatedParameter(query: unknown): string | undefined {
   if (!query || typeof query !== 'object') return undefined;
-  for (const [name, value] of Object.entries(query)) if (Array.isArray(value)) return `the query parameter ${printableName(name)} must be given once`;
+  for (const [name, value] of Object.entries(query))
+    if (Array.isArray(value)) return `the query parameter ${printableName(name)} must be given once`;
   return undefined;
 }
 

@@ -60,7 +60,10 @@ describe('every service bounds slow clients', () => {
   let service: RunningService;
 
   beforeAll(async () => {
-    service = await startServiceFromEnv(definition, testServiceEnv({ HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '300' }));
+    service = await startServiceFromEnv(
+      definition,
+      testServiceEnv({ HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '300' }),
+    );
   });
 
   afterAll(() => service.close());
@@ -87,7 +90,9 @@ describe('a service with operator routes', () => {
   it('refuses to start beyond loopback without OPS_TOKEN, naming it and HOST', async () => {
     const refused = await startServiceFromEnv(ops, testServiceEnv({ HOST: '0.0.0.0' })).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ConfigError);
-    expect((refused as ConfigError).problems).toEqual([expect.stringMatching(/^OPS_TOKEN is required: OPS_TOKEN must be set when HOST \(0\.0\.0\.0\) is not a loopback address/)]);
+    expect((refused as ConfigError).problems).toEqual([
+      expect.stringMatching(/^OPS_TOKEN is required: OPS_TOKEN must be set when HOST \(0\.0\.0\.0\) is not a loopback address/),
+    ]);
   });
 
   it('starts on loopback without one', async () => {

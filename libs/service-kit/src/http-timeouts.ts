@@ -12,7 +12,9 @@ export interface SlowClientTimeouts {
  * public server and the admin port alike. A request whose headers or whole body are not in
  * by then is answered 408 by answerClientError and its connection closed.
  */
-export function slowClientTimeouts(config: Pick<ServiceConfig, 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIMEOUT_MS' | 'HTTP_KEEP_ALIVE_TIMEOUT_MS'>): SlowClientTimeouts {
+export function slowClientTimeouts(
+  config: Pick<ServiceConfig, 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIMEOUT_MS' | 'HTTP_KEEP_ALIVE_TIMEOUT_MS'>,
+): SlowClientTimeouts {
   return {
     headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,

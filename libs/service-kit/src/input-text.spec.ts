@@ -13,8 +13,12 @@ describe('inputTextProblem', () => {
   });
 
   it('names the field holding a NUL or an unpaired surrogate', () => {
-    expect(inputTextProblem({ partnerFee: { address: 'x\u0000' } }, 'request body')).toBe('partnerFee.address must not contain NUL characters (\\u0000)');
-    expect(inputTextProblem({ name: '\ud800' }, 'request body')).toBe('name must not contain unpaired UTF-16 surrogates (it is not Unicode text)');
+    expect(inputTextProblem({ partnerFee: { address: 'x\u0000' } }, 'request body')).toBe(
+      'partnerFee.address must not contain NUL characters (\\u0000)',
+    );
+    expect(inputTextProblem({ name: '\ud800' }, 'request body')).toBe(
+      'name must not contain unpaired UTF-16 surrogates (it is not Unicode text)',
+    );
     expect(inputTextProblem({ list: ['ok', 'b\u0000'] }, 'request body')).toBe('list[1] must not contain NUL characters (\\u0000)');
     expect(inputTextProblem('\u0000', 'request body')).toBe('request body must not contain NUL characters (\\u0000)');
     function Empty() {}

@@ -14,8 +14,11 @@ export function printableName(name: string): string {
  * bidirectional overrides that reorder what a reader sees) shown as \uXXXX escapes.
  */
 export function printableText(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
@@ -40,7 +43,11 @@ export function inputTextProblem(value: unknown, where: string): string | undefi
     for (const [key, child] of Object.entries(v)) {
       const problem = textProblem(key);
       if (problem) return `a field name in the ${where} must not contain ${problem}`;
-      stack.push({ value: child, path: Array.isArray(v) ? `${path}[${key}]` : path ? `${path}.${printableName(key)}` : printableName(key), depth: depth + 1 });
+      stack.push({
+        value: child,
+        path: Array.isArray(v) ? `${path}[${key}]` : path ? `${path}.${printableName(key)}` : printableName(key),
+        depth: depth + 1,
+      });
     }
   }
   return undefined;

@@ -66,7 +66,13 @@ class OwnNats {
 
 const metric = async (service: RunningService, name: string) => {
   const text = await (await fetch(`${service.adminUrl}/metrics`)).text();
-  return Number(text.split('\n').find((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `))?.split(' ').pop());
+  return Number(
+    text
+      .split('\n')
+      .find((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `))
+      ?.split(' ')
+      .pop(),
+  );
 };
 
 describe('a replica whose NATS goes away', () => {
@@ -99,12 +105,16 @@ describe('a replica whose NATS goes away', () => {
     const notReady = await fetch(`${service.adminUrl}/readyz`);
     expect(notReady.status).toBe(503);
     expect(await jsonOf(notReady)).toMatchObject({ code: 'NOT_READY', intake: 'paused', checks: { nats: { status: 'down' } } });
-    expect(logs.where((l) => l.level === 'warn' && l.msg === 'not ready: nats failing; taking no bus work until it answers again')).toHaveLength(1);
+    expect(
+      logs.where((l) => l.level === 'warn' && l.msg === 'not ready: nats failing; taking no bus work until it answers again'),
+    ).toHaveLength(1);
 
     await nats.start();
     await eventually(async () => (await metric(service, 'bus_intake_paused')) === 0, 15_000, 100);
     expect((await fetch(`${service.adminUrl}/readyz`)).status).toBe(200);
-    expect(logs.where((l) => l.level === 'info' && l.msg === 'ready again: nats answered 3 checks in a row; taking bus work')).toHaveLength(1);
+    expect(logs.where((l) => l.level === 'info' && l.msg === 'ready again: nats answered 3 checks in a row; taking bus work')).toHaveLength(
+      1,
+    );
     // The caller reconnects on its own; then every request is answered (a queue subscription
     // lost on the way would leave the subject without responders: 503).
     await eventually(() => caller.ping().then(() => true), 10_000, 100);

@@ -37,7 +37,12 @@ function setup() {
   intake.add(member);
   const logs = new LogCapture();
   const metrics = new ServiceMetrics('test', { defaultMetrics: false });
-  const gate = new ReadinessGate({ checks: [database.check, cache.check], intake, logger: createLogger({ service: 'test', destination: logs }), metrics });
+  const gate = new ReadinessGate({
+    checks: [database.check, cache.check],
+    intake,
+    logger: createLogger({ service: 'test', destination: logs }),
+    metrics,
+  });
   const gauge = async () => (await metrics.registry.getSingleMetric('bus_intake_paused')!.get()).values[0].value;
   return { database, cache, intake, member, logs, gate, gauge };
 }
@@ -57,7 +62,9 @@ describe('ReadinessGate', () => {
     expect(member.calls).toEqual([`pause:${NOT_READY}`]);
     expect(await gauge()).toBe(1);
     expect(gate.failing).toEqual(['postgresql']);
-    expect(logs.where((l) => l.level === 'warn').map((l) => l.msg)).toEqual(['not ready: postgresql failing; taking no bus work until it answers again']);
+    expect(logs.where((l) => l.level === 'warn').map((l) => l.msg)).toEqual([
+      'not ready: postgresql failing; taking no bus work until it answers again',
+    ]);
 
     database.up = true;
     await gate.round();
@@ -68,7 +75,9 @@ describe('ReadinessGate', () => {
     expect(intake.paused).toBe(false);
     expect(member.calls).toEqual([`pause:${NOT_READY}`, `resume:${NOT_READY}`]);
     expect(await gauge()).toBe(0);
-    expect(logs.where((l) => l.level === 'info').map((l) => l.msg)).toEqual(['ready again: postgresql answered 3 checks in a row; taking bus work']);
+    expect(logs.where((l) => l.level === 'info').map((l) => l.msg)).toEqual([
+      'ready again: postgresql answered 3 checks in a row; taking bus work',
+    ]);
   });
 
   it('does not flap: a dependency that fails every other round keeps intake paused', async () => {

@@ -90,7 +90,10 @@ export class ReadinessGate {
         this.failingAtPause = failing;
         this.options.intake.pause();
         this.options.metrics.busIntakePaused.set(1);
-        this.options.logger.warn({ failing, checks: report.checks }, `not ready: ${failing.join(', ')} failing; taking no bus work until it answers again`);
+        this.options.logger.warn(
+          { failing, checks: report.checks },
+          `not ready: ${failing.join(', ')} failing; taking no bus work until it answers again`,
+        );
       }
       return;
     }
@@ -99,7 +102,10 @@ export class ReadinessGate {
     if (this.paused && this.goodRounds >= this.resumeAfter) {
       this.options.intake.resume();
       this.options.metrics.busIntakePaused.set(0);
-      this.options.logger.info({ recovered: this.failingAtPause }, `ready again: ${this.failingAtPause.join(', ')} answered ${this.goodRounds} checks in a row; taking bus work`);
+      this.options.logger.info(
+        { recovered: this.failingAtPause },
+        `ready again: ${this.failingAtPause.join(', ')} answered ${this.goodRounds} checks in a row; taking bus work`,
+      );
       this.failingAtPause = [];
     }
   }

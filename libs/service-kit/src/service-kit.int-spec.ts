@@ -115,7 +115,11 @@ describe('a service started by the kit, against NATS and Redis', () => {
   });
 
   it('answers validation failures with 400, naming each field and rule', async () => {
-    const res = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 7, percentage: 101 }) });
+    const res = await fetch(`${service.url}/v1/test/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 7, percentage: 101 }),
+    });
     expect(res.status).toBe(400);
     const body = await jsonOf(res);
     expect(body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', requestId: res.headers.get('x-request-id') });
@@ -126,20 +130,34 @@ describe('a service started by the kit, against NATS and Redis', () => {
   });
 
   it('refuses unknown fields and malformed JSON', async () => {
-    const extra = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'a', percentage: 5, admin: true }) });
+    const extra = await fetch(`${service.url}/v1/test/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'a', percentage: 5, admin: true }),
+    });
     expect(extra.status).toBe(400);
     expect((await jsonOf(extra)).message).toBe('property admin should not exist');
-    const broken = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":' });
+    const broken = await fetch(`${service.url}/v1/test/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":',
+    });
     expect(broken.status).toBe(400);
     expect(await jsonOf(broken)).toMatchObject({ code: 'BAD_REQUEST', message: 'Request body is not valid JSON' });
   });
 
   it('logs JSON lines that carry the request id given by the caller', async () => {
-    await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'kit-req-1' }, body: '{"name":"a","percentage":5}' });
+    await fetch(`${service.url}/v1/test/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'kit-req-1' },
+      body: '{"name":"a","percentage":5}',
+    });
     const line = logs.where((l) => l.requestId === 'kit-req-1' && l.msg === 'request completed')[0];
     expect(line).toMatchObject({ service: 'swap-gateway', route: '/v1/test/items', statusCode: 201, method: 'POST' });
     // A secret a client puts in the query string never reaches the log, whatever its name: the log has the path only.
-    await fetch(`${service.url}/v1/test/read?symbol=a&x-api-key=svc_LeakedLeakedLeaked&auth=hunter2-in-the-query`, { headers: { 'x-request-id': 'kit-req-2' } });
+    await fetch(`${service.url}/v1/test/read?symbol=a&x-api-key=svc_LeakedLeakedLeaked&auth=hunter2-in-the-query`, {
+      headers: { 'x-request-id': 'kit-req-2' },
+    });
     const leaked = logs.where((l) => l.requestId === 'kit-req-2' && l.msg === 'request completed')[0];
     expect(leaked).toMatchObject({ path: '/v1/test/read', statusCode: 200 });
     expect(logs.lines.map((l) => JSON.stringify(l)).filter((l) => /Leaked|hunter2|symbol=/.test(l))).toEqual([]);
@@ -159,7 +177,9 @@ describe('a service started by the kit, against NATS and Redis', () => {
 
   it('refuses an ADMIN_PORT equal to PORT', async () => {
     const port = String(await unusedPort());
-    await expect(startServiceFromEnv(definition, testServiceEnv({ PORT: port, ADMIN_PORT: port }))).rejects.toThrow('ADMIN_PORT must differ from PORT');
+    await expect(startServiceFromEnv(definition, testServiceEnv({ PORT: port, ADMIN_PORT: port }))).rejects.toThrow(
+      'ADMIN_PORT must differ from PORT',
+    );
   });
 
   it('describes its routes in OpenAPI', async () => {
@@ -186,7 +206,9 @@ describe('readiness when a dependency is down', () => {
 
   it('refuses to start when NATS is unreachable, saying where it looked', async () => {
     const port = await unusedPort();
-    await expect(startServiceFromEnv(definition, testServiceEnv({ NATS_URL: `nats://127.0.0.1:${port}` }))).rejects.toThrow(`Cannot connect to NATS at nats://127.0.0.1:${port}`);
+    await expect(startServiceFromEnv(definition, testServiceEnv({ NATS_URL: `nats://127.0.0.1:${port}` }))).rejects.toThrow(
+      `Cannot connect to NATS at nats://127.0.0.1:${port}`,
+    );
   });
 });
 
@@ -252,50 +274,94 @@ describe('the edges every service answers in the error shape', () => {
   });
 
   it('takes JSON bodies only: a form post or text is 415, an empty JSON body is no body', async () => {
-    const form = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=a&percentage=5' });
+    const form = await fetch(`${service.url}/v1/test/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=a&percentage=5',
+    });
     expect(form.status).toBe(415);
     shaped(await jsonOf(form), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    const text = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"name":"a","percentage":5}' });
+    const text = await fetch(`${service.url}/v1/test/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '{"name":"a","percentage":5}',
+    });
     expect(text.status).toBe(415);
     for (const type of ['application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'Application/JSON']) {
-      const withCharset = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': type }, body: '{"name":"a","percentage":5}' });
+      const withCharset = await fetch(`${service.url}/v1/test/items`, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: '{"name":"a","percentage":5}',
+      });
       expect({ type, status: withCharset.status }).toEqual({ type, status: 201 });
     }
-    const lookalike = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'application/jsonp' }, body: '{"name":"a","percentage":5}' });
+    const lookalike = await fetch(`${service.url}/v1/test/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/jsonp' },
+      body: '{"name":"a","percentage":5}',
+    });
     expect(lookalike.status).toBe(415);
-    const vendorJson = await fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'application/vnd.api+json' }, body: '{"name":"a","percentage":5}' });
+    const vendorJson = await fetch(`${service.url}/v1/test/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/vnd.api+json' },
+      body: '{"name":"a","percentage":5}',
+    });
     expect(vendorJson.status).toBe(201);
-    const emptyDelete = await fetch(`${service.url}/v1/test/things/k`, { method: 'DELETE', headers: { 'content-type': 'application/json' } });
+    const emptyDelete = await fetch(`${service.url}/v1/test/things/k`, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(emptyDelete.status).toBe(200);
     expect(await jsonOf(emptyDelete)).toEqual({ removed: 'k' });
   });
 
   it('says a missing field is required, a nested one by its path, and a non-object where an object belongs', async () => {
-    const post = (body: unknown) => fetch(`${service.url}/v1/test/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(jsonOf);
+    const post = (body: unknown) =>
+      fetch(`${service.url}/v1/test/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(jsonOf);
     expect((await post({})).details).toEqual([{ field: 'name', rule: 'isDefined', message: 'name is required' }]);
-    expect((await post({ name: 'a', fee: {} })).details).toEqual([{ field: 'fee.address', rule: 'isDefined', message: 'fee.address is required' }]);
-    expect((await post({ name: 'a', fee: { address: 5 } })).details).toEqual([{ field: 'fee.address', rule: 'isString', message: 'fee.address must be a string' }]);
+    expect((await post({ name: 'a', fee: {} })).details).toEqual([
+      { field: 'fee.address', rule: 'isDefined', message: 'fee.address is required' },
+    ]);
+    expect((await post({ name: 'a', fee: { address: 5 } })).details).toEqual([
+      { field: 'fee.address', rule: 'isString', message: 'fee.address must be a string' },
+    ]);
     expect((await post({ name: 'a', fee: 'x' })).details).toEqual([{ field: 'fee', rule: 'isObject', message: 'fee must be an object' }]);
     // An array is not an object (class-validator's ValidateNested alone checks its elements instead).
     expect((await post({ name: 'a', fee: [] })).details).toEqual([{ field: 'fee', rule: 'isObject', message: 'fee must be an object' }]);
   });
 
   it('reads a JSON null as a field left out, and refuses a body that is not an object or names an inherited member', async () => {
-    const post = (body: string) => fetch(`${service.url}/v1/test/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const post = (body: string) =>
+      fetch(`${service.url}/v1/test/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const nulls = await post('{"name":"a","fee":null}');
     expect({ status: nulls.status, body: await jsonOf(nulls) }).toEqual({ status: 201, body: { name: 'a' } });
-    expect((await jsonOf(await post('{"name":null}'))).details).toEqual([{ field: 'name', rule: 'isDefined', message: 'name is required' }]);
-    for (const body of ['[]', '"x"', 'null', '7']) expect((await jsonOf(await post(body))).details).toEqual([{ field: 'body', rule: 'isObject', message: 'the request body must be a JSON object' }]);
+    expect((await jsonOf(await post('{"name":null}'))).details).toEqual([
+      { field: 'name', rule: 'isDefined', message: 'name is required' },
+    ]);
+    for (const body of ['[]', '"x"', 'null', '7'])
+      expect((await jsonOf(await post(body))).details).toEqual([
+        { field: 'body', rule: 'isObject', message: 'the request body must be a JSON object' },
+      ]);
     for (const key of ['toString', 'constructor', 'hasOwnProperty', '__defineGetter__']) {
       expect((await jsonOf(await post(`{"name":"a","${key}":1}`))).message).toBe(`property ${key} should not exist`);
     }
     expect((await jsonOf(await post('{"name":"a","fee":{"valueOf":1}}'))).message).toBe('property fee.valueOf should not exist');
     const proto = await post('{"name":"a","__proto__":{"admin":true}}');
-    expect({ status: proto.status, message: (await jsonOf(proto)).message }).toEqual({ status: 400, message: 'The request body must not contain __proto__ or constructor.prototype keys' });
+    expect({ status: proto.status, message: (await jsonOf(proto)).message }).toEqual({
+      status: 400,
+      message: 'The request body must not contain __proto__ or constructor.prototype keys',
+    });
   });
 
   it('ignores unknown query parameters, applies defaults, and refuses a repeated one by name', async () => {
-    expect(await jsonOf(await fetch(`${service.url}/v1/test/read?symbol=ETH&_=1763816400&utm_source=x`))).toEqual({ symbol: 'ETH', limit: '10' });
+    expect(await jsonOf(await fetch(`${service.url}/v1/test/read?symbol=ETH&_=1763816400&utm_source=x`))).toEqual({
+      symbol: 'ETH',
+      limit: '10',
+    });
     const repeated = await fetch(`${service.url}/v1/test/read?symbol=ETH&symbol=BTC`);
     expect(repeated.status).toBe(400);
     expect((await jsonOf(repeated)).message).toBe('the query parameter symbol must be given once');

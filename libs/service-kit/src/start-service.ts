@@ -3,7 +3,14 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { RedisCache, TieredCache, type Cache } from '@swap/cache';
-import { requireOperatorTokenBeyondLoopback, trustedProxies, type BusSettings, type CacheSettings, type DatabaseSettings, type ServiceConfig } from '@swap/config';
+import {
+  requireOperatorTokenBeyondLoopback,
+  trustedProxies,
+  type BusSettings,
+  type CacheSettings,
+  type DatabaseSettings,
+  type ServiceConfig,
+} from '@swap/config';
 import { API_KEY_SCHEME, ErrorBodyDto, type ServiceName } from '@swap/contracts';
 import { BusIntake, BusServer, MessagingClient, NatsBus, natsBusOptions, type Bus } from '@swap/messaging';
 import { createLogger, NestPinoLogger, resolveRequestId, ServiceMetrics, type DependencyCheck, type Logger } from '@swap/observability';
@@ -82,7 +89,10 @@ export async function startService<C extends ServiceConfig>(
       }
       const busRef = bus;
       checks.push({ name: bus.kind === 'nats' ? 'nats' : 'bus', check: () => busRef.ping() });
-      providers.push({ provide: MessagingClient, useValue: new MessagingClient(bus, { timeoutMs: config.RPC_TIMEOUT_MS ?? 5_000, logger }) });
+      providers.push({
+        provide: MessagingClient,
+        useValue: new MessagingClient(bus, { timeoutMs: config.RPC_TIMEOUT_MS ?? 5_000, logger }),
+      });
     }
 
     if (definition.uses.cache) {
@@ -173,17 +183,33 @@ export async function startService<C extends ServiceConfig>(
         .setTitle(definition.title)
         .setDescription(definition.description)
         .setVersion('1')
-        .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key from the partner portal (svc_…), or a sponsoring key (spk_…) on /v1/sponsorships' }, API_KEY_SCHEME)
+        .addApiKey(
+          {
+            type: 'apiKey',
+            in: 'header',
+            name: 'x-api-key',
+            description: 'An API key from the partner portal (svc_…), or a sponsoring key (spk_…) on /v1/sponsorships',
+          },
+          API_KEY_SCHEME,
+        )
         .build(),
       // The error shape is part of every service's document, referenced or not: the gateway's merge answers every operation's errors with it.
       { extraModels: [ErrorBodyDto], autoTagControllers: false },
     );
 
-    if (config.ADMIN_PORT !== 0 && config.ADMIN_PORT === config.PORT) throw new Error(`ADMIN_PORT must differ from PORT (both ${config.PORT}): probes and metrics never share the public port`);
+    if (config.ADMIN_PORT !== 0 && config.ADMIN_PORT === config.PORT)
+      throw new Error(`ADMIN_PORT must differ from PORT (both ${config.PORT}): probes and metrics never share the public port`);
     await nest.listen({ port: config.PORT, host: config.HOST });
     // Probes find the admin port once the public one takes requests; it closes first after the
     // app (readiness answers 503 shutting down until the last request has drained).
-    const admin = await startAdminServer({ service: definition.name, host: config.HOST, port: config.ADMIN_PORT, state, metrics, timeouts });
+    const admin = await startAdminServer({
+      service: definition.name,
+      host: config.HOST,
+      port: config.ADMIN_PORT,
+      state,
+      metrics,
+      timeouts,
+    });
     closers.unshift(() => admin.close());
     // Replicas share bus work only in a cluster (NATS): there a replica whose database or
     // NATS fails stops taking it, and its peers answer instead. The embedded default runs one
@@ -198,7 +224,10 @@ export async function startService<C extends ServiceConfig>(
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
     const url = `http://${host}:${port}`;
-    logger.info({ url, adminUrl: admin.url, bus: bus?.kind, database: Boolean(database), cache: definition.uses.cache ?? false }, `${definition.name} listening`);
+    logger.info(
+      { url, adminUrl: admin.url, bus: bus?.kind, database: Boolean(database), cache: definition.uses.cache ?? false },
+      `${definition.name} listening`,
+    );
 
     let closing: Promise<void> | undefined;
     return {

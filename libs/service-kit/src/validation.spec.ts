@@ -21,7 +21,13 @@ class Body {
 
 describe('toViolations', () => {
   it('names an unknown nested field by its path once', () => {
-    const violations = toViolations([{ property: 'tx', children: [{ property: 'extra', constraints: { whitelistValidation: 'property extra should not exist' }, children: [] }], constraints: {} }]);
+    const violations = toViolations([
+      {
+        property: 'tx',
+        children: [{ property: 'extra', constraints: { whitelistValidation: 'property extra should not exist' }, children: [] }],
+        constraints: {},
+      },
+    ]);
     expect(violations).toEqual([{ field: 'tx.extra', rule: 'whitelistValidation', message: 'property tx.extra should not exist' }]);
   });
 
@@ -32,9 +38,9 @@ describe('toViolations', () => {
       { field: 'amount', rule: 'isNumberString', message: 'amount must be a number string' },
       { field: 'partnerFee.percentage', rule: 'max', message: 'partnerFee.percentage must not be greater than 100' },
     ]);
-    expect(toViolations(validateSync(Object.assign(new Body(), { amount: '1', partnerFee: Object.assign(new Fee(), { percentage: 1.5 }) })))).toEqual([
-      { field: 'partnerFee.percentage', rule: 'isInt', message: 'partnerFee.percentage must be an integer' },
-    ]);
+    expect(
+      toViolations(validateSync(Object.assign(new Body(), { amount: '1', partnerFee: Object.assign(new Fee(), { percentage: 1.5 }) }))),
+    ).toEqual([{ field: 'partnerFee.percentage', rule: 'isInt', message: 'partnerFee.percentage must be an integer' }]);
     const error = AppError.validation(violations);
     expect(error.getStatus()).toBe(400);
     expect(error.code).toBe('VALIDATION_FAILED');

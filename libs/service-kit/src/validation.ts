@@ -14,7 +14,8 @@ export function toViolations(errors: ValidationError[], parent = ''): FieldViola
       out.push({ field, rule: 'isDefined', message: `${field} is required` });
       continue;
     }
-    for (const [rule, message] of constraints) out.push({ field, rule, message: withPath(message.split(error.property).join(property), parent, property) });
+    for (const [rule, message] of constraints)
+      out.push({ field, rule, message: withPath(message.split(error.property).join(property), parent, property) });
     if (error.children?.length) out.push(...toViolations(error.children, field));
   }
   return parent ? out : out.slice(0, MAX_VIOLATIONS);
@@ -82,7 +83,8 @@ function bodyAsFields(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(node)) {
       const field = path ? `${path}.${printableName(key)}` : printableName(key);
-      if (INHERITED.has(key)) throw AppError.validation([{ field, rule: 'whitelistValidation', message: `property ${field} should not exist` }]);
+      if (INHERITED.has(key))
+        throw AppError.validation([{ field, rule: 'whitelistValidation', message: `property ${field} should not exist` }]);
       if (child === null) continue;
       out[key] = child && typeof child === 'object' && !Array.isArray(child) ? visit(child as Record<string, unknown>, field) : child;
     }
@@ -92,4 +94,6 @@ function bodyAsFields(value: unknown): unknown {
 }
 
 /** A UUID path parameter; anything else is a 400 in the platform's error shape. */
-export const uuidParam = new ParseUUIDPipe({ exceptionFactory: () => new AppError(400, ErrorCode.ValidationFailed, 'the id in the path must be a UUID') });
+export const uuidParam = new ParseUUIDPipe({
+  exceptionFactory: () => new AppError(400, ErrorCode.ValidationFailed, 'the id in the path must be a UUID'),
+});

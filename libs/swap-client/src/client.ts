@@ -80,33 +80,51 @@ export interface SwapClient {
   submit(body: SubmitTxRequest): Promise<SubmitTxResponse>;
   status(txHash: string, srcChainKey: string): Promise<SubmissionStatus>;
   /** Polls the status every `intervalMs` (3 s) until solved or failed, calling `onStatus` on each change. */
-  waitForSettlement(txHash: string, srcChainKey: string, options?: { intervalMs?: number; timeoutMs?: number; onStatus?: (s: SubmissionStatus) => void }): Promise<SubmissionStatus>;
+  waitForSettlement(
+    txHash: string,
+    srcChainKey: string,
+    options?: { intervalMs?: number; timeoutMs?: number; onStatus?: (s: SubmissionStatus) => void },
+  ): Promise<SubmissionStatus>;
 }
 
 export function createSwapClient(options: SwapClientOptions): SwapClient {
-  const raw = createClient<paths>({ baseUrl: options.baseUrl.replace(/\/$/, ''), fetch: options.fetch, headers: options.apiKey ? { 'x-api-key': options.apiKey } : {} });
+  const raw = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/$/, ''),
+    fetch: options.fetch,
+    headers: options.apiKey ? { 'x-api-key': options.apiKey } : {},
+  });
   for (const m of options.middleware ?? []) raw.use(m);
   const ok = async <T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> => {
     const { data, error, response } = await call;
     if (!response.ok || data === undefined) throw new SwapApiError(response.status, error, response.headers.get('x-request-id'));
     return data;
   };
-  const intent = (body: IntentInput): IntentRequest => ({ solver: PUBLIC_CLIENT_DEFAULTS.solver, data: PUBLIC_CLIENT_DEFAULTS.data, ...body });
+  const intent = (body: IntentInput): IntentRequest => ({
+    solver: PUBLIC_CLIENT_DEFAULTS.solver,
+    data: PUBLIC_CLIENT_DEFAULTS.data,
+    ...body,
+  });
 
   const client: SwapClient = {
     raw,
     tokens: () => ok(raw.GET('/v1/swaps/tokens')) as Promise<Record<string, Token[]>>,
     tokensOf: (chainKey) => ok(raw.GET('/v1/swaps/tokens/{chainKey}', { params: { path: { chainKey } } })),
-    quote: (body, o) => ok(raw.POST('/v1/swaps/quote', { body, params: { query: o?.includeTxData ? { includeTxData: 'true' } : undefined } })),
-    deadline: async (offsetSeconds = PUBLIC_CLIENT_DEFAULTS.deadlineOffsetSeconds) => (await ok(raw.GET('/v1/swaps/deadline', { params: { query: { offsetSeconds: String(offsetSeconds) } } }))).deadline,
+    quote: (body, o) =>
+      ok(raw.POST('/v1/swaps/quote', { body, params: { query: o?.includeTxData ? { includeTxData: 'true' } : undefined } })),
+    deadline: async (offsetSeconds = PUBLIC_CLIENT_DEFAULTS.deadlineOffsetSeconds) =>
+      (await ok(raw.GET('/v1/swaps/deadline', { params: { query: { offsetSeconds: String(offsetSeconds) } } }))).deadline,
     partnerFee: (amount) => ok(raw.GET('/v1/swaps/fees/partner', { params: { query: { amount } } })),
     allowance: (body) => ok(raw.POST('/v1/swaps/allowance/check', { body: intent(body) })),
     approve: (body) => ok(raw.POST('/v1/swaps/approve', { body: intent(body) })),
     buildIntent: (body) => ok(raw.POST('/v1/swaps/intents', { body: intent(body) })),
-    limitOrder: (body) => ok(raw.POST('/v1/swaps/limit-orders', { body: { solver: PUBLIC_CLIENT_DEFAULTS.solver, data: PUBLIC_CLIENT_DEFAULTS.data, ...body } })),
+    limitOrder: (body) =>
+      ok(
+        raw.POST('/v1/swaps/limit-orders', { body: { solver: PUBLIC_CLIENT_DEFAULTS.solver, data: PUBLIC_CLIENT_DEFAULTS.data, ...body } }),
+      ),
     cancel: (srcChainKey, i) => ok(raw.POST('/v1/swaps/intents/cancel', { body: { srcChainKey, intent: i } })),
     submit: (body) => ok(raw.POST('/v1/swaps/submit-tx', { body })),
-    status: async (txHash, srcChainKey) => (await ok(raw.GET('/v1/swaps/submit-tx/status', { params: { query: { txHash, srcChainKey } } }))).data,
+    status: async (txHash, srcChainKey) =>
+      (await ok(raw.GET('/v1/swaps/submit-tx/status', { params: { query: { txHash, srcChainKey } } }))).data,
     async waitForSettlement(txHash, srcChainKey, o = {}) {
       const interval = o.intervalMs ?? PUBLIC_CLIENT_DEFAULTS.pollIntervalMs;
       const until = Date.now() + (o.timeoutMs ?? 10 * 60_000);
@@ -116,7 +134,10 @@ export function createSwapClient(options: SwapClientOptions): SwapClient {
         if (s.status !== last) o.onStatus?.(s);
         last = s.status;
         if (TERMINAL.has(s.status)) return s;
-        if (Date.now() > until) throw new Error(`Still ${s.status} after ${Math.round((o.timeoutMs ?? 600_000) / 1000)} s; poll again later (the status is kept)`);
+        if (Date.now() > until)
+          throw new Error(
+            `Still ${s.status} after ${Math.round((o.timeoutMs ?? 600_000) / 1000)} s; poll again later (the status is kept)`,
+          );
         await new Promise((r) => setTimeout(r, interval));
       }
     },

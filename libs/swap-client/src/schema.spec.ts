@@ -11,7 +11,9 @@ describe('the typed client’s generated types', () => {
     const dir = mkdtempSync(join(tmpdir(), 'client-schema-'));
     try {
       const out = join(dir, 'schema.ts');
-      execFileSync(join(ROOT, 'node_modules', '.bin', 'openapi-typescript'), [join(CLIENT, 'openapi.json'), '--output', out], { stdio: 'ignore' });
+      execFileSync(join(ROOT, 'node_modules', '.bin', 'openapi-typescript'), [join(CLIENT, 'openapi.json'), '--output', out], {
+        stdio: 'ignore',
+      });
       expect(readFileSync(out, 'utf8') === readFileSync(join(CLIENT, 'src', 'schema.ts'), 'utf8')).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });

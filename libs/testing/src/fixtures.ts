@@ -22,7 +22,22 @@ export function sampleIntent(overrides: Partial<Intent> = {}): Intent {
 }
 
 /** A build request body (`/v1/swaps/intents`, `/approve`, `/limit-orders`) without its deadline: minimum output 1, the user on both ends, any solver. */
-export function intentRequestBody(fields: { srcChainKey: string; dstChainKey: string; inputToken: string; outputToken: string; inputAmount: string; user: string }) {
+export function intentRequestBody(fields: {
+  srcChainKey: string;
+  dstChainKey: string;
+  inputToken: string;
+  outputToken: string;
+  inputAmount: string;
+  user: string;
+}) {
   const { user, ...rest } = fields;
-  return { ...rest, minOutputAmount: '1', allowPartialFill: false, srcAddress: user, dstAddress: user, solver: '0x0000000000000000000000000000000000000000', data: '0x' };
+  return {
+    ...rest,
+    minOutputAmount: '1',
+    allowPartialFill: false,
+    srcAddress: user,
+    dstAddress: user,
+    solver: '0x0000000000000000000000000000000000000000',
+    data: '0x',
+  };
 }

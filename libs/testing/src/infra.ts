@@ -41,7 +41,18 @@ export const testKeySetEnv: Readonly<Record<'KEYSET_SIGNING_KEY' | 'KEYSET_PUBLI
 
 /** The platform's defaults for one service, on a free port of 127.0.0.1 and quiet. */
 export function testServiceEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'silent', NATS_URL: testInfra.natsUrl, REDIS_URL: testInfra.redisUrl, NATS_SUBJECT_PREFIX: RUN_PREFIX, CACHE_KEY_PREFIX: RUN_PREFIX, ...testKeySetEnv, ...extra };
+  return {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    ADMIN_PORT: '0',
+    LOG_LEVEL: 'silent',
+    NATS_URL: testInfra.natsUrl,
+    REDIS_URL: testInfra.redisUrl,
+    NATS_SUBJECT_PREFIX: RUN_PREFIX,
+    CACHE_KEY_PREFIX: RUN_PREFIX,
+    ...testKeySetEnv,
+    ...extra,
+  };
 }
 
 /**
@@ -67,7 +78,11 @@ export function unusedPort(): Promise<number> {
 }
 
 /** Polls `probe` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 5_000, everyMs = 25): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 5_000,
+  everyMs = 25,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

@@ -26,7 +26,12 @@ export function feedIdOf(symbol: string): string {
 function event(feedIds: string[], second: number): string {
   const parsed = feedIds.map((id, i) => ({
     id,
-    price: { price: String(100_000_000_000 + i * 1_000_000 + (second % 997) * 1_000), conf: '1000', expo: -8, publish_time: START_S + second },
+    price: {
+      price: String(100_000_000_000 + i * 1_000_000 + (second % 997) * 1_000),
+      conf: '1000',
+      expo: -8,
+      publish_time: START_S + second,
+    },
   }));
   return `data: ${JSON.stringify({ parsed })}\n\n`;
 }
@@ -78,7 +83,9 @@ export async function bareStreamRate(stream: HermesStream, seconds: number): Pro
   const abort = new AbortController();
   let updates = 0;
   const parser = createParser({ onEvent: (e) => (updates += (JSON.parse(e.data) as { parsed: unknown[] }).parsed.length) });
-  const query = Object.values(stream.feeds).map((id) => `ids[]=${id}`).join('&');
+  const query = Object.values(stream.feeds)
+    .map((id) => `ids[]=${id}`)
+    .join('&');
   const res = await fetch(`${stream.url}/v2/updates/price/stream?${query}&parsed=true`, { signal: abort.signal });
   const decoder = new TextDecoder();
   const started = performance.now();

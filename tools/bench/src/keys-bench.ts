@@ -32,7 +32,11 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
   await ctx.waitForService(ports.swapOff, '/healthz');
 
   const ops = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`http://127.0.0.1:${registryPort}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`http://127.0.0.1:${registryPort}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return res.json() as Promise<{ id: string; key: string }>;
   };
@@ -45,19 +49,40 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
   const body = JSON.stringify({ intent: INTENT });
   const headers = { 'content-type': 'application/json', 'x-api-key': key };
   for (let i = 0; ; i++) {
-    const res = await fetch(`http://127.0.0.1:${ports.swap}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const res = await fetch(`http://127.0.0.1:${ports.swap}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     if (res.status === 401) break;
     if (i > 100) throw new Error('swap-gateway never applied enforce');
     await new Promise((r) => setTimeout(r, 50));
   }
-  const keyless = await fetch(`http://127.0.0.1:${ports.swapOff}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const keyless = await fetch(`http://127.0.0.1:${ports.swapOff}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   if (keyless.status !== 200) throw new Error(`the off-mode swap-gateway answered ${keyless.status} without a key`);
 
   const run = async (port: number, seconds: number, pid?: number) => {
     const cpuBefore = cpuSeconds(pid);
-    const r = await autocannon({ url: `http://127.0.0.1:${port}${path}`, method: 'POST', body, headers, connections: ctx.connections, duration: seconds });
+    const r = await autocannon({
+      url: `http://127.0.0.1:${port}${path}`,
+      method: 'POST',
+      body,
+      headers,
+      connections: ctx.connections,
+      duration: seconds,
+    });
     const cpu = cpuSeconds(pid) - cpuBefore;
-    return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, cpuPerRequest: cpu / Math.max(1, r.requests.total) };
+    return {
+      rps: r.requests.average,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      non2xx: r.non2xx,
+      cpuPerRequest: cpu / Math.max(1, r.requests.total),
+    };
   };
   await run(ports.swapOff, 2);
   await run(ports.swap, 2);
@@ -71,19 +96,38 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
   const total = (rs: { rps: number }[]) => rs.reduce((sum, r) => sum + r.rps, 0) / rs.length;
   const worst = (rs: { p99: number }[]) => Math.max(...rs.map((r) => r.p99));
   const median = (rs: { p50: number }[]) => [...rs.map((r) => r.p50)].sort((a, b) => a - b)[Math.floor(rs.length / 2)];
-  const off = { rps: total(results.off), p50: median(results.off), p99: worst(results.off), non2xx: results.off.reduce((s, r) => s + r.non2xx, 0) };
-  const enforce = { rps: total(results.enforce), p50: median(results.enforce), p99: worst(results.enforce), non2xx: results.enforce.reduce((s, r) => s + r.non2xx, 0) };
+  const off = {
+    rps: total(results.off),
+    p50: median(results.off),
+    p99: worst(results.off),
+    non2xx: results.off.reduce((s, r) => s + r.non2xx, 0),
+  };
+  const enforce = {
+    rps: total(results.enforce),
+    p50: median(results.enforce),
+    p99: worst(results.enforce),
+    non2xx: results.enforce.reduce((s, r) => s + r.non2xx, 0),
+  };
   // Each enforce run against the off run just before it: the median of those ratios is the
   // figure least moved by whatever else the machine does meanwhile.
   const ratios = results.enforce.map((r, i) => r.rps / results.off[i].rps).sort((a, b) => a - b);
   const medianRatio = ratios[Math.floor(ratios.length / 2)];
-  const cpu = (rs: { cpuPerRequest: number }[]) => [...rs.map((r) => r.cpuPerRequest)].sort((a, b) => a - b)[Math.floor(rs.length / 2)] * 1e6;
+  const cpu = (rs: { cpuPerRequest: number }[]) =>
+    [...rs.map((r) => r.cpuPerRequest)].sort((a, b) => a - b)[Math.floor(rs.length / 2)] * 1e6;
 
   ctx.print([
     '',
     `key checks: POST /v1/swaps/intents/hash on swap-gateway, valid key sent (${ctx.connections} connections; ${rounds} alternating runs of ${slice} s per mode)`,
     `${'mode'.padEnd(12)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}`,
-    ...([['off', off], ['enforce', enforce]] as const).map(([m, r]) => `${m.padEnd(12)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.non2xx).padStart(8)}`),
+    ...(
+      [
+        ['off', off],
+        ['enforce', enforce],
+      ] as const
+    ).map(
+      ([m, r]) =>
+        `${m.padEnd(12)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.non2xx).padStart(8)}`,
+    ),
     `enforce keeps ${(medianRatio * 100).toFixed(1)}% of the off-mode throughput (median of ${rounds} paired runs; target >= 95%); mean over all runs ${((enforce.rps / off.rps) * 100).toFixed(1)}%`,
     `swap-gateway CPU per request (median; steadier than throughput on a shared machine): off ${cpu(results.off).toFixed(0)} µs, enforce ${cpu(results.enforce).toFixed(0)} µs`,
     '',

@@ -13,7 +13,11 @@ export interface LatencyRequest {
  * saturating load p50 is mostly time spent waiting in line (Little's law), which says
  * little about what a hop or a service itself adds; this is where milliseconds are read.
  */
-export async function sequentialLatency(origin: string, request: LatencyRequest, seconds: number): Promise<{ p50: number; p99: number; n: number }> {
+export async function sequentialLatency(
+  origin: string,
+  request: LatencyRequest,
+  seconds: number,
+): Promise<{ p50: number; p99: number; n: number }> {
   const pool = new Pool(origin, { connections: 1 });
   const samples: number[] = [];
   const until = performance.now() + seconds * 1000;

@@ -51,7 +51,6 @@ interface Measurement {
 
 const children: ChildProcess[] = [];
 
-
 /** Service PORT → its ADMIN_PORT, where /readyz answers. */
 const adminPorts = new Map<number, number>();
 
@@ -98,18 +97,32 @@ async function measure(name: string, url: string): Promise<Measurement> {
 }
 
 async function benchGateway(): Promise<void> {
-  const ports = { quote: await unusedPort(), swap: await unusedPort(), gateway: await unusedPort(), bare: await unusedPort(), proxy: await unusedPort() };
+  const ports = {
+    quote: await unusedPort(),
+    swap: await unusedPort(),
+    gateway: await unusedPort(),
+    bare: await unusedPort(),
+    proxy: await unusedPort(),
+  };
   const common = { NATS_URL, LOG_LEVEL, HOST: '127.0.0.1', DATABASE_URL: BENCH_DATABASE_URL };
   await start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
   await start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
-  await start('dist/apps/api-gateway/src/main.js', { ...common, PORT: String(ports.gateway), UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}` });
+  await start('dist/apps/api-gateway/src/main.js', {
+    ...common,
+    PORT: String(ports.gateway),
+    UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}`,
+  });
   for (const port of [ports.quote, ports.swap, ports.gateway]) await waitForService(port);
 
   // The reference servers answer the very body the measured route answers.
   const body = Buffer.from(await (await fetch(`http://127.0.0.1:${ports.swap}${ROUTE}`)).arrayBuffer());
   const bodyFile = join(mkdtempSync(join(tmpdir(), 'bench-')), 'body.json');
   writeFileSync(bodyFile, body);
-  await start('dist/tools/bench/src/reference-servers.js', { BARE_PORT: String(ports.bare), PROXY_PORT: String(ports.proxy), BODY_FILE: bodyFile });
+  await start('dist/tools/bench/src/reference-servers.js', {
+    BARE_PORT: String(ports.bare),
+    PROXY_PORT: String(ports.proxy),
+    BODY_FILE: bodyFile,
+  });
   await waitFor(`http://127.0.0.1:${ports.proxy}${ROUTE}`);
 
   const bare = await measure('bare Node http server', `http://127.0.0.1:${ports.bare}${ROUTE}`);
@@ -131,7 +144,10 @@ async function benchGateway(): Promise<void> {
     `GET ${ROUTE}  (${body.length}-byte JSON body; ${CONNECTIONS} connections; ${DURATION} s per run after a warm-up; services log at ${LOG_LEVEL})`,
     '',
     `${'path'.padEnd(40)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'non-2xx'.padStart(8)}`,
-    ...rows.map((m) => `${m.name.padEnd(40)} ${m.rps.toFixed(0).padStart(9)} ${m.p50.toFixed(2).padStart(8)} ${m.p99.toFixed(2).padStart(8)} ${String(m.errors).padStart(7)} ${String(m.non2xx).padStart(8)}`),
+    ...rows.map(
+      (m) =>
+        `${m.name.padEnd(40)} ${m.rps.toFixed(0).padStart(9)} ${m.p50.toFixed(2).padStart(8)} ${m.p99.toFixed(2).padStart(8)} ${String(m.errors).padStart(7)} ${String(m.non2xx).padStart(8)}`,
+    ),
     '',
     `Unloaded latency (1 connection, sequential, ${latencySeconds} s each):`,
     `${'path'.padEnd(40)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'samples'.padStart(8)}`,

@@ -60,9 +60,19 @@ export async function benchOracle(ctx: BenchContext): Promise<void> {
   // 1 + 2: oracle-candles and the gateway as processes, as in a cluster.
   const oraclePort = await unusedPort();
   const gatewayPort = await unusedPort();
-  const common = { DATABASE_URL: url, REDIS_URL: ctx.redisUrl, PRICE_SOURCE: 'none', HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' };
+  const common = {
+    DATABASE_URL: url,
+    REDIS_URL: ctx.redisUrl,
+    PRICE_SOURCE: 'none',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+  };
   await ctx.start('dist/apps/oracle-candles/src/main.js', { ...common, PORT: String(oraclePort), CACHE_KEY_PREFIX: `bench-${Date.now()}` });
-  await ctx.start('dist/apps/api-gateway/src/main.js', { ...common, PORT: String(gatewayPort), UPSTREAM_ORACLE_CANDLES_URL: `http://127.0.0.1:${oraclePort}` });
+  await ctx.start('dist/apps/api-gateway/src/main.js', {
+    ...common,
+    PORT: String(gatewayPort),
+    UPSTREAM_ORACLE_CANDLES_URL: `http://127.0.0.1:${oraclePort}`,
+  });
   await ctx.waitForService(oraclePort);
   await ctx.waitForService(gatewayPort);
 
@@ -111,7 +121,9 @@ async function ensureYearOfCandles(url: string, ctx: BenchContext): Promise<numb
   await client.connect();
   try {
     const expected = SYMBOLS.length * YEAR_MINUTES;
-    const have = Number((await client.query(`SELECT count(*) FROM oracle_candles.candles WHERE interval_s = 60 AND symbol LIKE 'SYM%'`)).rows[0].count);
+    const have = Number(
+      (await client.query(`SELECT count(*) FROM oracle_candles.candles WHERE interval_s = 60 AND symbol LIKE 'SYM%'`)).rows[0].count,
+    );
     if (have !== expected) {
       ctx.print([`generating ${expected.toLocaleString('en')} 1m candles into the bench database (once; kept for later runs)…`]);
       await client.query(`DELETE FROM oracle_candles.candles WHERE symbol LIKE 'SYM%'`);
@@ -169,7 +181,8 @@ async function uncachedReads(origin: string, ctx: BenchContext) {
       const { symbol, from, to } = rangeOf(i);
       const res = await pool.request({ method: 'GET', path: `/v1/be/oracle/candles?symbol=${symbol}&interval=1m&from=${from}&to=${to}` });
       const body = await res.body.text();
-      if (res.statusCode !== 200 || !body.includes(`"timestamp":${from + 4999 * 60}`)) throw new Error(`unexpected answer ${res.statusCode}`);
+      if (res.statusCode !== 200 || !body.includes(`"timestamp":${from + 4999 * 60}`))
+        throw new Error(`unexpected answer ${res.statusCode}`);
       return body.length;
     });
   } finally {
@@ -198,7 +211,12 @@ async function sqlReads(url: string, ctx: BenchContext) {
 async function ingestionCounters(adminPort: number) {
   const samples = parseMetrics(await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text());
   const sum = (name: string) => samples.filter((m) => m.name === name).reduce((total, m) => total + m.value, 0);
-  return { ticks: sum('oracle_ticks_ingested_total'), rows: sum('oracle_candle_rows_written_total'), failures: sum('oracle_candle_write_failures_total'), at: performance.now() };
+  return {
+    ticks: sum('oracle_ticks_ingested_total'),
+    rows: sum('oracle_candle_rows_written_total'),
+    failures: sum('oracle_candle_write_failures_total'),
+    at: performance.now(),
+  };
 }
 
 async function ingestThroughService(url: string, ctx: BenchContext) {
@@ -209,7 +227,13 @@ async function ingestThroughService(url: string, ctx: BenchContext) {
     const bareRate = await bareStreamRate(stream, seconds);
 
     const marketsFile = join(mkdtempSync(join(tmpdir(), 'bench-markets-')), 'markets.json');
-    writeFileSync(marketsFile, JSON.stringify({ symbols: Object.fromEntries(Object.entries(stream.feeds).map(([s, id]) => [s, { pythFeedId: id, simulatedStart: '1000' }])), aliases: {} }));
+    writeFileSync(
+      marketsFile,
+      JSON.stringify({
+        symbols: Object.fromEntries(Object.entries(stream.feeds).map(([s, id]) => [s, { pythFeedId: id, simulatedStart: '1000' }])),
+        aliases: {},
+      }),
+    );
     const port = await unusedPort();
     const child = await ctx.start('dist/apps/oracle-candles/src/main.js', {
       DATABASE_URL: url,
@@ -232,7 +256,13 @@ async function ingestThroughService(url: string, ctx: BenchContext) {
       const first = await ingestionCounters(admin);
       await new Promise((r) => setTimeout(r, seconds * 1000));
       const last = await ingestionCounters(admin);
-      return { seconds, bareRate, serviceRate: (last.ticks - first.ticks) / ((last.at - first.at) / 1000), rows: last.rows - first.rows, failures: last.failures };
+      return {
+        seconds,
+        bareRate,
+        serviceRate: (last.ticks - first.ticks) / ((last.at - first.at) / 1000),
+        rows: last.rows - first.rows,
+        failures: last.failures,
+      };
     } finally {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -18,7 +18,13 @@ const DELAYS_MS = [5, 16, 27, 38, 50];
 const RFQ_DEADLINE_MS = 300;
 
 export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Promise<void> {
-  const ports = { quote: await unusedPort(), swap: await unusedPort(), gateway: await unusedPort(), bare: await unusedPort(), proxy: await unusedPort() };
+  const ports = {
+    quote: await unusedPort(),
+    swap: await unusedPort(),
+    gateway: await unusedPort(),
+    bare: await unusedPort(),
+    proxy: await unusedPort(),
+  };
   const common = {
     DATABASE_URL: ctx.benchDatabaseUrl,
     NATS_URL: ctx.natsUrl,
@@ -43,10 +49,17 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
   const stamp = Date.now().toString(36);
   const solvers = [];
   for (const [i, delayMs] of DELAYS_MS.entries()) {
-    const res = await fetch(operator, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `bench-${stamp}-${i}` }) });
+    const res = await fetch(operator, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `bench-${stamp}-${i}` }),
+    });
     solvers.push({ credential: ((await res.json()) as { credential: string }).credential, delayMs });
   }
-  await ctx.start('dist/tools/bench/src/bench-solvers.js', { MARKETPLACE_URL: `ws://127.0.0.1:${ports.gateway}/v1/intent/solvers/connect`, BENCH_SOLVERS: JSON.stringify(solvers) });
+  await ctx.start('dist/tools/bench/src/bench-solvers.js', {
+    MARKETPLACE_URL: `ws://127.0.0.1:${ports.gateway}/v1/intent/solvers/connect`,
+    BENCH_SOLVERS: JSON.stringify(solvers),
+  });
   const deadline = Date.now() + 15_000;
   for (;;) {
     const listed = (await (await fetch(operator)).json()) as { name: string; connected: number }[];
@@ -72,7 +85,11 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
   // The reference: a bare Node server answering a body of the same size, in this run.
   const bodyFile = join(mkdtempSync(join(tmpdir(), 'bench-quotes-')), 'body.json');
   writeFileSync(bodyFile, firstText);
-  await ctx.start('dist/tools/bench/src/reference-servers.js', { BARE_PORT: String(ports.bare), PROXY_PORT: String(ports.proxy), BODY_FILE: bodyFile });
+  await ctx.start('dist/tools/bench/src/reference-servers.js', {
+    BARE_PORT: String(ports.bare),
+    PROXY_PORT: String(ports.proxy),
+    BODY_FILE: bodyFile,
+  });
   await ctx.waitFor(`http://127.0.0.1:${ports.proxy}/`);
   const bare = await autocannon({ url: `http://127.0.0.1:${ports.bare}/`, connections: ctx.connections, duration: ctx.duration });
 
@@ -80,13 +97,24 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
   // solver API's quote (hub assets, api-gateway → quote-builder) shows it without swap-gateway's hop.
   const seconds = Math.max(3, Math.round(ctx.duration / 2));
   const latency = await sequentialLatency(gateway, { method: 'POST', path: '/v1/swaps/quote', body }, seconds);
-  const hubBody = JSON.stringify({ token_src: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', token_dst: '0x50c42dEAcD8Fc9773493ED674b675bE577f2634b', amount: '2497500000', quote_type: 'exact_input' });
+  const hubBody = JSON.stringify({
+    token_src: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
+    token_dst: '0x50c42dEAcD8Fc9773493ED674b675bE577f2634b',
+    amount: '2497500000',
+    quote_type: 'exact_input',
+  });
   const solverApi = await sequentialLatency(gateway, { method: 'POST', path: '/v1/intent/quote', body: hubBody }, seconds);
   // The same hops without a marketplace: a body quote-builder refuses (400) after the same validation.
   const refused = JSON.stringify({ ...JSON.parse(body), tokenSrcChainKey: 'nowhere' });
   const path = await sequentialLatency(gateway, { method: 'POST', path: '/v1/swaps/quote', body: refused, status: 400 }, seconds);
   const connections = Number(process.env.BENCH_QUOTE_CONNECTIONS ?? 50);
-  const options = { url: `${gateway}/v1/swaps/quote`, method: 'POST' as const, body, headers: { 'content-type': 'application/json' }, connections };
+  const options = {
+    url: `${gateway}/v1/swaps/quote`,
+    method: 'POST' as const,
+    body,
+    headers: { 'content-type': 'application/json' },
+    connections,
+  };
   await autocannon({ ...options, duration: Math.min(2, ctx.duration) });
   const loaded = await autocannon({ ...options, duration: ctx.duration });
   const slowest = Math.max(...DELAYS_MS);

@@ -19,7 +19,18 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createPublicClient, createWalletClient, defineChain, parseEventLogs, http, maxUint256, type Address, type Chain, type Hex, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  parseEventLogs,
+  http,
+  maxUint256,
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { oracleCandles } from '../../../apps/oracle-candles/src/oracle-candles.definition';
 import { registerAndStartSolvers, type ReferenceSolver } from '../../../apps/reference-solver/src/reference-solver.definition';
@@ -55,7 +66,14 @@ export async function benchSettlement(ctx: BenchContext & { natsUrl: string }): 
     const registry = loadChainRegistry(devnet.profilePath);
     for (const d of [relayTracker, oracleCandles]) await migrateService(ctx.benchDatabaseUrl, d);
     await sql.query('TRUNCATE relay_tracker.submissions, relay_tracker.work_items CASCADE');
-    const ports = { quote: await unusedPort(), oracle: await unusedPort(), swap: await unusedPort(), gateway: await unusedPort(), bare: await unusedPort(), proxy: await unusedPort() };
+    const ports = {
+      quote: await unusedPort(),
+      oracle: await unusedPort(),
+      swap: await unusedPort(),
+      gateway: await unusedPort(),
+      bare: await unusedPort(),
+      proxy: await unusedPort(),
+    };
     const common = {
       DATABASE_URL: ctx.benchDatabaseUrl,
       NATS_URL: ctx.natsUrl,
@@ -79,7 +97,11 @@ export async function benchSettlement(ctx: BenchContext & { natsUrl: string }): 
     await ctx.start('dist/apps/oracle-candles/src/main.js', { ...common, PORT: String(ports.oracle) });
     await ctx.startKeyRegistry(common); // the signed key set swap-gateway checks keys with (families off)
     await ctx.start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
-    await ctx.start('dist/apps/api-gateway/src/main.js', { ...common, PORT: String(ports.gateway), UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}` });
+    await ctx.start('dist/apps/api-gateway/src/main.js', {
+      ...common,
+      PORT: String(ports.gateway),
+      UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}`,
+    });
     let trackers: { pid?: number }[] = [];
     /** Replaces the running relay-tracker replicas by `replicas` new ones with `concurrency` handler slots each. */
     const runTrackers = async (replicas: number, concurrency: number) => {
@@ -87,7 +109,13 @@ export async function benchSettlement(ctx: BenchContext & { natsUrl: string }): 
       trackers = [];
       for (let i = 0; i < replicas; i++) {
         const port = await unusedPort();
-        trackers.push(await ctx.start('dist/apps/relay-tracker/src/main.js', { ...common, PORT: String(port), SETTLEMENT_CONCURRENCY: String(concurrency) }));
+        trackers.push(
+          await ctx.start('dist/apps/relay-tracker/src/main.js', {
+            ...common,
+            PORT: String(port),
+            SETTLEMENT_CONCURRENCY: String(concurrency),
+          }),
+        );
         await ctx.waitForService(port);
       }
     };
@@ -97,9 +125,22 @@ export async function benchSettlement(ctx: BenchContext & { natsUrl: string }): 
 
     // Two reference solvers on the marketplace, pricing from the oracle.
     const hub = registry.hub;
-    solvers.push(...(await registerAndStartSolvers({ quoteBuilderUrl: `http://127.0.0.1:${ports.quote}`, oracleUrl: `http://127.0.0.1:${ports.oracle}`, hubRpcUrl: hub.rpcUrls![0], intentsContract: hub.contracts!.intents!, wallets: devnet.solvers, namePrefix: prefix })));
+    solvers.push(
+      ...(await registerAndStartSolvers({
+        quoteBuilderUrl: `http://127.0.0.1:${ports.quote}`,
+        oracleUrl: `http://127.0.0.1:${ports.oracle}`,
+        hubRpcUrl: hub.rpcUrls![0],
+        intentsContract: hub.contracts!.intents!,
+        wallets: devnet.solvers,
+        namePrefix: prefix,
+      })),
+    );
     await until(() => solvers.every((s) => s.connected), 15_000, 'the solvers did not connect');
-    await until(async () => (await pricedSymbols(`http://127.0.0.1:${ports.oracle}`, ['USDC', 'ETH'])) === 2, 20_000, 'the oracle has no prices');
+    await until(
+      async () => (await pricedSymbols(`http://127.0.0.1:${ports.oracle}`, ['USDC', 'ETH'])) === 2,
+      20_000,
+      'the oracle has no prices',
+    );
 
     const swaps = new SwapMaker(registry, gateway);
     await swaps.approveAll();
@@ -124,40 +165,81 @@ export async function benchSettlement(ctx: BenchContext & { natsUrl: string }): 
     // 2. Throughput: a batch broadcast first, then submitted at once; one replica, then two;
     //    with the default handler slots (the devnet is the limit on two cores), then with few
     //    (relay-tracker is the limit, so the ratio shows whether its work spreads over replicas).
-    const throughput: { replicas: number; concurrency: number; perSecond: number; seconds: number; cpu: { machineBusy: number; trackerCores: number }; stages: Stages }[] = [];
-    for (const [replicas, concurrency] of [[1, DEFAULT_CONCURRENCY], [2, DEFAULT_CONCURRENCY], [1, CAPPED_CONCURRENCY], [2, CAPPED_CONCURRENCY]]) {
-      if (replicas !== trackers.length || concurrency !== (throughput.at(-1)?.concurrency ?? DEFAULT_CONCURRENCY)) await runTrackers(replicas, concurrency);
+    const throughput: {
+      replicas: number;
+      concurrency: number;
+      perSecond: number;
+      seconds: number;
+      cpu: { machineBusy: number; trackerCores: number };
+      stages: Stages;
+    }[] = [];
+    for (const [replicas, concurrency] of [
+      [1, DEFAULT_CONCURRENCY],
+      [2, DEFAULT_CONCURRENCY],
+      [1, CAPPED_CONCURRENCY],
+      [2, CAPPED_CONCURRENCY],
+    ]) {
+      if (replicas !== trackers.length || concurrency !== (throughput.at(-1)?.concurrency ?? DEFAULT_CONCURRENCY))
+        await runTrackers(replicas, concurrency);
       const batch: Prepared[] = [];
-      await Promise.all([0, 1, 2, 3].map(async (w) => {
-        for (let i = w; i < BATCH; i += 4) batch.push(await swaps.prepare(w, HUB));
-      }));
+      await Promise.all(
+        [0, 1, 2, 3].map(async (w) => {
+          for (let i = w; i < BATCH; i += 4) batch.push(await swaps.prepare(w, HUB));
+        }),
+      );
       const started = performance.now();
       const cpuBefore = { machine: machineCpu(), trackers: trackers.map((t) => processCpuSeconds(t.pid)) };
       await mapLimit(batch, 50, (swap) => submit(gateway, swap));
       const hashes = batch.map((s) => s.txHash.toLowerCase());
-      await until(async () => {
-        const { rows } = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM relay_tracker.submissions WHERE tx_hash = ANY($1) AND status IN ('solved', 'failed')`, [hashes]);
-        return rows[0].n === batch.length;
-      }, 300_000, `the batch of ${batch.length} did not settle`, 100);
+      await until(
+        async () => {
+          const { rows } = await sql.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM relay_tracker.submissions WHERE tx_hash = ANY($1) AND status IN ('solved', 'failed')`,
+            [hashes],
+          );
+          return rows[0].n === batch.length;
+        },
+        300_000,
+        `the batch of ${batch.length} did not settle`,
+        100,
+      );
       const seconds = (performance.now() - started) / 1000;
       const machine = machineCpu();
       const cpu = {
         machineBusy: (machine.busy - cpuBefore.machine.busy) / (machine.total - cpuBefore.machine.total),
         trackerCores: trackers.reduce((sum, t, i) => sum + processCpuSeconds(t.pid) - cpuBefore.trackers[i], 0) / seconds,
       };
-      const { rows } = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM relay_tracker.submissions WHERE tx_hash = ANY($1) AND status = 'solved'`, [hashes]);
+      const { rows } = await sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM relay_tracker.submissions WHERE tx_hash = ANY($1) AND status = 'solved'`,
+        [hashes],
+      );
       if (rows[0].n !== batch.length) throw new Error(`${batch.length - rows[0].n} of the batch failed`);
-      throughput.push({ replicas, concurrency, perSecond: batch.length / seconds, seconds, cpu, stages: await stagesOf(sql, batch, watcher) });
+      throughput.push({
+        replicas,
+        concurrency,
+        perSecond: batch.length / seconds,
+        seconds,
+        cpu,
+        stages: await stagesOf(sql, batch, watcher),
+      });
     }
     watcher.stop();
 
     // 3. Status polls through the gateway, beside a bare server and plain SQL.
-    const sample = (await sql.query<{ tx_hash: string; src_chain_key: string }>(`SELECT tx_hash, src_chain_key FROM relay_tracker.submissions WHERE status = 'solved' LIMIT 1`)).rows[0];
+    const sample = (
+      await sql.query<{ tx_hash: string; src_chain_key: string }>(
+        `SELECT tx_hash, src_chain_key FROM relay_tracker.submissions WHERE status = 'solved' LIMIT 1`,
+      )
+    ).rows[0];
     const statusPath = `/v1/swaps/submit-tx/status?txHash=${sample.tx_hash}&srcChainKey=${sample.src_chain_key}`;
     const statusBody = await (await fetch(`${gateway}${statusPath}`)).text();
     const bodyFile = join(dataDir, 'status.json');
     writeFileSync(bodyFile, statusBody);
-    await ctx.start('dist/tools/bench/src/reference-servers.js', { BARE_PORT: String(ports.bare), PROXY_PORT: String(ports.proxy), BODY_FILE: bodyFile });
+    await ctx.start('dist/tools/bench/src/reference-servers.js', {
+      BARE_PORT: String(ports.bare),
+      PROXY_PORT: String(ports.proxy),
+      BODY_FILE: bodyFile,
+    });
     await ctx.waitFor(`http://127.0.0.1:${ports.proxy}/`);
     const load = async (url: string) => {
       await autocannon({ url, connections: ctx.connections, duration: Math.min(2, ctx.duration) });
@@ -167,7 +249,8 @@ export async function benchSettlement(ctx: BenchContext & { natsUrl: string }): 
     const polls = await load(`${gateway}${statusPath}`);
     const plainSql = await sqlRate(sql, sample.tx_hash, sample.src_chain_key, ctx.duration, ctx.connections);
 
-    const fmt = (xs: number[]) => `p50 ${percentile(xs, 0.5).toFixed(0)} ms, p95 ${percentile(xs, 0.95).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms (${xs.length} swaps)`;
+    const fmt = (xs: number[]) =>
+      `p50 ${percentile(xs, 0.5).toFixed(0)} ms, p95 ${percentile(xs, 0.95).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms (${xs.length} swaps)`;
     ctx.print([
       '',
       `settlement: cluster mode on the devnet (JetStream work queue, devnet relayer, 2 reference solvers; relay-tracker STEP_POLL_MS 500; anvil blocks every ${1} s plus instant mining)`,
@@ -211,7 +294,12 @@ class SwapMaker {
   ) {
     for (const key of [HUB, SPOKE, OTHER_SPOKE]) {
       const c = registry.getChain(key);
-      const chain = defineChain({ id: c.chainId as number, name: c.name, nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 }, rpcUrls: { default: { http: c.rpcUrls! } } });
+      const chain = defineChain({
+        id: c.chainId as number,
+        name: c.name,
+        nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 },
+        rpcUrls: { default: { http: c.rpcUrls! } },
+      });
       this.chains.set(key, { chain, client: createPublicClient({ chain, transport: http(), pollingInterval: 50 }) });
     }
   }
@@ -223,7 +311,11 @@ class SwapMaker {
   async approveAll(): Promise<void> {
     this.deadline = ((await (await fetch(`${this.gateway}/v1/swaps/deadline?offsetSeconds=3600`)).json()) as { deadline: string }).deadline;
     for (const account of this.accounts) {
-      const approval = await this.post<{ tx: EvmTx }>('/v1/swaps/approve', { ...this.request(account.address, HUB), inputAmount: maxUint256.toString(), deadline: '0' });
+      const approval = await this.post<{ tx: EvmTx }>('/v1/swaps/approve', {
+        ...this.request(account.address, HUB),
+        inputAmount: maxUint256.toString(),
+        deadline: '0',
+      });
       await this.send(account, approval.tx);
     }
   }
@@ -231,17 +323,34 @@ class SwapMaker {
   /** One Arbitrum swap to `dst`, built and broadcast (mined), not yet submitted. */
   async prepare(wallet: number, dst: string): Promise<Prepared> {
     const account = this.accounts[wallet];
-    const built = await this.post<BuildResponse & { tx: EvmTx }>('/v1/swaps/intents', { ...this.request(account.address, dst), inputAmount: String(1_000_000 + ++this.n), deadline: this.deadline });
+    const built = await this.post<BuildResponse & { tx: EvmTx }>('/v1/swaps/intents', {
+      ...this.request(account.address, dst),
+      inputAmount: String(1_000_000 + ++this.n),
+      deadline: this.deadline,
+    });
     const txHash = await this.send(account, built.tx);
-    const body = JSON.stringify({ txHash, srcChainKey: SPOKE, walletAddress: account.address, intent: built.intent, relayData: built.relayData.payload });
-    const intentHash = ((await this.post<{ hash: string }>('/v1/swaps/intents/hash', { intent: built.intent })).hash);
+    const body = JSON.stringify({
+      txHash,
+      srcChainKey: SPOKE,
+      walletAddress: account.address,
+      intent: built.intent,
+      relayData: built.relayData.payload,
+    });
+    const intentHash = (await this.post<{ hash: string }>('/v1/swaps/intents/hash', { intent: built.intent })).hash;
     return { txHash, srcChainKey: SPOKE, walletAddress: account.address, intentHash, body };
   }
 
   private request(user: string, dst: string) {
     const usdc = (key: string) => this.registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
     const output = dst === HUB ? this.registry.tokensOf(HUB).find((t) => t.symbol === 'WETH')!.address : usdc(dst);
-    return intentRequestBody({ srcChainKey: SPOKE, dstChainKey: dst, inputToken: usdc(SPOKE), outputToken: output, inputAmount: '1000000', user });
+    return intentRequestBody({
+      srcChainKey: SPOKE,
+      dstChainKey: dst,
+      inputToken: usdc(SPOKE),
+      outputToken: output,
+      inputAmount: '1000000',
+      user,
+    });
   }
 
   private async send(account: PrivateKeyAccount, tx: EvmTx): Promise<Hex> {
@@ -254,7 +363,11 @@ class SwapMaker {
   }
 
   private async post<T>(path: string, body: unknown): Promise<T> {
-    const res = await fetch(`${this.gateway}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${this.gateway}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
     return (await res.json()) as T;
   }
@@ -361,7 +474,11 @@ class FillWatcher {
 }
 
 async function submit(gateway: string, swap: Prepared): Promise<void> {
-  const res = await fetch(`${gateway}/v1/swaps/submit-tx`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: swap.body });
+  const res = await fetch(`${gateway}/v1/swaps/submit-tx`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: swap.body,
+  });
   if (res.status !== 200) throw new Error(`submit-tx answered ${res.status}: ${await res.text()}`);
 }
 
@@ -396,7 +513,9 @@ async function pricedSymbols(oracle: string, symbols: string[]): Promise<number>
   const now = Math.floor(Date.now() / 1000);
   let priced = 0;
   for (const symbol of symbols) {
-    const res = await fetch(`${oracle}/v1/be/oracle/candles?symbol=${symbol}&interval=1m&from=${now - 120}&to=${now + 60}`).catch(() => undefined);
+    const res = await fetch(`${oracle}/v1/be/oracle/candles?symbol=${symbol}&interval=1m&from=${now - 120}&to=${now + 60}`).catch(
+      () => undefined,
+    );
     if (res?.ok && ((await res.json()) as { candles: unknown[] }).candles.length > 0) priced++;
   }
   return priced;
@@ -412,9 +531,11 @@ async function until(probe: () => boolean | Promise<boolean>, timeoutMs: number,
 
 async function mapLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
 }
 
 function percentile(xs: number[], p: number): number {

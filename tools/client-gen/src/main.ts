@@ -13,7 +13,9 @@ import { join } from 'node:path';
 import { startPlatform } from '../../embedded/src/platform';
 
 /** The repository root, from the source (tools/client-gen/src) or the build (dist/tools/client-gen/src). */
-const ROOT = [join(__dirname, '..', '..', '..'), join(__dirname, '..', '..', '..', '..')].find((dir) => existsSync(join(dir, 'package.json')))!;
+const ROOT = [join(__dirname, '..', '..', '..'), join(__dirname, '..', '..', '..', '..')].find((dir) =>
+  existsSync(join(dir, 'package.json')),
+)!;
 export const CLIENT_DIR = join(ROOT, 'libs', 'swap-client');
 
 /** The document as the client stores it: stable key order as served, two-space indent, a final newline. */
@@ -29,7 +31,11 @@ async function main(): Promise<void> {
     if (doc.info['x-partial']) throw new Error('the gateway served a partial document (a service did not answer): not written');
     const documentPath = join(CLIENT_DIR, 'openapi.json');
     await writeFile(documentPath, documentText(doc));
-    execFileSync(join(ROOT, 'node_modules', '.bin', 'openapi-typescript'), [documentPath, '--output', join(CLIENT_DIR, 'src', 'schema.ts')], { stdio: 'inherit' });
+    execFileSync(
+      join(ROOT, 'node_modules', '.bin', 'openapi-typescript'),
+      [documentPath, '--output', join(CLIENT_DIR, 'src', 'schema.ts')],
+      { stdio: 'inherit' },
+    );
     process.stdout.write(`wrote ${documentPath} and src/schema.ts\n`);
   } finally {
     await platform.stop();

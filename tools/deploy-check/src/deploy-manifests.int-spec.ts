@@ -12,7 +12,13 @@ beforeAll(() => {
   tools = ensureKubeTools();
 });
 
-const chart = (name: string, set: string[], valuesFiles: string[] = []): Extract<RenderSource, { kind: 'chart' }> => ({ kind: 'chart', name, valuesFiles, set, rules: { migrations: 'helm-hook' } });
+const chart = (name: string, set: string[], valuesFiles: string[] = []): Extract<RenderSource, { kind: 'chart' }> => ({
+  kind: 'chart',
+  name,
+  valuesFiles,
+  set,
+  rules: { migrations: 'helm-hook' },
+});
 const find = (objects: KubeObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 const container = (deployment: KubeObject | undefined) => deployment?.spec.template.spec.containers[0];
 const refused = (source: RenderSource) => {
@@ -53,30 +59,52 @@ describe('the chart', () => {
     expect(find(objects, 'Deployment', 'swap-relay-tracker')?.spec.replicas).toBeUndefined();
     expect(find(objects, 'Deployment', 'swap-api-gateway')?.spec.replicas).toBeUndefined();
     expect(find(objects, 'Deployment', 'swap-swap-gateway')?.spec.replicas).toBe(2);
-    expect(objects.filter((o) => o.kind === 'HorizontalPodAutoscaler').map((o) => o.metadata.name).sort()).toEqual(['swap-api-gateway', 'swap-relay-tracker']);
+    expect(
+      objects
+        .filter((o) => o.kind === 'HorizontalPodAutoscaler')
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(['swap-api-gateway', 'swap-relay-tracker']);
   });
 
   it('scales relay-tracker with KEDA on its JetStream consumer, and refuses KEDA together with the HPA', () => {
-    const objects = render(tools, chart('keda', ['services.relay-tracker.autoscaling.enabled=false', 'services.relay-tracker.keda.enabled=true']));
+    const objects = render(
+      tools,
+      chart('keda', ['services.relay-tracker.autoscaling.enabled=false', 'services.relay-tracker.keda.enabled=true']),
+    );
     const scaled = find(objects, 'ScaledObject', 'swap-relay-tracker');
-    expect(scaled?.spec.triggers[0]).toMatchObject({ type: 'nats-jetstream', metadata: { stream: 'RELAY_TRACKER_SETTLEMENT', consumer: 'relay-tracker-settlement' } });
+    expect(scaled?.spec.triggers[0]).toMatchObject({
+      type: 'nats-jetstream',
+      metadata: { stream: 'RELAY_TRACKER_SETTLEMENT', consumer: 'relay-tracker-settlement' },
+    });
     expect(find(objects, 'HorizontalPodAutoscaler', 'swap-relay-tracker')).toBeUndefined();
     // KEDA's operator may read NATS' monitoring port through the policy that guards NATS.
-    expect(find(objects, 'NetworkPolicy', 'swap-nats-clients')?.spec.ingress).toContainEqual({ ports: [{ port: 8222, protocol: 'TCP' }], from: [{ namespaceSelector: {} }] });
-    expect(refused(chart('keda and hpa', ['services.relay-tracker.keda.enabled=true']))).toContain('/services/relay-tracker/autoscaling/enabled');
+    expect(find(objects, 'NetworkPolicy', 'swap-nats-clients')?.spec.ingress).toContainEqual({
+      ports: [{ port: 8222, protocol: 'TCP' }],
+      from: [{ namespaceSelector: {} }],
+    });
+    expect(refused(chart('keda and hpa', ['services.relay-tracker.keda.enabled=true']))).toContain(
+      '/services/relay-tracker/autoscaling/enabled',
+    );
   });
 
   it('refuses values outside its schema, naming the key', () => {
     expect(refused(chart('unknown service', ['services.billing.port=3100']))).toContain("additional properties 'billing' not allowed");
-    expect(refused(chart('replicas beyond reason', ['services.api-gateway.replicas=99999999999']))).toContain('/services/api-gateway/replicas');
+    expect(refused(chart('replicas beyond reason', ['services.api-gateway.replicas=99999999999']))).toContain(
+      '/services/api-gateway/replicas',
+    );
     expect(refused(chart('misspelt key', ['services.swap-gateway.replica=3']))).toContain("additional properties 'replica' not allowed");
     expect(refused(chart('env without value', ['extraEnv[0].name=FOO']))).toContain('/extraEnv/0');
     expect(refused(chart('empty ops secret', ['secrets.opsToken.name=']))).toContain('/secrets/opsToken/name');
-    expect(refused(chart('privilege escalation', ['containerSecurityContext.allowPrivilegeEscalation=true']))).toContain('/containerSecurityContext/allowPrivilegeEscalation');
+    expect(refused(chart('privilege escalation', ['containerSecurityContext.allowPrivilegeEscalation=true']))).toContain(
+      '/containerSecurityContext/allowPrivilegeEscalation',
+    );
   });
 
   it('refuses a grace period that Kubernetes would cut short of the preStop pause and the drain', () => {
-    expect(refused(chart('short grace', ['lifecycle.drainSeconds=40']))).toContain('must exceed lifecycle.preStopSeconds + lifecycle.drainSeconds (45)');
+    expect(refused(chart('short grace', ['lifecycle.drainSeconds=40']))).toContain(
+      'must exceed lifecycle.preStopSeconds + lifecycle.drainSeconds (45)',
+    );
   });
 
   it('takes secrets and extra environment by reference, and requires the operator token', () => {
@@ -89,31 +117,48 @@ describe('the chart', () => {
     expect(env.PARTNER_FEE_ADDRESS.valueFrom.secretKeyRef.name).toBe('swap-platform-fees');
     expect(env.LOG_LEVEL).toEqual({ name: 'LOG_LEVEL', value: 'info' });
     // Only the services that read chain RPCs get the RPC keys; the gateway gets no secret at all.
-    expect(container(find(objects, 'Deployment', 'swap-key-registry')).env.map((e: { name: string }) => e.name)).not.toContain('CHAIN_RPC_URLS');
+    expect(container(find(objects, 'Deployment', 'swap-key-registry')).env.map((e: { name: string }) => e.name)).not.toContain(
+      'CHAIN_RPC_URLS',
+    );
     expect(container(find(objects, 'Deployment', 'swap-api-gateway')).env.filter((e: { valueFrom?: unknown }) => e.valueFrom)).toEqual([]);
     const ingress = find(objects, 'Ingress', 'swap');
     expect(ingress?.spec.tls).toEqual([
       { hosts: ['api.swap.example.com'], secretName: 'swap-api-tls' },
       { hosts: ['portal.swap.example.com'], secretName: 'swap-portal-tls' },
     ]);
-    expect(container(find(objects, 'Deployment', 'swap-partner-portal-api')).env).toContainEqual({ name: 'PORTAL_PUBLIC_URL', value: 'https://portal.swap.example.com' });
+    expect(container(find(objects, 'Deployment', 'swap-partner-portal-api')).env).toContainEqual({
+      name: 'PORTAL_PUBLIC_URL',
+      value: 'https://portal.swap.example.com',
+    });
   });
 
   it('ships the NATS authorization and logs each service on the bus in with its own nkey seed, by reference', () => {
     const objects = render(tools, chart('defaults', []));
-    expect(find(objects, 'ConfigMap', 'swap-nats-authorization')?.data).toEqual({ 'nats-permissions.conf': readFileSync(NATS_PERMISSIONS, 'utf8') });
+    expect(find(objects, 'ConfigMap', 'swap-nats-authorization')?.data).toEqual({
+      'nats-permissions.conf': readFileSync(NATS_PERMISSIONS, 'utf8'),
+    });
     for (const service of BUS_SERVICES) {
-      expect(container(find(objects, 'Deployment', `swap-${service}`)).env).toContainEqual({ name: 'NATS_NKEY_SEED', valueFrom: { secretKeyRef: { name: `swap-platform-nats-${service}`, key: 'NATS_NKEY_SEED' } } });
+      expect(container(find(objects, 'Deployment', `swap-${service}`)).env).toContainEqual({
+        name: 'NATS_NKEY_SEED',
+        valueFrom: { secretKeyRef: { name: `swap-platform-nats-${service}`, key: 'NATS_NKEY_SEED' } },
+      });
     }
     for (const service of ['api-gateway', 'oracle-candles']) {
-      expect(container(find(objects, 'Deployment', `swap-${service}`)).env.map((e: { name: string }) => e.name).filter((n: string) => n.startsWith('NATS_'))).toEqual([]);
+      expect(
+        container(find(objects, 'Deployment', `swap-${service}`))
+          .env.map((e: { name: string }) => e.name)
+          .filter((n: string) => n.startsWith('NATS_')),
+      ).toEqual([]);
     }
     // No TLS files without a CA or a client certificate.
     expect(container(find(objects, 'Deployment', 'swap-key-registry')).volumeMounts).toEqual([{ name: 'tmp', mountPath: '/tmp' }]);
   });
 
   it('mounts the NATS CA and a client certificate for the services on the bus, and renders the authorization where NATS runs', () => {
-    const objects = render(tools, chart('nats tls', ['nats.tls.ca.name=nats-ca', 'nats.tls.clientCertSecret=nats-client', 'nats.authorization.namespace=messaging']));
+    const objects = render(
+      tools,
+      chart('nats tls', ['nats.tls.ca.name=nats-ca', 'nats.tls.clientCertSecret=nats-client', 'nats.authorization.namespace=messaging']),
+    );
     expect(find(objects, 'ConfigMap', 'swap-nats-authorization')?.metadata.namespace).toBe('messaging');
     const relay = find(objects, 'Deployment', 'swap-relay-tracker');
     expect(container(relay).env).toEqual(
@@ -123,62 +168,102 @@ describe('the chart', () => {
         { name: 'NATS_TLS_KEY_FILE', value: '/etc/swap-platform/nats-client/tls.key' },
       ]),
     );
-    expect(relay?.spec.template.spec.volumes).toContainEqual({ name: 'nats-ca', secret: { secretName: 'nats-ca', items: [{ key: 'ca.crt', path: 'ca.crt' }], defaultMode: 0o440 } });
-    expect(container(find(objects, 'Deployment', 'swap-api-gateway')).env.map((e: { name: string }) => e.name)).not.toContain('NATS_TLS_CA_FILE');
+    expect(relay?.spec.template.spec.volumes).toContainEqual({
+      name: 'nats-ca',
+      secret: { secretName: 'nats-ca', items: [{ key: 'ca.crt', path: 'ca.crt' }], defaultMode: 0o440 },
+    });
+    expect(container(find(objects, 'Deployment', 'swap-api-gateway')).env.map((e: { name: string }) => e.name)).not.toContain(
+      'NATS_TLS_CA_FILE',
+    );
     expect(schemaProblems(objects)).toEqual([]);
     expect(platformProblems(objects, { migrations: 'helm-hook' })).toEqual([]);
   });
 
   it('talks TLS to NATS unless told otherwise: a nats:// URL renders only with the CA of its certificate or nats.allowPlainText', () => {
-    expect(render(tools, chart('default', [])).find((o) => o.kind === 'ConfigMap' && o.data?.NATS_URL)?.data?.NATS_URL).toBe('tls://nats:4222');
-    const plain = 'NATS carries the key sets and the portal\'s key operations: use a tls:// config.natsUrl or set nats.tls.ca.name';
+    expect(render(tools, chart('default', [])).find((o) => o.kind === 'ConfigMap' && o.data?.NATS_URL)?.data?.NATS_URL).toBe(
+      'tls://nats:4222',
+    );
+    const plain = "NATS carries the key sets and the portal's key operations: use a tls:// config.natsUrl or set nats.tls.ca.name";
     expect(refused(chart('plain nats', ['config.natsUrl=nats://nats:4222']))).toContain(plain);
     // A URL from a Secret cannot be read by the chart: TLS is required through the CA.
     expect(refused(chart('nats url from a secret', ['secrets.natsUrl.name=nats-url']))).toContain(plain);
-    expect(render(tools, chart('nats with its CA', ['config.natsUrl=nats://nats:4222', 'nats.tls.ca.name=nats-ca'])).length).toBeGreaterThan(0);
-    expect(render(tools, chart('plain nats allowed', ['config.natsUrl=nats://nats:4222', 'nats.allowPlainText=true'])).length).toBeGreaterThan(0);
+    expect(
+      render(tools, chart('nats with its CA', ['config.natsUrl=nats://nats:4222', 'nats.tls.ca.name=nats-ca'])).length,
+    ).toBeGreaterThan(0);
+    expect(
+      render(tools, chart('plain nats allowed', ['config.natsUrl=nats://nats:4222', 'nats.allowPlainText=true'])).length,
+    ).toBeGreaterThan(0);
   });
 
   it('connects without NATS credentials only when told to, and refuses a service without its seed Secret', () => {
     const objects = render(tools, chart('no nats auth', ['nats.auth.enabled=false']));
-    expect(container(find(objects, 'Deployment', 'swap-swap-gateway')).env.map((e: { name: string }) => e.name)).not.toContain('NATS_NKEY_SEED');
+    expect(container(find(objects, 'Deployment', 'swap-swap-gateway')).env.map((e: { name: string }) => e.name)).not.toContain(
+      'NATS_NKEY_SEED',
+    );
     expect(natsProblems(objects, { busCredentials: false })).toEqual([]);
-    expect(natsProblems(objects)).toContain('Deployment/swap-swap-gateway container swap-gateway: NATS_NKEY_SEED must come from a Secret (secretKeyRef): the service logs in to NATS as swap-gateway');
-    expect(refused(chart('empty seed secret', ['nats.auth.nkeySeeds.swap-gateway.name=']))).toContain('/nats/auth/nkeySeeds/swap-gateway/name');
-    expect(refused(chart('seed of no service', ['nats.auth.nkeySeeds.billing.name=x', 'nats.auth.nkeySeeds.billing.key=y']))).toContain("additional properties 'billing' not allowed");
+    expect(natsProblems(objects)).toContain(
+      'Deployment/swap-swap-gateway container swap-gateway: NATS_NKEY_SEED must come from a Secret (secretKeyRef): the service logs in to NATS as swap-gateway',
+    );
+    expect(refused(chart('empty seed secret', ['nats.auth.nkeySeeds.swap-gateway.name=']))).toContain(
+      '/nats/auth/nkeySeeds/swap-gateway/name',
+    );
+    expect(refused(chart('seed of no service', ['nats.auth.nkeySeeds.billing.name=x', 'nats.auth.nkeySeeds.billing.key=y']))).toContain(
+      "additional properties 'billing' not allowed",
+    );
     expect(refused(chart('misspelt nats key', ['nats.tls.caFile=/ca.crt']))).toContain("additional properties 'caFile' not allowed");
   });
 
-  it("the rules catch what they are there for (a container that could write its root filesystem)", () => {
+  it('the rules catch what they are there for (a container that could write its root filesystem)', () => {
     const objects = render(tools, chart('writable root', ['containerSecurityContext.readOnlyRootFilesystem=false']));
-    expect(restrictedProfileProblems(objects)).toContain('Deployment/swap-api-gateway container api-gateway: readOnlyRootFilesystem must be true');
+    expect(restrictedProfileProblems(objects)).toContain(
+      'Deployment/swap-api-gateway container api-gateway: readOnlyRootFilesystem must be true',
+    );
   });
 });
 
 describe('k8s/ overlays', () => {
   it('name the migration Job after the image each release runs, so a new release runs it again', () => {
-    const prod = render(tools, RENDER_SOURCES.find((s) => s.name === 'k8s/overlays/prod')!);
+    const prod = render(
+      tools,
+      RENDER_SOURCES.find((s) => s.name === 'k8s/overlays/prod')!,
+    );
     const job = prod.find((o) => o.kind === 'Job')!;
     expect(job.metadata.name).toMatch(/^swap-platform-migrate-\d+\.\d+\.\d+$/);
     expect(container(job).image).toBe(`registry.example.com/swap-platform:${job.metadata.name.replace('swap-platform-migrate-', '')}`);
   });
 
   it('ship NATS credentials that match: the dev seeds belong to the public keys given to the dev NATS server, and prod talks TLS', () => {
-    const dev = render(tools, RENDER_SOURCES.find((s) => s.name === 'k8s/overlays/dev')!);
+    const dev = render(
+      tools,
+      RENDER_SOURCES.find((s) => s.name === 'k8s/overlays/dev')!,
+    );
     const publicKeys = find(dev, 'ConfigMap', 'swap-platform-nats-public-keys')?.data as Record<string, string>;
     for (const service of BUS_SERVICES) {
       const seed = Buffer.from(String(find(dev, 'Secret', `swap-platform-nats-${service}`)?.data?.NATS_NKEY_SEED), 'base64').toString();
-      expect(`${service} ${nkeys.fromSeed(new TextEncoder().encode(seed)).getPublicKey()}`).toBe(`${service} ${publicKeys[`NATS_NKEY_${service.toUpperCase().replace(/-/g, '_')}`]}`);
+      expect(`${service} ${nkeys.fromSeed(new TextEncoder().encode(seed)).getPublicKey()}`).toBe(
+        `${service} ${publicKeys[`NATS_NKEY_${service.toUpperCase().replace(/-/g, '_')}`]}`,
+      );
     }
     expect(Object.keys(publicKeys)).toContain('NATS_NKEY_OPERATOR');
-    const prod = render(tools, RENDER_SOURCES.find((s) => s.name === 'k8s/overlays/prod')!);
+    const prod = render(
+      tools,
+      RENDER_SOURCES.find((s) => s.name === 'k8s/overlays/prod')!,
+    );
     expect(find(prod, 'ConfigMap', 'swap-platform')?.data?.NATS_URL).toBe('tls://nats:4222');
-    expect(container(find(prod, 'Deployment', 'key-registry')).env).toContainEqual({ name: 'NATS_TLS_CA_FILE', value: '/etc/swap-platform/nats-ca/ca.crt' });
+    expect(container(find(prod, 'Deployment', 'key-registry')).env).toContainEqual({
+      name: 'NATS_TLS_CA_FILE',
+      value: '/etc/swap-platform/nats-ca/ca.crt',
+    });
     expect(find(prod, 'Secret', 'swap-platform-nats-key-registry')).toBeUndefined();
   });
 
   it('swap the HPA for a KEDA ScaledObject with the keda-relay-tracker component', () => {
-    const objects = render(tools, { kind: 'kustomize', name: 'keda component', dir: `${__dirname}/fixtures/keda-overlay`, rules: { migrations: 'per-release' } });
+    const objects = render(tools, {
+      kind: 'kustomize',
+      name: 'keda component',
+      dir: `${__dirname}/fixtures/keda-overlay`,
+      rules: { migrations: 'per-release' },
+    });
     expect(objects.filter((o) => o.kind === 'HorizontalPodAutoscaler')).toEqual([]);
     expect(find(objects, 'ScaledObject', 'relay-tracker')?.spec.scaleTargetRef).toEqual({ name: 'relay-tracker' });
     expect(schemaProblems(objects)).toEqual([]);

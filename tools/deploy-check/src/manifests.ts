@@ -6,7 +6,9 @@ import type { KubeTools } from './kube-tools';
 import type { RuleOptions } from './platform-rules';
 
 /** The repository: three levels up from the sources, four from their build in dist/. */
-export const ROOT = [join(__dirname, '..', '..', '..'), join(__dirname, '..', '..', '..', '..')].find((dir) => existsSync(join(dir, 'charts')))!;
+export const ROOT = [join(__dirname, '..', '..', '..'), join(__dirname, '..', '..', '..', '..')].find((dir) =>
+  existsSync(join(dir, 'charts')),
+)!;
 export const CHART = join(ROOT, 'charts', 'swap-platform');
 
 /** A rendered Kubernetes object, as far as these checks read it. */
@@ -19,18 +21,45 @@ export interface KubeObject {
 }
 
 /** What a deployment check renders: the chart with a values file, or a kustomize overlay; and the rules its output must keep. */
-export type RenderSource = ({ kind: 'chart'; name: string; valuesFiles: string[]; set?: string[] } | { kind: 'kustomize'; name: string; dir: string }) & { rules: RuleOptions };
+export type RenderSource = (
+  { kind: 'chart'; name: string; valuesFiles: string[]; set?: string[] } | { kind: 'kustomize'; name: string; dir: string }
+) & { rules: RuleOptions };
 
 const appVersion = String(parse(readFileSync(join(CHART, 'Chart.yaml'), 'utf8')).appVersion);
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The deployments a platform team would make: the chart's defaults and production-like values, each k8s/ overlay. */
 export const RENDER_SOURCES: RenderSource[] = [
-  { kind: 'chart', name: 'chart, default values', valuesFiles: [], rules: { migrations: 'helm-hook', expectedImage: new RegExp(`^swap-platform:${escaped(appVersion)}$`) } },
-  { kind: 'chart', name: 'chart, ci/production-values.yaml', valuesFiles: [join(CHART, 'ci', 'production-values.yaml')], rules: { migrations: 'helm-hook', expectedImage: /^registry\.example\.com\/swap-platform@sha256:/ } },
-  { kind: 'kustomize', name: 'k8s/base', dir: join(ROOT, 'k8s', 'base'), rules: { migrations: 'renamed-by-overlays', expectedImage: new RegExp(`:${escaped(appVersion)}$`) } },
-  { kind: 'kustomize', name: 'k8s/overlays/dev', dir: join(ROOT, 'k8s', 'overlays', 'dev'), rules: { migrations: 'per-release', expectedImage: new RegExp(`^swap-platform:${escaped(appVersion)}$`) } },
-  { kind: 'kustomize', name: 'k8s/overlays/prod', dir: join(ROOT, 'k8s', 'overlays', 'prod'), rules: { migrations: 'per-release', expectedImage: new RegExp(`^registry\\.example\\.com/swap-platform:${escaped(appVersion)}$`) } },
+  {
+    kind: 'chart',
+    name: 'chart, default values',
+    valuesFiles: [],
+    rules: { migrations: 'helm-hook', expectedImage: new RegExp(`^swap-platform:${escaped(appVersion)}$`) },
+  },
+  {
+    kind: 'chart',
+    name: 'chart, ci/production-values.yaml',
+    valuesFiles: [join(CHART, 'ci', 'production-values.yaml')],
+    rules: { migrations: 'helm-hook', expectedImage: /^registry\.example\.com\/swap-platform@sha256:/ },
+  },
+  {
+    kind: 'kustomize',
+    name: 'k8s/base',
+    dir: join(ROOT, 'k8s', 'base'),
+    rules: { migrations: 'renamed-by-overlays', expectedImage: new RegExp(`:${escaped(appVersion)}$`) },
+  },
+  {
+    kind: 'kustomize',
+    name: 'k8s/overlays/dev',
+    dir: join(ROOT, 'k8s', 'overlays', 'dev'),
+    rules: { migrations: 'per-release', expectedImage: new RegExp(`^swap-platform:${escaped(appVersion)}$`) },
+  },
+  {
+    kind: 'kustomize',
+    name: 'k8s/overlays/prod',
+    dir: join(ROOT, 'k8s', 'overlays', 'prod'),
+    rules: { migrations: 'per-release', expectedImage: new RegExp(`^registry\\.example\\.com/swap-platform:${escaped(appVersion)}$`) },
+  },
 ];
 
 function run(command: string, args: string[]): string {
@@ -92,7 +121,10 @@ export function schemaProblems(objects: KubeObject[]): string[] {
     }
     // kustomize wraps a long Secret value's base64 over lines, which the API server's decoder
     // skips; the schema's "byte" format does not, so the check reads it unwrapped.
-    const data = object.kind === 'Secret' && object.data ? Object.fromEntries(Object.entries(object.data).map(([k, v]) => [k, String(v).replace(/\s+/g, '')])) : object.data;
+    const data =
+      object.kind === 'Secret' && object.data
+        ? Object.fromEntries(Object.entries(object.data).map(([k, v]) => [k, String(v).replace(/\s+/g, '')]))
+        : object.data;
     try {
       new Model({ ...object, ...(data ? { data } : {}) }).validate();
     } catch (error) {

@@ -3,7 +3,12 @@ import type { KubeObject } from './manifests';
 import { migrationProblems, NATS_PERMISSIONS, natsProblems } from './platform-rules';
 
 const job = (name: string, image: string): KubeObject =>
-  ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name }, spec: { template: { spec: { containers: [{ name: 'migrate', image }] } } } }) as KubeObject;
+  ({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name },
+    spec: { template: { spec: { containers: [{ name: 'migrate', image }] } } },
+  }) as KubeObject;
 
 describe('migrationProblems', () => {
   it('accepts a Job named after its image tag', () => {
@@ -18,19 +23,38 @@ describe('migrationProblems', () => {
   });
 
   it('names a Job that a new release would not run again', () => {
-    expect(migrationProblems([job('swap-platform-migrate-release', 'swap-platform:1.2.3')], 'per-release')).toEqual([expect.stringContaining('not named after its image tag 1.2.3')]);
+    expect(migrationProblems([job('swap-platform-migrate-release', 'swap-platform:1.2.3')], 'per-release')).toEqual([
+      expect.stringContaining('not named after its image tag 1.2.3'),
+    ]);
   });
 });
 
 describe('natsProblems', () => {
   type Env = { name: string; value?: string; valueFrom?: unknown };
   const deployment = (name: string, env: Env[], volumeMounts: { name: string; mountPath: string }[] = []): KubeObject =>
-    ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name }, spec: { template: { spec: { containers: [{ name, image: 'x:1', env, volumeMounts }] } } } }) as KubeObject;
-  const seedOf = (name: string): Env => ({ name: 'NATS_NKEY_SEED', valueFrom: { secretKeyRef: { name: `swap-platform-nats-${name}`, key: 'NATS_NKEY_SEED' } } });
-  const authorization = (text = readFileSync(NATS_PERMISSIONS, 'utf8')): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'swap-nats-authorization' }, data: { 'nats-permissions.conf': text } });
+    ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name },
+      spec: { template: { spec: { containers: [{ name, image: 'x:1', env, volumeMounts }] } } },
+    }) as KubeObject;
+  const seedOf = (name: string): Env => ({
+    name: 'NATS_NKEY_SEED',
+    valueFrom: { secretKeyRef: { name: `swap-platform-nats-${name}`, key: 'NATS_NKEY_SEED' } },
+  });
+  const authorization = (text = readFileSync(NATS_PERMISSIONS, 'utf8')): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'swap-nats-authorization' },
+    data: { 'nats-permissions.conf': text },
+  });
 
   it('accepts a bus service with its own seed Secret and TLS files on a mounted volume', () => {
-    const key = deployment('swap-key-registry', [seedOf('key-registry'), { name: 'NATS_TLS_CA_FILE', value: '/etc/nats-ca/ca.crt' }], [{ name: 'ca', mountPath: '/etc/nats-ca' }]);
+    const key = deployment(
+      'swap-key-registry',
+      [seedOf('key-registry'), { name: 'NATS_TLS_CA_FILE', value: '/etc/nats-ca/ca.crt' }],
+      [{ name: 'ca', mountPath: '/etc/nats-ca' }],
+    );
     expect(natsProblems([key, deployment('swap-api-gateway', []), authorization()])).toEqual([]);
   });
 

@@ -20,8 +20,23 @@ export interface RuleOptions {
   busCredentials?: boolean;
 }
 
-type PodSpec = { containers: Container[]; securityContext?: SecurityContext; hostNetwork?: boolean; hostPID?: boolean; hostIPC?: boolean; volumes?: { hostPath?: unknown; name: string }[]; terminationGracePeriodSeconds?: number };
-type SecurityContext = { runAsNonRoot?: boolean; readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean; privileged?: boolean; capabilities?: { drop?: string[]; add?: string[] }; seccompProfile?: { type?: string } };
+type PodSpec = {
+  containers: Container[];
+  securityContext?: SecurityContext;
+  hostNetwork?: boolean;
+  hostPID?: boolean;
+  hostIPC?: boolean;
+  volumes?: { hostPath?: unknown; name: string }[];
+  terminationGracePeriodSeconds?: number;
+};
+type SecurityContext = {
+  runAsNonRoot?: boolean;
+  readOnlyRootFilesystem?: boolean;
+  allowPrivilegeEscalation?: boolean;
+  privileged?: boolean;
+  capabilities?: { drop?: string[]; add?: string[] };
+  seccompProfile?: { type?: string };
+};
 type Probe = { httpGet?: { path?: string; port?: string | number }; timeoutSeconds?: number };
 type Container = {
   name: string;
@@ -38,7 +53,8 @@ type Container = {
 
 const workloads = (objects: KubeObject[]) => objects.filter((o) => o.kind === 'Deployment' || o.kind === 'Job');
 const podSpecOf = (object: KubeObject): PodSpec => object.spec.template.spec;
-const configData = (objects: KubeObject[]): Record<string, unknown> => Object.assign({}, ...objects.filter((o) => o.kind === 'ConfigMap').map((o) => o.data ?? {}));
+const configData = (objects: KubeObject[]): Record<string, unknown> =>
+  Object.assign({}, ...objects.filter((o) => o.kind === 'ConfigMap').map((o) => o.data ?? {}));
 
 /** Restricted profile (https://kubernetes.io/docs/concepts/security/pod-security-standards/), plus a read-only root filesystem. */
 export function restrictedProfileProblems(objects: KubeObject[]): string[] {
@@ -52,13 +68,15 @@ export function restrictedProfileProblems(objects: KubeObject[]): string[] {
       const own = container.securityContext ?? {};
       const where = `${at} container ${container.name}`;
       if (own.runAsNonRoot !== true && pod.securityContext?.runAsNonRoot !== true) problems.push(`${where}: runAsNonRoot must be true`);
-      if ((own.seccompProfile?.type ?? pod.securityContext?.seccompProfile?.type) !== 'RuntimeDefault') problems.push(`${where}: seccompProfile must be RuntimeDefault`);
+      if ((own.seccompProfile?.type ?? pod.securityContext?.seccompProfile?.type) !== 'RuntimeDefault')
+        problems.push(`${where}: seccompProfile must be RuntimeDefault`);
       if (own.allowPrivilegeEscalation !== false) problems.push(`${where}: allowPrivilegeEscalation must be false`);
       if (own.privileged) problems.push(`${where}: privileged is not allowed`);
       if (!own.capabilities?.drop?.includes('ALL')) problems.push(`${where}: capabilities must drop ALL`);
       if (own.capabilities?.add?.length) problems.push(`${where}: capabilities.add must be empty`);
       if (own.readOnlyRootFilesystem !== true) problems.push(`${where}: readOnlyRootFilesystem must be true`);
-      if (!container.resources?.requests?.memory || !container.resources?.limits?.memory) problems.push(`${where}: memory request and limit are required`);
+      if (!container.resources?.requests?.memory || !container.resources?.limits?.memory)
+        problems.push(`${where}: memory request and limit are required`);
     }
   }
   return problems;
@@ -79,14 +97,18 @@ export function lifecycleProblems(objects: KubeObject[]): string[] {
       }
       if (container.readinessProbe?.httpGet?.path !== '/readyz') problems.push(`${where}: readinessProbe must GET /readyz`);
       // /readyz bounds each dependency check at 2 s: a shorter probe timeout fails a slow but healthy pod.
-      if ((container.readinessProbe?.timeoutSeconds ?? 1) <= 2) problems.push(`${where}: readinessProbe.timeoutSeconds must exceed /readyz's own 2 s`);
+      if ((container.readinessProbe?.timeoutSeconds ?? 1) <= 2)
+        problems.push(`${where}: readinessProbe.timeoutSeconds must exceed /readyz's own 2 s`);
       const pause = Number(container.lifecycle?.preStop?.exec?.command?.[1] ?? container.lifecycle?.preStop?.sleep?.seconds ?? NaN);
-      if (!(pause > 0)) problems.push(`${where}: a preStop pause is required (the endpoint removal takes a few seconds to reach every node)`);
+      if (!(pause > 0))
+        problems.push(`${where}: a preStop pause is required (the endpoint removal takes a few seconds to reach every node)`);
       const drain = Number(env.SHUTDOWN_TIMEOUT_MS) / 1000;
       if (!(drain > 0)) problems.push(`${where}: SHUTDOWN_TIMEOUT_MS is not set`);
       const grace = pod.terminationGracePeriodSeconds ?? 30;
-      if (!(grace > pause + drain)) problems.push(`${where}: terminationGracePeriodSeconds ${grace} must exceed preStop ${pause} s + drain ${drain} s`);
-      if (env.ADMIN_PORT === undefined || env.ADMIN_PORT === env.PORT) problems.push(`${where}: ADMIN_PORT must be set and differ from PORT`);
+      if (!(grace > pause + drain))
+        problems.push(`${where}: terminationGracePeriodSeconds ${grace} must exceed preStop ${pause} s + drain ${drain} s`);
+      if (env.ADMIN_PORT === undefined || env.ADMIN_PORT === env.PORT)
+        problems.push(`${where}: ADMIN_PORT must be set and differ from PORT`);
     }
   }
   return problems;
@@ -99,7 +121,8 @@ export function imageProblems(objects: KubeObject[], expected?: RegExp): string[
     for (const container of podSpecOf(object).containers) {
       const pinned = /@sha256:[a-f0-9]{64}$/.test(container.image) || /:[\w][\w.-]*$/.test(container.image.split('/').pop() ?? '');
       if (!pinned || /:latest$/.test(container.image)) problems.push(`${nameOf(object)}: image ${container.image} is not pinned`);
-      else if (expected && !expected.test(container.image)) problems.push(`${nameOf(object)}: image ${container.image} does not match ${expected}`);
+      else if (expected && !expected.test(container.image))
+        problems.push(`${nameOf(object)}: image ${container.image} does not match ${expected}`);
     }
   }
   return problems;
@@ -111,16 +134,23 @@ export function exposureProblems(objects: KubeObject[]): string[] {
   const adminPort = Number(configData(objects).ADMIN_PORT);
   for (const service of objects.filter((o) => o.kind === 'Service')) {
     for (const port of service.spec.ports as { name?: string; port: number; targetPort?: string | number }[]) {
-      if (port.name === 'admin' || port.targetPort === 'admin' || port.port === adminPort || port.targetPort === adminPort) problems.push(`${nameOf(service)}: exposes the admin port`);
+      if (port.name === 'admin' || port.targetPort === 'admin' || port.port === adminPort || port.targetPort === adminPort)
+        problems.push(`${nameOf(service)}: exposes the admin port`);
     }
   }
   const gateway = objects.find((o) => o.kind === 'Service' && o.metadata.name.endsWith('api-gateway'));
   for (const ingress of objects.filter((o) => o.kind === 'Ingress')) {
-    for (const rule of ingress.spec.rules as { host?: string; http: { paths: { backend: { service: { name: string; port: { name?: string; number?: number } } } }[] } }[]) {
+    for (const rule of ingress.spec.rules as {
+      host?: string;
+      http: { paths: { backend: { service: { name: string; port: { name?: string; number?: number } } } }[] };
+    }[]) {
       for (const { backend } of rule.http.paths) {
         const port = backend.service.port;
         const clientPort = port.name === 'http' || (gateway && port.number === gateway.spec.ports[0].port);
-        if (backend.service.name !== gateway?.metadata.name || !clientPort) problems.push(`${nameOf(ingress)}: ${rule.host} routes to ${backend.service.name}:${port.name ?? port.number}, not the api-gateway's client port`);
+        if (backend.service.name !== gateway?.metadata.name || !clientPort)
+          problems.push(
+            `${nameOf(ingress)}: ${rule.host} routes to ${backend.service.name}:${port.name ?? port.number}, not the api-gateway's client port`,
+          );
       }
     }
   }
@@ -135,19 +165,25 @@ export function scalingProblems(objects: KubeObject[]): string[] {
   for (const deployment of objects.filter((o) => o.kind === 'Deployment')) {
     const own = scalers.filter((s) => targetOf(s) === deployment.metadata.name);
     if (own.length > 1) problems.push(`${nameOf(deployment)}: scaled by ${own.map(nameOf).join(' and ')} at once`);
-    if (own.length && deployment.spec.replicas !== undefined) problems.push(`${nameOf(deployment)}: replicas is rendered although ${nameOf(own[0])} scales it`);
+    if (own.length && deployment.spec.replicas !== undefined)
+      problems.push(`${nameOf(deployment)}: replicas is rendered although ${nameOf(own[0])} scales it`);
     const minReplicas = own.length ? (own[0].spec.minReplicas ?? own[0].spec.minReplicaCount) : (deployment.spec.replicas ?? 1);
     const selector = deployment.spec.selector.matchLabels as Record<string, string>;
-    const pdb = objects.find((o) => o.kind === 'PodDisruptionBudget' && Object.entries(selector).every(([k, v]) => o.spec.selector.matchLabels?.[k] === v));
+    const pdb = objects.find(
+      (o) => o.kind === 'PodDisruptionBudget' && Object.entries(selector).every(([k, v]) => o.spec.selector.matchLabels?.[k] === v),
+    );
     if (minReplicas > 1 && !pdb) problems.push(`${nameOf(deployment)}: runs ${minReplicas} replicas without a PodDisruptionBudget`);
   }
   const relayTracker = objects.find((o) => o.kind === 'Deployment' && o.metadata.name.endsWith('relay-tracker'));
-  if (relayTracker && !scalers.some((s) => targetOf(s) === relayTracker.metadata.name)) problems.push('relay-tracker has no autoscaler (HPA or KEDA ScaledObject)');
+  if (relayTracker && !scalers.some((s) => targetOf(s) === relayTracker.metadata.name))
+    problems.push('relay-tracker has no autoscaler (HPA or KEDA ScaledObject)');
   for (const scaled of objects.filter((o) => o.kind === 'ScaledObject')) {
     for (const trigger of scaled.spec.triggers as { type: string; metadata: Record<string, string> }[]) {
       const { stream, consumer } = WorkQueues.settlement;
       if (trigger.type === 'nats-jetstream' && (trigger.metadata.stream !== stream || trigger.metadata.consumer !== consumer)) {
-        problems.push(`${nameOf(scaled)}: watches ${trigger.metadata.stream}/${trigger.metadata.consumer}, but settlement work waits in ${stream}/${consumer}`);
+        problems.push(
+          `${nameOf(scaled)}: watches ${trigger.metadata.stream}/${trigger.metadata.consumer}, but settlement work waits in ${stream}/${consumer}`,
+        );
       }
     }
   }
@@ -158,14 +194,20 @@ export function scalingProblems(objects: KubeObject[]): string[] {
 export function networkPolicyProblems(objects: KubeObject[]): string[] {
   const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
   const problems: string[] = [];
-  const denyAll = policies.find((p) => !p.spec.ingress && p.spec.policyTypes?.includes('Ingress') && p.spec.podSelector?.matchLabels?.['app.kubernetes.io/part-of'] === 'swap-platform');
+  const denyAll = policies.find(
+    (p) =>
+      !p.spec.ingress &&
+      p.spec.policyTypes?.includes('Ingress') &&
+      p.spec.podSelector?.matchLabels?.['app.kubernetes.io/part-of'] === 'swap-platform',
+  );
   if (!denyAll) problems.push('no default-deny NetworkPolicy over the platform pods');
   for (const policy of policies) {
     const selectsGatewayOnly = policy.spec.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'api-gateway';
     for (const rule of (policy.spec.ingress ?? []) as { from?: unknown[]; ports?: { port: string | number }[] }[]) {
       const openToAll = !rule.from || rule.from.length === 0;
       const clientPort = rule.ports?.some((p) => p.port === 'http');
-      if (openToAll && clientPort && !selectsGatewayOnly) problems.push(`${nameOf(policy)}: opens client ports of pods other than the api-gateway to everyone`);
+      if (openToAll && clientPort && !selectsGatewayOnly)
+        problems.push(`${nameOf(policy)}: opens client ports of pods other than the api-gateway to everyone`);
       if (openToAll && rule.ports?.some((p) => p.port === 'admin')) problems.push(`${nameOf(policy)}: opens the admin port to everyone`);
     }
   }
@@ -181,7 +223,8 @@ export function valueProblems(objects: KubeObject[]): string[] {
   const problems: string[] = [];
   const scientific = /^-?\d+(\.\d+)?e[+-]?\d+$/i;
   for (const config of objects.filter((o) => o.kind === 'ConfigMap')) {
-    for (const [key, value] of Object.entries(config.data ?? {})) if (scientific.test(String(value))) problems.push(`${nameOf(config)}: ${key}=${value} is not an integer`);
+    for (const [key, value] of Object.entries(config.data ?? {}))
+      if (scientific.test(String(value))) problems.push(`${nameOf(config)}: ${key}=${value} is not an integer`);
   }
   for (const object of workloads(objects)) {
     for (const container of podSpecOf(object).containers) {
@@ -189,7 +232,8 @@ export function valueProblems(objects: KubeObject[]): string[] {
       for (const variable of container.env ?? []) {
         if (seen.has(variable.name)) problems.push(`${nameOf(object)} container ${container.name}: ${variable.name} is set twice`);
         seen.add(variable.name);
-        if (variable.value !== undefined && scientific.test(variable.value)) problems.push(`${nameOf(object)}: ${variable.name}=${variable.value} is not an integer`);
+        if (variable.value !== undefined && scientific.test(variable.value))
+          problems.push(`${nameOf(object)}: ${variable.name}=${variable.value} is not an integer`);
       }
     }
   }
@@ -217,24 +261,31 @@ export function natsProblems(objects: KubeObject[], options: Pick<RuleOptions, '
   const seeds = new Map<string, string>();
   for (const object of workloads(objects)) {
     const pod = podSpecOf(object);
-    const service = object.kind === 'Deployment' ? BUS_SERVICES.find((s) => object.metadata.name === s || object.metadata.name.endsWith(`-${s}`)) : undefined;
+    const service =
+      object.kind === 'Deployment'
+        ? BUS_SERVICES.find((s) => object.metadata.name === s || object.metadata.name.endsWith(`-${s}`))
+        : undefined;
     for (const container of pod.containers) {
       const where = `${nameOf(object)} container ${container.name}`;
       const env = new Map((container.env ?? []).map((e) => [e.name, e]));
-      for (const name of NATS_SECRETS) if (env.get(name)?.value !== undefined) problems.push(`${where}: ${name} is written into the manifest; it belongs in a Secret`);
+      for (const name of NATS_SECRETS)
+        if (env.get(name)?.value !== undefined) problems.push(`${where}: ${name} is written into the manifest; it belongs in a Secret`);
       const seed = env.get('NATS_NKEY_SEED')?.valueFrom?.secretKeyRef;
       if (!service && NATS_SECRETS.some((name) => env.has(name))) problems.push(`${where}: is not on the bus, yet gets NATS credentials`);
       if (service && options.busCredentials !== false) {
-        if (!seed) problems.push(`${where}: NATS_NKEY_SEED must come from a Secret (secretKeyRef): the service logs in to NATS as ${service}`);
+        if (!seed)
+          problems.push(`${where}: NATS_NKEY_SEED must come from a Secret (secretKeyRef): the service logs in to NATS as ${service}`);
         else {
           const ref = `${seed.name}/${seed.key}`;
-          if (seeds.has(ref)) problems.push(`${where}: shares its NATS seed ${ref} with ${seeds.get(ref)}: each service is its own NATS user`);
+          if (seeds.has(ref))
+            problems.push(`${where}: shares its NATS seed ${ref} with ${seeds.get(ref)}: each service is its own NATS user`);
           seeds.set(ref, where);
         }
       }
       for (const name of ['NATS_TLS_CA_FILE', 'NATS_TLS_CERT_FILE', 'NATS_TLS_KEY_FILE']) {
         const file = env.get(name)?.value;
-        if (file && !(container.volumeMounts ?? []).some((m) => file.startsWith(`${m.mountPath.replace(/\/$/, '')}/`))) problems.push(`${where}: ${name}=${file} is not on a mounted volume`);
+        if (file && !(container.volumeMounts ?? []).some((m) => file.startsWith(`${m.mountPath.replace(/\/$/, '')}/`)))
+          problems.push(`${where}: ${name}=${file} is not on a mounted volume`);
       }
     }
   }
@@ -255,7 +306,9 @@ export function migrationProblems(objects: KubeObject[], mode: RuleOptions['migr
   // overlay pinned by digest or through a registry with a port makes an invalid one (the
   // overlays cut the tag from the image reference at its first ':').
   if (!/^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/.test(job.metadata.name)) {
-    return [`${nameOf(job)}: not a valid Job name (lowercase letters, digits, '-' and '.', at most 63); pin the overlay's image by tag, without a digest or a registry port`];
+    return [
+      `${nameOf(job)}: not a valid Job name (lowercase letters, digits, '-' and '.', at most 63); pin the overlay's image by tag, without a digest or a registry port`,
+    ];
   }
   if (mode === 'renamed-by-overlays') return [];
   if (mode === 'helm-hook') {
@@ -263,7 +316,9 @@ export function migrationProblems(objects: KubeObject[], mode: RuleOptions['migr
     return hook.includes('pre-install') && hook.includes('pre-upgrade') ? [] : [`${nameOf(job)}: not a pre-install,pre-upgrade hook`];
   }
   const tag = podSpecOf(job).containers[0].image.split(':').pop() ?? '';
-  return job.metadata.name.endsWith(`-${tag}`) ? [] : [`${nameOf(job)}: not named after its image tag ${tag}, so a new release would not run it again`];
+  return job.metadata.name.endsWith(`-${tag}`)
+    ? []
+    : [`${nameOf(job)}: not named after its image tag ${tag}, so a new release would not run it again`];
 }
 
 export function platformProblems(objects: KubeObject[], options: RuleOptions): string[] {

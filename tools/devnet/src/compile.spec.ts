@@ -15,7 +15,9 @@ describe('the devnet contracts', () => {
     expect(selectors('Connection')).toContain('0x6ea9cec9');
     expect(selectors('HubWalletFactory')).toContain('0x18d02486');
     // The solver's call is the one the platform's ABI (and the public client's) encodes.
-    expect(selectors('Intents')).toContain(toFunctionSelector(INTENTS_ABI.find((f) => f.type === 'function' && f.name === 'fillIntent') as never));
+    expect(selectors('Intents')).toContain(
+      toFunctionSelector(INTENTS_ABI.find((f) => f.type === 'function' && f.name === 'fillIntent') as never),
+    );
     expect(artifacts.TestToken.bytecode.length).toBeGreaterThan(100);
   }, 120_000);
 });

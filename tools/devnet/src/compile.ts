@@ -20,7 +20,9 @@ export const CONTRACTS_DIR = join(__dirname, '..', 'contracts');
  */
 export function compileContracts(cacheDir: string): Artifacts {
   const sources: Record<string, { content: string }> = {};
-  for (const file of readdirSync(CONTRACTS_DIR).filter((f) => f.endsWith('.sol')).sort()) {
+  for (const file of readdirSync(CONTRACTS_DIR)
+    .filter((f) => f.endsWith('.sol'))
+    .sort()) {
     sources[file] = { content: readFileSync(join(CONTRACTS_DIR, file), 'utf8') };
   }
   const hash = createHash('sha256').update(JSON.stringify(sources)).digest('hex').slice(0, 16);
@@ -32,7 +34,11 @@ export function compileContracts(cacheDir: string): Artifacts {
   const input = {
     language: 'Solidity',
     sources,
-    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'paris', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: 'paris',
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+    },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
     errors?: { severity: string; formattedMessage: string }[];
@@ -40,7 +46,10 @@ export function compileContracts(cacheDir: string): Artifacts {
   };
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length) throw new Error(`solc failed:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
-  const pick = (file: string, name: string): Artifact => ({ abi: output.contracts[file][name].abi, bytecode: `0x${output.contracts[file][name].evm.bytecode.object}` });
+  const pick = (file: string, name: string): Artifact => ({
+    abi: output.contracts[file][name].abi,
+    bytecode: `0x${output.contracts[file][name].evm.bytecode.object}`,
+  });
   const artifacts: Artifacts = {
     TestToken: pick('TestToken.sol', 'TestToken'),
     Intents: pick('Intents.sol', 'Intents'),

@@ -17,7 +17,18 @@ import { eventually } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPublicClient, createWalletClient, defineChain, encodeFunctionData, erc20Abi, http, parseAbi, type Address, type Hex, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  encodeFunctionData,
+  erc20Abi,
+  http,
+  parseAbi,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { DEV_KEYS, SOLVER_KEYS, startDevnet, type Devnet } from './devnet';
 
@@ -65,7 +76,9 @@ describe('the devnet', () => {
     for (const chain of registry.chains.filter((c) => c.type === 'EVM')) {
       const client = createPublicClient({ transport: http(chain.rpcUrls![0]) });
       const usdc = registry.tokensOf(chain.key).find((t) => t.symbol === 'USDC')!;
-      expect(await client.readContract({ address: usdc.address as `0x${string}`, abi: erc20Abi, functionName: 'balanceOf', args: [demo] })).toBe(1_000_000n * 10n ** 6n);
+      expect(
+        await client.readContract({ address: usdc.address as `0x${string}`, abi: erc20Abi, functionName: 'balanceOf', args: [demo] }),
+      ).toBe(1_000_000n * 10n ** 6n);
       expect(await client.getBalance({ address: demo })).toBeGreaterThan(0n);
     }
   });
@@ -73,10 +86,16 @@ describe('the devnet', () => {
   describe('its relayer (the relay network’s stand-in)', () => {
     let registry: ChainRegistry;
     const user = privateKeyToAccount(DEV_KEYS[2]);
-    const clientOf = (key: string): PublicClient => createPublicClient({ transport: http(registry.findChain(key)!.rpcUrls![0]), pollingInterval: 100 });
+    const clientOf = (key: string): PublicClient =>
+      createPublicClient({ transport: http(registry.findChain(key)!.rpcUrls![0]), pollingInterval: 100 });
     const walletOf = (key: string, privateKey: Hex) => {
       const c = registry.findChain(key)!;
-      const chain = defineChain({ id: c.chainId as number, name: c.name, nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 }, rpcUrls: { default: { http: c.rpcUrls! } } });
+      const chain = defineChain({
+        id: c.chainId as number,
+        name: c.name,
+        nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 },
+        rpcUrls: { default: { http: c.rpcUrls! } },
+      });
       return createWalletClient({ chain, transport: http(c.rpcUrls![0]), account: privateKeyToAccount(privateKey) });
     };
     const send = async (key: string, privateKey: Hex, to: Address, data: Hex, value = 0n) => {
@@ -85,12 +104,19 @@ describe('the devnet', () => {
       return hash;
     };
     const relay = async (action: string, params: Record<string, string>) =>
-      (await (await fetch(devnet.relayApiUrl, { method: 'POST', body: JSON.stringify({ action, params }) })).json()) as { success: boolean; data?: RelayPacket[] };
+      (await (await fetch(devnet.relayApiUrl, { method: 'POST', body: JSON.stringify({ action, params }) })).json()) as {
+        success: boolean;
+        data?: RelayPacket[];
+      };
     const executed = (chainId: string, txHash: Hex) =>
-      eventually(async () => {
-        const packets = (await relay('get_transaction_packets', { chain_id: chainId, tx_hash: txHash })).data ?? [];
-        return packets.length > 0 && packets.every((p) => p.status === 'executed') ? packets : undefined;
-      }, 15_000, 100);
+      eventually(
+        async () => {
+          const packets = (await relay('get_transaction_packets', { chain_id: chainId, tx_hash: txHash })).data ?? [];
+          return packets.length > 0 && packets.every((p) => p.status === 'executed') ? packets : undefined;
+        },
+        15_000,
+        100,
+      );
     let deposit: { intent: Intent; txHash: Hex };
 
     beforeAll(() => {
@@ -101,7 +127,12 @@ describe('the devnet', () => {
       const hub = registry.hub;
       const spoke = registry.findChain('0xa4b1.arbitrum')!;
       const usdc = registry.findToken(spoke.key, registry.tokensOf(spoke.key).find((t) => t.symbol === 'USDC')!.address)!;
-      const wallet = await clientOf(hub.key).readContract({ address: hub.contracts!.hubWalletFactory as Address, abi: HUB_WALLET_FACTORY_ABI, functionName: 'getDeployedAddress', args: [23n, user.address.toLowerCase() as Hex] });
+      const wallet = await clientOf(hub.key).readContract({
+        address: hub.contracts!.hubWalletFactory as Address,
+        abi: HUB_WALLET_FACTORY_ABI,
+        functionName: 'getDeployedAddress',
+        args: [23n, user.address.toLowerCase() as Hex],
+      });
       const intents = hub.contracts!.intents as Address;
       const intent: Intent = {
         intentId: '777',
@@ -125,11 +156,28 @@ describe('the devnet', () => {
       ]);
       await send(spoke.key, DEV_KEYS[2], usdc.address as Address, encodeApprove(spoke.assetManager as Address, 5_000_000n));
       // `to` names someone else's wallet: it must not matter, the sender's own wallet is credited.
-      const txHash = await send(spoke.key, DEV_KEYS[2], spoke.assetManager as Address, encodeAssetManagerTransfer(usdc.address as Address, '0x000000000000000000000000000000000000dead', 5_000_000n, calls));
+      const txHash = await send(
+        spoke.key,
+        DEV_KEYS[2],
+        spoke.assetManager as Address,
+        encodeAssetManagerTransfer(usdc.address as Address, '0x000000000000000000000000000000000000dead', 5_000_000n, calls),
+      );
       expect((await relay('submit', { chain_id: '23', tx_hash: txHash })).success).toBe(true);
       const [packet] = await executed('23', txHash);
-      expect(packet).toMatchObject({ src_chain_id: '23', src_tx_hash: txHash, src_address: spoke.assetManager, dst_chain_id: '146', conn_sn: expect.any(String), signatures: [] });
-      const [exists, remaining] = await clientOf(hub.key).readContract({ address: intents, abi: INTENTS_ABI, functionName: 'intentStates', args: [intentHash(intent)] });
+      expect(packet).toMatchObject({
+        src_chain_id: '23',
+        src_tx_hash: txHash,
+        src_address: spoke.assetManager,
+        dst_chain_id: '146',
+        conn_sn: expect.any(String),
+        signatures: [],
+      });
+      const [exists, remaining] = await clientOf(hub.key).readContract({
+        address: intents,
+        abi: INTENTS_ABI,
+        functionName: 'intentStates',
+        args: [intentHash(intent)],
+      });
       expect([exists, remaining]).toEqual([true, 5_000_000n]);
       deposit = { intent, txHash };
     });
@@ -140,7 +188,10 @@ describe('the devnet', () => {
       const again = clientOf(registry.hub.key).simulateContract({
         account: privateKeyToAccount(DEV_KEYS[0]),
         address: entry,
-        abi: parseAbi(['function recvMessage(uint256 srcChainId, address srcAddress, uint256 connSn, bytes payload)', 'error MessageAlreadyProcessed()']),
+        abi: parseAbi([
+          'function recvMessage(uint256 srcChainId, address srcAddress, uint256 connSn, bytes payload)',
+          'error MessageAlreadyProcessed()',
+        ]),
         functionName: 'recvMessage',
         args: [23n, packet.src_address as Address, BigInt(packet.conn_sn), packet.payload as Hex],
       });
@@ -151,12 +202,19 @@ describe('the devnet', () => {
       const spoke = registry.findChain('0xa4b1.arbitrum')!;
       const victimWallet = deposit.intent.creator as Address;
       const hubUsdc = deposit.intent.inputToken as Address;
-      const before = await clientOf(registry.hub.key).readContract({ address: hubUsdc, abi: erc20Abi, functionName: 'balanceOf', args: [victimWallet] });
+      const before = await clientOf(registry.hub.key).readContract({
+        address: hubUsdc,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [victimWallet],
+      });
       // A stranger forges a deposit-shaped payload naming the victim as depositor.
       const forged = encodeAssetManagerTransfer(hubUsdc, victimWallet.toLowerCase() as Hex, 1n, '0x');
       const txHash = await send(spoke.key, DEV_KEYS[3], spoke.connection as Address, encodeSendMessageRaw(146n, forged));
       await executed('23', txHash);
-      expect(await clientOf(registry.hub.key).readContract({ address: hubUsdc, abi: erc20Abi, functionName: 'balanceOf', args: [victimWallet] })).toBe(before);
+      expect(
+        await clientOf(registry.hub.key).readContract({ address: hubUsdc, abi: erc20Abi, functionName: 'balanceOf', args: [victimWallet] }),
+      ).toBe(before);
     });
 
     it('releases a filled intent’s output on its destination spoke', async () => {
@@ -167,17 +225,44 @@ describe('the devnet', () => {
       const intents = hub.contracts!.intents as Address;
       // A hub-source intent to Base: created on the hub, filled by a solver, delivered to Base.
       const hubWeth = registry.tokensOf(hub.key).find((t) => t.symbol === 'WETH')!.address as Address;
-      const intent: Intent = { ...deposit.intent, intentId: '778', creator: user.address, inputToken: hubWeth, outputToken: outputHubAsset, inputAmount: '1000000000000000', dstChain: '30' };
+      const intent: Intent = {
+        ...deposit.intent,
+        intentId: '778',
+        creator: user.address,
+        inputToken: hubWeth,
+        outputToken: outputHubAsset,
+        inputAmount: '1000000000000000',
+        dstChain: '30',
+      };
       await send(hub.key, DEV_KEYS[2], hubWeth, encodeApprove(intents, 10n ** 15n));
       await send(hub.key, DEV_KEYS[2], intents, encodeCreateIntent(intent));
       const solver = privateKeyToAccount(SOLVER_KEYS[0]);
       await send(hub.key, SOLVER_KEYS[0], outputHubAsset, encodeApprove(intents, 2_000_000n));
-      const fill = await walletOf(hub.key, SOLVER_KEYS[0]).writeContract({ address: intents, abi: INTENTS_ABI, functionName: 'fillIntent', args: [intentValues(intent), 10n ** 15n, 2_000_000n, 0n], account: solver, chain: undefined });
+      const fill = await walletOf(hub.key, SOLVER_KEYS[0]).writeContract({
+        address: intents,
+        abi: INTENTS_ABI,
+        functionName: 'fillIntent',
+        args: [intentValues(intent), 10n ** 15n, 2_000_000n, 0n],
+        account: solver,
+        chain: undefined,
+      });
       await clientOf(hub.key).waitForTransactionReceipt({ hash: fill });
-      const before = await clientOf(base.key).readContract({ address: baseUsdc.address as Address, abi: erc20Abi, functionName: 'balanceOf', args: [user.address] });
+      const before = await clientOf(base.key).readContract({
+        address: baseUsdc.address as Address,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [user.address],
+      });
       const [packet] = await executed('146', fill);
       expect(packet).toMatchObject({ src_chain_id: '146', dst_chain_id: '30', src_address: hub.contracts!.hubAssetManager });
-      expect((await clientOf(base.key).readContract({ address: baseUsdc.address as Address, abi: erc20Abi, functionName: 'balanceOf', args: [user.address] })) - before).toBe(2_000_000n);
+      expect(
+        (await clientOf(base.key).readContract({
+          address: baseUsdc.address as Address,
+          abi: erc20Abi,
+          functionName: 'balanceOf',
+          args: [user.address],
+        })) - before,
+      ).toBe(2_000_000n);
     });
 
     it('holds messages while stopped and carries them once started again', async () => {

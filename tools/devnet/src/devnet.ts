@@ -3,7 +3,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChainInfo, ChainProfile, TokenInfo } from '@swap/chains';
 import { unusedPort } from '@swap/testing';
-import { createPublicClient, createWalletClient, defineChain, http, parseUnits, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  parseUnits,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type WalletClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { contractWriter } from './contract-writes';
 import { compileContracts, type Artifact } from './compile';
@@ -105,7 +115,12 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       const port = options.basePort === 0 ? await unusedPort() : options.basePort + i;
       nodes.push(startAnvil(plan.chainId, port));
       const rpcUrl = `http://127.0.0.1:${port}`;
-      const chain = defineChain({ id: plan.chainId, name: plan.name, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+      const chain = defineChain({
+        id: plan.chainId,
+        name: plan.name,
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [rpcUrl] } },
+      });
       const client = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 50 });
       const wallet = createWalletClient({ chain, transport: http(rpcUrl), account: privateKeyToAccount(DEV_KEYS[0]) });
       await waitForRpc(client, plan.chainId);
@@ -113,8 +128,10 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     }
     const writer = (c: (typeof chains)[number]) => contractWriter(c.client, c.wallet, c.wallet.account!, c.wallet.chain!);
     const deploy = (c: (typeof chains)[number], artifact: Artifact, args: unknown[]) => writer(c).deploy(artifact, args);
-    const call = (c: (typeof chains)[number], artifact: Artifact, address: Address, functionName: string, args: unknown[]) => writer(c).call(artifact, address, functionName, args);
-    const mint = (c: (typeof chains)[number], token: Address, to: Address, amount: bigint) => call(c, artifacts.TestToken, token, 'mint', [to, amount]);
+    const call = (c: (typeof chains)[number], artifact: Artifact, address: Address, functionName: string, args: unknown[]) =>
+      writer(c).call(artifact, address, functionName, args);
+    const mint = (c: (typeof chains)[number], token: Address, to: Address, amount: bigint) =>
+      call(c, artifacts.TestToken, token, 'mint', [to, amount]);
     const demo = DEV_KEYS.slice(1).map((k) => privateKeyToAccount(k).address);
     const solverWallets = SOLVER_KEYS.map((k) => privateKeyToAccount(k).address);
 
@@ -138,28 +155,71 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     for (const t of TOKENS) {
       hubTokens[t.symbol] = await hubAsset(t.name, t.symbol, t.decimals);
       for (const to of demo) await mint(hub, hubTokens[t.symbol], to, parseUnits(t.mint, t.decimals));
-      profileTokens.push({ symbol: t.symbol, name: t.name, decimals: t.decimals, address: hubTokens[t.symbol], chainKey: hub.plan.key, hubAsset: hubTokens[t.symbol], hubDecimals: t.decimals, vault: hubTokens[t.symbol] });
+      profileTokens.push({
+        symbol: t.symbol,
+        name: t.name,
+        decimals: t.decimals,
+        address: hubTokens[t.symbol],
+        chainKey: hub.plan.key,
+        hubAsset: hubTokens[t.symbol],
+        hubDecimals: t.decimals,
+        vault: hubTokens[t.symbol],
+      });
     }
-    profileChains.push(chainInfo(hub, { assetManager: null, connection: hubConnection, contracts: { intents, hubWalletFactory: factory, hubAssetManager: hubEntry } }));
+    profileChains.push(
+      chainInfo(hub, {
+        assetManager: null,
+        connection: hubConnection,
+        contracts: { intents, hubWalletFactory: factory, hubAssetManager: hubEntry },
+      }),
+    );
 
     for (const spoke of chains.filter((c) => !c.plan.hub)) {
       const relayChainId = BigInt(spoke.plan.relayChainId);
       const connection = await deploy(spoke, artifacts.Connection, [relayChainId]);
-      const assetManager = await deploy(spoke, artifacts.AssetManager, [connection, BigInt(hub.plan.relayChainId), hubEntry, relayerAddress]);
+      const assetManager = await deploy(spoke, artifacts.AssetManager, [
+        connection,
+        BigInt(hub.plan.relayChainId),
+        hubEntry,
+        relayerAddress,
+      ]);
       await call(hub, artifacts.HubEntry, hubEntry, 'addSpoke', [relayChainId, assetManager]);
       // The hub holds one asset per spoke token (what the hub entry credits to hub wallets).
       const hubEth = await hubAsset(`ETH (${spoke.plan.name})`, 'ETH', 18);
       await call(hub, artifacts.HubEntry, hubEntry, 'addAsset', [relayChainId, NATIVE, hubEth]);
-      const float = await spoke.wallet.sendTransaction({ to: assetManager, value: parseUnits(SPOKE_FLOAT.ETH, 18), account: spoke.wallet.account!, chain: spoke.wallet.chain });
+      const float = await spoke.wallet.sendTransaction({
+        to: assetManager,
+        value: parseUnits(SPOKE_FLOAT.ETH, 18),
+        account: spoke.wallet.account!,
+        chain: spoke.wallet.chain,
+      });
       await spoke.client.waitForTransactionReceipt({ hash: float });
-      profileTokens.push({ symbol: 'ETH', name: 'Ether', decimals: 18, address: NATIVE, chainKey: spoke.plan.key, hubAsset: hubEth, hubDecimals: 18, vault: hubEth });
+      profileTokens.push({
+        symbol: 'ETH',
+        name: 'Ether',
+        decimals: 18,
+        address: NATIVE,
+        chainKey: spoke.plan.key,
+        hubAsset: hubEth,
+        hubDecimals: 18,
+        vault: hubEth,
+      });
       for (const t of TOKENS) {
         const token = await deploy(spoke, artifacts.TestToken, [t.name, t.symbol, t.decimals]);
         for (const to of demo) await mint(spoke, token, to, parseUnits(t.mint, t.decimals));
         await mint(spoke, token, assetManager, parseUnits(SPOKE_FLOAT[t.symbol], t.decimals));
         const asset = await hubAsset(`${t.symbol} (${spoke.plan.name})`, t.symbol, t.decimals);
         await call(hub, artifacts.HubEntry, hubEntry, 'addAsset', [relayChainId, token, asset]);
-        profileTokens.push({ symbol: t.symbol, name: t.name, decimals: t.decimals, address: token, chainKey: spoke.plan.key, hubAsset: asset, hubDecimals: t.decimals, vault: asset });
+        profileTokens.push({
+          symbol: t.symbol,
+          name: t.name,
+          decimals: t.decimals,
+          address: token,
+          chainKey: spoke.plan.key,
+          hubAsset: asset,
+          hubDecimals: t.decimals,
+          vault: asset,
+        });
       }
       profileChains.push(chainInfo(spoke, { assetManager, connection }));
     }
@@ -184,11 +244,34 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       rpcUrls: [solanaRpc.url],
     });
     profileTokens.push(
-      { symbol: 'SOL', name: 'Solana', decimals: 9, address: '11111111111111111111111111111111', chainKey: 'solana', hubAsset: hubSol, hubDecimals: 9, vault: hubSol },
-      { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', chainKey: 'solana', hubAsset: hubSolUsdc, hubDecimals: 6, vault: hubSolUsdc },
+      {
+        symbol: 'SOL',
+        name: 'Solana',
+        decimals: 9,
+        address: '11111111111111111111111111111111',
+        chainKey: 'solana',
+        hubAsset: hubSol,
+        hubDecimals: 9,
+        vault: hubSol,
+      },
+      {
+        symbol: 'USDC',
+        name: 'USD Coin',
+        decimals: 6,
+        address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+        chainKey: 'solana',
+        hubAsset: hubSolUsdc,
+        hubDecimals: 6,
+        vault: hubSolUsdc,
+      },
     );
 
-    const profile: ChainProfile = { name: 'devnet', source: 'tools/devnet (local anvil chains)', chains: profileChains, tokens: profileTokens };
+    const profile: ChainProfile = {
+      name: 'devnet',
+      source: 'tools/devnet (local anvil chains)',
+      chains: profileChains,
+      tokens: profileTokens,
+    };
     const profilePath = join(dir, 'profile.json');
     writeFileSync(profilePath, `${JSON.stringify(profile, null, 2)}\n`);
     relayer = new DevnetRelayer(profile, DEV_KEYS[0], { log });
@@ -205,7 +288,10 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   }
 }
 
-function chainInfo(c: { plan: ChainPlan; rpcUrl: string }, extra: Pick<ChainInfo, 'assetManager' | 'connection'> & { contracts?: ChainInfo['contracts'] }): ChainInfo {
+function chainInfo(
+  c: { plan: ChainPlan; rpcUrl: string },
+  extra: Pick<ChainInfo, 'assetManager' | 'connection'> & { contracts?: ChainInfo['contracts'] },
+): ChainInfo {
   return {
     key: c.plan.key,
     name: c.plan.name,
@@ -228,9 +314,26 @@ export function startAnvil(chainId: number, port: number): ChildProcess {
   // Interval mining keeps the chain's clock moving while idle (a deadline read from the hub
   // is then close to the wall clock); mixed mining still mines every transaction at once.
   const mining = ['--block-time', String(DEVNET_BLOCK_SECONDS), '--mixed-mining'];
-  return spawn(anvilBinary(), ['--chain-id', String(chainId), '--port', String(port), '--host', '127.0.0.1', '--silent', '--accounts', '10', '--balance', '10000', ...mining], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  return spawn(
+    anvilBinary(),
+    [
+      '--chain-id',
+      String(chainId),
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+      '--silent',
+      '--accounts',
+      '10',
+      '--balance',
+      '10000',
+      ...mining,
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
 }
 
 /** Waits (20 s at most) until the node at the client's URL answers with this chain id. */

@@ -7,7 +7,11 @@ import { stopOnSignals } from '@swap/service-kit';
 import { startDevnet } from './devnet';
 
 async function main(): Promise<void> {
-  const devnet = await startDevnet({ dataDir: resolve(process.env.DATA_DIR ?? '.data'), basePort: Number(process.env.DEVNET_PORT ?? 8546), log: (l) => process.stdout.write(`${l}\n`) });
+  const devnet = await startDevnet({
+    dataDir: resolve(process.env.DATA_DIR ?? '.data'),
+    basePort: Number(process.env.DEVNET_PORT ?? 8546),
+    log: (l) => process.stdout.write(`${l}\n`),
+  });
   process.stdout.write(
     [
       '',

@@ -106,7 +106,8 @@ export async function startMainnetStandIn(options: MainnetStandInOptions = {}): 
     const chain = registry.findChain(key);
     if (!chain) throw new Error(`startMainnetStandIn: the mainnet profile has no chain ${key}`);
     if (chain.type !== 'EVM' || chain.hub) throw new Error(`startMainnetStandIn: ${key} is not an EVM spoke`);
-    if (!chain.assetManager || !chain.connection) throw new Error(`startMainnetStandIn: ${key} has no assetManager/connection in the profile`);
+    if (!chain.assetManager || !chain.connection)
+      throw new Error(`startMainnetStandIn: ${key} has no assetManager/connection in the profile`);
     return chain;
   });
   const intentsAddress = hubChain.contracts?.intents as Address | undefined;
@@ -132,7 +133,8 @@ export async function startMainnetStandIn(options: MainnetStandInOptions = {}): 
 
     const writer = (node: Node) => contractWriter(node.client, node.wallet, deployer, node.viemChain);
     const deploy = (node: Node, artifact: Artifact, args: unknown[]) => writer(node).deploy(artifact, args);
-    const call = (node: Node, artifact: Artifact, address: Address, functionName: string, args: unknown[]) => writer(node).call(artifact, address, functionName, args);
+    const call = (node: Node, artifact: Artifact, address: Address, functionName: string, args: unknown[]) =>
+      writer(node).call(artifact, address, functionName, args);
     /** The runtime code a deployment with these arguments leaves, placed at `at`. */
     const place = async (node: Node, name: keyof Artifacts, args: unknown[], at: string, role: string) => {
       const template = await deploy(node, artifacts[name], args);
@@ -164,12 +166,16 @@ export async function startMainnetStandIn(options: MainnetStandInOptions = {}): 
       if (placedTokens.has(id)) return address;
       placedTokens.set(id, address);
       await node.test.setCode({ address, bytecode: await tokenCode(node, decimals) });
-      for (const [slot, value] of [...stringStorage(0n, name), ...stringStorage(1n, symbol)]) await node.test.setStorageAt({ address, index: slot, value });
+      for (const [slot, value] of [...stringStorage(0n, name), ...stringStorage(1n, symbol)])
+        await node.test.setStorageAt({ address, index: slot, value });
       const [readSymbol, readDecimals] = await Promise.all([
         node.client.readContract({ address, abi: artifacts.TestToken.abi, functionName: 'symbol' }),
         node.client.readContract({ address, abi: artifacts.TestToken.abi, functionName: 'decimals' }),
       ]);
-      if (readSymbol !== symbol || Number(readDecimals) !== decimals) throw new Error(`token at ${address} on ${node.chain.key} reads ${String(readSymbol)}/${String(readDecimals)}, not ${symbol}/${decimals}`);
+      if (readSymbol !== symbol || Number(readDecimals) !== decimals)
+        throw new Error(
+          `token at ${address} on ${node.chain.key} reads ${String(readSymbol)}/${String(readDecimals)}, not ${symbol}/${decimals}`,
+        );
       for (const to of fund) await call(node, artifacts.TestToken, address, 'mint', [to, parseUnits(fundUnits, decimals)]);
       placed.push({ chainKey: node.chain.key, address, contract: 'TestToken', role });
       return address;
@@ -194,7 +200,8 @@ export async function startMainnetStandIn(options: MainnetStandInOptions = {}): 
     for (const t of wanted(hubChain)) {
       if (t.address === NATIVE) continue; // the hub's native coin is anvil's own
       await placeToken(hub, t.address, t.name, t.symbol, t.decimals, `token ${t.symbol}`);
-      if (t.hubAsset.toLowerCase() !== t.address.toLowerCase()) await placeToken(hub, t.hubAsset, `${t.name} (hub)`, t.symbol, t.hubDecimals ?? t.decimals, `hubAsset of ${t.symbol}`);
+      if (t.hubAsset.toLowerCase() !== t.address.toLowerCase())
+        await placeToken(hub, t.hubAsset, `${t.name} (hub)`, t.symbol, t.hubDecimals ?? t.decimals, `hubAsset of ${t.symbol}`);
     }
 
     // Each spoke: its connection and asset manager at their mainnet addresses, its tokens,
@@ -203,11 +210,24 @@ export async function startMainnetStandIn(options: MainnetStandInOptions = {}): 
       const spoke = node.chain;
       const relay = BigInt(spoke.relayChainId);
       const connection = await place(node, 'Connection', [relay], spoke.connection!, 'connection');
-      const assetManager = await place(node, 'AssetManager', [connection, hubRelay, hubEntry, deployer.address], spoke.assetManager!, 'assetManager');
+      const assetManager = await place(
+        node,
+        'AssetManager',
+        [connection, hubRelay, hubEntry, deployer.address],
+        spoke.assetManager!,
+        'assetManager',
+      );
       await call(hub, artifacts.HubEntry, hubEntry, 'addSpoke', [relay, assetManager]);
       for (const t of wanted(spoke)) {
         if (t.address !== NATIVE) await placeToken(node, t.address, t.name, t.symbol, t.decimals, `token ${t.symbol}`);
-        const hubAsset = await placeToken(hub, t.hubAsset, `${t.name} (${spoke.name} on the hub)`, t.symbol, t.hubDecimals ?? t.decimals, `hubAsset of ${t.symbol} on ${spoke.key}`);
+        const hubAsset = await placeToken(
+          hub,
+          t.hubAsset,
+          `${t.name} (${spoke.name} on the hub)`,
+          t.symbol,
+          t.hubDecimals ?? t.decimals,
+          `hubAsset of ${t.symbol} on ${spoke.key}`,
+        );
         await call(hub, artifacts.HubEntry, hubEntry, 'addAsset', [relay, getAddress(t.address), hubAsset]);
       }
     }
@@ -216,7 +236,9 @@ export async function startMainnetStandIn(options: MainnetStandInOptions = {}): 
     const chainRpcUrlsSetting = nodes.map((n) => `${n.chain.key}=${n.rpcUrl}`).join(',');
     for (const n of nodes) {
       n.chain.rpcUrls = [n.rpcUrl];
-      log(`mainnet stand-in: ${n.chain.key} (chain id ${String(n.chain.chainId)}) at ${n.rpcUrl}, ${placed.filter((p) => p.chainKey === n.chain.key).length} contracts placed`);
+      log(
+        `mainnet stand-in: ${n.chain.key} (chain id ${String(n.chain.chainId)}) at ${n.rpcUrl}, ${placed.filter((p) => p.chainKey === n.chain.key).length} contracts placed`,
+      );
     }
     const account = (k: Hex) => ({ address: privateKeyToAccount(k).address, privateKey: k });
     return { registry, rpcUrls, chainRpcUrlsSetting, accounts: DEV_KEYS.map(account), placed, hubEntry, close };
@@ -258,7 +280,12 @@ async function startNode(chain: ChainInfo, processes: ChildProcess[]): Promise<N
     const child = startAnvil(chainId, port);
     processes.push(child);
     const rpcUrl = `http://127.0.0.1:${port}`;
-    const viemChain = defineChain({ id: chainId, name: `${chain.name} (mainnet stand-in)`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+    const viemChain = defineChain({
+      id: chainId,
+      name: `${chain.name} (mainnet stand-in)`,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [rpcUrl] } },
+    });
     const client = createPublicClient({ chain: viemChain, transport: http(rpcUrl), pollingInterval: 50 });
     let onExit!: () => void;
     const exited = new Promise<'exited'>((resolve) => {
@@ -266,7 +293,13 @@ async function startNode(chain: ChainInfo, processes: ChildProcess[]): Promise<N
       child.once('exit', onExit);
     });
     // waitForRpc gives up after 20 s: the bound of one start.
-    const outcome = await Promise.race([waitForRpc(client, chainId).then(() => 'up' as const, (e: Error) => e), exited]);
+    const outcome = await Promise.race([
+      waitForRpc(client, chainId).then(
+        () => 'up' as const,
+        (e: Error) => e,
+      ),
+      exited,
+    ]);
     child.off('exit', onExit);
     if (outcome === 'up') {
       const wallet = createWalletClient({ chain: viemChain, transport: http(rpcUrl) });

@@ -16,14 +16,20 @@ import {
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 
-const MESSAGE = parseAbiItem('event Message(uint256 indexed srcChainId, uint256 indexed dstChainId, uint256 nonce, address sender, bytes dstAddress, bytes payload)');
+const MESSAGE = parseAbiItem(
+  'event Message(uint256 indexed srcChainId, uint256 indexed dstChainId, uint256 nonce, address sender, bytes dstAddress, bytes payload)',
+);
 const RECEIVER_ABI = parseAbi([
   'function recvMessage(uint256 srcChainId, address srcAddress, uint256 connSn, bytes payload)',
   'function processed(uint256 srcChainId, uint256 connSn) view returns (bool)',
 ]);
-const RECEIVED = parseAbiItem('event MessageReceived(uint256 indexed srcChainId, uint256 indexed connSn, address wallet, bool callsSucceeded)');
+const RECEIVED = parseAbiItem(
+  'event MessageReceived(uint256 indexed srcChainId, uint256 indexed connSn, address wallet, bool callsSucceeded)',
+);
 const DELIVERY_GAS = 5_000_000n;
-const RELEASED = parseAbiItem('event Released(uint256 indexed srcChainId, uint256 indexed connSn, address token, address to, uint256 amount)');
+const RELEASED = parseAbiItem(
+  'event Released(uint256 indexed srcChainId, uint256 indexed connSn, address token, address to, uint256 amount)',
+);
 
 interface Endpoint {
   chain: ChainInfo;
@@ -69,7 +75,12 @@ export class DevnetRelayer {
     const hub = profile.chains.find((c) => c.hub)!;
     for (const chain of profile.chains.filter((c) => c.type === 'EVM' && c.connection)) {
       const rpc = chain.rpcUrls![0];
-      const viemChain = defineChain({ id: chain.chainId as number, name: chain.name, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpc] } } });
+      const viemChain = defineChain({
+        id: chain.chainId as number,
+        name: chain.name,
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [rpc] } },
+      });
       this.endpoints.set(chain.relayChainId, {
         chain,
         // Receipts polled every 100 ms (viem's default is 4 s).
@@ -137,8 +148,13 @@ export class DevnetRelayer {
       return { success: false, message: 'body must be JSON { action, params }' };
     }
     const { chain_id: chainId, tx_hash: txHash, conn_sn: connSn } = request.params ?? {};
-    if (typeof chainId !== 'string' || typeof txHash !== 'string') return { success: false, message: 'params.chain_id and params.tx_hash are required' };
-    if (!/^0x[0-9a-fA-F]{64}$/.test(txHash)) return { success: false, message: 'the devnet relay carries its EVM chains only (no Solana validator runs here): tx_hash must be 0x and 64 hex digits' };
+    if (typeof chainId !== 'string' || typeof txHash !== 'string')
+      return { success: false, message: 'params.chain_id and params.tx_hash are required' };
+    if (!/^0x[0-9a-fA-F]{64}$/.test(txHash))
+      return {
+        success: false,
+        message: 'the devnet relay carries its EVM chains only (no Solana validator runs here): tx_hash must be 0x and 64 hex digits',
+      };
     const endpoint = this.endpoints.get(chainId);
     if (!endpoint) return { success: false, message: `unknown chain_id ${chainId}` };
     switch (request.action) {
@@ -178,7 +194,12 @@ export class DevnetRelayer {
       for (const endpoint of this.endpoints.values()) {
         const latest = await endpoint.client.getBlockNumber();
         if (latest < endpoint.nextBlock) continue;
-        const logs = await endpoint.client.getLogs({ address: endpoint.connection, event: MESSAGE, fromBlock: endpoint.nextBlock, toBlock: latest });
+        const logs = await endpoint.client.getLogs({
+          address: endpoint.connection,
+          event: MESSAGE,
+          fromBlock: endpoint.nextBlock,
+          toBlock: latest,
+        });
         endpoint.nextBlock = latest + 1n;
         for (const log of logs) this.track(endpoint, log);
       }
@@ -190,7 +211,13 @@ export class DevnetRelayer {
   }
 
   /** A message seen on its source chain: a packet, delivered unless it already was. */
-  private track(source: Endpoint, log: { transactionHash: Hex | null; args: { srcChainId?: bigint; dstChainId?: bigint; nonce?: bigint; sender?: Address; dstAddress?: Hex; payload?: Hex } }): void {
+  private track(
+    source: Endpoint,
+    log: {
+      transactionHash: Hex | null;
+      args: { srcChainId?: bigint; dstChainId?: bigint; nonce?: bigint; sender?: Address; dstAddress?: Hex; payload?: Hex };
+    },
+  ): void {
     // Only the connection contract's own events count (the filter asked by address; check again).
     const { srcChainId, dstChainId, nonce, sender, dstAddress, payload } = log.args;
     if (!log.transactionHash || srcChainId === undefined || dstChainId === undefined || nonce === undefined || !sender || !payload) return;
@@ -235,9 +262,21 @@ export class DevnetRelayer {
   }
 
   /** One attempt; true once the destination has the message (now or before). */
-  private async deliver(destination: Endpoint, packet: RelayPacket, srcChainId: bigint, sender: Address, connSn: bigint, payload: Hex): Promise<boolean> {
+  private async deliver(
+    destination: Endpoint,
+    packet: RelayPacket,
+    srcChainId: bigint,
+    sender: Address,
+    connSn: bigint,
+    payload: Hex,
+  ): Promise<boolean> {
     try {
-      const done = await destination.client.readContract({ address: destination.receiver, abi: RECEIVER_ABI, functionName: 'processed', args: [srcChainId, connSn] });
+      const done = await destination.client.readContract({
+        address: destination.receiver,
+        abi: RECEIVER_ABI,
+        functionName: 'processed',
+        args: [srcChainId, connSn],
+      });
       if (done) {
         packet.dst_tx_hash = await this.deliveryTx(destination, srcChainId, connSn);
         packet.status = 'executed';
@@ -261,7 +300,9 @@ export class DevnetRelayer {
       packet.status = 'executed';
       return true;
     } catch (error) {
-      this.options.log?.(`relayer: delivery of ${packet.src_chain_id}#${packet.conn_sn} to ${packet.dst_chain_id} failed (${(error as Error).message.split('\n')[0]}); retrying`);
+      this.options.log?.(
+        `relayer: delivery of ${packet.src_chain_id}#${packet.conn_sn} to ${packet.dst_chain_id} failed (${(error as Error).message.split('\n')[0]}); retrying`,
+      );
       return false;
     }
   }

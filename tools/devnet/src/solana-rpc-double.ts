@@ -27,7 +27,9 @@ export class SolanaRpcDouble {
           res.writeHead(400).end();
           return;
         }
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: call.id ?? null, ...this.answer(call.method, call.params) }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: call.id ?? null, ...this.answer(call.method, call.params) }));
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));

@@ -7,9 +7,15 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-databas
 
 /** What `connect()` to a unix socket gives a process running as `uid`: `connected` or the error code. */
 function connectAs(uid: number, socketPath: string): Promise<string> {
-  const script = "const s = require('net').connect(process.argv[1]); s.on('connect', () => { console.log('connected'); s.destroy(); }); s.on('error', (e) => console.log(e.code));";
+  const script =
+    "const s = require('net').connect(process.argv[1]); s.on('connect', () => { console.log('connected'); s.destroy(); }); s.on('error', (e) => console.log(e.code));";
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', script, socketPath], { uid, gid: uid, stdio: ['ignore', 'pipe', 'inherit'], timeout: 10_000 });
+    const child = spawn(process.execPath, ['-e', script, socketPath], {
+      uid,
+      gid: uid,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      timeout: 10_000,
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', reject);

@@ -20,11 +20,27 @@ async function main(): Promise<void> {
   }
   const servicePorts = process.env.SERVICE_PORTS === 'ephemeral' ? 'ephemeral' : 'fixed';
   const passThrough: Record<string, string> = {};
-  for (const key of ['CHAIN_PROFILE', 'RPC_TIMEOUT_MS', 'SHUTDOWN_TIMEOUT_MS', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_CONCURRENCY_PER_CLIENT', 'CORS_ORIGINS', 'PORTAL_PUBLIC_URL', 'OPS_TOKEN']) {
+  for (const key of [
+    'CHAIN_PROFILE',
+    'RPC_TIMEOUT_MS',
+    'SHUTDOWN_TIMEOUT_MS',
+    'UPSTREAM_TIMEOUT_MS',
+    'UPSTREAM_CONCURRENCY_PER_CLIENT',
+    'CORS_ORIGINS',
+    'PORTAL_PUBLIC_URL',
+    'OPS_TOKEN',
+  ]) {
     if (process.env[key]) passThrough[key] = process.env[key]!;
   }
   const devnet = process.env.DEVNET !== 'off';
-  const platform = await startPlatform({ dataDir, gatewayPort, servicePorts, logLevel: process.env.LOG_LEVEL ?? 'info', env: passThrough, devnet });
+  const platform = await startPlatform({
+    dataDir,
+    gatewayPort,
+    servicePorts,
+    logLevel: process.env.LOG_LEVEL ?? 'info',
+    env: passThrough,
+    devnet,
+  });
   const lines = [
     '',
     `Swap platform (embedded default) is up: ${platform.gatewayUrl}`,
@@ -43,9 +59,15 @@ async function main(): Promise<void> {
           `            demo wallets (anvil development keys; test money only):`,
           ...platform.devnet.accounts.slice(1).map((a) => `              ${a.address}  ${a.privateKey}`),
           `  solvers   ${platform.solvers.length} reference solvers on the marketplace (quotes: POST ${platform.gatewayUrl}/v1/swaps/quote)`,
-          ...platform.solvers.map((s) => `              ${s.name.padEnd(16)} spread ${String(s.spreadBps).padStart(3)} bps  wallet ${s.wallet}  ${s.solver.connected ? 'connected' : 'NOT connected (see its log)'}`),
+          ...platform.solvers.map(
+            (s) =>
+              `              ${s.name.padEnd(16)} spread ${String(s.spreadBps).padStart(3)} bps  wallet ${s.wallet}  ${s.solver.connected ? 'connected' : 'NOT connected (see its log)'}`,
+          ),
         ]
-      : ['  chains    the registry profile only (no local chains; DEVNET=off or CHAIN_PROFILE set)', '  solvers   none (the reference solvers fill on the devnet): quotes answer 503 NO_SOLVER_AVAILABLE']),
+      : [
+          '  chains    the registry profile only (no local chains; DEVNET=off or CHAIN_PROFILE set)',
+          '  solvers   none (the reference solvers fill on the devnet): quotes answer 503 NO_SOLVER_AVAILABLE',
+        ]),
     `  bus       in-process (NATS semantics, no server)`,
     `  database  PGlite, embedded PostgreSQL, data in ${platform.dataDir} (a socket only this user can open)`,
     `  operators npm run ops -- …  (${process.env.OPS_TOKEN ? 'with OPS_TOKEN: Authorization: Bearer' : 'loopback callers; set OPS_TOKEN to require a token'})`,

@@ -82,7 +82,10 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     const base = { HOST: '127.0.0.1', LOG_LEVEL: options.logLevel, WORK_QUEUE: 'postgres', ...generateKeySetEnv(), ...portalUrl, ...env };
     for (const definition of BACKEND_SERVICES) {
       const fixed = options.servicePorts === 'fixed';
-      const ports = { PORT: String(fixed ? DefaultPorts[definition.name] : 0), ADMIN_PORT: String(fixed ? DefaultAdminPorts[definition.name] : 0) };
+      const ports = {
+        PORT: String(fixed ? DefaultPorts[definition.name] : 0),
+        ADMIN_PORT: String(fixed ? DefaultAdminPorts[definition.name] : 0),
+      };
       // Only the gateway faces clients: the services behind believe its X-Forwarded-For.
       started.push(await startServiceFromEnv(definition, { ...base, TRUSTED_PROXIES: 'loopback', ...ports }, shared));
     }
@@ -91,7 +94,13 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     const gatewayAdminPort = options.servicePorts === 'fixed' ? DefaultAdminPorts['api-gateway'] : 0;
     // Every client of the embedded default is this machine (127.0.0.1): one address for all of
     // them, so the gateway's per-client bound is raised unless it is set.
-    const gatewayEnv = { UPSTREAM_CONCURRENCY_PER_CLIENT: '1024', ...base, ...upstreams, PORT: String(options.gatewayPort), ADMIN_PORT: String(gatewayAdminPort) };
+    const gatewayEnv = {
+      UPSTREAM_CONCURRENCY_PER_CLIENT: '1024',
+      ...base,
+      ...upstreams,
+      PORT: String(options.gatewayPort),
+      ADMIN_PORT: String(gatewayAdminPort),
+    };
     const gateway = await startServiceFromEnv(GATEWAY, gatewayEnv, shared);
     started.push(gateway);
     if (devnet) {
@@ -122,11 +131,15 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
  */
 async function waitForPrices(gatewayUrl: string, tokenSymbols: string[], timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  const markets = await fetch(`${gatewayUrl}/v1/be/oracle/markets`).then((r) => r.json() as Promise<{ symbols?: string[] }>).catch(() => ({ symbols: [] as string[] }));
+  const markets = await fetch(`${gatewayUrl}/v1/be/oracle/markets`)
+    .then((r) => r.json() as Promise<{ symbols?: string[] }>)
+    .catch(() => ({ symbols: [] as string[] }));
   const symbols = tokenSymbols.filter((s) => markets.symbols?.includes(s));
   const priced = async (symbol: string) => {
     const now = Math.floor(Date.now() / 1000);
-    const res = await fetch(`${gatewayUrl}/v1/be/oracle/candles?symbol=${encodeURIComponent(symbol)}&interval=1m&from=${now - 120}&to=${now + 60}`).catch(() => undefined);
+    const res = await fetch(
+      `${gatewayUrl}/v1/be/oracle/candles?symbol=${encodeURIComponent(symbol)}&interval=1m&from=${now - 120}&to=${now + 60}`,
+    ).catch(() => undefined);
     const body = res?.ok ? ((await res.json()) as { candles?: unknown[] }) : undefined;
     return (body?.candles?.length ?? 0) > 0;
   };

@@ -38,7 +38,9 @@ export async function startEmbeddedSolvers(options: {
 }): Promise<RunningSolver[]> {
   const file = join(options.dataDir, 'solvers.json');
   const saved = (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as Record<string, string>;
-  const authorization: Record<string, string> = options.opsToken ? { authorization: `Bearer ${operatorCredentials(options.opsToken)[0].token}` } : {};
+  const authorization: Record<string, string> = options.opsToken
+    ? { authorization: `Bearer ${operatorCredentials(options.opsToken)[0].token}` }
+    : {};
   const ops = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${options.quoteBuilderUrl}${path}`, {
       method,
@@ -71,7 +73,9 @@ export async function startEmbeddedSolvers(options: {
       LOG_LEVEL: options.logLevel,
       ...options.env,
     });
-    const logger = createLogger({ service: 'reference-solver', level: options.logLevel, destination: options.logDestination }).child({ solver: plan.name });
+    const logger = createLogger({ service: 'reference-solver', level: options.logLevel, destination: options.logDestination }).child({
+      solver: plan.name,
+    });
     const solver = new ReferenceSolver(config, logger);
     await solver.start();
     running.push({ name: plan.name, spreadBps: plan.spreadBps, wallet: solver.account.address, solver });

@@ -14,7 +14,9 @@ async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
   const unknown = wanted.filter((name) => !DATABASE_SERVICES.some((d) => d.name === name));
   if (unknown.length) {
-    process.stderr.write(`Unknown or table-less service: ${unknown.join(', ')}. Services with migrations: ${DATABASE_SERVICES.map((d) => d.name).join(', ')}\n`);
+    process.stderr.write(
+      `Unknown or table-less service: ${unknown.join(', ')}. Services with migrations: ${DATABASE_SERVICES.map((d) => d.name).join(', ')}\n`,
+    );
     process.exit(2);
   }
   if (await ensureDatabase(url)) process.stdout.write(`created database ${redactUrl(url)}\n`);

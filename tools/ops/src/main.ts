@@ -80,17 +80,24 @@ async function counters(): Promise<string> {
   ] as const) {
     let samples: MetricSample[];
     try {
-      samples = parseMetrics(await (await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(5_000) })).text()).filter((s) => s.name === 'api_key_checks_total');
+      samples = parseMetrics(await (await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(5_000) })).text()).filter(
+        (s) => s.name === 'api_key_checks_total',
+      );
     } catch (error) {
       rows.push(`${service}: unreachable (${(error as Error).message})`);
       continue;
     }
     if (samples.length === 0) rows.push(`${service}: no key checks counted yet`);
     for (const s of samples) {
-      rows.push(`${service.padEnd(17)} ${s.labels.route.padEnd(30)} ${s.labels.mode.padEnd(8)} ${s.labels.outcome.padEnd(12)} ${(s.labels.org || '-').padEnd(38)} ${s.value}`);
+      rows.push(
+        `${service.padEnd(17)} ${s.labels.route.padEnd(30)} ${s.labels.mode.padEnd(8)} ${s.labels.outcome.padEnd(12)} ${(s.labels.org || '-').padEnd(38)} ${s.value}`,
+      );
     }
   }
-  return [`${'service'.padEnd(17)} ${'route'.padEnd(30)} ${'mode'.padEnd(8)} ${'outcome'.padEnd(12)} ${'organisation'.padEnd(38)} count`, ...rows].join('\n');
+  return [
+    `${'service'.padEnd(17)} ${'route'.padEnd(30)} ${'mode'.padEnd(8)} ${'outcome'.padEnd(12)} ${'organisation'.padEnd(38)} count`,
+    ...rows,
+  ].join('\n');
 }
 
 async function run(args: string[]): Promise<unknown> {
@@ -114,7 +121,9 @@ async function run(args: string[]): Promise<unknown> {
     case 'keys list':
       return call(env.keyRegistry, 'GET', `/ops/organisations/${need(a, '<orgId>')}/keys`);
     case 'keys create':
-      return call(env.keyRegistry, 'POST', `/ops/organisations/${need(a, '<orgId>')}/keys`, { name: need(args.slice(3).join(' '), '<name>') });
+      return call(env.keyRegistry, 'POST', `/ops/organisations/${need(a, '<orgId>')}/keys`, {
+        name: need(args.slice(3).join(' '), '<name>'),
+      });
     case 'keys revoke':
       return call(env.keyRegistry, 'DELETE', `/ops/organisations/${need(a, '<orgId>')}/keys/${need(b, '<keyId>')}`);
     case 'keys narrow':

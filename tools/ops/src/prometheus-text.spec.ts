@@ -9,7 +9,11 @@ describe('parseMetrics', () => {
       'process_cpu_seconds_total 1.5',
     ].join('\n');
     expect(parseMetrics(text)).toEqual([
-      { name: 'api_key_checks_total', labels: { route: '/v1/swaps/submit-tx', family: 'swaps', mode: 'monitor', outcome: 'missing', org: '', service: 'swap-gateway' }, value: 3 },
+      {
+        name: 'api_key_checks_total',
+        labels: { route: '/v1/swaps/submit-tx', family: 'swaps', mode: 'monitor', outcome: 'missing', org: '', service: 'swap-gateway' },
+        value: 3,
+      },
       { name: 'process_cpu_seconds_total', labels: {}, value: 1.5 },
     ]);
   });

@@ -13,7 +13,15 @@ import { sponsorshipKeys } from '../../../apps/sponsorship-keys/src/sponsorship-
 import { swapGateway } from '../../../apps/swap-gateway/src/swap-gateway.definition';
 
 /** Every service behind the gateway, in start order (providers of bus replies first). */
-export const BACKEND_SERVICES: readonly AnyServiceDefinition[] = [quoteBuilder, keyRegistry, relayTracker, oracleCandles, sponsorshipKeys, partnerPortalApi, swapGateway];
+export const BACKEND_SERVICES: readonly AnyServiceDefinition[] = [
+  quoteBuilder,
+  keyRegistry,
+  relayTracker,
+  oracleCandles,
+  sponsorshipKeys,
+  partnerPortalApi,
+  swapGateway,
+];
 
 export const GATEWAY: AnyServiceDefinition = apiGateway;
 

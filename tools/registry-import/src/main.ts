@@ -62,11 +62,25 @@ for (const chain of profileChains) {
   for (const t of tokens[publicKey] ?? []) {
     const hubDecimals = hubDecimalsOf(publicKey, t.address);
     if (hubDecimals === undefined) throw new Error(`no hub asset decimals for ${t.symbol} on ${publicKey} in sodax-hub-assets.json`);
-    profileTokens.push({ symbol: t.symbol, name: t.name, decimals: t.decimals, address: t.address, chainKey: chain.key, hubAsset: t.hubAsset, hubDecimals, vault: t.vault });
+    profileTokens.push({
+      symbol: t.symbol,
+      name: t.name,
+      decimals: t.decimals,
+      address: t.address,
+      chainKey: chain.key,
+      hubAsset: t.hubAsset,
+      hubDecimals,
+      vault: t.vault,
+    });
   }
 }
 
-const profile: ChainProfile = { name: 'mainnet', source: 'shared/reference (public client of the hub-and-spoke intent protocol)', chains: profileChains, tokens: profileTokens };
+const profile: ChainProfile = {
+  name: 'mainnet',
+  source: 'shared/reference (public client of the hub-and-spoke intent protocol)',
+  chains: profileChains,
+  tokens: profileTokens,
+};
 const out = resolve(process.cwd(), 'libs/chains/src/profiles/mainnet.json');
 writeFileSync(out, `${JSON.stringify(profile, null, 1)}\n`);
 process.stdout.write(`wrote ${profileChains.length} chains and ${profileTokens.length} tokens (${out})\n`);

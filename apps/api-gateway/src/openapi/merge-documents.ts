@@ -45,7 +45,13 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
  * schemas no public path references (bus messages, internal shapes) are left out.
  */
 export function mergeDocuments(parts: ServiceDocument[], options: MergeOptions): OpenApiDocument {
-  const merged: OpenApiDocument = { openapi: '3.0.0', info: options.info, tags: [], paths: {}, components: { schemas: {}, securitySchemes: {} } };
+  const merged: OpenApiDocument = {
+    openapi: '3.0.0',
+    info: options.info,
+    tags: [],
+    paths: {},
+    components: { schemas: {}, securitySchemes: {} },
+  };
   const schemas = merged.components!.schemas!;
   const tags = new Map<string, { name: string; description?: string }>();
   for (const part of parts) {
@@ -75,7 +81,10 @@ export function mergeDocuments(parts: ServiceDocument[], options: MergeOptions):
     for (const method of METHODS) if (item[method]) withErrorResponses(item[method], options.errorSchemaFor(path));
   }
   merged.tags = orderTags(merged, options.tags);
-  merged.paths = orderPaths(merged.paths, merged.tags.map((t) => t.name));
+  merged.paths = orderPaths(
+    merged.paths,
+    merged.tags.map((t) => t.name),
+  );
   merged.components!.schemas = referencedSchemas(merged);
   nullableReferences(merged);
   if (!Object.keys(merged.components!.securitySchemes!).length) delete merged.components!.securitySchemes;
@@ -83,11 +92,16 @@ export function mergeDocuments(parts: ServiceDocument[], options: MergeOptions):
 }
 
 function withErrorResponses(op: OpenApiOperation, errorSchema: string): void {
-  const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorSchema}` } } } });
+  const error = (description: string) => ({
+    description,
+    content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorSchema}` } } },
+  });
   op.responses ??= {};
   const takesInput = Boolean(op.requestBody) || (op.parameters ?? []).some((p) => p.in !== 'header');
   if (takesInput && !op.responses['400']) op.responses['400'] = error('A field or parameter that breaks a rule, named with the rule');
-  op.responses.default ??= error('Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency)');
+  op.responses.default ??= error(
+    'Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency)',
+  );
 }
 
 function orderTags(doc: OpenApiDocument, known: MergeOptions['tags']): { name: string; description?: string }[] {
@@ -101,7 +115,9 @@ function orderTags(doc: OpenApiDocument, known: MergeOptions['tags']): { name: s
 /** Paths grouped by their first tag in tag order; within a tag, as their service declared them. */
 function orderPaths(paths: OpenApiDocument['paths'], tagOrder: string[]): OpenApiDocument['paths'] {
   const rank = (item: Record<string, OpenApiOperation>) => {
-    const ranks = METHODS.map((m) => item[m]?.tags?.[0]).filter((t): t is string => Boolean(t)).map((t) => tagOrder.indexOf(t));
+    const ranks = METHODS.map((m) => item[m]?.tags?.[0])
+      .filter((t): t is string => Boolean(t))
+      .map((t) => tagOrder.indexOf(t));
     return ranks.length ? Math.min(...ranks) : tagOrder.length;
   };
   const entries = Object.entries(paths).map((entry, index) => ({ entry, index, rank: rank(entry[1]) }));
@@ -120,7 +136,11 @@ function referencedSchemas(doc: OpenApiDocument): Record<string, unknown> {
     kept[name] = all[name];
     pending.push(...refsIn(all[name]));
   }
-  return Object.fromEntries(Object.keys(all).filter((name) => name in kept).map((name) => [name, kept[name]]));
+  return Object.fromEntries(
+    Object.keys(all)
+      .filter((name) => name in kept)
+      .map((name) => [name, kept[name]]),
+  );
 }
 
 function refsIn(value: unknown): string[] {

@@ -20,7 +20,12 @@ export class OpenApiController {
 
   @Get('docs')
   docs(@Res() reply: FastifyReply): void {
-    void reply.headers(DOCS_HEADERS).header('content-type', 'text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).header('cache-control', 'no-cache').send(DOCS_PAGE);
+    void reply
+      .headers(DOCS_HEADERS)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', DOCS_CSP)
+      .header('cache-control', 'no-cache')
+      .send(DOCS_PAGE);
   }
 
   @Get('docs/assets/:name')

@@ -36,7 +36,10 @@ export function installStreamingBodyLimit(fastify: FastifyInstance, limit: numbe
         else callback(null, chunk);
       },
     });
-    done(null, pipeline(payload, counter, () => undefined));
+    done(
+      null,
+      pipeline(payload, counter, () => undefined),
+    );
   });
 }
 
@@ -50,7 +53,14 @@ export function refuseOversizedExpectations(server: Server, limit: number, body:
     if (Number(req.headers['content-length']) > limit) {
       const requestId = resolveRequestId(req.headers['x-request-id']);
       const text = JSON.stringify(body(req.url ?? '/', requestId));
-      res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'x-request-id': requestId, connection: 'close' }).end(text);
+      res
+        .writeHead(413, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(text),
+          'x-request-id': requestId,
+          connection: 'close',
+        })
+        .end(text);
       return;
     }
     res.writeContinue();

@@ -12,7 +12,11 @@ import ipaddr from 'ipaddr.js';
  * for every address it picks. One over the bound is answered 429 at once, before its body
  * is read, and its connection closed.
  */
-export function installClientConcurrencyLimit(fastify: FastifyInstance, limit: number, shape: (url: string, body: ErrorBody) => unknown): void {
+export function installClientConcurrencyLimit(
+  fastify: FastifyInstance,
+  limit: number,
+  shape: (url: string, body: ErrorBody) => unknown,
+): void {
   const inFlight = new Map<string, number>();
   fastify.addHook('onRequest', (request, reply, done) => {
     const client = clientOf(request.ip);
@@ -44,5 +48,8 @@ export function clientOf(ip: string): string {
   let address = ipaddr.parse(ip);
   if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
   if (address.kind() === 'ipv4') return address.toString();
-  return `${(address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
+  return `${(address as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
 }

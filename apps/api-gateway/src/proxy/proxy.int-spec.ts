@@ -23,7 +23,9 @@ function echoUpstream(): Promise<{ server: Server; url: string; seen: Seen[] }> 
       res.writeHead(201, { 'content-type': 'application/json', 'x-upstream': 'yes' }).end('{"ok":true}');
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, seen })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, seen })),
+  );
 }
 
 /**
@@ -61,13 +63,16 @@ describe('api-gateway proxying', () => {
     hanging = createServer(() => undefined);
     await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
     downPort = await unusedPort();
-    gateway = await startServiceFromEnv(apiGateway, testServiceEnv({
-      UPSTREAM_SWAP_GATEWAY_URL: upstream.url,
-      UPSTREAM_ORACLE_CANDLES_URL: `http://127.0.0.1:${(hanging.address() as { port: number }).port}`,
-      UPSTREAM_RELAY_TRACKER_URL: `http://127.0.0.1:${downPort}`,
-      UPSTREAM_QUOTE_BUILDER_URL: `http://127.0.0.1:${downPort}`,
-      UPSTREAM_TIMEOUT_MS: '300',
-    }));
+    gateway = await startServiceFromEnv(
+      apiGateway,
+      testServiceEnv({
+        UPSTREAM_SWAP_GATEWAY_URL: upstream.url,
+        UPSTREAM_ORACLE_CANDLES_URL: `http://127.0.0.1:${(hanging.address() as { port: number }).port}`,
+        UPSTREAM_RELAY_TRACKER_URL: `http://127.0.0.1:${downPort}`,
+        UPSTREAM_QUOTE_BUILDER_URL: `http://127.0.0.1:${downPort}`,
+        UPSTREAM_TIMEOUT_MS: '300',
+      }),
+    );
   });
 
   afterAll(async () => {
@@ -122,7 +127,10 @@ describe('api-gateway proxying', () => {
   it('drops an X-Forwarded-For written by an untrusted client, and keeps the chain from a trusted proxy', async () => {
     await fetch(`${gateway.url}/v1/swaps/tokens`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
     expect(upstream.seen[0].headers['x-forwarded-for']).toBe('127.0.0.1');
-    const behindProxy = await startServiceFromEnv(apiGateway, testServiceEnv({ UPSTREAM_SWAP_GATEWAY_URL: upstream.url, TRUSTED_PROXIES: 'loopback' }));
+    const behindProxy = await startServiceFromEnv(
+      apiGateway,
+      testServiceEnv({ UPSTREAM_SWAP_GATEWAY_URL: upstream.url, TRUSTED_PROXIES: 'loopback' }),
+    );
     try {
       await fetch(`${behindProxy.url}/v1/swaps/tokens`, { headers: { 'x-forwarded-for': '198.51.100.1, 203.0.113.9' } });
       // From the right: our loopback peer (trusted), 203.0.113.9 (the first untrusted hop: the client); 198.51.100.1 is its claim.
@@ -135,13 +143,22 @@ describe('api-gateway proxying', () => {
   it('answers an unknown path with a 404 in the error shape', async () => {
     const res = await fetch(`${gateway.url}/v1/swapsx/tokens`);
     expect(res.status).toBe(404);
-    expect(await jsonOf(res)).toMatchObject({ statusCode: 404, code: 'ROUTE_NOT_FOUND', message: 'No route for GET /v1/swapsx/tokens', requestId: expect.any(String) });
+    expect(await jsonOf(res)).toMatchObject({
+      statusCode: 404,
+      code: 'ROUTE_NOT_FOUND',
+      message: 'No route for GET /v1/swapsx/tokens',
+      requestId: expect.any(String),
+    });
     expect(upstream.seen).toHaveLength(0);
   });
 
   it('refuses a body over 1 MiB with 413, declared or chunked, without reaching the upstream', async () => {
     const big = 'a'.repeat(1024 * 1024 + 1);
-    const declared = await fetch(`${gateway.url}/v1/swaps/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    const declared = await fetch(`${gateway.url}/v1/swaps/quote`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: big,
+    });
     expect(declared.status).toBe(413);
     expect(await jsonOf(declared)).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
     const chunked = await chunkedPost(`${gateway.url}/v1/swaps/quote`, 2 * 1024 * 1024);
@@ -161,13 +178,21 @@ describe('api-gateway proxying', () => {
   });
 
   it('answers its own refusals on the solver API in that API’s wire format', async () => {
-    const down = await fetch(`${gateway.url}/v1/intent/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const down = await fetch(`${gateway.url}/v1/intent/quote`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(down.status).toBe(502);
     expect(await jsonOf(down)).toEqual({ detail: { code: -999, message: 'The upstream service is unavailable' } });
     const badUrl = await fetch(`${gateway.url}/v1/intent/%zz`);
     expect(badUrl.status).toBe(400);
     expect(await jsonOf(badUrl)).toEqual({ detail: { code: -999, message: expect.stringContaining('not a valid URL') } });
-    const large = await fetch(`${gateway.url}/v1/intent/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(1024 * 1024 + 1) });
+    const large = await fetch(`${gateway.url}/v1/intent/quote`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(1024 * 1024 + 1),
+    });
     expect(large.status).toBe(413);
     expect((await jsonOf(large)).detail).toMatchObject({ code: -999, message: expect.stringContaining('exceeds the limit') });
   });
@@ -181,7 +206,9 @@ describe('api-gateway proxying', () => {
   it('refuses an expected body over the limit before it is sent, and a GET declaring one', async () => {
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(new URL(gateway.url).port), '127.0.0.1', () =>
-        socket.write(`POST /v1/swaps/quote HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024}\r\nExpect: 100-continue\r\n\r\n`),
+        socket.write(
+          `POST /v1/swaps/quote HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024}\r\nExpect: 100-continue\r\n\r\n`,
+        ),
       );
       let data = '';
       socket.on('data', (c) => (data += c.toString()));
@@ -192,10 +219,14 @@ describe('api-gateway proxying', () => {
     expect(answer).not.toContain('100 Continue');
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
     const get = await new Promise<number>((resolve, reject) => {
-      const req = request(`${gateway.url}/v1/swaps/tokens`, { method: 'GET', headers: { 'content-length': String(2 * 1024 * 1024) } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
+      const req = request(
+        `${gateway.url}/v1/swaps/tokens`,
+        { method: 'GET', headers: { 'content-length': String(2 * 1024 * 1024) } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -216,7 +247,11 @@ describe('api-gateway proxying', () => {
   });
 
   it('accepts a body of exactly 1 MiB', async () => {
-    const res = await fetch(`${gateway.url}/v1/swaps/quote`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'a'.repeat(1024 * 1024) });
+    const res = await fetch(`${gateway.url}/v1/swaps/quote`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'a'.repeat(1024 * 1024),
+    });
     expect(res.status).toBe(201);
     expect(upstream.seen[0].body.length).toBe(1024 * 1024);
   });
@@ -225,7 +260,11 @@ describe('api-gateway proxying', () => {
     const res = await fetch(`${gateway.url}/v1/a/status`);
     expect(res.status).toBe(502);
     const text = await res.text();
-    expect(JSON.parse(text)).toMatchObject({ statusCode: 502, code: 'UPSTREAM_UNAVAILABLE', message: 'The upstream service is unavailable' });
+    expect(JSON.parse(text)).toMatchObject({
+      statusCode: 502,
+      code: 'UPSTREAM_UNAVAILABLE',
+      message: 'The upstream service is unavailable',
+    });
     expect(text).not.toContain('127.0.0.1');
     expect(text).not.toContain(String(downPort));
   });

@@ -45,15 +45,28 @@ export function createUpstreams(config: ApiGatewayConfig): Upstreams {
  * and forwarding headers. Failures are answered in the platform's error shape and name no
  * internal address: an unreachable upstream is 502, a slow one 504.
  */
-export async function registerProxies(app: NestFastifyApplication, config: ApiGatewayConfig, logger: Logger, upstreams: Upstreams): Promise<void> {
+export async function registerProxies(
+  app: NestFastifyApplication,
+  config: ApiGatewayConfig,
+  logger: Logger,
+  upstreams: Upstreams,
+): Promise<void> {
   // reply-from leaves an undici instance it was given open; the pools close with the server.
-  app.getHttpAdapter().getInstance().addHook('onClose', async () => {
-    await Promise.all([...upstreams.values()].map((pool) => pool.close()));
-  });
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onClose', async () => {
+      await Promise.all([...upstreams.values()].map((pool) => pool.close()));
+    });
   // One encapsulated scope for all proxied prefixes: its body parsing and error handling
   // apply to proxied requests only, never to the gateway's own routes.
   refuseOversizedExpectations(app.getHttpAdapter().getInstance().server, config.BODY_LIMIT_BYTES, (url, requestId) =>
-    errorBodyFor(url, { statusCode: 413, code: ErrorCode.PayloadTooLarge, message: new PayloadTooLargeError(config.BODY_LIMIT_BYTES).message, requestId }),
+    errorBodyFor(url, {
+      statusCode: 413,
+      code: ErrorCode.PayloadTooLarge,
+      message: new PayloadTooLargeError(config.BODY_LIMIT_BYTES).message,
+      requestId,
+    }),
   );
   await app.register(async (scope: FastifyInstance) => {
     installClientConcurrencyLimit(scope, config.UPSTREAM_CONCURRENCY_PER_CLIENT, errorBodyFor);
@@ -69,7 +82,13 @@ export async function registerProxies(app: NestFastifyApplication, config: ApiGa
   });
 }
 
-async function registerRoute(scope: FastifyInstance, route: (typeof ROUTES)[number], config: ApiGatewayConfig, logger: Logger, pool: UpstreamPool): Promise<void> {
+async function registerRoute(
+  scope: FastifyInstance,
+  route: (typeof ROUTES)[number],
+  config: ApiGatewayConfig,
+  logger: Logger,
+  pool: UpstreamPool,
+): Promise<void> {
   const trust = compileTrust(config.TRUSTED_PROXIES);
   await scope.register(proxy, {
     // Paths and the Host header are built from the first; the pool sends each request to its replica.

@@ -18,7 +18,11 @@ const STILL_OPEN: Answer = { status: 0, body: undefined, closedAfterMs: Number.P
  * byte of a body) until the server answers or closes. `answer` settles when the connection
  * closes, or with STILL_OPEN after `giveUpMs` (the connection is then dropped).
  */
-function rawClient(port: number, head: string, options: { drip?: string; everyMs?: number; localAddress?: string; giveUpMs?: number } = {}) {
+function rawClient(
+  port: number,
+  head: string,
+  options: { drip?: string; everyMs?: number; localAddress?: string; giveUpMs?: number } = {},
+) {
   const socket: Socket = connect({ port, host: '127.0.0.1', localAddress: options.localAddress });
   const opened = Date.now();
   let received = '';
@@ -55,7 +59,11 @@ function jsonBody(raw: string): Answer['body'] {
 }
 
 /** A plain request through the gateway, from `localAddress`, naming `forwardedFor` as the client. */
-function get(port: number, path: string, options: { localAddress?: string; forwardedFor?: string } = {}): Promise<{ status: number; ms: number }> {
+function get(
+  port: number,
+  path: string,
+  options: { localAddress?: string; forwardedFor?: string } = {},
+): Promise<{ status: number; ms: number }> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const headers = options.forwardedFor ? { 'x-forwarded-for': options.forwardedFor } : {};
@@ -148,7 +156,8 @@ describe('api-gateway and slow clients', () => {
   });
 
   it('bounds what one client holds upstream: while 200 of its slow uploads are open, another client is served at once', async () => {
-    const head = (i: number) => `POST /v1/swaps/submit-tx HTTP/1.1\r\nHost: gateway\r\nX-Forwarded-For: 203.0.113.7\r\nX-Request-Id: slow-${i}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`;
+    const head = (i: number) =>
+      `POST /v1/swaps/submit-tx HTTP/1.1\r\nHost: gateway\r\nX-Forwarded-For: 203.0.113.7\r\nX-Request-Id: slow-${i}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`;
     const slow = Array.from({ length: 200 }, (_, i) => rawClient(port, head(i), { localAddress: '127.0.0.2', giveUpMs: 3_000 }));
     try {
       await Promise.all(slow.map((c) => c.connected));
@@ -158,11 +167,18 @@ describe('api-gateway and slow clients', () => {
         return answered.length === slow.length - PER_CLIENT && answered;
       }, 2_000);
       expect(refused.map((c) => c.received().split(' ')[1])).toEqual(Array(refused.length).fill('429'));
-      expect(jsonBody(refused[0].received())).toEqual({ statusCode: 429, code: 'TOO_MANY_REQUESTS', message: `Too many requests in progress from this client (at most ${PER_CLIENT} at once); retry when one has finished`, requestId: expect.any(String) });
+      expect(jsonBody(refused[0].received())).toEqual({
+        statusCode: 429,
+        code: 'TOO_MANY_REQUESTS',
+        message: `Too many requests in progress from this client (at most ${PER_CLIENT} at once); retry when one has finished`,
+        requestId: expect.any(String),
+      });
       await eventually(() => arrived.length === PER_CLIENT, 2_000);
 
       // Meanwhile others are served: a client behind the same balancer, and one of its own.
-      expect(await get(port, '/v1/swaps/tokens', { localAddress: '127.0.0.2', forwardedFor: '198.51.100.20' })).toMatchObject({ status: 201 });
+      expect(await get(port, '/v1/swaps/tokens', { localAddress: '127.0.0.2', forwardedFor: '198.51.100.20' })).toMatchObject({
+        status: 201,
+      });
       expect(await get(port, '/v1/swaps/tokens')).toMatchObject({ status: 201 });
       const held = slow.filter((c) => !c.received());
       expect(held).toHaveLength(PER_CLIENT);
@@ -173,7 +189,8 @@ describe('api-gateway and slow clients', () => {
   });
 
   it('counts a client by its own address when it is no trusted proxy, whatever X-Forwarded-For it sends', async () => {
-    const head = (i: number) => `POST /v1/swaps/submit-tx HTTP/1.1\r\nHost: gateway\r\nX-Forwarded-For: 192.0.2.${i}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`;
+    const head = (i: number) =>
+      `POST /v1/swaps/submit-tx HTTP/1.1\r\nHost: gateway\r\nX-Forwarded-For: 192.0.2.${i}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`;
     const slow = Array.from({ length: PER_CLIENT + 1 }, (_, i) => rawClient(port, head(i), { localAddress: '127.0.0.3', giveUpMs: 3_000 }));
     try {
       await Promise.all(slow.map((c) => c.connected));

@@ -10,7 +10,9 @@ import type { Upstreams } from './proxy';
 import { isConnectError } from './upstream-pool';
 
 /** The paths that may become long-lived connections, and who serves them. */
-export const UPGRADE_ROUTES: readonly { path: string; service: ServiceName }[] = [{ path: '/v1/intent/solvers/connect', service: 'quote-builder' }];
+export const UPGRADE_ROUTES: readonly { path: string; service: ServiceName }[] = [
+  { path: '/v1/intent/solvers/connect', service: 'quote-builder' },
+];
 
 const MAX_REFUSAL_BYTES = 16 * 1024;
 const HOP_BY_HOP = new Set(['host', 'x-request-id', 'x-forwarded-for', 'x-forwarded-proto']);
@@ -23,7 +25,13 @@ const HOP_BY_HOP = new Set(['host', 'x-request-id', 'x-forwarded-for', 'x-forwar
  * connection lives as long as both ends keep it (no idle timeout here: the marketplace
  * sends heartbeats). The gateway's close ends every tunnel.
  */
-export function installUpgradeProxy(fastify: FastifyInstance, config: ApiGatewayConfig, logger: Logger, metrics: ServiceMetrics, upstreams: Upstreams): void {
+export function installUpgradeProxy(
+  fastify: FastifyInstance,
+  config: ApiGatewayConfig,
+  logger: Logger,
+  metrics: ServiceMetrics,
+  upstreams: Upstreams,
+): void {
   const tunnels = new Set<Duplex>();
   const trust = compileTrust(config.TRUSTED_PROXIES);
   fastify.addHook('onClose', (_instance, done) => {
@@ -36,11 +44,17 @@ export function installUpgradeProxy(fastify: FastifyInstance, config: ApiGateway
     const requestId = resolveRequestId(req.headers['x-request-id']);
     const path = (req.url ?? '/').split('?')[0];
     const route = UPGRADE_ROUTES.find((r) => r.path === path);
-    const done = (status: number) => metrics.observeHttp('GET', route?.path ?? '<unmatched upgrade>', status, (performance.now() - started) / 1000);
+    const done = (status: number) =>
+      metrics.observeHttp('GET', route?.path ?? '<unmatched upgrade>', status, (performance.now() - started) / 1000);
     socket.on('error', () => socket.destroy());
     if (!route || req.method !== 'GET') {
       done(404);
-      return writeError(socket, { statusCode: 404, code: ErrorCode.RouteNotFound, message: `No WebSocket route for ${req.method} ${path.slice(0, 200)}`, requestId });
+      return writeError(socket, {
+        statusCode: 404,
+        code: ErrorCode.RouteNotFound,
+        message: `No WebSocket route for ${req.method} ${path.slice(0, 200)}`,
+        requestId,
+      });
     }
     const pool = upstreams.get(route.service)!;
     const candidates = pool.candidates();
@@ -58,7 +72,14 @@ export function installUpgradeProxy(fastify: FastifyInstance, config: ApiGateway
     const open = (attempt: number): void => {
       const upstream = new URL(candidates[attempt]);
       let connected = false;
-      const proxied = httpRequest({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: 'GET', headers: { ...headers, host: upstream.host }, timeout: config.UPSTREAM_TIMEOUT_MS });
+      const proxied = httpRequest({
+        hostname: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: 'GET',
+        headers: { ...headers, host: upstream.host },
+        timeout: config.UPSTREAM_TIMEOUT_MS,
+      });
       proxied.on('socket', (s: Socket) => {
         if (!s.connecting) connected = true;
         else s.once('connect', () => (connected = true));
@@ -94,13 +115,20 @@ export function installUpgradeProxy(fastify: FastifyInstance, config: ApiGateway
         res.on('end', () => {
           const body = Buffer.concat(chunks);
           const type = res.headers['content-type'] ?? 'application/json; charset=utf-8';
-          socket.end(`HTTP/1.1 ${res.statusCode} ${STATUS_CODES[res.statusCode ?? 502] ?? ''}\r\ncontent-type: ${type}\r\ncontent-length: ${body.length}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body.toString()}`);
+          socket.end(
+            `HTTP/1.1 ${res.statusCode} ${STATUS_CODES[res.statusCode ?? 502] ?? ''}\r\ncontent-type: ${type}\r\ncontent-length: ${body.length}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body.toString()}`,
+          );
         });
       });
       proxied.on('timeout', () => {
         proxied.destroy();
         done(504);
-        writeError(socket, { statusCode: 504, code: ErrorCode.UpstreamTimeout, message: 'The upstream service did not answer in time', requestId });
+        writeError(socket, {
+          statusCode: 504,
+          code: ErrorCode.UpstreamTimeout,
+          message: 'The upstream service did not answer in time',
+          requestId,
+        });
       });
       proxied.on('error', (error) => {
         if (socket.destroyed || !socket.writable) return;
@@ -110,7 +138,12 @@ export function installUpgradeProxy(fastify: FastifyInstance, config: ApiGateway
         }
         logger.warn({ err: error, requestId, path }, 'upstream upgrade failed');
         done(502);
-        writeError(socket, { statusCode: 502, code: ErrorCode.UpstreamUnavailable, message: 'The upstream service is unavailable', requestId });
+        writeError(socket, {
+          statusCode: 502,
+          code: ErrorCode.UpstreamUnavailable,
+          message: 'The upstream service is unavailable',
+          requestId,
+        });
       });
       proxied.end();
     };

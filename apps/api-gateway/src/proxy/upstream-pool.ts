@@ -5,7 +5,18 @@ import { Dispatcher, Pool } from 'undici';
  * connecting, a name that does not resolve). Met before the request is written, they leave
  * it unsent: it may go to another replica.
  */
-const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ETIMEDOUT', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ETIMEDOUT',
+  'EADDRNOTAVAIL',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /** How long an upstream that refused a connection is passed over while another is up (a restart takes seconds). */
 export const REFUSED_COOLDOWN_MS = 1_000;
@@ -103,7 +114,10 @@ export class UpstreamPool extends Dispatcher {
         return true;
       },
     });
-    return this.pools[index].dispatch({ ...options, origin: this.origins[index], headers: withHost(options.headers, this.hosts[index]) }, guarded);
+    return this.pools[index].dispatch(
+      { ...options, origin: this.origins[index], headers: withHost(options.headers, this.hosts[index]) },
+      guarded,
+    );
   }
 }
 
@@ -112,7 +126,10 @@ export class UpstreamPool extends Dispatcher {
  * connection failed before any byte was written when another upstream takes the request.
  * Both handler styles of undici are covered (onConnect/onError and onRequestStart/onResponseError).
  */
-function guard(handler: Dispatcher.DispatchHandler, hooks: { connected(): void; failed(error: unknown): boolean }): Dispatcher.DispatchHandler {
+function guard(
+  handler: Dispatcher.DispatchHandler,
+  hooks: { connected(): void; failed(error: unknown): boolean },
+): Dispatcher.DispatchHandler {
   return new Proxy(handler, {
     get(target, property) {
       const value = Reflect.get(target, property, target) as unknown;

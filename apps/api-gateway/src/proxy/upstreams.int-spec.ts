@@ -32,7 +32,11 @@ async function replica(options: { dies?: boolean } = {}): Promise<{ url: string;
       return;
     }
     req.on('data', (c: Buffer) => (receipt.bytes += c.length));
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ port: (server.address() as { port: number }).port, bytes: receipt.bytes })));
+    req.on('end', () =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ port: (server.address() as { port: number }).port, bytes: receipt.bytes })),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, receipts, server };
@@ -44,12 +48,17 @@ describe('UPSTREAM_*_URL lists', () => {
   const load = (value: string) => () => loadConfig(ApiGatewayConfig, { UPSTREAM_SWAP_GATEWAY_URL: value });
 
   it('take one URL or several, comma-separated', () => {
-    expect(load('http://10.0.0.1:3001, https://10.0.0.2:3001')().UPSTREAM_SWAP_GATEWAY_URL).toBe('http://10.0.0.1:3001, https://10.0.0.2:3001');
+    expect(load('http://10.0.0.1:3001, https://10.0.0.2:3001')().UPSTREAM_SWAP_GATEWAY_URL).toBe(
+      'http://10.0.0.1:3001, https://10.0.0.2:3001',
+    );
   });
 
   it.each([
     ['http://10.0.0.1:3001,http://10.0.0.1:3001/', 'UPSTREAM_SWAP_GATEWAY_URL names the same upstream more than once'],
-    ['http://10.0.0.1:3001,ftp://10.0.0.2', 'UPSTREAM_SWAP_GATEWAY_URL must be an http:// or https:// URL, or a comma-separated list of them'],
+    [
+      'http://10.0.0.1:3001,ftp://10.0.0.2',
+      'UPSTREAM_SWAP_GATEWAY_URL must be an http:// or https:// URL, or a comma-separated list of them',
+    ],
     ['http://10.0.0.1:3001,', 'UPSTREAM_SWAP_GATEWAY_URL must be an http:// or https:// URL, or a comma-separated list of them'],
   ])('refuse %j at boot, naming the variable', (value, message) => {
     expect(load(value)).toThrow(ConfigError);
@@ -63,7 +72,10 @@ describe('the gateway over several replicas of a service', () => {
   const gatewayOver = async (swapGateway: string[], quoteBuilder?: string[]) => {
     const gateway = await startServiceFromEnv(
       apiGateway,
-      testServiceEnv({ UPSTREAM_SWAP_GATEWAY_URL: swapGateway.join(','), ...(quoteBuilder ? { UPSTREAM_QUOTE_BUILDER_URL: quoteBuilder.join(',') } : {}) }),
+      testServiceEnv({
+        UPSTREAM_SWAP_GATEWAY_URL: swapGateway.join(','),
+        ...(quoteBuilder ? { UPSTREAM_QUOTE_BUILDER_URL: quoteBuilder.join(',') } : {}),
+      }),
     );
     gateways.push(gateway);
     return gateway;
@@ -126,7 +138,14 @@ describe('the gateway over several replicas of a service', () => {
     const second = await started();
     const gateway = await gatewayOver([(await started()).url], [down, second.url]);
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${gateway.url}/v1/intent/solvers/connect`, { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+      const req = request(`${gateway.url}/v1/intent/solvers/connect`, {
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        },
+      });
       req.on('response', (res) => {
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString())).on('end', () => resolve({ status: res.statusCode!, body }));

@@ -10,7 +10,10 @@ export const keySetSignerProvider: Provider = {
   inject: [KeyRegistryConfig, LOGGER],
   useFactory: (config: KeyRegistryConfig, logger: Logger) => {
     const signer = new KeySetSigner(parseSigningKey(config.KEYSET_SIGNING_KEY));
-    logger.info({ keyId: signer.keyId, publicKey: signer.publicKey }, 'key sets are signed with this key (its public half is every service\'s KEYSET_PUBLIC_KEY)');
+    logger.info(
+      { keyId: signer.keyId, publicKey: signer.publicKey },
+      "key sets are signed with this key (its public half is every service's KEYSET_PUBLIC_KEY)",
+    );
     return signer;
   },
 };

@@ -1,6 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { AppError, EnforcementModes, ErrorCode, MAX_KEY_SET_EPOCH, OrganisationNameField, RouteFamilies, Scopes, type EnforcementMode, type RouteFamily, type Scope } from '@swap/contracts';
+import {
+  AppError,
+  EnforcementModes,
+  ErrorCode,
+  MAX_KEY_SET_EPOCH,
+  OrganisationNameField,
+  RouteFamilies,
+  Scopes,
+  type EnforcementMode,
+  type RouteFamily,
+  type Scope,
+} from '@swap/contracts';
 import { mintKey, OperatorGuard, operatorOf } from '@swap/key-auth';
 import { uuidParam as uuid } from '@swap/service-kit';
 import { ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
@@ -103,7 +114,11 @@ export class KeyRegistryOpsController {
   @Put('enforcement-modes/:family')
   setMode(@Param('family') family: string, @Body() body: ModeBody, @Req() req: FastifyRequest) {
     if (!RouteFamilies.includes(family as never)) {
-      throw new AppError(400, ErrorCode.ValidationFailed, `family must be one of ${RouteFamilies.join(', ')} (sponsorship routes are always enforced)`);
+      throw new AppError(
+        400,
+        ErrorCode.ValidationFailed,
+        `family must be one of ${RouteFamilies.join(', ')} (sponsorship routes are always enforced)`,
+      );
     }
     return this.registry.setMode(family as RouteFamily, body.mode, operatorOf(req));
   }

@@ -97,7 +97,12 @@ export class KeyRegistryService implements OnApplicationBootstrap {
    * is locked first, so concurrent creates count the keys one at a time: the cap of two
    * holds whatever the concurrency.
    */
-  async createKey(orgId: string, name: string, actor: string, minted: Pick<MintedKey, 'hash' | 'displayPrefix'>): Promise<{ apiKey: ApiKeyView }> {
+  async createKey(
+    orgId: string,
+    name: string,
+    actor: string,
+    minted: Pick<MintedKey, 'hash' | 'displayPrefix'>,
+  ): Promise<{ apiKey: ApiKeyView }> {
     const row = await this.change(async (tx, touched) => {
       const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM key_registry.organisations WHERE id = ${orgId}::uuid FOR UPDATE`;
       if (locked.length === 0) throw orgNotFound(orgId);
@@ -107,7 +112,14 @@ export class KeyRegistryService implements OnApplicationBootstrap {
         throw new AppError(409, ErrorCode.KeyLimitReached, 'Two active API keys already exist; revoke one, then create another');
       }
       const created = await tx.apiKey.create({
-        data: { organisationId: orgId, name, prefix: minted.displayPrefix, keyHash: minted.hash, scopes: [...PORTAL_KEY_SCOPES], createdBy: actor },
+        data: {
+          organisationId: orgId,
+          name,
+          prefix: minted.displayPrefix,
+          keyHash: minted.hash,
+          scopes: [...PORTAL_KEY_SCOPES],
+          createdBy: actor,
+        },
       });
       await this.audit(tx, actor, 'key.create', orgId, created.id, { name, prefix: minted.displayPrefix });
       return created;
@@ -125,7 +137,9 @@ export class KeyRegistryService implements OnApplicationBootstrap {
   /** Revoking deletes the key; a key already gone (or another organisation's) is a 404. */
   async revokeKey(orgId: string, keyId: string, actor: string): Promise<{ revoked: string }> {
     await this.change(async (tx, touched) => {
-      const deleted = await tx.$queryRaw<{ key_hash: string }[]>`DELETE FROM key_registry.api_keys WHERE id = ${keyId}::uuid AND organisation_id = ${orgId}::uuid RETURNING key_hash`;
+      const deleted = await tx.$queryRaw<
+        { key_hash: string }[]
+      >`DELETE FROM key_registry.api_keys WHERE id = ${keyId}::uuid AND organisation_id = ${orgId}::uuid RETURNING key_hash`;
       if (deleted.length === 0) throw new AppError(404, ErrorCode.NotFound, 'API key not found; it may already be revoked');
       touched.removedHashes.push(...deleted.map((d) => d.key_hash));
       await this.audit(tx, actor, 'key.revoke', orgId, keyId);
@@ -143,7 +157,9 @@ export class KeyRegistryService implements OnApplicationBootstrap {
       const wanted = [...new Set(scopes)];
       const widening = wanted.filter((s) => !key.scopes.includes(s));
       if (widening.length) {
-        throw AppError.validation([{ field: 'scopes', rule: 'narrowOnly', message: `scopes can only be narrowed; the key does not have ${widening.join(', ')}` }]);
+        throw AppError.validation([
+          { field: 'scopes', rule: 'narrowOnly', message: `scopes can only be narrowed; the key does not have ${widening.join(', ')}` },
+        ]);
       }
       const updated = await tx.apiKey.update({ where: { id: keyId }, data: { scopes: wanted } });
       await this.audit(tx, actor, 'key.narrow', key.organisationId, keyId, { from: key.scopes, to: wanted });
@@ -159,11 +175,17 @@ export class KeyRegistryService implements OnApplicationBootstrap {
   /** Moves a family's mode: off → monitor → enforce, or enforce → monitor; anything else is refused. */
   async setMode(family: RouteFamily, mode: EnforcementMode, actor: string): Promise<ModeSetting> {
     const row = await this.change(async (tx) => {
-      const [current] = await tx.$queryRaw<{ mode: EnforcementMode }[]>`SELECT mode FROM key_registry.enforcement_modes WHERE family = ${family} FOR UPDATE`;
+      const [current] = await tx.$queryRaw<
+        { mode: EnforcementMode }[]
+      >`SELECT mode FROM key_registry.enforcement_modes WHERE family = ${family} FOR UPDATE`;
       if (!current) throw new AppError(404, ErrorCode.NotFound, `Unknown route family: ${family}`);
       if (!LEGAL_MODE_MOVES[current.mode].includes(mode)) {
         const legal = LEGAL_MODE_MOVES[current.mode].join(' or ');
-        throw new AppError(409, ErrorCode.IllegalModeMove, `Cannot move ${family} from ${current.mode} to ${mode}; from ${current.mode} the only move is to ${legal}`);
+        throw new AppError(
+          409,
+          ErrorCode.IllegalModeMove,
+          `Cannot move ${family} from ${current.mode} to ${mode}; from ${current.mode} the only move is to ${legal}`,
+        );
       }
       const updated = await tx.enforcementMode.update({ where: { family }, data: { mode, updatedBy: actor, updatedAt: new Date() } });
       await this.audit(tx, actor, 'mode.set', null, family, { from: current.mode, to: mode });
@@ -178,7 +200,14 @@ export class KeyRegistryService implements OnApplicationBootstrap {
     const payload = await this.db.$transaction(
       async (tx): Promise<PortalKeySetSnapshot> => {
         const state = await tx.keySetState.findUniqueOrThrow({ where: { id: 1 } });
-        return { kind: 'portal-keyset.snapshot', epoch: Number(state.epoch), version: Number(state.version), issuedAt: new Date().toISOString(), keys: await this.entries(tx), modes: await this.modes(tx) };
+        return {
+          kind: 'portal-keyset.snapshot',
+          epoch: Number(state.epoch),
+          version: Number(state.version),
+          issuedAt: new Date().toISOString(),
+          keys: await this.entries(tx),
+          modes: await this.modes(tx),
+        };
       },
       { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead },
     );
@@ -194,19 +223,37 @@ export class KeyRegistryService implements OnApplicationBootstrap {
    */
   async startEpoch(actor: string, requested?: number, above?: KeySetHead): Promise<KeySetHead> {
     const event = await this.db.$transaction(async (tx): Promise<PortalKeySetChange> => {
-      const [state] = await tx.$queryRaw<{ epoch: bigint; version: bigint }[]>`SELECT epoch, version FROM key_registry.keyset_state WHERE id = 1 FOR UPDATE`;
+      const [state] = await tx.$queryRaw<
+        { epoch: bigint; version: bigint }[]
+      >`SELECT epoch, version FROM key_registry.keyset_state WHERE id = 1 FOR UPDATE`;
       const current = Number(state.epoch);
       // Asked for because the database was behind `above`: checked again under the lock, so
       // that of two replicas finding it at once, the second finds the first's epoch.
       if (above && !isLaterKeySetHead(above, { epoch: current, version: Number(state.version) })) {
-        throw new AppError(409, ErrorCode.Conflict, `The key set (${current}/${Number(state.version)}) is no longer behind ${above.epoch}/${above.version}: an epoch was started meanwhile`);
+        throw new AppError(
+          409,
+          ErrorCode.Conflict,
+          `The key set (${current}/${Number(state.version)}) is no longer behind ${above.epoch}/${above.version}: an epoch was started meanwhile`,
+        );
       }
       const epoch = requested ?? Math.max(current + 1, (above?.epoch ?? 0) + 1, Math.floor(Date.now() / 1000));
       if (epoch <= current) throw new AppError(409, ErrorCode.Conflict, `The new epoch must be above the current one (${current})`);
       if (epoch > MAX_KEY_SET_EPOCH) throw new AppError(400, ErrorCode.BadRequest, `epoch must be at most ${MAX_KEY_SET_EPOCH}`);
       await tx.$executeRaw`UPDATE key_registry.keyset_state SET epoch = ${BigInt(epoch)}, version = 1 WHERE id = 1`;
-      await this.audit(tx, actor, 'keyset.epoch', null, String(epoch), { from: { epoch: current, version: Number(state.version) }, to: { epoch, version: 1 } });
-      return { kind: 'portal-keyset.change', epoch, version: 1, extends: 0, issuedAt: new Date().toISOString(), upserts: [], removals: [], modes: await this.modes(tx) };
+      await this.audit(tx, actor, 'keyset.epoch', null, String(epoch), {
+        from: { epoch: current, version: Number(state.version) },
+        to: { epoch, version: 1 },
+      });
+      return {
+        kind: 'portal-keyset.change',
+        epoch,
+        version: 1,
+        extends: 0,
+        issuedAt: new Date().toISOString(),
+        upserts: [],
+        removals: [],
+        modes: await this.modes(tx),
+      };
     });
     this.logger.info({ epoch: event.epoch, actor }, 'key set epoch started');
     try {
@@ -231,11 +278,17 @@ export class KeyRegistryService implements OnApplicationBootstrap {
       const held = await this.db.keySetState.findUniqueOrThrow({ where: { id: 1 } });
       const head = { epoch: Number(held.epoch), version: Number(held.version) };
       if (!isLaterKeySetHead(announced, head)) return;
-      this.logger.warn({ held: head, announced }, 'the key set database is behind what key-registry announced (restored?): starting a new epoch');
+      this.logger.warn(
+        { held: head, announced },
+        'the key set database is behind what key-registry announced (restored?): starting a new epoch',
+      );
       await this.startEpoch(RESTORE_DETECTED_ACTOR, undefined, announced);
     } catch (error) {
       if (error instanceof AppError && error.getStatus() === 409) return;
-      this.logger.error({ err: error }, 'could not check the key set database against what was announced; after a restore, start a new epoch (POST /ops/keyset/epoch)');
+      this.logger.error(
+        { err: error },
+        'could not check the key set database against what was announced; after a restore, start a new epoch (POST /ops/keyset/epoch)',
+      );
     }
   }
 
@@ -246,8 +299,17 @@ export class KeyRegistryService implements OnApplicationBootstrap {
   }
 
   private async entries(tx: Tx, where?: Prisma.ApiKeyWhereInput): Promise<KeySetEntry[]> {
-    const keys = await tx.apiKey.findMany({ where, select: { id: true, keyHash: true, organisationId: true, scopes: true, organisation: { select: { status: true } } } });
-    return keys.map((k) => ({ hash: k.keyHash, keyId: k.id, orgId: k.organisationId, scopes: k.scopes, suspended: k.organisation.status === 'suspended' }));
+    const keys = await tx.apiKey.findMany({
+      where,
+      select: { id: true, keyHash: true, organisationId: true, scopes: true, organisation: { select: { status: true } } },
+    });
+    return keys.map((k) => ({
+      hash: k.keyHash,
+      keyId: k.id,
+      orgId: k.organisationId,
+      scopes: k.scopes,
+      suspended: k.organisation.status === 'suspended',
+    }));
   }
 
   /** Every family's mode: a set that left one out would be refused by every service. */
@@ -273,7 +335,9 @@ export class KeyRegistryService implements OnApplicationBootstrap {
       db: this.db,
       work: (tx) => work(tx, touched),
       bump: async (tx): Promise<PortalKeySetChange> => {
-        const [state] = await tx.$queryRaw<{ version: bigint; epoch: bigint }[]>`UPDATE key_registry.keyset_state SET version = version + 1 WHERE id = 1 RETURNING version, epoch`;
+        const [state] = await tx.$queryRaw<
+          { version: bigint; epoch: bigint }[]
+        >`UPDATE key_registry.keyset_state SET version = version + 1 WHERE id = 1 RETURNING version, epoch`;
         const version = Number(state.version);
         const upserts = touched.organisations.size ? await this.entries(tx, { organisationId: { in: [...touched.organisations] } }) : [];
         return {
@@ -318,8 +382,17 @@ export class KeyRegistryService implements OnApplicationBootstrap {
     if (found && isLaterKeySetHead(found, head)) await this.startEpochIfRestored();
   }
 
-  private async audit(tx: Tx, actor: string, action: string, organisationId: string | null, target: string | null, details?: Prisma.InputJsonValue) {
-    await tx.auditRecord.create({ data: { actor, action, organisationId, target, requestId: RequestContext.requestId() ?? null, details } });
+  private async audit(
+    tx: Tx,
+    actor: string,
+    action: string,
+    organisationId: string | null,
+    target: string | null,
+    details?: Prisma.InputJsonValue,
+  ) {
+    await tx.auditRecord.create({
+      data: { actor, action, organisationId, target, requestId: RequestContext.requestId() ?? null, details },
+    });
   }
 }
 
@@ -336,5 +409,10 @@ function keyView(key: { id: string; name: string; prefix: string; scopes: string
 }
 
 function modeView(row: { family: string; mode: string; updatedAt: Date; updatedBy: string }): ModeSetting {
-  return { family: row.family as RouteFamily, mode: row.mode as EnforcementMode, updatedAt: row.updatedAt.toISOString(), updatedBy: row.updatedBy };
+  return {
+    family: row.family as RouteFamily,
+    mode: row.mode as EnforcementMode,
+    updatedAt: row.updatedAt.toISOString(),
+    updatedBy: row.updatedBy,
+  };
 }

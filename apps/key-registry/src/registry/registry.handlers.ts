@@ -2,7 +2,15 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { Subjects, type RpcReply } from '@swap/contracts';
 import { KeyRegistryService } from './key-registry.service';
-import { CreateKeyMessage, CreateOrganisationMessage, ListKeysMessage, NarrowScopesMessage, OrgIdField, RevokeKeyMessage, SetModeMessage } from './registry.messages';
+import {
+  CreateKeyMessage,
+  CreateOrganisationMessage,
+  ListKeysMessage,
+  NarrowScopesMessage,
+  OrgIdField,
+  RevokeKeyMessage,
+  SetModeMessage,
+} from './registry.messages';
 
 type Reply<S extends keyof typeof Subjects> = Promise<RpcReply<(typeof Subjects)[S]>>;
 

@@ -1,5 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EnforcementModes, OrganisationNameField, RouteFamilies, Scopes, type EnforcementMode, type RouteFamily, type Scope } from '@swap/contracts';
+import {
+  EnforcementModes,
+  OrganisationNameField,
+  RouteFamilies,
+  Scopes,
+  type EnforcementMode,
+  type RouteFamily,
+  type Scope,
+} from '@swap/contracts';
 import { ArrayMinSize, IsArray, IsIn, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 
 /** Who asks: a portal user id, or `operator:<name>` from the ops tool. */

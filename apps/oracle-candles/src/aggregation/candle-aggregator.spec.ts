@@ -3,7 +3,14 @@ import { CandleAggregator, type PendingCandle, type Tick } from './candle-aggreg
 import { mergeCandles, candleOfTick } from './partial-candle';
 
 const tick = (price: string, timeMs: number, symbol = 'ETH'): Tick => ({ symbol, price: parsePrice(price), timeMs });
-const show = (c: PendingCandle) => ({ bucket: c.bucket, interval: c.interval, o: formatPrice(c.open), h: formatPrice(c.high), l: formatPrice(c.low), c: formatPrice(c.close) });
+const show = (c: PendingCandle) => ({
+  bucket: c.bucket,
+  interval: c.interval,
+  o: formatPrice(c.open),
+  h: formatPrice(c.high),
+  l: formatPrice(c.low),
+  c: formatPrice(c.close),
+});
 
 describe('CandleAggregator', () => {
   it('builds open (first), high, low, close (last) by tick time, in every interval', () => {

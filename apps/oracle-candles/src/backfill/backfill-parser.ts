@@ -46,7 +46,10 @@ export function parseBackfill(text: string, format: 'csv' | 'json', defaultInter
       problems.push(`${where}: ${(error as Error).message}`);
     }
   });
-  if (problems.length) throw new BackfillError(`${problems.length} bad row(s):\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? '\n  …' : ''}`);
+  if (problems.length)
+    throw new BackfillError(
+      `${problems.length} bad row(s):\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? '\n  …' : ''}`,
+    );
   return data;
 }
 
@@ -62,7 +65,15 @@ function readRow(row: Row, defaultInterval: IntervalKey, data: BackfillData): vo
   if (!INTERVAL_KEYS.includes(intervalKey)) throw new Error(`interval must be one of ${INTERVAL_KEYS.join(', ')}`);
   const interval = intervalSeconds(intervalKey);
   if (seconds % interval !== 0) throw new Error(`timestamp ${seconds} is not the start of a ${intervalKey} bucket`);
-  const candle = { symbol, interval, bucket: seconds, open: price(row, 'open'), high: price(row, 'high'), low: price(row, 'low'), close: price(row, 'close') };
+  const candle = {
+    symbol,
+    interval,
+    bucket: seconds,
+    open: price(row, 'open'),
+    high: price(row, 'high'),
+    low: price(row, 'low'),
+    close: price(row, 'close'),
+  };
   const max = [candle.open, candle.close, candle.low].reduce((a, b) => (b > a ? b : a));
   const min = [candle.open, candle.close, candle.high].reduce((a, b) => (b < a ? b : a));
   if (candle.high < max) throw new Error('high is below open, close or low');

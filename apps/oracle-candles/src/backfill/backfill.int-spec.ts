@@ -8,7 +8,8 @@ import { runBackfill } from './backfill';
 describe('backfill importer', () => {
   let oracle: OracleHarness;
   let dir: string;
-  const read = async (symbol: string, interval: string, to = 86400) => (await oracle.get(`/v1/be/oracle/candles?symbol=${symbol}&interval=${interval}&from=0&to=${to}`)).body.candles;
+  const read = async (symbol: string, interval: string, to = 86400) =>
+    (await oracle.get(`/v1/be/oracle/candles?symbol=${symbol}&interval=${interval}&from=0&to=${to}`)).body.candles;
 
   beforeAll(async () => {
     oracle = await startOracle({ CANDLE_CACHE_TTL_MS: '0' });
@@ -18,7 +19,10 @@ describe('backfill importer', () => {
 
   it('loads 1m OHLC candles from CSV and rolls them up; a second run changes nothing', async () => {
     const file = join(dir, 'ohlc.csv');
-    await writeFile(file, 'symbol,timestamp,open,high,low,close\nHIST,0,10,12,9,11\nHIST,60,11,15,10.5,14\nHIST,1970-01-01T00:05:00Z,14,14,13,13.25\n');
+    await writeFile(
+      file,
+      'symbol,timestamp,open,high,low,close\nHIST,0,10,12,9,11\nHIST,60,11,15,10.5,14\nHIST,1970-01-01T00:05:00Z,14,14,13,13.25\n',
+    );
     const result = await runBackfill({ databaseUrl: oracle.databaseUrl, file });
     expect(result).toMatchObject({ ticks: 0, candles: 3, symbols: ['HIST'] });
     await runBackfill({ databaseUrl: oracle.databaseUrl, file, rebuildRollups: true });
@@ -32,7 +36,13 @@ describe('backfill importer', () => {
 
   it('loads ticks from JSON', async () => {
     const file = join(dir, 'ticks.json');
-    await writeFile(file, JSON.stringify([{ symbol: 'JT', timestamp: 5, price: '1.5' }, { symbol: 'JT', timestamp: 65, price: '2' }]));
+    await writeFile(
+      file,
+      JSON.stringify([
+        { symbol: 'JT', timestamp: 5, price: '1.5' },
+        { symbol: 'JT', timestamp: 65, price: '2' },
+      ]),
+    );
     await runBackfill({ databaseUrl: oracle.databaseUrl, file });
     expect(await read('JT', '5m')).toEqual([{ timestamp: 0, open: '1.5', high: '2', low: '1.5', close: '2' }]);
   });

@@ -9,7 +9,11 @@ import { runBackfill } from './backfill';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { file: { type: 'string' }, interval: { type: 'string', default: '1m' }, 'rebuild-rollups': { type: 'boolean', default: false } },
+    options: {
+      file: { type: 'string' },
+      interval: { type: 'string', default: '1m' },
+      'rebuild-rollups': { type: 'boolean', default: false },
+    },
   });
   if (!values.file) throw new Error('--file is required (a .csv or .json file)');
   if (!INTERVAL_KEYS.includes(values.interval as IntervalKey)) throw new Error(`--interval must be one of ${INTERVAL_KEYS.join(', ')}`);

@@ -54,7 +54,9 @@ export class HermesPriceSource implements PriceSource {
     }
     this.stopped = false;
     try {
-      const res = await fetch(this.url('/v2/updates/price/latest'), { signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 10_000) });
+      const res = await fetch(this.url('/v2/updates/price/latest'), {
+        signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 10_000),
+      });
       if (!res.ok) throw new Error(`status ${res.status}`);
       onTicks(this.toTicks((await res.json()) as HermesUpdateMessage));
     } catch (error) {
@@ -73,7 +75,10 @@ export class HermesPriceSource implements PriceSource {
     while (!this.stopped) {
       this.abort = new AbortController();
       try {
-        const res = await fetch(this.url('/v2/updates/price/stream'), { signal: this.abort.signal, headers: { accept: 'text/event-stream' } });
+        const res = await fetch(this.url('/v2/updates/price/stream'), {
+          signal: this.abort.signal,
+          headers: { accept: 'text/event-stream' },
+        });
         if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
         this.connected = true;
         this.options.logger.info('hermes: price stream connected');
@@ -137,7 +142,8 @@ export class HermesPriceSource implements PriceSource {
       try {
         const { expo, publish_time: publishTime } = update.price;
         if (!Number.isInteger(expo) || Math.abs(expo) > 30) throw new Error(`exponent out of range: ${expo}`);
-        if (!Number.isInteger(publishTime) || publishTime <= 0 || publishTime > 1e11) throw new Error(`publish_time out of range: ${publishTime}`);
+        if (!Number.isInteger(publishTime) || publishTime <= 0 || publishTime > 1e11)
+          throw new Error(`publish_time out of range: ${publishTime}`);
         const price = priceFromMantissa(String(update.price.price), expo);
         if (price <= 0n || price >= MAX_PRICE) throw new Error('price must be positive and below 10^20 USD');
         ticks.push({ symbol, price, timeMs: publishTime * 1000 });

@@ -29,9 +29,18 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     metrics: ServiceMetrics,
   ) {
     const registers = [metrics.registry];
-    this.ticks = new Counter({ name: 'oracle_ticks_ingested_total', help: 'Price ticks aggregated, by source', labelNames: ['source'], registers });
+    this.ticks = new Counter({
+      name: 'oracle_ticks_ingested_total',
+      help: 'Price ticks aggregated, by source',
+      labelNames: ['source'],
+      registers,
+    });
     this.flushedRows = new Counter({ name: 'oracle_candle_rows_written_total', help: 'Candle pieces merged into PostgreSQL', registers });
-    this.flushFailures = new Counter({ name: 'oracle_candle_write_failures_total', help: 'Failed candle writes (pieces are kept and retried)', registers });
+    this.flushFailures = new Counter({
+      name: 'oracle_candle_write_failures_total',
+      help: 'Failed candle writes (pieces are kept and retried)',
+      registers,
+    });
     const simulated = new Gauge({ name: 'oracle_price_source_simulated', help: '1 when prices come from the simulated feed', registers });
     simulated.set(config.PRICE_SOURCE === 'simulated' ? 1 : 0);
   }
@@ -40,7 +49,10 @@ export class IngestionService implements OnApplicationBootstrap, BeforeApplicati
     this.source = this.createSource();
     if (this.source) {
       if (this.source.simulated) {
-        this.logger.warn({ source: this.source.name, seed: this.config.SIMULATION_SEED }, 'PRICES ARE SIMULATED: a seeded random walk, not market data (PRICE_SOURCE=simulated)');
+        this.logger.warn(
+          { source: this.source.name, seed: this.config.SIMULATION_SEED },
+          'PRICES ARE SIMULATED: a seeded random walk, not market data (PRICE_SOURCE=simulated)',
+        );
       }
       await this.source.start((ticks) => this.ingest(ticks, this.source!.name));
     }

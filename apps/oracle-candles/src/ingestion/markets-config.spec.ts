@@ -26,6 +26,7 @@ describe('price symbols', () => {
   });
 
   it('gives every symbol a valid simulated starting price', () => {
-    for (const [symbol, market] of Object.entries(config.symbols)) expect({ symbol, ok: /^\d+(\.\d+)?$/.test(market.simulatedStart) }).toEqual({ symbol, ok: true });
+    for (const [symbol, market] of Object.entries(config.symbols))
+      expect({ symbol, ok: /^\d+(\.\d+)?$/.test(market.simulatedStart) }).toEqual({ symbol, ok: true });
   });
 });

@@ -39,7 +39,8 @@ describe('SimulatedPriceSource', () => {
       const [tick] = source.step(i);
       const change = tick.price > previous ? tick.price - previous : previous - tick.price;
       const text = formatPrice(tick.price);
-      if (change > previous / 1000n + 10n ** 10n || tick.price <= 0n || !/^\d+(\.\d{1,8})?$/.test(text)) offending.push(`step ${i}: ${formatPrice(previous)} -> ${text}`);
+      if (change > previous / 1000n + 10n ** 10n || tick.price <= 0n || !/^\d+(\.\d{1,8})?$/.test(text))
+        offending.push(`step ${i}: ${formatPrice(previous)} -> ${text}`);
       previous = tick.price;
     }
     expect(offending).toEqual([]);

@@ -2,12 +2,15 @@ import { formatPrice, parsePrice, PriceFormatError, priceFromMantissa, priceToNu
 import { bucketsInRange, bucketStart } from './intervals';
 
 describe('exact decimal prices', () => {
-  it.each(['1', '0.5', '3021.45', '0.000000000000000001', '123456789.123456789012345678', '99999999999999999999.999999999999999999'])('round-trips %s exactly', (text) => {
-    expect(formatPrice(parsePrice(text))).toBe(text);
-    // As a NUMERIC literal: all 18 places, the same digits.
-    expect(priceToNumericText(parsePrice(text))).toMatch(/^\d+\.\d{18}$/);
-    expect(formatPrice(parsePrice(priceToNumericText(parsePrice(text)).replace(/\.?0+$/, '')))).toBe(text);
-  });
+  it.each(['1', '0.5', '3021.45', '0.000000000000000001', '123456789.123456789012345678', '99999999999999999999.999999999999999999'])(
+    'round-trips %s exactly',
+    (text) => {
+      expect(formatPrice(parsePrice(text))).toBe(text);
+      // As a NUMERIC literal: all 18 places, the same digits.
+      expect(priceToNumericText(parsePrice(text))).toMatch(/^\d+\.\d{18}$/);
+      expect(formatPrice(parsePrice(priceToNumericText(parsePrice(text)).replace(/\.?0+$/, '')))).toBe(text);
+    },
+  );
 
   it('canonicalises trailing zeros', () => {
     expect(formatPrice(parsePrice('3021.4500'))).toBe('3021.45');

@@ -32,7 +32,8 @@ export function formatPrice(price: Price): string {
 
 /** Pyth's integer mantissa and base-10 exponent ("6140993501000", -8) as an exact price. */
 export function priceFromMantissa(mantissa: string, expo: number): Price {
-  if (!/^\d{1,40}$/.test(mantissa)) throw new PriceFormatError(`price mantissa must be a non-negative integer: ${JSON.stringify(mantissa)}`);
+  if (!/^\d{1,40}$/.test(mantissa))
+    throw new PriceFormatError(`price mantissa must be a non-negative integer: ${JSON.stringify(mantissa)}`);
   if (!Number.isInteger(expo) || Math.abs(expo) > 30) throw new PriceFormatError(`price exponent must be an integer within ±30: ${expo}`);
   const shift = PRICE_DECIMALS + expo;
   if (shift < 0) {

@@ -29,7 +29,13 @@ export async function startOracle(env: Record<string, string> = {}): Promise<Ora
   await migrateService(db.url, oracleCandles);
   const service = await startServiceFromEnv(
     oracleCandles,
-    testServiceEnv({ DATABASE_URL: db.url, PRICE_SOURCE: 'none', CACHE_KEY_PREFIX: uniqueId('oracle'), FLUSH_INTERVAL_MS: '60000', ...env }),
+    testServiceEnv({
+      DATABASE_URL: db.url,
+      PRICE_SOURCE: 'none',
+      CACHE_KEY_PREFIX: uniqueId('oracle'),
+      FLUSH_INTERVAL_MS: '60000',
+      ...env,
+    }),
   );
   const ingestion = service.app.get(IngestionService);
   return {

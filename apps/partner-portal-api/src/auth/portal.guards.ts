@@ -21,7 +21,11 @@ export class CsrfGuard implements CanActivate {
     const cookie = request.cookies?.[CSRF_COOKIE];
     const header = request.headers[CSRF_HEADER];
     if (!cookie || typeof header !== 'string' || !sameSecret(header, cookie)) {
-      throw new AppError(403, ErrorCode.CsrfRejected, `Missing or wrong ${CSRF_HEADER} header: it must equal the ${CSRF_COOKIE} cookie (GET /portal/api/auth/csrf sets one)`);
+      throw new AppError(
+        403,
+        ErrorCode.CsrfRejected,
+        `Missing or wrong ${CSRF_HEADER} header: it must equal the ${CSRF_COOKIE} cookie (GET /portal/api/auth/csrf sets one)`,
+      );
     }
     return true;
   }
@@ -41,4 +45,6 @@ export class SessionGuard implements CanActivate {
   }
 }
 
-export const CurrentUser = createParamDecorator((_: unknown, context: ExecutionContext): PortalUser => context.switchToHttp().getRequest<PortalRequest>().portalUser!);
+export const CurrentUser = createParamDecorator(
+  (_: unknown, context: ExecutionContext): PortalUser => context.switchToHttp().getRequest<PortalRequest>().portalUser!,
+);

@@ -26,7 +26,10 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.sweeper = setInterval(() => void this.db.session.deleteMany({ where: { expiresAt: { lt: new Date() } } }).catch(() => undefined), SWEEP_EVERY_MS).unref();
+    this.sweeper = setInterval(
+      () => void this.db.session.deleteMany({ where: { expiresAt: { lt: new Date() } } }).catch(() => undefined),
+      SWEEP_EVERY_MS,
+    ).unref();
   }
 
   onModuleDestroy(): void {

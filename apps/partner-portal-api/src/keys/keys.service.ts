@@ -41,7 +41,9 @@ export class KeysService {
     await this.orgs.member(user, orgId, MANAGERS, 'create keys');
     this.configured();
     const minted = mintKey('portal');
-    const { apiKey } = await this.keyService(() => this.messaging.request(Subjects.keyCreate, { orgId, name, keyHash: minted.hash, prefix: minted.displayPrefix, actor: actorOf(user) }));
+    const { apiKey } = await this.keyService(() =>
+      this.messaging.request(Subjects.keyCreate, { orgId, name, keyHash: minted.hash, prefix: minted.displayPrefix, actor: actorOf(user) }),
+    );
     return { key: minted.key, ...view(apiKey) };
   }
 
@@ -54,7 +56,12 @@ export class KeysService {
   /** PORTAL_KEY_SERVICE=disabled: this deployment has no key service; retrying will not help. */
   private configured(): void {
     if (this.config.PORTAL_KEY_SERVICE === 'disabled') {
-      throw new AppError(503, ErrorCode.NotConfigured, 'Key management is not configured on this deployment; contact support (retrying will not help)', { retryable: false });
+      throw new AppError(
+        503,
+        ErrorCode.NotConfigured,
+        'Key management is not configured on this deployment; contact support (retrying will not help)',
+        { retryable: false },
+      );
     }
   }
 
@@ -64,7 +71,9 @@ export class KeysService {
       return await call();
     } catch (error) {
       if (error instanceof AppError && (error.code === ErrorCode.DependencyUnavailable || error.code === ErrorCode.DependencyTimeout)) {
-        throw new AppError(503, ErrorCode.DependencyUnavailable, 'The key service is unavailable right now; retry in a moment', { retryable: true });
+        throw new AppError(503, ErrorCode.DependencyUnavailable, 'The key service is unavailable right now; retry in a moment', {
+          retryable: true,
+        });
       }
       throw error;
     }

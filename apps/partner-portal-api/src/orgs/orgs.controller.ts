@@ -9,7 +9,16 @@ import type { Role } from '../generated/prisma/client';
 import { KeysService } from '../keys/keys.service';
 import { EmailField, NameField } from '../portal-fields';
 import { OrgsService } from './orgs.service';
-import { AcceptedInvitation, CreatedInvitationView, CreatedKeyView, InvitationPreview, InvitationView, MemberView, OrgView, PortalKeyViewDto } from '../portal-views.dto';
+import {
+  AcceptedInvitation,
+  CreatedInvitationView,
+  CreatedKeyView,
+  InvitationPreview,
+  InvitationView,
+  MemberView,
+  OrgView,
+  PortalKeyViewDto,
+} from '../portal-views.dto';
 
 class OrgBody {
   @OrganisationNameField()
@@ -72,7 +81,11 @@ export class OrgsController {
   @Delete('orgs/:orgId/keys/:keyId')
   @HttpCode(204)
   @ApiOperation({ summary: 'Revokes (deletes) a key (owner, admin); 404 when already gone' })
-  async revokeKey(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string, @Param('keyId', uuid) keyId: string): Promise<void> {
+  async revokeKey(
+    @CurrentUser() user: PortalUser,
+    @Param('orgId', uuid) orgId: string,
+    @Param('keyId', uuid) keyId: string,
+  ): Promise<void> {
     await this.keys.revoke(user, orgId, keyId);
   }
 
@@ -86,14 +99,23 @@ export class OrgsController {
   @Patch('orgs/:orgId/members/:userId')
   @ApiOperation({ summary: 'Changes a member’s role (owners any; admins between admin and member); the last owner keeps the role' })
   @ApiOkResponse({ type: MemberView })
-  changeRole(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string, @Param('userId', uuid) userId: string, @Body() body: RoleBody) {
+  changeRole(
+    @CurrentUser() user: PortalUser,
+    @Param('orgId', uuid) orgId: string,
+    @Param('userId', uuid) userId: string,
+    @Body() body: RoleBody,
+  ) {
     return this.orgs.changeRole(user, orgId, userId, body.role);
   }
 
   @Delete('orgs/:orgId/members/:userId')
   @HttpCode(204)
   @ApiOperation({ summary: 'Removes a member (owner, admin), or leaves (yourself); the last owner cannot leave' })
-  async removeMember(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string, @Param('userId', uuid) userId: string): Promise<void> {
+  async removeMember(
+    @CurrentUser() user: PortalUser,
+    @Param('orgId', uuid) orgId: string,
+    @Param('userId', uuid) userId: string,
+  ): Promise<void> {
     await this.orgs.removeMember(user, orgId, userId);
   }
 
@@ -115,7 +137,11 @@ export class OrgsController {
   @Delete('orgs/:orgId/invitations/:invitationId')
   @HttpCode(204)
   @ApiOperation({ summary: 'Withdraws an open invitation (owner, admin)' })
-  async revokeInvitation(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string, @Param('invitationId', uuid) invitationId: string): Promise<void> {
+  async revokeInvitation(
+    @CurrentUser() user: PortalUser,
+    @Param('orgId', uuid) orgId: string,
+    @Param('invitationId', uuid) invitationId: string,
+  ): Promise<void> {
     await this.orgs.revokeInvitation(user, orgId, invitationId);
   }
 

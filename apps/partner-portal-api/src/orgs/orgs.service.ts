@@ -34,7 +34,11 @@ export class OrgsService {
     const membership = await this.db.membership.findUnique({ where: { orgId_userId: { orgId, userId: user.id } } });
     if (!membership) throw notFound();
     if (roles && !roles.includes(membership.role)) {
-      throw new AppError(403, ErrorCode.Forbidden, `Only ${roles.map((r) => `an ${r}`).join(' or ')} may ${doing}; you are a ${membership.role} of this organisation`);
+      throw new AppError(
+        403,
+        ErrorCode.Forbidden,
+        `Only ${roles.map((r) => `an ${r}`).join(' or ')} may ${doing}; you are a ${membership.role} of this organisation`,
+      );
     }
     return membership;
   }
@@ -59,11 +63,18 @@ export class OrgsService {
   async changeRole(user: PortalUser, orgId: string, userId: string, role: Role) {
     return this.db.$transaction(async (tx) => {
       const { rows, me } = await lockMembers(tx, orgId, user);
-      if (!MANAGERS.includes(me.role)) throw new AppError(403, ErrorCode.Forbidden, `Only an owner or an admin may change roles; you are a ${me.role} of this organisation`);
+      if (!MANAGERS.includes(me.role))
+        throw new AppError(
+          403,
+          ErrorCode.Forbidden,
+          `Only an owner or an admin may change roles; you are a ${me.role} of this organisation`,
+        );
       const target = rows.find((r) => r.user_id === userId);
       if (!target) throw new AppError(404, ErrorCode.NotFound, 'No such member of this organisation');
-      if (me.role !== 'owner' && (role === 'owner' || target.role === 'owner')) throw new AppError(403, ErrorCode.Forbidden, 'Only an owner may make someone an owner or change an owner’s role');
-      if (role !== 'owner' && isLastOwner(rows, target)) throw new AppError(409, ErrorCode.Conflict, 'The last owner cannot give up the role; make another member an owner first');
+      if (me.role !== 'owner' && (role === 'owner' || target.role === 'owner'))
+        throw new AppError(403, ErrorCode.Forbidden, 'Only an owner may make someone an owner or change an owner’s role');
+      if (role !== 'owner' && isLastOwner(rows, target))
+        throw new AppError(409, ErrorCode.Conflict, 'The last owner cannot give up the role; make another member an owner first');
       const updated = await tx.membership.update({ where: { orgId_userId: { orgId, userId } }, data: { role }, include: { user: true } });
       return { userId: updated.userId, email: updated.user.email, role: updated.role, joinedAt: updated.createdAt.toISOString() };
     });
@@ -75,11 +86,18 @@ export class OrgsService {
       const { rows, me } = await lockMembers(tx, orgId, user);
       const target = rows.find((r) => r.user_id === userId);
       if (userId !== user.id) {
-        if (!MANAGERS.includes(me.role)) throw new AppError(403, ErrorCode.Forbidden, `Only an owner or an admin may remove members; you are a ${me.role} of this organisation`);
+        if (!MANAGERS.includes(me.role))
+          throw new AppError(
+            403,
+            ErrorCode.Forbidden,
+            `Only an owner or an admin may remove members; you are a ${me.role} of this organisation`,
+          );
         if (!target) throw new AppError(404, ErrorCode.NotFound, 'No such member of this organisation');
-        if (target.role === 'owner' && me.role !== 'owner') throw new AppError(403, ErrorCode.Forbidden, 'Only an owner may remove an owner');
+        if (target.role === 'owner' && me.role !== 'owner')
+          throw new AppError(403, ErrorCode.Forbidden, 'Only an owner may remove an owner');
       }
-      if (isLastOwner(rows, target!)) throw new AppError(409, ErrorCode.Conflict, 'The last owner cannot leave; make another member an owner first');
+      if (isLastOwner(rows, target!))
+        throw new AppError(409, ErrorCode.Conflict, 'The last owner cannot leave; make another member an owner first');
       await tx.membership.delete({ where: { orgId_userId: { orgId, userId } } });
     });
   }
@@ -87,7 +105,12 @@ export class OrgsService {
   async invite(user: PortalUser, orgId: string, email: string, role: Role) {
     const me = await this.member(user, orgId, MANAGERS, 'invite members');
     const already = await this.db.membership.findFirst({ where: { orgId, user: { email: email.trim().toLowerCase() } } });
-    if (already) throw new AppError(409, ErrorCode.Conflict, `${email.trim().toLowerCase()} is already ${already.role === 'member' ? 'a' : 'an'} ${already.role} of this organisation`);
+    if (already)
+      throw new AppError(
+        409,
+        ErrorCode.Conflict,
+        `${email.trim().toLowerCase()} is already ${already.role === 'member' ? 'a' : 'an'} ${already.role} of this organisation`,
+      );
     return this.createInvitation(orgId, me.orgName, email, role, actorOf(user));
   }
 
@@ -100,8 +123,17 @@ export class OrgsService {
 
   async invitations(user: PortalUser, orgId: string) {
     await this.member(user, orgId, MANAGERS, 'list invitations');
-    const rows = await this.db.invitation.findMany({ where: { orgId, acceptedAt: null, expiresAt: { gt: new Date() } }, orderBy: { createdAt: 'asc' } });
-    return rows.map((i) => ({ id: i.id, email: i.email, role: i.role, createdAt: i.createdAt.toISOString(), expiresAt: i.expiresAt.toISOString() }));
+    const rows = await this.db.invitation.findMany({
+      where: { orgId, acceptedAt: null, expiresAt: { gt: new Date() } },
+      orderBy: { createdAt: 'asc' },
+    });
+    return rows.map((i) => ({
+      id: i.id,
+      email: i.email,
+      role: i.role,
+      createdAt: i.createdAt.toISOString(),
+      expiresAt: i.expiresAt.toISOString(),
+    }));
   }
 
   async revokeInvitation(user: PortalUser, orgId: string, invitationId: string): Promise<void> {
@@ -123,8 +155,12 @@ export class OrgsService {
   async accept(user: PortalUser, token: string) {
     return this.db.$transaction(async (tx) => {
       const found = await openInvitation(tx, token);
-      if (found.email !== user.email) throw new AppError(403, ErrorCode.Forbidden, 'This invitation is for another email address; sign in with the invited one');
-      const { count } = await tx.invitation.updateMany({ where: { id: found.id, acceptedAt: null }, data: { acceptedAt: new Date(), acceptedBy: user.id } });
+      if (found.email !== user.email)
+        throw new AppError(403, ErrorCode.Forbidden, 'This invitation is for another email address; sign in with the invited one');
+      const { count } = await tx.invitation.updateMany({
+        where: { id: found.id, acceptedAt: null },
+        data: { acceptedAt: new Date(), acceptedBy: user.id },
+      });
       if (count === 0) throw invitationGone();
       const existing = await tx.membership.findUnique({ where: { orgId_userId: { orgId: found.orgId, userId: user.id } } });
       if (existing) throw new AppError(409, ErrorCode.Conflict, `You are already a ${existing.role} of ${found.orgName}`);
@@ -136,7 +172,15 @@ export class OrgsService {
   private async createInvitation(orgId: string, orgName: string, email: string, role: Role, invitedBy: string) {
     const token = randomBytes(24).toString('base64url');
     const row = await this.db.invitation.create({
-      data: { tokenHash: hashKey(token), orgId, orgName, email: email.trim().toLowerCase(), role, invitedBy, expiresAt: new Date(Date.now() + this.config.INVITATION_TTL_MS) },
+      data: {
+        tokenHash: hashKey(token),
+        orgId,
+        orgName,
+        email: email.trim().toLowerCase(),
+        role,
+        invitedBy,
+        expiresAt: new Date(Date.now() + this.config.INVITATION_TTL_MS),
+      },
     });
     const link = `${this.config.PORTAL_PUBLIC_URL.replace(/\/+$/, '')}/portal/invitations/${token}`;
     return { id: row.id, email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString(), token, link };
@@ -148,7 +192,9 @@ type MemberRow = { user_id: string; role: Role };
 
 /** The organisation's memberships, locked for the transaction, and the caller's own (404 if not a member). */
 async function lockMembers(tx: Tx, orgId: string, user: PortalUser): Promise<{ rows: MemberRow[]; me: MemberRow }> {
-  const rows = await tx.$queryRaw<MemberRow[]>`SELECT user_id::text, role::text AS role FROM partner_portal_api.memberships WHERE org_id = ${orgId}::uuid FOR UPDATE`;
+  const rows = await tx.$queryRaw<
+    MemberRow[]
+  >`SELECT user_id::text, role::text AS role FROM partner_portal_api.memberships WHERE org_id = ${orgId}::uuid FOR UPDATE`;
   const me = rows.find((r) => r.user_id === user.id);
   if (!me) throw notFound();
   return { rows, me };

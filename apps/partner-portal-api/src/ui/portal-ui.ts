@@ -16,7 +16,8 @@ const TYPES: Record<string, string> = {
 
 /** What every page of the portal is served with: scripts and styles only from here, no framing, no referrer (invitation links carry tokens). */
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
@@ -30,7 +31,9 @@ interface Asset {
 
 /** Where `npm run build` puts the UI (dist/partner-portal-web), from the compiled service or from its sources under jest. */
 export function portalUiDir(serviceDir: string): string | undefined {
-  return [join(serviceDir, '..', '..', '..', 'partner-portal-web'), join(serviceDir, '..', '..', '..', 'dist', 'partner-portal-web')].find((dir) => existsSync(join(dir, 'index.html')));
+  return [join(serviceDir, '..', '..', '..', 'partner-portal-web'), join(serviceDir, '..', '..', '..', 'dist', 'partner-portal-web')].find(
+    (dir) => existsSync(join(dir, 'index.html')),
+  );
 }
 
 function load(dir: string): Map<string, Asset> {
@@ -39,7 +42,12 @@ function load(dir: string): Map<string, Asset> {
     for (const name of readdirSync(at)) {
       const file = join(at, name);
       if (statSync(file).isDirectory()) walk(file);
-      else assets.set(relative(dir, file).split(sep).join('/'), { body: readFileSync(file), type: TYPES[extname(name)] ?? 'application/octet-stream', immutable: file.includes(`${sep}assets${sep}`) });
+      else
+        assets.set(relative(dir, file).split(sep).join('/'), {
+          body: readFileSync(file),
+          type: TYPES[extname(name)] ?? 'application/octet-stream',
+          immutable: file.includes(`${sep}assets${sep}`),
+        });
     }
   };
   walk(dir);
@@ -47,7 +55,12 @@ function load(dir: string): Map<string, Asset> {
 }
 
 function notFound(reply: FastifyReply, message: string): FastifyReply {
-  const body: ErrorBody = { statusCode: 404, code: ErrorCode.RouteNotFound, message: printableText(message), requestId: String(reply.request.id) };
+  const body: ErrorBody = {
+    statusCode: 404,
+    code: ErrorCode.RouteNotFound,
+    message: printableText(message),
+    requestId: String(reply.request.id),
+  };
   return reply.code(404).type('application/json; charset=utf-8').send(body);
 }
 

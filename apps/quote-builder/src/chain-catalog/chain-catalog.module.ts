@@ -4,6 +4,17 @@ import { QuoteBuilderConfig } from '../quote-builder.config';
 import { ChainCatalogHandlers } from './chain-catalog.handlers';
 import { ChainCatalogAnnouncer, ChainCatalog } from './chain-catalog.service';
 
-@Module({ controllers: [ChainCatalogHandlers], providers: [ChainCatalog, ChainCatalogAnnouncer, { provide: ChainAccess, inject: [QuoteBuilderConfig], useFactory: (c: QuoteBuilderConfig) => new ChainAccess({ timeoutMs: c.CHAIN_RPC_TIMEOUT_MS }) }],
-  exports: [ChainCatalog, ChainAccess], })
+@Module({
+  controllers: [ChainCatalogHandlers],
+  providers: [
+    ChainCatalog,
+    ChainCatalogAnnouncer,
+    {
+      provide: ChainAccess,
+      inject: [QuoteBuilderConfig],
+      useFactory: (c: QuoteBuilderConfig) => new ChainAccess({ timeoutMs: c.CHAIN_RPC_TIMEOUT_MS }),
+    },
+  ],
+  exports: [ChainCatalog, ChainAccess],
+})
 export class ChainCatalogModule {}

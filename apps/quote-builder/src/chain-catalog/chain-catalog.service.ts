@@ -14,11 +14,23 @@ export class ChainCatalog {
   constructor(private readonly config: QuoteBuilderConfig) {
     this.chains = applyRpcUrls(loadChainRegistry(config.CHAIN_PROFILE), config.CHAIN_RPC_URLS);
     const content = {
-      chains: this.chains.chains.map(({ key, name, type, chainId, relayChainId, hub, aliases }) => ({ key, name, type, chainId, relayChainId, hub, aliases })),
+      chains: this.chains.chains.map(({ key, name, type, chainId, relayChainId, hub, aliases }) => ({
+        key,
+        name,
+        type,
+        chainId,
+        relayChainId,
+        hub,
+        aliases,
+      })),
       tokensByChain: this.chains.tokensByChain(),
       partnerFee: this.configuredPartnerFee(),
     };
-    this.snapshot = { version: createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 16), startedAt: Date.now(), ...content };
+    this.snapshot = {
+      version: createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 16),
+      startedAt: Date.now(),
+      ...content,
+    };
   }
 
   tokensByChain(): TokensByChain {

@@ -59,8 +59,18 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.connections.onFill((solver, frame) => void this.recordFill(solver, frame).catch((error: Error) => this.logger.warn({ err: error, solver: solver.name }, 'fill report not recorded')));
-    this.connections.onConnect((solver, send) => void this.sendOpen(solver, send).catch((error: Error) => this.logger.warn({ err: error, solver: solver.name }, 'open intents not sent')));
+    this.connections.onFill(
+      (solver, frame) =>
+        void this.recordFill(solver, frame).catch((error: Error) =>
+          this.logger.warn({ err: error, solver: solver.name }, 'fill report not recorded'),
+        ),
+    );
+    this.connections.onConnect(
+      (solver, send) =>
+        void this.sendOpen(solver, send).catch((error: Error) =>
+          this.logger.warn({ err: error, solver: solver.name }, 'open intents not sent'),
+        ),
+    );
     this.sweeper = setInterval(() => void this.openDue(), SWEEP_MS);
     this.sweeper.unref();
   }
@@ -102,7 +112,8 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
   async status(intentTxHash: string): Promise<IntentStatusResponse> {
     const row = await this.db.execution.findFirst({ where: { intentTxHash: intentTxHash.toLowerCase() }, orderBy: { createdAt: 'asc' } });
     if (!row) return { status: SolverStatusCode.NotFound };
-    if (row.status === 'solved') return { status: SolverStatusCode.Solved, intentHash: row.intentHash, ...(row.fillTxHash ? { fillTxHash: row.fillTxHash } : {}) };
+    if (row.status === 'solved')
+      return { status: SolverStatusCode.Solved, intentHash: row.intentHash, ...(row.fillTxHash ? { fillTxHash: row.fillTxHash } : {}) };
     const deadline = BigInt(row.deadline.toFixed());
     const expired = deadline !== 0n && deadline < BigInt(Math.floor(Date.now() / 1000));
     return { status: expired ? SolverStatusCode.Failed : SolverStatusCode.InProgress, intentHash: row.intentHash };
@@ -117,7 +128,10 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     const events = await this.chains.evm(hub, (a) => a.intentEvents(frame.fill_tx_hash as Hex, this.intentsContract()));
     const filled = events?.status === 'success' && events.filled.some((f) => f.intentHash.toLowerCase() === intentHash);
     if (!filled) {
-      this.logger.warn({ solver: solver.name, intentHash, fillTxHash: frame.fill_tx_hash }, 'fill report not confirmed by the hub; ignored');
+      this.logger.warn(
+        { solver: solver.name, intentHash, fillTxHash: frame.fill_tx_hash },
+        'fill report not confirmed by the hub; ignored',
+      );
       return;
     }
     const { count } = await this.db.execution.updateMany({
@@ -136,7 +150,11 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     if (events.status !== 'success' || events.created.length === 0) {
       throw new AppError(404, ErrorCode.IntentNotFound, `Transaction ${txHash} created no intent on the hub's intents contract`);
     }
-    const matching = quote ? events.created.find((c) => sameAddress(c.intent.inputToken, quote.hubTokenSrc) && sameAddress(c.intent.outputToken, quote.hubTokenDst)) : undefined;
+    const matching = quote
+      ? events.created.find(
+          (c) => sameAddress(c.intent.inputToken, quote.hubTokenSrc) && sameAddress(c.intent.outputToken, quote.hubTokenDst),
+        )
+      : undefined;
     return matching ?? events.created[0];
   }
 
@@ -191,7 +209,9 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
   }
 }
 
-function frameOf(row: Pick<ExecutionRow, 'intentHash' | 'intentTxHash' | 'intent' | 'quoteId' | 'exclusiveSolver' | 'exclusiveUntil'>): ExecuteFrame {
+function frameOf(
+  row: Pick<ExecutionRow, 'intentHash' | 'intentTxHash' | 'intent' | 'quoteId' | 'exclusiveSolver' | 'exclusiveUntil'>,
+): ExecuteFrame {
   return {
     type: 'execute',
     intent_hash: row.intentHash,
@@ -209,13 +229,25 @@ function checkAgainstQuote(intent: Intent, quote: QuoteRecord): void {
     throw new AppError(410, ErrorCode.QuoteExpired, `Quote ${quote.id} expired at ${quote.expiresAt}`);
   }
   if (!sameAddress(intent.inputToken, quote.hubTokenSrc) || !sameAddress(intent.outputToken, quote.hubTokenDst)) {
-    throw new AppError(409, ErrorCode.QuoteMismatch, `The intent swaps other tokens than quote ${quote.id}`, { protocolCode: SolverErrorCode.QuoteNotMatch });
+    throw new AppError(409, ErrorCode.QuoteMismatch, `The intent swaps other tokens than quote ${quote.id}`, {
+      protocolCode: SolverErrorCode.QuoteNotMatch,
+    });
   }
   if (intent.inputAmount !== quote.hubAmountIn) {
-    throw new AppError(409, ErrorCode.QuoteMismatch, `The intent's inputAmount ${intent.inputAmount} is not the quoted ${quote.hubAmountIn}`, { protocolCode: SolverErrorCode.IntentDataNotMatchQuote });
+    throw new AppError(
+      409,
+      ErrorCode.QuoteMismatch,
+      `The intent's inputAmount ${intent.inputAmount} is not the quoted ${quote.hubAmountIn}`,
+      { protocolCode: SolverErrorCode.IntentDataNotMatchQuote },
+    );
   }
   if (BigInt(intent.minOutputAmount) > BigInt(quote.hubQuotedAmount)) {
-    throw new AppError(409, ErrorCode.QuoteMismatch, `The intent asks at least ${intent.minOutputAmount}, more than the quoted ${quote.hubQuotedAmount}`, { protocolCode: SolverErrorCode.MaxDiffOutput });
+    throw new AppError(
+      409,
+      ErrorCode.QuoteMismatch,
+      `The intent asks at least ${intent.minOutputAmount}, more than the quoted ${quote.hubQuotedAmount}`,
+      { protocolCode: SolverErrorCode.MaxDiffOutput },
+    );
   }
 }
 

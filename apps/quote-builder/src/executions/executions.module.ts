@@ -4,5 +4,10 @@ import { ChainCatalogModule } from '../chain-catalog/chain-catalog.module';
 import { ExecutionService } from './execution.service';
 import { ExecutionsHandlers } from './executions.handlers';
 
-@Module({ imports: [ChainCatalogModule, MarketplaceModule], controllers: [ExecutionsHandlers], providers: [ExecutionService], exports: [ExecutionService] })
+@Module({
+  imports: [ChainCatalogModule, MarketplaceModule],
+  controllers: [ExecutionsHandlers],
+  providers: [ExecutionService],
+  exports: [ExecutionService],
+})
 export class ExecutionsModule {}

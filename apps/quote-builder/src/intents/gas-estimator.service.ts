@@ -22,10 +22,26 @@ export class GasEstimatorService {
     if (!chain) throw AppError.validation([{ field: 'chainKey', rule: 'knownChain', message: `chainKey: unknown chain key ${chainKey}` }]);
     if (chain.type === 'EVM') {
       const problems: FieldViolation[] = [];
-      if (!isEvmAddressText(tx.from)) problems.push({ field: 'tx.from', rule: 'evmAddress', message: `tx.from must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)` });
-      if (!isEvmAddressText(tx.to)) problems.push({ field: 'tx.to', rule: 'evmAddress', message: `tx.to must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)` });
-      if (!/^0x([0-9a-fA-F]{2})*$/.test(tx.data)) problems.push({ field: 'tx.data', rule: 'hexBytes', message: 'tx.data must be 0x-prefixed hex bytes on an EVM network' });
-      if (tx.encoding !== undefined) problems.push({ field: 'tx.encoding', rule: 'evmTx', message: `tx.encoding is for Solana transactions; ${chain.key} takes { from, to, value, data }` });
+      if (!isEvmAddressText(tx.from))
+        problems.push({
+          field: 'tx.from',
+          rule: 'evmAddress',
+          message: `tx.from must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)`,
+        });
+      if (!isEvmAddressText(tx.to))
+        problems.push({
+          field: 'tx.to',
+          rule: 'evmAddress',
+          message: `tx.to must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)`,
+        });
+      if (!/^0x([0-9a-fA-F]{2})*$/.test(tx.data))
+        problems.push({ field: 'tx.data', rule: 'hexBytes', message: 'tx.data must be 0x-prefixed hex bytes on an EVM network' });
+      if (tx.encoding !== undefined)
+        problems.push({
+          field: 'tx.encoding',
+          rule: 'evmTx',
+          message: `tx.encoding is for Solana transactions; ${chain.key} takes { from, to, value, data }`,
+        });
       if (problems.length) throw AppError.validation(problems);
       const call = { from: tx.from as Address, to: tx.to as Address, value: BigInt(tx.value ?? '0'), data: tx.data as Hex };
       const gas = await this.chains.evm(chain, (a) => a.estimateGas(call).catch((error: unknown) => rethrowRevert(error, chain.key)));
@@ -33,17 +49,32 @@ export class GasEstimatorService {
       return { chainKey: chain.key, gas: gas.toString(), price: price.toString(), fee: (gas * price).toString(), unit: 'wei' };
     }
     if (chain.type === 'SOLANA') {
-      if (tx.encoding !== 'base64') throw AppError.validation([{ field: 'tx.encoding', rule: 'solanaTx', message: `tx.encoding must be base64: ${chain.key} transactions are sent as the builder returned them` }]);
+      if (tx.encoding !== 'base64')
+        throw AppError.validation([
+          {
+            field: 'tx.encoding',
+            rule: 'solanaTx',
+            message: `tx.encoding must be base64: ${chain.key} transactions are sent as the builder returned them`,
+          },
+        ]);
       const { fee, signatures } = await this.chains.solana(chain, (a) =>
         a.feeOf(tx.data).catch((error: unknown) => {
           if (error instanceof RangeError || error instanceof TypeError || (error as { name?: string }).name === 'SolanaError') {
-            throw AppError.validation([{ field: 'tx.data', rule: 'solanaTransaction', message: 'tx.data must be a base64 Solana wire transaction' }]);
+            throw AppError.validation([
+              { field: 'tx.data', rule: 'solanaTransaction', message: 'tx.data must be a base64 Solana wire transaction' },
+            ]);
           }
           throw error;
         }),
       );
       if (fee === null) throw new AppError(422, ErrorCode.TransactionWouldFail, 'The transaction’s blockhash has expired; build it again');
-      return { chainKey: chain.key, gas: String(signatures), price: signatures ? (fee / BigInt(signatures)).toString() : '0', fee: fee.toString(), unit: 'lamports' };
+      return {
+        chainKey: chain.key,
+        gas: String(signatures),
+        price: signatures ? (fee / BigInt(signatures)).toString() : '0',
+        fee: fee.toString(),
+        unit: 'lamports',
+      };
     }
     throw new AppError(501, ErrorCode.NotImplemented, `Gas estimates for ${chain.key} are not built yet`);
   }

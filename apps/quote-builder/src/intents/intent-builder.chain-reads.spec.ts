@@ -493,7 +493,13 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
     });
 
     it('refuses, before any chain read, an amount that rounds to nothing on the hub (alone, or less the partner fee)', async () => {
-      const wide = { srcChainKey: '0xa4b1.arbitrum', dstChainKey: '0xa4b1.arbitrum', inputToken: ARB_WIDE, outputToken: ARB_USDC, minOutputAmount: '1' };
+      const wide = {
+        srcChainKey: '0xa4b1.arbitrum',
+        dstChainKey: '0xa4b1.arbitrum',
+        inputToken: ARB_WIDE,
+        outputToken: ARB_USDC,
+        minOutputAmount: '1',
+      };
       const refusal = async (over: Partial<IntentRequest>) => {
         const error = await builder.build(request({ ...wide, ...over })).catch((e: unknown) => e);
         if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${JSON.stringify(error)}`);
@@ -501,15 +507,26 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
       };
       // 18 → 6 decimals: 999 999 999 999 × 10^-12 is 0.999… of a hub unit.
       expect(await refusal({ inputAmount: '999999999999' })).toEqual([
-        { field: 'inputAmount', rule: 'hubUnits', message: 'inputAmount is less than one unit of WIDE on the hub (it keeps 6 decimals): nothing would be swapped' },
+        {
+          field: 'inputAmount',
+          rule: 'hubUnits',
+          message: 'inputAmount is less than one unit of WIDE on the hub (it keeps 6 decimals): nothing would be swapped',
+        },
       ]);
       // The fee is below the amount in token units, but both are one hub unit.
       expect(await refusal({ inputAmount: '1500000000000', partnerFee: { address: RECEIVER, amount: '1000000000000' } })).toEqual([
-        { field: 'inputAmount', rule: 'hubUnits', message: 'inputAmount less the partner fee is less than one unit of WIDE on the hub (it keeps 6 decimals): nothing would be swapped' },
+        {
+          field: 'inputAmount',
+          rule: 'hubUnits',
+          message:
+            'inputAmount less the partner fee is less than one unit of WIDE on the hub (it keeps 6 decimals): nothing would be swapped',
+        },
       ]);
       expect(chains.reads).toEqual([]);
       // One hub unit is enough.
-      await expect(builder.build(request({ ...wide, inputAmount: '1000000000000' }))).resolves.toMatchObject({ intent: { inputAmount: '1' } });
+      await expect(builder.build(request({ ...wide, inputAmount: '1000000000000' }))).resolves.toMatchObject({
+        intent: { inputAmount: '1' },
+      });
     });
 
     it('from Solana: the deposit the chain adapter builds, to the hub wallet’s bytes, carrying the hub calls; the user’s key as 32 raw bytes', async () => {

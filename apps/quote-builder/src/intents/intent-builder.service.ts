@@ -1,5 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { ChainAccess, encodeApprove, encodeAssetManagerTransfer, encodeCancelIntent, encodeHubCalls, encodeSendMessage, encodeWithdrawTo, hubDecimalsOf, partnerFeeData, partnerFeeOn, partnerFeeQuote, relayDataOf, toHubAmount, type ChainInfo, type HubCall, type TokenInfo } from '@swap/chains';
+import {
+  ChainAccess,
+  encodeApprove,
+  encodeAssetManagerTransfer,
+  encodeCancelIntent,
+  encodeHubCalls,
+  encodeSendMessage,
+  encodeWithdrawTo,
+  hubDecimalsOf,
+  partnerFeeData,
+  partnerFeeOn,
+  partnerFeeQuote,
+  relayDataOf,
+  toHubAmount,
+  type ChainInfo,
+  type HubCall,
+  type TokenInfo,
+} from '@swap/chains';
 import {
   AppError,
   ErrorCode,
@@ -43,10 +60,18 @@ export class IntentBuilderService {
     const { src, dst, input, output, amount, srcAddress, dstAddress } = this.resolveIntent(request);
     const fee = partnerFeeOn(amount, request.partnerFee);
     if (request.partnerFee && request.data !== '0x') {
-      throw AppError.validation([{ field: 'data', rule: 'emptyWithFee', message: 'data must be 0x when a partnerFee is given: the fee is encoded there' }]);
+      throw AppError.validation([
+        { field: 'data', rule: 'emptyWithFee', message: 'data must be 0x when a partnerFee is given: the fee is encoded there' },
+      ]);
     }
     if (!request.partnerFee && request.data.toLowerCase().startsWith('0x01')) {
-      throw AppError.validation([{ field: 'data', rule: 'feeReserved', message: 'data must not start with 0x01: that prefix marks a partner fee (send partnerFee instead)' }]);
+      throw AppError.validation([
+        {
+          field: 'data',
+          rule: 'feeReserved',
+          message: 'data must not start with 0x01: that prefix marks a partner fee (send partnerFee instead)',
+        },
+      ]);
     }
     const hub = this.catalog.chains.hub;
     const intents = this.hubContract(hub, 'intents');
@@ -95,10 +120,24 @@ export class IntentBuilderService {
     if (src.type === 'SOLANA') {
       const program = this.solanaProgram(src);
       const built = await this.chains.solana(src, (a) =>
-        a.buildDeposit({ program, user: request.srcAddress, token: input.address, to: hexToBytes(creator as Hex), amount, data: hexToBytes(hubCalls) }),
+        a.buildDeposit({
+          program,
+          user: request.srcAddress,
+          token: input.address,
+          to: hexToBytes(creator as Hex),
+          amount,
+          data: hexToBytes(hubCalls),
+        }),
       );
       return {
-        tx: { from: request.srcAddress, to: program, encoding: 'base64', data: built.base64, recentBlockhash: built.blockhash, lastValidBlockHeight: built.lastValidBlockHeight },
+        tx: {
+          from: request.srcAddress,
+          to: program,
+          encoding: 'base64',
+          data: built.base64,
+          recentBlockhash: built.blockhash,
+          lastValidBlockHeight: built.lastValidBlockHeight,
+        },
         intent,
         relayData,
       };
@@ -128,8 +167,16 @@ export class IntentBuilderService {
   async approve(request: IntentRequest): Promise<ApproveResponse> {
     const { src, input, amount } = this.resolveIntent(request);
     const spender = this.approvalSpender(src, input);
-    if (!spender) return { approvalRequired: false, tx: null, message: src.type === 'EVM' ? 'The native token needs no approval' : `${src.key} needs no token approval` };
-    return { approvalRequired: true, tx: { from: request.srcAddress, to: input.address, value: '0', data: encodeApprove(spender, amount) } };
+    if (!spender)
+      return {
+        approvalRequired: false,
+        tx: null,
+        message: src.type === 'EVM' ? 'The native token needs no approval' : `${src.key} needs no token approval`,
+      };
+    return {
+      approvalRequired: true,
+      tx: { from: request.srcAddress, to: input.address, value: '0', data: encodeApprove(spender, amount) },
+    };
   }
 
   /**
@@ -142,7 +189,13 @@ export class IntentBuilderService {
     const src = this.chain(request.srcChainKey, 'srcChainKey');
     const { intent } = request;
     if (intent.srcChain !== src.relayChainId) {
-      throw AppError.validation([{ field: 'intent.srcChain', rule: 'matchesSrcChainKey', message: `intent.srcChain must be ${src.relayChainId}, the relay chain id of ${src.key}` }]);
+      throw AppError.validation([
+        {
+          field: 'intent.srcChain',
+          rule: 'matchesSrcChainKey',
+          message: `intent.srcChain must be ${src.relayChainId}, the relay chain id of ${src.key}`,
+        },
+      ]);
     }
     const hub = this.catalog.chains.hub;
     const intents = this.hubContract(hub, 'intents');
@@ -150,7 +203,13 @@ export class IntentBuilderService {
     if (src.hub) return { tx: { from: intent.creator, to: intents, value: '0', data: cancel } };
     if (src.type !== 'EVM') throw new AppError(501, ErrorCode.NotImplemented, `Transactions from ${src.key} are not built yet`);
     if (!isEvmAddressText(intent.srcAddress)) {
-      throw AppError.validation([{ field: 'intent.srcAddress', rule: 'evmAddress', message: `intent.srcAddress must be a 20-byte hex address on ${src.key} (EIP-55 checksummed if mixed case)` }]);
+      throw AppError.validation([
+        {
+          field: 'intent.srcAddress',
+          rule: 'evmAddress',
+          message: `intent.srcAddress must be a 20-byte hex address on ${src.key} (EIP-55 checksummed if mixed case)`,
+        },
+      ]);
     }
     const calls: HubCall[] = [{ target: intents, value: 0n, data: cancel }];
     const assetManager = hub.contracts?.hubAssetManager as Address | undefined;
@@ -158,14 +217,23 @@ export class IntentBuilderService {
       const refund = BigInt(intent.inputAmount);
       calls.push(
         { target: intent.inputToken as Address, value: 0n, data: encodeApprove(assetManager, refund) },
-        { target: assetManager, value: 0n, data: encodeWithdrawTo(intent.inputToken as Address, BigInt(intent.srcChain), intent.srcAddress as Hex, refund) },
+        {
+          target: assetManager,
+          value: 0n,
+          data: encodeWithdrawTo(intent.inputToken as Address, BigInt(intent.srcChain), intent.srcAddress as Hex, refund),
+        },
       );
     }
     const payload = encodeHubCalls(calls);
     // Addressed to the user's hub wallet (the intent's creator), which runs the calls on the
     // hub, as the public client's callWallet does; the relay delivers to this address.
     return {
-      tx: { from: intent.srcAddress, to: this.spokeContract(src, 'connection'), value: '0', data: encodeSendMessage(BigInt(hub.relayChainId), intent.creator.toLowerCase() as Hex, payload) },
+      tx: {
+        from: intent.srcAddress,
+        to: this.spokeContract(src, 'connection'),
+        value: '0',
+        data: encodeSendMessage(BigInt(hub.relayChainId), intent.creator.toLowerCase() as Hex, payload),
+      },
     };
   }
 
@@ -196,7 +264,13 @@ export class IntentBuilderService {
     const hub = this.catalog.chains.hub;
     const now = await this.chains.evm(hub, (a) => a.latestBlockTime());
     if (BigInt(deadline) <= now) {
-      throw AppError.validation([{ field: 'deadline', rule: 'future', message: `deadline must be after the hub's latest block time (${now}); get one from GET /v1/swaps/deadline` }]);
+      throw AppError.validation([
+        {
+          field: 'deadline',
+          rule: 'future',
+          message: `deadline must be after the hub's latest block time (${now}); get one from GET /v1/swaps/deadline`,
+        },
+      ]);
     }
   }
 
@@ -214,12 +288,14 @@ export class IntentBuilderService {
 
   private spokeContract(chain: ChainInfo, name: 'assetManager' | 'connection'): Address {
     const address = chain[name];
-    if (!address || !isAddress(address)) throw new AppError(503, ErrorCode.NotConfigured, `This deployment has no ${name} configured for ${chain.key}`);
+    if (!address || !isAddress(address))
+      throw new AppError(503, ErrorCode.NotConfigured, `This deployment has no ${name} configured for ${chain.key}`);
     return address as Address;
   }
 
   private solanaProgram(chain: ChainInfo): string {
-    if (!chain.assetManager) throw new AppError(503, ErrorCode.NotConfigured, `This deployment has no assetManager configured for ${chain.key}`);
+    if (!chain.assetManager)
+      throw new AppError(503, ErrorCode.NotConfigured, `This deployment has no assetManager configured for ${chain.key}`);
     return chain.assetManager;
   }
 }

@@ -37,7 +37,14 @@ describe('IntentBuilderService on the mainnet profile (no chain reads)', () => {
   });
 
   it('says the deployment lacks an RPC endpoint rather than building half a transaction', async () => {
-    const fromSpoke = { ...base, srcChainKey: '0xa4b1.arbitrum', dstChainKey: '0x92.sonic', inputToken: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', outputToken: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', dstAddress: base.srcAddress };
+    const fromSpoke = {
+      ...base,
+      srcChainKey: '0xa4b1.arbitrum',
+      dstChainKey: '0x92.sonic',
+      inputToken: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
+      outputToken: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
+      dstAddress: base.srcAddress,
+    };
     const error = (await builder.build(fromSpoke).catch((e: unknown) => e)) as AppError;
     expect(error).toBeInstanceOf(AppError);
     expect(error.getStatus()).toBe(503);
@@ -46,8 +53,13 @@ describe('IntentBuilderService on the mainnet profile (no chain reads)', () => {
   });
 
   it('computes partner fees for the fee route, naming the query fields', () => {
-    expect(builder.partnerFee('1000000', { address: '0x000000000000000000000000000000000000fee5', percentage: 10 })).toMatchObject({ fee: '1000', inputAmount: '999000' });
+    expect(builder.partnerFee('1000000', { address: '0x000000000000000000000000000000000000fee5', percentage: 10 })).toMatchObject({
+      fee: '1000',
+      inputAmount: '999000',
+    });
     expect(builder.partnerFee('1000000')).toEqual({ amount: '1000000', fee: '0', inputAmount: '1000000', partnerFee: null });
-    expect(() => builder.partnerFee('10', { address: '0x000000000000000000000000000000000000fee5', amount: '10' })).toThrow('the partner fee must be less than the input amount');
+    expect(() => builder.partnerFee('10', { address: '0x000000000000000000000000000000000000fee5', amount: '10' })).toThrow(
+      'the partner fee must be less than the input amount',
+    );
   });
 });

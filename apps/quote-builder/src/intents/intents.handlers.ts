@@ -1,6 +1,15 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CancelRequestDto, NestedObject, GasEstimateRequestDto, IntentRequestDto, LimitOrderRequestDto, PartnerFeeDto, Subjects, type RpcReply } from '@swap/contracts';
+import {
+  CancelRequestDto,
+  NestedObject,
+  GasEstimateRequestDto,
+  IntentRequestDto,
+  LimitOrderRequestDto,
+  PartnerFeeDto,
+  Subjects,
+  type RpcReply,
+} from '@swap/contracts';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { GasEstimatorService } from './gas-estimator.service';
 import { IntentBuilderService } from './intent-builder.service';

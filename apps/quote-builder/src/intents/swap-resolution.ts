@@ -25,8 +25,22 @@ export interface SwapFieldNames {
   dstAddress: string;
 }
 
-export const INTENT_FIELDS: SwapFieldNames = { srcChainKey: 'srcChainKey', dstChainKey: 'dstChainKey', inputToken: 'inputToken', outputToken: 'outputToken', srcAddress: 'srcAddress', dstAddress: 'dstAddress' };
-export const QUOTE_FIELDS: SwapFieldNames = { srcChainKey: 'tokenSrcChainKey', dstChainKey: 'tokenDstChainKey', inputToken: 'tokenSrc', outputToken: 'tokenDst', srcAddress: 'srcAddress', dstAddress: 'dstAddress' };
+export const INTENT_FIELDS: SwapFieldNames = {
+  srcChainKey: 'srcChainKey',
+  dstChainKey: 'dstChainKey',
+  inputToken: 'inputToken',
+  outputToken: 'outputToken',
+  srcAddress: 'srcAddress',
+  dstAddress: 'dstAddress',
+};
+export const QUOTE_FIELDS: SwapFieldNames = {
+  srcChainKey: 'tokenSrcChainKey',
+  dstChainKey: 'tokenDstChainKey',
+  inputToken: 'tokenSrc',
+  outputToken: 'tokenDst',
+  srcAddress: 'srcAddress',
+  dstAddress: 'dstAddress',
+};
 
 export interface ResolvedSwap {
   src: ChainInfo;
@@ -47,15 +61,33 @@ export function resolveSwap(registry: ChainRegistry, sides: SwapSides, fields: S
   const problems: FieldViolation[] = [];
   const src = registry.findChain(sides.srcChainKey);
   const dst = registry.findChain(sides.dstChainKey);
-  if (!src) problems.push({ field: fields.srcChainKey, rule: 'knownChain', message: `${fields.srcChainKey}: unknown chain key ${sides.srcChainKey}` });
-  if (!dst) problems.push({ field: fields.dstChainKey, rule: 'knownChain', message: `${fields.dstChainKey}: unknown chain key ${sides.dstChainKey}` });
+  if (!src)
+    problems.push({
+      field: fields.srcChainKey,
+      rule: 'knownChain',
+      message: `${fields.srcChainKey}: unknown chain key ${sides.srcChainKey}`,
+    });
+  if (!dst)
+    problems.push({
+      field: fields.dstChainKey,
+      rule: 'knownChain',
+      message: `${fields.dstChainKey}: unknown chain key ${sides.dstChainKey}`,
+    });
   const input = src ? token(registry, src, sides.inputToken, fields.inputToken, problems) : undefined;
   const output = dst ? token(registry, dst, sides.outputToken, fields.outputToken, problems) : undefined;
   if (src?.hub && input?.address === NATIVE) {
-    problems.push({ field: fields.inputToken, rule: 'hubNative', message: `${fields.inputToken}: the hub's native token cannot be deposited directly; use its wrapped form` });
+    problems.push({
+      field: fields.inputToken,
+      rule: 'hubNative',
+      message: `${fields.inputToken}: the hub's native token cannot be deposited directly; use its wrapped form`,
+    });
   }
   if (src && dst && input && output && src.key === dst.key && input.address.toLowerCase() === output.address.toLowerCase()) {
-    problems.push({ field: fields.outputToken, rule: 'differentFromInput', message: `${fields.outputToken} must differ from ${fields.inputToken} when both are on the same chain` });
+    problems.push({
+      field: fields.outputToken,
+      rule: 'differentFromInput',
+      message: `${fields.outputToken} must differ from ${fields.inputToken} when both are on the same chain`,
+    });
   }
   const srcAddress = src && sides.srcAddress !== undefined ? addressBytes(src, sides.srcAddress, fields.srcAddress, problems) : '0x';
   const dstAddress = dst && sides.dstAddress !== undefined ? addressBytes(dst, sides.dstAddress, fields.dstAddress, problems) : '0x';
@@ -64,9 +96,19 @@ export function resolveSwap(registry: ChainRegistry, sides: SwapSides, fields: S
 }
 
 /** A supported token of the chain, by an address in that chain's form (EVM: the EIP-55 rule). */
-function token(registry: ChainRegistry, chain: ChainInfo, address: string, field: string, problems: FieldViolation[]): TokenInfo | undefined {
+function token(
+  registry: ChainRegistry,
+  chain: ChainInfo,
+  address: string,
+  field: string,
+  problems: FieldViolation[],
+): TokenInfo | undefined {
   if (chain.type === 'EVM' && !isEvmAddressText(address)) {
-    problems.push({ field, rule: 'evmAddress', message: `${field} must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)` });
+    problems.push({
+      field,
+      rule: 'evmAddress',
+      message: `${field} must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)`,
+    });
     return undefined;
   }
   const found = registry.findToken(chain.key, address);
@@ -85,7 +127,11 @@ function addressBytes(chain: ChainInfo, address: string, field: string, problems
   };
   if (chain.type === 'EVM') {
     if (!isEvmAddressText(address)) {
-      return fail({ field, rule: 'evmAddress', message: `${field} must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)` });
+      return fail({
+        field,
+        rule: 'evmAddress',
+        message: `${field} must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)`,
+      });
     }
     return address.toLowerCase() as Hex;
   }

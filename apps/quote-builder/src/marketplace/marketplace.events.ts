@@ -29,6 +29,7 @@ export class MarketplaceEvents {
 
   @EventPattern(Events.executionPosted)
   executionPosted(@Payload() event: EventContract[typeof Events.executionPosted]): void {
-    if (event?.frame?.type === 'execute' && (event.audience === 'winner' || event.audience === 'all')) this.connections.deliverExecution(event.frame, event.audience);
+    if (event?.frame?.type === 'execute' && (event.audience === 'winner' || event.audience === 'all'))
+      this.connections.deliverExecution(event.frame, event.audience);
   }
 }

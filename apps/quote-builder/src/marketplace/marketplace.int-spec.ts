@@ -26,7 +26,9 @@ class FakeSolver {
   ) {}
 
   connect(base: string): Promise<{ status: number; body?: string }> {
-    this.ws = new WebSocket(`${base.replace('http', 'ws')}/v1/intent/solvers/connect`, { headers: { authorization: `Bearer ${this.credential}` } });
+    this.ws = new WebSocket(`${base.replace('http', 'ws')}/v1/intent/solvers/connect`, {
+      headers: { authorization: `Bearer ${this.credential}` },
+    });
     this.closed = new Promise((resolve) => this.ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
     this.ws.on('message', (data) => {
       const frame = JSON.parse(data.toString()) as Frame;
@@ -58,9 +60,11 @@ class FakeSolver {
   }
 }
 
-const quotes = (amount: string, afterMs: number): Behaviour => (frame, solver) => {
-  if (frame.type === 'rfq') setTimeout(() => solver.send({ type: 'quote', rfq_id: frame.rfq_id, quoted_amount: amount }), afterMs);
-};
+const quotes =
+  (amount: string, afterMs: number): Behaviour =>
+  (frame, solver) => {
+    if (frame.type === 'rfq') setTimeout(() => solver.send({ type: 'quote', rfq_id: frame.rfq_id, quoted_amount: amount }), afterMs);
+  };
 
 describe('the solver marketplace across two quote-builder replicas over the real NATS', () => {
   let db: { url: string; drop: () => Promise<void> };
@@ -70,12 +74,23 @@ describe('the solver marketplace across two quote-builder replicas over the real
   const ids: Record<string, string> = {};
 
   const ops = async (replica: RunningService, method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${replica.url}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${replica.url}${path}`, {
+      method,
+      headers: body ? { 'content-type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: res.status, body: await jsonOf(res) };
   };
-  const quote = async (replica: RunningService, body: unknown = { token_src: USDC, token_dst: WETH, amount: '1000000', quote_type: 'exact_input' }) => {
+  const quote = async (
+    replica: RunningService,
+    body: unknown = { token_src: USDC, token_dst: WETH, amount: '1000000', quote_type: 'exact_input' },
+  ) => {
     const started = Date.now();
-    const res = await fetch(`${replica.url}/v1/intent/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${replica.url}/v1/intent/quote`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: await jsonOf(res), ms: Date.now() - started };
   };
   const register = async (name: string, behaviour?: Behaviour, heartbeats = true) => {
@@ -88,7 +103,12 @@ describe('the solver marketplace across two quote-builder replicas over the real
   beforeAll(async () => {
     db = await createTestDatabase();
     await migrateService(db.url, quoteBuilder);
-    const env = testServiceEnv({ DATABASE_URL: db.url, RFQ_DEADLINE_MS: String(DEADLINE_MS), SOLVER_HEARTBEAT_MS: '400', EXCLUSIVITY_MS: '0' });
+    const env = testServiceEnv({
+      DATABASE_URL: db.url,
+      RFQ_DEADLINE_MS: String(DEADLINE_MS),
+      SOLVER_HEARTBEAT_MS: '400',
+      EXCLUSIVITY_MS: '0',
+    });
     a = await startServiceFromEnv(quoteBuilder, env);
     b = await startServiceFromEnv(quoteBuilder, env);
     // Connected to either replica: an RFQ must reach each wherever it is.
@@ -101,7 +121,9 @@ describe('the solver marketplace across two quote-builder replicas over the real
       solver.send({ type: 'quote', rfq_id: frame.rfq_id, quoted_amount: '1e30' });
     };
     expect((await (await register('garbage', garbage)).connect(b.url)).status).toBe(101);
-    expect((await (await register('leaver', (frame, solver) => frame.type === 'rfq' && solver.ws.close())).connect(b.url)).status).toBe(101);
+    expect((await (await register('leaver', (frame, solver) => frame.type === 'rfq' && solver.ws.close())).connect(b.url)).status).toBe(
+      101,
+    );
   });
 
   afterAll(async () => {
@@ -115,7 +137,10 @@ describe('the solver marketplace across two quote-builder replicas over the real
     const stranger = new FakeSolver('stranger', 'slv_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
     const refused = await stranger.connect(a.url);
     expect(refused.status).toBe(401);
-    expect(JSON.parse(refused.body!)).toMatchObject({ code: 'UNAUTHORIZED', message: 'Invalid solver credential (unknown, suspended or removed)' });
+    expect(JSON.parse(refused.body!)).toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: 'Invalid solver credential (unknown, suspended or removed)',
+    });
   });
 
   it('asks every solver at once on both replicas; the best valid answer wins; late, garbage and departed ones count for nothing', async () => {
@@ -125,14 +150,21 @@ describe('the solver marketplace across two quote-builder replicas over the real
     // The too-late solver keeps the RFQ open until the deadline, and not beyond it.
     expect(res.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 10);
     expect(res.ms).toBeLessThan(DEADLINE_MS + 400);
-    for (const name of ['fast', 'slow-best', 'too-late', 'garbage', 'leaver']) expect({ name, asked: solvers[name].rfqs().length }).toEqual({ name, asked: 1 });
+    for (const name of ['fast', 'slow-best', 'too-late', 'garbage', 'leaver'])
+      expect({ name, asked: solvers[name].rfqs().length }).toEqual({ name, asked: 1 });
     expect(solvers.garbage.frames.filter((f) => f.type === 'error').map((f) => f.message)).toEqual([
       'frames are JSON objects sent as text',
       'quoted_amount must be a positive integer in a decimal string',
     ]);
 
     const recorded = await ops(b, 'GET', `/ops/quotes/${res.body.quote_uuid}`);
-    expect(recorded.body).toMatchObject({ hubTokenSrc: USDC, hubTokenDst: WETH, hubAmountIn: '1000000', hubQuotedAmount: '1500', solver: 'slow-best' });
+    expect(recorded.body).toMatchObject({
+      hubTokenSrc: USDC,
+      hubTokenDst: WETH,
+      hubAmountIn: '1000000',
+      hubQuotedAmount: '1500',
+      solver: 'slow-best',
+    });
     const parts = Object.fromEntries((recorded.body.answers as { solver: string }[]).map((x) => [x.solver, x]));
     expect(parts).toMatchObject({
       fast: { quotedAmount: '1000' },
@@ -164,7 +196,11 @@ describe('the solver marketplace across two quote-builder replicas over the real
   });
 
   it('says no solver can route the pair (-4) or has the liquidity (-5), in the solver API’s error shape', async () => {
-    const decliner = await register('decliner', (frame, solver) => frame.type === 'rfq' && solver.send({ type: 'decline', rfq_id: frame.rfq_id, code: Number(frame.amount) > 5_000_000 ? -5 : -4 }));
+    const decliner = await register(
+      'decliner',
+      (frame, solver) =>
+        frame.type === 'rfq' && solver.send({ type: 'decline', rfq_id: frame.rfq_id, code: Number(frame.amount) > 5_000_000 ? -5 : -4 }),
+    );
     await decliner.connect(b.url);
     await solvers.fast.close();
     const noRoute = await quote(a);
@@ -183,8 +219,16 @@ describe('the solver marketplace across two quote-builder replicas over the real
   it('refuses bad bodies naming the field, and unknown hub assets as no path', async () => {
     const bad = await quote(a, { token_src: USDC, token_dst: WETH, amount: '0', quote_type: 'exact_output' });
     expect(bad.status).toBe(400);
-    expect(bad.body.detail).toEqual({ code: -999, message: 'amount must be greater than zero; quote_type must be exact_input (the only supported quote type)' });
-    const unknown = await quote(a, { token_src: '0x000000000000000000000000000000000000dEaD', token_dst: WETH, amount: '5', quote_type: 'exact_input' });
+    expect(bad.body.detail).toEqual({
+      code: -999,
+      message: 'amount must be greater than zero; quote_type must be exact_input (the only supported quote type)',
+    });
+    const unknown = await quote(a, {
+      token_src: '0x000000000000000000000000000000000000dEaD',
+      token_dst: WETH,
+      amount: '5',
+      quote_type: 'exact_input',
+    });
     expect([unknown.status, unknown.body.detail.code]).toEqual([422, -4]);
   });
 
@@ -193,15 +237,24 @@ describe('the solver marketplace across two quote-builder replicas over the real
       const res = await fetch(`${a.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       return { status: res.status, body: await jsonOf(res), requestId: res.headers.get('x-request-id') };
     };
-    expect(await raw('/v1/intent/quote', '{not json')).toMatchObject({ status: 400, body: { detail: { code: -999, message: 'Request body is not valid JSON' } } });
+    expect(await raw('/v1/intent/quote', '{not json')).toMatchObject({
+      status: 400,
+      body: { detail: { code: -999, message: 'Request body is not valid JSON' } },
+    });
     const unknown = await raw('/v1/intent/nowhere', '{}');
     expect(unknown.status).toBe(404);
     expect(unknown.body.detail.code).toBe(-999);
     expect(unknown.requestId).toBeTruthy();
     // Addresses in all capitals carry no checksum and are accepted; a wrong mixed-case one is refused.
-    expect((await quote(a, { token_src: USDC.toUpperCase().replace('0X', '0x'), token_dst: WETH, amount: '5', quote_type: 'exact_input' })).status).not.toBe(400);
+    expect(
+      (await quote(a, { token_src: USDC.toUpperCase().replace('0X', '0x'), token_dst: WETH, amount: '5', quote_type: 'exact_input' }))
+        .status,
+    ).not.toBe(400);
     const typo = await quote(a, { token_src: USDC.replace('29219dd', '29219Dd'), token_dst: WETH, amount: '5', quote_type: 'exact_input' });
-    expect([typo.status, typo.body.detail.message]).toEqual([400, 'token_src must be a 20-byte hex address (0x and 40 hex digits, EIP-55 checksummed if mixed case)']);
+    expect([typo.status, typo.body.detail.message]).toEqual([
+      400,
+      'token_src must be a 20-byte hex address (0x and 40 hex digits, EIP-55 checksummed if mixed case)',
+    ]);
   });
 
   it('drops a solver that stops answering heartbeats', async () => {
@@ -209,6 +262,8 @@ describe('the solver marketplace across two quote-builder replicas over the real
     await silent.connect(a.url);
     const closed = await silent.closed;
     expect(closed.code).toBe(4408);
-    await eventually(async () => (await ops(a, 'GET', '/ops/solvers')).body.find((s: { name: string }) => s.name === 'silent').connected === 0);
+    await eventually(
+      async () => (await ops(a, 'GET', '/ops/solvers')).body.find((s: { name: string }) => s.name === 'silent').connected === 0,
+    );
   });
 });

@@ -32,20 +32,42 @@ export async function registerMarketplaceSocket(app: NestFastifyApplication): Pr
     url: SOLVER_SOCKET_PATH,
     preValidation: async (request: FastifyRequest, reply: FastifyReply) => {
       const credential = bearerOf(request.headers.authorization);
-      if (!credential) return refuse(request, reply, new AppError(401, ErrorCode.Unauthorized, 'Missing solver credential: send Authorization: Bearer slv_…'));
+      if (!credential)
+        return refuse(
+          request,
+          reply,
+          new AppError(401, ErrorCode.Unauthorized, 'Missing solver credential: send Authorization: Bearer slv_…'),
+        );
       const solver = await registry.authenticate(credential).catch(() => null);
-      if (solver === null) return refuse(request, reply, new AppError(503, ErrorCode.DependencyUnavailable, 'Solver verification is temporarily unavailable; reconnect later'));
-      if (!solver) return refuse(request, reply, new AppError(401, ErrorCode.Unauthorized, 'Invalid solver credential (unknown, suspended or removed)'));
+      if (solver === null)
+        return refuse(
+          request,
+          reply,
+          new AppError(503, ErrorCode.DependencyUnavailable, 'Solver verification is temporarily unavailable; reconnect later'),
+        );
+      if (!solver)
+        return refuse(
+          request,
+          reply,
+          new AppError(401, ErrorCode.Unauthorized, 'Invalid solver credential (unknown, suspended or removed)'),
+        );
       request.solver = solver;
     },
     handler: (request: FastifyRequest, reply: FastifyReply) =>
-      refuse(request, reply, new AppError(426, ErrorCode.BadRequest, `${SOLVER_SOCKET_PATH} is a WebSocket: connect with an Upgrade request`)),
+      refuse(
+        request,
+        reply,
+        new AppError(426, ErrorCode.BadRequest, `${SOLVER_SOCKET_PATH} is a WebSocket: connect with an Upgrade request`),
+      ),
     wsHandler: (socket, request) => connections.attach(socket, request.solver!),
   });
 }
 
 function refuse(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
-  return reply.code(error.getStatus()).header('content-type', 'application/json; charset=utf-8').send(error.toBody(String(request.id)));
+  return reply
+    .code(error.getStatus())
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(error.toBody(String(request.id)));
 }
 
 function bearerOf(header: string | undefined): string | undefined {

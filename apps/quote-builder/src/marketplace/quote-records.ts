@@ -23,7 +23,8 @@ export class QuoteRecords {
     const { solver, answers, ...columns } = quote;
     // One plain INSERT: a quote is written on the hot path of every quote request.
     const c = columns;
-    await this.db.$executeRaw`INSERT INTO quote_builder.quotes (id, created_at, expires_at, request_id, src_chain_key, dst_chain_key, token_src, token_dst, hub_token_src, hub_token_dst, amount, fee_amount, hub_amount_in, hub_quoted_amount, quoted_amount, solver_id, solver_name, answers)
+    await this.db
+      .$executeRaw`INSERT INTO quote_builder.quotes (id, created_at, expires_at, request_id, src_chain_key, dst_chain_key, token_src, token_dst, hub_token_src, hub_token_dst, amount, fee_amount, hub_amount_in, hub_quoted_amount, quoted_amount, solver_id, solver_name, answers)
       VALUES (${id}::uuid, ${createdAt}, ${expiresAt}, ${requestId}, ${c.srcChainKey}, ${c.dstChainKey}, ${c.tokenSrc}, ${c.tokenDst}, ${c.hubTokenSrc}, ${c.hubTokenDst}, ${c.amount}::numeric, ${c.feeAmount}::numeric, ${c.hubAmountIn}::numeric, ${c.hubQuotedAmount}::numeric, ${c.quotedAmount}::numeric, ${c.solverId}::uuid, ${solver}, ${JSON.stringify(answers)}::jsonb)`;
     return { ...quote, id, createdAt: createdAt.toISOString(), expiresAt: expiresAt.toISOString(), requestId };
   }

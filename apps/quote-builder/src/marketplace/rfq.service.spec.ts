@@ -104,13 +104,19 @@ describe('requests for quote: deadline, garbage and departures (one replica, in-
   });
 
   it('counts garbage as no answer, tells the solver why, and does not wait for it', async () => {
-    const garbage = connect((frame, socket) => frame.type === 'rfq' && socket.reply({ type: 'quote', rfq_id: frame.rfq_id, quoted_amount: '-5' }));
+    const garbage = connect(
+      (frame, socket) => frame.type === 'rfq' && socket.reply({ type: 'quote', rfq_id: frame.rfq_id, quoted_amount: '-5' }),
+    );
     connect(quoteAfter(1, '3'));
     const outcome = await rfq.ask(REQUEST);
     expect(outcome.outcomes.get('solver-1')).toBeUndefined();
-    expect([...outcome.outcomes.values()]).toEqual(expect.arrayContaining([{ missed: 'invalid' }, { quotedAmount: 3n, ms: expect.any(Number) }]));
+    expect([...outcome.outcomes.values()]).toEqual(
+      expect.arrayContaining([{ missed: 'invalid' }, { quotedAmount: 3n, ms: expect.any(Number) }]),
+    );
     expect(outcome.elapsedMs).toBeLessThan(100);
-    expect(garbage.frames.find((f) => f.type === 'error')).toMatchObject({ message: 'quoted_amount must be a positive integer in a decimal string' });
+    expect(garbage.frames.find((f) => f.type === 'error')).toMatchObject({
+      message: 'quoted_amount must be a positive integer in a decimal string',
+    });
   });
 
   it('hears at once of a solver that leaves mid-request', async () => {

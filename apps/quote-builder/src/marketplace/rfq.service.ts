@@ -87,7 +87,8 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
         return;
       }
       const frame = broadcast?.frame;
-      if (broadcast.origin === self || frame?.type !== 'rfq' || typeof frame.rfq_id !== 'string' || typeof frame.answer_by !== 'number') return;
+      if (broadcast.origin === self || frame?.type !== 'rfq' || typeof frame.rfq_id !== 'string' || typeof frame.answer_by !== 'number')
+        return;
       this.connections.forwardRfq(frame, (reply) => respond(JSON.stringify(reply)));
     });
     const announce = () => {
@@ -125,7 +126,13 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
   ask(request: RfqRequest): Promise<RfqOutcome> {
     const rfqId = randomUUID();
     const started = Date.now();
-    const frame: RfqFrame = { type: 'rfq', rfq_id: rfqId, ...request, quote_type: 'exact_input', answer_by: started + this.config.RFQ_DEADLINE_MS };
+    const frame: RfqFrame = {
+      type: 'rfq',
+      rfq_id: rfqId,
+      ...request,
+      quote_type: 'exact_input',
+      answer_by: started + this.config.RFQ_DEADLINE_MS,
+    };
     const expected = this.liveReplicas();
     // Until it has heard the others' presence, a new replica also waits for strangers.
     const newcomer = Date.now() - this.startedAt < PRESENCE_MS * 1.5;
@@ -143,7 +150,10 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
         for (const t of timers) clearTimeout(t);
         gathering?.close();
         const complete = [...asked.keys()].every((id) => outcomes.has(id));
-        this.duration.observe({ outcome: asked.size === 0 ? 'no-solvers' : complete ? 'complete' : 'deadline' }, (Date.now() - started) / 1000);
+        this.duration.observe(
+          { outcome: asked.size === 0 ? 'no-solvers' : complete ? 'complete' : 'deadline' },
+          (Date.now() - started) / 1000,
+        );
         resolve({ rfqId, asked: [...asked.values()], outcomes, elapsedMs: Date.now() - started });
       };
       const check = () => {
@@ -167,7 +177,12 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
       try {
         const requestId = RequestContext.requestId();
         const broadcast: RfqBroadcast = { origin: this.connections.replicaId, frame };
-        gathering = this.messaging.bus.gather(Broadcasts.rfq, JSON.stringify(broadcast), (d) => onReply(parseReply(d.data)), requestId ? { headers: { [MessageHeaders.requestId]: requestId } } : undefined);
+        gathering = this.messaging.bus.gather(
+          Broadcasts.rfq,
+          JSON.stringify(broadcast),
+          (d) => onReply(parseReply(d.data)),
+          requestId ? { headers: { [MessageHeaders.requestId]: requestId } } : undefined,
+        );
       } catch (error) {
         this.logger.warn({ err: error }, 'request for quote not sent');
         reject(new AppError(503, ErrorCode.DependencyUnavailable, 'The internal message bus is unavailable; retry later'));
@@ -197,7 +212,8 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
 function parseReply(text: string): RfqReply | undefined {
   try {
     const reply = JSON.parse(text) as RfqReply;
-    if (reply.kind === 'answer' && !isUint256String(reply.quotedAmount)) return { kind: 'missed', solverId: reply.solverId, reason: 'invalid' };
+    if (reply.kind === 'answer' && !isUint256String(reply.quotedAmount))
+      return { kind: 'missed', solverId: reply.solverId, reason: 'invalid' };
     return reply;
   } catch {
     return undefined;

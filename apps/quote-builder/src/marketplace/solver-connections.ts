@@ -1,5 +1,12 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { isUint256String, SolverErrorCode, type ExecuteFrame, type FilledFrame, type MarketplaceFrame, type RfqFrame } from '@swap/contracts';
+import {
+  isUint256String,
+  SolverErrorCode,
+  type ExecuteFrame,
+  type FilledFrame,
+  type MarketplaceFrame,
+  type RfqFrame,
+} from '@swap/contracts';
 import { ServiceMetrics, type Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
 import { randomUUID } from 'node:crypto';
@@ -60,7 +67,11 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
     @Inject(LOGGER) private readonly logger: Logger,
     metrics: ServiceMetrics,
   ) {
-    this.connectionsGauge = new Gauge({ name: 'solver_connections', help: 'Solver connections open to this replica', registers: [metrics.registry] });
+    this.connectionsGauge = new Gauge({
+      name: 'solver_connections',
+      help: 'Solver connections open to this replica',
+      registers: [metrics.registry],
+    });
     this.answers = new Counter({
       name: 'solver_rfq_answers_total',
       help: 'Answers of solvers to requests for quote, by solver and outcome (quote, decline, late, invalid, disconnected)',
@@ -107,7 +118,13 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
     socket.on('close', () => this.detach(session));
     socket.on('error', (error) => this.logger.warn({ err: error, solver: solver.name }, 'solver connection error'));
     this.logger.info({ solverId: solver.id, solver: solver.name, session: session.id }, 'solver connected');
-    this.send(session, { type: 'welcome', solver_id: solver.id, name: solver.name, heartbeat_ms: this.config.SOLVER_HEARTBEAT_MS, rfq_deadline_ms: this.config.RFQ_DEADLINE_MS });
+    this.send(session, {
+      type: 'welcome',
+      solver_id: solver.id,
+      name: solver.name,
+      heartbeat_ms: this.config.SOLVER_HEARTBEAT_MS,
+      rfq_deadline_ms: this.config.RFQ_DEADLINE_MS,
+    });
     for (const listener of this.connectListeners) listener(solver, (frame) => this.send(session, frame));
   }
 
@@ -175,7 +192,12 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
       case 'decline':
         return this.onAnswer(session, frame);
       case 'filled':
-        if (typeof frame.intent_hash !== 'string' || !HASH.test(frame.intent_hash) || typeof frame.fill_tx_hash !== 'string' || !HASH.test(frame.fill_tx_hash)) {
+        if (
+          typeof frame.intent_hash !== 'string' ||
+          !HASH.test(frame.intent_hash) ||
+          typeof frame.fill_tx_hash !== 'string' ||
+          !HASH.test(frame.fill_tx_hash)
+        ) {
           return this.refuse(session, 'filled needs intent_hash and fill_tx_hash, each 0x and 64 hex digits');
         }
         for (const listener of this.fillListeners) listener(session.solver, frame as unknown as FilledFrame);
@@ -223,7 +245,13 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
       return waiting.respond({ kind: 'answer', solverId, quotedAmount: frame.quoted_amount as string, ms });
     }
     this.answers.inc({ solver: session.solver.name, outcome: 'decline' });
-    waiting.respond({ kind: 'decline', solverId, code: frame.code as number, message: typeof frame.message === 'string' ? frame.message.slice(0, 200) : undefined, ms });
+    waiting.respond({
+      kind: 'decline',
+      solverId,
+      code: frame.code as number,
+      message: typeof frame.message === 'string' ? frame.message.slice(0, 200) : undefined,
+      ms,
+    });
   }
 
   private detach(session: Session): void {

@@ -28,7 +28,9 @@ export class SolverRegistryService {
   async add(name: string, actor: string): Promise<{ credential: string; solver: SolverView }> {
     const minted = mintKey('solver');
     try {
-      const row = await this.db.solver.create({ data: { name, credentialHash: minted.hash, prefix: minted.displayPrefix, createdBy: actor } });
+      const row = await this.db.solver.create({
+        data: { name, credentialHash: minted.hash, prefix: minted.displayPrefix, createdBy: actor },
+      });
       this.logger.info({ solverId: row.id, name, prefix: row.prefix, actor }, 'solver registered');
       return { credential: minted.key, solver: view(row) };
     } catch (error) {
@@ -59,7 +61,10 @@ export class SolverRegistryService {
 
   /** The active solver holding this credential, or undefined (unknown, removed or suspended). */
   async authenticate(credential: string): Promise<AuthenticatedSolver | undefined> {
-    const row = await this.db.solver.findUnique({ where: { credentialHash: hashKey(credential) }, select: { id: true, name: true, status: true } });
+    const row = await this.db.solver.findUnique({
+      where: { credentialHash: hashKey(credential) },
+      select: { id: true, name: true, status: true },
+    });
     return row?.status === 'active' ? { id: row.id, name: row.name } : undefined;
   }
 
@@ -86,7 +91,8 @@ function view(row: { id: string; name: string; prefix: string; status: 'active' 
 
 function notFound(id: string) {
   return (error: unknown): never => {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025') throw new AppError(404, ErrorCode.NotFound, `Solver not found: ${id}`);
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025')
+      throw new AppError(404, ErrorCode.NotFound, `Solver not found: ${id}`);
     throw error;
   };
 }

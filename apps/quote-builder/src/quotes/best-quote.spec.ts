@@ -21,7 +21,10 @@ function failure(o: RfqOutcome): AppError {
 
 describe('pickBest: the best output wins', () => {
   it('takes the largest quoted output, whatever the order of answers', () => {
-    const best = pickBest(outcome({ a: { quotedAmount: 990n, ms: 5 }, b: { quotedAmount: 1_002n, ms: 40 }, c: { quotedAmount: 1_001n, ms: 1 } }), 300);
+    const best = pickBest(
+      outcome({ a: { quotedAmount: 990n, ms: 5 }, b: { quotedAmount: 1_002n, ms: 40 }, c: { quotedAmount: 1_001n, ms: 1 } }),
+      300,
+    );
     expect(best.solver.id).toBe('b');
     expect(best.quotedAmount).toBe(1_002n);
   });
@@ -31,7 +34,10 @@ describe('pickBest: the best output wins', () => {
   });
 
   it('ignores declines and solvers that did not answer, and records every part for audit', () => {
-    const best = pickBest(outcome({ a: { declined: -4, ms: 2 }, b: undefined, c: { quotedAmount: 5n, ms: 9 }, d: { missed: 'disconnected' } }), 300);
+    const best = pickBest(
+      outcome({ a: { declined: -4, ms: 2 }, b: undefined, c: { quotedAmount: 5n, ms: 9 }, d: { missed: 'disconnected' } }),
+      300,
+    );
     expect(best.solver.id).toBe('c');
     expect(best.answers).toEqual([
       { solverId: 'a', solver: 'solver-a', declined: -4, ms: 2 },
@@ -45,7 +51,11 @@ describe('pickBest: the best output wins', () => {
 describe('pickBest without a winner: distinct codes', () => {
   it('no solver connected: 503 NO_SOLVER_AVAILABLE', () => {
     const e = failure(outcome({}));
-    expect([e.getStatus(), e.code, e.message]).toEqual([503, 'NO_SOLVER_AVAILABLE', 'No solver is connected to quote this swap; retry later']);
+    expect([e.getStatus(), e.code, e.message]).toEqual([
+      503,
+      'NO_SOLVER_AVAILABLE',
+      'No solver is connected to quote this swap; retry later',
+    ]);
   });
 
   it('nobody answered by the deadline: 503 NO_SOLVER_AVAILABLE naming the deadline', () => {

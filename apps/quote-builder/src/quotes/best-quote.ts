@@ -3,7 +3,11 @@ import type { RfqOutcome } from '../marketplace/rfq.service';
 import type { AuthenticatedSolver } from '../marketplace/solver-registry.service';
 
 /** Decline codes that mean "a path exists, but not the liquidity for it". */
-const LIQUIDITY_CODES = new Set<number>([SolverErrorCode.NoPrivateLiquidity, SolverErrorCode.QuoteNotFound, SolverErrorCode.MaxInputAmount]);
+const LIQUIDITY_CODES = new Set<number>([
+  SolverErrorCode.NoPrivateLiquidity,
+  SolverErrorCode.QuoteNotFound,
+  SolverErrorCode.MaxInputAmount,
+]);
 
 export interface BestQuote {
   solver: AuthenticatedSolver;
@@ -32,17 +36,25 @@ export function pickBest(outcome: RfqOutcome, deadlineMs: number): BestQuote {
     const o = outcome.outcomes.get(solver.id);
     if (o?.quotedAmount === undefined) continue;
     const ms = o.ms ?? Number.MAX_SAFE_INTEGER;
-    if (!best || o.quotedAmount > best.amount || (o.quotedAmount === best.amount && ms < best.ms)) best = { solver, amount: o.quotedAmount, ms };
+    if (!best || o.quotedAmount > best.amount || (o.quotedAmount === best.amount && ms < best.ms))
+      best = { solver, amount: o.quotedAmount, ms };
   }
   if (best) return { solver: best.solver, quotedAmount: best.amount, answers };
 
-  if (outcome.asked.length === 0) throw new AppError(503, ErrorCode.NoSolverAvailable, 'No solver is connected to quote this swap; retry later');
+  if (outcome.asked.length === 0)
+    throw new AppError(503, ErrorCode.NoSolverAvailable, 'No solver is connected to quote this swap; retry later');
   const declined = answers.filter((a) => a.declined !== undefined);
   // What the solvers said (an amount too small, say), so the caller can act on it.
   const reasons = [...new Set(declined.map((a) => a.reason).filter((r): r is string => Boolean(r)))].slice(0, 5);
   if (declined.some((a) => LIQUIDITY_CODES.has(a.declined!))) {
-    throw new AppError(422, ErrorCode.NoLiquidity, 'No solver has the liquidity for this swap now; try a smaller amount or retry later', { solvers: answers.length, reasons });
+    throw new AppError(422, ErrorCode.NoLiquidity, 'No solver has the liquidity for this swap now; try a smaller amount or retry later', {
+      solvers: answers.length,
+      reasons,
+    });
   }
-  if (declined.length > 0) throw new AppError(422, ErrorCode.NoRoute, 'No solver can route this pair', { solvers: answers.length, reasons });
-  throw new AppError(503, ErrorCode.NoSolverAvailable, `No solver answered within ${deadlineMs} ms; retry later`, { asked: answers.length });
+  if (declined.length > 0)
+    throw new AppError(422, ErrorCode.NoRoute, 'No solver can route this pair', { solvers: answers.length, reasons });
+  throw new AppError(503, ErrorCode.NoSolverAvailable, `No solver answered within ${deadlineMs} ms; retry later`, {
+    asked: answers.length,
+  });
 }

@@ -16,13 +16,60 @@ import { QuoteService } from './quote.service';
 const PROFILE: ChainProfile = {
   name: 'decimals',
   chains: [
-    { key: '0x92.sonic', name: 'Hub', type: 'EVM', chainId: 146, relayChainId: '146', hub: true, assetManager: null, connection: null, aliases: [] },
-    { key: '0xa4b1.arbitrum', name: 'Arb', type: 'EVM', chainId: 42161, relayChainId: '23', hub: false, assetManager: null, connection: null, aliases: [] },
+    {
+      key: '0x92.sonic',
+      name: 'Hub',
+      type: 'EVM',
+      chainId: 146,
+      relayChainId: '146',
+      hub: true,
+      assetManager: null,
+      connection: null,
+      aliases: [],
+    },
+    {
+      key: '0xa4b1.arbitrum',
+      name: 'Arb',
+      type: 'EVM',
+      chainId: 42161,
+      relayChainId: '23',
+      hub: false,
+      assetManager: null,
+      connection: null,
+      aliases: [],
+    },
   ],
   tokens: [
-    { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', chainKey: '0xa4b1.arbitrum', hubAsset: '0x00000000000000000000000000000000000000a1', hubDecimals: 18, vault: '0x0' },
-    { symbol: 'WBTC', name: 'Bitcoin', decimals: 8, address: '0x0000000000000000000000000000000000000b7c', chainKey: '0x92.sonic', hubAsset: '0x0000000000000000000000000000000000000b7c', hubDecimals: 8, vault: '0x0' },
-    { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', chainKey: '0x92.sonic', hubAsset: '0x00000000000000000000000000000000000000a2', hubDecimals: 18, vault: '0x0' },
+    {
+      symbol: 'USDC',
+      name: 'USD Coin',
+      decimals: 6,
+      address: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
+      chainKey: '0xa4b1.arbitrum',
+      hubAsset: '0x00000000000000000000000000000000000000a1',
+      hubDecimals: 18,
+      vault: '0x0',
+    },
+    {
+      symbol: 'WBTC',
+      name: 'Bitcoin',
+      decimals: 8,
+      address: '0x0000000000000000000000000000000000000b7c',
+      chainKey: '0x92.sonic',
+      hubAsset: '0x0000000000000000000000000000000000000b7c',
+      hubDecimals: 8,
+      vault: '0x0',
+    },
+    {
+      symbol: 'USDC',
+      name: 'USD Coin',
+      decimals: 6,
+      address: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
+      chainKey: '0x92.sonic',
+      hubAsset: '0x00000000000000000000000000000000000000a2',
+      hubDecimals: 18,
+      vault: '0x0',
+    },
   ],
 };
 
@@ -35,12 +82,20 @@ describe('QuoteService: the fee comes off first, amounts travel in hub units', (
   const rfq = {
     ask: async (request: RfqRequest): Promise<RfqOutcome> => {
       asked.push(request);
-      return { rfqId: 'r', asked: [{ id: 's', name: 'solver' }], outcomes: new Map([['s', { quotedAmount: solverAnswer, ms: 1 }]]), elapsedMs: 1 };
+      return {
+        rfqId: 'r',
+        asked: [{ id: 's', name: 'solver' }],
+        outcomes: new Map([['s', { quotedAmount: solverAnswer, ms: 1 }]]),
+        elapsedMs: 1,
+      };
     },
   } as unknown as RfqService;
   const recorded: Omit<QuoteRecord, 'id' | 'createdAt' | 'expiresAt' | 'requestId'>[] = [];
   const records = {
-    record: async (quote: (typeof recorded)[number]) => (recorded.push(quote), { ...quote, id: 'q-1', createdAt: 'now', expiresAt: 'later', requestId: null }),
+    record: async (quote: (typeof recorded)[number]) => (
+      recorded.push(quote),
+      { ...quote, id: 'q-1', createdAt: 'now', expiresAt: 'later', requestId: null }
+    ),
   } as unknown as QuoteRecords;
   const service = new QuoteService(new ChainCatalog(config), rfq, records, {} as IntentBuilderService, config, pino({ level: 'silent' }));
   const body = (over: Partial<QuoteMessage> = {}): QuoteMessage => ({
@@ -63,9 +118,24 @@ describe('QuoteService: the fee comes off first, amounts travel in hub units', (
     solverAnswer = 3_000n;
     const quote = await service.quote(body({ partnerFee: { address: '0x000000000000000000000000000000000000fEe5', percentage: 100 } }));
     // 1% of 2.5 USDC is 25 000 units; 2 475 000 units (6 decimals) are 2.475e18 on the hub.
-    expect(asked).toEqual([{ token_src: '0x00000000000000000000000000000000000000a1', token_dst: '0x0000000000000000000000000000000000000b7c', amount: '2475000000000000000', src_chain_id: '23', dst_chain_id: '146' }]);
+    expect(asked).toEqual([
+      {
+        token_src: '0x00000000000000000000000000000000000000a1',
+        token_dst: '0x0000000000000000000000000000000000000b7c',
+        amount: '2475000000000000000',
+        src_chain_id: '23',
+        dst_chain_id: '146',
+      },
+    ]);
     expect(quote).toEqual({ quotedAmount: '3000', quoteId: 'q-1', expiresAt: 'later', feeAmount: '25000' });
-    expect(recorded[0]).toMatchObject({ amount: '2500000', feeAmount: '25000', hubAmountIn: '2475000000000000000', hubQuotedAmount: '3000', quotedAmount: '3000', solver: 'solver' });
+    expect(recorded[0]).toMatchObject({
+      amount: '2500000',
+      feeAmount: '25000',
+      hubAmountIn: '2475000000000000000',
+      hubQuotedAmount: '3000',
+      quotedAmount: '3000',
+      solver: 'solver',
+    });
   });
 
   it('lets a fixed amount win over a percentage', async () => {
@@ -76,16 +146,35 @@ describe('QuoteService: the fee comes off first, amounts travel in hub units', (
 
   it('converts the quoted hub amount back to the destination token’s decimals, rounding down', async () => {
     solverAnswer = 1_234_567_890_123_456_789n;
-    const quote = await service.quote(body({ tokenSrc: '0x0000000000000000000000000000000000000b7c', tokenSrcChainKey: '0x92.sonic', tokenDst: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', tokenDstChainKey: '0xa4b1.arbitrum', amount: '100000000' }));
+    const quote = await service.quote(
+      body({
+        tokenSrc: '0x0000000000000000000000000000000000000b7c',
+        tokenSrcChainKey: '0x92.sonic',
+        tokenDst: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
+        tokenDstChainKey: '0xa4b1.arbitrum',
+        amount: '100000000',
+      }),
+    );
     expect(asked[0]).toMatchObject({ amount: '100000000', src_chain_id: '146', dst_chain_id: '23' });
     expect(quote.quotedAmount).toBe('1234567');
   });
 
   it('refuses a fee that leaves nothing, and every body problem at once, before asking anyone', async () => {
-    await expect(service.quote(body({ partnerFee: { address: '0x000000000000000000000000000000000000fEe5', amount: '2500000' } }))).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    const error = await service.quote(body({ tokenSrcChainKey: 'nowhere', tokenDst: '0x0000000000000000000000000000000000000bad', includeTxData: true })).catch((e: unknown) => e);
-    expect((error as { details: { field: string }[] }).details.map((d) => d.field)).toEqual(['srcAddress', 'dstAddress', 'tokenSrcChainKey', 'tokenDst']);
-    const bad = await service.quote(body({ dstAddress: 'not-an-address', includeTxData: true, srcAddress: '0x000000000000000000000000000000000000fee5' })).catch((e: unknown) => e);
+    await expect(
+      service.quote(body({ partnerFee: { address: '0x000000000000000000000000000000000000fEe5', amount: '2500000' } })),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    const error = await service
+      .quote(body({ tokenSrcChainKey: 'nowhere', tokenDst: '0x0000000000000000000000000000000000000bad', includeTxData: true }))
+      .catch((e: unknown) => e);
+    expect((error as { details: { field: string }[] }).details.map((d) => d.field)).toEqual([
+      'srcAddress',
+      'dstAddress',
+      'tokenSrcChainKey',
+      'tokenDst',
+    ]);
+    const bad = await service
+      .quote(body({ dstAddress: 'not-an-address', includeTxData: true, srcAddress: '0x000000000000000000000000000000000000fee5' }))
+      .catch((e: unknown) => e);
     expect((bad as { details: { field: string }[] }).details.map((d) => d.field)).toEqual(['dstAddress']);
     expect(asked).toEqual([]);
   });

@@ -2,7 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
 import { fromHubAmount, lessSlippage, partnerFeeOn, toHubAmount } from '@swap/chains';
-import { AppError, ErrorCode, type FieldViolation, type QuoteMessage, type QuoteResponse, type SolverQuoteRequest, type SolverQuoteResponse } from '@swap/contracts';
+import {
+  AppError,
+  ErrorCode,
+  type FieldViolation,
+  type QuoteMessage,
+  type QuoteResponse,
+  type SolverQuoteRequest,
+  type SolverQuoteResponse,
+} from '@swap/contracts';
 import { IntentBuilderService } from '../intents/intent-builder.service';
 import { QUOTE_FIELDS, resolveSwap, type ResolvedSwap } from '../intents/swap-resolution';
 import { RfqService, type RfqRequest } from '../marketplace/rfq.service';
@@ -39,10 +47,19 @@ export class QuoteService {
     // Everything the body alone decides is checked before any solver is asked.
     const problems: FieldViolation[] = [];
     if (request.includeTxData) {
-      if (request.srcAddress === undefined) problems.push({ field: 'srcAddress', rule: 'requiredWithTxData', message: 'srcAddress is required with includeTxData=true' });
-      if (request.dstAddress === undefined) problems.push({ field: 'dstAddress', rule: 'requiredWithTxData', message: 'dstAddress is required with includeTxData=true' });
+      if (request.srcAddress === undefined)
+        problems.push({ field: 'srcAddress', rule: 'requiredWithTxData', message: 'srcAddress is required with includeTxData=true' });
+      if (request.dstAddress === undefined)
+        problems.push({ field: 'dstAddress', rule: 'requiredWithTxData', message: 'dstAddress is required with includeTxData=true' });
     }
-    const sides = { srcChainKey: request.tokenSrcChainKey, dstChainKey: request.tokenDstChainKey, inputToken: request.tokenSrc, outputToken: request.tokenDst, srcAddress: request.srcAddress, dstAddress: request.dstAddress };
+    const sides = {
+      srcChainKey: request.tokenSrcChainKey,
+      dstChainKey: request.tokenDstChainKey,
+      inputToken: request.tokenSrc,
+      outputToken: request.tokenDst,
+      srcAddress: request.srcAddress,
+      dstAddress: request.dstAddress,
+    };
     let resolved: ResolvedSwap | undefined;
     try {
       resolved = resolveSwap(this.catalog.chains, sides, QUOTE_FIELDS);
@@ -56,14 +73,27 @@ export class QuoteService {
     const fee = partnerFeeOn(amount, request.partnerFee);
     const hubAmountIn = toHubAmount(amount - fee, input);
     if (hubAmountIn === 0n) {
-      throw AppError.validation([{ field: 'amount', rule: 'positiveOnHub', message: `amount is too small: nothing is left to swap in ${input.symbol}'s hub units after the partner fee` }]);
+      throw AppError.validation([
+        {
+          field: 'amount',
+          rule: 'positiveOnHub',
+          message: `amount is too small: nothing is left to swap in ${input.symbol}'s hub units after the partner fee`,
+        },
+      ]);
     }
 
-    const rfq: RfqRequest = { token_src: input.hubAsset, token_dst: output.hubAsset, amount: hubAmountIn.toString(), src_chain_id: src.relayChainId, dst_chain_id: dst.relayChainId };
+    const rfq: RfqRequest = {
+      token_src: input.hubAsset,
+      token_dst: output.hubAsset,
+      amount: hubAmountIn.toString(),
+      src_chain_id: src.relayChainId,
+      dst_chain_id: dst.relayChainId,
+    };
     const asked = await this.rfq.ask(rfq);
     const best = pickBest(asked, this.config.RFQ_DEADLINE_MS);
     const quotedAmount = fromHubAmount(best.quotedAmount, output);
-    if (quotedAmount === 0n) throw new AppError(422, ErrorCode.NoLiquidity, `The best quote rounds to nothing in ${output.symbol}; try a larger amount`);
+    if (quotedAmount === 0n)
+      throw new AppError(422, ErrorCode.NoLiquidity, `The best quote rounds to nothing in ${output.symbol}; try a larger amount`);
     const record = await this.records.record({
       srcChainKey: src.key,
       dstChainKey: dst.key,
@@ -80,8 +110,16 @@ export class QuoteService {
       solver: best.solver.name,
       answers: best.answers,
     });
-    this.logger.debug({ quoteId: record.id, solver: best.solver.name, rfqMs: asked.elapsedMs, totalMs: Date.now() - started }, 'quote given');
-    const response: QuoteResponse = { quotedAmount: quotedAmount.toString(), quoteId: record.id, expiresAt: record.expiresAt, feeAmount: fee.toString() };
+    this.logger.debug(
+      { quoteId: record.id, solver: best.solver.name, rfqMs: asked.elapsedMs, totalMs: Date.now() - started },
+      'quote given',
+    );
+    const response: QuoteResponse = {
+      quotedAmount: quotedAmount.toString(),
+      quoteId: record.id,
+      expiresAt: record.expiresAt,
+      feeAmount: fee.toString(),
+    };
     if (!request.includeTxData) return response;
 
     const slippage = request.slippageBps ?? this.config.DEFAULT_SLIPPAGE_BPS;
@@ -110,10 +148,23 @@ export class QuoteService {
     const registry = this.catalog.chains;
     const known = (asset: string) => registry.profile.tokens.some((t) => t.hubAsset.toLowerCase() === asset.toLowerCase());
     if (!known(request.token_src) || !known(request.token_dst) || request.token_src.toLowerCase() === request.token_dst.toLowerCase()) {
-      throw new AppError(422, ErrorCode.NoRoute, 'No path found: token_src and token_dst must be two different hub assets this deployment lists');
+      throw new AppError(
+        422,
+        ErrorCode.NoRoute,
+        'No path found: token_src and token_dst must be two different hub assets this deployment lists',
+      );
     }
     const hub = registry.hub.relayChainId;
-    const best = pickBest(await this.rfq.ask({ token_src: request.token_src, token_dst: request.token_dst, amount: request.amount, src_chain_id: hub, dst_chain_id: hub }), this.config.RFQ_DEADLINE_MS);
+    const best = pickBest(
+      await this.rfq.ask({
+        token_src: request.token_src,
+        token_dst: request.token_dst,
+        amount: request.amount,
+        src_chain_id: hub,
+        dst_chain_id: hub,
+      }),
+      this.config.RFQ_DEADLINE_MS,
+    );
     const record = await this.records.record({
       srcChainKey: null,
       dstChainKey: null,

@@ -5,5 +5,10 @@ import { ChainCatalogModule } from '../chain-catalog/chain-catalog.module';
 import { QuoteService } from './quote.service';
 import { QuotesHandlers } from './quotes.handlers';
 
-@Module({ imports: [ChainCatalogModule, MarketplaceModule, IntentsModule], controllers: [QuotesHandlers], providers: [QuoteService], exports: [QuoteService] })
+@Module({
+  imports: [ChainCatalogModule, MarketplaceModule, IntentsModule],
+  controllers: [QuotesHandlers],
+  providers: [QuoteService],
+  exports: [QuoteService],
+})
 export class QuotesModule {}

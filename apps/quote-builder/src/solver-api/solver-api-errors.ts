@@ -11,7 +11,12 @@ import { SOLVER_SOCKET_PATH } from '../marketplace/marketplace.socket';
  */
 export function installSolverApiErrorShape(fastify: FastifyInstance): void {
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    if (reply.statusCode < 400 || typeof payload !== 'string' || !request.url.startsWith('/v1/intent/') || request.url.startsWith(SOLVER_SOCKET_PATH)) {
+    if (
+      reply.statusCode < 400 ||
+      typeof payload !== 'string' ||
+      !request.url.startsWith('/v1/intent/') ||
+      request.url.startsWith(SOLVER_SOCKET_PATH)
+    ) {
       return done(null, payload);
     }
     let body: unknown;

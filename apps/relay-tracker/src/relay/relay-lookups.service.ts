@@ -55,24 +55,49 @@ export class RelayLookups {
     const srcChainKey = request.srcChainKey !== undefined ? this.chainOf(request.srcChainKey, 'srcChainKey').key : undefined;
     // EVM hashes are stored in lower case; a Solana signature as given.
     const candidates = EVM_HASH.test(request.txHash!) ? [request.txHash!.toLowerCase()] : [request.txHash!];
-    const rows = await this.db.submission.findMany({ where: { txHash: { in: candidates }, ...(srcChainKey ? { srcChainKey } : {}) }, take: 2 });
-    if (rows.length === 0) throw AppError.notFound(`No submission of transaction ${request.txHash}${srcChainKey ? ` on ${srcChainKey}` : ''}; pass the intent instead`);
+    const rows = await this.db.submission.findMany({
+      where: { txHash: { in: candidates }, ...(srcChainKey ? { srcChainKey } : {}) },
+      take: 2,
+    });
+    if (rows.length === 0)
+      throw AppError.notFound(
+        `No submission of transaction ${request.txHash}${srcChainKey ? ` on ${srcChainKey}` : ''}; pass the intent instead`,
+      );
     if (rows.length > 1) {
-      throw AppError.validation([{ field: 'srcChainKey', rule: 'requiredWhenAmbiguous', message: `srcChainKey is required: ${request.txHash} was submitted on ${rows.map((r) => r.srcChainKey).join(' and ')}` }]);
+      throw AppError.validation([
+        {
+          field: 'srcChainKey',
+          rule: 'requiredWhenAmbiguous',
+          message: `srcChainKey is required: ${request.txHash} was submitted on ${rows.map((r) => r.srcChainKey).join(' and ')}`,
+        },
+      ]);
     }
     // Until the transaction is read from the chain, the stored intent is only what the first submit claimed.
     if (!rows[0].verified) {
-      throw new AppError(409, ErrorCode.Conflict, `Transaction ${request.txHash} is not verified on ${rows[0].srcChainKey} yet (status ${rows[0].status}); pass the intent instead, or ask again once it is relaying`);
+      throw new AppError(
+        409,
+        ErrorCode.Conflict,
+        `Transaction ${request.txHash} is not verified on ${rows[0].srcChainKey} yet (status ${rows[0].status}); pass the intent instead, or ask again once it is relaying`,
+      );
     }
     return this.relayDataOf(rows[0].intent as unknown as Intent, 'intent');
   }
 
   async submit(request: IntentSubmitRequest): Promise<IntentSubmitResponse> {
     const chain = this.chainOf(request.chainId, 'chainId');
-    if (chain.hub) throw AppError.validation([{ field: 'chainId', rule: 'spokeChain', message: `chainId must name a spoke chain: a ${chain.key} transaction needs no relay` }]);
+    if (chain.hub)
+      throw AppError.validation([
+        { field: 'chainId', rule: 'spokeChain', message: `chainId must name a spoke chain: a ${chain.key} transaction needs no relay` },
+      ]);
     const txHash = this.txHashOn(chain, request.txHash, 'txHash');
     if (chain.type === 'SOLANA' && !request.data) {
-      throw AppError.validation([{ field: 'data', rule: 'requiredOnSolana', message: `data (the build response relayData) is required for a ${chain.key} transaction` }]);
+      throw AppError.validation([
+        {
+          field: 'data',
+          rule: 'requiredOnSolana',
+          message: `data (the build response relayData) is required for a ${chain.key} transaction`,
+        },
+      ]);
     }
     const result = await this.relayed(() => this.chains.relay.submit(chain.relayChainId, txHash, request.data));
     return { result };
@@ -81,7 +106,13 @@ export class RelayLookups {
   private relayDataOf(intent: Intent, field: string): RelayDataView {
     const hub = this.chains.hub;
     if (!this.chains.byRelayId(intent.srcChain)) {
-      throw AppError.validation([{ field: `${field}.srcChain`, rule: 'knownChain', message: `${field}.srcChain ${intent.srcChain} is not the relay chain id of a supported chain` }]);
+      throw AppError.validation([
+        {
+          field: `${field}.srcChain`,
+          rule: 'knownChain',
+          message: `${field}.srcChain ${intent.srcChain} is not the relay chain id of a supported chain`,
+        },
+      ]);
     }
     return relayDataOf(intent, { relayChainId: hub.relayChainId, intents: this.chains.intents() });
   }
@@ -89,7 +120,12 @@ export class RelayLookups {
   /** A chain named by relay chain id or by chain key. */
   private chainOf(name: string, field: string): ChainInfo {
     const chain = /^\d+$/.test(name) ? this.chains.byRelayId(name) : this.chains.registry.findChain(name);
-    if (!chain) throw new AppError(404, ErrorCode.ChainNotFound, `${field} ${name.slice(0, 64)} is neither a relay chain id nor a chain key of a supported chain`);
+    if (!chain)
+      throw new AppError(
+        404,
+        ErrorCode.ChainNotFound,
+        `${field} ${name.slice(0, 64)} is neither a relay chain id nor a chain key of a supported chain`,
+      );
     return chain;
   }
 
@@ -105,7 +141,8 @@ export class RelayLookups {
       return await call();
     } catch (error) {
       if (!(error instanceof RelayApiError)) throw error;
-      if (error.kind === 'refused') throw new AppError(422, ErrorCode.RelayRefused, `The relay refused it: ${error.message.replace(/^relay API refused \w+: /, '')}`);
+      if (error.kind === 'refused')
+        throw new AppError(422, ErrorCode.RelayRefused, `The relay refused it: ${error.message.replace(/^relay API refused \w+: /, '')}`);
       throw new AppError(502, ErrorCode.RelayUnavailable, 'The relay API is unavailable; try again shortly');
     }
   }

@@ -39,7 +39,12 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
     if (this.config.WORK_QUEUE === 'jetstream') {
       const bus = this.messaging.bus;
       if (!(bus instanceof NatsBus)) throw new Error('WORK_QUEUE=jetstream needs NATS (the embedded default uses WORK_QUEUE=postgres)');
-      this.queue = await JetStreamWorkQueue.open(bus.connection, { ...WorkQueues.settlement, prefix: bus.subjectPrefix || undefined, ackWaitMs: this.config.WORK_LEASE_MS, onError });
+      this.queue = await JetStreamWorkQueue.open(bus.connection, {
+        ...WorkQueues.settlement,
+        prefix: bus.subjectPrefix || undefined,
+        ackWaitMs: this.config.WORK_LEASE_MS,
+        onError,
+      });
     } else {
       this.queue = new PgWorkQueue((text, ...params) => this.db.$queryRawUnsafe(text, ...params), {
         table: 'relay_tracker.work_items',
@@ -51,7 +56,9 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
     this.queue.start((item) => this.worker.process(item), { concurrency: this.config.SETTLEMENT_CONCURRENCY });
     // The service's readiness gate pauses the queue too while its database or NATS is down.
     this.leaveIntake = this.intake.add(this.queue);
-    this.timers.push(setInterval(() => void this.checkReadiness(), READINESS_EVERY_MS).unref(), setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref(),
+    this.timers.push(
+      setInterval(() => void this.checkReadiness(), READINESS_EVERY_MS).unref(),
+      setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref(),
       setTimeout(() => void this.sweep(), FIRST_SWEEP_MS).unref(),
     );
   }

@@ -41,7 +41,10 @@ export class SettlementWorker {
     try {
       return await this.step(row);
     } catch (error) {
-      this.logger.warn({ err: error, txHash: row.txHash, status: row.status }, 'settlement step failed; the swap stays in flight and is retried');
+      this.logger.warn(
+        { err: error, txHash: row.txHash, status: row.status },
+        'settlement step failed; the swap stays in flight and is retried',
+      );
       await this.store.touch(row).catch(() => undefined);
       return { retryInMs: backoffMs(row.processingAttempts + 1) };
     }
@@ -82,19 +85,42 @@ export class SettlementWorker {
       );
     }
     if (tx.status === 'reverted') {
-      return this.fail(row, 'source transaction reverted', `Your transaction on ${src.key} failed (it reverted), so nothing was deposited and no swap was opened.`);
+      return this.fail(
+        row,
+        'source transaction reverted',
+        `Your transaction on ${src.key} failed (it reverted), so nothing was deposited and no swap was opened.`,
+      );
     }
     const intents = this.chains.intents();
     const verdict = src.hub
       ? checkHubSource(tx, intentEventsIn(tx, intents), intents, src.key)
       : checkSpokeSource(tx, src.assetManager as Address, intents, src.key);
     if (!verdict.ok) return this.fail(row, 'not a swap transaction', verdict.userMessage);
-    await this.claims.checkAgainstChain(row, { intent: verdict.intent, intentHash: verdict.intentHash, payload: verdict.payload, from: tx.from });
+    await this.claims.checkAgainstChain(row, {
+      intent: verdict.intent,
+      intentHash: verdict.intentHash,
+      payload: verdict.payload,
+      from: tx.from,
+    });
     // The swap's sender is the transaction's, whoever submitted it first.
-    const truth: SubmissionPatch = { verified: true, intent: verdict.intent as never, intentHash: verdict.intentHash, relayData: verdict.payload, walletAddress: tx.from, notFoundSince: null };
+    const truth: SubmissionPatch = {
+      verified: true,
+      intent: verdict.intent as never,
+      intentHash: verdict.intentHash,
+      relayData: verdict.payload,
+      walletAddress: tx.from,
+      notFoundSince: null,
+    };
     const confirmed = `source transaction confirmed in block ${tx.blockNumber}`;
     const moved = src.hub
-      ? await this.move(row, [{ status: 'relaying', detail: confirmed }, { status: 'relayed', detail: 'a hub source: the intent is on the hub, no relay needed' }], { ...truth, hubTxHash: row.txHash })
+      ? await this.move(
+          row,
+          [
+            { status: 'relaying', detail: confirmed },
+            { status: 'relayed', detail: 'a hub source: the intent is on the hub, no relay needed' },
+          ],
+          { ...truth, hubTxHash: row.txHash },
+        )
       : await this.move(row, [{ status: 'relaying', detail: `${confirmed}; handed to the relay` }], truth);
     await this.claims.settle(row.id, { intentHash: verdict.intentHash, payload: verdict.payload, from: tx.from });
     return moved;
@@ -108,7 +134,11 @@ export class SettlementWorker {
       await this.chains.relay.submit(src.relayChainId, row.txHash, { address: this.intentOf(row).creator, payload: row.relayData });
       if (!row.notFoundSince) return this.wait(row, { notFoundSince: new Date() });
       if (Date.now() - row.notFoundSince.getTime() < this.config.NOT_FOUND_WINDOW_MS) return this.wait(row);
-      return this.fail(row, 'source transaction not found', `The relay has not seen this transaction on ${src.key}: it was probably never broadcast or has expired. Nothing left your wallet for this swap.`);
+      return this.fail(
+        row,
+        'source transaction not found',
+        `The relay has not seen this transaction on ${src.key}: it was probably never broadcast or has expired. Nothing left your wallet for this swap.`,
+      );
     }
     return this.move(row, [{ status: 'relaying', detail: 'the relay has the source transaction' }], { notFoundSince: null });
   }
@@ -142,7 +172,8 @@ export class SettlementWorker {
   private async post(row: SubmissionRow): Promise<WorkResult> {
     let current = row;
     if (current.status === 'relayed') {
-      if (!(await this.store.transition(current, [{ status: 'posting_execution', detail: 'handing the intent to the solvers' }]))) return { retryInMs: 0 };
+      if (!(await this.store.transition(current, [{ status: 'posting_execution', detail: 'handing the intent to the solvers' }])))
+        return { retryInMs: 0 };
       current = (await this.store.find(row.id))!;
     }
     try {
@@ -150,7 +181,11 @@ export class SettlementWorker {
     } catch (error) {
       // The marketplace refusing the intent for good is final; its being unreachable is not.
       if (error instanceof AppError && error.getStatus() < 500 && error.code !== ErrorCode.IntentNotFound) {
-        return this.fail(current, 'the solver marketplace refused the intent', `The solver marketplace refused this swap: ${error.message}`);
+        return this.fail(
+          current,
+          'the solver marketplace refused the intent',
+          `The solver marketplace refused this swap: ${error.message}`,
+        );
       }
       throw error;
     }
@@ -175,11 +210,14 @@ export class SettlementWorker {
       return this.wait(row);
     }
     if (state.receivedOutput === 0n) {
-      return this.fail(row, 'intent cancelled', 'The swap was cancelled before a solver filled it; its input was refunded.', { intentCancelled: true });
+      return this.fail(row, 'intent cancelled', 'The swap was cancelled before a solver filled it; its input was refunded.', {
+        intentCancelled: true,
+      });
     }
     const fill = (row.fillTxHash as Hex | null) ?? (await this.findFill(row));
     if (!fill) return this.wait(row);
-    if (intent.dstChain === hub.relayChainId) return this.move(row, [{ status: 'solved', detail: `filled in ${fill}` }], { fillTxHash: fill });
+    if (intent.dstChain === hub.relayChainId)
+      return this.move(row, [{ status: 'solved', detail: `filled in ${fill}` }], { fillTxHash: fill });
     const dst = this.chains.byRelayId(intent.dstChain);
     const packets = await this.chains.relay.transactionPackets(hub.relayChainId, fill);
     const delivery = packets.find((p) => p.dst_chain_id === intent.dstChain);
@@ -189,7 +227,11 @@ export class SettlementWorker {
     }
     if (delivery.status !== 'executed' || !delivery.dst_tx_hash) return this.wait(row, { fillTxHash: fill });
     const deliveryTx = delivery.dst_tx_hash.toLowerCase();
-    return this.move(row, [{ status: 'solved', detail: `filled in ${fill}; delivered on ${dst?.key ?? intent.dstChain} in ${deliveryTx}` }], { fillTxHash: fill, deliveryTxHash: deliveryTx });
+    return this.move(
+      row,
+      [{ status: 'solved', detail: `filled in ${fill}; delivered on ${dst?.key ?? intent.dstChain} in ${deliveryTx}` }],
+      { fillTxHash: fill, deliveryTxHash: deliveryTx },
+    );
   }
 
   /** The fill transaction: as the marketplace knows it, or read from the hub's IntentFilled events. */
@@ -202,7 +244,9 @@ export class SettlementWorker {
     }
     const hub = this.chains.hub;
     const created = await this.chains.access.evm(hub, (a) => a.minedTransaction(row.hubTxHash as Hex));
-    const tx = await this.chains.access.evm(hub, (a) => a.intentEventTx(this.chains.intents(), 'IntentFilled', row.intentHash as Hex, created?.blockNumber ?? 0n));
+    const tx = await this.chains.access.evm(hub, (a) =>
+      a.intentEventTx(this.chains.intents(), 'IntentFilled', row.intentHash as Hex, created?.blockNumber ?? 0n),
+    );
     return tx?.toLowerCase() as Hex | undefined;
   }
 
@@ -219,7 +263,11 @@ export class SettlementWorker {
     return { retryInMs: CANCEL_WATCH_EVERY_MS };
   }
 
-  private async move(row: SubmissionRow, steps: { status: SubmissionStatus; detail: string }[], patch?: SubmissionPatch): Promise<WorkResult> {
+  private async move(
+    row: SubmissionRow,
+    steps: { status: SubmissionStatus; detail: string }[],
+    patch?: SubmissionPatch,
+  ): Promise<WorkResult> {
     await this.store.transition(row, steps, patch);
     // Moved (or moved by another replica meanwhile): the next step is looked at at once.
     return { retryInMs: 0 };

@@ -1,11 +1,20 @@
-import { decodeHubCalls, INTENTS_ABI, intentFromTuple, intentHash, SPOKE_ABI, type IntentEvents, type MinedTransaction } from '@swap/chains';
+import {
+  decodeHubCalls,
+  INTENTS_ABI,
+  intentFromTuple,
+  intentHash,
+  SPOKE_ABI,
+  type IntentEvents,
+  type MinedTransaction,
+} from '@swap/chains';
 import type { Intent } from '@swap/contracts';
 import { decodeFunctionData, type Address, type Hex } from 'viem';
 
 /** What a mined source transaction is: a swap (its intent and relay payload, read from the chain), or not. */
 export type SourceVerdict = { ok: true; intent: Intent; intentHash: Hex; payload: Hex } | { ok: false; userMessage: string };
 
-const NOT_A_SWAP = (chainKey: string) => `This transaction on ${chainKey} is not a swap the platform built: it did not go to the swap contract with an intent. Nothing was swapped.`;
+const NOT_A_SWAP = (chainKey: string) =>
+  `This transaction on ${chainKey} is not a swap the platform built: it did not go to the swap contract with an intent. Nothing was swapped.`;
 
 /**
  * A hub source: `createIntent(intent)` on the intents contract, confirmed by the contract's

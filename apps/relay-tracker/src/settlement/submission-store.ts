@@ -9,7 +9,20 @@ export type SubmissionRow = Awaited<ReturnType<PrismaClient['submission']['findU
 
 /** Columns a step may set along with its transitions. */
 export type SubmissionPatch = Partial<
-  Pick<SubmissionRow, 'userMessage' | 'failedAtStep' | 'verified' | 'notFoundSince' | 'hubTxHash' | 'fillTxHash' | 'deliveryTxHash' | 'intentCancelled' | 'intentHash' | 'relayData' | 'walletAddress'>
+  Pick<
+    SubmissionRow,
+    | 'userMessage'
+    | 'failedAtStep'
+    | 'verified'
+    | 'notFoundSince'
+    | 'hubTxHash'
+    | 'fillTxHash'
+    | 'deliveryTxHash'
+    | 'intentCancelled'
+    | 'intentHash'
+    | 'relayData'
+    | 'walletAddress'
+  >
 > & { intent?: Prisma.InputJsonValue };
 
 /**
@@ -31,7 +44,11 @@ export class SubmissionStore {
   }
 
   /** Applies `steps` (in order) from `row.status`; false when the swap was no longer there. */
-  async transition(row: SubmissionRow, steps: { status: SubmissionStatus; detail: string }[], patch: SubmissionPatch = {}): Promise<boolean> {
+  async transition(
+    row: SubmissionRow,
+    steps: { status: SubmissionStatus; detail: string }[],
+    patch: SubmissionPatch = {},
+  ): Promise<boolean> {
     const at = new Date().toISOString();
     const entries: SubmissionTransition[] = steps.map((s) => ({ status: s.status, at, detail: s.detail }));
     const history = [...(row.history as unknown as SubmissionTransition[]), ...entries];
@@ -43,13 +60,22 @@ export class SubmissionStore {
     let from: string = row.status;
     for (const entry of entries) {
       try {
-        this.messaging.emit(Events.submissionTransitioned, { txHash: row.txHash, srcChainKey: row.srcChainKey, intentHash: patch.intentHash ?? row.intentHash ?? '', from, ...entry });
+        this.messaging.emit(Events.submissionTransitioned, {
+          txHash: row.txHash,
+          srcChainKey: row.srcChainKey,
+          intentHash: patch.intentHash ?? row.intentHash ?? '',
+          from,
+          ...entry,
+        });
       } catch (error) {
         this.logger.warn({ err: error, txHash: row.txHash }, 'transition not announced');
       }
       from = entry.status;
     }
-    this.logger.info({ txHash: row.txHash, srcChainKey: row.srcChainKey, from: row.status, to: entries.map((e) => e.status) }, 'swap moved on');
+    this.logger.info(
+      { txHash: row.txHash, srcChainKey: row.srcChainKey, from: row.status, to: entries.map((e) => e.status) },
+      'swap moved on',
+    );
     return true;
   }
 
@@ -60,6 +86,9 @@ export class SubmissionStore {
 
   /** A step that failed (an RPC, the relay API, the bus): its attempts grow (and what it learnt is kept), if it is still where it was. */
   async touch(row: SubmissionRow, patch: SubmissionPatch = {}): Promise<void> {
-    await this.db.submission.updateMany({ where: { id: row.id, status: row.status }, data: { ...patch, processingAttempts: { increment: 1 } } });
+    await this.db.submission.updateMany({
+      where: { id: row.id, status: row.status },
+      data: { ...patch, processingAttempts: { increment: 1 } },
+    });
   }
 }

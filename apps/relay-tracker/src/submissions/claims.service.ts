@@ -30,7 +30,18 @@ export class ClaimsService {
   async checkAgainstChain(row: SubmissionRow, truth: ChainTruth): Promise<void> {
     const reasons = differences({ intentHash: row.intentHash ?? '', relayData: row.relayData, walletAddress: row.walletAddress }, truth);
     if (reasons.length) {
-      await this.reject(row.id, { walletAddress: row.walletAddress, intent: row.intent as unknown as Intent, intentHash: row.intentHash ?? '', relayData: row.relayData, orgId: row.submittedByOrg }, reasons.join('; '), true);
+      await this.reject(
+        row.id,
+        {
+          walletAddress: row.walletAddress,
+          intent: row.intent as unknown as Intent,
+          intentHash: row.intentHash ?? '',
+          relayData: row.relayData,
+          orgId: row.submittedByOrg,
+        },
+        reasons.join('; '),
+        true,
+      );
     }
     await this.settle(row.id, truth);
   }
@@ -50,20 +61,41 @@ export class ClaimsService {
 
   /** A repeated submit of a known pair: kept apart when it claims something else than the swap holds. */
   async checkRepeat(row: SubmissionRow, claim: SubmitTxMessage): Promise<void> {
-    const held = { intent: row.intent as unknown as Intent, intentHash: row.intentHash ?? '', payload: row.relayData, from: row.walletAddress };
+    const held = {
+      intent: row.intent as unknown as Intent,
+      intentHash: row.intentHash ?? '',
+      payload: row.relayData,
+      from: row.walletAddress,
+    };
     const hash = intentHash(claim.intent);
     const reasons = differences({ intentHash: hash, relayData: claim.relayData, walletAddress: claim.walletAddress }, held);
     if (reasons.length === 0) return;
     // Before the chain is read the swap holds only the first claim: which one is true is not known yet.
     const reason = row.verified ? reasons.join('; ') : 'differs from the first claim; the chain decides';
-    await this.reject(row.id, { walletAddress: claim.walletAddress, intent: claim.intent, intentHash: hash, relayData: claim.relayData, orgId: claim.orgId ?? null }, reason, row.verified);
+    await this.reject(
+      row.id,
+      {
+        walletAddress: claim.walletAddress,
+        intent: claim.intent,
+        intentHash: hash,
+        relayData: claim.relayData,
+        orgId: claim.orgId ?? null,
+      },
+      reason,
+      row.verified,
+    );
     if (row.verified) return;
     // The chain may have been read while this claim was compared with the first one.
     const now = await this.db.submission.findUnique({ where: { id: row.id } });
     if (now?.verified) await this.settle(row.id, { intentHash: now.intentHash ?? '', payload: now.relayData, from: now.walletAddress });
   }
 
-  private async reject(submissionId: string, claim: { walletAddress: string; intent: Intent; intentHash: string; relayData: string; orgId: string | null }, reason: string, settled: boolean): Promise<void> {
+  private async reject(
+    submissionId: string,
+    claim: { walletAddress: string; intent: Intent; intentHash: string; relayData: string; orgId: string | null },
+    reason: string,
+    settled: boolean,
+  ): Promise<void> {
     await this.db.rejectedClaim.create({
       data: {
         submissionId,

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { intentHash } from '@swap/chains';
-import { AppError, ErrorCode, type SubmissionStatus, type SubmissionStatusResponse, type SubmissionTransition, type SubmitTxMessage, type SubmitTxResponse } from '@swap/contracts';
+import {
+  AppError,
+  ErrorCode,
+  type SubmissionStatus,
+  type SubmissionStatusResponse,
+  type SubmissionTransition,
+  type SubmitTxMessage,
+  type SubmitTxResponse,
+} from '@swap/contracts';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
 import { SettlementChains } from '../settlement/settlement-chains';
 import { SettlementQueue } from '../settlement/settlement-queue';
@@ -43,7 +51,10 @@ export class SubmissionsService {
     const row = await this.db.submission.findUniqueOrThrow({ where: { txHash_srcChainKey: { txHash, srcChainKey: request.srcChainKey } } });
     if (count === 1) {
       await this.queue.add(row.id);
-      return { success: true, data: { status: 'inserted', message: 'Submission received; poll GET /v1/swaps/submit-tx/status until solved or failed' } };
+      return {
+        success: true,
+        data: { status: 'inserted', message: 'Submission received; poll GET /v1/swaps/submit-tx/status until solved or failed' },
+      };
     }
     // A replica that died between the insert and the hand-over left a swap without work; the
     // client's retry puts it back (adding an item already queued changes nothing).
@@ -53,7 +64,9 @@ export class SubmissionsService {
   }
 
   async status(txHash: string, srcChainKey: string): Promise<SubmissionStatusResponse> {
-    const row = await this.db.submission.findUnique({ where: { txHash_srcChainKey: { txHash: this.normalise(txHash, srcChainKey), srcChainKey } } });
+    const row = await this.db.submission.findUnique({
+      where: { txHash_srcChainKey: { txHash: this.normalise(txHash, srcChainKey), srcChainKey } },
+    });
     if (!row) throw new AppError(404, ErrorCode.NotFound, `No submission of transaction ${txHash} on ${srcChainKey}`);
     const result = {
       ...(row.hubTxHash ? { hubTxHash: row.hubTxHash } : {}),

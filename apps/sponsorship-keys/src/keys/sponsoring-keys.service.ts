@@ -29,7 +29,9 @@ export class SponsoringKeysService {
 
   async mint(owner: string, actor: string): Promise<{ key: string; sponsoringKey: SponsoringKeyView }> {
     const minted = mintKey('sponsoring');
-    const row = await this.change((tx) => tx.sponsoringKey.create({ data: { owner, prefix: minted.displayPrefix, keyHash: minted.hash, createdBy: actor } }));
+    const row = await this.change((tx) =>
+      tx.sponsoringKey.create({ data: { owner, prefix: minted.displayPrefix, keyHash: minted.hash, createdBy: actor } }),
+    );
     this.logger.info({ keyId: row.id, owner, prefix: row.prefix, actor }, 'sponsoring key minted');
     return { key: minted.key, sponsoringKey: view(row) };
   }
@@ -49,7 +51,10 @@ export class SponsoringKeysService {
 
   /** The active sponsoring keys as a key set; sponsorship routes are always enforced. */
   async snapshot(): Promise<KeySetSnapshot> {
-    const [state, keys] = await this.db.$transaction([this.db.sponsoringKeySetState.findUniqueOrThrow({ where: { id: 1 } }), this.db.sponsoringKey.findMany()]);
+    const [state, keys] = await this.db.$transaction([
+      this.db.sponsoringKeySetState.findUniqueOrThrow({ where: { id: 1 } }),
+      this.db.sponsoringKey.findMany(),
+    ]);
     return {
       version: Number(state.version),
       keys: keys.map((k) => ({ hash: k.keyHash, keyId: k.id, orgId: k.owner, scopes: [], suspended: false })),
@@ -63,11 +68,17 @@ export class SponsoringKeysService {
       db: this.db,
       work,
       bump: async (tx) => {
-        const [state] = await tx.$queryRaw<{ version: bigint }[]>`UPDATE sponsorship_keys.keyset_state SET version = version + 1 WHERE id = 1 RETURNING version`;
+        const [state] = await tx.$queryRaw<
+          { version: bigint }[]
+        >`UPDATE sponsorship_keys.keyset_state SET version = version + 1 WHERE id = 1 RETURNING version`;
         return { version: Number(state.version) };
       },
       announce: (event) => this.messaging.emit(Events.sponsoringKeySetChanged, event),
-      onAnnounceFailed: (error, event) => this.logger.warn({ err: error, version: event.version }, 'sponsoring key set change event not published; replicas reload on their timer'),
+      onAnnounceFailed: (error, event) =>
+        this.logger.warn(
+          { err: error, version: event.version },
+          'sponsoring key set change event not published; replicas reload on their timer',
+        ),
     });
   }
 }

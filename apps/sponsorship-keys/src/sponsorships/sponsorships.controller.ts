@@ -66,7 +66,9 @@ export class SponsorshipsController {
     const chain = await this.catalog.chain(body.chainKey);
     const problem = addressProblemOn(chain.type, 'walletAddress', body.walletAddress);
     if (problem) throw AppError.validation([problem]);
-    const row = await this.db.sponsorshipRequest.create({ data: { owner, chainKey: chain.key, walletAddress: body.walletAddress, note: body.note } });
+    const row = await this.db.sponsorshipRequest.create({
+      data: { owner, chainKey: chain.key, walletAddress: body.walletAddress, note: body.note },
+    });
     return view(row);
   }
 
@@ -81,5 +83,12 @@ export class SponsorshipsController {
 }
 
 function view(row: { id: string; chainKey: string; walletAddress: string; note: string | null; status: string; createdAt: Date }) {
-  return { id: row.id, chainKey: row.chainKey, walletAddress: row.walletAddress, note: row.note ?? undefined, status: row.status, createdAt: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    chainKey: row.chainKey,
+    walletAddress: row.walletAddress,
+    note: row.note ?? undefined,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+  };
 }

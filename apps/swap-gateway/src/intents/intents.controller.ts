@@ -47,20 +47,31 @@ export class IntentsController {
   @ApiTags(ApiTag.build)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.limitOrders.scope })
-  @ApiOperation({ summary: 'Build a limit order: the intent body without a deadline; the intent carries deadline 0 and stays open until filled or cancelled (/intents/cancel)' })
+  @ApiOperation({
+    summary:
+      'Build a limit order: the intent body without a deadline; the intent carries deadline 0 and stays open until filled or cancelled (/intents/cancel)',
+  })
   @ApiOkResponse({ type: BuildResponseDto })
   @ApiResponse({ status: 503, type: ErrorBodyDto, description: 'CHAIN_UNAVAILABLE or NOT_CONFIGURED: a chain read the build needs failed' })
   async limitOrder(@Body() body: LimitOrderRequestDto, @Res() reply: FastifyReply): Promise<void> {
-    void reply.header('content-type', 'application/json; charset=utf-8').send(await this.messaging.requestJson(Subjects.limitOrderBuild, body));
+    void reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(await this.messaging.requestJson(Subjects.limitOrderBuild, body));
   }
 
   @Post(SWAPS_POST_ROUTES.gasEstimate.path)
   @ApiTags(ApiTag.build)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.gasEstimate.scope })
-  @ApiOperation({ summary: 'Gas of a built transaction ({ chainKey, tx } as a builder returned tx) and its fee at the chain’s current prices' })
+  @ApiOperation({
+    summary: 'Gas of a built transaction ({ chainKey, tx } as a builder returned tx) and its fee at the chain’s current prices',
+  })
   @ApiOkResponse({ type: GasEstimateResponseDto })
-  @ApiResponse({ status: 422, type: ErrorBodyDto, description: 'TRANSACTION_WOULD_FAIL: the chain would not run it now (a revert, insufficient funds), with its reason' })
+  @ApiResponse({
+    status: 422,
+    type: ErrorBodyDto,
+    description: 'TRANSACTION_WOULD_FAIL: the chain would not run it now (a revert, insufficient funds), with its reason',
+  })
   @ApiResponse({ status: 503, type: ErrorBodyDto, description: 'CHAIN_UNAVAILABLE or NOT_CONFIGURED: the chain could not be read' })
   gasEstimate(@Body() body: GasEstimateRequestDto): Reply<'gasEstimate'> {
     return this.messaging.request(Subjects.gasEstimate, body);
@@ -70,7 +81,9 @@ export class IntentsController {
   @ApiTags(ApiTag.track)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentStatus.scope })
-  @ApiOperation({ summary: 'Solver status of a hub intent transaction: -1 not found, 1 not started, 2 in progress, 3 solved (with fillTxHash), 4 failed' })
+  @ApiOperation({
+    summary: 'Solver status of a hub intent transaction: -1 not found, 1 not started, 2 in progress, 3 solved (with fillTxHash), 4 failed',
+  })
   @ApiOkResponse({ type: IntentStatusResponseDto })
   intentStatus(@Body() body: IntentStatusRequestDto): Reply<'intentSolverStatus'> {
     return this.messaging.request(Subjects.intentSolverStatus, { intentTxHash: body.intentTxHash });

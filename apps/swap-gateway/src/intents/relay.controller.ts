@@ -1,6 +1,23 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiTag, ErrorBodyDto, IntentExtraDataRequestDto, IntentPacketRequestDto, IntentSubmitRequestDto, SWAPS_POST_ROUTES, Subjects, type RpcReply } from '@swap/contracts';
+import {
+  ApiBadRequestResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import {
+  ApiTag,
+  ErrorBodyDto,
+  IntentExtraDataRequestDto,
+  IntentPacketRequestDto,
+  IntentSubmitRequestDto,
+  SWAPS_POST_ROUTES,
+  Subjects,
+  type RpcReply,
+} from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
 import { SwapGatewayConfig } from '../swap-gateway.config';
@@ -46,7 +63,10 @@ export class RelayController {
   @ApiTags(ApiTag.track)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentPacket.scope })
-  @ApiOperation({ summary: "A transaction's relay packet ({ chainId, fillTxHash | txHash, timeout? }): a fill's delivery to the destination spoke, or a source's message to the hub; the executed one first" })
+  @ApiOperation({
+    summary:
+      "A transaction's relay packet ({ chainId, fillTxHash | txHash, timeout? }): a fill's delivery to the destination spoke, or a source's message to the hub; the executed one first",
+  })
   @ApiOkResponse({ type: PacketResponse })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'The relay has no packet for it (yet), or the chain is unknown' })
   packet(@Body() body: IntentPacketRequestDto): Reply<'relayPacket'> {
@@ -69,7 +89,9 @@ export class RelayController {
   @ApiTags(ApiTag.submit)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentSubmit.scope })
-  @ApiOperation({ summary: 'Hand a source transaction to the relay without tracking it ({ chainId, txHash, data? }); submit-tx also tracks it' })
+  @ApiOperation({
+    summary: 'Hand a source transaction to the relay without tracking it ({ chainId, txHash, data? }); submit-tx also tracks it',
+  })
   @ApiOkResponse({ type: SubmitResponse })
   @ApiResponse({ status: 422, type: ErrorBodyDto, description: 'RELAY_REFUSED: the relay answered success: false, with its reason' })
   submit(@Body() body: IntentSubmitRequestDto): Reply<'relaySubmit'> {

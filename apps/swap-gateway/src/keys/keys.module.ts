@@ -17,7 +17,14 @@ import { SwapGatewayConfig } from '../swap-gateway.config';
       inject: [MessagingClient, SwapGatewayConfig, CACHE, LOGGER],
       useFactory: (messaging: MessagingClient, config: SwapGatewayConfig, cache: Cache, logger: Logger) => ({
         name: 'portal',
-        source: portalKeySetFeed({ messaging, publicKeys: config.KEYSET_PUBLIC_KEY, store: cache, keptMaxAgeMs: config.KEYSET_KEPT_MAX_AGE_MS, timeoutMs: config.RPC_TIMEOUT_MS, logger }),
+        source: portalKeySetFeed({
+          messaging,
+          publicKeys: config.KEYSET_PUBLIC_KEY,
+          store: cache,
+          keptMaxAgeMs: config.KEYSET_KEPT_MAX_AGE_MS,
+          timeoutMs: config.RPC_TIMEOUT_MS,
+          logger,
+        }),
         refreshMs: config.KEYSET_REFRESH_MS,
       }),
     }),

@@ -15,10 +15,14 @@ export class QuotesController {
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.quote.scope })
   @ApiOperation({
-    summary: 'Quote a swap: { quotedAmount } in the destination token’s smallest unit; with includeTxData=true also txData ({ tx, intent, relayData }, as /intents builds it)',
+    summary:
+      'Quote a swap: { quotedAmount } in the destination token’s smallest unit; with includeTxData=true also txData ({ tx, intent, relayData }, as /intents builds it)',
   })
   @ApiOkResponse({ type: QuoteResponseDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'A field that breaks a rule, named with the rule (quoteType other than exact_input, percentage outside 1–100, …)' })
+  @ApiBadRequestResponse({
+    type: ErrorBodyDto,
+    description: 'A field that breaks a rule, named with the rule (quoteType other than exact_input, percentage outside 1–100, …)',
+  })
   @ApiResponse({ status: 422, type: ErrorBodyDto, description: 'NO_ROUTE (no solver can route the pair) or NO_LIQUIDITY' })
   @ApiResponse({ status: 503, type: ErrorBodyDto, description: 'NO_SOLVER_AVAILABLE: no solver connected, or none answered in time' })
   async quote(@Body() body: QuoteRequestDto, @Query() query: QuoteQueryDto, @Res() reply: FastifyReply): Promise<void> {

@@ -1,7 +1,15 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { partnerFeeQuote } from '@swap/chains';
-import { ApiTag, AppError, DeadlineQueryDto, DeadlineResponseDto, PartnerFeeQueryDto, PartnerFeeResponseDto, type PartnerFeeResponse } from '@swap/contracts';
+import {
+  ApiTag,
+  AppError,
+  DeadlineQueryDto,
+  DeadlineResponseDto,
+  PartnerFeeQueryDto,
+  PartnerFeeResponseDto,
+  type PartnerFeeResponse,
+} from '@swap/contracts';
 import { RegistryMirror } from '@swap/messaging';
 import { HubClock } from './hub-clock';
 
@@ -15,7 +23,9 @@ export class ReadsController {
 
   @Get('deadline')
   @ApiTags(ApiTag.build)
-  @ApiOperation({ summary: "A ready-made deadline: the hub's latest block time plus offsetSeconds (300 when omitted, as the public client does)" })
+  @ApiOperation({
+    summary: "A ready-made deadline: the hub's latest block time plus offsetSeconds (300 when omitted, as the public client does)",
+  })
   @ApiOkResponse({ type: DeadlineResponseDto })
   deadline(@Query() query: DeadlineQueryDto): Promise<{ deadline: string }> {
     return this.clock.deadline(Number(query.offsetSeconds));
@@ -23,14 +33,22 @@ export class ReadsController {
 
   @Get('fees/partner')
   @ApiTags(ApiTag.quote)
-  @ApiOperation({ summary: "The partner fee on an input amount: the query's fee (feeAddress with feeAmount or feePercentage), else the deployment's" })
+  @ApiOperation({
+    summary: "The partner fee on an input amount: the query's fee (feeAddress with feeAmount or feePercentage), else the deployment's",
+  })
   @ApiOkResponse({ type: PartnerFeeResponseDto })
   async partnerFee(@Query() query: PartnerFeeQueryDto): Promise<PartnerFeeResponse> {
     if (!query.feeAddress && (query.feeAmount !== undefined || query.feePercentage !== undefined)) {
-      throw AppError.validation([{ field: 'feeAddress', rule: 'requiredWithFee', message: 'feeAddress is required with feeAmount or feePercentage' }]);
+      throw AppError.validation([
+        { field: 'feeAddress', rule: 'requiredWithFee', message: 'feeAddress is required with feeAmount or feePercentage' },
+      ]);
     }
     const given = query.feeAddress
-      ? { address: query.feeAddress, amount: query.feeAmount, percentage: query.feePercentage === undefined ? undefined : Number(query.feePercentage) }
+      ? {
+          address: query.feeAddress,
+          amount: query.feeAmount,
+          percentage: query.feePercentage === undefined ? undefined : Number(query.feePercentage),
+        }
       : undefined;
     return partnerFeeQuote(query.amount, given, await this.catalog.partnerFee());
   }

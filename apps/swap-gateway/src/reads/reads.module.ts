@@ -5,5 +5,9 @@ import { ReadsController } from './reads.controller';
 import { TokensController } from './tokens.controller';
 
 /** The public reads (tokens, deadline, partner fee), answered from memory. */
-@Module({ controllers: [TokensController, ReadsController, RegistryMirrorEvents], providers: [RegistryMirror, HubClock], exports: [RegistryMirror] })
+@Module({
+  controllers: [TokensController, ReadsController, RegistryMirrorEvents],
+  providers: [RegistryMirror, HubClock],
+  exports: [RegistryMirror],
+})
 export class ReadsModule {}

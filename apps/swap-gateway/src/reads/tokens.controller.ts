@@ -23,7 +23,11 @@ export class TokensController {
 
   @Get(':chainKey')
   @ApiOperation({ summary: 'The tokens of one chain' })
-  @ApiParam({ name: 'chainKey', example: '0xa4b1.arbitrum', description: 'EVM: <hex_chain_id>.<network_name> (hub: 0x92.sonic); others: plain name; any letter case' })
+  @ApiParam({
+    name: 'chainKey',
+    example: '0xa4b1.arbitrum',
+    description: 'EVM: <hex_chain_id>.<network_name> (hub: 0x92.sonic); others: plain name; any letter case',
+  })
   @ApiOkResponse({ type: [TokenDto] })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'Unknown chain key' })
   async ofChain(@Param('chainKey') chainKey: string, @Res() reply: FastifyReply): Promise<void> {

@@ -1,6 +1,21 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
-import { ApiTag, addressProblemOn, AppError, ErrorBodyDto, SWAPS_POST_ROUTES, txHashProblemOn, Subjects, SubmissionStatusQueryDto, SubmissionStatusResponseDto, SubmitTxRequestDto, SubmitTxResponseDto, type FieldViolation, type SubmissionStatusResponse, type SubmitTxResponse } from '@swap/contracts';
+import {
+  ApiTag,
+  addressProblemOn,
+  AppError,
+  ErrorBodyDto,
+  SWAPS_POST_ROUTES,
+  txHashProblemOn,
+  Subjects,
+  SubmissionStatusQueryDto,
+  SubmissionStatusResponseDto,
+  SubmitTxRequestDto,
+  SubmitTxResponseDto,
+  type FieldViolation,
+  type SubmissionStatusResponse,
+  type SubmitTxResponse,
+} from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
 import { RegistryMirror, MessagingClient } from '@swap/messaging';
 import { RequestContext } from '@swap/observability';
@@ -23,8 +38,15 @@ export class SubmissionsController {
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.submitTx.scope })
   @ApiOperation({ summary: 'Submit a broadcast source transaction; idempotent on (txHash, srcChainKey): inserted, then duplicate' })
   @ApiOkResponse({ type: SubmitTxResponseDto })
-  @ApiTooManyRequestsResponse({ type: ErrorBodyDto, description: 'A limit per client (API key or IP) or per walletAddress was reached; wait Retry-After seconds' })
-  async submit(@Body() body: SubmitTxRequestDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SubmitTxResponse> {
+  @ApiTooManyRequestsResponse({
+    type: ErrorBodyDto,
+    description: 'A limit per client (API key or IP) or per walletAddress was reached; wait Retry-After seconds',
+  })
+  async submit(
+    @Body() body: SubmitTxRequestDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SubmitTxResponse> {
     // Checked before counting: a request refused by validation (an unknown chain, a hash or
     // address of the wrong form for it) is not counted and carries no limit headers.
     const chain = await this.catalog.chain(body.srcChainKey);
@@ -35,7 +57,11 @@ export class SubmissionsController {
     const giveBack = await this.limits.reserveWallet(wallet, reply, () => this.isTracked(body.txHash, chain.key));
     const orgId = RequestContext.current()?.orgId;
     try {
-      const response = await this.messaging.request(Subjects.submissionSubmit, { ...body, srcChainKey: chain.key, ...(orgId ? { orgId } : {}) });
+      const response = await this.messaging.request(Subjects.submissionSubmit, {
+        ...body,
+        srcChainKey: chain.key,
+        ...(orgId ? { orgId } : {}),
+      });
       if (response.data.status !== 'inserted') await giveBack();
       return response;
     } catch (error) {
@@ -67,9 +93,15 @@ export class SubmissionsController {
 
 /** The rules that depend on the source network's kind. */
 function checkForChain(body: SubmitTxRequestDto, type: string, relayChainId: string): FieldViolation[] {
-  const problems = [txHashProblemOn(type, 'txHash', body.txHash), addressProblemOn(type, 'walletAddress', body.walletAddress)].filter((p): p is FieldViolation => Boolean(p));
+  const problems = [txHashProblemOn(type, 'txHash', body.txHash), addressProblemOn(type, 'walletAddress', body.walletAddress)].filter(
+    (p): p is FieldViolation => Boolean(p),
+  );
   if (body.intent.srcChain !== relayChainId) {
-    problems.push({ field: 'intent.srcChain', rule: 'matchesSrcChainKey', message: `intent.srcChain must be ${relayChainId}, the relay chain id of ${body.srcChainKey}` });
+    problems.push({
+      field: 'intent.srcChain',
+      rule: 'matchesSrcChainKey',
+      message: `intent.srcChain must be ${relayChainId}, the relay chain id of ${body.srcChainKey}`,
+    });
   }
   return problems;
 }

@@ -43,8 +43,17 @@ export class SubmitLimits {
     metrics: ServiceMetrics,
   ) {
     this.windowSeconds = Math.ceil(config.SUBMIT_LIMIT_WINDOW_MS / 1000);
-    this.limited = new Counter({ name: 'submit_rate_limited_total', help: 'submit-tx requests refused with 429, by the limit reached', labelNames: ['policy'], registers: [metrics.registry] });
-    this.unavailable = new Counter({ name: 'submit_rate_limit_unavailable_total', help: 'submit-tx requests let through uncounted because the cache failed', registers: [metrics.registry] });
+    this.limited = new Counter({
+      name: 'submit_rate_limited_total',
+      help: 'submit-tx requests refused with 429, by the limit reached',
+      labelNames: ['policy'],
+      registers: [metrics.registry],
+    });
+    this.unavailable = new Counter({
+      name: 'submit_rate_limit_unavailable_total',
+      help: 'submit-tx requests let through uncounted because the cache failed',
+      registers: [metrics.registry],
+    });
   }
 
   /** Who is asking: the validated API key, else the client's address. */
@@ -69,7 +78,8 @@ export class SubmitLimits {
     const key = `wallet:${wallet}`;
     const standing = await this.count('wallet', key, 1, this.config.SUBMIT_LIMIT_PER_WALLET);
     if (!standing) return async () => undefined;
-    const giveBack = async () => void (await this.cache.increment(this.counterKey(key), -1, this.config.SUBMIT_LIMIT_WINDOW_MS).catch(() => undefined));
+    const giveBack = async () =>
+      void (await this.cache.increment(this.counterKey(key), -1, this.config.SUBMIT_LIMIT_WINDOW_MS).catch(() => undefined));
     if (standing.count <= standing.limit) {
       this.report(reply, standing);
       return giveBack;
@@ -98,7 +108,10 @@ export class SubmitLimits {
   /** The IETF RateLimit-Policy and RateLimit fields (draft-ietf-httpapi-ratelimit-headers). */
   private report(reply: FastifyReply, standing: Standing | undefined): void {
     const w = this.windowSeconds;
-    void reply.header('ratelimit-policy', `"client";q=${this.config.SUBMIT_LIMIT_PER_CLIENT};w=${w}, "wallet";q=${this.config.SUBMIT_LIMIT_PER_WALLET};w=${w}`);
+    void reply.header(
+      'ratelimit-policy',
+      `"client";q=${this.config.SUBMIT_LIMIT_PER_CLIENT};w=${w}, "wallet";q=${this.config.SUBMIT_LIMIT_PER_WALLET};w=${w}`,
+    );
     if (!standing) return;
     const item = `"${standing.policy}";r=${Math.max(0, standing.limit - standing.count)};t=${Math.ceil(standing.resetMs / 1000)}`;
     const previous = reply.getHeader('ratelimit');
@@ -111,6 +124,10 @@ export class SubmitLimits {
     void reply.header('retry-after', String(seconds));
     const who = standing.policy === 'client' ? 'this client' : 'this walletAddress';
     const what = standing.policy === 'client' ? 'submit-tx requests' : 'new submissions';
-    throw new AppError(429, ErrorCode.TooManyRequests, `Too many ${what} from ${who}: at most ${standing.limit} every ${this.windowSeconds} s; retry after ${seconds} s`);
+    throw new AppError(
+      429,
+      ErrorCode.TooManyRequests,
+      `Too many ${what} from ${who}: at most ${standing.limit} every ${this.windowSeconds} s; retry after ${seconds} s`,
+    );
   }
 }

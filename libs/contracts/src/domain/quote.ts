@@ -77,7 +77,15 @@ export interface QuoteRecord {
 /** `POST /v1/swaps/gas/estimate`: a transaction as a builder returned it (EVM or Solana form). */
 export interface GasEstimateRequest {
   chainKey: string;
-  tx: { from: string; to: string; value?: string; data: string; encoding?: 'base64'; recentBlockhash?: string; lastValidBlockHeight?: string };
+  tx: {
+    from: string;
+    to: string;
+    value?: string;
+    data: string;
+    encoding?: 'base64';
+    recentBlockhash?: string;
+    lastValidBlockHeight?: string;
+  };
 }
 
 /** Gas of a built transaction at current prices (`POST /v1/swaps/gas/estimate`). */

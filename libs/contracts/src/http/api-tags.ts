@@ -23,8 +23,16 @@ export const API_TAGS: readonly { name: ApiTag; description: string }[] = [
     description:
       'A deadline, the allowance check and the unsigned approve transaction, then the unsigned swap transaction `{ tx, intent, relayData }`. The user signs and broadcasts `tx` in their own wallet: the platform never holds a key.',
   },
-  { name: ApiTag.submit, description: 'Hand over the broadcast transaction (idempotent on txHash and srcChainKey) so the platform relays it to the hub and to solvers.' },
-  { name: ApiTag.track, description: 'Poll the status about every 3 seconds until `solved` or `failed`; the lookups behind it (solver status, relay packet, intent hash).' },
+  {
+    name: ApiTag.submit,
+    description:
+      'Hand over the broadcast transaction (idempotent on txHash and srcChainKey) so the platform relays it to the hub and to solvers.',
+  },
+  {
+    name: ApiTag.track,
+    description:
+      'Poll the status about every 3 seconds until `solved` or `failed`; the lookups behind it (solver status, relay packet, intent hash).',
+  },
   { name: ApiTag.cancel, description: 'The unsigned cancel transaction of an intent that was not filled; the input returns to the user.' },
   { name: ApiTag.candles, description: 'USD OHLC candles per symbol; public, no key.' },
   { name: ApiTag.solvers, description: 'For solvers: the protocol’s solver API (snake_case, errors `{ detail: { code, message } }`).' },

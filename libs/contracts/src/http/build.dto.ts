@@ -82,11 +82,20 @@ export class IntentRequestDto implements IntentRequest {
   @IsString()
   dstAddress!: string;
 
-  @ApiPropertyOptional({ example: ZERO_ADDRESS, default: ZERO_ADDRESS, description: 'A solver to reserve the intent for; omitted (the public client’s default) means any solver' })
+  @ApiPropertyOptional({
+    example: ZERO_ADDRESS,
+    default: ZERO_ADDRESS,
+    description: 'A solver to reserve the intent for; omitted (the public client’s default) means any solver',
+  })
   @IsEvmAddress()
   solver: string = ZERO_ADDRESS;
 
-  @ApiPropertyOptional({ example: '0x', default: '0x', description: '0x (the default) in the sample flow; with a partnerFee it must be 0x (the fee is encoded there), and 0x01… is reserved for fees' })
+  @ApiPropertyOptional({
+    example: '0x',
+    default: '0x',
+    description:
+      '0x (the default) in the sample flow; with a partnerFee it must be 0x (the fee is encoded there), and 0x01… is reserved for fees',
+  })
   @IsHexBytes({ maxBytes: 4096 })
   data: string = '0x';
 
@@ -113,8 +122,14 @@ export class CancelRequestDto implements CancelRequest {
 export const DEFAULT_DEADLINE_OFFSET_SECONDS = 300;
 
 export class DeadlineQueryDto {
-  @ApiPropertyOptional({ example: '300', default: String(DEFAULT_DEADLINE_OFFSET_SECONDS), description: 'Seconds after the hub’s latest block time, 1 to 604800' })
-  @Matches(/^([1-9]\d{0,4}|[1-5]\d{5}|60[0-3]\d{3}|604[0-7]\d{2}|604800)$/, { message: 'offsetSeconds must be a positive integer of seconds (1 to 604800)' })
+  @ApiPropertyOptional({
+    example: '300',
+    default: String(DEFAULT_DEADLINE_OFFSET_SECONDS),
+    description: 'Seconds after the hub’s latest block time, 1 to 604800',
+  })
+  @Matches(/^([1-9]\d{0,4}|[1-5]\d{5}|60[0-3]\d{3}|604[0-7]\d{2}|604800)$/, {
+    message: 'offsetSeconds must be a positive integer of seconds (1 to 604800)',
+  })
   offsetSeconds: string = String(DEFAULT_DEADLINE_OFFSET_SECONDS);
 }
 
@@ -169,7 +184,8 @@ export class RelayDataDto {
 export class BuildResponseDto {
   @ApiProperty({
     type: EvmTxDto,
-    description: 'EVM: { from, to, value, data }. Solana: { from, to, encoding: "base64", data, recentBlockhash, lastValidBlockHeight }, data the wire transaction with an empty fee-payer signature slot',
+    description:
+      'EVM: { from, to, value, data }. Solana: { from, to, encoding: "base64", data, recentBlockhash, lastValidBlockHeight }, data the wire transaction with an empty fee-payer signature slot',
   })
   tx!: EvmTxDto;
 

@@ -23,7 +23,10 @@ export class ErrorBodyDto implements ErrorBody {
   @ApiProperty({ example: 'Unknown chain key: 0x1.nowhere' })
   message!: string;
 
-  @ApiProperty({ example: '5f0c1f9e-7f55-4a57-9a3b-1f8d6f1f2c11', description: 'The request id (also the x-request-id header): quote it when asking about a failure' })
+  @ApiProperty({
+    example: '5f0c1f9e-7f55-4a57-9a3b-1f8d6f1f2c11',
+    description: 'The request id (also the x-request-id header): quote it when asking about a failure',
+  })
   requestId!: string;
 
   @ApiPropertyOptional({ type: [FieldViolationDto], description: 'Validation failures: one entry per field and rule' })

@@ -2,7 +2,14 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import type { Intent, IntentExtraDataRequest, IntentPacketRequest, IntentSubmitRequest, RelayDataView, SubmitTxRequest } from '../domain/intent';
+import type {
+  Intent,
+  IntentExtraDataRequest,
+  IntentPacketRequest,
+  IntentSubmitRequest,
+  RelayDataView,
+  SubmitTxRequest,
+} from '../domain/intent';
 import { IsEvmAddress, IsHexBytes, IsUint256String, NestedObject } from './validators';
 
 /** The intent tuple as JSON: passed back verbatim from the build response. */
@@ -124,7 +131,9 @@ const TX_HASH_TEXT = /^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/;
 function RelayChainIdField(example: string, description: string) {
   return applyDecorators(
     ApiProperty({ example, description: `${description} (a relay chain id may be a JSON number)` }),
-    Transform(({ value }: { value: unknown }) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : value)),
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : value,
+    ),
     MaxLength(64),
     MinLength(1),
     IsString({ message: 'chainId must be a relay chain id (like 146) or a chain key (like 0x92.sonic)' }),

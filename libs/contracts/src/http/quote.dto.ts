@@ -1,8 +1,22 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import type { GasEstimateRequest, GasEstimateResponse, IntentStatusResponse, QuoteRequest, QuoteResponse, QuoteType } from '../domain/quote';
+import type {
+  GasEstimateRequest,
+  GasEstimateResponse,
+  IntentStatusResponse,
+  QuoteRequest,
+  QuoteResponse,
+  QuoteType,
+} from '../domain/quote';
 import { QuoteTypes } from '../domain/quote';
-import type { SolverExecuteRequest, SolverExecuteResponse, SolverQuoteRequest, SolverQuoteResponse, SolverStatusRequest, SolverStatusResponse } from '../domain/solver-api';
+import type {
+  SolverExecuteRequest,
+  SolverExecuteResponse,
+  SolverQuoteRequest,
+  SolverQuoteResponse,
+  SolverStatusRequest,
+  SolverStatusResponse,
+} from '../domain/solver-api';
 import { BuildResponseDto, IntentRequestDto, PartnerFeeDto } from './build.dto';
 import { IsEvmAddress, IsUint256String, NestedObject } from './validators';
 
@@ -63,7 +77,11 @@ export class QuoteRequestDto implements QuoteRequest {
   @IsString()
   dstAddress?: string;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 5000, description: 'Slippage of txData.intent.minOutputAmount in basis points (default 50: 0.5%)' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 5000,
+    description: 'Slippage of txData.intent.minOutputAmount in basis points (default 50: 0.5%)',
+  })
   @IsOptional()
   @Min(0)
   @Max(5000)
@@ -246,7 +264,11 @@ export class SolverStatusResponseDto implements SolverStatusResponse {
 }
 
 export class SolverErrorDetailDto {
-  @ApiProperty({ example: -4, description: '-4 no path, -5 no liquidity, -8 quote not found, -10 intent does not match the quote, -12 intent not found, -13 quote expired, -16 no solver available, -999 other' })
+  @ApiProperty({
+    example: -4,
+    description:
+      '-4 no path, -5 no liquidity, -8 quote not found, -10 intent does not match the quote, -12 intent not found, -13 quote expired, -16 no solver available, -999 other',
+  })
   code!: number;
   @ApiProperty()
   message!: string;

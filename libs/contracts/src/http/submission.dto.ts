@@ -1,12 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { SubmissionResult, SubmissionStatus, SubmissionStatusResponse, SubmissionTransition, SubmitTxResponse } from '../domain/intent';
+import type {
+  SubmissionResult,
+  SubmissionStatus,
+  SubmissionStatusResponse,
+  SubmissionTransition,
+  SubmitTxResponse,
+} from '../domain/intent';
 
 /* Response shapes of submit-tx and its status (spec: Submit request, Submission status). */
 
 const STATUSES: SubmissionStatus[] = ['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved', 'failed'];
 
 class SubmitTxResultDto {
-  @ApiProperty({ enum: ['inserted', 'duplicate'], example: 'inserted', description: 'inserted the first time, duplicate on a repeat (nothing changes)' })
+  @ApiProperty({
+    enum: ['inserted', 'duplicate'],
+    example: 'inserted',
+    description: 'inserted the first time, duplicate on a repeat (nothing changes)',
+  })
   status!: 'inserted' | 'duplicate';
 
   @ApiProperty({ example: 'Submission recorded; poll GET /v1/swaps/submit-tx/status' })
@@ -50,7 +60,11 @@ class SubmissionStatusDataDto {
   @ApiProperty({ example: '0xa4b1.arbitrum' })
   srcChainKey!: string;
 
-  @ApiProperty({ enum: STATUSES, example: 'solved', description: 'pending → relaying → relayed → posting_execution → posted_execution → solved, or failed from any of them' })
+  @ApiProperty({
+    enum: STATUSES,
+    example: 'solved',
+    description: 'pending → relaying → relayed → posting_execution → posted_execution → solved, or failed from any of them',
+  })
   status!: SubmissionStatus;
 
   @ApiPropertyOptional({ description: 'With failed: what happened, for a person' })
@@ -90,6 +104,9 @@ export class SubmissionStatusResponseDto implements SubmissionStatusResponse {
 }
 
 export class IntentHashResponseDto {
-  @ApiProperty({ example: '0x9a0e5e8f0b2b7d3c4c1f4f1a3b1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e', description: 'keccak256(abi.encode(intent)), 0x-hex' })
+  @ApiProperty({
+    example: '0x9a0e5e8f0b2b7d3c4c1f4f1a3b1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e',
+    description: 'keccak256(abi.encode(intent)), 0x-hex',
+  })
   hash!: string;
 }

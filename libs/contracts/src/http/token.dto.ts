@@ -17,7 +17,10 @@ export class TokenDto implements Token {
   @ApiProperty({ example: '0xa4b1.arbitrum', description: 'EVM: <hex_chain_id>.<network_name>; other networks: a plain name' })
   chainKey!: string;
 
-  @ApiProperty({ example: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', description: 'The token’s asset on the hub; intents carry hub assets' })
+  @ApiProperty({
+    example: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
+    description: 'The token’s asset on the hub; intents carry hub assets',
+  })
   hubAsset!: string;
 
   @ApiProperty({ example: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', description: 'The hub vault holding the hub asset' })

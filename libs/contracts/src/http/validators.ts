@@ -17,7 +17,10 @@ export function IsUint256String(options?: ValidationOptions): PropertyDecorator 
       name: 'isUint256String',
       validator: {
         validate: isUint256String,
-        defaultMessage: buildMessage((each) => `${each}$property must be a non-negative integer in a decimal string, at most 2^256 - 1`, options),
+        defaultMessage: buildMessage(
+          (each) => `${each}$property must be a non-negative integer in a decimal string, at most 2^256 - 1`,
+          options,
+        ),
       },
     },
     options,
@@ -42,7 +45,10 @@ export function IsEvmAddress(options?: ValidationOptions): PropertyDecorator {
       validator: {
         // Mixed case must be a valid EIP-55 checksum: a wrong one is a typo, not an address.
         validate: isEvmAddressText,
-        defaultMessage: buildMessage((each) => `${each}$property must be a 20-byte hex address (0x and 40 hex digits, EIP-55 checksummed if mixed case)`, options),
+        defaultMessage: buildMessage(
+          (each) => `${each}$property must be a 20-byte hex address (0x and 40 hex digits, EIP-55 checksummed if mixed case)`,
+          options,
+        ),
       },
     },
     options,
@@ -56,7 +62,10 @@ export function IsHexBytes(options?: ValidationOptions & { maxBytes?: number }):
       name: 'isHexBytes',
       validator: {
         validate: (value: unknown) => typeof value === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(value) && value.length <= 2 + 2 * max,
-        defaultMessage: buildMessage((each) => `${each}$property must be 0x-prefixed hex bytes (an even number of hex digits, at most ${max} bytes)`, options),
+        defaultMessage: buildMessage(
+          (each) => `${each}$property must be 0x-prefixed hex bytes (an even number of hex digits, at most ${max} bytes)`,
+          options,
+        ),
       },
     },
     options,
@@ -73,7 +82,11 @@ const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
  */
 export function addressProblemOn(chainType: string, field: string, value: string): FieldViolation | undefined {
   if (chainType === 'EVM' && !isEvmAddressText(value)) {
-    return { field, rule: 'evmAddress', message: `${field} must be a 20-byte hex address on an EVM network (EIP-55 checksummed if mixed case)` };
+    return {
+      field,
+      rule: 'evmAddress',
+      message: `${field} must be a 20-byte hex address on an EVM network (EIP-55 checksummed if mixed case)`,
+    };
   }
   if (chainType === 'SOLANA' && (!BASE58.test(value) || value.length < 32 || value.length > 44)) {
     return { field, rule: 'solanaAddress', message: `${field} must be a base58 public key on Solana` };

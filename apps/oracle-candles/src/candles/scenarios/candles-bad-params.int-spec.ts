@@ -22,7 +22,12 @@ describe('candles: missing and malformed parameters', () => {
 
   it('names every missing parameter at once', async () => {
     const res = await q('');
-    expect(fields(res.body)).toEqual(['symbol: symbol is required', 'interval: interval is required', 'from: from is required', 'to: to is required']);
+    expect(fields(res.body)).toEqual([
+      'symbol: symbol is required',
+      'interval: interval is required',
+      'from: from is required',
+      'to: to is required',
+    ]);
   });
 
   it.each(['2m', '1M', '60', '1w', ''])('refuses interval %j', async (interval) => {
@@ -38,7 +43,9 @@ describe('candles: missing and malformed parameters', () => {
   });
 
   it('refuses a malformed to, a symbol with spaces and a repeated parameter; ignores an unknown one (a cache-buster)', async () => {
-    expect(fields((await q('symbol=ETH&interval=1m&from=0&to=soon')).body)).toEqual(['to: to must be a non-negative integer (UNIX seconds)']);
+    expect(fields((await q('symbol=ETH&interval=1m&from=0&to=soon')).body)).toEqual([
+      'to: to must be a non-negative integer (UNIX seconds)',
+    ]);
     expect(fields((await q('symbol=E%20TH&interval=1m&from=0&to=60')).body)).toEqual(['symbol: symbol must be a symbol without spaces']);
     const repeated = await q('symbol=ETH&symbol=BTC&interval=1m&from=0&to=60');
     expect(repeated.status).toBe(400);

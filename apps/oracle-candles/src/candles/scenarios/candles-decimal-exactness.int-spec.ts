@@ -14,7 +14,13 @@ describe('candles: exact decimal prices', () => {
     ]);
     const res = await oracle.get('/v1/be/oracle/candles?symbol=TINY&interval=1m&from=0&to=60');
     expect(res.body.candles).toEqual([
-      { timestamp: 0, open: '0.000000000000000001', high: '99999999999999999999.999999999999999999', low: '0.000000000000000001', close: '0.300000000000000004' },
+      {
+        timestamp: 0,
+        open: '0.000000000000000001',
+        high: '99999999999999999999.999999999999999999',
+        low: '0.000000000000000001',
+        close: '0.300000000000000004',
+      },
     ]);
   });
 
@@ -25,6 +31,11 @@ describe('candles: exact decimal prices', () => {
       ['NEAR', '1.000000000000000003', 2],
     ]);
     const [candle] = (await oracle.get('/v1/be/oracle/candles?symbol=NEAR&interval=1d&from=0&to=86400')).body.candles;
-    expect(candle).toMatchObject({ open: '1.000000000000000002', high: '1.000000000000000003', low: '1.000000000000000001', close: '1.000000000000000003' });
+    expect(candle).toMatchObject({
+      open: '1.000000000000000002',
+      high: '1.000000000000000003',
+      low: '1.000000000000000001',
+      close: '1.000000000000000003',
+    });
   });
 });

@@ -22,7 +22,9 @@ describe('candles: the candle still forming', () => {
 
     const justEnded = start + 3600;
     oracle.candles.now = () => justEnded * 1000 + 500; // ended half a second ago: late ticks may still be waiting for a flush
-    expect((await oracle.get(`/v1/be/oracle/candles?symbol=SOL&interval=1h&from=${start}&to=${start + 3600}`)).body.candles[0].final).toBe(false);
+    expect((await oracle.get(`/v1/be/oracle/candles?symbol=SOL&interval=1h&from=${start}&to=${start + 3600}`)).body.candles[0].final).toBe(
+      false,
+    );
     oracle.candles.now = () => (justEnded + 1 + 1) * 1000 + 1; // FLUSH_INTERVAL_MS (1 s here) and a second later
     const later = await oracle.get(`/v1/be/oracle/candles?symbol=SOL&interval=1h&from=${start}&to=${start + 3600}`);
     expect(later.body.candles[0]).not.toHaveProperty('final');

@@ -2,7 +2,8 @@ import { startOracle, type OracleHarness } from '../../testing/oracle-harness';
 
 describe('candles: late and repeated ticks', () => {
   let oracle: OracleHarness;
-  const minute = async (symbol: string) => (await oracle.get(`/v1/be/oracle/candles?symbol=${symbol}&interval=1m&from=0&to=60`)).body.candles[0];
+  const minute = async (symbol: string) =>
+    (await oracle.get(`/v1/be/oracle/candles?symbol=${symbol}&interval=1m&from=0&to=60`)).body.candles[0];
 
   beforeAll(async () => (oracle = await startOracle({ CANDLE_CACHE_TTL_MS: '0' })));
   afterAll(() => oracle.stop());

@@ -62,6 +62,8 @@ describe('candles: range edges, ordering, empty answers', () => {
 
   it('keeps symbols apart', async () => {
     const res = await q(`symbol=BTC&interval=1h&from=${T - 3600}&to=${T + 3600}`);
-    expect(res.body.candles).toEqual([{ timestamp: Math.floor(T / 3600) * 3600, open: '50000', high: '50000', low: '50000', close: '50000' }]);
+    expect(res.body.candles).toEqual([
+      { timestamp: Math.floor(T / 3600) * 3600, open: '50000', high: '50000', low: '50000', close: '50000' },
+    ]);
   });
 });

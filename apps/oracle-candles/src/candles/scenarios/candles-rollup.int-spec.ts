@@ -28,8 +28,19 @@ const TICKS: [string, string, number][] = [
 const c = (timestamp: number, open: string, high: string, low: string, close: string) => ({ timestamp, open, high, low, close });
 
 const EXPECTED = {
-  '1m': [c(0, '100', '110', '100', '105'), c(60, '104', '104', '95', '99'), c(300, '98', '120', '98', '120'), c(3600, '121', '121', '90', '90'), c(86400, '200', '200', '200', '200')],
-  '5m': [c(0, '100', '110', '95', '99'), c(300, '98', '120', '98', '120'), c(3600, '121', '121', '90', '90'), c(86400, '200', '200', '200', '200')],
+  '1m': [
+    c(0, '100', '110', '100', '105'),
+    c(60, '104', '104', '95', '99'),
+    c(300, '98', '120', '98', '120'),
+    c(3600, '121', '121', '90', '90'),
+    c(86400, '200', '200', '200', '200'),
+  ],
+  '5m': [
+    c(0, '100', '110', '95', '99'),
+    c(300, '98', '120', '98', '120'),
+    c(3600, '121', '121', '90', '90'),
+    c(86400, '200', '200', '200', '200'),
+  ],
   '1h': [c(0, '100', '120', '95', '120'), c(3600, '121', '121', '90', '90'), c(86400, '200', '200', '200', '200')],
   '1d': [c(0, '100', '121', '90', '90'), c(86400, '200', '200', '200', '200')],
 };
@@ -53,7 +64,12 @@ describe('candles: roll-ups 1m → 5m → 1h → 1d', () => {
 
   it('gives the same longer candles when history arrives as 1m candles (backfill) instead of ticks', async () => {
     for (const m of EXPECTED['1m']) {
-      oracle.ingestion.aggregator.addCandle('Y', 60, m.timestamp, { open: parsePrice(m.open), high: parsePrice(m.high), low: parsePrice(m.low), close: parsePrice(m.close) });
+      oracle.ingestion.aggregator.addCandle('Y', 60, m.timestamp, {
+        open: parsePrice(m.open),
+        high: parsePrice(m.high),
+        low: parsePrice(m.low),
+        close: parsePrice(m.close),
+      });
     }
     await oracle.ingestion.flush();
     for (const interval of ['5m', '1h', '1d'] as const) expect(await read('Y', interval)).toEqual(EXPECTED[interval]);
