@@ -42,6 +42,15 @@ export interface SignedKeySetFeedOptions {
 const MAX_KEPT_CHANGES = 100;
 /** The kept copy is written again at least this often while key-registry answers, so it stays younger than KEPT_MAX_AGE_MS. */
 const REWRITE_AFTER_MS = 3_600_000;
+/**
+ * key-registry signs a snapshot when it is asked for one: a snapshot from the bus signed
+ * longer ago than this is a replay (a copy taken earlier, from before a revocation or from
+ * an earlier epoch), and one dated further ahead than this is not believed either. It is
+ * what lets a replica that holds nothing yet (no kept copy, Redis unreachable) refuse an
+ * old set that verifies. Clocks of a cluster agree far closer than this.
+ */
+export const SNAPSHOT_MAX_AGE_MS = 60_000;
+
 /** The default of keptMaxAgeMs (KEYSET_KEPT_MAX_AGE_MS). */
 export const KEPT_MAX_AGE_MS = 24 * 3_600_000;
 
@@ -64,6 +73,23 @@ export class SignedKeySetFeed implements KeySetSource {
     return portalKeySetSnapshotOf(this.options.check.open(message));
   }
 
+  /** A snapshot answered on the bus: verified, shape-checked, and signed within the last minute (SNAPSHOT_MAX_AGE_MS). */
+  private freshSnapshotOf(message: unknown): PortalKeySetSnapshot {
+    const snapshot = this.snapshotOf(message);
+    const age = this.now() - Date.parse(snapshot.issuedAt);
+    if (!(Math.abs(age) <= SNAPSHOT_MAX_AGE_MS)) {
+      throw new KeySetRefused(
+        'expired',
+        `snapshot ${snapshot.epoch}/${snapshot.version} was signed ${Math.round(age / 1_000)} s ${age < 0 ? 'ahead of this clock' : 'ago'}; key-registry signs one when asked, so it is a replay`,
+      );
+    }
+    return snapshot;
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
   private changeOf(message: unknown): PortalKeySetChange {
     return portalKeySetChangeOf(this.options.check.open(message));
   }
@@ -72,7 +98,7 @@ export class SignedKeySetFeed implements KeySetSource {
     let answer = await this.options.request();
     let snapshot: PortalKeySetSnapshot;
     try {
-      snapshot = this.snapshotOf(answer);
+      snapshot = this.freshSnapshotOf(answer);
     } catch (error) {
       if (!(error instanceof KeySetRefused) || !this.options.gather) throw error;
       cache.refused(error);
@@ -110,7 +136,7 @@ export class SignedKeySetFeed implements KeySetSource {
       );
       gathering = this.options.gather!((answer) => {
         try {
-          const snapshot = this.snapshotOf(answer);
+          const snapshot = this.freshSnapshotOf(answer);
           finish(() => resolve({ answer, snapshot }));
         } catch {
           refused++;
@@ -166,8 +192,8 @@ export class SignedKeySetFeed implements KeySetSource {
     }
     const snapshot = this.snapshotOf(copy.snapshot);
     const maxAge = this.options.keptMaxAgeMs ?? KEPT_MAX_AGE_MS;
-    const age = (this.options.now ?? Date.now)() - Date.parse(snapshot.issuedAt);
-    if (!(age <= maxAge)) {
+    const age = this.now() - Date.parse(snapshot.issuedAt);
+    if (!(age <= maxAge && age >= -SNAPSHOT_MAX_AGE_MS)) {
       throw new KeySetRefused(
         'expired',
         `the kept copy was signed ${Math.round(age / 60_000)} min ago, more than KEYSET_KEPT_MAX_AGE_MS (${maxAge} ms) allows: an old copy could bring back keys revoked since`,
