@@ -85,8 +85,12 @@ describe('the portal key set, signed by key-registry', () => {
   it('refuses, even holding nothing yet, a genuine snapshot signed more than a minute ago or ahead (a replay), and hears the fresh one asked again', async () => {
     const signedAt = Date.parse(issuedAt);
     const replay = registry.sign(snapshot({ epoch: 1, version: 8, keys: [entry('svc_revoked_since')] }));
-    const fresh = registry.sign(snapshot({ epoch: 2, version: 1, issuedAt: new Date(signedAt + 61_000).toISOString(), keys: [entry('svc_real')] }));
-    const ahead = registry.sign(snapshot({ epoch: 3, version: 1, issuedAt: new Date(signedAt + 200_000).toISOString(), keys: [entry('svc_attacker')] }));
+    const fresh = registry.sign(
+      snapshot({ epoch: 2, version: 1, issuedAt: new Date(signedAt + 61_000).toISOString(), keys: [entry('svc_real')] }),
+    );
+    const ahead = registry.sign(
+      snapshot({ epoch: 3, version: 1, issuedAt: new Date(signedAt + 200_000).toISOString(), keys: [entry('svc_attacker')] }),
+    );
     // 61 s after `replay` was signed; `fresh` was signed just now, `ahead` claims 139 s from now.
     const { cache, refused, seen } = service({ answers: [replay], gathered: [ahead, replay, fresh], now: signedAt + 61_000 });
     expect(await cache.refresh()).toBe(true);
