@@ -1,4 +1,4 @@
-import { Transform, pipeline, type Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { resolveRequestId } from '@swap/observability';
@@ -12,9 +12,12 @@ export class PayloadTooLargeError extends Error {
 }
 
 /**
- * Request bodies cross the gateway as the raw byte stream (never parsed and re-encoded,
- * so they reach the service unchanged), counted on the way: a declared length over the
- * limit is refused at once, a chunked body is cut off when it passes the limit.
+ * Request bodies cross the gateway as the raw bytes (never parsed and re-encoded, so they
+ * reach the service unchanged), read whole before the upstream is asked: a client trickling
+ * its body holds only its own connection to the gateway, never one of the upstream pool's
+ * (a few clients doing so once stalled a whole prefix until their 408). The bytes are
+ * counted on the way: a declared length over the limit is refused at once, a chunked body
+ * as soon as it passes the limit.
  */
 export function installStreamingBodyLimit(fastify: FastifyInstance, limit: number): void {
   // Whatever the method: a GET declaring a body over the limit is refused too, not read.
@@ -23,23 +26,27 @@ export function installStreamingBodyLimit(fastify: FastifyInstance, limit: numbe
   });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (request: FastifyRequest, payload: Readable, done: (err: Error | null, body?: unknown) => void) => {
-    const declared = request.headers['content-length'];
-    if (declared !== undefined) {
-      if (Number(declared) > limit) return done(new PayloadTooLargeError(limit));
-      return done(null, payload);
-    }
+    if (Number(request.headers['content-length']) > limit) return done(new PayloadTooLargeError(limit));
+    const chunks: Buffer[] = [];
     let seen = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        seen += chunk.length;
-        if (seen > limit) callback(new PayloadTooLargeError(limit));
-        else callback(null, chunk);
-      },
-    });
-    done(
-      null,
-      pipeline(payload, counter, () => undefined),
-    );
+    let settled = false;
+    const settle = (error: Error | null, body?: Readable) => {
+      if (settled) return;
+      settled = true;
+      payload.off('data', onData);
+      done(error, body);
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      // Refused as soon as it passes the limit; the rest is not read (the connection closes after the 413).
+      if (seen > limit) return settle(new PayloadTooLargeError(limit));
+      chunks.push(chunk);
+    };
+    payload.on('data', onData);
+    // Handed on as a stream of the bytes already here: @fastify/reply-from passes a stream through as it is.
+    payload.once('end', () => settle(null, Readable.from([Buffer.concat(chunks, seen)], { objectMode: false })));
+    payload.once('error', (error: Error) => settle(error));
+    payload.once('close', () => settle(new Error('the client went away before its body ended')));
   });
 }
 
