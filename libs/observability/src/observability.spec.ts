@@ -22,6 +22,18 @@ describe('resolveRequestId', () => {
     expect(resolveRequestId(undefined)).toMatch(/^[0-9a-f-]{36}$/);
     expect(resolveRequestId('x'.repeat(200))).toHaveLength(36);
   });
+
+  it('never keeps a platform credential sent as the request id (it would reach every log line)', () => {
+    for (const credential of [
+      'svc_Qm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWpr',
+      'spk_abcdefgh12',
+      'trace.slv_0123456789',
+      'a-svc_abcdefghij',
+    ]) {
+      expect(resolveRequestId(credential)).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    expect(resolveRequestId('svc_short')).toBe('svc_short');
+  });
 });
 
 describe('createLogger', () => {

@@ -1,5 +1,5 @@
 import { ErrorCode, type ErrorBody } from '@swap/contracts';
-import { RequestContext, type Logger, type RequestContextData, type ServiceMetrics } from '@swap/observability';
+import { CREDENTIAL_SHAPE, RequestContext, type Logger, type RequestContextData, type ServiceMetrics } from '@swap/observability';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { inputTextProblem, printableName } from './input-text';
 import { platformErrorBody } from './http-edges';
@@ -113,9 +113,6 @@ function repeatedParameter(query: unknown): string | undefined {
   return undefined;
 }
 
-/** The platform's credentials by their prefix (portal keys, sponsoring keys, solver credentials). */
-const CREDENTIAL = /\b(svc|spk|slv)_[A-Za-z0-9_-]{8,}/g;
-
 /**
  * What logs say of a request's URL: its path, never the query string (a key sent as
  * `?x-api-key=` reaches no log, whatever the parameter is called), with invitation tokens
@@ -124,5 +121,5 @@ const CREDENTIAL = /\b(svc|spk|slv)_[A-Za-z0-9_-]{8,}/g;
 export function loggedPath(url: string): string {
   const end = url.search(/[?#]/);
   const path = end === -1 ? url : url.slice(0, end);
-  return path.replace(/\/invitations\/[^/]+/g, '/invitations/[redacted]').replace(CREDENTIAL, '$1_[redacted]');
+  return path.replace(/\/invitations\/[^/]+/g, '/invitations/[redacted]').replace(CREDENTIAL_SHAPE, '$1_[redacted]');
 }
