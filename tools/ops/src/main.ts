@@ -171,6 +171,7 @@ run(process.argv.slice(2)).then(
 
 /** An epoch as typed: digits only (the route checks the range), anything else said here. */
 function epochOf(text: string): number {
-  if (!/^[0-9]{1,13}$/.test(text)) throw new Error(`epoch must be a whole number of at most 13 digits (at most 10^12), not ${JSON.stringify(text)}`);
+  if (!/^[0-9]{1,13}$/.test(text))
+    throw new Error(`epoch must be a whole number of at most 13 digits (at most 10^12), not ${JSON.stringify(text)}`);
   return Number(text);
 }
