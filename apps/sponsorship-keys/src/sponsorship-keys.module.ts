@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { Events } from '@swap/contracts';
-import { RegistryMirror, RegistryMirrorEvents } from '@swap/messaging';
+import { ChainCatalogMirror, ChainCatalogMirrorEvents } from '@swap/messaging';
 import { KeyAuthModule, keySetEventsController, LocalKeySetSource, operatorTokenFrom } from '@swap/key-auth';
 import { SponsoringKeysService } from './keys/sponsoring-keys.service';
 import { SponsorshipOpsController } from './ops/sponsorship-ops.controller';
@@ -33,8 +33,8 @@ class SponsoringKeyRegistryModule {}
     SponsorshipsController,
     keySetEventsController(Events.sponsoringKeySetChanged),
     SponsorshipOpsController,
-    RegistryMirrorEvents,
+    ChainCatalogMirrorEvents,
   ],
-  providers: [operatorTokenFrom(SponsorshipKeysConfig), RegistryMirror],
+  providers: [operatorTokenFrom(SponsorshipKeysConfig), ChainCatalogMirror],
 })
 export class SponsorshipKeysModule {}

@@ -25,7 +25,7 @@ import type {
 } from './domain/intent';
 import type { GasEstimateRequest, GasEstimateResponse, IntentStatusResponse, QuoteMessage, QuoteResponse } from './domain/quote';
 import type { ExecuteFrame, SolverExecuteRequest, SolverExecuteResponse } from './domain/solver-api';
-import type { ChainKey, ChainSummary, RegistrySnapshot, Token, TokensByChain } from './domain/token';
+import type { ChainKey, ChainSummary, ChainCatalogSnapshot, Token, TokensByChain } from './domain/token';
 
 /**
  * NATS subjects, named `<service>.<noun>.<verb>.v<N>`; the version changes whenever the
@@ -85,7 +85,7 @@ export interface RpcContract {
   [Subjects.tokensList]: { request: Record<string, never>; reply: TokensByChain };
   [Subjects.tokensByChain]: { request: { chainKey: ChainKey }; reply: Token[] };
   [Subjects.chainGet]: { request: { chainKey: ChainKey }; reply: ChainSummary };
-  [Subjects.registrySnapshot]: { request: Record<string, never>; reply: RegistrySnapshot };
+  [Subjects.registrySnapshot]: { request: Record<string, never>; reply: ChainCatalogSnapshot };
   [Subjects.intentHash]: { request: { intent: Intent }; reply: { hash: string } };
   [Subjects.intentBuild]: { request: IntentRequest; reply: BuildResponse };
   [Subjects.intentCancel]: { request: CancelRequest; reply: { tx: EvmTx } };
@@ -150,7 +150,7 @@ export interface EventContract {
   /** A replica stopping cleanly: requests for quote stop waiting for its answer. */
   [Events.replicaLeaving]: { replica: string };
   /** A quote-builder replica started with this registry: services reading it from memory take it. */
-  [Events.registryChanged]: RegistrySnapshot;
+  [Events.registryChanged]: ChainCatalogSnapshot;
   /** A submission moved on (one event per transition, in order). */
   [Events.submissionTransitioned]: { txHash: string; srcChainKey: string; intentHash: string; from: string } & SubmissionTransition;
 }

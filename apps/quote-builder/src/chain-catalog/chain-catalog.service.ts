@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { applyRpcUrls, loadChainRegistry, type ChainRegistry } from '@swap/chains';
-import { Events, type PartnerFee, type RegistrySnapshot, type Token, type TokensByChain } from '@swap/contracts';
+import { Events, type PartnerFee, type ChainCatalogSnapshot, type Token, type TokensByChain } from '@swap/contracts';
 import { MessagingClient } from '@swap/messaging';
 import { createHash } from 'node:crypto';
 import { QuoteBuilderConfig } from '../quote-builder.config';
@@ -9,7 +9,7 @@ import { QuoteBuilderConfig } from '../quote-builder.config';
 @Injectable()
 export class ChainCatalog {
   readonly chains: ChainRegistry;
-  readonly snapshot: RegistrySnapshot;
+  readonly snapshot: ChainCatalogSnapshot;
 
   constructor(private readonly config: QuoteBuilderConfig) {
     this.chains = applyRpcUrls(loadChainRegistry(config.CHAIN_PROFILE), config.CHAIN_RPC_URLS);

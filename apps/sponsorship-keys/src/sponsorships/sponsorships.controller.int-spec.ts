@@ -1,5 +1,5 @@
-import { AppError, type RegistrySnapshot } from '@swap/contracts';
-import { InProcessBus, MessagingClient, RegistryMirror } from '@swap/messaging';
+import { AppError, type ChainCatalogSnapshot } from '@swap/contracts';
+import { InProcessBus, MessagingClient, ChainCatalogMirror } from '@swap/messaging';
 import { RequestContext } from '@swap/observability';
 import { createPrismaClient, type DatabaseHandle } from '@swap/persistence';
 import { migrateService } from '@swap/service-kit';
@@ -15,7 +15,7 @@ const EVM_WALLET = '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5';
 const SOLANA_WALLET = 'So11111111111111111111111111111111111111112';
 
 /** quote-builder's registry as the mirror holds it: one EVM chain with an alias, and Solana. */
-const REGISTRY: RegistrySnapshot = {
+const REGISTRY: ChainCatalogSnapshot = {
   version: 'fixture',
   startedAt: 1,
   chains: [
@@ -49,7 +49,7 @@ describe('SponsorshipsController (against PostgreSQL)', () => {
     db = await createTestDatabase();
     await migrateService(db.url, sponsorshipKeys);
     handle = createPrismaClient(PrismaClient, { url: db.url, schema: sponsorshipKeys.uses.database!.schema });
-    const mirror = new RegistryMirror(new MessagingClient(bus, { timeoutMs: 1_000 }));
+    const mirror = new ChainCatalogMirror(new MessagingClient(bus, { timeoutMs: 1_000 }));
     mirror.apply(REGISTRY);
     controller = new SponsorshipsController(handle.client, mirror);
   });

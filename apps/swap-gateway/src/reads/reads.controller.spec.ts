@@ -1,5 +1,5 @@
 import { AppError, Subjects, type PartnerFee, type PartnerFeeQueryDto } from '@swap/contracts';
-import { RegistryMirror } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/messaging';
 import { FakeServices, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
 import { HubClock } from './hub-clock';
 import { ReadsController } from './reads.controller';
@@ -17,7 +17,7 @@ function setup(partnerFee: PartnerFee | null) {
   const services = new FakeServices()
     .answer(Subjects.registrySnapshot, () => ({ ...REGISTRY_SNAPSHOT, partnerFee }))
     .answer(Subjects.deadline, ({ offsetSeconds }) => ({ deadline: (1_763_812_800n + BigInt(offsetSeconds)).toString() }));
-  const controller = new ReadsController(new RegistryMirror(services.messaging), new HubClock(services.messaging));
+  const controller = new ReadsController(new ChainCatalogMirror(services.messaging), new HubClock(services.messaging));
   return { services, controller };
 }
 

@@ -10,14 +10,14 @@ import {
   PartnerFeeResponseDto,
   type PartnerFeeResponse,
 } from '@swap/contracts';
-import { RegistryMirror } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/messaging';
 import { HubClock } from './hub-clock';
 
 /** The public reads beside building: a deadline and the partner fee, answered from memory. */
 @Controller('v1/swaps')
 export class ReadsController {
   constructor(
-    private readonly catalog: RegistryMirror,
+    private readonly catalog: ChainCatalogMirror,
     private readonly clock: HubClock,
   ) {}
 

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { RegistryMirror, RegistryMirrorEvents } from '@swap/messaging';
+import { ChainCatalogMirror, ChainCatalogMirrorEvents } from '@swap/messaging';
 import { HubClock } from './hub-clock';
 import { ReadsController } from './reads.controller';
 import { TokensController } from './tokens.controller';
 
 /** The public reads (tokens, deadline, partner fee), answered from memory. */
 @Module({
-  controllers: [TokensController, ReadsController, RegistryMirrorEvents],
-  providers: [RegistryMirror, HubClock],
-  exports: [RegistryMirror],
+  controllers: [TokensController, ReadsController, ChainCatalogMirrorEvents],
+  providers: [ChainCatalogMirror, HubClock],
+  exports: [ChainCatalogMirror],
 })
 export class ReadsModule {}

@@ -1,5 +1,5 @@
 import { AppError, Subjects } from '@swap/contracts';
-import { RegistryMirror } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/messaging';
 import { FakeReply, FakeServices, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
 import { TokensController } from './tokens.controller';
 
@@ -14,7 +14,7 @@ describe('TokensController', () => {
   let controller: TokensController;
   beforeEach(() => {
     services = new FakeServices().answer(Subjects.registrySnapshot, () => REGISTRY_SNAPSHOT);
-    controller = new TokensController(new RegistryMirror(services.messaging));
+    controller = new TokensController(new ChainCatalogMirror(services.messaging));
   });
   afterEach(() => services.close());
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiTag, ErrorBodyDto, TokenDto } from '@swap/contracts';
-import { RegistryMirror } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/messaging';
 import type { FastifyReply } from 'fastify';
 
 /** Public token reads, answered from quote-builder's chain catalog held in memory (the lists are JSON text already). */
@@ -9,7 +9,7 @@ import type { FastifyReply } from 'fastify';
 @ApiExtraModels(TokenDto)
 @Controller('v1/swaps/tokens')
 export class TokensController {
-  constructor(private readonly catalog: RegistryMirror) {}
+  constructor(private readonly catalog: ChainCatalogMirror) {}
 
   @Get()
   @ApiOperation({ summary: 'All supported tokens, grouped by chain key' })

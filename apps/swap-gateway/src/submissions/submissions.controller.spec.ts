@@ -9,7 +9,7 @@ import {
   type SubmitTxResponse,
 } from '@swap/contracts';
 import { KeySetCache } from '@swap/key-auth';
-import { RegistryMirror } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/messaging';
 import { RequestContext, ServiceMetrics } from '@swap/observability';
 import pino from 'pino';
 import { FakeReply, FakeServices, fakeRequest, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
@@ -110,7 +110,7 @@ function setup(limitPerWallet = 1, limitPerClient = 1_000) {
     config,
     new ServiceMetrics('swap-gateway', { defaultMetrics: false }),
   );
-  const controller = new SubmissionsController(services.messaging, new RegistryMirror(services.messaging), limits);
+  const controller = new SubmissionsController(services.messaging, new ChainCatalogMirror(services.messaging), limits);
   const submit = (b: SubmitTxRequestDto, reply = new FakeReply()) => controller.submit(b, fakeRequest('198.51.100.7'), reply.asFastify);
   return { services, relayTracker, controller, submit };
 }

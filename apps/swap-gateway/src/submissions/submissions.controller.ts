@@ -17,7 +17,7 @@ import {
   type SubmitTxResponse,
 } from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
-import { RegistryMirror, MessagingClient } from '@swap/messaging';
+import { ChainCatalogMirror, MessagingClient } from '@swap/messaging';
 import { RequestContext } from '@swap/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -28,7 +28,7 @@ import { SubmitLimits } from './submit-limits';
 export class SubmissionsController {
   constructor(
     private readonly messaging: MessagingClient,
-    private readonly catalog: RegistryMirror,
+    private readonly catalog: ChainCatalogMirror,
     private readonly limits: SubmitLimits,
   ) {}
 

@@ -1,4 +1,4 @@
-import { type RegistrySnapshot, type RpcReply, type RpcRequest, type RpcSubject } from '@swap/contracts';
+import { type ChainCatalogSnapshot, type RpcReply, type RpcRequest, type RpcSubject } from '@swap/contracts';
 import { encodeErrorReply, encodeReply, InProcessBus, MessagingClient, type BusDelivery, type RequestOptions } from '@swap/messaging';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -110,7 +110,7 @@ export function fakeRequest(ip: string, headers: Record<string, string | string[
 }
 
 /** quote-builder's registry as swap-gateway mirrors it: the hub, an EVM spoke and Solana. */
-export const REGISTRY_SNAPSHOT: RegistrySnapshot = {
+export const REGISTRY_SNAPSHOT: ChainCatalogSnapshot = {
   version: 'spec-registry-1',
   startedAt: 1_700_000_000_000,
   chains: [

@@ -35,7 +35,7 @@ export interface ChainSummary {
  * versions, whichever replica sent them. `startedAt` (ms) is when the sending replica
  * started: during a rollout the newest replicas' registry wins, whatever answers later.
  */
-export interface RegistrySnapshot {
+export interface ChainCatalogSnapshot {
   version: string;
   startedAt: number;
   chains: (ChainSummary & { aliases: string[] })[];

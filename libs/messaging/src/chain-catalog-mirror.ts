@@ -7,7 +7,7 @@ import {
   Subjects,
   type ChainSummary,
   type PartnerFee,
-  type RegistrySnapshot,
+  type ChainCatalogSnapshot,
   type Token,
 } from '@swap/contracts';
 import { MessagingClient } from './messaging-client';
@@ -16,7 +16,7 @@ import { MessagingClient } from './messaging-client';
 const REFRESH_MS = 5 * 60_000;
 
 interface Held {
-  snapshot: RegistrySnapshot;
+  snapshot: ChainCatalogSnapshot;
   byName: Map<string, ChainSummary>;
   /** Each token list as JSON text, written once: the reads answer it as it is. */
   tokensJson: Map<string, string>;
@@ -31,7 +31,7 @@ interface Held {
  * quote-builder cannot be reached, the read fails as a bus request would (503/504).
  */
 @Injectable()
-export class RegistryMirror implements OnApplicationBootstrap, OnModuleDestroy {
+export class ChainCatalogMirror implements OnApplicationBootstrap, OnModuleDestroy {
   private held?: Held;
   private loading?: Promise<Held>;
   private timer?: NodeJS.Timeout;
@@ -53,7 +53,7 @@ export class RegistryMirror implements OnApplicationBootstrap, OnModuleDestroy {
    * one from a replica that started before the one held came from is older (a replica of
    * the previous release answering during a rollout) and is ignored.
    */
-  apply(snapshot: RegistrySnapshot): void {
+  apply(snapshot: ChainCatalogSnapshot): void {
     if (this.held && (this.held.snapshot.version === snapshot.version || snapshot.startedAt < this.held.snapshot.startedAt)) return;
     const byName = new Map<string, ChainSummary>();
     const tokensJson = new Map<string, string>();
@@ -104,11 +104,11 @@ export class RegistryMirror implements OnApplicationBootstrap, OnModuleDestroy {
 
 /** Every replica takes every `registryChanged` event (an event handler has no queue group). */
 @Controller()
-export class RegistryMirrorEvents {
-  constructor(private readonly mirror: RegistryMirror) {}
+export class ChainCatalogMirrorEvents {
+  constructor(private readonly mirror: ChainCatalogMirror) {}
 
   @EventPattern(Events.registryChanged)
-  changed(@Payload() snapshot: RegistrySnapshot): void {
+  changed(@Payload() snapshot: ChainCatalogSnapshot): void {
     if (
       snapshot &&
       typeof snapshot.version === 'string' &&

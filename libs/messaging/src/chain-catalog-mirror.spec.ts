@@ -1,9 +1,9 @@
-import { AppError, type RegistrySnapshot } from '@swap/contracts';
+import { AppError, type ChainCatalogSnapshot } from '@swap/contracts';
 import type { MessagingClient } from './messaging-client';
-import { RegistryMirror } from './registry-mirror';
+import { ChainCatalogMirror } from './chain-catalog-mirror';
 
 const token = { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0xa', chainKey: '0x92.sonic', hubAsset: '0xa', vault: '0xv' };
-const snapshot = (version: string, symbol = 'USDC', startedAt = 1): RegistrySnapshot => ({
+const snapshot = (version: string, symbol = 'USDC', startedAt = 1): ChainCatalogSnapshot => ({
   version,
   startedAt,
   chains: [{ key: '0x92.sonic', name: 'Sonic', type: 'EVM', chainId: 146, relayChainId: '146', hub: true, aliases: ['sonic'] }],
@@ -12,7 +12,7 @@ const snapshot = (version: string, symbol = 'USDC', startedAt = 1): RegistrySnap
 });
 
 /** A messaging client that answers the snapshot request from a queue, counting the asks. */
-function answering(...replies: RegistrySnapshot[]) {
+function answering(...replies: ChainCatalogSnapshot[]) {
   const asked = { n: 0 };
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
@@ -26,10 +26,10 @@ function answering(...replies: RegistrySnapshot[]) {
   return { client, asked, release };
 }
 
-describe('RegistryMirror', () => {
+describe('ChainCatalogMirror', () => {
   it('waits for the first snapshot with one request for every read, then answers from memory', async () => {
     const { client, asked, release } = answering(snapshot('v1'));
-    const mirror = new RegistryMirror(client);
+    const mirror = new ChainCatalogMirror(client);
     const reads = Promise.all([mirror.tokensOf('0x92.sonic'), mirror.chain('SONIC'), mirror.tokensJson()]);
     release();
     const [tokens, chain, json] = await reads;
@@ -43,7 +43,7 @@ describe('RegistryMirror', () => {
   it('answers an unknown chain with the registry’s 404', async () => {
     const { client, release } = answering(snapshot('v1'));
     release();
-    const error = await new RegistryMirror(client).chain('0x1.nowhere').catch((e: unknown) => e);
+    const error = await new ChainCatalogMirror(client).chain('0x1.nowhere').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).toBody()).toEqual({ statusCode: 404, code: 'CHAIN_NOT_FOUND', message: 'Unknown chain key: 0x1.nowhere' });
   });
@@ -51,7 +51,7 @@ describe('RegistryMirror', () => {
   it('takes an announced snapshot of another version, and ignores the same version again or an older replica’s', async () => {
     const { client, release } = answering(snapshot('v1'));
     release();
-    const mirror = new RegistryMirror(client);
+    const mirror = new ChainCatalogMirror(client);
     expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC');
     mirror.apply(snapshot('v2', 'USDC.e', 2));
     expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC.e');
