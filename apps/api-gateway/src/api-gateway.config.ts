@@ -105,6 +105,16 @@ export class ApiGatewayConfig extends ServiceConfig {
   @IsInt()
   BODY_LIMIT_BYTES = 1024 * 1024;
 
+  /**
+   * Bytes of all request bodies still arriving, together (each is read whole before the
+   * service is asked); past it a body is refused with 429. Bounds what slow uploads can hold.
+   */
+  @Type(() => Number)
+  @Min(1_024)
+  @Max(4 * 1024 * 1024 * 1024)
+  @IsInt()
+  BODY_BUFFER_LIMIT_BYTES = 64 * 1024 * 1024;
+
   /** Comma-separated origins allowed by CORS; empty means no CORS headers at all. */
   @IsString()
   CORS_ORIGINS = '';

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AppError, ErrorCode } from '@swap/contracts';
 import { resolveRequestId } from '@swap/observability';
 
 export class PayloadTooLargeError extends Error {
@@ -17,9 +18,12 @@ export class PayloadTooLargeError extends Error {
  * its body holds only its own connection to the gateway, never one of the upstream pool's
  * (a few clients doing so once stalled a whole prefix until their 408). The bytes are
  * counted on the way: a declared length over the limit is refused at once, a chunked body
- * as soon as it passes the limit.
+ * as soon as it passes the limit. The bytes of all bodies still arriving are bounded too
+ * (`receivingLimit`): past it a body is refused with 429 rather than held, so slow uploads
+ * from many addresses cannot fill the gateway's memory.
  */
-export function installStreamingBodyLimit(fastify: FastifyInstance, limit: number): void {
+export function installStreamingBodyLimit(fastify: FastifyInstance, limit: number, receivingLimit: number): void {
+  let receiving = 0;
   // Whatever the method: a GET declaring a body over the limit is refused too, not read.
   fastify.addHook('onRequest', (request, _reply, done) => {
     done(Number(request.headers['content-length']) > limit ? new PayloadTooLargeError(limit) : undefined);
@@ -27,27 +31,43 @@ export function installStreamingBodyLimit(fastify: FastifyInstance, limit: numbe
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (request: FastifyRequest, payload: Readable, done: (err: Error | null, body?: unknown) => void) => {
     if (Number(request.headers['content-length']) > limit) return done(new PayloadTooLargeError(limit));
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] = [];
     let seen = 0;
     let settled = false;
-    const settle = (error: Error | null, body?: Readable) => {
+    const settle = (error: Error | null) => {
       if (settled) return;
       settled = true;
-      payload.off('data', onData);
-      done(error, body);
+      receiving -= seen;
+      payload.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
+      if (error) {
+        chunks = [];
+        // What is still coming is not read: the connection closes after the refusal.
+        payload.pause();
+        return done(error);
+      }
+      const body = Buffer.concat(chunks, seen);
+      chunks = [];
+      // Handed on as a stream of the bytes already here: @fastify/reply-from passes a stream through as it is.
+      done(null, Readable.from([body], { objectMode: false }));
     };
     const onData = (chunk: Buffer) => {
+      if (seen + chunk.length > limit) return settle(new PayloadTooLargeError(limit));
+      if (receiving + chunk.length > receivingLimit) return settle(new BodiesBusyError());
       seen += chunk.length;
-      // Refused as soon as it passes the limit; the rest is not read (the connection closes after the 413).
-      if (seen > limit) return settle(new PayloadTooLargeError(limit));
+      receiving += chunk.length;
       chunks.push(chunk);
     };
-    payload.on('data', onData);
-    // Handed on as a stream of the bytes already here: @fastify/reply-from passes a stream through as it is.
-    payload.once('end', () => settle(null, Readable.from([Buffer.concat(chunks, seen)], { objectMode: false })));
-    payload.once('error', (error: Error) => settle(error));
-    payload.once('close', () => settle(new Error('the client went away before its body ended')));
+    const onEnd = () => settle(null);
+    const onClose = () => settle(new Error('the client went away before its body ended'));
+    payload.on('data', onData).once('end', onEnd).once('error', settle).once('close', onClose);
   });
+}
+
+/** Refused while the bodies already arriving hold the gateway's whole allowance for them. */
+export class BodiesBusyError extends AppError {
+  constructor() {
+    super(429, ErrorCode.TooManyRequests, 'The gateway is receiving too many request bodies at once; retry shortly');
+  }
 }
 
 /**

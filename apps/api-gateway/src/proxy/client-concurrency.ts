@@ -3,9 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Bounds the proxied requests one client has in flight at once: each holds an upstream
- * connection for as long as its body takes to arrive and its answer to leave, so without a
- * bound a few clients trickling bodies could hold every connection to a service. The client
+ * Bounds the proxied requests one client has in flight at once: each holds a connection to
+ * the gateway, its body's bytes while they arrive (body-limit.ts) and then an upstream
+ * connection until its answer has left, so without a bound one client could take a large
+ * share of them. The client
  * is `request.ip`: the connection's peer, or the address a TRUSTED_PROXIES peer names in
  * X-Forwarded-For (never the header of anyone else), counted per IPv4 address and per IPv6
  * /64 (clientOf): one host usually holds a whole /64, and would otherwise get a fresh bound

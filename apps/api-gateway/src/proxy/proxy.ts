@@ -70,12 +70,13 @@ export async function registerProxies(
   );
   await app.register(async (scope: FastifyInstance) => {
     installClientConcurrencyLimit(scope, config.UPSTREAM_CONCURRENCY_PER_CLIENT, errorBodyFor);
-    installStreamingBodyLimit(scope, config.BODY_LIMIT_BYTES);
+    installStreamingBodyLimit(scope, config.BODY_LIMIT_BYTES, config.BODY_BUFFER_LIMIT_BYTES);
     scope.setErrorHandler((error, request, reply) => {
       const body = describeError(error, logger);
       body.requestId = String(request.id);
       // The refused body may still be arriving: close the connection rather than read it all.
-      if (body.statusCode === 413) void reply.header('connection', 'close');
+      if (body.statusCode === 413 || !request.raw.complete) void reply.header('connection', 'close');
+      if (body.statusCode === 429) void reply.header('retry-after', '1');
       void reply.code(body.statusCode).send(errorBodyFor(request.url, body));
     });
     for (const route of ROUTES) await registerRoute(scope, route, config, logger, upstreams.get(route.service)!);

@@ -81,6 +81,7 @@ const HEADERS_TIMEOUT_MS = 300;
 const REQUEST_TIMEOUT_MS = 2_000;
 const KEEP_ALIVE_TIMEOUT_MS = 300;
 const PER_CLIENT = 4;
+const BUFFER_LIMIT = 4_096;
 
 describe('api-gateway and slow clients', () => {
   let gateway: RunningService;
@@ -106,6 +107,7 @@ describe('api-gateway and slow clients', () => {
         HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
         HTTP_KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_TIMEOUT_MS),
         UPSTREAM_CONCURRENCY_PER_CLIENT: String(PER_CLIENT),
+        BODY_BUFFER_LIMIT_BYTES: String(BUFFER_LIMIT),
         // 127.0.0.2 plays a load balancer: its X-Forwarded-For names the client. 127.0.0.1 and
         // 127.0.0.3 are clients themselves, whatever their header says.
         TRUSTED_PROXIES: '127.0.0.2',
@@ -166,6 +168,33 @@ describe('api-gateway and slow clients', () => {
       expect(arrived.map((r) => r.method)).toEqual(['GET', 'POST']);
     } finally {
       for (const c of slow) c.socket.destroy();
+    }
+  });
+
+  it('bounds the bytes of all bodies still arriving: past BODY_BUFFER_LIMIT_BYTES a body is refused with 429, not held', async () => {
+    // Three clients behind the balancer, each 1 500 bytes into a 2 000-byte body: the third passes 4 096.
+    const head = (i: number) =>
+      `POST /v1/swaps/submit-tx HTTP/1.1\r\nHost: gateway\r\nX-Forwarded-For: 198.19.0.${i}\r\nContent-Type: application/json\r\nContent-Length: 2000\r\n\r\n${'x'.repeat(1_500)}`;
+    const first = [
+      rawClient(port, head(1), { localAddress: '127.0.0.2', giveUpMs: 3_000 }),
+      rawClient(port, head(2), { localAddress: '127.0.0.2', giveUpMs: 3_000 }),
+    ];
+    try {
+      await Promise.all(first.map((c) => c.connected));
+      await eventually(async () => (await get(port, '/v1/swaps/tokens')).status === 201, 2_000);
+      const third = rawClient(port, head(3), { localAddress: '127.0.0.2', giveUpMs: 3_000 });
+      first.push(third);
+      const answer = await third.answer;
+      expect(answer).toMatchObject({
+        status: 429,
+        body: { code: 'TOO_MANY_REQUESTS', message: 'The gateway is receiving too many request bodies at once; retry shortly' },
+      });
+      expect(third.received()).toMatch(/retry-after: 1/i);
+      // The two held uploads are untouched, and nothing reached the upstream.
+      expect(first.slice(0, 2).map((c) => c.received())).toEqual(['', '']);
+      expect(arrived.map((r) => r.method)).toEqual(['GET']);
+    } finally {
+      for (const c of first) c.socket.destroy();
     }
   });
 
