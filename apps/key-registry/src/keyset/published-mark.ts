@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isLaterKeySetHead, type KeySetHead } from '@swap/contracts';
 import type { Cache } from '@swap/cache';
+import { KeySetSignatureCheck, KeySetSigner, parsePublicKeys } from '@swap/key-auth';
 import { CACHE } from '@swap/service-kit';
 
 /** Where the mark lives, in key-registry's cache namespace. */
@@ -8,39 +9,56 @@ export const PUBLISHED_MARK_KEY = 'keyset:published';
 /** Longer than any outage a restore would follow; written again with every change. */
 const MARK_TTL_MS = 400 * 24 * 3_600_000;
 
+/** The signed payload of the mark. */
+interface MarkPayload extends KeySetHead {
+  kind: 'portal-keyset.mark';
+}
+
 /**
  * The furthest (epoch, version) key-registry has announced, kept outside its database (in
  * the shared cache, Redis in a cluster), so that a database restored to an earlier version
- * is noticed: its version is then behind the mark. Only raised, never lowered by a replica
- * that announced an earlier version after a peer's later one. Whoever can write Redis can
- * move it: raised, it costs a needless new epoch; lowered or deleted, a restore goes
- * unnoticed and needs the operator's epoch (POST /ops/keyset/epoch), as before the mark.
+ * is noticed: its version is then behind the mark. It is signed with the key-set signing
+ * key, so whoever can write Redis cannot invent one (a mark far ahead would make the next
+ * automatic epoch use up the epochs left); an unsigned or forged mark counts as none.
+ * Raised by reading and writing: two replicas raising it at once can leave it one change
+ * low, and an older genuine mark written back, or one deleted, hides a restore until the
+ * operator's epoch (POST /ops/keyset/epoch).
  */
 @Injectable()
 export class PublishedMark {
-  constructor(@Inject(CACHE) private readonly cache: Cache) {}
+  private readonly check: KeySetSignatureCheck;
 
-  /** The mark; nothing when none was written (or what is stored is not one). A cache that fails throws. */
+  constructor(
+    @Inject(CACHE) private readonly cache: Cache,
+    private readonly signer: KeySetSigner,
+  ) {
+    this.check = new KeySetSignatureCheck(parsePublicKeys(signer.publicKey));
+  }
+
+  /** The mark; nothing when none was written, or what is stored is not one this registry signed. A cache that fails throws. */
   async read(): Promise<KeySetHead | undefined> {
     const text = await this.cache.get(PUBLISHED_MARK_KEY);
     if (text === undefined) return undefined;
-    return headOf(text);
+    return this.headOf(text);
   }
 
   /** Raises the mark to `head` unless it is already there or beyond; answers the mark as found. */
   async raise(head: KeySetHead): Promise<KeySetHead | undefined> {
     const found = await this.read();
     if (found && !isLaterKeySetHead(head, found)) return found;
-    await this.cache.set(PUBLISHED_MARK_KEY, JSON.stringify({ epoch: head.epoch, version: head.version }), MARK_TTL_MS);
+    const payload: MarkPayload = { kind: 'portal-keyset.mark', epoch: head.epoch, version: head.version };
+    await this.cache.set(PUBLISHED_MARK_KEY, JSON.stringify(this.signer.sign(payload)), MARK_TTL_MS);
     return found;
   }
-}
 
-function headOf(text: string): KeySetHead | undefined {
-  try {
-    const { epoch, version } = JSON.parse(text) as Partial<KeySetHead>;
-    return Number.isSafeInteger(epoch) && Number.isSafeInteger(version) ? { epoch: epoch!, version: version! } : undefined;
-  } catch {
-    return undefined;
+  private headOf(text: string): KeySetHead | undefined {
+    try {
+      const { kind, epoch, version } = this.check.open(JSON.parse(text)) as Partial<MarkPayload>;
+      return kind === 'portal-keyset.mark' && Number.isSafeInteger(epoch) && Number.isSafeInteger(version)
+        ? { epoch: epoch!, version: version! }
+        : undefined;
+    } catch {
+      return undefined;
+    }
   }
 }

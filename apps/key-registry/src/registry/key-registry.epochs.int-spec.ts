@@ -1,3 +1,4 @@
+import { generateKeySetKeyPair, KeySetSigner, parseSigningKey } from '@swap/key-auth';
 import { MemoryCache } from '@swap/cache';
 import { MAX_KEY_SET_EPOCH, type KeySetHead } from '@swap/contracts';
 import { createLogger } from '@swap/observability';
@@ -198,12 +199,23 @@ describe('KeyRegistryService: epochs and the restore check (against PostgreSQL)'
       expect(await epochAudits()).toEqual([]);
     });
 
-    it('does nothing when there is no mark, or what is stored is not one', async () => {
+    it('does nothing when there is no mark, or what is stored is not one this registry signed', async () => {
       const unmarked = h.replica();
       await unmarked.registry.startEpochIfRestored();
       const garbled = h.replica();
       await garbled.cache.set(PUBLISHED_MARK_KEY, '{"epoch":"9","version":1}', 60_000);
       await garbled.registry.startEpochIfRestored();
+      // Written into Redis by someone else: a mark far ahead would use up the epochs left.
+      const forged = h.replica();
+      const stranger = new KeySetSigner(parseSigningKey(generateKeySetKeyPair().signingKey));
+      for (const text of [
+        JSON.stringify({ epoch: 999_999_999_999, version: 0 }),
+        JSON.stringify(stranger.sign({ kind: 'portal-keyset.mark', epoch: 999_999_999_999, version: 0 })),
+      ]) {
+        await forged.cache.set(PUBLISHED_MARK_KEY, text, 60_000);
+        expect(await forged.mark.read()).toBeUndefined();
+        await forged.registry.startEpochIfRestored();
+      }
 
       expect(await headOf(unmarked)).toEqual(START);
       expect(await epochAudits()).toEqual([]);

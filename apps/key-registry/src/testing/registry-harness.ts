@@ -78,7 +78,7 @@ export class RegistryHarness {
     // The cache keeps its own clock: a test that pins Date.now must not expire the mark it wrote.
     const cache =
       options.cache ?? new MemoryCache({ namespace: uniqueId('key-registry'), now: () => performance.timeOrigin + performance.now() });
-    const mark = new PublishedMark(cache);
+    const mark = new PublishedMark(cache, this.signer);
     const messaging = new MessagingClient(options.bus ?? this.bus, { timeoutMs: 1_000 });
     const logger = options.logger ?? createLogger({ service: 'key-registry', level: 'silent' });
     return { registry: new KeyRegistryService(this.prisma, messaging, this.signer, mark, logger), mark, cache };
