@@ -53,7 +53,7 @@ if ! docker_err=$(docker info 2>&1 >/dev/null); then
   need_root "starting dockerd (no Docker daemon answers)"
   log "no Docker daemon answers; starting dockerd (log: /var/log/dockerd.log)"
   mkdir -p /var/lib/docker
-  log_lines=$(wc -l </var/log/dockerd.log 2>/dev/null || echo 0) # this daemon's lines come after
+  log_lines=$(wc -l 2>/dev/null </var/log/dockerd.log || echo 0) # this daemon's lines come after
   # setsid: the daemon must outlive this script and not get the caller's signals. Every
   # descriptor beyond 0-2 is closed first: a daemon holding a pipe of the caller's (CI's
   # output, a `tee`) keeps that pipe open, and whoever reads it never sees it end.

@@ -113,10 +113,13 @@ describe('loadConfig', () => {
       '0x1.eth=https://rpc.example/…,0xa4b1.arb=http://10.0.0.1:8545',
     );
     expect(withoutUrlSecrets('not a url')).toBe('not a url');
+    expect(withoutUrlSecrets('postgres://u:p@ss@db:5432/x')).toBe('postgres://db:5432/…');
+    expect(withoutUrlSecrets(':secret@redis:6379')).toBe('***@redis:6379');
   });
 
   it('redacts the password, or a user name standing alone (a token), of a URL it logs', () => {
     expect(redactUrl('postgresql://u:secret@h/db')).toBe('postgresql://u:***@h/db');
+    expect(redactUrl('postgres://u:p@ss@db/x')).toBe('postgres://u:***@db/x');
     expect(redactUrl('nats://s3cr3t-token@nats:4222')).toBe('nats://***@nats:4222');
     expect(redactUrl('tls://nats:4222')).toBe('tls://nats:4222');
     expect(redactUrl('127.0.0.1:4222')).toBe('127.0.0.1:4222');

@@ -30,7 +30,8 @@ export interface SignedKeySetFeedOptions {
   /**
    * The oldest kept copy taken at start (its snapshot's `issuedAt`), default a day: an older
    * signed copy written back into the store by whoever can write it would bring back keys
-   * revoked since. The copy is rewritten at least hourly while key-registry answers.
+   * revoked since. The copy is rewritten with a fresh snapshot once the one it holds is an
+   * hour old (by its signature's time), at the next pull that key-registry answers.
    */
   keptMaxAgeMs?: number;
   /** The clock (tests). */
@@ -212,7 +213,8 @@ export class SignedKeySetFeed implements KeySetSource {
       applied.push(signed);
     }
     this.kept = { snapshot: copy.snapshot, changes: applied };
-    this.keptAt = Date.now();
+    // Its age is the snapshot's: the next pull writes a fresh one if it is due, whatever the time of the restart.
+    this.keptAt = Date.parse(snapshot.issuedAt);
     this.options.logger.info(
       { epoch: cache.epoch, version: cache.version, changes: applied.length },
       'key set restored from the kept copy',

@@ -29,7 +29,9 @@ export async function versionedChange<Tx, T, E>(options: VersionedChangeOptions<
     return { result, event: await options.bump(tx) };
   });
   try {
-    options.announce(event);
+    // An announcement that turns out asynchronous is reported the same way when it fails.
+    const announced: unknown = options.announce(event);
+    if (announced instanceof Promise) announced.catch((error: unknown) => options.onAnnounceFailed(error, event));
   } catch (error) {
     options.onAnnounceFailed(error, event);
   }
