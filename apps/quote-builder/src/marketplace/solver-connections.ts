@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
+  EVM_HASH_PATTERN,
   isUint256String,
   SolverErrorCode,
   type ExecuteFrame,
@@ -39,7 +40,6 @@ interface PendingRfq {
   timer: NodeJS.Timeout;
 }
 
-const HASH = /^0x[0-9a-fA-F]{64}$/;
 const WS_CLOSE = { goingAway: 1001, policy: 1008, heartbeatTimeout: 4408, revoked: 4403 } as const;
 
 /**
@@ -194,9 +194,9 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
       case 'filled':
         if (
           typeof frame.intent_hash !== 'string' ||
-          !HASH.test(frame.intent_hash) ||
+          !EVM_HASH_PATTERN.test(frame.intent_hash) ||
           typeof frame.fill_tx_hash !== 'string' ||
-          !HASH.test(frame.fill_tx_hash)
+          !EVM_HASH_PATTERN.test(frame.fill_tx_hash)
         ) {
           return this.refuse(session, 'filled needs intent_hash and fill_tx_hash, each 0x and 64 hex digits');
         }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RelayApiError, relayDataOf, type ChainInfo, type RelayPacket } from '@swap/chains';
 import {
   AppError,
+  EVM_HASH_PATTERN,
   ErrorCode,
   type Intent,
   type IntentExtraDataRequest,
@@ -15,7 +16,6 @@ import {
 import { PrismaClient } from '../generated/prisma/client';
 import { SettlementChains } from '../settlement/settlement-chains';
 
-const EVM_HASH = /^0x[0-9a-fA-F]{64}$/;
 const PACKET_POLL_MS = 250;
 
 /**
@@ -54,7 +54,7 @@ export class RelayLookups {
     if (request.intent) return this.relayDataOf(request.intent, 'intent');
     const srcChainKey = request.srcChainKey !== undefined ? this.chainOf(request.srcChainKey, 'srcChainKey').key : undefined;
     // EVM hashes are stored in lower case; a Solana signature as given.
-    const candidates = EVM_HASH.test(request.txHash!) ? [request.txHash!.toLowerCase()] : [request.txHash!];
+    const candidates = EVM_HASH_PATTERN.test(request.txHash!) ? [request.txHash!.toLowerCase()] : [request.txHash!];
     const rows = await this.db.submission.findMany({
       where: { txHash: { in: candidates }, ...(srcChainKey ? { srcChainKey } : {}) },
       take: 2,

@@ -18,10 +18,9 @@ import type {
   SolverStatusResponse,
 } from '../domain/solver-api';
 import { BuildResponseDto, IntentRequestDto, PartnerFeeDto } from './build.dto';
-import { IsEvmAddress, IsUint256String, NestedObject } from './validators';
+import { EVM_HASH_PATTERN, IsEvmAddress, IsUint256String, NestedObject } from './validators';
 
 const POSITIVE = /^[1-9]/;
-const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
 /** The spec's Quote request. */
 export class QuoteRequestDto implements QuoteRequest {
@@ -186,7 +185,7 @@ export class GasEstimateResponseDto implements GasEstimateResponse {
 
 export class IntentStatusRequestDto {
   @ApiProperty({ description: 'The hub transaction that created the intent (for a spoke source: the relay’s hub transaction)' })
-  @Matches(TX_HASH, { message: 'intentTxHash must be 0x followed by 64 hex digits' })
+  @Matches(EVM_HASH_PATTERN, { message: 'intentTxHash must be 0x followed by 64 hex digits' })
   @IsString()
   intentTxHash!: string;
 }
@@ -232,7 +231,7 @@ export class SolverQuoteResponseDto implements SolverQuoteResponse {
 
 export class SolverExecuteRequestDto implements SolverExecuteRequest {
   @ApiProperty({ description: 'The hub transaction that created the intent' })
-  @Matches(TX_HASH, { message: 'intent_tx_hash must be 0x followed by 64 hex digits' })
+  @Matches(EVM_HASH_PATTERN, { message: 'intent_tx_hash must be 0x followed by 64 hex digits' })
   @IsString()
   intent_tx_hash!: string;
 
@@ -251,7 +250,7 @@ export class SolverExecuteResponseDto implements SolverExecuteResponse {
 
 export class SolverStatusRequestDto implements SolverStatusRequest {
   @ApiProperty()
-  @Matches(TX_HASH, { message: 'intent_tx_hash must be 0x followed by 64 hex digits' })
+  @Matches(EVM_HASH_PATTERN, { message: 'intent_tx_hash must be 0x followed by 64 hex digits' })
   @IsString()
   intent_tx_hash!: string;
 }

@@ -32,6 +32,9 @@ export function IsUint256String(options?: ValidationOptions): PropertyDecorator 
  * valid EIP-55 checksum (a wrong one is a typo, not an address), while all lower or all
  * upper case carries no checksum. The one rule every field holding an EVM address follows.
  */
+/** A 32-byte hash as EVM networks write it (a transaction hash, an intent hash): 0x and 64 hex digits, either case. */
+export const EVM_HASH_PATTERN = /^0x[0-9a-fA-F]{64}$/;
+
 export function isEvmAddressText(value: unknown): value is string {
   if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) return false;
   const digits = value.slice(2);
@@ -96,7 +99,7 @@ export function addressProblemOn(chainType: string, field: string, value: string
 
 /** Whether a text is a transaction id on a network of the given kind (EVM: 32-byte hash; Solana: base58 signature). */
 export function txHashProblemOn(chainType: string, field: string, value: string): FieldViolation | undefined {
-  if (chainType === 'EVM' && !/^0x[0-9a-fA-F]{64}$/.test(value)) {
+  if (chainType === 'EVM' && !EVM_HASH_PATTERN.test(value)) {
     return { field, rule: 'evmTxHash', message: `${field} must be 0x followed by 64 hex digits on an EVM network` };
   }
   if (chainType === 'SOLANA' && (!BASE58.test(value) || value.length < 64 || value.length > 88)) {
