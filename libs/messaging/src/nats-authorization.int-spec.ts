@@ -1,8 +1,8 @@
 import { ServiceConfig, WithBus, loadConfig } from '@swap/config';
 import { AppError, Broadcasts, Events, Subjects, WorkQueues } from '@swap/contracts';
-import { eventually, unusedPort } from '@swap/testing';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { eventually, TestNatsServer } from '@swap/testing';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, nkeyAuthenticator, nkeys, type Msg, type NatsConnection, type NatsError, type Subscription } from 'nats';
@@ -21,7 +21,6 @@ import { inboxPrefixOf, natsBusOptions } from './nats-settings';
 jest.setTimeout(30_000);
 
 const SHIPPED = join(__dirname, '..', '..', '..', 'charts', 'swap-platform', 'files', 'nats-permissions.conf');
-const NATS_SERVER = '/usr/sbin/nats-server';
 const USERS = [
   'key-registry',
   'partner-portal-api',
@@ -108,56 +107,13 @@ const EVENTS: { publisher: User; subject: string; subscribers: User[] }[] = [
   { publisher: 'relay-tracker', subject: Events.submissionTransitioned, subscribers: [] },
 ];
 
-interface TestServer {
-  url: string;
-  stop(): Promise<void>;
-}
-
-/**
- * A nats-server with JetStream and exactly the shipped authorization, the users' public keys
- * in its environment; `extra` adds to its configuration (TLS).
- */
-async function startServer(publicKeys: Record<User, string>, extra: string[] = []): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'nats-authz-'));
-  const port = await unusedPort();
-  // Included as the platform team includes it: the file beside the server's own configuration.
-  copyFileSync(SHIPPED, join(dir, 'nats-permissions.conf'));
-  writeFileSync(
-    join(dir, 'server.conf'),
-    [
-      `listen: "127.0.0.1:${port}"`,
-      `jetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }`,
-      ...extra,
-      'include "nats-permissions.conf"',
-      '',
-    ].join('\n'),
-  );
-  const env = {
-    ...process.env,
-    ...Object.fromEntries(USERS.map((user) => [`NATS_NKEY_${user.toUpperCase().replace(/-/g, '_')}`, publicKeys[user]])),
-  };
-  const child: ChildProcess = spawn(NATS_SERVER, ['-c', join(dir, 'server.conf')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await within(
-    new Promise<void>((resolve, reject) => {
-      let log = '';
-      child.stderr!.on('data', (chunk: Buffer) => {
-        log += chunk.toString();
-        if (log.includes('Server is ready')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`nats-server exited (${code}): ${log}`)));
-    }),
-    10_000,
-    'nats-server to start',
-  );
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await within(exited, 10_000, 'nats-server to stop').catch(() => child.kill('SIGKILL'));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+/** A nats-server with JetStream and exactly the shipped authorization (included as the platform team includes it), the users' public keys in its environment; `extra` adds to its configuration (TLS). */
+function startServer(publicKeys: Record<User, string>, extra: string[] = []): Promise<TestNatsServer> {
+  return TestNatsServer.start({
+    config: [...extra, 'include "nats-permissions.conf"'],
+    files: [SHIPPED],
+    env: Object.fromEntries(USERS.map((user) => [`NATS_NKEY_${user.toUpperCase().replace(/-/g, '_')}`, publicKeys[user]])),
+  });
 }
 
 /** Bounds a wait on an event (it is not a sleep: it resolves as soon as the event does). */
@@ -281,7 +237,7 @@ describe('the shipped NATS authorization on a real nats-server', () => {
     seeds[user] = dec.decode(pair.getSeed());
     publicKeys[user] = pair.getPublicKey();
   }
-  let server: TestServer;
+  let server: TestNatsServer;
   const clients: Client[] = [];
   const buses: NatsBus[] = [];
   const as = async (user: User) => {
@@ -308,7 +264,7 @@ describe('the shipped NATS authorization on a real nats-server', () => {
   });
 
   afterAll(async () => {
-    await server?.stop();
+    await server?.remove();
   });
 
   it('lists every subject of libs/contracts in the traffic these tests send', () => {
@@ -622,7 +578,7 @@ describe('the shipped NATS authorization on a real nats-server', () => {
   });
 
   describe('over TLS, with a client certificate the server verifies', () => {
-    let tlsServer: TestServer;
+    let tlsServer: TestNatsServer;
     let certs: string;
     const tlsBus = (user: User, settings: Record<string, string>, connectTimeoutMs = 5_000) =>
       NatsBus.connect({
@@ -640,7 +596,7 @@ describe('the shipped NATS authorization on a real nats-server', () => {
     });
 
     afterAll(async () => {
-      await tlsServer?.stop();
+      await tlsServer?.remove();
       rmSync(certs, { recursive: true, force: true });
     });
 

@@ -3,9 +3,7 @@ import { MessagePattern } from '@nestjs/microservices';
 import { ServiceConfig, WithBus } from '@swap/config';
 import type { RpcSubject } from '@swap/contracts';
 import { MessagingClient, NatsBus } from '@swap/messaging';
-import { eventually, jsonOf, LogCapture, testServiceEnv, uniqueId, unusedPort } from '@swap/testing';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { connect } from 'node:net';
+import { eventually, jsonOf, LogCapture, TestNatsServer, testServiceEnv, uniqueId } from '@swap/testing';
 import type { ServiceDefinition } from './service-definition';
 import { startServiceFromEnv } from './start-service-from-env';
 import type { RunningService } from './start-service';
@@ -36,34 +34,6 @@ const definition: ServiceDefinition<PingConfig> = {
   uses: { bus: true },
 };
 
-/** A NATS server of this test's own, on a port of its own, that the test stops and starts. */
-class OwnNats {
-  private child?: ChildProcess;
-  constructor(readonly port: number) {}
-
-  get url(): string {
-    return `nats://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    this.child = spawn('/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(this.port)], { stdio: 'ignore' });
-    const listening = () =>
-      new Promise<boolean>((resolve) => {
-        const socket = connect(this.port, '127.0.0.1');
-        socket.once('connect', () => (socket.destroy(), resolve(true))).once('error', () => resolve(false));
-      });
-    await eventually(listening, 10_000, 50);
-  }
-
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
-  }
-}
-
 const metric = async (service: RunningService, name: string) => {
   const text = await (await fetch(`${service.adminUrl}/metrics`)).text();
   return Number(
@@ -76,14 +46,13 @@ const metric = async (service: RunningService, name: string) => {
 };
 
 describe('a replica whose NATS goes away', () => {
-  let nats: OwnNats;
+  let nats: TestNatsServer;
   let service: RunningService;
   let caller: NatsBus;
   const logs = new LogCapture();
 
   beforeAll(async () => {
-    nats = new OwnNats(await unusedPort());
-    await nats.start();
+    nats = await TestNatsServer.start();
     service = await startServiceFromEnv(definition, testServiceEnv({ NATS_URL: nats.url, LOG_LEVEL: 'info' }), { logDestination: logs });
     caller = await NatsBus.connect({ servers: nats.url, name: 'gate-caller', subjectPrefix: testServiceEnv().NATS_SUBJECT_PREFIX });
   });
@@ -91,7 +60,7 @@ describe('a replica whose NATS goes away', () => {
   afterAll(async () => {
     await service?.close();
     await caller?.close();
-    await nats.stop();
+    await nats.remove();
   });
 
   it('pauses its intake while NATS is down (readiness 503), and joins its queue group again cleanly when NATS is back', async () => {
@@ -100,7 +69,7 @@ describe('a replica whose NATS goes away', () => {
     expect(await metric(service, 'bus_intake_paused')).toBe(0);
     expect(await jsonOf(await fetch(`${service.adminUrl}/readyz`))).toMatchObject({ status: 'ready', intake: 'taking' });
 
-    await nats.stop();
+    await nats.stop('SIGKILL');
     await eventually(async () => (await metric(service, 'bus_intake_paused')) === 1, 15_000, 100);
     const notReady = await fetch(`${service.adminUrl}/readyz`);
     expect(notReady.status).toBe(503);
@@ -109,7 +78,7 @@ describe('a replica whose NATS goes away', () => {
       logs.where((l) => l.level === 'warn' && l.msg === 'not ready: nats failing; taking no bus work until it answers again'),
     ).toHaveLength(1);
 
-    await nats.start();
+    await nats.resume();
     await eventually(async () => (await metric(service, 'bus_intake_paused')) === 0, 15_000, 100);
     expect((await fetch(`${service.adminUrl}/readyz`)).status).toBe(200);
     expect(logs.where((l) => l.level === 'info' && l.msg === 'ready again: nats answered 3 checks in a row; taking bus work')).toHaveLength(

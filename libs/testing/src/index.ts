@@ -2,3 +2,4 @@ export * from './infra';
 export * from './log-capture';
 export * from './fixtures';
 export * from './hermes-double';
+export * from './nats-server';
