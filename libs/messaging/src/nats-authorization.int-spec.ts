@@ -1,6 +1,6 @@
 import { ServiceConfig, WithBus, loadConfig } from '@swap/config';
 import { AppError, Broadcasts, Events, Subjects, WorkQueues } from '@swap/contracts';
-import { eventually, TestNatsServer } from '@swap/testing';
+import { eventually, TestNatsServer, within } from '@swap/testing';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -114,15 +114,6 @@ function startServer(publicKeys: Record<User, string>, extra: string[] = []): Pr
     files: [SHIPPED],
     env: Object.fromEntries(USERS.map((user) => [`NATS_NKEY_${user.toUpperCase().replace(/-/g, '_')}`, publicKeys[user]])),
   });
-}
-
-/** Bounds a wait on an event (it is not a sleep: it resolves as soon as the event does). */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>(
-    (_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)),
-  );
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** A connection as a service makes it (its nkey, its own inbox prefix), with the refusals the server sends it. */

@@ -86,7 +86,7 @@ export class TestNatsServer {
 }
 
 /** Bounds a wait on an event (it is not a sleep: it resolves as soon as the event does). */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>(
     (_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)),

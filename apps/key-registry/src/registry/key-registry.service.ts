@@ -256,11 +256,7 @@ export class KeyRegistryService implements OnApplicationBootstrap {
       };
     });
     this.logger.info({ epoch: event.epoch, actor }, 'key set epoch started');
-    try {
-      this.announce(event);
-    } catch (error) {
-      this.announceFailed(error, event);
-    }
+    this.announce(event);
     return { epoch: event.epoch, version: event.version };
   }
 
@@ -356,17 +352,20 @@ export class KeyRegistryService implements OnApplicationBootstrap {
     });
   }
 
-  /** Publishes a signed change; then moves the mark of what was announced (failed publish or not: the change is committed). */
+  /**
+   * Publishes a signed change, a failed publish logged (the services' periodic refresh picks
+   * the change up anyway); then moves the mark of what was announced: the change is committed.
+   */
   private announce(change: PortalKeySetChange): void {
     try {
       this.messaging.emit(Events.keySetChanged, this.signer.sign(change));
-    } finally {
-      void this.raiseMark({ epoch: change.epoch, version: change.version });
+    } catch (error) {
+      this.announceFailed(error, change);
     }
+    void this.raiseMark({ epoch: change.epoch, version: change.version });
   }
 
   private announceFailed(error: unknown, change: PortalKeySetChange): void {
-    // The services' periodic refresh picks the change up anyway.
     this.logger.warn({ err: error, epoch: change.epoch, version: change.version }, 'key set change event not published');
   }
 
