@@ -52,6 +52,17 @@ export class ReferenceSolverConfig {
   @IsInt()
   MAX_TRADE_USD = 100_000;
 
+  /**
+   * How often the hub is asked whether the solver's transaction is mined (its fills go one
+   * after another). A local chain mines at once: polling slowly there costs a fill its
+   * interval (the devnet and the tests use 25 ms).
+   */
+  @Type(() => Number)
+  @Min(10)
+  @Max(10_000)
+  @IsInt()
+  RECEIPT_POLL_MS = 250;
+
   /** How often prices (and open limit orders against them) are refreshed. */
   @Type(() => Number)
   @Min(100)

@@ -67,7 +67,7 @@ export class ReferenceSolver {
   ) {
     this.account = privateKeyToAccount(config.SOLVER_PRIVATE_KEY as Hex);
     // Receipts are awaited by polling: every 250 ms, not viem's default 4 s, so a fill is seen as it lands.
-    this.client = createPublicClient({ transport: http(config.HUB_RPC_URL, { timeout: 10_000 }), pollingInterval: 250 });
+    this.client = createPublicClient({ transport: http(config.HUB_RPC_URL, { timeout: 10_000 }), pollingInterval: config.RECEIPT_POLL_MS });
     this.prices = new PriceBook(config.ORACLE_URL, config.PRICE_MAX_AGE_SECONDS, logger);
     this.aliases = new Map(
       (config.PRICE_SYMBOL_ALIASES ?? '')

@@ -35,6 +35,7 @@ export async function registerAndStartSolvers(options: {
       INTENTS_CONTRACT: options.intentsContract,
       SOLVER_PRIVATE_KEY: wallet.privateKey,
       PRICE_REFRESH_MS: '500',
+      RECEIPT_POLL_MS: '25',
       LOG_LEVEL: 'warn',
       ...options.env,
     });

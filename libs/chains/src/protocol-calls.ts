@@ -77,6 +77,17 @@ export const SPOKE_ABI = parseAbi([
   'event Message(uint256 indexed srcChainId, uint256 indexed dstChainId, uint256 nonce, address sender, bytes dstAddress, bytes payload)',
 ]);
 
+/**
+ * Deliveries of relayed messages, as the devnet's receivers announce them
+ * (tools/devnet/CONTRACTS.md): on the hub, the hub asset manager's `MessageReceived` (and
+ * whether the hub calls it carried succeeded); on a spoke, the asset manager's `Released`.
+ * Messages are numbered per connection (`connSn`, the connection's `Message` nonce).
+ */
+export const RECEIVER_ABI = parseAbi([
+  'event MessageReceived(uint256 indexed srcChainId, uint256 indexed connSn, address wallet, bool callsSucceeded)',
+  'event Released(uint256 indexed srcChainId, uint256 indexed connSn, address token, address to, uint256 amount)',
+]);
+
 export const HUB_WALLET_FACTORY_ABI = parseAbi(['function getDeployedAddress(uint256 chainId, bytes user) view returns (address)']);
 
 /**

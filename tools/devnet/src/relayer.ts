@@ -1,13 +1,13 @@
-import type { ChainInfo, ChainProfile, RelayPacket } from '@swap/chains';
+import { RECEIVER_ABI, SPOKE_ABI, type ChainInfo, type ChainProfile, type RelayPacket } from '@swap/chains';
 import { createServer, type Server } from 'node:http';
 import {
   createPublicClient,
   createWalletClient,
   decodeEventLog,
   defineChain,
+  getAbiItem,
   http,
   parseAbi,
-  parseAbiItem,
   type Address,
   type Chain,
   type Hex,
@@ -16,20 +16,14 @@ import {
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 
-const MESSAGE = parseAbiItem(
-  'event Message(uint256 indexed srcChainId, uint256 indexed dstChainId, uint256 nonce, address sender, bytes dstAddress, bytes payload)',
-);
-const RECEIVER_ABI = parseAbi([
+const MESSAGE = getAbiItem({ abi: SPOKE_ABI, name: 'Message' });
+const RECEIVER_CALLS = parseAbi([
   'function recvMessage(uint256 srcChainId, address srcAddress, uint256 connSn, bytes payload)',
   'function processed(uint256 srcChainId, uint256 connSn) view returns (bool)',
 ]);
-const RECEIVED = parseAbiItem(
-  'event MessageReceived(uint256 indexed srcChainId, uint256 indexed connSn, address wallet, bool callsSucceeded)',
-);
+const RECEIVED = getAbiItem({ abi: RECEIVER_ABI, name: 'MessageReceived' });
 const DELIVERY_GAS = 5_000_000n;
-const RELEASED = parseAbiItem(
-  'event Released(uint256 indexed srcChainId, uint256 indexed connSn, address token, address to, uint256 amount)',
-);
+const RELEASED = getAbiItem({ abi: RECEIVER_ABI, name: 'Released' });
 
 interface Endpoint {
   chain: ChainInfo;
@@ -83,8 +77,9 @@ export class DevnetRelayer {
       });
       this.endpoints.set(chain.relayChainId, {
         chain,
-        // Receipts polled every 100 ms (viem's default is 4 s).
-        client: createPublicClient({ chain: viemChain, transport: http(rpc), pollingInterval: 100 }),
+        // Receipts polled every 20 ms (viem's default is 4 s): deliveries to a chain go one after
+        // another, and anvil takes a few ms longer to mine as its chain grows.
+        client: createPublicClient({ chain: viemChain, transport: http(rpc), pollingInterval: 20 }),
         wallet: createWalletClient({ chain: viemChain, transport: http(rpc), account: this.account }),
         viemChain,
         connection: chain.connection as Address,
@@ -273,7 +268,7 @@ export class DevnetRelayer {
     try {
       const done = await destination.client.readContract({
         address: destination.receiver,
-        abi: RECEIVER_ABI,
+        abi: RECEIVER_CALLS,
         functionName: 'processed',
         args: [srcChainId, connSn],
       });
@@ -285,7 +280,7 @@ export class DevnetRelayer {
       packet.status = 'executing';
       const hash = await destination.wallet.writeContract({
         address: destination.receiver,
-        abi: RECEIVER_ABI,
+        abi: RECEIVER_CALLS,
         functionName: 'recvMessage',
         args: [srcChainId, sender, connSn, payload],
         account: this.account,

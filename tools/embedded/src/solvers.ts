@@ -70,6 +70,8 @@ export async function startEmbeddedSolvers(options: {
       INTENTS_CONTRACT: hub.contracts!.intents!,
       SOLVER_PRIVATE_KEY: options.devnet.solvers[i].privateKey,
       SPREAD_BPS: String(plan.spreadBps),
+      // The devnet mines at once: a fill need not wait a quarter second to be seen.
+      RECEIPT_POLL_MS: '25',
       LOG_LEVEL: options.logLevel,
       ...options.env,
     });
