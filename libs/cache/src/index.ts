@@ -2,3 +2,4 @@ export * from './cache';
 export * from './memory-cache';
 export * from './redis-cache';
 export * from './tiered-cache';
+export * from './read-model-store';

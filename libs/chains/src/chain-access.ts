@@ -1,6 +1,6 @@
 import { AppError, ErrorCode } from '@swap/contracts';
 import type { ChainInfo, ChainRegistry } from './chain-registry';
-import { EvmAdapter } from './evm-adapter';
+import { EvmAdapter, type RpcObserver } from './evm-adapter';
 import { SolanaAdapter } from './solana-adapter';
 
 /**
@@ -13,10 +13,15 @@ export class ChainAccess {
   private readonly evmAdapters = new Map<string, EvmAdapter>();
   private readonly solanaAdapters = new Map<string, SolanaAdapter>();
 
-  constructor(private readonly options: { timeoutMs: number }) {}
+  constructor(private readonly options: { timeoutMs: number; observer?: RpcObserver }) {}
 
   evm<T>(chain: ChainInfo, read: (adapter: EvmAdapter) => Promise<T>): Promise<T> {
-    return this.withAdapter(this.evmAdapters, chain, () => new EvmAdapter(chain, { timeoutMs: this.options.timeoutMs }), read);
+    return this.withAdapter(
+      this.evmAdapters,
+      chain,
+      () => new EvmAdapter(chain, { timeoutMs: this.options.timeoutMs, observer: this.options.observer }),
+      read,
+    );
   }
 
   solana<T>(chain: ChainInfo, read: (adapter: SolanaAdapter) => Promise<T>): Promise<T> {
@@ -39,6 +44,7 @@ export class ChainAccess {
       return await read(adapter);
     } catch (error) {
       if (error instanceof AppError) throw error;
+      this.options.observer?.error(chain.key);
       throw new AppError(503, ErrorCode.ChainUnavailable, `${chain.key} could not be read; retry later`);
     }
   }

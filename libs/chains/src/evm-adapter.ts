@@ -4,6 +4,7 @@ import {
   decodeEventLog,
   erc20Abi,
   http,
+  TransactionNotFoundError,
   TransactionReceiptNotFoundError,
   type Address,
   type Hex,
@@ -14,6 +15,7 @@ import {
 import type { ChainInfo } from './chain-registry';
 import { intentFromTuple } from './intent';
 import { HUB_WALLET_FACTORY_ABI, INTENTS_ABI } from './protocol-calls';
+import { rpcFetch } from './rpc-fetch';
 
 /** An intent as the hub's IntentCreated event carries it, with its hash. */
 export interface CreatedIntent {
@@ -48,6 +50,21 @@ export interface IntentEvents {
   cancelled: Hex[];
 }
 
+/** A block as a chain follower checks it: its place, its identity and its parent's, its time. */
+export interface BlockRef {
+  number: bigint;
+  hash: Hex;
+  parentHash: Hex;
+  /** UNIX seconds. */
+  timestamp: bigint;
+}
+
+/** Told of every JSON-RPC request a service sends to a chain, and of the reads that fail (ChainAccess). */
+export interface RpcObserver {
+  request(chainKey: string): void;
+  error(chainKey: string): void;
+}
+
 /** What the services ask of a chain, whatever its kind. */
 export interface ChainAdapter {
   readonly chain: ChainInfo;
@@ -66,12 +83,53 @@ export class EvmAdapter implements ChainAdapter {
 
   constructor(
     readonly chain: ChainInfo,
-    options: { timeoutMs?: number } = {},
+    options: { timeoutMs?: number; observer?: RpcObserver } = {},
   ) {
     const url = chain.rpcUrls?.[0];
     if (!url) throw new Error(`No RPC URL configured for ${chain.key}`);
+    const observer = options.observer;
     // No retries: a caller waiting on a bus reply has its own deadline; a slow chain fails once.
-    this.client = createPublicClient({ transport: http(url, { timeout: options.timeoutMs ?? 5_000, retryCount: 0 }) });
+    this.client = createPublicClient({
+      transport: http(url, {
+        timeout: options.timeoutMs ?? 5_000,
+        retryCount: 0,
+        // Counted in the fetch itself: viem builds a costly Request for an onFetchRequest hook.
+        fetchFn: rpcFetch(observer ? () => observer.request(chain.key) : undefined),
+      }),
+    });
+  }
+
+  /** The latest block (one request: its number, hash, parent and time). */
+  async latestBlock(): Promise<BlockRef> {
+    const block = await this.header('latest');
+    if (!block) throw new Error(`${this.chain.key} answered no latest block`);
+    return block;
+  }
+
+  /** The block at a height, or undefined above the head. */
+  blockAt(number: bigint): Promise<BlockRef | undefined> {
+    return this.header(`0x${number.toString(16)}`);
+  }
+
+  /**
+   * A block's header fields a follower checks, read as JSON-RPC answers them (a follower asks
+   * several times a second: viem's block formatter would convert every field of it).
+   */
+  private async header(tag: string): Promise<BlockRef | undefined> {
+    const block = (await this.client.request({ method: 'eth_getBlockByNumber', params: [tag as `0x${string}`, false] })) as {
+      number: Hex | null;
+      hash: Hex | null;
+      parentHash: Hex;
+      timestamp: Hex;
+    } | null;
+    if (!block) return undefined;
+    if (block.number === null || block.hash === null) throw new Error('a pending block has no number or hash');
+    return { number: BigInt(block.number), hash: block.hash, parentHash: block.parentHash, timestamp: BigInt(block.timestamp) };
+  }
+
+  /** Every log the given contracts emitted in blocks `from`…`to` (inclusive), in chain order. */
+  logsOf(addresses: Address[], from: bigint, to: bigint): Promise<Log[]> {
+    return this.client.getLogs({ address: addresses, fromBlock: from, toBlock: to });
   }
 
   /**
@@ -107,6 +165,18 @@ export class EvmAdapter implements ChainAdapter {
   async intentEvents(txHash: Hex, intents: Address): Promise<IntentEvents | undefined> {
     const receipt = await this.receipt(txHash);
     return receipt && intentEventsIn(receipt, intents);
+  }
+
+  /** A mined transaction's sender, target, input and block (no receipt: for one whose logs were already read, so it succeeded). */
+  async transaction(txHash: Hex): Promise<Omit<MinedTransaction, 'status' | 'logs'> | undefined> {
+    try {
+      const tx = await this.client.getTransaction({ hash: txHash });
+      if (tx.blockNumber === null) return undefined;
+      return { blockNumber: tx.blockNumber, from: tx.from, to: tx.to, input: tx.input };
+    } catch (error) {
+      if (error instanceof TransactionNotFoundError) return undefined;
+      throw error;
+    }
   }
 
   /** A transaction and its outcome, or undefined while the chain knows no receipt for it. */

@@ -1,6 +1,6 @@
 import type { Intent } from '@swap/contracts';
 import { decodeAbiParameters } from 'viem';
-import { encodeIntent, INTENT_TUPLE, intentHash } from './intent';
+import { encodeIntent, INTENT_TUPLE, intentHash, sameIntent } from './intent';
 
 /*
  * Fixed vectors, computed independently of this code: ethers 6.17.0's ABI coder and
@@ -65,5 +65,25 @@ describe('intent encoding (protocol-facts.md)', () => {
   it('changes the hash with any one field', () => {
     expect(intentHash({ ...MAX_ID_INTENT, minOutputAmount: '330000000000001' })).not.toBe(MAX_ID_HASH);
     expect(intentHash({ ...BYTES_INTENT, allowPartialFill: false })).not.toBe(BYTES_HASH);
+  });
+
+  it('tells the same tuple apart from another without hashing: numbers by value, hex in any letter case, every field', () => {
+    const same = {
+      ...BYTES_INTENT,
+      creator: BYTES_INTENT.creator.toUpperCase().replace('0X', '0x'),
+      inputAmount: `00${BYTES_INTENT.inputAmount}`,
+    };
+    expect(sameIntent(BYTES_INTENT, same)).toBe(true);
+    const NUMBERS = ['intentId', 'inputAmount', 'minOutputAmount', 'deadline', 'srcChain', 'dstChain'];
+    const other = (field: keyof typeof BYTES_INTENT) =>
+      field === 'allowPartialFill'
+        ? !BYTES_INTENT.allowPartialFill
+        : NUMBERS.includes(field)
+          ? String(BigInt(BYTES_INTENT[field] as string) + 1n)
+          : '0x01';
+    const changed = (Object.keys(BYTES_INTENT) as (keyof typeof BYTES_INTENT)[]).filter((field) =>
+      sameIntent(BYTES_INTENT, { ...BYTES_INTENT, [field]: other(field) }),
+    );
+    expect(changed).toEqual([]);
   });
 });

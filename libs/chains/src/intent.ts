@@ -86,3 +86,17 @@ export function intentFromTuple(v: {
     data: v.data,
   };
 }
+
+/** Whether two JSON intents are the same tuple (numbers by value, hex in any letter case): the same hash without hashing. */
+export function sameIntent(a: Intent, b: Intent): boolean {
+  for (const { name, type } of INTENT_TUPLE.components) {
+    const x = a[name];
+    const y = b[name];
+    if (type === 'uint256') {
+      if (!/^\d+$/.test(String(x)) || !/^\d+$/.test(String(y)) || BigInt(x as string) !== BigInt(y as string)) return false;
+    } else if (type === 'bool') {
+      if (x !== y) return false;
+    } else if (String(x).toLowerCase() !== String(y).toLowerCase()) return false;
+  }
+  return true;
+}

@@ -117,7 +117,7 @@ export function WithBus<B extends Constructor>(Base: B) {
     RPC_TIMEOUT_MS = 5_000;
 
     /*
-     * Who this service is to NATS (README: Securing the bus): one of a user and password, an
+     * Who this service is to NATS (docs/operators/securing-the-bus.md): one of a user and password, an
      * nkey seed, or a credentials file (JWT); none for a NATS without authorization. The
      * secrets themselves carry no rule (a broken rule prints the value it read): the rules on
      * NATS_USER and the file paths say what is missing or set twice, and the seed's shape is

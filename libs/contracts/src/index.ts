@@ -10,6 +10,7 @@ export * from './domain/api-key';
 export * from './domain/key-set';
 export * from './domain/swaps-routes';
 export * from './domain/intent';
+export * from './domain/chain-events';
 export * from './http/validators';
 export * from './http/intent.dto';
 export * from './domain/build';

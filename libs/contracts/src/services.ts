@@ -1,4 +1,4 @@
-/** The deployable services of the platform and their default ports (README: Services). */
+/** The deployable services of the platform and their default ports (docs/architecture/services.md#the-services). */
 export const ServiceNames = [
   'api-gateway',
   'swap-gateway',

@@ -25,6 +25,7 @@ import type {
 } from './domain/intent';
 import type { GasEstimateRequest, GasEstimateResponse, IntentStatusResponse, QuoteMessage, QuoteResponse } from './domain/quote';
 import type { ExecuteFrame, SolverExecuteRequest, SolverExecuteResponse } from './domain/solver-api';
+import type { IntentBuiltEvent } from './domain/chain-events';
 import type { ChainKey, ChainSummary, ChainCatalogSnapshot, Token, TokensByChain } from './domain/token';
 
 /**
@@ -133,6 +134,7 @@ export const Events = {
   replicaLeaving: 'quote-builder.replicas.leaving.v1',
   registryChanged: 'quote-builder.registry.changed.v1',
   submissionTransitioned: 'relay-tracker.submissions.transitioned.v1',
+  intentBuilt: 'quote-builder.intents.built.v1',
 } as const;
 
 /** Fire-and-forget events: subject → payload. Every subscriber (every replica) receives each event. */
@@ -152,7 +154,15 @@ export interface EventContract {
   /** A quote-builder replica started with this registry: services reading it from memory take it. */
   [Events.registryChanged]: ChainCatalogSnapshot;
   /** A submission moved on (one event per transition, in order). */
-  [Events.submissionTransitioned]: { txHash: string; srcChainKey: string; intentHash: string; from: string } & SubmissionTransition;
+  [Events.submissionTransitioned]: {
+    txHash: string;
+    srcChainKey: string;
+    intentHash: string;
+    from: string;
+    terminal: boolean;
+  } & SubmissionTransition;
+  /** quote-builder built an intent; relay-tracker (one replica, a queue group) keeps a build record of it. */
+  [Events.intentBuilt]: IntentBuiltEvent;
 }
 
 /**
@@ -168,6 +178,8 @@ export type EventSubject = keyof EventContract;
 /** Header names carried on every bus message. */
 export const MessageHeaders = {
   requestId: 'x-request-id',
+  /** The organisation of the API key the request came with, where a key identified one (the bus is a trust boundary). */
+  orgId: 'x-org-id',
 } as const;
 
 /**
@@ -178,4 +190,17 @@ export const MessageHeaders = {
  */
 export const WorkQueues = {
   settlement: { stream: 'RELAY_TRACKER_SETTLEMENT', consumer: 'relay-tracker-settlement', subject: 'relay-tracker.settlement.work' },
+} as const;
+
+/**
+ * Durable event streams (JetStream in cluster mode): the chain followers' batches
+ * (ChainEventBatch), read by settlement through one durable consumer shared by the
+ * replicas. Kept a day (limits retention), deduplicated by batch id for two minutes.
+ */
+export const EventStreams = {
+  chainEvents: {
+    stream: 'RELAY_TRACKER_CHAIN_EVENTS',
+    consumer: 'relay-tracker-chain-events',
+    subject: 'relay-tracker.chain-events.indexed.v1',
+  },
 } as const;

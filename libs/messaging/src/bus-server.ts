@@ -156,11 +156,12 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
       return;
     }
     const requestId = resolveRequestId(message.headers[HeaderNames.requestId]);
+    const orgId = orgIdOf(message.headers[HeaderNames.orgId]);
     const started = performance.now();
     this.inFlight++;
     let outcome: 'ok' | 'error' = 'ok';
     try {
-      await RequestContext.run({ requestId }, async () => {
+      await RequestContext.run(orgId ? { requestId, orgId } : { requestId }, async () => {
         let payload: unknown;
         try {
           payload = message.data.length > 0 ? JSON.parse(message.data) : undefined;
@@ -190,4 +191,9 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
       if (this.inFlight === 0) this.idle?.();
     }
   }
+}
+
+/** An organisation id as key-registry makes them (a UUID or a short token); anything else is dropped. */
+function orgIdOf(header: string | undefined): string | undefined {
+  return header !== undefined && /^[A-Za-z0-9_-]{1,64}$/.test(header) ? header : undefined;
 }

@@ -10,3 +10,4 @@ export * from './pg-work-queue';
 export * from './jetstream-work-queue';
 export * from './chain-catalog-mirror';
 export * from './nats-settings';
+export * from './jetstream-event-stream';

@@ -87,7 +87,7 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
         if ((error as NatsError).code !== ErrorCode.PermissionsViolation) throw error;
         options.onError?.(
           new Error(
-            `JetStream stream ${names.stream} has older settings, and this NATS user may not update it: an operator updates it (README: Securing the bus)`,
+            `JetStream stream ${names.stream} has older settings, and this NATS user may not update it: an operator updates it (docs/operators/securing-the-bus.md)`,
           ),
         );
       }
@@ -102,12 +102,14 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
     return new JetStreamWorkQueue(nc.jetstream(), jsm, names, options);
   }
 
-  async add(id: string): Promise<void> {
+  async add(id: string): Promise<boolean> {
     try {
       await this.js.publish(`${this.names.subject}.${id}`, this.codec.encode({ id }));
+      return true;
     } catch (error) {
-      // Already queued (one message per item): nothing to add.
+      // Already there (one message per item), waiting or in a replica's hands: which, the stream does not say.
       if ((error as { api_error?: { err_code?: number } }).api_error?.err_code !== PER_SUBJECT_LIMIT) throw error;
+      return false;
     }
   }
 

@@ -67,7 +67,10 @@ export class MessagingClient {
   }
 
   private headers(): MessageHeaders {
-    return { [HeaderNames.requestId]: RequestContext.requestId() ?? randomUUID() };
+    const context = RequestContext.current();
+    const headers: MessageHeaders = { [HeaderNames.requestId]: context?.requestId ?? randomUUID() };
+    if (context?.orgId) headers[HeaderNames.orgId] = context.orgId;
+    return headers;
   }
 
   /** Internal subjects and timings go to the log; the caller gets a stable code and a plain message. */

@@ -1,5 +1,5 @@
 import { ServiceConfig, WithBus, loadConfig } from '@swap/config';
-import { AppError, Broadcasts, Events, Subjects, WorkQueues } from '@swap/contracts';
+import { AppError, Broadcasts, Events, EventStreams, Subjects, WorkQueues } from '@swap/contracts';
 import { eventually, TestNatsServer, within } from '@swap/testing';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, nkeyAuthenticator, nkeys, type Msg, type NatsConnection, type NatsError, type Subscription } from 'nats';
 import { encodeReply } from './envelope';
+import { JetStreamEventStream } from './jetstream-event-stream';
 import { JetStreamWorkQueue } from './jetstream-work-queue';
 import { MessagingClient } from './messaging-client';
 import { NatsBus, type PermissionRefusal } from './nats-bus';
@@ -105,6 +106,7 @@ const EVENTS: { publisher: User; subject: string; subscribers: User[] }[] = [
   { publisher: 'quote-builder', subject: Events.registryChanged, subscribers: ['swap-gateway', 'sponsorship-keys'] },
   // Nobody listens to it today; relay-tracker may still announce it.
   { publisher: 'relay-tracker', subject: Events.submissionTransitioned, subscribers: [] },
+  { publisher: 'quote-builder', subject: Events.intentBuilt, subscribers: ['relay-tracker'] },
 ];
 
 /** A nats-server with JetStream and exactly the shipped authorization (included as the platform team includes it), the users' public keys in its environment; `extra` adds to its configuration (TLS). */
@@ -537,33 +539,55 @@ describe('the shipped NATS authorization on a real nats-server', () => {
       expect(errors).toEqual([]);
     });
 
+    it("runs relay-tracker's chain event stream on JetStream: creates it, publishes a batch, takes it, acknowledges it", async () => {
+      const bus = await busOf('relay-tracker');
+      const options = { ...EventStreams.chainEvents, maxAgeMs: 60_000, duplicateWindowMs: 10_000, ackWaitMs: 5_000 };
+      const stream = await JetStreamEventStream.open<{ n: number }>(bus.connection, options);
+      let handled!: (n: number) => void;
+      const taken = new Promise<number>((resolve) => (handled = resolve));
+      stream.start(async (event) => handled(event.n), { concurrency: 2 });
+      await stream.publish({ n: 7 }, 'batch-7');
+      expect(await within(taken, 10_000, 'the chain event batch')).toBe(7);
+      await stream.stop();
+      expect(await eventually(async () => (await stream.backlog()).inHand === 0)).toBe(true);
+      // A second replica opens the same stream and consumer.
+      await JetStreamEventStream.open((await busOf('relay-tracker')).connection, options);
+    });
+
     it('lets no service reconfigure a stream (whose settings could republish onto key-registry.keyset.changed) or reach another JetStream API', async () => {
-      const stream = WorkQueues.settlement.stream;
-      const republish = JSON.stringify({
-        name: stream,
-        subjects: [`${WorkQueues.settlement.subject}.*`],
-        republish: { src: '>', dest: Events.keySetChanged },
-      });
+      const streams = [
+        {
+          stream: WorkQueues.settlement.stream,
+          consumer: WorkQueues.settlement.consumer,
+          publish: `${WorkQueues.settlement.subject}.forged`,
+        },
+        { stream: EventStreams.chainEvents.stream, consumer: EventStreams.chainEvents.consumer, publish: EventStreams.chainEvents.subject },
+      ];
       const relay = await as('relay-tracker');
-      for (const subject of [
-        `$JS.API.STREAM.UPDATE.${stream}`,
-        `$JS.API.STREAM.DELETE.${stream}`,
-        `$JS.API.STREAM.PURGE.${stream}`,
-        '$JS.API.STREAM.CREATE.FORGER',
-        '$JS.API.STREAM.NAMES',
-      ]) {
-        await expect(relay.nc.request(subject, republish, { timeout: 5_000 })).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+      for (const { stream } of streams) {
+        const republish = JSON.stringify({
+          name: stream,
+          subjects: ['relay-tracker.>'],
+          republish: { src: '>', dest: Events.keySetChanged },
+        });
+        for (const subject of [
+          `$JS.API.STREAM.UPDATE.${stream}`,
+          `$JS.API.STREAM.DELETE.${stream}`,
+          `$JS.API.STREAM.PURGE.${stream}`,
+          '$JS.API.STREAM.CREATE.FORGER',
+          '$JS.API.STREAM.NAMES',
+        ]) {
+          await expect(relay.nc.request(subject, republish, { timeout: 5_000 })).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+        }
       }
       for (const user of USERS.filter((u) => u !== 'relay-tracker')) {
         const client = await as(user);
-        for (const subject of [
-          '$JS.API.INFO',
-          `$JS.API.STREAM.CREATE.${stream}`,
-          `$JS.API.CONSUMER.MSG.NEXT.${stream}.${WorkQueues.settlement.consumer}`,
-        ]) {
-          await expect(client.nc.request(subject, republish, { timeout: 5_000 })).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+        for (const { stream, consumer, publish } of streams) {
+          for (const subject of ['$JS.API.INFO', `$JS.API.STREAM.CREATE.${stream}`, `$JS.API.CONSUMER.MSG.NEXT.${stream}.${consumer}`]) {
+            await expect(client.nc.request(subject, '{}', { timeout: 5_000 })).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+          }
+          await client.publishRefused(publish);
         }
-        await client.publishRefused(`${WorkQueues.settlement.subject}.forged`);
       }
     });
   });

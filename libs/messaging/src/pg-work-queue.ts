@@ -32,12 +32,16 @@ export class PgWorkQueue extends HandlerSlots implements WorkQueue {
     super();
   }
 
-  async add(id: string): Promise<void> {
-    await this.sql(
-      `INSERT INTO ${this.options.table} (id, due_at) VALUES ($1, now()) ON CONFLICT (id) DO UPDATE SET due_at = LEAST(${this.options.table}.due_at, now())`,
+  async add(id: string): Promise<boolean> {
+    const [row] = await this.sql<{ leased: boolean }>(
+      `INSERT INTO ${this.options.table} AS w (id, due_at) VALUES ($1, now())
+       ON CONFLICT (id) DO UPDATE SET due_at = LEAST(w.due_at, now())
+       RETURNING w.lease_until IS NOT NULL AND w.lease_until > now() AS leased`,
       id,
     );
     this.wake?.();
+    // Leased: in a replica's hands, and deleted when its handler is done.
+    return !row?.leased;
   }
 
   async depth(): Promise<number> {

@@ -22,8 +22,12 @@ export type WorkHandler = (item: WorkItem) => Promise<WorkResult>;
  */
 export interface WorkQueue {
   readonly kind: 'jetstream' | 'postgres';
-  /** Adds an item due now (a second add of a queued id changes nothing but its due time). */
-  add(id: string): Promise<void>;
+  /**
+   * Adds an item due now (a second add of a queued id changes nothing but its due time).
+   * False when the item may be in a replica's hands at this moment: a look after that
+   * handler is then not promised (the caller tries again later).
+   */
+  add(id: string): Promise<boolean>;
   /** Takes items and hands each to `handler`, at most `concurrency` at once, until stopped. */
   start(handler: WorkHandler, options: { concurrency: number }): void;
   /**

@@ -47,6 +47,8 @@ export interface ServiceDefinition<C extends ServiceConfig = ServiceConfig> {
 export interface ServiceUses<C> {
   bus?: C extends BusSettings ? boolean : never;
   cache?: C extends CacheSettings ? boolean : never;
+  /** The read models shared with other services (READ_MODELS): Redis under `<CACHE_KEY_PREFIX>:read-models`. */
+  readModels?: C extends CacheSettings ? boolean : never;
   database?: C extends DatabaseSettings ? DatabaseUse : never;
 }
 

@@ -2,7 +2,7 @@ import { Global, Module, type DynamicModule, type Provider } from '@nestjs/commo
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { RedisCache, TieredCache, type Cache } from '@swap/cache';
+import { RedisCache, RedisReadModelStore, TieredCache, type Cache, type ReadModelStore } from '@swap/cache';
 import {
   requireOperatorTokenBeyondLoopback,
   trustedProxies,
@@ -25,7 +25,7 @@ import { slowClientTimeouts } from './http-timeouts';
 import { ReadinessGate } from './readiness-gate';
 import { OpenApiDocumentController } from './openapi-document.controller';
 import type { ServiceDefinition } from './service-definition';
-import { CACHE, LOGGER, SERVICE_NAME } from './tokens';
+import { CACHE, DATABASE_POOL, LOGGER, READ_MODELS, SERVICE_NAME } from './tokens';
 import { createValidationPipe } from './validation';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -34,6 +34,8 @@ export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export interface SharedRuntime {
   bus?: Bus;
   cache?: (namespace: string) => Cache;
+  /** One store for every service of the process (the read models are shared between services). */
+  readModels?: ReadModelStore;
   databaseUrl?: string;
   logDestination?: DestinationStream;
 }
@@ -112,6 +114,20 @@ export async function startService<C extends ServiceConfig>(
       providers.push({ provide: CACHE, useValue: cache });
     }
 
+    if (definition.uses.readModels) {
+      let store: ReadModelStore;
+      if (shared.readModels) store = shared.readModels;
+      else {
+        const redis = new RedisReadModelStore({ url: config.REDIS_URL!, namespace: readModelNamespace(config.CACHE_KEY_PREFIX) });
+        await redis.connect().catch((error: Error) => logger.warn({ err: error }, 'Redis unreachable at start; readiness reports it'));
+        closers.push(() => redis.close());
+        store = redis;
+      }
+      // Readers fall back to the writer, writers keep the database the truth: down is reported, not fatal.
+      checks.push({ name: 'read-models', check: () => store.ping(), optional: true });
+      providers.push({ provide: READ_MODELS, useValue: store });
+    }
+
     const database = definition.uses.database;
     if (database) {
       const handle: DatabaseHandle<PrismaClientLike> = createPrismaClient(database.clientClass, {
@@ -121,7 +137,7 @@ export async function startService<C extends ServiceConfig>(
       });
       closers.push(() => handle.close());
       checks.push({ name: 'postgresql', check: () => handle.ping() });
-      providers.push({ provide: database.clientClass, useValue: handle.client });
+      providers.push({ provide: database.clientClass, useValue: handle.client }, { provide: DATABASE_POOL, useValue: handle.pool });
     }
 
     const state = new ServiceState(checks);
@@ -262,6 +278,11 @@ export async function startService<C extends ServiceConfig>(
   }
 }
 
+/** Where the read models live: one namespace for every service of a deployment (CACHE_KEY_PREFIX, when set, scopes it). */
+export function readModelNamespace(prefix: string | undefined): string {
+  return prefix ? `${prefix}:read-models` : 'read-models';
+}
+
 @Global()
 @Module({})
 class ServiceRootModule {
@@ -278,4 +299,4 @@ class ServiceRootModule {
 }
 
 export type { Cache };
-export { CACHE, LOGGER };
+export { CACHE, LOGGER, READ_MODELS };

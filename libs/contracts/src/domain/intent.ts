@@ -35,11 +35,38 @@ export interface SubmitTxResponse {
   data: { status: 'inserted' | 'duplicate'; message: string };
 }
 
-/** One step of a submission's life: the status it entered, when, and why. */
-export interface SubmissionTransition {
+/** One step of a submission's life as stored: the status it entered, when, and why. */
+export interface StoredTransition {
   status: SubmissionStatus;
   at: string;
   detail: string;
+}
+
+/** A history entry as answered and announced: with the time spent in the step it closes. */
+export interface SubmissionTransition extends StoredTransition {
+  /** Milliseconds from the previous entry to this one (0 for the first, and for steps taken at once). */
+  durationMs: number;
+}
+
+/**
+ * Where a submission's status answer is kept in the read models (relay-tracker writes it,
+ * swap-gateway serves it): by the canonical chain key and the hash as stored (EVM in lower case).
+ */
+export function submissionStatusKey(srcChainKey: string, txHash: string): string {
+  return `submission-status:${srcChainKey}:${txHash}`;
+}
+
+/** The statuses a submission never leaves. */
+export const TERMINAL_STATUSES: readonly SubmissionStatus[] = ['solved', 'failed'];
+
+/** A stored history with each entry's durationMs. */
+export function withDurations(history: readonly StoredTransition[]): SubmissionTransition[] {
+  return history.map((entry, i) => ({
+    status: entry.status,
+    at: entry.at,
+    detail: entry.detail,
+    durationMs: i === 0 ? 0 : Math.max(0, Date.parse(entry.at) - Date.parse(history[i - 1].at)),
+  }));
 }
 
 /** The transactions of a swap, as they become known. */
@@ -71,6 +98,8 @@ export interface SubmissionStatusResponse {
     intentHash: string;
     createdAt: string;
     updatedAt: string;
+    /** solved or failed: the status will not change again. */
+    terminal: boolean;
   };
 }
 

@@ -71,7 +71,7 @@ export interface SolverStatusResponse {
   fill_tx_hash?: string;
 }
 
-/* The marketplace connection: JSON text frames over a WebSocket (README: Writing a solver). */
+/* The marketplace connection: JSON text frames over a WebSocket (docs/integrators/solvers.md). */
 
 /** Sent once, after the credential was accepted. */
 export interface WelcomeFrame {

@@ -40,6 +40,12 @@ class SubmissionTransitionDto implements SubmissionTransition {
 
   @ApiProperty({ example: 'source transaction confirmed; relaying to the hub' })
   detail!: string;
+
+  @ApiProperty({
+    example: 1840,
+    description: 'Milliseconds spent in the step this entry closes (from the previous entry; 0 for the first, and for steps taken at once)',
+  })
+  durationMs!: number;
 }
 
 class SubmissionResultDto implements SubmissionResult {
@@ -93,6 +99,9 @@ class SubmissionStatusDataDto {
 
   @ApiProperty({ example: '2026-11-23T10:00:04.310Z' })
   updatedAt!: string;
+
+  @ApiProperty({ example: true, description: 'solved or failed: the status will not change again (stop polling)' })
+  terminal!: boolean;
 }
 
 export class SubmissionStatusResponseDto implements SubmissionStatusResponse {

@@ -1,0 +1,181 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  DiscardPolicy,
+  headers as natsHeaders,
+  JSONCodec,
+  nanos,
+  RetentionPolicy,
+  StorageType,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type NatsConnection,
+  type NatsError,
+} from 'nats';
+import { PauseReasons, type IntakeMember } from './intake';
+import { scopedNames, type JetStreamQueueNames } from './jetstream-work-queue';
+import { backoffMs } from './work-queue';
+
+export interface JetStreamEventStreamOptions extends JetStreamQueueNames {
+  /** Prepended to the subject and appended to the stream and consumer names (deployments sharing a NATS). */
+  prefix?: string;
+  /** How long events are kept (limits retention), whoever read them. */
+  maxAgeMs: number;
+  /** Events published again with the same id within this window are dropped by the server. */
+  duplicateWindowMs: number;
+  /** How long a taken event stays with the replica that took it before it is handed out again. */
+  ackWaitMs: number;
+  onError?: (error: unknown) => void;
+}
+
+/** JetStream's answer to creating a stream that exists with other settings. */
+const STREAM_NAME_IN_USE = 10058;
+
+/** Deliveries of one event before it is given up (a handler that keeps failing on it: the settlement fallback covers what it concerned). */
+const MAX_DELIVER = 50;
+
+/**
+ * A durable stream of events on NATS JetStream (cluster mode): published with an id (the
+ * server drops a second publish of the same id within the duplicate window), kept for
+ * `maxAgeMs`, and read by one durable pull consumer that every replica of the service
+ * shares, so each event is handled by one replica; an event whose handler fails is handed
+ * out again with back-off, one whose replica dies once its ack wait passes.
+ */
+export class JetStreamEventStream<T> implements IntakeMember {
+  private readonly codec = JSONCodec<T>();
+  private readonly pauseReasons = new PauseReasons();
+  private readonly inHand = new Set<Promise<void>>();
+  private messages?: ConsumerMessages;
+  private running = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+
+  private constructor(
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    readonly names: JetStreamQueueNames,
+    private readonly options: JetStreamEventStreamOptions,
+  ) {}
+
+  /** Creates (or keeps) the stream and its durable consumer. */
+  static async open<T>(nc: NatsConnection, options: JetStreamEventStreamOptions): Promise<JetStreamEventStream<T>> {
+    const names = scopedNames(options);
+    const jsm = await nc.jetstreamManager();
+    const existing = await jsm.streams.info(names.stream).catch(() => undefined);
+    if (!existing) {
+      await jsm.streams
+        .add({
+          name: names.stream,
+          subjects: [names.subject],
+          retention: RetentionPolicy.Limits,
+          storage: StorageType.File,
+          discard: DiscardPolicy.Old,
+          max_age: nanos(options.maxAgeMs),
+          duplicate_window: nanos(options.duplicateWindowMs),
+        })
+        .catch((error: NatsError) => {
+          // Another replica created it meanwhile (with other settings: an operator's, kept as they are).
+          if (error.api_error?.err_code !== STREAM_NAME_IN_USE) throw error;
+        });
+    }
+    await jsm.consumers.add(names.stream, {
+      durable_name: names.consumer,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(options.ackWaitMs),
+      max_deliver: MAX_DELIVER,
+      max_ack_pending: 10_000,
+    });
+    return new JetStreamEventStream<T>(nc.jetstream(), jsm, names, options);
+  }
+
+  /** Publishes an event; `id` makes a repeat within the duplicate window a no-op. */
+  async publish(event: T, id: string): Promise<void> {
+    const h = natsHeaders();
+    h.set('Nats-Msg-Id', id);
+    await this.js.publish(this.names.subject, this.codec.encode(event), { headers: h });
+  }
+
+  /** Hands each event to `handler`, at most `concurrency` at once, until stopped. */
+  start(handler: (event: T) => Promise<void>, options: { concurrency: number }): void {
+    this.running = true;
+    this.loop = this.run(handler, options.concurrency);
+  }
+
+  pause(reason = 'paused'): void {
+    if (this.pauseReasons.add(reason)) void this.messages?.close();
+  }
+
+  resume(reason = 'paused'): void {
+    if (this.pauseReasons.remove(reason)) this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.messages?.close();
+    await this.loop;
+    await Promise.all(this.inHand);
+  }
+
+  /** Events not yet handed out, and those handed out more than once (an autoscaler's and an SRE's view). */
+  async backlog(): Promise<{ pending: number; redelivered: number; inHand: number }> {
+    const info = await this.jsm.consumers.info(this.names.stream, this.names.consumer);
+    return { pending: info.num_pending, redelivered: info.num_redelivered, inHand: info.num_ack_pending };
+  }
+
+  /** Deletes the stream (and its consumer): for tests and teardown. */
+  async destroy(): Promise<void> {
+    await this.jsm.streams.delete(this.names.stream).catch(() => false);
+  }
+
+  private async run(handler: (event: T) => Promise<void>, concurrency: number): Promise<void> {
+    const consumer = await this.js.consumers.get(this.names.stream, this.names.consumer);
+    while (this.running) {
+      if (this.pauseReasons.paused) {
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        continue;
+      }
+      try {
+        const messages = await consumer.consume({ max_messages: concurrency, expires: 5_000 });
+        this.messages = messages;
+        for await (const msg of messages) {
+          if (!this.running || this.pauseReasons.paused) {
+            msg.nak(1_000);
+            continue;
+          }
+          this.hand(msg, handler);
+          while (this.running && this.inHand.size >= concurrency) await new Promise<void>((resolve) => (this.wake = resolve));
+        }
+      } catch (error) {
+        this.options.onError?.(error);
+        if (this.running) await new Promise((r) => setTimeout(r, 500));
+      } finally {
+        this.messages = undefined;
+      }
+    }
+  }
+
+  private hand(msg: JsMsg, handler: (event: T) => Promise<void>): void {
+    const work = (async () => {
+      const keepLease = setInterval(() => msg.working(), Math.max(100, this.options.ackWaitMs / 3));
+      keepLease.unref();
+      try {
+        await handler(this.codec.decode(msg.data));
+        msg.ack();
+      } catch (error) {
+        this.options.onError?.(error);
+        msg.nak(backoffMs(msg.info.redeliveryCount));
+      } finally {
+        clearInterval(keepLease);
+      }
+    })();
+    this.inHand.add(work);
+    void work.finally(() => {
+      this.inHand.delete(work);
+      this.wake?.();
+    });
+  }
+}
