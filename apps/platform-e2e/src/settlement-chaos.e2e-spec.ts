@@ -90,6 +90,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
       WORK_QUEUE: 'jetstream',
       WORK_LEASE_MS: '3000',
       STEP_POLL_MS: '300',
+      FOLLOWER_LEASE_MS: '2000',
       SIMULATION_TICK_MS: '200',
       FLUSH_INTERVAL_MS: '200',
       CANDLE_CACHE_TTL_MS: '500',
@@ -161,6 +162,17 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     rows.on('error', () => undefined);
     let kills = 0;
     let done = false;
+    // Who follows the hub, and how far it is read, every 100 ms: the lease must move when its holder is killed.
+    const samples: { at: number; holder: string | null; cursor: string | null }[] = [];
+    const sampling = (async () => {
+      while (!done) {
+        const { rows: follower } = await rows
+          .query(`SELECT holder, cursor_number::text AS cursor FROM relay_tracker.chain_followers WHERE chain_key = '0x92.sonic'`)
+          .catch(() => ({ rows: [] as { holder: string | null; cursor: string | null }[] }));
+        if (follower[0]) samples.push({ at: Date.now(), ...follower[0] });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
     const chaos = (async () => {
       for (let i = 0; !done; i = (i + 1) % REPLICAS) {
         await new Promise((r) => setTimeout(r, 1_000));
@@ -244,8 +256,22 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     } finally {
       done = true;
       await chaos;
+      await sampling;
     }
     expect(kills).toBeGreaterThanOrEqual(REPLICAS);
+    // The hub's lease moved from killed holders to survivors, and the hub was never left unread
+    // for long: a lease (2 s) and a period per takeover, twice where the new holder was the next one killed (a kill a second).
+    const holders = new Set(samples.map((s) => s.holder?.split(':').slice(0, 2).join(':')).filter(Boolean));
+    expect(holders.size).toBeGreaterThanOrEqual(2);
+    let stalled = 0;
+    for (let i = 1, since = samples[0].at; i < samples.length; i++) {
+      if (samples[i].cursor !== samples[i - 1].cursor) since = samples[i].at;
+      stalled = Math.max(stalled, samples[i].at - since);
+    }
+    expect(stalled).toBeLessThan(10_000);
+    process.stdout.write(
+      `chaos: ${kills} kills; the hub followed by ${holders.size} replicas in turn; longest stall of its cursor ${stalled} ms\n`,
+    );
 
     const { rows: final } = await rows
       .query(`SELECT tx_hash, src_chain_key, status, history, intent_hash, user_message FROM relay_tracker.submissions`)

@@ -1,4 +1,4 @@
-import { loadChainRegistry, type ChainRegistry } from '@swap/chains';
+import { INTENTS_ABI, loadChainRegistry, type ChainRegistry } from '@swap/chains';
 import type { BuildResponse, EvmTx, Intent, SubmissionStatusResponse } from '@swap/contracts';
 import { eventually, intentRequestBody, jsonOf, LogCapture } from '@swap/testing';
 import { randomBytes } from 'node:crypto';
@@ -123,6 +123,8 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
       env: {
         NOT_FOUND_WINDOW_MS: '2000',
         STEP_POLL_MS: '150',
+        // A built swap nobody submits is adopted 4 s after its hub intent (2 min by default).
+        ADOPT_AFTER_MS: '4000',
         SIMULATION_TICK_MS: '200',
         FLUSH_INTERVAL_MS: '200',
         SUBMIT_LIMIT_PER_CLIENT: '100000',
@@ -180,6 +182,12 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     });
     const received = (await balance('0x2105.base', token('0x2105.base', 'USDC'))) - before;
     expect(received).toBeGreaterThanOrEqual(BigInt(quote.txData.intent.minOutputAmount));
+    // Each step's time: the first entry closes none; together they span the swap's life.
+    expect(done.terminal).toBe(true);
+    expect(done.history[0].durationMs).toBe(0);
+    expect(done.history.reduce((sum, h) => sum + h.durationMs, 0)).toBe(
+      Date.parse(done.history.at(-1)!.at) - Date.parse(done.history[0].at),
+    );
     spokeToSpoke = { built: quote.txData, txHash, done };
   });
 
@@ -303,6 +311,79 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     expect((await balance('0xa4b1.arbitrum', token('0xa4b1.arbitrum', 'USDC'))) - usdcBefore).toBeGreaterThanOrEqual(
       BigInt(toSpoke.quote.txData.intent.minOutputAmount),
     );
+  });
+
+  it('settles a swap submitted late, after its deposit and its hub intent were already seen', async () => {
+    const src = '0xa4b1.arbitrum';
+    const quote = await post('/v1/swaps/quote?includeTxData=true', {
+      tokenSrc: token(src, 'USDC'),
+      tokenSrcChainKey: src,
+      tokenDst: token('0x92.sonic', 'WETH'),
+      tokenDstChainKey: '0x92.sonic',
+      amount: '11000000',
+      quoteType: 'exact_input',
+      srcAddress: user.address,
+      dstAddress: user.address,
+    });
+    const approval = await post('/v1/swaps/approve', {
+      ...intentBody(src, '0x92.sonic', token(src, 'USDC'), token('0x92.sonic', 'WETH'), '11000000'),
+      deadline: '0',
+    });
+    if (approval.body.tx) await send(src, approval.body.tx);
+    const sent = await send(src, quote.body.txData.tx);
+    const { hash: intentHash } = (await post('/v1/swaps/intents/hash', { intent: quote.body.txData.intent })).body;
+    // The relayer delivered it and the hub opened the intent before anyone submitted it.
+    await eventually(
+      async () => {
+        const [exists] = await clients.get('0x92.sonic')!.read.readContract({
+          address: registry.hub.contracts!.intents as Address,
+          abi: INTENTS_ABI,
+          functionName: 'intentStates',
+          args: [intentHash as Hex],
+        });
+        return exists;
+      },
+      20_000,
+      100,
+    );
+    expect((await submit(sent.hash, src, quote.body.txData)).body.data.status).toBe('inserted');
+    const done = await settled(sent.hash, src);
+    expect(statuses(done)).toEqual(['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved']);
+    expect(done.history[0].detail).toBe('submitted');
+  });
+
+  it('adopts a swap built here and broadcast but never submitted, and settles it to solved', async () => {
+    const src = '0xa4b1.arbitrum';
+    const quote = await post('/v1/swaps/quote?includeTxData=true', {
+      tokenSrc: token(src, 'USDC'),
+      tokenSrcChainKey: src,
+      tokenDst: token('0x92.sonic', 'WETH'),
+      tokenDstChainKey: '0x92.sonic',
+      amount: '13000000',
+      quoteType: 'exact_input',
+      srcAddress: user.address,
+      dstAddress: user.address,
+    });
+    const approval = await post('/v1/swaps/approve', {
+      ...intentBody(src, '0x92.sonic', token(src, 'USDC'), token('0x92.sonic', 'WETH'), '13000000'),
+      deadline: '0',
+    });
+    if (approval.body.tx) await send(src, approval.body.tx);
+    const sent = await send(src, quote.body.txData.tx);
+    // Never submitted: the platform learns of it from its own build record and the chain.
+    const adopted = await eventually(
+      async () => {
+        const res = await fetch(`${gateway}/v1/swaps/submit-tx/status?txHash=${sent.hash}&srcChainKey=${src}`);
+        if (res.status !== 200) return undefined;
+        const s = (await jsonOf(res)).data as Status;
+        return s.status === 'solved' || s.status === 'failed' ? s : undefined;
+      },
+      60_000,
+      200,
+    );
+    expect(adopted).toMatchObject({ status: 'solved', txHash: sent.hash.toLowerCase(), terminal: true });
+    expect(adopted.history[0]).toMatchObject({ status: 'pending', detail: expect.stringMatching(/^adopted: built by this deployment/) });
+    expect(statuses(adopted)).toEqual(['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved']);
   });
 
   it('is idempotent on (txHash, srcChainKey) whatever the letter case, and 100 concurrent identical submits insert once', async () => {

@@ -1,11 +1,11 @@
-import { IsServiceUrl, ServiceConfig, WithBus, WithChains, WithDatabase } from '@swap/config';
+import { IsServiceUrl, ServiceConfig, WithBus, WithCache, WithChains, WithDatabase } from '@swap/config';
 import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 
 export const WORK_QUEUES = ['postgres', 'jetstream'] as const;
 
-export class RelayTrackerConfig extends WithChains(WithDatabase(WithBus(ServiceConfig))) {
+export class RelayTrackerConfig extends WithChains(WithCache(WithDatabase(WithBus(ServiceConfig)))) {
   override PORT = DefaultPorts['relay-tracker'];
   override ADMIN_PORT = DefaultAdminPorts['relay-tracker'];
 
@@ -29,12 +29,67 @@ export class RelayTrackerConfig extends WithChains(WithDatabase(WithBus(ServiceC
   @IsInt()
   NOT_FOUND_WINDOW_MS = 600_000;
 
-  /** How often a swap waiting on a chain or the relay is looked at again. */
+  /**
+   * How often a swap waiting on what no follower sees is looked at again: a Solana source
+   * (the relay's packets), a delivery to a chain nobody follows.
+   */
   @Type(() => Number)
   @Min(50)
   @Max(60_000)
   @IsInt()
   STEP_POLL_MS = 500;
+
+  /** A swap waiting for an event is looked at anyway after this long (an event missed, a follower down). */
+  @Type(() => Number)
+  @Min(1_000)
+  @Max(3_600_000)
+  @IsInt()
+  FALLBACK_CHECK_MS = 30_000;
+
+  /** How often a chain follower asks its chain for a new head. */
+  @Type(() => Number)
+  @Min(50)
+  @Max(60_000)
+  @IsInt()
+  FOLLOWER_POLL_MS = 250;
+
+  /**
+   * Blocks a follower stays behind the head, per chain (`0x92.sonic=0,0xa4b1.arbitrum=2`; a
+   * chain not named: 0). A reorganisation within this depth never reaches the index.
+   */
+  @IsOptional()
+  @Matches(/^([^=,\s]+=\d{1,4})(,[^=,\s]+=\d{1,4})*$/, {
+    message: 'FOLLOWER_CONFIRMATIONS must be <chain key>=<blocks> pairs separated by commas, e.g. 0x92.sonic=0,0xa4b1.arbitrum=2',
+  })
+  FOLLOWER_CONFIRMATIONS?: string = undefined;
+
+  /** On its very first start a follower begins this many blocks below the head (later starts resume from their cursor). */
+  @Type(() => Number)
+  @Min(0)
+  @Max(1_000_000)
+  @IsInt()
+  FOLLOWER_BACKFILL_BLOCKS = 100;
+
+  /** Most blocks one log read covers (public RPC endpoints refuse wide ranges). */
+  @Type(() => Number)
+  @Min(1)
+  @Max(100_000)
+  @IsInt()
+  FOLLOWER_MAX_RANGE = 500;
+
+  /** How long a replica's hold on a chain lasts without renewal: a dead holder's chain is taken over after this. */
+  @Type(() => Number)
+  @Min(1_000)
+  @Max(120_000)
+  @IsInt()
+  FOLLOWER_LEASE_MS = 5_000;
+
+  /** A swap this deployment built, broadcast and nobody submitted is adopted once its deposit is this old. */
+  @Type(() => Number)
+  @Min(1_000)
+  @Max(86_400_000)
+  @IsInt()
+  ADOPT_AFTER_MS = 120_000;
 
   /** Where settlement work waits: JetStream (cluster mode) or a PostgreSQL table (the embedded default sets it). */
   @IsIn(WORK_QUEUES)

@@ -7,8 +7,8 @@ export const relayTracker: ServiceDefinition<RelayTrackerConfig> = {
   name: 'relay-tracker',
   title: 'relay-tracker',
   description:
-    'Swap submissions and their state machine: watching chains, relaying to the hub, posting to solvers; status reads (/v1/a/*).',
+    'Swap submissions and their state machine: chain followers and the hub index, relaying to the hub, posting to solvers; the status read model.',
   configClass: RelayTrackerConfig,
   module: RelayTrackerModule,
-  uses: { bus: true, database: ownDatabase('relay-tracker', __dirname, PrismaClient) },
+  uses: { bus: true, readModels: true, database: ownDatabase('relay-tracker', __dirname, PrismaClient) },
 };

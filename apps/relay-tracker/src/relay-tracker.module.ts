@@ -1,26 +1,48 @@
 import { Module } from '@nestjs/common';
+import { Adoption } from './adoption/adoption';
+import { BuildRecords } from './adoption/build-records';
+import { ChainEventFeed } from './chain-events/chain-event-feed';
+import { ChainFollowers } from './chain-events/chain-followers.service';
+import { ChainIndex } from './chain-events/chain-index';
 import { RelayHandlers } from './relay/relay.handlers';
 import { RelayLookups } from './relay/relay-lookups.service';
 import { RelayTrackerConfig } from './relay-tracker.config';
+import { RelayTrackerMetrics } from './relay-tracker.metrics';
 import { SettlementChains } from './settlement/settlement-chains';
+import { SettlementGauges } from './settlement/settlement-gauges';
 import { SettlementQueue } from './settlement/settlement-queue';
+import { SettlementWakeups } from './settlement/settlement-wakeups';
 import { SettlementWorker } from './settlement/settlement.worker';
 import { SubmissionStore } from './settlement/submission-store';
 import { ClaimsService } from './submissions/claims.service';
+import { StatusReadModel } from './submissions/status-read-model';
 import { SubmissionsHandlers } from './submissions/submissions.handlers';
 import { SubmissionsService } from './submissions/submissions.service';
 
-/** relay-tracker: submissions, settlement driving each to solved or failed, and the relay lookups. */
+/** relay-tracker: submissions, the chain followers and their index, settlement driving each swap to solved or failed, the relay lookups. */
 @Module({
   controllers: [SubmissionsHandlers, RelayHandlers],
   providers: [
+    RelayTrackerMetrics,
     RelayLookups,
     SubmissionsService,
     ClaimsService,
+    StatusReadModel,
     SubmissionStore,
     SettlementWorker,
     SettlementQueue,
-    { provide: SettlementChains, inject: [RelayTrackerConfig], useFactory: (config: RelayTrackerConfig) => new SettlementChains(config) },
+    SettlementWakeups,
+    SettlementGauges,
+    ChainIndex,
+    ChainEventFeed,
+    ChainFollowers,
+    BuildRecords,
+    Adoption,
+    {
+      provide: SettlementChains,
+      inject: [RelayTrackerConfig, RelayTrackerMetrics],
+      useFactory: (config: RelayTrackerConfig, metrics: RelayTrackerMetrics) => new SettlementChains(config, metrics),
+    },
   ],
 })
 export class RelayTrackerModule {}

@@ -9,5 +9,5 @@ export const swapGateway: ServiceDefinition<SwapGatewayConfig> = {
     'The swaps HTTP API (/v1/swaps/*, /v1/leverage-yield/*): validation, scopes, submit-tx rate limits, and delegation to the internal services.',
   configClass: SwapGatewayConfig,
   module: SwapGatewayModule,
-  uses: { bus: true, cache: true },
+  uses: { bus: true, cache: true, readModels: true },
 };

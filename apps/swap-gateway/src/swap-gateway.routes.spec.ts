@@ -7,7 +7,7 @@ import { SwapGatewayModule } from './swap-gateway.module';
 /*
  * Which routes swap-gateway serves and which key each needs, read from the decorators of
  * every controller its module tree declares (nothing is started). The scopes are the
- * spec's (README, Scopes of the 13 swaps POST routes), written out here rather than taken
+ * spec's (docs/integrators/api-keys.md#scopes), written out here rather than taken
  * from SWAPS_POST_ROUTES, so a scope that moves there shows here.
  */
 

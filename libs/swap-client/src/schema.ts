@@ -283,7 +283,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Status of a submission; poll about every 3 seconds until solved or failed */
+        /** Status of a submission; poll about every 3 seconds until terminal (solved or failed) */
         get: operations["SubmissionsController_status"];
         put?: never;
         post?: never;
@@ -1100,6 +1100,11 @@ export interface components {
             at: string;
             /** @example source transaction confirmed; relaying to the hub */
             detail: string;
+            /**
+             * @description Milliseconds spent in the step this entry closes (from the previous entry; 0 for the first, and for steps taken at once)
+             * @example 1840
+             */
+            durationMs: number;
         };
         SubmissionStatusDataDto: {
             /** @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 */
@@ -1137,6 +1142,11 @@ export interface components {
             createdAt: string;
             /** @example 2026-11-23T10:00:04.310Z */
             updatedAt: string;
+            /**
+             * @description solved or failed: the status will not change again (stop polling)
+             * @example true
+             */
+            terminal: boolean;
         };
         SubmissionStatusResponseDto: {
             /**

@@ -1,4 +1,4 @@
-import { MemoryCache } from '@swap/cache';
+import { MemoryCache, MemoryReadModelStore } from '@swap/cache';
 import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { upstreamVariable } from '../../../apps/api-gateway/src/api-gateway.definition';
 import { generateKeySetEnv } from '@swap/key-auth';
@@ -49,6 +49,8 @@ export interface Platform {
 export async function startPlatform(options: PlatformOptions): Promise<Platform> {
   const database: EmbeddedDatabase = await startEmbeddedDatabase(options.dataDir);
   const bus = new InProcessBus();
+  // One store for the read models every service of the process shares (relay-tracker writes, swap-gateway reads).
+  const readModels = new MemoryReadModelStore();
   const started: RunningService[] = [];
   let devnet: Devnet | undefined;
   let solvers: RunningSolver[] = [];
@@ -58,6 +60,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     // before the ones it asks over the bus (quote-builder, which answers swap-gateway, last).
     for (const service of [...started].reverse()) await service.close();
     await bus.close();
+    await readModels.close();
     await database.close();
     await devnet?.stop();
   };
@@ -66,6 +69,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     const shared: SharedRuntime = {
       bus,
       cache: (namespace) => new MemoryCache({ namespace }),
+      readModels,
       databaseUrl: database.url,
       logDestination: options.logDestination,
     };

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import {
   ChainAccess,
   encodeApprove,
@@ -34,6 +34,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { hexToBytes, isAddress, type Address, type Hex } from 'viem';
 import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
+import { BuildAnnouncer } from './build-announcer';
 import { INTENT_FIELDS, NATIVE, resolveSwap } from './swap-resolution';
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -51,9 +52,20 @@ export class IntentBuilderService {
   constructor(
     private readonly catalog: ChainCatalog,
     private readonly chains: ChainAccess,
+    @Optional() private readonly announcer?: BuildAnnouncer,
   ) {}
 
+  /** The unsigned transaction, intent and relay data; the build is announced (a build record) once answered. */
   async build(request: IntentRequest): Promise<BuildResponse> {
+    const built = await this.assemble(request);
+    this.announcer?.announce(built, request, {
+      src: this.catalog.chains.getChain(request.srcChainKey).key,
+      dst: this.catalog.chains.getChain(request.dstChainKey).key,
+    });
+    return built;
+  }
+
+  private async assemble(request: IntentRequest): Promise<BuildResponse> {
     // Everything the body alone decides is checked before any chain is read. resolveIntent
     // refuses a sender address on a network whose addresses it cannot read, so only EVM and
     // Solana sources get this far.

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ChainCatalogModule } from '../chain-catalog/chain-catalog.module';
+import { BuildAnnouncer } from './build-announcer';
 import { GasEstimatorService } from './gas-estimator.service';
 import { IntentBuilderService } from './intent-builder.service';
 import { IntentsHandlers } from './intents.handlers';
@@ -7,7 +8,7 @@ import { IntentsHandlers } from './intents.handlers';
 @Module({
   imports: [ChainCatalogModule],
   controllers: [IntentsHandlers],
-  providers: [IntentBuilderService, GasEstimatorService],
+  providers: [IntentBuilderService, GasEstimatorService, BuildAnnouncer],
   exports: [IntentBuilderService],
 })
 export class IntentsModule {}

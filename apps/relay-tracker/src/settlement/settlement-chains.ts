@@ -1,18 +1,27 @@
 import { applyRpcUrls, ChainAccess, loadChainRegistry, RelayApiClient, type ChainInfo, type ChainRegistry } from '@swap/chains';
 import { AppError, ErrorCode } from '@swap/contracts';
 import type { Address } from 'viem';
+import { followedChains } from '../chain-events/log-decoding';
 import { RelayTrackerConfig } from '../relay-tracker.config';
+import { RelayTrackerMetrics } from '../relay-tracker.metrics';
 
 /** The chains relay-tracker watches: the registry (the same profile quote-builder reads), their RPCs, and the relay. */
 export class SettlementChains {
   readonly registry: ChainRegistry;
   readonly access: ChainAccess;
   readonly relay: RelayApiClient;
+  private readonly followedKeys: Set<string>;
 
-  constructor(config: RelayTrackerConfig) {
+  constructor(config: RelayTrackerConfig, metrics?: RelayTrackerMetrics) {
     this.registry = applyRpcUrls(loadChainRegistry(config.CHAIN_PROFILE), config.CHAIN_RPC_URLS);
-    this.access = new ChainAccess({ timeoutMs: config.CHAIN_RPC_TIMEOUT_MS });
+    this.access = new ChainAccess({ timeoutMs: config.CHAIN_RPC_TIMEOUT_MS, observer: metrics });
     this.relay = new RelayApiClient(config.RELAY_API_URL, { timeoutMs: config.RELAY_API_TIMEOUT_MS });
+    this.followedKeys = new Set(followedChains(this.registry).map((c) => c.key));
+  }
+
+  /** Whether a follower of this deployment reads the chain into the index (an EVM chain with an RPC endpoint). */
+  followed(chainKey: string): boolean {
+    return this.followedKeys.has(chainKey);
   }
 
   get hub(): ChainInfo {

@@ -2,31 +2,34 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import { WorkQueues } from '@swap/contracts';
 import { BusIntake, JetStreamWorkQueue, MessagingClient, NatsBus, PgWorkQueue, type WorkQueue } from '@swap/messaging';
 import type { Logger } from '@swap/observability';
-import { LOGGER } from '@swap/service-kit';
-import { PrismaClient } from '../generated/prisma/client';
+import { DATABASE_POOL, LOGGER } from '@swap/service-kit';
+import type pg from 'pg';
 import { RelayTrackerConfig } from '../relay-tracker.config';
 import { SettlementWorker } from './settlement.worker';
 
 const READINESS_EVERY_MS = 2_000;
-const SWEEP_EVERY_MS = 60_000;
-/** The first sweep soon after start: a replica that keeps being restarted still sweeps. */
-const FIRST_SWEEP_MS = 5_000;
+/** How often a replica looks for swaps whose time came (a rule's deadline, a retry, the fallback check). */
+const TIMERS_EVERY_MS = 1_000;
+/** Swaps one look at the timers takes. */
+const TIMERS_BATCH = 500;
 
 /**
- * Settlement's work: one item per swap in flight, shared by the replicas through the
- * WorkQueue (`WORK_QUEUE`: JetStream in cluster mode, a PostgreSQL table in the embedded
- * default), worked by SettlementWorker. A replica whose database stops answering stops taking work until it
- * answers again; a sweep puts back any swap in flight that lost its item (a crash between
- * the insert and the hand-over), so none is forgotten.
+ * Settlement's work: an item per swap that has something to do now, shared by the replicas
+ * through the WorkQueue (`WORK_QUEUE`: JetStream in cluster mode, a PostgreSQL table in the
+ * embedded default) and worked by SettlementWorker. Swaps that wait hold no item: an event
+ * (SettlementWakeups) or their time (`wake_at`, looked for here every second by each
+ * replica, each swap taken by one) hands them one. A replica whose database stops answering
+ * takes no work until it answers again.
  */
 @Injectable()
 export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
   private queue!: WorkQueue;
   private readonly timers: NodeJS.Timeout[] = [];
   private leaveIntake?: () => void;
+  private lookingAtTimers = false;
 
   constructor(
-    private readonly db: PrismaClient,
+    @Inject(DATABASE_POOL) private readonly pool: pg.Pool,
     private readonly messaging: MessagingClient,
     private readonly worker: SettlementWorker,
     private readonly config: RelayTrackerConfig,
@@ -46,10 +49,10 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
         onError,
       });
     } else {
-      this.queue = new PgWorkQueue((text, ...params) => this.db.$queryRawUnsafe(text, ...params), {
+      this.queue = new PgWorkQueue(async <T>(text: string, ...params: unknown[]) => (await this.pool.query(text, params)).rows as T[], {
         table: 'relay_tracker.work_items',
         leaseMs: this.config.WORK_LEASE_MS,
-        pollMs: Math.min(250, this.config.STEP_POLL_MS),
+        pollMs: 250,
         onError,
       });
     }
@@ -58,8 +61,7 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
     this.leaveIntake = this.intake.add(this.queue);
     this.timers.push(
       setInterval(() => void this.checkReadiness(), READINESS_EVERY_MS).unref(),
-      setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref(),
-      setTimeout(() => void this.sweep(), FIRST_SWEEP_MS).unref(),
+      setInterval(() => void this.wakeDue(), TIMERS_EVERY_MS).unref(),
     );
   }
 
@@ -69,7 +71,11 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
     await this.queue.stop();
   }
 
-  add(id: string): Promise<void> {
+  /**
+   * Hands a swap to settlement now. False when its item may be in a replica's hands: a swap
+   * woken by an event is then handed out by the timers (the event set its time two seconds on).
+   */
+  add(id: string): Promise<boolean> {
     return this.queue.add(id);
   }
 
@@ -79,24 +85,40 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
 
   private async checkReadiness(): Promise<void> {
     try {
-      await this.db.$queryRaw`SELECT 1`;
+      await this.pool.query('SELECT 1');
       this.queue.resume();
     } catch {
       this.queue.pause();
     }
   }
 
-  /** Swaps in flight that nobody touched for two minutes get their item again (a second add of a queued one changes nothing). */
-  private async sweep(): Promise<void> {
+  /**
+   * Swaps whose time came get their item. Their next time is pushed a fallback period on
+   * first, so a replica that dies between this and the hand-over loses nothing: the swap
+   * comes back then.
+   */
+  private async wakeDue(): Promise<void> {
+    if (this.lookingAtTimers) return;
+    this.lookingAtTimers = true;
     try {
-      const orphans = await this.db.$queryRaw<{ id: string }[]>`
-        SELECT s.id::text AS id FROM relay_tracker.submissions s
-        WHERE s.status NOT IN ('solved', 'failed') AND s.updated_at < now() - interval '2 minutes'
-        LIMIT 1000`;
-      for (const { id } of orphans) await this.queue.add(id);
-      if (orphans.length) this.logger.warn({ count: orphans.length }, 'swaps in flight without work put back');
+      const { rows: due } = await this.pool.query<{ id: string }>(
+        `UPDATE relay_tracker.submissions SET wake_at = now() + make_interval(secs => $1::double precision / 1000)
+         WHERE id IN (SELECT id FROM relay_tracker.submissions WHERE wake_at <= now() ORDER BY wake_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING id::text AS id`,
+        [this.config.FALLBACK_CHECK_MS, TIMERS_BATCH],
+      );
+      const busy: string[] = [];
+      for (const { id } of due) if (!(await this.queue.add(id))) busy.push(id);
+      // In a replica's hands (or already waiting): looked for again in a few seconds, not a fallback period.
+      if (busy.length)
+        await this.pool.query(
+          `UPDATE relay_tracker.submissions SET wake_at = now() + interval '5 seconds' WHERE id = ANY($1::uuid[]) AND wake_at IS NOT NULL`,
+          [busy],
+        );
     } catch (error) {
-      this.logger.warn({ err: error }, 'settlement sweep failed');
+      this.logger.warn({ err: error }, 'settlement timers could not be read');
+    } finally {
+      this.lookingAtTimers = false;
     }
   }
 }

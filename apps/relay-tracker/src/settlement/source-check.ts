@@ -3,6 +3,7 @@ import {
   INTENTS_ABI,
   intentFromTuple,
   intentHash,
+  sameIntent,
   SPOKE_ABI,
   type IntentEvents,
   type MinedTransaction,
@@ -40,7 +41,13 @@ export function checkHubSource(tx: MinedTransaction, events: IntentEvents, inten
  * `data` (the relay payload) is the hub calls, one of which is `createIntent(intent)` on
  * the hub's intents contract.
  */
-export function checkSpokeSource(tx: MinedTransaction, assetManager: Address, intents: Address, chainKey: string): SourceVerdict {
+export function checkSpokeSource(
+  tx: MinedTransaction,
+  assetManager: Address,
+  intents: Address,
+  chainKey: string,
+  claimed?: { intent: Intent; intentHash: string | null },
+): SourceVerdict {
   if (!tx.to || tx.to.toLowerCase() !== assetManager.toLowerCase()) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
   try {
     const call = decodeFunctionData({ abi: SPOKE_ABI, data: tx.input });
@@ -48,7 +55,9 @@ export function checkSpokeSource(tx: MinedTransaction, assetManager: Address, in
     const payload = (call.args[3] as Hex).toLowerCase() as Hex;
     const intent = intentOfHubCalls(payload, intents);
     if (!intent) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
-    return { ok: true, intent, intentHash: intentHash(intent), payload };
+    // The claim was true (the usual case): its hash, computed at submit, is the intent's.
+    const hash = claimed?.intentHash && sameIntent(intent, claimed.intent) ? (claimed.intentHash as Hex) : intentHash(intent);
+    return { ok: true, intent, intentHash: hash, payload };
   } catch {
     return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
   }

@@ -1,70 +1,82 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Events, type SubmissionStatus, type SubmissionTransition } from '@swap/contracts';
+import { Events, TERMINAL_STATUSES, withDurations, type StoredTransition, type SubmissionStatus } from '@swap/contracts';
 import { MessagingClient } from '@swap/messaging';
 import type { Logger } from '@swap/observability';
-import { LOGGER } from '@swap/service-kit';
-import { PrismaClient, type Prisma } from '../generated/prisma/client';
+import { DATABASE_POOL, LOGGER } from '@swap/service-kit';
+import type pg from 'pg';
+import { RelayTrackerMetrics } from '../relay-tracker.metrics';
+import { StatusReadModel } from '../submissions/status-read-model';
+import { SettlementChains } from './settlement-chains';
+import { columnsWithFacts, patchSets, submissionsOf, type SubmissionPatch, type SubmissionRow } from './submission-sql';
 
-export type SubmissionRow = Awaited<ReturnType<PrismaClient['submission']['findUniqueOrThrow']>>;
+export type { SubmissionPatch, SubmissionRow } from './submission-sql';
 
-/** Columns a step may set along with its transitions. */
-export type SubmissionPatch = Partial<
-  Pick<
-    SubmissionRow,
-    | 'userMessage'
-    | 'failedAtStep'
-    | 'verified'
-    | 'notFoundSince'
-    | 'hubTxHash'
-    | 'fillTxHash'
-    | 'deliveryTxHash'
-    | 'intentCancelled'
-    | 'intentHash'
-    | 'relayData'
-    | 'walletAddress'
-  >
-> & { intent?: Prisma.InputJsonValue };
+const STATUS = 'relay_tracker."SubmissionStatus"';
 
 /**
- * Moves submissions on, each move a compare-and-set on the status it expects: if another
- * replica moved the swap first (a lease ran out while this one was slow), the update
- * matches nothing and is dropped. The history grows by one entry per transition in the
- * same update, and each transition is announced on the bus after it is committed.
+ * Moves submissions on, each change a compare-and-set on the status it expects: if another
+ * replica moved the swap first, the update matches nothing and is dropped. Every change of
+ * the status answer bumps the row's version and is written through to the read model;
+ * every transition is announced on the bus after it is committed. A swap that waits is
+ * parked with the time it is looked at again, unless an event came since its step looked
+ * (`event_seq`): then the step looks again at once. One plain statement each, returning the
+ * row with the index facts its new status calls for (settlement's hot path;
+ * docs/operators/capacity.md counts them).
  */
 @Injectable()
 export class SubmissionStore {
-  constructor(
-    private readonly db: PrismaClient,
-    private readonly messaging: MessagingClient,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  private readonly columns: string;
 
-  find(id: string): Promise<SubmissionRow | null> {
-    return this.db.submission.findUnique({ where: { id } });
+  constructor(
+    @Inject(DATABASE_POOL) private readonly pool: pg.Pool,
+    private readonly messaging: MessagingClient,
+    private readonly readModel: StatusReadModel,
+    private readonly metrics: RelayTrackerMetrics,
+    chains: SettlementChains,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.columns = columnsWithFacts({ key: chains.hub.key, relayChainId: chains.hub.relayChainId });
   }
 
-  /** Applies `steps` (in order) from `row.status`; false when the swap was no longer there. */
+  async find(id: string): Promise<SubmissionRow | null> {
+    const [row] = await submissionsOf(this.pool, `SELECT ${this.columns} FROM relay_tracker.submissions WHERE id = $1::uuid`, [id]);
+    return row ?? null;
+  }
+
+  /** Applies `steps` (in order) from `row.status`; the new row, or undefined when the swap was no longer there. */
   async transition(
     row: SubmissionRow,
     steps: { status: SubmissionStatus; detail: string }[],
-    patch: SubmissionPatch = {},
-  ): Promise<boolean> {
+    patch: SubmissionPatch,
+    wakeAt: Date | null,
+  ): Promise<SubmissionRow | undefined> {
     const at = new Date().toISOString();
-    const entries: SubmissionTransition[] = steps.map((s) => ({ status: s.status, at, detail: s.detail }));
-    const history = [...(row.history as unknown as SubmissionTransition[]), ...entries];
-    const { count } = await this.db.submission.updateMany({
-      where: { id: row.id, status: row.status },
-      data: { ...patch, status: steps.at(-1)!.status, history: history as unknown as Prisma.InputJsonValue, processingAttempts: 0 },
-    });
-    if (count === 0) return false;
-    let from: string = row.status;
-    for (const entry of entries) {
+    const stored = row.history as StoredTransition[];
+    const entries: StoredTransition[] = steps.map((s) => ({ status: s.status, at, detail: s.detail }));
+    const params: unknown[] = [row.id, row.status, steps.at(-1)!.status, JSON.stringify(entries), wakeAt];
+    const sets = patchSets(patch, params);
+    const [moved] = await submissionsOf(
+      this.pool,
+      `UPDATE relay_tracker.submissions
+       SET status = $3::${STATUS}, history = history || $4::jsonb, processing_attempts = 0, version = version + 1, wake_at = $5,
+           updated_at = now()${sets.map((s) => `, ${s}`).join('')}
+       WHERE id = $1::uuid AND status = $2::${STATUS}
+       RETURNING ${this.columns}`,
+      params,
+    );
+    if (!moved) return undefined;
+    await this.readModel.write(moved);
+    const timed = withDurations([...stored, ...entries]).slice(stored.length);
+    let from: SubmissionStatus = row.status;
+    for (const entry of timed) {
+      this.metrics.stepSeconds.observe({ step: from }, entry.durationMs / 1000);
       try {
         this.messaging.emit(Events.submissionTransitioned, {
           txHash: row.txHash,
           srcChainKey: row.srcChainKey,
-          intentHash: patch.intentHash ?? row.intentHash ?? '',
+          intentHash: moved.intentHash ?? '',
           from,
+          terminal: TERMINAL_STATUSES.includes(entry.status),
           ...entry,
         });
       } catch (error) {
@@ -72,23 +84,49 @@ export class SubmissionStore {
       }
       from = entry.status;
     }
-    this.logger.info(
-      { txHash: row.txHash, srcChainKey: row.srcChainKey, from: row.status, to: entries.map((e) => e.status) },
-      'swap moved on',
+    if (this.logger.isLevelEnabled('info'))
+      this.logger.info(
+        { txHash: row.txHash, srcChainKey: row.srcChainKey, from: row.status, to: entries.map((e) => e.status) },
+        'swap moved on',
+      );
+    return moved;
+  }
+
+  /** Stores what a step learned without moving the swap (compare-and-set on its status); the new row, or undefined. */
+  async patch(row: SubmissionRow, patch: SubmissionPatch): Promise<SubmissionRow | undefined> {
+    const params: unknown[] = [row.id, row.status];
+    const sets = patchSets(patch, params);
+    const [patched] = await submissionsOf(
+      this.pool,
+      `UPDATE relay_tracker.submissions SET version = version + 1, updated_at = now(), ${sets.join(', ')}
+       WHERE id = $1::uuid AND status = $2::${STATUS} RETURNING ${this.columns}`,
+      params,
     );
-    return true;
+    if (patched) await this.readModel.write(patched);
+    return patched;
   }
 
-  /** Stores what a step learned without moving the swap (compare-and-set on its status). */
-  async patch(row: SubmissionRow, patch: SubmissionPatch): Promise<void> {
-    await this.db.submission.updateMany({ where: { id: row.id, status: row.status }, data: patch });
+  /**
+   * Parks a swap until `wakeAt` (null: nothing left to do), if no event concerning it came
+   * since `row` was read and it is still where it was; false otherwise (look again now).
+   */
+  async park(row: SubmissionRow, wakeAt: Date | null): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE relay_tracker.submissions SET wake_at = $2 WHERE id = $1::uuid AND status = $3::${STATUS} AND event_seq = $4`,
+      [row.id, wakeAt, row.status, row.eventSeq],
+    );
+    return rowCount === 1;
   }
 
-  /** A step that failed (an RPC, the relay API, the bus): its attempts grow (and what it learnt is kept), if it is still where it was. */
-  async touch(row: SubmissionRow, patch: SubmissionPatch = {}): Promise<void> {
-    await this.db.submission.updateMany({
-      where: { id: row.id, status: row.status },
-      data: { ...patch, processingAttempts: { increment: 1 } },
-    });
+  /** A step failed (an RPC, the relay API, the bus): its attempts grow and it is tried again at `wakeAt`. */
+  async touch(row: SubmissionRow, wakeAt: Date): Promise<void> {
+    const [touched] = await submissionsOf(
+      this.pool,
+      `UPDATE relay_tracker.submissions
+       SET processing_attempts = processing_attempts + 1, version = version + 1, wake_at = $3, updated_at = now()
+       WHERE id = $1::uuid AND status = $2::${STATUS} RETURNING ${this.columns}`,
+      [row.id, row.status, wakeAt],
+    );
+    if (touched) await this.readModel.write(touched);
   }
 }

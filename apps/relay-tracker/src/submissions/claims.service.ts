@@ -24,10 +24,11 @@ export class ClaimsService {
 
   /**
    * Once the source transaction is read: the first claim is kept apart if it was not what
-   * the chain says, and claims that were only compared with it are settled (those that
-   * were true are dropped).
+   * the chain says. (Claims that were only compared with it are settled once the swap is
+   * marked verified: `settle`.)
    */
   async checkAgainstChain(row: SubmissionRow, truth: ChainTruth): Promise<void> {
+    if (row.adopted) return; // taken from the chain itself: nobody claimed anything
     const reasons = differences({ intentHash: row.intentHash ?? '', relayData: row.relayData, walletAddress: row.walletAddress }, truth);
     if (reasons.length) {
       await this.reject(
@@ -43,13 +44,13 @@ export class ClaimsService {
         true,
       );
     }
-    await this.settle(row.id, truth);
   }
 
   /**
    * Claims that were only compared with the first claim, now compared with the chain: true
-   * ones are dropped, false ones kept with their reasons. Run before and again after the
-   * swap is marked verified, so a repeat racing with the verification is settled either way.
+   * ones are dropped, false ones kept with their reasons. Run once the swap is marked
+   * verified; a repeat racing with that settles its own claim (checkRepeat reads the row
+   * again after storing it).
    */
   async settle(submissionId: string, truth: Omit<ChainTruth, 'intent'>): Promise<void> {
     for (const claim of await this.db.rejectedClaim.findMany({ where: { submissionId, settled: false } })) {
@@ -57,6 +58,7 @@ export class ClaimsService {
       if (wrong.length === 0) await this.db.rejectedClaim.deleteMany({ where: { id: claim.id } });
       else await this.db.rejectedClaim.updateMany({ where: { id: claim.id }, data: { settled: true, reason: wrong.join('; ') } });
     }
+    await this.db.$executeRaw`UPDATE relay_tracker.submissions SET claims_pending = false WHERE id = ${submissionId}::uuid`;
   }
 
   /** A repeated submit of a known pair: kept apart when it claims something else than the swap holds. */
@@ -85,6 +87,8 @@ export class ClaimsService {
       row.verified,
     );
     if (row.verified) return;
+    // Settlement settles pending claims when it reads the chain; the flag tells it there is one.
+    await this.db.$executeRaw`UPDATE relay_tracker.submissions SET claims_pending = true WHERE id = ${row.id}::uuid`;
     // The chain may have been read while this claim was compared with the first one.
     const now = await this.db.submission.findUnique({ where: { id: row.id } });
     if (now?.verified) await this.settle(row.id, { intentHash: now.intentHash ?? '', payload: now.relayData, from: now.walletAddress });

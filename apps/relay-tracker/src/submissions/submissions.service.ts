@@ -1,18 +1,23 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { intentHash } from '@swap/chains';
 import {
   AppError,
   ErrorCode,
-  type SubmissionStatus,
+  type StoredTransition,
   type SubmissionStatusResponse,
-  type SubmissionTransition,
   type SubmitTxMessage,
   type SubmitTxResponse,
 } from '@swap/contracts';
-import { PrismaClient, type Prisma } from '../generated/prisma/client';
+import { DATABASE_POOL } from '@swap/service-kit';
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { RelayTrackerConfig } from '../relay-tracker.config';
+import { SUBMISSION_COLUMNS, submissionsOf, type SubmissionRow } from '../settlement/submission-sql';
 import { SettlementChains } from '../settlement/settlement-chains';
 import { SettlementQueue } from '../settlement/settlement-queue';
 import { ClaimsService } from './claims.service';
+import { statusAnswer } from './status-answer';
+import { StatusReadModel } from './status-read-model';
 
 /**
  * Submissions of broadcast source transactions, unique on (txHash, srcChainKey), EVM hashes
@@ -24,32 +29,41 @@ import { ClaimsService } from './claims.service';
 @Injectable()
 export class SubmissionsService {
   constructor(
-    private readonly db: PrismaClient,
+    @Inject(DATABASE_POOL) private readonly pool: pg.Pool,
     private readonly chains: SettlementChains,
     private readonly queue: SettlementQueue,
     private readonly claims: ClaimsService,
+    private readonly readModel: StatusReadModel,
+    private readonly config: RelayTrackerConfig,
   ) {}
 
   async submit(request: SubmitTxMessage): Promise<SubmitTxResponse> {
     const txHash = this.normalise(request.txHash, request.srcChainKey);
-    const history: SubmissionTransition[] = [{ status: 'pending', at: new Date().toISOString(), detail: 'submitted' }];
-    const { count } = await this.db.submission.createMany({
-      data: [
-        {
-          txHash,
-          srcChainKey: request.srcChainKey,
-          walletAddress: request.walletAddress,
-          intent: request.intent as unknown as Prisma.InputJsonValue,
-          relayData: request.relayData.toLowerCase(),
-          intentHash: intentHash(request.intent),
-          history: history as unknown as Prisma.InputJsonValue,
-          submittedByOrg: request.orgId ?? null,
-        },
+    const history: StoredTransition[] = [{ status: 'pending', at: new Date().toISOString(), detail: 'submitted' }];
+    // One statement: the new row, or nothing when the pair is known (then it is read).
+    const [inserted] = await submissionsOf(
+      this.pool,
+      `INSERT INTO relay_tracker.submissions (id, tx_hash, src_chain_key, wallet_address, intent, relay_data, intent_hash, history, submitted_by_org, wake_at)
+       VALUES ($1::uuid, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb, $9, $10)
+       ON CONFLICT (tx_hash, src_chain_key) DO NOTHING
+       RETURNING ${SUBMISSION_COLUMNS}`,
+      [
+        randomUUID(),
+        txHash,
+        request.srcChainKey,
+        request.walletAddress,
+        JSON.stringify(request.intent),
+        request.relayData.toLowerCase(),
+        intentHash(request.intent),
+        JSON.stringify(history),
+        request.orgId ?? null,
+        // Looked at now (the item below); this is the guard should the hand-over be lost.
+        new Date(Date.now() + this.config.FALLBACK_CHECK_MS),
       ],
-      skipDuplicates: true,
-    });
-    const row = await this.db.submission.findUniqueOrThrow({ where: { txHash_srcChainKey: { txHash, srcChainKey: request.srcChainKey } } });
-    if (count === 1) {
+    );
+    const row = inserted ?? (await this.find(txHash, request.srcChainKey))!;
+    if (inserted) {
+      await this.readModel.write(row);
       await this.queue.add(row.id);
       return {
         success: true,
@@ -63,33 +77,21 @@ export class SubmissionsService {
     return { success: true, data: { status: 'duplicate', message: 'This transaction was already submitted; nothing changed' } };
   }
 
+  /** The status answer from the database; it is written to the read model too (a miss there is repaired by the read that found it). */
   async status(txHash: string, srcChainKey: string): Promise<SubmissionStatusResponse> {
-    const row = await this.db.submission.findUnique({
-      where: { txHash_srcChainKey: { txHash: this.normalise(txHash, srcChainKey), srcChainKey } },
-    });
+    const row = await this.find(this.normalise(txHash, srcChainKey), srcChainKey);
     if (!row) throw new AppError(404, ErrorCode.NotFound, `No submission of transaction ${txHash} on ${srcChainKey}`);
-    const result = {
-      ...(row.hubTxHash ? { hubTxHash: row.hubTxHash } : {}),
-      ...(row.fillTxHash ? { fillTxHash: row.fillTxHash } : {}),
-      ...(row.deliveryTxHash ? { deliveryTxHash: row.deliveryTxHash } : {}),
-    };
-    return {
-      success: true,
-      data: {
-        txHash: row.txHash,
-        srcChainKey: row.srcChainKey,
-        status: row.status,
-        ...(row.userMessage ? { userMessage: row.userMessage } : {}),
-        ...(row.failedAtStep ? { failedAtStep: row.failedAtStep as SubmissionStatus } : {}),
-        processingAttempts: row.processingAttempts,
-        ...(Object.keys(result).length ? { result } : {}),
-        ...(row.status === 'failed' ? { intentCancelled: row.intentCancelled } : {}),
-        history: row.history as unknown as SubmissionTransition[],
-        intentHash: row.intentHash ?? intentHash(row.intent as never),
-        createdAt: row.createdAt.toISOString(),
-        updatedAt: row.updatedAt.toISOString(),
-      },
-    };
+    await this.readModel.write(row);
+    return statusAnswer(row);
+  }
+
+  private async find(txHash: string, srcChainKey: string): Promise<SubmissionRow | undefined> {
+    const [row] = await submissionsOf(
+      this.pool,
+      `SELECT ${SUBMISSION_COLUMNS} FROM relay_tracker.submissions WHERE tx_hash = $1 AND src_chain_key = $2`,
+      [txHash, srcChainKey],
+    );
+    return row;
   }
 
   /** EVM transaction hashes are case-insensitive: one form, lower case. (Solana signatures are not.) */

@@ -1,4 +1,4 @@
-import { MemoryCache } from '@swap/cache';
+import { MemoryCache, MemoryReadModelStore } from '@swap/cache';
 import {
   AppError,
   Subjects,
@@ -69,6 +69,7 @@ const STATUS: SubmissionStatusResponse = {
     intentHash: `0x${'9'.repeat(64)}`,
     createdAt: '2025-11-22T12:00:00.000Z',
     updatedAt: '2025-11-22T12:00:00.000Z',
+    terminal: false,
   },
 };
 
@@ -110,9 +111,16 @@ function setup(limitPerWallet = 1, limitPerClient = 1_000) {
     config,
     new ServiceMetrics('swap-gateway', { defaultMetrics: false }),
   );
-  const controller = new SubmissionsController(services.messaging, new ChainCatalogMirror(services.messaging), limits);
+  const readModels = new MemoryReadModelStore();
+  const controller = new SubmissionsController(services.messaging, new ChainCatalogMirror(services.messaging), limits, readModels);
   const submit = (b: SubmitTxRequestDto, reply = new FakeReply()) => controller.submit(b, fakeRequest('198.51.100.7'), reply.asFastify);
-  return { services, relayTracker, controller, submit };
+  /** The status route's answer: the JSON text it sends, parsed. */
+  const status = async (query: { txHash: string; srcChainKey: string }) => {
+    const reply = new FakeReply();
+    await controller.status(query, reply.asFastify);
+    return { contentType: reply.getHeader('content-type'), body: JSON.parse(reply.body as string) as unknown };
+  };
+  return { services, relayTracker, controller, submit, status, readModels };
 }
 
 /** The AppError a promise rejects with, as its body. */
@@ -293,16 +301,38 @@ describe('SubmissionsController.submit', () => {
 });
 
 describe('SubmissionsController.status', () => {
-  it('asks relay-tracker under the canonical chain key and answers its reply as it is', async () => {
-    const { services, relayTracker, controller } = setup();
+  it('on a read-model miss asks relay-tracker under the canonical chain key and answers its reply as it is; a 404 passes', async () => {
+    const { services, relayTracker, status } = setup();
     relayTracker.tracked.add(`0xa4b1.arbitrum/${hash(1)}`);
-    await expect(controller.status({ txHash: hash(1), srcChainKey: 'ARBITRUM' })).resolves.toEqual(STATUS);
+    await expect(status({ txHash: hash(1), srcChainKey: 'ARBITRUM' })).resolves.toEqual({
+      contentType: 'application/json; charset=utf-8',
+      body: STATUS,
+    });
     expect(services.payloadsOn(Subjects.submissionStatus)).toEqual([{ txHash: hash(1), srcChainKey: '0xa4b1.arbitrum' }]);
-    expect(await refusal(controller.status({ txHash: hash(2), srcChainKey: '0xa4b1.arbitrum' }))).toEqual({
+    expect(await refusal(status({ txHash: hash(2), srcChainKey: '0xa4b1.arbitrum' }))).toEqual({
       statusCode: 404,
       code: 'NOT_FOUND',
       message: 'No submission of that transaction',
     });
     await services.close();
+  });
+
+  it('answers from the read model without asking relay-tracker, an EVM hash in any letter case, under the canonical key', async () => {
+    const { services, status, readModels } = setup();
+    const kept = { ...STATUS, data: { ...STATUS.data, status: 'relaying' } };
+    await readModels.put(`submission-status:0xa4b1.arbitrum:${hash(1)}`, 3, JSON.stringify(kept), 60_000);
+    await expect(status({ txHash: hash(1).toUpperCase().replace('0X', '0x'), srcChainKey: 'arbitrum' })).resolves.toEqual({
+      contentType: 'application/json; charset=utf-8',
+      body: kept,
+    });
+    expect(services.payloadsOn(Subjects.submissionStatus)).toEqual([]);
+    await services.close();
+  });
+
+  it('keeps no miss: a submission written to the read model after a 404 is answered at once', async () => {
+    const { status, readModels } = setup();
+    await expect(refusal(status({ txHash: hash(3), srcChainKey: '0xa4b1.arbitrum' }))).resolves.toMatchObject({ statusCode: 404 });
+    await readModels.put(`submission-status:0xa4b1.arbitrum:${hash(3)}`, 1, JSON.stringify(STATUS), 60_000);
+    await expect(status({ txHash: hash(3), srcChainKey: '0xa4b1.arbitrum' })).resolves.toMatchObject({ body: STATUS });
   });
 });

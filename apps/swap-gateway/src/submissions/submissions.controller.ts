@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import {
   ApiTag,
@@ -8,17 +8,19 @@ import {
   SWAPS_POST_ROUTES,
   txHashProblemOn,
   Subjects,
+  submissionStatusKey,
   SubmissionStatusQueryDto,
   SubmissionStatusResponseDto,
   SubmitTxRequestDto,
   SubmitTxResponseDto,
   type FieldViolation,
-  type SubmissionStatusResponse,
   type SubmitTxResponse,
 } from '@swap/contracts';
+import type { ReadModelStore } from '@swap/cache';
 import { KeyedRoute } from '@swap/key-auth';
 import { ChainCatalogMirror, MessagingClient } from '@swap/messaging';
 import { RequestContext } from '@swap/observability';
+import { READ_MODELS } from '@swap/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { SubmitLimits } from './submit-limits';
@@ -30,6 +32,7 @@ export class SubmissionsController {
     private readonly messaging: MessagingClient,
     private readonly catalog: ChainCatalogMirror,
     private readonly limits: SubmitLimits,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
   ) {}
 
   @Post()
@@ -54,7 +57,7 @@ export class SubmissionsController {
     if (problems.length) throw AppError.validation(problems);
     await this.limits.admitClient(request, reply);
     const wallet = chain.type === 'EVM' ? body.walletAddress.toLowerCase() : body.walletAddress;
-    const giveBack = await this.limits.reserveWallet(wallet, reply, () => this.isTracked(body.txHash, chain.key));
+    const giveBack = await this.limits.reserveWallet(wallet, reply, () => this.isTracked(body.txHash, chain.key, chain.type === 'EVM'));
     const orgId = RequestContext.current()?.orgId;
     try {
       const response = await this.messaging.request(Subjects.submissionSubmit, {
@@ -70,7 +73,9 @@ export class SubmissionsController {
     }
   }
 
-  private async isTracked(txHash: string, srcChainKey: string): Promise<boolean> {
+  private async isTracked(txHash: string, srcChainKey: string, evm: boolean): Promise<boolean> {
+    const kept = await this.readModels.get(submissionStatusKey(srcChainKey, evm ? txHash.toLowerCase() : txHash)).catch(() => undefined);
+    if (kept) return true;
     try {
       await this.messaging.request(Subjects.submissionStatus, { txHash, srcChainKey });
       return true;
@@ -82,12 +87,17 @@ export class SubmissionsController {
 
   @Get('status')
   @ApiTags(ApiTag.track)
-  @ApiOperation({ summary: 'Status of a submission; poll about every 3 seconds until solved or failed' })
+  @ApiOperation({ summary: 'Status of a submission; poll about every 3 seconds until terminal (solved or failed)' })
   @ApiOkResponse({ type: SubmissionStatusResponseDto })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
-  async status(@Query() query: SubmissionStatusQueryDto): Promise<SubmissionStatusResponse> {
+  async status(@Query() query: SubmissionStatusQueryDto, @Res() reply: FastifyReply): Promise<void> {
     const chain = await this.catalog.chain(query.srcChainKey);
-    return this.messaging.request(Subjects.submissionStatus, { txHash: query.txHash, srcChainKey: chain.key });
+    // The read model relay-tracker writes on every change; a miss (never submitted, expired,
+    // Redis down) is asked of relay-tracker, which answers from its database. Misses are never kept.
+    const txHash = chain.type === 'EVM' ? query.txHash.toLowerCase() : query.txHash;
+    const kept = await this.readModels.get(submissionStatusKey(chain.key, txHash)).catch(() => undefined);
+    const json = kept ?? (await this.messaging.requestJson(Subjects.submissionStatus, { txHash: query.txHash, srcChainKey: chain.key }));
+    void reply.header('content-type', 'application/json; charset=utf-8').send(json);
   }
 }
 

@@ -1,0 +1,41 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { intentHash } from '@swap/chains';
+import { Events, type BuildResponse, type IntentRequest } from '@swap/contracts';
+import { MessagingClient } from '@swap/messaging';
+import { RequestContext, type Logger } from '@swap/observability';
+import { LOGGER } from '@swap/service-kit';
+
+/**
+ * Announces every intent this deployment builds (its hash, chains, deadline and the
+ * organisation of the key the build came with), after the answer has gone: relay-tracker
+ * keeps a build record, so a swap whose client never submits it is still adopted from the
+ * chain and settled (docs/architecture/settlement.md).
+ */
+@Injectable()
+export class BuildAnnouncer {
+  constructor(
+    private readonly messaging: MessagingClient,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  announce(built: BuildResponse, request: Pick<IntentRequest, 'srcChainKey' | 'dstChainKey'>, chains: { src: string; dst: string }): void {
+    const orgId = RequestContext.current()?.orgId;
+    // Off the reply path: the hash and the publish run after the build's answer is sent.
+    setImmediate(() => {
+      try {
+        this.messaging.emit(Events.intentBuilt, {
+          intentHash: intentHash(built.intent),
+          srcChainKey: chains.src,
+          dstChainKey: chains.dst,
+          deadline: built.intent.deadline,
+          ...(orgId ? { orgId } : {}),
+        });
+      } catch (error) {
+        this.logger.warn(
+          { err: error, srcChainKey: request.srcChainKey },
+          'build not announced: a swap nobody submits will not be adopted',
+        );
+      }
+    });
+  }
+}

@@ -1,0 +1,164 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { relayDataOf } from '@swap/chains';
+import type { Intent, StoredTransition } from '@swap/contracts';
+import type { Logger } from '@swap/observability';
+import { LOGGER } from '@swap/service-kit';
+import { getAddress } from 'viem';
+import { PrismaClient, type Prisma } from '../generated/prisma/client';
+import { RelayTrackerConfig } from '../relay-tracker.config';
+import { RelayTrackerMetrics } from '../relay-tracker.metrics';
+import { SettlementChains } from '../settlement/settlement-chains';
+import { SettlementQueue } from '../settlement/settlement-queue';
+import { StatusReadModel } from '../submissions/status-read-model';
+
+const EVERY_MS = 2_000;
+const BATCH = 100;
+
+interface Candidate {
+  intent_hash: string;
+  org_id: string | null;
+  hub_tx: string;
+  intent: Intent;
+}
+
+/**
+ * Adoption: an intent this deployment built (a build record) that the hub follower saw
+ * created, with no submission ADOPT_AFTER_MS later, becomes a submission of its source
+ * transaction (the hub transaction for a hub source; for a spoke, the deposit whose message
+ * the hub received in that transaction), settled like any other. Its first history entry
+ * says it was adopted; its organisation is the build's. Intents built elsewhere have no
+ * record and are never adopted.
+ */
+@Injectable()
+export class Adoption implements OnModuleInit, OnModuleDestroy {
+  private timer?: NodeJS.Timeout;
+  private running = false;
+
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly chains: SettlementChains,
+    private readonly queue: SettlementQueue,
+    private readonly readModel: StatusReadModel,
+    private readonly metrics: RelayTrackerMetrics,
+    private readonly config: RelayTrackerConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.sweep(), Math.min(EVERY_MS, this.config.ADOPT_AFTER_MS));
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Adopts what is due; the ids of the submissions made. */
+  async sweep(): Promise<string[]> {
+    if (this.running) return [];
+    this.running = true;
+    try {
+      return await this.db
+        .$transaction(async (tx) => {
+          const due = await tx.$queryRawUnsafe<Candidate[]>(
+            `SELECT b.intent_hash, b.org_id, e.tx_hash AS hub_tx, e.data->'intent' AS intent
+           FROM relay_tracker.build_records b
+           JOIN relay_tracker.chain_events e ON e.intent_hash = b.intent_hash AND e.kind = 'intent_created' AND e.chain_key = $1
+           WHERE b.adopted_at IS NULL AND e.block_time < now() - make_interval(secs => $2::double precision / 1000)
+             AND NOT EXISTS (SELECT 1 FROM relay_tracker.submissions s WHERE s.intent_hash = b.intent_hash)
+           ORDER BY e.block_number LIMIT $3
+           FOR UPDATE OF b SKIP LOCKED`,
+            this.chains.hub.key,
+            this.config.ADOPT_AFTER_MS,
+            BATCH,
+          );
+          const adopted: string[] = [];
+          for (const candidate of due) {
+            const id = await this.adopt(tx, candidate);
+            if (id) adopted.push(id);
+          }
+          return adopted;
+        })
+        .then(async (ids) => {
+          for (const id of ids) {
+            const row = await this.db.submission.findUnique({ where: { id } });
+            if (row) await this.readModel.write(row);
+            await this.queue.add(id);
+          }
+          return ids;
+        });
+    } catch (error) {
+      this.logger.warn({ err: error }, 'adoption sweep failed');
+      return [];
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async adopt(tx: Prisma.TransactionClient, candidate: Candidate): Promise<string | undefined> {
+    const hub = this.chains.hub;
+    const intent = candidate.intent;
+    const source =
+      intent.srcChain === hub.relayChainId ? { chainKey: hub.key, txHash: candidate.hub_tx } : await this.spokeSource(tx, candidate);
+    if (!source) return undefined; // its deposit is not indexed (yet, or on a chain nobody follows): a later sweep
+    const history: StoredTransition[] = [
+      {
+        status: 'pending',
+        at: new Date().toISOString(),
+        detail: `adopted: built by this deployment and broadcast, but not submitted within ${Math.round(this.config.ADOPT_AFTER_MS / 1000)} s of its hub intent`,
+      },
+    ];
+    const inserted = await tx.submission.createManyAndReturn({
+      data: [
+        {
+          txHash: source.txHash,
+          srcChainKey: source.chainKey,
+          walletAddress: intent.srcChain === hub.relayChainId ? intent.creator : walletOf(intent.srcAddress),
+          intent: intent as unknown as Prisma.InputJsonValue,
+          relayData: relayDataOf(intent, { relayChainId: hub.relayChainId, intents: this.chains.intents() }).payload.toLowerCase(),
+          intentHash: candidate.intent_hash,
+          history: history as unknown as Prisma.InputJsonValue,
+          submittedByOrg: candidate.org_id,
+          adopted: true,
+          wakeAt: new Date(Date.now() + this.config.FALLBACK_CHECK_MS),
+        },
+      ],
+      skipDuplicates: true,
+    });
+    await tx.buildRecord.updateMany({ where: { intentHash: candidate.intent_hash }, data: { adoptedAt: new Date() } });
+    if (!inserted[0]) return undefined; // submitted meanwhile
+    this.metrics.adopted.inc();
+    this.logger.info(
+      { txHash: source.txHash, srcChainKey: source.chainKey, intentHash: candidate.intent_hash },
+      'swap adopted from the chain',
+    );
+    return inserted[0].id;
+  }
+
+  /** The spoke deposit whose message the hub received in the intent's transaction. */
+  private async spokeSource(tx: Prisma.TransactionClient, candidate: Candidate): Promise<{ chainKey: string; txHash: string } | undefined> {
+    const src = this.chains.byRelayId(candidate.intent.srcChain);
+    if (!src || !this.chains.followed(src.key)) return undefined;
+    const rows = await tx.$queryRawUnsafe<{ tx_hash: string }[]>(
+      `SELECT s.tx_hash FROM relay_tracker.chain_events r
+       JOIN relay_tracker.chain_events s ON s.chain_key = $3 AND s.kind = 'message_sent' AND s.conn_sn = r.conn_sn AND s.peer_chain = $4
+       WHERE r.chain_key = $1 AND r.tx_hash = $2 AND r.kind = 'message_received' AND r.peer_chain = $5
+       LIMIT 1`,
+      this.chains.hub.key,
+      candidate.hub_tx,
+      src.key,
+      this.chains.hub.relayChainId,
+      src.relayChainId,
+    );
+    return rows[0] ? { chainKey: src.key, txHash: rows[0].tx_hash } : undefined;
+  }
+}
+
+/** The user's address on an EVM spoke, as the intent carries it (its bytes), checksummed. */
+function walletOf(srcAddress: string): string {
+  try {
+    return getAddress(srcAddress);
+  } catch {
+    return srcAddress;
+  }
+}

@@ -1,0 +1,90 @@
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { EventStreams, type ChainEventBatch } from '@swap/contracts';
+import { BusIntake, JetStreamEventStream, MessagingClient, NatsBus } from '@swap/messaging';
+import type { Logger } from '@swap/observability';
+import { LOGGER } from '@swap/service-kit';
+import { RelayTrackerConfig } from '../relay-tracker.config';
+
+type BatchHandler = (batch: ChainEventBatch) => Promise<void>;
+
+/** Batches are kept a day on the stream, and a repeat of one within two minutes (a follower taking over) is dropped. */
+const KEEP_MS = 86_400_000;
+const DUPLICATE_WINDOW_MS = 120_000;
+const ACK_WAIT_MS = 30_000;
+
+/** The id a batch is published under: the same range of the same chain is the same batch. */
+export function batchId(batch: ChainEventBatch): string {
+  const last = batch.events.at(-1)?.blockHash ?? '';
+  return batch.retractedAfter !== undefined
+    ? `${batch.chainKey}:retract:${batch.retractedAfter}:${batch.toBlock}`
+    : `${batch.chainKey}:${batch.fromBlock}-${batch.toBlock}:${last}`;
+}
+
+/**
+ * How the followers' batches reach settlement: in cluster mode the durable JetStream stream
+ * RELAY_TRACKER_CHAIN_EVENTS (each batch to one replica, through one shared consumer); in
+ * the embedded default, handed over in process. Either way the index is written first, so
+ * a batch only says where to look; a follower that takes a chain over hands out again what
+ * its predecessor may not have (published_through).
+ */
+@Injectable()
+export class ChainEventFeed implements OnModuleDestroy {
+  private stream?: JetStreamEventStream<ChainEventBatch>;
+  private opening?: Promise<void>;
+  private handler?: BatchHandler;
+  private leaveIntake?: () => void;
+
+  constructor(
+    private readonly messaging: MessagingClient,
+    private readonly config: RelayTrackerConfig,
+    private readonly intake: BusIntake,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Opens the stream (cluster mode); nothing to open in process. */
+  open(): Promise<void> {
+    this.opening ??= (async () => {
+      if (this.config.WORK_QUEUE !== 'jetstream') return;
+      const bus = this.messaging.bus;
+      if (!(bus instanceof NatsBus)) throw new Error('WORK_QUEUE=jetstream needs NATS (the embedded default uses WORK_QUEUE=postgres)');
+      this.stream = await JetStreamEventStream.open<ChainEventBatch>(bus.connection, {
+        ...EventStreams.chainEvents,
+        prefix: bus.subjectPrefix || undefined,
+        maxAgeMs: KEEP_MS,
+        duplicateWindowMs: DUPLICATE_WINDOW_MS,
+        ackWaitMs: ACK_WAIT_MS,
+        onError: (error) => this.logger.warn({ err: error }, 'chain event stream error'),
+      });
+    })();
+    return this.opening;
+  }
+
+  async publish(batch: ChainEventBatch): Promise<void> {
+    await this.open();
+    if (this.stream) return this.stream.publish(batch, batchId(batch));
+    const handler = this.handler;
+    if (!handler) return;
+    // In process: handed over after this turn, so a follower never waits for settlement.
+    setImmediate(() => void handler(batch).catch((error: unknown) => this.logger.warn({ err: error }, 'chain event batch not handled')));
+  }
+
+  /** Hands every batch to `handler` (in cluster mode, the batches this replica takes from the shared consumer). */
+  async consume(handler: BatchHandler, concurrency: number): Promise<void> {
+    this.handler = handler;
+    await this.open();
+    if (!this.stream) return;
+    this.stream.start(handler, { concurrency });
+    this.leaveIntake = this.intake.add(this.stream);
+  }
+
+  /** The shared consumer's backlog (cluster mode): what an autoscaler and an SRE read. */
+  async backlog(): Promise<{ pending: number; redelivered: number; inHand: number } | undefined> {
+    return this.stream?.backlog();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.leaveIntake?.();
+    this.handler = undefined;
+    await this.stream?.stop();
+  }
+}

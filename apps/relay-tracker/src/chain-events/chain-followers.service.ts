@@ -1,0 +1,118 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { ChainInfo, ChainRegistry } from '@swap/chains';
+import type { Logger } from '@swap/observability';
+import { DATABASE_POOL, LOGGER } from '@swap/service-kit';
+import type pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { RelayTrackerConfig } from '../relay-tracker.config';
+import { RelayTrackerMetrics } from '../relay-tracker.metrics';
+import { SettlementChains } from '../settlement/settlement-chains';
+import { ChainEventFeed } from './chain-event-feed';
+import { ChainFollower } from './chain-follower';
+import { ChainIndex } from './chain-index';
+import { LeaseKeeper, PgLeaseStore } from './follower-leases';
+import { followedChains } from './log-decoding';
+
+/** `FOLLOWER_CONFIRMATIONS` as a map by canonical chain key; an unknown key stops the service at start. */
+export function confirmationsByChain(registry: ChainRegistry, list: string | undefined): Map<string, number> {
+  const depths = new Map<string, number>();
+  for (const pair of list?.split(',') ?? []) {
+    const [key, blocks] = pair.split('=');
+    const chain = registry.findChain(key);
+    if (!chain) throw new Error(`FOLLOWER_CONFIRMATIONS names an unknown chain: ${key}`);
+    depths.set(chain.key, Number(blocks));
+  }
+  return depths;
+}
+
+/**
+ * This replica's part in following the chains: a lease per chain (PostgreSQL, shared by
+ * every replica), and a ChainFollower for each lease it holds. A chain is followed by one
+ * replica at a time; when its holder dies, another takes it within FOLLOWER_LEASE_MS and
+ * resumes from the cursor.
+ */
+@Injectable()
+export class ChainFollowers implements OnModuleInit, OnModuleDestroy {
+  readonly holder = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  private readonly running = new Map<string, ChainFollower>();
+  private keeper?: LeaseKeeper;
+  private readonly chainList: ChainInfo[];
+  private readonly depths: Map<string, number>;
+
+  constructor(
+    @Inject(DATABASE_POOL) private readonly pool: pg.Pool,
+    private readonly chains: SettlementChains,
+    private readonly index: ChainIndex,
+    private readonly feed: ChainEventFeed,
+    private readonly metrics: RelayTrackerMetrics,
+    private readonly config: RelayTrackerConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.chainList = followedChains(chains.registry);
+    this.depths = confirmationsByChain(chains.registry, config.FOLLOWER_CONFIRMATIONS);
+  }
+
+  /** The chains this replica follows now. */
+  held(): string[] {
+    return [...this.running.keys()];
+  }
+
+  async onModuleInit(): Promise<void> {
+    const skipped = this.chains.registry.chains.filter((c) => c.type === 'EVM' && !this.chains.followed(c.key)).map((c) => c.key);
+    if (skipped.length) this.logger.info({ chains: skipped }, 'EVM chains without an RPC endpoint or contracts are not followed');
+    await this.index.ensureFollowers(this.chainList.map((c) => c.key));
+    await this.feed.open();
+    this.keeper = new LeaseKeeper(new PgLeaseStore(this.pool), {
+      chains: this.chainList.map((c) => c.key),
+      holder: this.holder,
+      leaseMs: this.config.FOLLOWER_LEASE_MS,
+      everyMs: Math.max(200, Math.floor(this.config.FOLLOWER_LEASE_MS / 5)),
+      onGained: (key) => this.follow(key),
+      onLost: (key) => void this.unfollow(key),
+      onError: (error) => this.logger.warn({ err: error }, 'follower leases could not be renewed'),
+    });
+    this.keeper.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    const stopping = [...this.running.values()].map((f) => f.stop());
+    // Released only once the followers have stopped: a peer that takes over never overlaps them.
+    await this.keeper?.stop(true, async () => void (await Promise.all(stopping)));
+  }
+
+  private follow(chainKey: string): void {
+    const chain = this.chainList.find((c) => c.key === chainKey)!;
+    const follower = new ChainFollower(
+      {
+        chain,
+        holder: this.holder,
+        access: this.chains.access,
+        index: this.index,
+        feed: this.feed,
+        metrics: this.metrics,
+        logger: this.logger,
+      },
+      {
+        confirmations: this.depths.get(chainKey) ?? 0,
+        pollMs: this.config.FOLLOWER_POLL_MS,
+        backfillBlocks: this.config.FOLLOWER_BACKFILL_BLOCKS,
+        maxRange: this.config.FOLLOWER_MAX_RANGE,
+      },
+    );
+    this.running.set(chainKey, follower);
+    this.metrics.followerHeld.set({ chain: chainKey }, 1);
+    this.logger.info({ chain: chainKey, holder: this.holder }, 'following chain');
+    follower.start();
+  }
+
+  private async unfollow(chainKey: string): Promise<void> {
+    const follower = this.running.get(chainKey);
+    if (!follower) return;
+    this.running.delete(chainKey);
+    await follower.stop();
+    this.metrics.followerHeld.set({ chain: chainKey }, 0);
+    this.metrics.followerLagBlocks.remove({ chain: chainKey });
+    this.metrics.followerLagSeconds.remove({ chain: chainKey });
+  }
+}

@@ -1,0 +1,91 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { ChainEventBatch, IndexedChainEvent } from '@swap/contracts';
+import type { Logger } from '@swap/observability';
+import { DATABASE_POOL, LOGGER } from '@swap/service-kit';
+import type pg from 'pg';
+import { ChainEventFeed } from '../chain-events/chain-event-feed';
+import { SettlementChains } from './settlement-chains';
+import { SettlementQueue } from './settlement-queue';
+
+/** Batches one replica works on at once. */
+const BATCH_CONCURRENCY = 4;
+
+/**
+ * Fans the followers' events out to the swaps waiting for them: each batch finds, in one
+ * statement, the swaps it concerns (a source transaction seen, their intent created, filled
+ * or cancelled on the hub, a fill's message delivered to its spoke, a deposit the hub could
+ * not act on), marks them (`event_seq`, so a step that looked before the event looks
+ * again; `wake_at` two seconds on, so a swap whose item was in a replica's hands, which
+ * refuses a second one, is handed out by the timers soon after it is let go, while one
+ * looked at sooner sets its own time) and hands them to settlement's work queue.
+ */
+@Injectable()
+export class SettlementWakeups implements OnModuleInit {
+  constructor(
+    @Inject(DATABASE_POOL) private readonly pool: pg.Pool,
+    private readonly chains: SettlementChains,
+    private readonly feed: ChainEventFeed,
+    private readonly queue: SettlementQueue,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.feed.consume(async (batch) => void (await this.wake(batch)), BATCH_CONCURRENCY);
+  }
+
+  /** The swaps a batch concerns, woken; their ids. */
+  async wake(batch: ChainEventBatch): Promise<string[]> {
+    const events: IndexedChainEvent[] = [...batch.events, ...(batch.retracted ?? [])];
+    if (events.length === 0) return [];
+    const chain = this.chains.registry.findChain(batch.chainKey);
+    if (!chain) return [];
+    const hub = this.chains.hub;
+    const txs = unique(events.filter((e) => e.kind !== 'message_received').map((e) => e.txHash));
+    const intents = unique(events.flatMap((e) => (e.intentHash ? [e.intentHash] : [])));
+    // Deliveries on a spoke of messages the hub sent (a fill's output): the swaps whose fill sent them.
+    const delivered = chain.hub
+      ? []
+      : unique(events.filter((e) => e.kind === 'message_received' && e.peerChain === hub.relayChainId && e.connSn).map((e) => e.connSn!));
+    const { rows } = await this.pool.query<{ id: string }>(
+      `UPDATE relay_tracker.submissions s SET event_seq = s.event_seq + 1, wake_at = now() + interval '2 seconds'
+       WHERE s.wake_at IS NOT NULL AND (
+         (s.src_chain_key = $1 AND s.tx_hash = ANY($2::text[]))
+         OR s.intent_hash = ANY($3::text[])
+         OR s.fill_tx_hash IN (
+           SELECT e.tx_hash FROM relay_tracker.chain_events e
+           WHERE e.chain_key = $4 AND e.kind = 'message_sent' AND e.peer_chain = $5 AND e.conn_sn = ANY($6::numeric[])))
+       RETURNING s.id::text AS id`,
+      [chain.key, txs, intents, hub.key, chain.relayChainId, delivered],
+    );
+    // Deposits the hub received but could not act on (their calls failed): the relaying swaps they came from.
+    const refused = chain.hub
+      ? events.filter((e) => e.kind === 'message_received' && e.connSn && (e.data as { ok?: boolean } | undefined)?.ok === false)
+      : [];
+    if (refused.length) {
+      const sources = refused.flatMap((e) => {
+        const src = this.chains.byRelayId(e.peerChain ?? '');
+        return src ? [{ chainKey: src.key, connSn: e.connSn! }] : [];
+      });
+      rows.push(
+        ...(
+          await this.pool.query<{ id: string }>(
+            `UPDATE relay_tracker.submissions s SET event_seq = s.event_seq + 1, wake_at = now() + interval '2 seconds'
+           WHERE s.wake_at IS NOT NULL AND s.status = 'relaying' AND (s.src_chain_key, s.tx_hash) IN (
+             SELECT e.chain_key, e.tx_hash FROM relay_tracker.chain_events e
+             JOIN unnest($1::text[], $2::numeric[]) AS r(chain_key, conn_sn) ON e.chain_key = r.chain_key AND e.conn_sn = r.conn_sn
+             WHERE e.kind = 'message_sent' AND e.peer_chain = $3)
+           RETURNING s.id::text AS id`,
+            [sources.map((s) => s.chainKey), sources.map((s) => s.connSn), hub.relayChainId],
+          )
+        ).rows,
+      );
+    }
+    for (const { id } of rows) await this.queue.add(id);
+    if (rows.length) this.logger.debug({ chain: chain.key, events: events.length, woken: rows.length }, 'swaps woken by chain events');
+    return rows.map((r) => r.id);
+  }
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
