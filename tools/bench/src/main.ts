@@ -58,13 +58,16 @@ const adminPorts = new Map<number, number>();
 const keySetEnv = generateKeySetEnv();
 
 /** Starts a built entry point; a service (one given a PORT) also gets a free ADMIN_PORT. */
-async function start(script: string, env: Record<string, string>): Promise<ChildProcess> {
+async function start(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildProcess> {
   const full: Record<string, string> = { ...keySetEnv, ...env };
   if (full.PORT) {
     full.ADMIN_PORT ??= String(await unusedPort());
     adminPorts.set(Number(full.PORT), Number(full.ADMIN_PORT));
   }
-  const child = spawn(process.execPath, [join(ROOT, script)], { env: { ...process.env, ...full }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, script)], {
+    env: { ...process.env, ...full },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   children.push(child);
   return child;
 }
@@ -208,7 +211,7 @@ async function main(): Promise<void> {
   if (!only || only === 'intents') await benchIntents({ ...ctx, natsUrl: NATS_URL });
   if (!only || only === 'quotes') await benchQuotes({ ...ctx, natsUrl: NATS_URL });
   if (!only || only === 'oracle') await benchOracle(ctx);
-  if (!only || only === 'settlement') await benchSettlement({ ...ctx, natsUrl: NATS_URL });
+  if (!only || only === 'settlement') await benchSettlement(ctx);
 }
 
 function pct(ratio: number): string {

@@ -33,7 +33,7 @@ export interface BenchContext {
   duration: number;
   connections: number;
   /** Starts a built entry point; one given a PORT also gets a free ADMIN_PORT. */
-  start(script: string, env: Record<string, string>): Promise<ChildProcess>;
+  start(script: string, env: Record<string, string>, nodeArgs?: string[]): Promise<ChildProcess>;
   waitFor(url: string): Promise<void>;
   /** Waits for the service started on this PORT to answer on its admin port (`/readyz` unless told). */
   waitForService(port: number, path?: string): Promise<void>;

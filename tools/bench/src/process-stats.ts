@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { parseMetrics } from '../../ops/src/prometheus-text';
+
+/** Busy and total jiffies of all CPUs (/proc/stat; zeros where there is none). */
+export function machineCpu(): { busy: number; total: number } {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    return { busy: total - fields[3] - (fields[4] ?? 0), total };
+  } catch {
+    return { busy: 0, total: 1 };
+  }
+}
+
+/** CPU seconds (user + system) a process has used so far (/proc/<pid>/stat). */
+export function processCpuSeconds(pid: number | undefined): number {
+  const { user, system } = processCpuSplit(pid);
+  return user + system;
+}
+
+/** CPU seconds a process has used so far, in its own code (user) and in the kernel for it (system: its socket writes, say). */
+export function processCpuSplit(pid: number | undefined): { user: number; system: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 }; // utime, stime in clock ticks (100 Hz on Linux)
+  } catch {
+    return { user: 0, system: 0 };
+  }
+}
+
+/** The sum of a metric's samples (every label set) on a service's /metrics. */
+export async function metricSum(adminPort: number, name: string): Promise<number> {
+  const samples = parseMetrics(await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text());
+  return samples.filter((m) => m.name === name).reduce((total, m) => total + m.value, 0);
+}
+
+/** Rows a schema's tables had inserted, updated or deleted so far (PostgreSQL's statistics, flushed within a second). */
+export async function rowsWritten(sql: pg.Pool, schema: string): Promise<number> {
+  const { rows } = await sql.query<{ n: string }>(
+    `SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::text AS n FROM pg_stat_user_tables WHERE schemaname = $1`,
+    [schema],
+  );
+  return Number(rows[0].n);
+}
+
+/** Messages into a nats-server so far (its monitoring port's /varz). */
+export async function natsMessagesIn(monitorUrl: string): Promise<number> {
+  const varz = (await (await fetch(`${monitorUrl}/varz`)).json()) as { in_msgs: number };
+  return varz.in_msgs;
+}
+
+export function percentile(xs: number[], p: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+export function pct(ratio: number): string {
+  return `${(ratio * 100).toFixed(1)}%`;
+}
+
+export async function until(probe: () => boolean | Promise<boolean>, timeoutMs: number, message: string, everyMs = 100): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(message);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export async function mapLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
+}
