@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
-// The portal UI: static files served by partner-portal-api at /portal/ (README: Partner portal).
+// The portal UI: static files served by partner-portal-api at /portal/ (docs/integrators/partner-portal.md#the-web-ui).
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/portal/',

@@ -1,6 +1,6 @@
 // For `prisma migrate deploy` where Prisma's schema engine can be downloaded:
 //   DATABASE_URL='postgresql://…/swap_platform?schema=sponsorship_keys' npx prisma migrate deploy --config apps/sponsorship-keys/prisma.config.ts
-// Offline machines use `npm run migrate`, which applies the same files (README: Database migrations).
+// Offline machines use `npm run migrate`, which applies the same files (docs/operators/database-migrations.md).
 import { defineConfig, env } from 'prisma/config';
 
 export default defineConfig({

@@ -25,6 +25,7 @@ const operators = [
   { text: 'Deploying to Kubernetes', link: '/operators/kubernetes' },
   { text: 'Securing the bus', link: '/operators/securing-the-bus' },
   { text: 'Scaling relay-tracker', link: '/operators/scaling-relay-tracker' },
+  { text: 'Capacity', link: '/operators/capacity' },
   { text: 'The gateway', link: '/operators/gateway' },
   { text: 'Health, metrics, logs and shutdown', link: '/operators/health-and-observability' },
   { text: 'Operator routes and the ops tool', link: '/operators/operator-access' },

@@ -9,7 +9,7 @@ import { startPlatform, type Platform } from '../../../tools/embedded/src/platfo
 
 jest.setTimeout(120_000);
 
-/** PORTAL_SCREENSHOTS=docs/portal writes the README's screenshots. */
+/** PORTAL_SCREENSHOTS=docs/portal writes the screenshots of docs/integrators/partner-portal.md. */
 const SHOTS = process.env.PORTAL_SCREENSHOTS;
 
 /**

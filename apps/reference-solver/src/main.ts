@@ -5,7 +5,7 @@ import { stopOnSignals } from '@swap/service-kit';
 import { ReferenceSolver } from './reference-solver';
 import { ReferenceSolverConfig } from './reference-solver.config';
 
-/** `npm run start:reference-solver`: one solver process (README: Writing a solver). */
+/** `npm run start:reference-solver`: one solver process (docs/integrators/solvers.md). */
 async function main(): Promise<void> {
   let config: ReferenceSolverConfig;
   try {

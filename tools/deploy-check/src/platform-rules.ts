@@ -251,7 +251,7 @@ const NATS_SECRETS = ['NATS_NKEY_SEED', 'NATS_PASSWORD', 'NATS_USER', 'NATS_CRED
 export const NATS_PERMISSIONS = join(CHART, 'files', 'nats-permissions.conf');
 
 /**
- * The bus as a trust boundary (README: Securing the bus): each service on it logs in with
+ * The bus as a trust boundary (docs/operators/securing-the-bus.md): each service on it logs in with
  * its own nkey seed, from a Secret, never written into the manifests; the services off the
  * bus get no NATS credential; the NATS server's authorization block is shipped, and is the
  * chart's file word for word; TLS files point into a mounted volume.

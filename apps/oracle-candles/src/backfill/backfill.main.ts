@@ -1,5 +1,5 @@
 /**
- * Seeds candle history from a CSV or JSON file (README: Oracle candles → Backfill):
+ * Seeds candle history from a CSV or JSON file (docs/architecture/oracle-candles.md#backfill):
  *
  *   DATABASE_URL=… npm run candles:backfill -- --file history.csv [--interval 1h] [--rebuild-rollups]
  */
