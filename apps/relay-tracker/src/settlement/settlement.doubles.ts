@@ -1,0 +1,192 @@
+import {
+  ChainAccess,
+  RelayApiClient,
+  RelayApiError,
+  type ChainInfo,
+  type EvmAdapter,
+  type MinedTransaction,
+  type RelayPacket,
+} from '@swap/chains';
+import { AppError, ErrorCode, type RpcReply, type RpcRequest, type RpcSubject } from '@swap/contracts';
+import { MessagingClient, type Bus, type WorkResult } from '@swap/messaging';
+import { createLogger } from '@swap/observability';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { PrismaClient } from '../generated/prisma/client';
+import { RelayTrackerConfig } from '../relay-tracker.config';
+import { ClaimsService } from '../submissions/claims.service';
+import { SettlementChains } from './settlement-chains';
+import { HUB, PROFILE, SETTINGS, SPOKE } from './settlement.fixtures';
+import { SettlementWorker } from './settlement.worker';
+import type { SubmissionStore } from './submission-store';
+import { MemorySubmissionStore } from './submission-store.double';
+
+export * from './settlement.fixtures';
+export { MemorySubmissionStore, type Announced } from './submission-store.double';
+
+/*
+ * Fixed doubles for the settlement specs (settlement-*.spec.ts): the store kept in memory
+ * with the SQL's compare-and-set rules and index facts, the chains and the relay answering
+ * what a test set, the solver marketplace accepting or refusing. The worker is the real one.
+ */
+
+// --- The chains, the relay, the marketplace, the claims -----------------------------------------
+
+/** ChainAccess answering from memory; `down` makes every read fail as an RPC error does (a 503 naming the chain). */
+export class FixedChainAccess extends ChainAccess {
+  readonly mined = new Map<string, MinedTransaction>();
+  readonly reads: { chain: string; read: string; txHash: string }[] = [];
+  down = false;
+  /** Runs after the next read, before its answer is returned (something happening while a step looks). */
+  afterNextRead?: () => Promise<unknown>;
+
+  constructor() {
+    super({ timeoutMs: 1 });
+  }
+
+  mine(chainKey: string, txHash: string, transaction: MinedTransaction): void {
+    this.mined.set(`${chainKey}:${txHash}`, transaction);
+  }
+
+  override async evm<T>(chain: ChainInfo, read: (adapter: EvmAdapter) => Promise<T>): Promise<T> {
+    const answer = async <A>(name: string, txHash: string, value: () => A): Promise<A> => {
+      this.reads.push({ chain: chain.key, read: name, txHash });
+      if (this.down) throw new Error('connect ECONNREFUSED');
+      const result = value();
+      const hook = this.afterNextRead;
+      this.afterNextRead = undefined;
+      await hook?.();
+      return result;
+    };
+    const adapter: Pick<EvmAdapter, 'chain' | 'minedTransaction' | 'transaction'> = {
+      chain,
+      minedTransaction: (h) => answer('minedTransaction', h, () => this.mined.get(`${chain.key}:${h}`)),
+      transaction: (h) =>
+        answer('transaction', h, () => {
+          const mined = this.mined.get(`${chain.key}:${h}`);
+          return mined && { blockNumber: mined.blockNumber, from: mined.from, to: mined.to, input: mined.input };
+        }),
+    };
+    try {
+      return await read(adapter as EvmAdapter);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError(503, ErrorCode.ChainUnavailable, `${chain.key} could not be read; retry later`);
+    }
+  }
+}
+
+/** The relay API: submits and packet reads recorded; `down` makes them fail as a 5xx does. */
+export class FixedRelay extends RelayApiClient {
+  readonly submits: { chainId: string; txHash: string; data?: { address: string; payload: string } }[] = [];
+  readonly packetReads: { chainId: string; txHash: string }[] = [];
+  readonly packets = new Map<string, RelayPacket[]>();
+  down = false;
+
+  constructor() {
+    super('http://relay.invalid', { timeoutMs: 1 });
+  }
+
+  override async submit(chainId: string, txHash: string, data?: { address: string; payload: string }): Promise<{ success: true }> {
+    this.submits.push({ chainId, txHash, ...(data ? { data } : {}) });
+    if (this.down) throw new RelayApiError('relay API answered 503');
+    return { success: true };
+  }
+
+  override async transactionPackets(chainId: string, txHash: string): Promise<RelayPacket[]> {
+    this.packetReads.push({ chainId, txHash });
+    if (this.down) throw new RelayApiError('relay API answered 503');
+    return this.packets.get(txHash) ?? [];
+  }
+}
+
+/** The chains of the profile above, read through the fixed access and relay. */
+export class FixedSettlementChains extends SettlementChains {
+  declare readonly access: FixedChainAccess;
+  declare readonly relay: FixedRelay;
+
+  constructor(config: RelayTrackerConfig) {
+    super(config);
+    Object.assign(this, { access: new FixedChainAccess(), relay: new FixedRelay() });
+  }
+}
+
+/** The bus as settlement uses it: intentExecute (the solver marketplace) accepts, or fails with `refusal`. */
+export class FixedMarketplace extends MessagingClient {
+  readonly requests: { subject: string; payload: unknown }[] = [];
+  refusal?: AppError;
+
+  constructor() {
+    super({} as Bus, { timeoutMs: 1 });
+  }
+
+  override async request<S extends RpcSubject>(subject: S, payload: RpcRequest<S>): Promise<RpcReply<S>> {
+    this.requests.push({ subject, payload });
+    if (this.refusal) throw this.refusal;
+    return { answer: 'OK', intent_hash: '' } as RpcReply<S>;
+  }
+}
+
+/** The rejected claims table (what ClaimsService writes), in memory. */
+export class MemoryClaimsDb {
+  readonly rejected: { submissionId: string; walletAddress: string; intentHash: string; reason: string; settled: boolean }[] = [];
+  readonly rejectedClaim = {
+    create: async ({ data }: { data: MemoryClaimsDb['rejected'][number] }) => this.rejected.push(data),
+    findMany: async ({ where }: { where: { submissionId: string } }) =>
+      this.rejected.filter((c) => c.submissionId === where.submissionId && !c.settled),
+    deleteMany: async () => ({ count: 0 }),
+    updateMany: async () => ({ count: 0 }),
+  };
+  async $executeRaw(): Promise<number> {
+    return 0;
+  }
+}
+
+// --- The harness --------------------------------------------------------------------------------
+
+export interface Settlement {
+  store: MemorySubmissionStore;
+  chains: FixedSettlementChains;
+  marketplace: FixedMarketplace;
+  claims: MemoryClaimsDb;
+  /** One settlement turn of this swap, as the work queue hands it out. */
+  run(id: string): Promise<WorkResult>;
+  /** Another replica's worker, on the same store, chains and marketplace. */
+  replica(): SettlementWorker;
+}
+
+export function settlement(): Settlement {
+  const dir = mkdtempSync(join(tmpdir(), 'settlement-spec-'));
+  let chains: FixedSettlementChains;
+  const config = Object.assign(new RelayTrackerConfig(), SETTINGS, {
+    CHAIN_PROFILE: join(dir, 'profile.json'),
+    CHAIN_RPC_URLS: `${HUB.key}=http://hub.rpc.invalid,${SPOKE.key}=http://spoke.rpc.invalid`,
+  });
+  try {
+    writeFileSync(config.CHAIN_PROFILE, JSON.stringify(PROFILE));
+    chains = new FixedSettlementChains(config);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const store = new MemorySubmissionStore();
+  const marketplace = new FixedMarketplace();
+  const claims = new MemoryClaimsDb();
+  const logger = createLogger({
+    service: 'relay-tracker',
+    level: 'silent',
+    destination: new Writable({ write: (_c, _e, done) => done() }),
+  });
+  const replica = () =>
+    new SettlementWorker(
+      store as unknown as SubmissionStore,
+      chains,
+      new ClaimsService(claims as unknown as PrismaClient),
+      marketplace,
+      config,
+      logger,
+    );
+  const worker = replica();
+  return { store, chains, marketplace, claims, run: (id) => worker.process({ id, attempt: 1 }), replica };
+}
