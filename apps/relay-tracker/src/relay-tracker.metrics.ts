@@ -26,6 +26,7 @@ export class RelayTrackerMetrics implements RpcObserver {
   readonly eventsPending: Gauge;
   readonly eventsRedelivered: Gauge;
   readonly workPending: Gauge;
+  readonly workRedelivered: Gauge;
 
   constructor(metrics: ServiceMetrics) {
     const registers = [metrics.registry];
@@ -102,6 +103,11 @@ export class RelayTrackerMetrics implements RpcObserver {
     this.workPending = new Gauge({
       name: 'settlement_work_pending',
       help: 'Settlement work items waiting or in hand (the JetStream consumer KEDA scales on, or the PostgreSQL queue)',
+      registers,
+    });
+    this.workRedelivered = new Gauge({
+      name: 'settlement_work_redelivered',
+      help: 'Settlement work items handed out more than once (a replica died mid-step, or failed on them)',
       registers,
     });
   }

@@ -129,6 +129,10 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
     return info.num_pending + info.num_ack_pending;
   }
 
+  async redelivered(): Promise<number> {
+    return (await this.jsm.consumers.info(this.names.stream, this.names.consumer)).num_redelivered;
+  }
+
   /** Deletes the stream (and its consumer): for tests and teardown. */
   async destroy(): Promise<void> {
     await this.jsm.streams.delete(this.names.stream).catch(() => false);

@@ -49,6 +49,11 @@ export class PgWorkQueue extends HandlerSlots implements WorkQueue {
     return row.n;
   }
 
+  async redelivered(): Promise<number> {
+    const [row] = await this.sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.options.table} WHERE attempts > 1`);
+    return row.n;
+  }
+
   protected async run(): Promise<void> {
     while (this.running) {
       const free = this.concurrency - this.inHand.size;

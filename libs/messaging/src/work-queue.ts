@@ -41,6 +41,8 @@ export interface WorkQueue {
   stop(): Promise<void>;
   /** Items waiting or in hand (what an autoscaler reads). */
   depth(): Promise<number>;
+  /** Items handed out more than once so far (a replica died or failed on them). */
+  redelivered(): Promise<number>;
 }
 
 /** Back-off for an item whose handler threw: 0.5 s, 1 s, 2 s … up to a minute. */

@@ -119,12 +119,7 @@ describe('settlement: a cancel before any failure or fill', () => {
     });
   });
 
-  // BUG (settlement.worker.ts, watchesCancel): only a failure at posted_execution is watched.
-  // A swap the marketplace refused failed at posting_execution, after the hub follower saw its
-  // intent created: the intent is open on the hub and the user recovers the input with the
-  // same cancel, but relay-tracker never watches it, so its status never shows intentCancelled
-  // (docs/integrators/whole-swap.md, "Cancel after failure": a failed swap's intent is watched).
-  it.failing('refused by the marketplace with its intent open on the hub: the cancel is watched and shown too', async () => {
+  it('refused by the marketplace with its intent open on the hub: the cancel is watched and shown too', async () => {
     const { id } = s.store.submitted(intent, { txHash: SOURCE, srcChainKey: SPOKE.key, status: 'posting_execution', hubTxHash: CREATED });
     s.marketplace.refusal = new AppError(409, ErrorCode.QuoteMismatch, 'The intent swaps other tokens than quote q_1');
     await s.run(id);
@@ -133,7 +128,6 @@ describe('settlement: a cancel before any failure or fill', () => {
     s.store.record(events.cancelled(intent, tx('cancel')));
     await s.run(id);
 
-    // Today: failed, wakeAt null from the failure on, intentCancelled false.
     expect(s.store.get(id)).toMatchObject({ status: 'failed', intentCancelled: true });
   });
 });

@@ -41,6 +41,7 @@ export class SettlementGauges implements OnModuleInit, OnModuleDestroy {
       );
       for (const status of IN_FLIGHT) this.metrics.swaps.set({ status }, counts.find((c) => c.status === status)?.n ?? 0);
       this.metrics.workPending.set(await this.queue.depth());
+      this.metrics.workRedelivered.set(await this.queue.redelivered());
       const backlog = await this.feed.backlog();
       if (backlog) {
         this.metrics.eventsPending.set(backlog.pending);

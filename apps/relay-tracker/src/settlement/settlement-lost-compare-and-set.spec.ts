@@ -90,12 +90,7 @@ describe('settlement: a lost compare-and-set', () => {
     expect(s.store.get(id)).toMatchObject({ status: 'relaying', eventSeq: 0, wakeAt: new Date('2025-11-22T12:50:30.000Z') });
   });
 
-  // BUG (settlement.worker.ts, notFound → waitLearning): the not-found step stores notFoundSince
-  // with a patch and parks the row that patch returned, whose event_seq already counts an event
-  // that arrived after the chain was asked. The guard then passes, the event's wake-up (2 s) is
-  // overwritten with the fallback (30 s): the mined deposit waits a fallback period instead of
-  // being looked at again at once, as docs/architecture/settlement.md ("Waking on events") says.
-  it.failing('an event arriving while the not-found check asks the chain makes it look again', async () => {
+  it('an event arriving while the not-found check asks the chain makes it look again', async () => {
     const { id } = s.store.submitted(intent, { txHash: SOURCE, srcChainKey: SPOKE.key });
     // The chain answers "unknown"; before the step writes, the deposit is mined and the spoke follower indexes it.
     s.chains.access.afterNextRead = async () => {
@@ -105,7 +100,6 @@ describe('settlement: a lost compare-and-set', () => {
 
     await s.run(id);
 
-    // Today: still pending, event_seq 1, parked until 12:50:30 (the event had set 12:50:02), one chain read.
     expect(s.store.get(id)).toMatchObject({ status: 'relaying' });
   });
 });

@@ -83,6 +83,10 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
     return this.queue.depth();
   }
 
+  redelivered(): Promise<number> {
+    return this.queue.redelivered();
+  }
+
   private async checkReadiness(): Promise<void> {
     try {
       await this.pool.query('SELECT 1');

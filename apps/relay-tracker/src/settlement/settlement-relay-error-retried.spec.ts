@@ -82,7 +82,7 @@ describe('settlement: a relay or marketplace error is retried', () => {
       expect(state(id)).toMatchObject({ status: 'posting_execution', processingAttempts: 1, userMessage: null });
     });
 
-    it('a refusal (4xx): failed "the solver marketplace refused the intent", its reason in the message', async () => {
+    it('a refusal (4xx): failed "the solver marketplace refused the intent", its reason and the cancel in the message, the cancel watched', async () => {
       const id = handingOver();
       s.marketplace.refusal = new AppError(409, ErrorCode.QuoteMismatch, 'The intent swaps other tokens than quote q_1');
 
@@ -92,8 +92,10 @@ describe('settlement: a relay or marketplace error is retried', () => {
       expect({ ...state(id), failedAtStep: row.failedAtStep }).toEqual({
         status: 'failed',
         processingAttempts: 0,
-        wakeAt: null,
-        userMessage: 'The solver marketplace refused this swap: The intent swaps other tokens than quote q_1',
+        // Its intent is open on the hub: watched for the cancel the message suggests, ten fallback periods on.
+        wakeAt: new Date('2025-11-22T12:55:00.000Z'),
+        userMessage:
+          "The solver marketplace refused this swap: The intent swaps other tokens than quote q_1. Your input is held for you on the hub and can be recovered with a cancel: POST /v1/swaps/intents/cancel with this swap's intent.",
         failedAtStep: 'posting_execution',
       });
       expect(s.store.announced).toEqual([

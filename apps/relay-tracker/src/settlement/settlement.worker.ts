@@ -14,15 +14,21 @@ import { SubmissionStore, type SubmissionPatch, type SubmissionRow } from './sub
 
 /** Steps one turn may take before it yields (a swap is never held forever by one replica). */
 const MAX_STEPS_PER_TURN = 10;
+/** What a person does when a swap fails with its intent open on the hub. */
+const HELD_ON_THE_HUB =
+  "Your input is held for you on the hub and can be recovered with a cancel: POST /v1/swaps/intents/cancel with this swap's intent.";
 /** A failed swap's intent is watched for a cancel; with no event it is looked at this many fallback periods apart. */
 const CANCEL_WATCH_FALLBACKS = 10;
 
 /**
  * What a step did: moved the swap on or learned something (look again at once with the new
- * row), found nothing to do until an event or `until` (park it; null: nothing left to do),
- * lost a race (read it again), or reached its end with nothing left to store.
+ * row), found nothing to do until an event or `until` (park it, `row` as last written,
+ * guarded by the events of the row it decided on, `decidedOn`, else the row it was given;
+ * null: nothing left to do), lost a race (read it again), or reached its end with nothing
+ * left to store.
  */
-type StepResult = { next: SubmissionRow } | { wait: Date | null; row?: SubmissionRow } | { again: true } | { settled: true };
+type StepResult =
+  { next: SubmissionRow } | { wait: Date | null; row?: SubmissionRow; decidedOn?: SubmissionRow } | { again: true } | { settled: true };
 
 /**
  * Settlement of one swap per call (docs/architecture/settlement.md): each step reads the
@@ -65,10 +71,11 @@ export class SettlementWorker {
       }
       if ('wait' in result) {
         const waiting = result.row ?? row;
-        // Just written with this very wake time: its facts were read by the write itself, and an event
-        // matched after it set the wake time to now, so there is nothing to guard against.
-        if ((written || result.row) && sameTime(waiting.wakeAt, result.wait)) return { done: true };
-        if (await this.store.park(waiting, result.wait)) return { done: true };
+        // Just written by a transition with this very wake time, and the step decided on the facts that
+        // write read back: an event matched after it set the wake time itself, nothing to guard against.
+        if (written && !result.row && sameTime(waiting.wakeAt, result.wait)) return { done: true };
+        // Guarded by the event count of the row the step decided on (an event since makes it look again).
+        if (await this.store.park({ ...waiting, eventSeq: (result.decidedOn ?? row).eventSeq }, result.wait)) return { done: true };
       }
       // Lost a race, or an event came while it looked: look again.
       row = await this.store.find(row.id);
@@ -264,7 +271,7 @@ export class SettlementWorker {
         return this.fail(
           current,
           'the solver marketplace refused the intent',
-          `The solver marketplace refused this swap: ${error.message}`,
+          `The solver marketplace refused this swap: ${error.message.replace(/\.?$/, '.')} ${HELD_ON_THE_HUB}`,
         );
       }
       throw error;
@@ -298,11 +305,13 @@ export class SettlementWorker {
       return this.fail(
         row,
         'deadline passed unfilled',
-        `No solver filled your swap before its deadline (${new Date(Number(deadline) * 1000).toISOString()}). Your input is held for you on the hub and can be recovered with a cancel: POST /v1/swaps/intents/cancel with this swap's intent.`,
+        `No solver filled your swap before its deadline (${new Date(Number(deadline) * 1000).toISOString()}). ${HELD_ON_THE_HUB}`,
       );
     }
     const deadlineMs = Number(deadline) * 1000 + 1_000;
-    return { wait: new Date(Math.min(this.fallback().getTime(), Math.max(deadlineMs, Date.now() + 1_000))) };
+    // Past the deadline by the wall clock but not yet by the hub follower's (it lags, or is down): a few seconds more.
+    const next = Date.now() < deadlineMs ? deadlineMs : Date.now() + 5_000;
+    return { wait: new Date(Math.min(this.fallback().getTime(), next)) };
   }
 
   /** A fill bound for a spoke: solved once the destination's follower saw the fill's message delivered (or, unfollowed, the relay says so). */
@@ -324,13 +333,16 @@ export class SettlementWorker {
       const delivered = factsOf(current).fillDeliveries.find((e) => e.chainKey === dst.key);
       if (delivered) return this.solvedOn(current, fill, dst.key, delivered.txHash);
     }
-    // Where no follower sees the destination, or it has not for a while, the relay's packets say.
-    if (!followed || Date.now() - current.updatedAt.getTime() >= this.config.FALLBACK_CHECK_MS) {
+    // Where no follower sees the destination, or it has not for a while, the relay's packets say
+    // (and the relay is reminded of the fill: its submit is idempotent).
+    const waitedLong = Date.now() - current.updatedAt.getTime() >= this.config.FALLBACK_CHECK_MS;
+    if (waitedLong) await this.chains.relay.submit(hub.relayChainId, fill).catch(() => undefined);
+    if (!followed || waitedLong) {
       const packets = await this.chains.relay.transactionPackets(hub.relayChainId, fill);
       const delivery = packets.find((p) => p.dst_chain_id === intent.dstChain && p.status === 'executed' && p.dst_tx_hash);
       if (delivery) return this.solvedOn(current, fill, dst?.key ?? intent.dstChain, delivery.dst_tx_hash.toLowerCase());
     }
-    return { wait: followed ? this.fallback() : after(this.config.STEP_POLL_MS), row: current };
+    return { wait: followed ? this.fallback() : after(this.config.STEP_POLL_MS), row: current, decidedOn: current };
   }
 
   private solvedOn(row: SubmissionRow, fill: string, dstKey: string, deliveryTx: string): Promise<StepResult> {
@@ -351,7 +363,7 @@ export class SettlementWorker {
     const patched = await this.store.patch(row, { intentCancelled: true });
     if (!patched) return { again: true };
     this.logger.info({ txHash: row.txHash }, 'failed swap cancelled: input refunded');
-    return { wait: null, row: patched };
+    return { wait: null, row: patched, decidedOn: patched };
   }
 
   /** Hands a spoke source to the relay with its payload (idempotent; a failure is only logged: the fallback tries again). */
@@ -395,7 +407,8 @@ export class SettlementWorker {
   /** Waits after storing what the step learnt (the not-found clock). */
   private async waitLearning(row: SubmissionRow, until: Date, patch: SubmissionPatch): Promise<StepResult> {
     const patched = await this.store.patch(row, patch);
-    return patched ? { wait: until, row: patched } : { again: true };
+    // Decided on `row`: an event since it was read (counted in the patched row) makes it look again.
+    return patched ? { wait: until, row: patched, decidedOn: row } : { again: true };
   }
 
   private fallback(): Date {
@@ -429,7 +442,10 @@ function lastMoveAt(row: SubmissionRow): number {
   return Date.parse(history.at(-1)?.at ?? row.createdAt.toISOString());
 }
 
+/** The statuses a swap's intent is open on the hub in: a failure from one of them leaves the input there, to cancel. */
+const INTENT_OPEN: readonly string[] = ['posting_execution', 'posted_execution'];
+
 /** A swap that failed after its intent was open on the hub, not yet cancelled: its refund is watched. */
 function watchesCancel(row: Pick<SubmissionRow, 'verified' | 'hubTxHash' | 'intentCancelled' | 'failedAtStep'>): boolean {
-  return Boolean(row.verified && row.hubTxHash && !row.intentCancelled && row.failedAtStep === 'posted_execution');
+  return Boolean(row.verified && row.hubTxHash && !row.intentCancelled && row.failedAtStep && INTENT_OPEN.includes(row.failedAtStep));
 }
