@@ -17,7 +17,7 @@
  *   FROM, TO       source and destination chain keys (default 0xa4b1.arbitrum → 0x2105.base)
  *   TOKEN_IN, TOKEN_OUT   token symbols (default USDC → USDC); AMOUNT in token units (default 10)
  *   RPC_URLS       key=url,… for the two chains; otherwise read from CHAIN_PROFILE
- *                  (default .data/devnet/profile.json, written by `npm start`)
+ *                  (default $DATA_DIR/devnet/profile.json, DATA_DIR as `npm start` was given it or .data)
  *   SLIPPAGE_BPS   accepted shortfall from the quote (default 100 = 1 %); POLL_MS (default 3000)
  */
 import { readFileSync } from 'node:fs';
@@ -69,7 +69,9 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): SwapOption
     tokenIn: env.TOKEN_IN ?? 'USDC',
     tokenOut: env.TOKEN_OUT ?? 'USDC',
     amount: env.AMOUNT ?? '10',
-    rpcUrls: env.RPC_URLS ? parseRpcUrls(env.RPC_URLS) : rpcUrlsFromProfile(env.CHAIN_PROFILE ?? '.data/devnet/profile.json'),
+    rpcUrls: env.RPC_URLS
+      ? parseRpcUrls(env.RPC_URLS)
+      : rpcUrlsFromProfile(env.CHAIN_PROFILE ?? `${env.DATA_DIR ?? '.data'}/devnet/profile.json`),
     slippageBps: Number(env.SLIPPAGE_BPS ?? 100),
     pollMs: Number(env.POLL_MS ?? 3000),
     timeoutMs: Number(env.TIMEOUT_MS ?? 600_000),

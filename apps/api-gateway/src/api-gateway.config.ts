@@ -98,6 +98,34 @@ export class ApiGatewayConfig extends ServiceConfig {
   @IsInt()
   UPSTREAM_CONCURRENCY_PER_CLIENT = 64;
 
+  /**
+   * Status streams (GET /v1/swaps/submit-tx/events) one client address may hold open at
+   * once, apart from UPSTREAM_CONCURRENCY_PER_CLIENT (a stream lasts until its swap ends);
+   * more are answered 429.
+   */
+  @Type(() => Number)
+  @Min(1)
+  @Max(100_000)
+  @IsInt()
+  STREAMS_PER_CLIENT = 100;
+
+  /**
+   * A status stream silent this long is closed (its upstream sends a comment every 15 s, so
+   * only a stuck one is). Streams are exempt from UPSTREAM_TIMEOUT_MS once their headers came.
+   */
+  @Type(() => Number)
+  @Min(1_000)
+  @Max(600_000)
+  @IsInt()
+  STREAM_IDLE_TIMEOUT_MS = 45_000;
+
+  /** Connections to swap-gateway for status streams, per replica, apart from ordinary requests' (one per open stream). */
+  @Type(() => Number)
+  @Min(1)
+  @Max(1_000_000)
+  @IsInt()
+  STREAM_UPSTREAM_CONNECTIONS = 20_000;
+
   /** Largest request body the gateway forwards; larger ones get 413. */
   @Type(() => Number)
   @Min(1_024)

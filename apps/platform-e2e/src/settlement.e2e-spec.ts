@@ -1,6 +1,6 @@
 import { INTENTS_ABI, loadChainRegistry, type ChainRegistry } from '@swap/chains';
 import type { BuildResponse, EvmTx, Intent, SubmissionStatusResponse } from '@swap/contracts';
-import { eventually, intentRequestBody, jsonOf, LogCapture } from '@swap/testing';
+import { eventually, intentRequestBody, jsonOf, LogCapture, readEventStream } from '@swap/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -189,6 +189,42 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
       Date.parse(done.history.at(-1)!.at) - Date.parse(done.history[0].at),
     );
     spokeToSpoke = { built: quote.txData, txHash, done };
+  });
+
+  it('pushes each transition on a status stream, in order, closing at solved; a resume with Last-Event-ID misses and repeats nothing', async () => {
+    const { txHash } = await swap('0xa4b1.arbitrum', '0x2105.base', 'USDC', 'USDC', '5000000');
+    // Opened while the swap settles: the history so far is replayed, the rest pushed as it happens.
+    const url = `${gateway}/v1/swaps/submit-tx/events?txHash=${txHash}&srcChainKey=0xa4b1.arbitrum`;
+    const live = await readEventStream(url, { timeoutMs: 30_000 });
+    expect(live).toMatchObject({ status: 200, contentType: expect.stringMatching(/^text\/event-stream/), ended: true });
+    expect(live.events.map((e) => e.id)).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(live.events.map((e) => e.event)).toEqual(['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved']);
+    const data = live.events.map((e) => JSON.parse(e.data) as Status);
+    // Each event's data is the status answer as it was then: its own status, the history up to it.
+    data.forEach((d, i) => {
+      expect(d.status).toBe(live.events[i].event);
+      expect(d.history.map((h) => h.status)).toEqual(live.events.slice(0, i + 1).map((e) => e.event));
+      expect(d.terminal).toBe(i === 5);
+    });
+    expect(data[1].result).toBeUndefined();
+    expect(data[2].result).toEqual({ hubTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    const done = await status(txHash, '0xa4b1.arbitrum');
+    expect(data[5]).toEqual(done);
+
+    const resumed = await readEventStream(url, { headers: { 'last-event-id': '3' }, timeoutMs: 10_000 });
+    expect(resumed.ended).toBe(true);
+    expect(resumed.events.map((e) => e.id)).toEqual(['4', '5', '6']);
+    expect(resumed.events.map((e) => e.data)).toEqual(live.events.slice(3).map((e) => e.data));
+    // After the terminal event nothing more will come: 204, so an EventSource stops reconnecting.
+    expect((await fetch(url, { headers: { 'last-event-id': '6' } })).status).toBe(204);
+    const beyond = await fetch(url, { headers: { 'last-event-id': '7' } });
+    expect(beyond.status).toBe(400);
+    expect((await jsonOf(beyond)).details).toEqual([expect.objectContaining({ field: 'Last-Event-ID', rule: 'knownEvent' })]);
+    const unknown = await fetch(url.replace(txHash, `0x${'ab'.repeat(32)}`));
+    expect({ status: unknown.status, type: unknown.headers.get('content-type') }).toEqual({
+      status: 404,
+      type: 'application/json; charset=utf-8',
+    });
   });
 
   it('answers the relay routes: packets of the source and of the fill, relay data of an intent or a submission, an untracked submit', async () => {

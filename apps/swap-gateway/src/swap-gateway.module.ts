@@ -3,13 +3,15 @@ import { IntentsController } from './intents/intents.controller';
 import { RelayController } from './intents/relay.controller';
 import { KeysModule } from './keys/keys.module';
 import { QuotesController } from './quotes/quotes.controller';
+import { SubmissionEventsController } from './submissions/submission-events.controller';
+import { SubmissionStreams } from './submissions/submission-streams';
 import { SubmissionsController } from './submissions/submissions.controller';
 import { SubmitLimits } from './submissions/submit-limits';
 import { ReadsModule } from './reads/reads.module';
 
 @Module({
   imports: [KeysModule, ReadsModule],
-  controllers: [QuotesController, IntentsController, RelayController, SubmissionsController],
-  providers: [SubmitLimits],
+  controllers: [QuotesController, IntentsController, RelayController, SubmissionsController, SubmissionEventsController],
+  providers: [SubmitLimits, SubmissionStreams],
 })
 export class SwapGatewayModule {}

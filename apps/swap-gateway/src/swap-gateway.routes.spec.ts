@@ -77,6 +77,7 @@ describe('swap-gateway routes and their keys', () => {
     expect(HTTP_ROUTES.filter((r) => r.method !== 'POST')).toEqual([
       { method: 'GET', path: '/v1/swaps/deadline', key: null },
       { method: 'GET', path: '/v1/swaps/fees/partner', key: null },
+      { method: 'GET', path: '/v1/swaps/submit-tx/events', key: null },
       { method: 'GET', path: '/v1/swaps/submit-tx/status', key: null },
       { method: 'GET', path: '/v1/swaps/tokens', key: null },
       { method: 'GET', path: '/v1/swaps/tokens/:chainKey', key: null },

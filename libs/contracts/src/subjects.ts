@@ -19,7 +19,7 @@ import type {
   IntentSubmitResponse,
   RelayDataView,
   SubmissionStatusResponse,
-  SubmissionTransition,
+  SubmissionStreamEvent,
   SubmitTxMessage,
   SubmitTxResponse,
 } from './domain/intent';
@@ -52,6 +52,7 @@ export const Subjects = {
 
   submissionSubmit: 'relay-tracker.submissions.submit.v1',
   submissionStatus: 'relay-tracker.submissions.status.v1',
+  submissionEvents: 'relay-tracker.submissions.events.v1',
   relayPacket: 'relay-tracker.relay.packet.v1',
   relayExtraData: 'relay-tracker.relay.extra-data.v1',
   relaySubmit: 'relay-tracker.relay.submit.v1',
@@ -102,6 +103,14 @@ export interface RpcContract {
 
   [Subjects.submissionSubmit]: { request: SubmitTxMessage; reply: SubmitTxResponse };
   [Subjects.submissionStatus]: { request: { txHash: string; srcChainKey: ChainKey }; reply: SubmissionStatusResponse };
+  /**
+   * A submission's stream events after `after` (0 or absent: all), in order, with the seq of
+   * its last event and whether that one is terminal; 404 when unknown.
+   */
+  [Subjects.submissionEvents]: {
+    request: { txHash: string; srcChainKey: ChainKey; after?: number };
+    reply: { events: SubmissionStreamEvent[]; last: number; terminal: boolean };
+  };
   [Subjects.relayPacket]: { request: IntentPacketRequest; reply: IntentPacketResponse };
   [Subjects.relayExtraData]: { request: IntentExtraDataRequest; reply: RelayDataView };
   [Subjects.relaySubmit]: { request: IntentSubmitRequest; reply: IntentSubmitResponse };
@@ -133,7 +142,7 @@ export const Events = {
   replicaPresent: 'quote-builder.replicas.present.v1',
   replicaLeaving: 'quote-builder.replicas.leaving.v1',
   registryChanged: 'quote-builder.registry.changed.v1',
-  submissionTransitioned: 'relay-tracker.submissions.transitioned.v1',
+  submissionTransitioned: 'relay-tracker.submissions.transitioned.v2',
   intentBuilt: 'quote-builder.intents.built.v1',
 } as const;
 
@@ -153,14 +162,18 @@ export interface EventContract {
   [Events.replicaLeaving]: { replica: string };
   /** A quote-builder replica started with this registry: services reading it from memory take it. */
   [Events.registryChanged]: ChainCatalogSnapshot;
-  /** A submission moved on (one event per transition, in order). */
+  /**
+   * A submission moved on: one event per history entry, in order, sent after the transition
+   * was committed (at most once: a stream that sees a gap in `seq` asks for the missing ones).
+   * v2 added the stream event (`seq`, the answer's `data` at that transition).
+   */
   [Events.submissionTransitioned]: {
     txHash: string;
     srcChainKey: string;
     intentHash: string;
     from: string;
     terminal: boolean;
-  } & SubmissionTransition;
+  } & SubmissionStreamEvent;
   /** quote-builder built an intent; relay-tracker (one replica, a queue group) keeps a build record of it. */
   [Events.intentBuilt]: IntentBuiltEvent;
 }

@@ -84,7 +84,14 @@ const REQUESTS: { caller: User; responder: User; subjects: string[] }[] = [
   {
     caller: 'swap-gateway',
     responder: 'relay-tracker',
-    subjects: [Subjects.submissionSubmit, Subjects.submissionStatus, Subjects.relayPacket, Subjects.relayExtraData, Subjects.relaySubmit],
+    subjects: [
+      Subjects.submissionSubmit,
+      Subjects.submissionStatus,
+      Subjects.submissionEvents,
+      Subjects.relayPacket,
+      Subjects.relayExtraData,
+      Subjects.relaySubmit,
+    ],
   },
   { caller: 'swap-gateway', responder: 'key-registry', subjects: [Subjects.keySetSnapshot] },
   { caller: 'sponsorship-keys', responder: 'quote-builder', subjects: [Subjects.registrySnapshot] },
@@ -104,8 +111,8 @@ const EVENTS: { publisher: User; subject: string; subscribers: User[] }[] = [
   { publisher: 'quote-builder', subject: Events.replicaPresent, subscribers: ['quote-builder'] },
   { publisher: 'quote-builder', subject: Events.replicaLeaving, subscribers: ['quote-builder'] },
   { publisher: 'quote-builder', subject: Events.registryChanged, subscribers: ['swap-gateway', 'sponsorship-keys'] },
-  // Nobody listens to it today; relay-tracker may still announce it.
-  { publisher: 'relay-tracker', subject: Events.submissionTransitioned, subscribers: [] },
+  // swap-gateway's status streams hear every transition.
+  { publisher: 'relay-tracker', subject: Events.submissionTransitioned, subscribers: ['swap-gateway'] },
   { publisher: 'quote-builder', subject: Events.intentBuilt, subscribers: ['relay-tracker'] },
 ];
 

@@ -3,3 +3,4 @@ export * from './log-capture';
 export * from './fixtures';
 export * from './hermes-double';
 export * from './nats-server';
+export * from './event-stream';

@@ -56,6 +56,7 @@ async function main(): Promise<void> {
       ? [
           `  chains    devnet (anvil): ${platform.devnet.profile.chains.map((c) => `${c.key} ${c.rpcUrls![0]}`).join(', ')}`,
           `            profile ${platform.devnet.profilePath}`,
+          `            relay API ${platform.devnet.relayApiUrl}   (the devnet relayer carries messages between the chains)`,
           `            demo wallets (anvil development keys; test money only):`,
           ...platform.devnet.accounts.slice(1).map((a) => `              ${a.address}  ${a.privateKey}`),
           `  solvers   ${platform.solvers.length} reference solvers on the marketplace (quotes: POST ${platform.gatewayUrl}/v1/swaps/quote)`,

@@ -17,6 +17,7 @@ export function installClientConcurrencyLimit(
   fastify: FastifyInstance,
   limit: number,
   shape: (url: string, body: ErrorBody) => unknown,
+  refusal = `Too many requests in progress from this client (at most ${limit} at once); retry when one has finished`,
 ): void {
   const inFlight = new Map<string, number>();
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -26,7 +27,7 @@ export function installClientConcurrencyLimit(
       const body: ErrorBody = {
         statusCode: 429,
         code: ErrorCode.TooManyRequests,
-        message: `Too many requests in progress from this client (at most ${limit} at once); retry when one has finished`,
+        message: refusal,
         requestId: String(request.id),
       };
       void reply.code(429).header('retry-after', '1').header('connection', 'close').send(shape(request.url, body));

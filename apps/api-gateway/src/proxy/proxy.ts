@@ -10,10 +10,14 @@ import { compileTrust, forwardedChain } from './forwarded';
 import { installStreamingBodyLimit, PayloadTooLargeError, refuseOversizedExpectations } from './body-limit';
 import { installClientConcurrencyLimit } from './client-concurrency';
 import { errorBodyFor, ROUTES, upstreamsOf } from './routes';
+import { createStreamPool, registerStreamProxies } from './streams';
 import { UpstreamPool } from './upstream-pool';
 
-/** Each service's replicas behind the gateway, shared by its prefixes and its WebSocket route. */
-export type Upstreams = Map<ServiceName, UpstreamPool>;
+/**
+ * Each service's replicas behind the gateway, shared by its prefixes and its WebSocket route;
+ * `streams`: swap-gateway's again, for status streams only (streams.ts).
+ */
+export type Upstreams = Map<ServiceName | 'streams', UpstreamPool>;
 
 /**
  * One UpstreamPool per service (its UPSTREAM_*_URL: one URL, or one per replica): undici
@@ -36,6 +40,7 @@ export function createUpstreams(config: ApiGatewayConfig): Upstreams {
       }),
     );
   }
+  upstreams.set('streams', createStreamPool(config));
   return upstreams;
 }
 
@@ -51,12 +56,13 @@ export async function registerProxies(
   logger: Logger,
   upstreams: Upstreams,
 ): Promise<void> {
-  // reply-from leaves an undici instance it was given open; the pools close with the server.
+  // reply-from leaves an undici instance it was given open; the pools close with the server
+  // (the streams' was destroyed before, in preClose: closing it again fails, and is let be).
   app
     .getHttpAdapter()
     .getInstance()
     .addHook('onClose', async () => {
-      await Promise.all([...upstreams.values()].map((pool) => pool.close()));
+      await Promise.all([...upstreams.values()].map((pool) => pool.close().catch(() => undefined)));
     });
   // One encapsulated scope for all proxied prefixes: its body parsing and error handling
   // apply to proxied requests only, never to the gateway's own routes.
@@ -71,21 +77,28 @@ export async function registerProxies(
   await app.register(async (scope: FastifyInstance) => {
     installClientConcurrencyLimit(scope, config.UPSTREAM_CONCURRENCY_PER_CLIENT, errorBodyFor);
     installStreamingBodyLimit(scope, config.BODY_LIMIT_BYTES, config.BODY_BUFFER_LIMIT_BYTES);
-    scope.setErrorHandler((error, request, reply) => {
-      const body = describeError(error, logger);
-      body.requestId = String(request.id);
-      // The refused body may still be arriving: close the connection rather than read it all.
-      if (body.statusCode === 413 || !request.raw.complete) void reply.header('connection', 'close');
-      if (body.statusCode === 429) void reply.header('retry-after', '1');
-      void reply.code(body.statusCode).send(errorBodyFor(request.url, body));
-    });
+    installProxyErrors(scope, logger);
     for (const route of ROUTES) await registerRoute(scope, route, config, logger, upstreams.get(route.service)!);
+  });
+  await registerStreamProxies(app, config, logger, upstreams.get('streams')!);
+}
+
+/** Errors in a proxied scope (bodies refused, limits): the platform's shape, the connection closed when a body may still be arriving. */
+export function installProxyErrors(scope: FastifyInstance, logger: Logger): void {
+  scope.setErrorHandler((error, request, reply) => {
+    const body = describeError(error, logger);
+    body.requestId = String(request.id);
+    // The refused body may still be arriving: close the connection rather than read it all.
+    if (body.statusCode === 413 || !request.raw.complete) void reply.header('connection', 'close');
+    if (body.statusCode === 429) void reply.header('retry-after', '1');
+    void reply.code(body.statusCode).send(errorBodyFor(request.url, body));
   });
 }
 
-async function registerRoute(
+/** One @fastify/http-proxy for `route.prefix` over `pool` (its service's replicas). */
+export async function registerRoute(
   scope: FastifyInstance,
-  route: (typeof ROUTES)[number],
+  route: { prefix: string; httpMethods?: string[] },
   config: ApiGatewayConfig,
   logger: Logger,
   pool: UpstreamPool,
@@ -96,6 +109,7 @@ async function registerRoute(
     upstream: pool.origins[0],
     prefix: route.prefix,
     rewritePrefix: route.prefix,
+    ...(route.httpMethods ? { httpMethods: route.httpMethods } : {}),
     proxyPayloads: false,
     disableRequestLogging: true,
     undici: pool,

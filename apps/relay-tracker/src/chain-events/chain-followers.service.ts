@@ -50,6 +50,14 @@ export class ChainFollowers implements OnModuleInit, OnModuleDestroy {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.chainList = followedChains(chains.registry);
+    // Every followed chain has its series from the start (0 until something happens), so
+    // alerts on a sum over replicas, or on a rate, see zeros rather than nothing.
+    for (const { key } of this.chainList) {
+      metrics.followerHeld.set({ chain: key }, 0);
+      metrics.chainReorgs.inc({ chain: key }, 0);
+      metrics.rpcRequests.inc({ chain: key }, 0);
+      metrics.rpcErrors.inc({ chain: key }, 0);
+    }
     this.depths = confirmationsByChain(chains.registry, config.FOLLOWER_CONFIRMATIONS);
   }
 

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Events, TERMINAL_STATUSES, withDurations, type StoredTransition, type SubmissionStatus } from '@swap/contracts';
+import { Events, type StoredTransition, type SubmissionStatus } from '@swap/contracts';
 import { MessagingClient } from '@swap/messaging';
 import type { Logger } from '@swap/observability';
 import { DATABASE_POOL, LOGGER } from '@swap/service-kit';
 import type pg from 'pg';
 import { RelayTrackerMetrics } from '../relay-tracker.metrics';
+import { streamEventOf } from '../submissions/status-answer';
 import { StatusReadModel } from '../submissions/status-read-model';
 import { SettlementChains } from './settlement-chains';
 import { columnsWithFacts, patchSets, submissionsOf, type SubmissionPatch, type SubmissionRow } from './submission-sql';
@@ -17,7 +18,9 @@ const STATUS = 'relay_tracker."SubmissionStatus"';
  * Moves submissions on, each change a compare-and-set on the status it expects: if another
  * replica moved the swap first, the update matches nothing and is dropped. Every change of
  * the status answer bumps the row's version and is written through to the read model;
- * every transition is announced on the bus after it is committed. A swap that waits is
+ * every transition is announced on the bus after it is committed, with the status answer's
+ * data at that transition (the stream's event; the trigger submissions_record_events stores
+ * the same in the same statement). A swap that waits is
  * parked with the time it is looked at again, unless an event came since its step looked
  * (`event_seq`): then the step looks again at once. One plain statement each, returning the
  * row with the index facts its new status calls for (settlement's hot path;
@@ -51,7 +54,6 @@ export class SubmissionStore {
     wakeAt: Date | null,
   ): Promise<SubmissionRow | undefined> {
     const at = new Date().toISOString();
-    const stored = row.history as StoredTransition[];
     const entries: StoredTransition[] = steps.map((s) => ({ status: s.status, at, detail: s.detail }));
     const params: unknown[] = [row.id, row.status, steps.at(-1)!.status, JSON.stringify(entries), wakeAt];
     const sets = patchSets(patch, params);
@@ -66,23 +68,24 @@ export class SubmissionStore {
     );
     if (!moved) return undefined;
     await this.readModel.write(moved);
-    const timed = withDurations([...stored, ...entries]).slice(stored.length);
     let from: SubmissionStatus = row.status;
-    for (const entry of timed) {
-      this.metrics.stepSeconds.observe({ step: from }, entry.durationMs / 1000);
+    const last = (moved.history as StoredTransition[]).length;
+    for (let seq = last - entries.length + 1; seq <= last; seq++) {
+      const event = streamEventOf(moved, seq);
+      this.metrics.stepSeconds.observe({ step: from }, event.data.history[seq - 1].durationMs / 1000);
       try {
         this.messaging.emit(Events.submissionTransitioned, {
-          txHash: row.txHash,
-          srcChainKey: row.srcChainKey,
-          intentHash: moved.intentHash ?? '',
+          txHash: moved.txHash,
+          srcChainKey: moved.srcChainKey,
+          intentHash: event.data.intentHash,
           from,
-          terminal: TERMINAL_STATUSES.includes(entry.status),
-          ...entry,
+          terminal: event.data.terminal,
+          ...event,
         });
       } catch (error) {
         this.logger.warn({ err: error, txHash: row.txHash }, 'transition not announced');
       }
-      from = entry.status;
+      from = event.status;
     }
     if (this.logger.isLevelEnabled('info'))
       this.logger.info(

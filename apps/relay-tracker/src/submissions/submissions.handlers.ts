@@ -1,7 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { SubmissionStatusQueryDto, SubmitTxRequestDto, Subjects, type RpcReply } from '@swap/contracts';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { SubmissionsService } from './submissions.service';
 
 /** The submit request, and the organisation of the API key it came with (for claims). */
@@ -10,6 +11,16 @@ class SubmitTxMessageDto extends SubmitTxRequestDto {
   @MaxLength(64)
   @IsString()
   orgId?: string;
+}
+
+/** Which submission's stream events, and after which of them (the stream's Last-Event-ID). */
+class SubmissionEventsQueryDto extends SubmissionStatusQueryDto {
+  @IsOptional()
+  @Type(() => Number)
+  @Min(0)
+  @Max(1_000_000)
+  @IsInt()
+  after?: number;
 }
 
 @Controller()
@@ -24,5 +35,10 @@ export class SubmissionsHandlers {
   @MessagePattern(Subjects.submissionStatus)
   status(@Payload() request: SubmissionStatusQueryDto): Promise<RpcReply<typeof Subjects.submissionStatus>> {
     return this.submissions.status(request.txHash, request.srcChainKey);
+  }
+
+  @MessagePattern(Subjects.submissionEvents)
+  events(@Payload() request: SubmissionEventsQueryDto): Promise<RpcReply<typeof Subjects.submissionEvents>> {
+    return this.submissions.events(request.txHash, request.srcChainKey, request.after);
   }
 }

@@ -3,8 +3,11 @@ import { intentHash } from '@swap/chains';
 import {
   AppError,
   ErrorCode,
+  TERMINAL_STATUSES,
   type StoredTransition,
+  type SubmissionStatus,
   type SubmissionStatusResponse,
+  type SubmissionStreamEvent,
   type SubmitTxMessage,
   type SubmitTxResponse,
 } from '@swap/contracts';
@@ -16,7 +19,7 @@ import { SUBMISSION_COLUMNS, submissionsOf, type SubmissionRow } from '../settle
 import { SettlementChains } from '../settlement/settlement-chains';
 import { SettlementQueue } from '../settlement/settlement-queue';
 import { ClaimsService } from './claims.service';
-import { statusAnswer } from './status-answer';
+import { statusAnswer, storedStreamEvent, type SubmissionState } from './status-answer';
 import { StatusReadModel } from './status-read-model';
 
 /**
@@ -83,6 +86,54 @@ export class SubmissionsService {
     if (!row) throw new AppError(404, ErrorCode.NotFound, `No submission of transaction ${txHash} on ${srcChainKey}`);
     await this.readModel.write(row);
     return statusAnswer(row);
+  }
+
+  /**
+   * The stream events of a submission after `after` (its history entries from `after + 1`,
+   * each with the answer as it was then), in order; 404 when the submission is unknown.
+   */
+  async events(
+    txHash: string,
+    srcChainKey: string,
+    after = 0,
+  ): Promise<{ events: SubmissionStreamEvent[]; last: number; terminal: boolean }> {
+    const { rows } = await this.pool.query<{
+      status: SubmissionStatus;
+      tx_hash: string;
+      src_chain_key: string;
+      intent: unknown;
+      intent_hash: string | null;
+      created_at: Date;
+      history: unknown;
+      seq: number | null;
+      state: SubmissionState | null;
+    }>(
+      `SELECT s.status::text AS status, s.tx_hash, s.src_chain_key, s.intent, s.intent_hash, s.created_at, s.history, e.seq, e.state
+       FROM relay_tracker.submissions s
+       LEFT JOIN relay_tracker.submission_events e ON e.submission_id = s.id AND e.seq > $3
+       WHERE s.tx_hash = $1 AND s.src_chain_key = $2
+       ORDER BY e.seq`,
+      [this.normalise(txHash, srcChainKey), srcChainKey, after],
+    );
+    if (!rows.length) throw new AppError(404, ErrorCode.NotFound, `No submission of transaction ${txHash} on ${srcChainKey}`);
+    const events = rows
+      .filter((r) => r.seq !== null && r.state !== null)
+      .map((r) =>
+        storedStreamEvent(
+          {
+            txHash: r.tx_hash,
+            srcChainKey: r.src_chain_key,
+            intent: r.intent,
+            intentHash: r.intent_hash,
+            createdAt: r.created_at,
+            history: r.history,
+          },
+          r.seq!,
+          r.state!,
+        ),
+      );
+    const history = rows[0].history as StoredTransition[];
+    return { events, last: history.length, terminal: TERMINAL_STATUSES.includes(rows[0].status) };
   }
 
   private async find(txHash: string, srcChainKey: string): Promise<SubmissionRow | undefined> {

@@ -1,5 +1,12 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import {
   ApiTag,
   addressProblemOn,
@@ -89,9 +96,15 @@ export class SubmissionsController {
   @ApiTags(ApiTag.track)
   @ApiOperation({ summary: 'Status of a submission; poll about every 3 seconds until terminal (solved or failed)' })
   @ApiOkResponse({ type: SubmissionStatusResponseDto })
+  @ApiBadRequestResponse({
+    type: ErrorBodyDto,
+    description: "txHash is not a transaction hash of the source network's kind, or a parameter is missing",
+  })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   async status(@Query() query: SubmissionStatusQueryDto, @Res() reply: FastifyReply): Promise<void> {
     const chain = await this.catalog.chain(query.srcChainKey);
+    const problem = txHashProblemOn(chain.type, 'txHash', query.txHash);
+    if (problem) throw AppError.validation([problem]);
     // The read model relay-tracker writes on every change; a miss (never submitted, expired,
     // Redis down) is asked of relay-tracker, which answers from its database. Misses are never kept.
     const txHash = chain.type === 'EVM' ? query.txHash.toLowerCase() : query.txHash;

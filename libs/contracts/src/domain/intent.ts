@@ -103,6 +103,20 @@ export interface SubmissionStatusResponse {
   };
 }
 
+/** The `data` of a status answer. */
+export type SubmissionStatusData = SubmissionStatusResponse['data'];
+
+/**
+ * One event of a submission's status stream: a history entry, numbered from 1 by its place
+ * in the history (the stream's event id), with the status answer's data as it was at that
+ * transition.
+ */
+export interface SubmissionStreamEvent {
+  seq: number;
+  status: SubmissionStatus;
+  data: SubmissionStatusData;
+}
+
 /** What relay-tracker is asked at submit: the request, and the organisation of the key it came with. */
 export type SubmitTxMessage = SubmitTxRequest & { orgId?: string };
 

@@ -126,6 +126,21 @@ export class SubmissionStatusQueryDto {
   srcChainKey!: string;
 }
 
+/** An event id of a status stream: its place in the submission's history (0: before the first). */
+export const STREAM_EVENT_ID = /^\d{1,7}$/;
+
+/** Query of `GET /v1/swaps/submit-tx/events`. */
+export class SubmissionEventsQueryDto extends SubmissionStatusQueryDto {
+  @ApiPropertyOptional({
+    example: '3',
+    description:
+      'Resume after this event id, for clients that cannot set the Last-Event-ID header on their first request (the header wins when both are given)',
+  })
+  @Matches(STREAM_EVENT_ID, { message: 'lastEventId must be the id of an event of this stream (a whole number from 0)' })
+  @IsOptional()
+  lastEventId?: string;
+}
+
 const TX_HASH_TEXT = /^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/;
 /** `chainId` of the relay routes: a relay chain id or a chain key; the public client sends relay chain ids as numbers, taken as their text. */
 function RelayChainIdField(example: string, description: string) {

@@ -1,0 +1,138 @@
+import { MemoryReadModelStore } from '@swap/cache';
+import { submissionStatusKey, type SubmissionStatus, type SubmissionStreamEvent } from '@swap/contracts';
+import type { MessagingClient } from '@swap/messaging';
+import { ServiceMetrics } from '@swap/observability';
+import type { Session } from 'better-sse';
+import { EventEmitter } from 'node:events';
+import pino from 'pino';
+import { SubmissionStreams } from './submission-streams';
+
+const TARGET = { txHash: `0x${'ab'.repeat(32)}`, srcChainKey: '0xa4b1.arbitrum' };
+const STATUSES: SubmissionStatus[] = ['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved'];
+
+/** The stream event `seq` of a swap moving through STATUSES. */
+function event(seq: number): SubmissionStreamEvent {
+  const status = STATUSES[seq - 1];
+  return { seq, status, data: { status, terminal: status === 'solved', history: STATUSES.slice(0, seq) } as never };
+}
+
+/** A better-sse session as the stream uses it: what it pushed, connected until told otherwise. */
+class FakeSession extends EventEmitter {
+  isConnected = true;
+  readonly pushed: { event: string; id: string }[] = [];
+  push(_data: unknown, event: string, id: string): this {
+    this.pushed.push({ event, id });
+    return this;
+  }
+}
+
+function setup() {
+  const history = [1, 2, 3, 4, 5, 6].map(event);
+  const asked: number[] = [];
+  let failing = false;
+  const messaging = {
+    request: async (_subject: string, message: { after: number }) => {
+      asked.push(message.after);
+      if (failing) throw new Error('relay-tracker unreachable');
+      return { events: history.filter((e) => e.seq > message.after), last: 6, terminal: true };
+    },
+  } as unknown as MessagingClient;
+  const readModels = new MemoryReadModelStore();
+  const streams = new SubmissionStreams(
+    messaging,
+    readModels,
+    pino({ level: 'silent' }),
+    new ServiceMetrics('swap-gateway', { defaultMetrics: false }),
+  );
+  const open = (after: number, replay: SubmissionStreamEvent[]) => {
+    const stream = streams.watch(TARGET, after);
+    const session = new FakeSession();
+    const response = { ended: false, end: () => (response.ended = true) };
+    return { stream, session, response, start: () => stream.start(session as unknown as Session, response, replay) };
+  };
+  const hear = (seq: number) => streams.deliver({ ...TARGET, ...event(seq) });
+  return { streams, asked, open, hear, readModels, fail: (f: boolean) => (failing = f) };
+}
+
+const ids = (session: FakeSession) => session.pushed.map((p) => Number(p.id));
+
+describe('a status stream', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('sends what it heard before it started after the replay, each event once, in order', () => {
+    const { open, hear, streams } = setup();
+    const s = open(0, [event(1), event(2)]);
+    hear(2);
+    hear(3);
+    s.start();
+    hear(3);
+    hear(4);
+    expect(ids(s.session)).toEqual([1, 2, 3, 4]);
+    expect(streams.size).toBe(1);
+  });
+
+  it('fills a gap from relay-tracker before sending what came after it', async () => {
+    const { open, hear, asked } = setup();
+    const s = open(0, [event(1)]);
+    s.start();
+    hear(3);
+    hear(4);
+    await new Promise((r) => setImmediate(r));
+    expect(asked).toEqual([1]);
+    expect(ids(s.session)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('holds events past a gap it could not fill, and sends them once the next attempt fills it', async () => {
+    const { open, hear, fail } = setup();
+    const s = open(0, [event(1)]);
+    s.start();
+    fail(true);
+    hear(3);
+    await new Promise((r) => setImmediate(r));
+    expect(ids(s.session)).toEqual([1]);
+    fail(false);
+    hear(4);
+    await new Promise((r) => setImmediate(r));
+    expect(ids(s.session)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('ends after a terminal event, and no longer listens', () => {
+    const { open, hear, streams } = setup();
+    const s = open(4, [event(5), event(6)]);
+    s.start();
+    expect(ids(s.session)).toEqual([5, 6]);
+    expect(s.response.ended).toBe(true);
+    hear(6);
+    expect(streams.size).toBe(0);
+  });
+
+  it('stops listening when its client goes', () => {
+    const { open, streams } = setup();
+    const s = open(0, [event(1)]);
+    s.start();
+    s.session.isConnected = false;
+    s.session.emit('disconnected');
+    expect(streams.size).toBe(0);
+  });
+
+  it('asks for what the read model knows and it did not hear, after a quiet minute', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick'] });
+    const { open, readModels, asked } = setup();
+    const s = open(0, [event(1), event(2)]);
+    s.start();
+    await readModels.put(submissionStatusKey(TARGET.srcChainKey, TARGET.txHash), 1, JSON.stringify({ data: event(6).data }), 600_000);
+    await jest.advanceTimersByTimeAsync(75_000);
+    expect(asked).toEqual([2]);
+    expect(ids(s.session)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('ends every stream when the service stops, and takes no new one', () => {
+    const { open, streams } = setup();
+    const [a, b] = [open(0, [event(1)]), open(0, [event(1)])];
+    a.start();
+    b.start();
+    streams.onModuleDestroy();
+    expect([a.response.ended, b.response.ended, streams.size]).toEqual([true, true, 0]);
+    expect(() => streams.watch(TARGET, 0)).toThrow('stopping');
+  });
+});
