@@ -293,6 +293,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/swaps/submit-tx/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The status of a submission as a stream of server-sent events, one per transition, until terminal
+         * @description Each event is one history entry: `id` its place in the history (from 1), `event` the status, `data` the JSON of the status answer's `data` as it was at that transition. The history is replayed first (after `Last-Event-ID`, or `lastEventId`, when given), then each new transition is sent as it happens; a comment line comes every 15 s, and the stream closes after solved or failed. A resume after the terminal event is answered 204 (an EventSource stops).
+         */
+        get: operations["SubmissionEventsController_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/swaps/intents/cancel": {
         parameters: {
             query?: never;
@@ -2600,7 +2620,7 @@ export interface operations {
                     "application/json": components["schemas"]["SubmissionStatusResponseDto"];
                 };
             };
-            /** @description A field or parameter that breaks a rule, named with the rule */
+            /** @description txHash is not a transaction hash of the source network's kind, or a parameter is missing */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2615,6 +2635,67 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SubmissionEventsController_events: {
+        parameters: {
+            query: {
+                /** @description Hash of the submitted source-network transaction */
+                txHash: string;
+                srcChainKey: string;
+                /** @description Resume after this event id, for clients that cannot set the Last-Event-ID header on their first request (the header wins when both are given) */
+                lastEventId?: string;
+            };
+            header?: {
+                /** @description Resume after this event id (sent by an EventSource when it reconnects) */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/event-stream: `id: <seq>`, `event: <status>`, `data: <status answer data JSON>` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Nothing follows the given event id and the swap is terminal: nothing more will come */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter or Last-Event-ID is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No submission of this transaction on this network (no stream starts) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
