@@ -72,6 +72,12 @@ export class OpenApiContract {
       this.violations.push(`${where}: status not documented for ${key}`);
       return key;
     }
+    // An event stream (the status stream): its text is the format's, not JSON; its type is checked.
+    if (response.content?.['text/event-stream']) {
+      if (!(exchange.headers.get('content-type') ?? '').startsWith('text/event-stream'))
+        this.violations.push(`${where}: content-type ${exchange.headers.get('content-type')}, not text/event-stream`);
+      return key;
+    }
     const schema = response.content?.['application/json']?.schema;
     if (!schema) {
       if (exchange.body !== undefined && exchange.body !== '') this.violations.push(`${where}: a body where the document declares none`);

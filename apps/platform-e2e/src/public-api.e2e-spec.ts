@@ -191,6 +191,10 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     });
     expect(done.status).toBe('solved');
     expect(seen.at(-1)).toBe('solved');
+    // The same swap on its status stream: the whole history, then closed (the text read to its end).
+    const streamed = await api('GET', `/v1/swaps/submit-tx/events?txHash=${sourceTx}&srcChainKey=${swap.src}`);
+    expect(streamed.status).toBe(200);
+    expect(String(streamed.body).match(/^event:(.+)$/gm)).toEqual(done.history.map((h) => `event:${h.status}`));
     expect((await ok('POST', '/v1/swaps/intents/hash', { intent: built.intent })).hash).toBe(done.intentHash);
     const solver = await ok('POST', '/v1/swaps/intents/status', { intentTxHash: done.result!.hubTxHash });
     expect(solver.status).toBe(3);

@@ -2666,12 +2666,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream: `id: <seq>`, `event: <status>`, `data: <status answer data JSON>` */
+            /** @description An event stream: `id: <seq>`, `event: <status>`, `data: <the status answer data JSON>` per transition */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": string;
+                };
             };
             /** @description Nothing follows the given event id and the swap is terminal: nothing more will come */
             204: {
@@ -2686,7 +2688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description No submission of this transaction on this network (no stream starts) */
@@ -2695,7 +2697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */

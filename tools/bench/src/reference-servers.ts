@@ -1,9 +1,11 @@
 /**
  * The bench's reference pair, run as its own process: a bare Node `http` server answering
  * a fixed JSON body (the same body as the measured route), and a minimal undici proxy in
- * front of it. They show what one proxy hop costs on this machine by itself.
+ * front of it. They show what one proxy hop costs on this machine by itself. With
+ * SSE_PORT, a bare event-stream server too: `GET /` holds a stream open (`text/event-stream`),
+ * `POST /fire` writes one event to every open stream, its data the time it was written.
  *
- *   BARE_PORT=… PROXY_PORT=… BODY_FILE=… node reference-servers.js
+ *   BARE_PORT=… PROXY_PORT=… BODY_FILE=… [SSE_PORT=…] node reference-servers.js
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -17,6 +19,21 @@ createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
   res.end(body);
 }).listen(barePort, '127.0.0.1');
+
+if (process.env.SSE_PORT) {
+  const streams = new Set<import('node:http').ServerResponse>();
+  createServer((req, res) => {
+    if (req.method === 'POST') {
+      for (const stream of streams) stream.write(`event:fired\ndata:{"at":${Date.now()}}\n\n`);
+      res.writeHead(204).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.write('retry:1000\n\n');
+    streams.add(res);
+    res.once('close', () => streams.delete(res));
+  }).listen(Number(process.env.SSE_PORT), '127.0.0.1');
+}
 
 const pool = new Pool(`http://127.0.0.1:${barePort}`, { connections: 128 });
 createServer((req, res) => {

@@ -9,7 +9,9 @@
  *     service, relay-tracker's RPC calls, the rows written in its tables and the NATS
  *     messages (the figures docs/operators/capacity.md plans with);
  *  3. status reads through api-gateway beside the token list through the same gateway and a
- *     bare Node server answering the same body.
+ *     bare Node server answering the same body;
+ *  4. status streams: memory per open stream, transition → event with 1 000 open
+ *     (status-streams-bench.ts).
  * Every figure is printed beside its reference from this run.
  */
 import { loadChainRegistry } from '@swap/chains';
@@ -38,6 +40,7 @@ import {
   rowsWritten,
   until,
 } from './process-stats';
+import { benchStatusStreams, streamLines } from './status-streams-bench';
 import {
   FillWatcher,
   HUB,
@@ -136,7 +139,11 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
     const oracle = await startService('oracle-candles');
     await ctx.startKeyRegistry(common); // the signed key set swap-gateway checks keys with (families off)
     const swapGateway = await startService('swap-gateway');
-    const apiGateway = await startService('api-gateway', { UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${swapGateway.port}` });
+    const apiGateway = await startService('api-gateway', {
+      UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${swapGateway.port}`,
+      // The bench is one client address holding thousands of status streams.
+      STREAMS_PER_CLIENT: '100000',
+    });
     let trackers: Service[] = [];
     const runTrackers = async (replicas: number) => {
       for (const t of trackers) if (t.pid) process.kill(t.pid, 'SIGTERM');
@@ -271,10 +278,11 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
     const statusBody = await (await fetch(`${gateway}${statusPath}`)).text();
     const bodyFile = join(dataDir, 'status.json');
     writeFileSync(bodyFile, statusBody);
-    const bare = { port: await unusedPort(), proxy: await unusedPort() };
-    await ctx.start('dist/tools/bench/src/reference-servers.js', {
+    const bare = { port: await unusedPort(), proxy: await unusedPort(), sse: await unusedPort() };
+    const references = await ctx.start('dist/tools/bench/src/reference-servers.js', {
       BARE_PORT: String(bare.port),
       PROXY_PORT: String(bare.proxy),
+      SSE_PORT: String(bare.sse),
       BODY_FILE: bodyFile,
     });
     await ctx.waitFor(`http://127.0.0.1:${bare.proxy}/`);
@@ -285,6 +293,15 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
     const bareRun = await load(`http://127.0.0.1:${bare.port}/`);
     const tokens = await load(`${gateway}${TOKEN_LIST}`);
     const polls = await load(`${gateway}${statusPath}`);
+
+    // 4. Status streams: memory per open stream, transition → event with many open.
+    const streams = await benchStatusStreams({
+      gateway,
+      swapGatewayPid: swapGateway.pid,
+      apiGatewayPid: apiGateway.pid,
+      bare: { url: `http://127.0.0.1:${bare.sse}/`, pid: references.pid },
+      swaps,
+    });
 
     const fmt = (xs: number[]) =>
       xs.length === 0
@@ -325,6 +342,7 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
       `status reads: ${polls.requests.average.toFixed(0)} req/s = ${pct(polls.requests.average / tokens.requests.average)} of the token list`,
       `    reference: the token list through the same gateway ${tokens.requests.average.toFixed(0)} req/s; bare Node server ${bareRun.requests.average.toFixed(0)} req/s (status reads ${pct(polls.requests.average / bareRun.requests.average)} of it)`,
       `    status reads p50 ${polls.latency.p50} ms, p99 ${polls.latency.p99} ms (target < 20), non-2xx ${polls.non2xx}; the token list p99 ${tokens.latency.p99} ms`,
+      ...streamLines(streams),
       '',
     ]);
   } finally {

@@ -7,7 +7,6 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
 import {
@@ -49,13 +48,15 @@ export class SubmissionEventsController {
       'the stream closes after solved or failed. A resume after the terminal event is answered 204 (an EventSource stops).',
     ].join(' '),
   })
-  @ApiProduces('text/event-stream')
   @ApiHeader({
     name: 'Last-Event-ID',
     required: false,
     description: 'Resume after this event id (sent by an EventSource when it reconnects)',
   })
-  @ApiOkResponse({ description: 'text/event-stream: `id: <seq>`, `event: <status>`, `data: <status answer data JSON>`' })
+  @ApiOkResponse({
+    description: 'An event stream: `id: <seq>`, `event: <status>`, `data: <the status answer data JSON>` per transition',
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  })
   @ApiNoContentResponse({ description: 'Nothing follows the given event id and the swap is terminal: nothing more will come' })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'A parameter or Last-Event-ID is not valid' })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'No submission of this transaction on this network (no stream starts)' })

@@ -1,0 +1,138 @@
+/**
+ * Status streams in the settlement part of `npm run bench`: open streams
+ * (GET /v1/swaps/submit-tx/events through api-gateway) and what they cost, beside a bare
+ * Node event-stream server measured in the same run with the same client.
+ *  1. memory: STREAMS_IDLE streams held open on one swap that stays pending (its transaction
+ *     never lands): swap-gateway's and api-gateway's resident memory before and after, per
+ *     stream, beside the bare server's;
+ *  2. transition → event: STREAMS_LIVE streams open over swaps being settled (a few swaps,
+ *     many streams each); for each live event, its arrival minus its transition's time (the
+ *     history entry's `at`, relay-tracker's clock, the same machine), beside the bare server's
+ *     write → arrival with as many streams.
+ */
+import { readEventStream } from '@swap/testing';
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { percentile } from './process-stats';
+import { submit, type Prepared, type SwapMaker } from './settlement-swaps';
+
+const STREAMS_IDLE = Number(process.env.BENCH_STREAMS_IDLE ?? 2000);
+const STREAMS_LIVE = Number(process.env.BENCH_STREAMS_LIVE ?? 1000);
+const LIVE_SWAPS = 20;
+
+export interface StreamFigures {
+  idle: number;
+  live: number;
+  /** Bytes of resident memory per open stream. */
+  swapGatewayBytes: number;
+  apiGatewayBytes: number;
+  bareBytes: number;
+  /** Transition → event at the client, ms. */
+  latency: number[];
+  /** The bare server's write → arrival, ms. */
+  bareLatency: number[];
+}
+
+/** Resident memory of a process, bytes (Linux /proc). */
+function rss(pid: number | undefined): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return Number(line?.split(/\s+/)[1] ?? 0) * 1024;
+}
+
+/** Opens `count` streams on `url` (held until `stop` aborts them); resolves once every one has its headers. */
+async function hold(url: string, count: number): Promise<{ stop: () => void }> {
+  const abort = new AbortController();
+  await Promise.all(
+    Array.from({ length: count }, () =>
+      fetch(url, { signal: abort.signal }).then((res) => {
+        if (res.status !== 200) throw new Error(`a stream answered ${res.status}`);
+        // Read and dropped, as a client would.
+        void res.body?.pipeTo(new WritableStream()).catch(() => undefined);
+      }),
+    ),
+  );
+  return { stop: () => abort.abort() };
+}
+
+export async function benchStatusStreams(options: {
+  gateway: string;
+  swapGatewayPid?: number;
+  apiGatewayPid?: number;
+  bare: { url: string; pid?: number };
+  swaps: SwapMaker;
+}): Promise<StreamFigures> {
+  const { gateway, swaps, bare } = options;
+  // 1. Memory per idle stream: one swap whose transaction never lands stays pending (10 min).
+  const real = await swaps.prepare(0, '0x92.sonic');
+  await submit(gateway, real);
+  const stuck = `0x${randomBytes(32).toString('hex')}`;
+  await submit(gateway, { ...real, txHash: stuck as Prepared['txHash'], body: real.body.replace(real.txHash, stuck) });
+  const settle = () => new Promise((r) => setTimeout(r, 2_000));
+  const before = { swap: rss(options.swapGatewayPid), api: rss(options.apiGatewayPid), bare: rss(bare.pid) };
+  const idle = await hold(`${gateway}/v1/swaps/submit-tx/events?txHash=${stuck}&srcChainKey=${real.srcChainKey}`, STREAMS_IDLE);
+  const bareIdle = await hold(bare.url, STREAMS_IDLE);
+  await settle();
+  const after = { swap: rss(options.swapGatewayPid), api: rss(options.apiGatewayPid), bare: rss(bare.pid) };
+  idle.stop();
+  bareIdle.stop();
+
+  // 2. Transition → event with STREAMS_LIVE streams open over LIVE_SWAPS swaps being settled.
+  const prepared = await swaps.batch(LIVE_SWAPS, '0x92.sonic');
+  const latency: number[] = [];
+  const perSwap = Math.ceil(STREAMS_LIVE / LIVE_SWAPS);
+  await Promise.all(
+    prepared.map(async (swap) => {
+      await submit(gateway, swap);
+      const url = `${gateway}/v1/swaps/submit-tx/events?txHash=${swap.txHash}&srcChainKey=${swap.srcChainKey}`;
+      await Promise.all(
+        Array.from({ length: perSwap }, async () => {
+          const openedAt = Date.now();
+          const read = await readEventStream(url, { timeoutMs: 120_000 });
+          for (const e of read.events) {
+            const data = JSON.parse(e.data) as { history: { at: string }[] };
+            const at = Date.parse(data.history[Number(e.id) - 1].at);
+            // Only events that happened while the stream was open (not the replay).
+            if (at >= openedAt + 50) latency.push(openedAt + e.receivedAt - at);
+          }
+        }),
+      );
+    }),
+  );
+
+  // The reference: the bare server writes to as many open streams, the same client reads.
+  const bareLatency: number[] = [];
+  const bareReads = Array.from({ length: STREAMS_LIVE }, () => {
+    const openedAt = Date.now();
+    return readEventStream(bare.url, { timeoutMs: 15_000, until: (r) => r.events.length >= 5 }).then((read) => {
+      for (const e of read.events) bareLatency.push(openedAt + e.receivedAt - (JSON.parse(e.data) as { at: number }).at);
+    });
+  });
+  await new Promise((r) => setTimeout(r, 1_000));
+  for (let i = 0; i < 5; i++) {
+    await fetch(bare.url, { method: 'POST' });
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await Promise.all(bareReads);
+  return {
+    idle: STREAMS_IDLE,
+    live: perSwap * LIVE_SWAPS,
+    swapGatewayBytes: (after.swap - before.swap) / STREAMS_IDLE,
+    apiGatewayBytes: (after.api - before.api) / STREAMS_IDLE,
+    bareBytes: (after.bare - before.bare) / STREAMS_IDLE,
+    latency,
+    bareLatency,
+  };
+}
+
+/** The lines the bench prints. */
+export function streamLines(f: StreamFigures): string[] {
+  const p = (xs: number[], q: number) => (xs.length ? percentile(xs, q).toFixed(0) : 'n/a');
+  const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(1)}×` : 'n/a');
+  return [
+    `  status streams, GET /v1/swaps/submit-tx/events through api-gateway (beside a bare Node event-stream server, same client):`,
+    `    transition → event with ${f.live} open streams: p50 ${p(f.latency, 0.5)} ms, p99 ${p(f.latency, 0.99)} ms (${f.latency.length} events; target p50 < 50, p99 < 200); bare server write → event p50 ${p(f.bareLatency, 0.5)} ms, p99 ${p(f.bareLatency, 0.99)} ms (p50 ${ratio(percentile(f.latency, 0.5), percentile(f.bareLatency, 0.5))} of it)`,
+    `    memory per open stream (${f.idle} open): swap-gateway ${(f.swapGatewayBytes / 1024).toFixed(1)} KB, api-gateway ${(f.apiGatewayBytes / 1024).toFixed(1)} KB; bare server ${(f.bareBytes / 1024).toFixed(1)} KB (swap-gateway ${ratio(f.swapGatewayBytes, f.bareBytes)} of it)`,
+  ];
+}
