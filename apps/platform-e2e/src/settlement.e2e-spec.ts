@@ -2,6 +2,10 @@ import { INTENTS_ABI, loadChainRegistry, type ChainRegistry } from '@swap/chains
 import type { BuildResponse, EvmTx, Intent, SubmissionStatusResponse } from '@swap/contracts';
 import { eventually, intentRequestBody, jsonOf, LogCapture, readEventStream } from '@swap/testing';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { WebhooksService } from '../../relay-tracker/src/relay-tracker.definition';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,10 +41,10 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
   let spokeToSpoke: { built: BuildResponse; txHash: Hex; done: Status } | undefined;
 
   const token = (key: string, symbol: string) => registry.tokensOf(key).find((t) => t.symbol === symbol)!.address as Address;
-  const post = async (path: string, body: unknown) => {
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(`${gateway}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
     });
     return { status: res.status, body: await jsonOf(res) };
@@ -75,9 +79,11 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     srcChainKey: string,
     built: { intent: Intent; relayData: { payload: string } },
     walletAddress: string = user.address,
-  ) => post('/v1/swaps/submit-tx', { txHash, srcChainKey, walletAddress, intent: built.intent, relayData: built.relayData.payload });
+    headers: Record<string, string> = {},
+  ) =>
+    post('/v1/swaps/submit-tx', { txHash, srcChainKey, walletAddress, intent: built.intent, relayData: built.relayData.payload }, headers);
   /** The spec's steps 1–4: quote with the build, approve when needed, sign and send, submit. */
-  const swap = async (src: string, dst: string, input: string, output: string, amount: string) => {
+  const swap = async (src: string, dst: string, input: string, output: string, amount: string, headers: Record<string, string> = {}) => {
     const quote = await post('/v1/swaps/quote?includeTxData=true', {
       tokenSrc: token(src, input),
       tokenSrcChainKey: src,
@@ -96,7 +102,7 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     if (approval.body.tx) await send(src, approval.body.tx);
     const sent = await send(src, quote.body.txData.tx);
     expect(sent.status).toBe('success');
-    expect((await submit(sent.hash, src, quote.body.txData)).body.data.status).toBe('inserted');
+    expect((await submit(sent.hash, src, quote.body.txData, user.address, headers)).body.data.status).toBe('inserted');
     return { quote: quote.body, txHash: sent.hash };
   };
   const intentBody = (src: string, dst: string, input: string, output: string, amount: string) =>
@@ -225,6 +231,62 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
       status: 404,
       type: 'application/json; charset=utf-8',
     });
+  });
+
+  it('sends each transition of a swap submitted with an organisation’s key to its webhook endpoint, in order, every signature valid', async () => {
+    // An organisation and its key (the operator routes of key-registry answer loopback callers in the embedded default).
+    const registry = platform.services.find((s) => s.name === 'key-registry')!.url;
+    const org = await jsonOf(
+      await fetch(`${registry}/ops/organisations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Hooks Inc' }),
+      }),
+    );
+    const created = await jsonOf(
+      await fetch(`${registry}/ops/organisations/${org.id}/keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'hooks' }),
+      }),
+    );
+    const received: { at: number; headers: Record<string, string>; body: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req
+        .on('data', (c: Buffer) => (body += c.toString()))
+        .on('end', () => {
+          received.push({ at: Date.now(), headers: req.headers as Record<string, string>, body });
+          res.writeHead(200).end();
+        });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const webhooks = platform.services.find((s) => s.name === 'relay-tracker')!.app.get(WebhooksService);
+      const endpoint = await webhooks.create(org.id, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` }, 'e2e');
+      // The swaps family is `off` here: the key is identified, never required.
+      const { txHash } = await swap('0xa4b1.arbitrum', '0x2105.base', 'USDC', 'USDC', '3000000', { 'x-api-key': created.key });
+      await settled(txHash, '0xa4b1.arbitrum');
+      const events = await eventually(() => (received.length >= 6 ? received : undefined), 15_000, 50);
+      const verifier = new Webhook(endpoint.secret);
+      const bodies = events.map((e) => verifier.verify(e.body, e.headers) as { type: string; data: Status });
+      expect(bodies.map((b) => b.data.status)).toEqual([
+        'pending',
+        'relaying',
+        'relayed',
+        'posting_execution',
+        'posted_execution',
+        'solved',
+      ]);
+      expect(bodies.every((b) => b.type === 'submission.status' && b.data.txHash === txHash.toLowerCase())).toBe(true);
+      expect(new Set(events.map((e) => e.headers['webhook-id'])).size).toBe(6);
+      // Transition → received, on one clock (this machine's).
+      const lags = bodies.slice(1).map((b, i) => events[i + 1].at - Date.parse(b.data.history.at(-1)!.at));
+      process.stdout.write(`webhooks: transition → received ${lags.map((l) => `${l} ms`).join(', ')}\n`);
+      expect(Math.max(...lags)).toBeLessThan(5_000);
+    } finally {
+      server.close();
+    }
   });
 
   it('answers the relay routes: packets of the source and of the fill, relay data of an intent or a submission, an untracked submit', async () => {

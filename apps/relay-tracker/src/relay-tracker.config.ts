@@ -115,4 +115,53 @@ export class RelayTrackerConfig extends WithChains(WithCache(WithDatabase(WithBu
   @Max(30 * 86_400_000)
   @IsInt()
   CANCEL_WATCH_MS = 86_400_000;
+
+  /**
+   * The key endpoint secrets are encrypted with at rest (AES-256-GCM): 32 bytes, base64 or
+   * hex, from a Secret. Without it the webhook routes answer 503 and nothing is sent.
+   * `npm start` makes one under its data directory.
+   */
+  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, { message: 'WEBHOOK_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64' })
+  @IsOptional()
+  WEBHOOK_ENCRYPTION_KEY?: string = undefined;
+
+  /**
+   * Address ranges webhook deliveries may connect to although not public (comma-separated
+   * CIDRs, like `127.0.0.0/8,::1/128`); empty: public addresses only. `npm start` allows loopback.
+   */
+  @Matches(/^[0-9a-fA-F.:/, ]*$/, { message: 'WEBHOOK_ALLOWED_CIDRS must be comma-separated CIDR ranges like 127.0.0.0/8,::1/128' })
+  WEBHOOK_ALLOWED_CIDRS = '';
+
+  /** Deliver to `http://` endpoints too (https only otherwise). `npm start` sets it for loopback receivers. */
+  @IsIn(['true', 'false'])
+  WEBHOOK_ALLOW_HTTP: 'true' | 'false' = 'false';
+
+  /** Webhook deliveries a replica sends at once (apart from settlement's slots). */
+  @Type(() => Number)
+  @Min(1)
+  @Max(1_000)
+  @IsInt()
+  WEBHOOK_CONCURRENCY = 32;
+
+  /**
+   * Waits before each retry of a failed delivery, comma-separated ms; the last repeats until
+   * WEBHOOK_RETRY_FOR_MS after the event (5 s, 30 s, 2 min, 10 min, 1 h, then hourly).
+   * Each wait varies by up to a tenth either way (jitter).
+   */
+  @Matches(/^\d+(,\d+)*$/, { message: 'WEBHOOK_RETRY_DELAYS_MS must be comma-separated milliseconds, like 5000,30000' })
+  WEBHOOK_RETRY_DELAYS_MS = '5000,30000,120000,600000,3600000';
+
+  /** How long a delivery is retried after its event before it is given up. */
+  @Type(() => Number)
+  @Min(1_000)
+  @Max(30 * 86_400_000)
+  @IsInt()
+  WEBHOOK_RETRY_FOR_MS = 86_400_000;
+
+  /** An endpoint whose every delivery failed this long is disabled (its owners see why in the portal). */
+  @Type(() => Number)
+  @Min(1_000)
+  @Max(90 * 86_400_000)
+  @IsInt()
+  WEBHOOK_DISABLE_AFTER_MS = 3 * 86_400_000;
 }

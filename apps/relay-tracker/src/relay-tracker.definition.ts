@@ -12,3 +12,6 @@ export const relayTracker: ServiceDefinition<RelayTrackerConfig> = {
   module: RelayTrackerModule,
   uses: { bus: true, readModels: true, database: ownDatabase('relay-tracker', __dirname, PrismaClient) },
 };
+
+/** Webhook endpoints and deliveries (end-to-end tests manage endpoints with it until the portal's routes land). */
+export { WebhooksService } from './webhooks/webhooks.service';

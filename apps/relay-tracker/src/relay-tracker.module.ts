@@ -18,10 +18,13 @@ import { ClaimsService } from './submissions/claims.service';
 import { StatusReadModel } from './submissions/status-read-model';
 import { SubmissionsHandlers } from './submissions/submissions.handlers';
 import { SubmissionsService } from './submissions/submissions.service';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
+import { WEBHOOK_NETWORK, WebhooksService } from './webhooks/webhooks.service';
+import { WebhooksHandlers } from './webhooks/webhooks.handlers';
 
-/** relay-tracker: submissions, the chain followers and their index, settlement driving each swap to solved or failed, the relay lookups. */
+/** relay-tracker: submissions, the chain followers and their index, settlement driving each swap to solved or failed, the relay lookups, webhooks. */
 @Module({
-  controllers: [SubmissionsHandlers, RelayHandlers],
+  controllers: [SubmissionsHandlers, RelayHandlers, WebhooksHandlers],
   providers: [
     RelayTrackerMetrics,
     RelayLookups,
@@ -38,6 +41,10 @@ import { SubmissionsService } from './submissions/submissions.service';
     ChainFollowers,
     BuildRecords,
     Adoption,
+    WebhooksService,
+    WebhookDispatcher,
+    // The system resolver, and no connect hook (tests give their own: docs/architecture/webhooks.md).
+    { provide: WEBHOOK_NETWORK, useValue: {} },
     {
       provide: SettlementChains,
       inject: [RelayTrackerConfig, RelayTrackerMetrics],

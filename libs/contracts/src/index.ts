@@ -11,6 +11,7 @@ export * from './domain/key-set';
 export * from './domain/swaps-routes';
 export * from './domain/intent';
 export * from './domain/chain-events';
+export * from './domain/webhook';
 export * from './http/validators';
 export * from './http/intent.dto';
 export * from './domain/build';

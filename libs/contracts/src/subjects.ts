@@ -26,6 +26,13 @@ import type {
 import type { GasEstimateRequest, GasEstimateResponse, IntentStatusResponse, QuoteMessage, QuoteResponse } from './domain/quote';
 import type { ExecuteFrame, SolverExecuteRequest, SolverExecuteResponse } from './domain/solver-api';
 import type { IntentBuiltEvent } from './domain/chain-events';
+import type {
+  CreatedWebhookEndpoint,
+  WebhookAttemptView,
+  WebhookDeliveryView,
+  WebhookEndpointView,
+  WebhookEventType,
+} from './domain/webhook';
 import type { ChainKey, ChainSummary, ChainCatalogSnapshot, Token, TokensByChain } from './domain/token';
 
 /**
@@ -53,6 +60,13 @@ export const Subjects = {
   submissionSubmit: 'relay-tracker.submissions.submit.v1',
   submissionStatus: 'relay-tracker.submissions.status.v1',
   submissionEvents: 'relay-tracker.submissions.events.v1',
+  webhookCreate: 'relay-tracker.webhooks.create.v1',
+  webhookList: 'relay-tracker.webhooks.list.v1',
+  webhookDelete: 'relay-tracker.webhooks.delete.v1',
+  webhookRotate: 'relay-tracker.webhooks.rotate.v1',
+  webhookTest: 'relay-tracker.webhooks.test.v1',
+  webhookDeliveries: 'relay-tracker.webhooks.deliveries.v1',
+  webhookReplay: 'relay-tracker.webhooks.replay.v1',
   relayPacket: 'relay-tracker.relay.packet.v1',
   relayExtraData: 'relay-tracker.relay.extra-data.v1',
   relaySubmit: 'relay-tracker.relay.submit.v1',
@@ -111,6 +125,19 @@ export interface RpcContract {
     request: { txHash: string; srcChainKey: ChainKey; after?: number };
     reply: { events: SubmissionStreamEvent[]; last: number; terminal: boolean };
   };
+  [Subjects.webhookCreate]: {
+    request: { orgId: string; url: string; description?: string; events?: WebhookEventType[] } & Actor;
+    reply: CreatedWebhookEndpoint;
+  };
+  [Subjects.webhookList]: { request: { orgId: string }; reply: WebhookEndpointView[] };
+  [Subjects.webhookDelete]: { request: { orgId: string; id: string } & Actor; reply: { deleted: string } };
+  [Subjects.webhookRotate]: { request: { orgId: string; id: string } & Actor; reply: CreatedWebhookEndpoint };
+  [Subjects.webhookTest]: { request: { orgId: string; id: string } & Actor; reply: WebhookAttemptView };
+  [Subjects.webhookDeliveries]: {
+    request: { orgId: string; id: string; cursor?: string };
+    reply: { deliveries: WebhookDeliveryView[]; nextCursor?: string };
+  };
+  [Subjects.webhookReplay]: { request: { orgId: string; id: string; deliveryId: string } & Actor; reply: WebhookDeliveryView };
   [Subjects.relayPacket]: { request: IntentPacketRequest; reply: IntentPacketResponse };
   [Subjects.relayExtraData]: { request: IntentExtraDataRequest; reply: RelayDataView };
   [Subjects.relaySubmit]: { request: IntentSubmitRequest; reply: IntentSubmitResponse };
@@ -203,6 +230,8 @@ export const MessageHeaders = {
  */
 export const WorkQueues = {
   settlement: { stream: 'RELAY_TRACKER_SETTLEMENT', consumer: 'relay-tracker-settlement', subject: 'relay-tracker.settlement.work' },
+  /** Webhook deliveries due now (an item per delivery id), sent by relay-tracker's webhook sender. */
+  webhooks: { stream: 'RELAY_TRACKER_WEBHOOKS', consumer: 'relay-tracker-webhooks', subject: 'relay-tracker.webhooks.work' },
 } as const;
 
 /**

@@ -36,8 +36,17 @@ export class ApiKeyGuard implements CanActivate {
     const route = this.reflector.get<KeyedRouteOptions | undefined>(KEYED_ROUTE, context.getHandler());
     if (!route) return true;
     const mode = this.keys.modeOf(route.family);
-    if (mode === 'off') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
+    if (mode === 'off') {
+      // Never enforced, but a key presented still names its organisation (webhooks follow
+      // the swaps it submits), as the submit limits already identify clients by it.
+      const presented = request.headers['x-api-key'];
+      if (presented && request.context) {
+        const { outcome, entry } = this.keys.check(presented, route.scope);
+        if (entry && outcome !== 'suspended') request.context.orgId = entry.orgId;
+      }
+      return true;
+    }
     const routeLabel = request.routeOptions.url ?? request.url;
     if (mode === undefined) {
       // No trusted key set yet, so not even the mode is known: refuse rather than serve unchecked.

@@ -47,6 +47,15 @@ const KEY_REGISTRY_REQUESTS = [
 ];
 const MANAGEMENT = KEY_REGISTRY_REQUESTS.filter((s) => s !== Subjects.keySetSnapshot);
 const PORTAL_CALLS = [Subjects.orgCreate, Subjects.orgList, Subjects.keyCreate, Subjects.keyList, Subjects.keyRevoke];
+const WEBHOOK_CALLS = [
+  Subjects.webhookCreate,
+  Subjects.webhookList,
+  Subjects.webhookDelete,
+  Subjects.webhookRotate,
+  Subjects.webhookTest,
+  Subjects.webhookDeliveries,
+  Subjects.webhookReplay,
+];
 /** One subject each user may publish on. */
 const MAY_PUBLISH: Record<User, string> = {
   'key-registry': Events.keySetChanged,
@@ -97,6 +106,7 @@ const REQUESTS: { caller: User; responder: User; subjects: string[] }[] = [
   { caller: 'sponsorship-keys', responder: 'quote-builder', subjects: [Subjects.registrySnapshot] },
   { caller: 'relay-tracker', responder: 'quote-builder', subjects: [Subjects.intentExecute, Subjects.intentSolverStatus] },
   { caller: 'partner-portal-api', responder: 'key-registry', subjects: PORTAL_CALLS },
+  { caller: 'partner-portal-api', responder: 'relay-tracker', subjects: WEBHOOK_CALLS },
   { caller: 'operator', responder: 'key-registry', subjects: KEY_REGISTRY_REQUESTS },
 ];
 /** Handlers quote-builder serves that no service calls over the bus today: it may still listen. */
@@ -525,21 +535,24 @@ describe('the shipped NATS authorization on a real nats-server', () => {
       expect(answers).toEqual(['ack', 'solver-a', 'solver-b']);
     });
 
-    it("runs relay-tracker's settlement queue on JetStream: creates it, takes work, acknowledges it", async () => {
+    it.each([
+      ['settlement', WorkQueues.settlement],
+      ['webhook', WorkQueues.webhooks],
+    ])("runs relay-tracker's %s queue on JetStream: creates it, takes work, acknowledges it", async (_name, names) => {
       const bus = await busOf('relay-tracker');
-      const queue = await JetStreamWorkQueue.open(bus.connection, { ...WorkQueues.settlement, ackWaitMs: 5_000, pullWaitMs: 1_000 });
+      const queue = await JetStreamWorkQueue.open(bus.connection, { ...names, ackWaitMs: 5_000, pullWaitMs: 1_000 });
       let handled!: (id: string) => void;
       const taken = new Promise<string>((resolve) => (handled = resolve));
       queue.start(async (item) => (handled(item.id), { done: true }), { concurrency: 2 });
       await queue.add('tx-1');
-      expect(await within(taken, 10_000, 'the settlement item')).toBe('tx-1');
+      expect(await within(taken, 10_000, 'the work item')).toBe('tx-1');
       await queue.stop();
       // The acknowledgement reaches the stream after the handler returns.
       expect(await eventually(async () => (await queue.depth()) === 0)).toBe(true);
       // A second replica opens the same stream and consumer (no update needed, none allowed).
       const errors: unknown[] = [];
       await JetStreamWorkQueue.open((await busOf('relay-tracker')).connection, {
-        ...WorkQueues.settlement,
+        ...names,
         ackWaitMs: 5_000,
         onError: (e) => errors.push(e),
       });

@@ -5,12 +5,14 @@
  *  1. memory: STREAMS_IDLE streams held open on one swap that stays pending (its transaction
  *     never lands): swap-gateway's and api-gateway's resident memory before and after, per
  *     stream, beside the bare server's;
- *  2. transition → event: STREAMS_LIVE streams open over swaps being settled (a few swaps,
- *     many streams each); for each live event, its arrival minus its transition's time (the
- *     history entry's `at`, relay-tracker's clock, the same machine), beside the bare server's
- *     write → arrival with as many streams.
+ *  2. transition → event: one stream per swap, swaps settled four at a time, while
+ *     STREAMS_LIVE other streams are held open; for each live event, its arrival minus its
+ *     transition's time (the history entry's `at`, relay-tracker's clock, the same machine);
+ *  3. fan-out: STREAMS_LIVE streams over LIVE_SWAPS swaps settled at once (every stream busy);
+ *  beside the bare server's write → arrival with STREAMS_LIVE streams.
  */
 import { readEventStream } from '@swap/testing';
+import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { percentile } from './process-stats';
@@ -27,8 +29,10 @@ export interface StreamFigures {
   swapGatewayBytes: number;
   apiGatewayBytes: number;
   bareBytes: number;
-  /** Transition → event at the client, ms. */
+  /** Transition → event at the client, one stream per swap while STREAMS_LIVE others are open, ms. */
   latency: number[];
+  /** Transition → event with every one of STREAMS_LIVE streams receiving, ms. */
+  fanOut: number[];
   /** The bare server's write → arrival, ms. */
   bareLatency: number[];
 }
@@ -44,6 +48,7 @@ function rss(pid: number | undefined): number {
 /** Opens `count` streams on `url` (held until `stop` aborts them); resolves once every one has its headers. */
 async function hold(url: string, count: number): Promise<{ stop: () => void }> {
   const abort = new AbortController();
+  setMaxListeners(0, abort.signal);
   await Promise.all(
     Array.from({ length: count }, () =>
       fetch(url, { signal: abort.signal }).then((res) => {
@@ -78,28 +83,20 @@ export async function benchStatusStreams(options: {
   idle.stop();
   bareIdle.stop();
 
-  // 2. Transition → event with STREAMS_LIVE streams open over LIVE_SWAPS swaps being settled.
-  const prepared = await swaps.batch(LIVE_SWAPS, '0x92.sonic');
+  // 2. One stream per swap, four swaps at a time, while STREAMS_LIVE others are open.
+  const held = await hold(`${gateway}/v1/swaps/submit-tx/events?txHash=${stuck}&srcChainKey=${real.srcChainKey}`, STREAMS_LIVE);
   const latency: number[] = [];
+  for (let i = 0; i < LIVE_SWAPS; i += 4) {
+    const group = await swaps.batch(4, '0x92.sonic');
+    await Promise.all(group.map((swap) => followed(gateway, swap, 1, latency)));
+  }
+  held.stop();
+
+  // 3. Fan-out: STREAMS_LIVE streams over LIVE_SWAPS swaps settled at once.
+  const prepared = await swaps.batch(LIVE_SWAPS, '0x92.sonic');
+  const fanOut: number[] = [];
   const perSwap = Math.ceil(STREAMS_LIVE / LIVE_SWAPS);
-  await Promise.all(
-    prepared.map(async (swap) => {
-      await submit(gateway, swap);
-      const url = `${gateway}/v1/swaps/submit-tx/events?txHash=${swap.txHash}&srcChainKey=${swap.srcChainKey}`;
-      await Promise.all(
-        Array.from({ length: perSwap }, async () => {
-          const openedAt = Date.now();
-          const read = await readEventStream(url, { timeoutMs: 120_000 });
-          for (const e of read.events) {
-            const data = JSON.parse(e.data) as { history: { at: string }[] };
-            const at = Date.parse(data.history[Number(e.id) - 1].at);
-            // Only events that happened while the stream was open (not the replay).
-            if (at >= openedAt + 50) latency.push(openedAt + e.receivedAt - at);
-          }
-        }),
-      );
-    }),
-  );
+  await Promise.all(prepared.map((swap) => followed(gateway, swap, perSwap, fanOut)));
 
   // The reference: the bare server writes to as many open streams, the same client reads.
   const bareLatency: number[] = [];
@@ -118,6 +115,7 @@ export async function benchStatusStreams(options: {
   return {
     idle: STREAMS_IDLE,
     live: perSwap * LIVE_SWAPS,
+    fanOut,
     swapGatewayBytes: (after.swap - before.swap) / STREAMS_IDLE,
     apiGatewayBytes: (after.api - before.api) / STREAMS_IDLE,
     bareBytes: (after.bare - before.bare) / STREAMS_IDLE,
@@ -126,13 +124,35 @@ export async function benchStatusStreams(options: {
   };
 }
 
+/**
+ * Submits `swap` and follows it on `streams` status streams to its end; pushes, for each
+ * event that happened while a stream was open (not its replay), arrival minus transition.
+ */
+async function followed(gateway: string, swap: Prepared, streams: number, into: number[]): Promise<void> {
+  await submit(gateway, swap);
+  const url = `${gateway}/v1/swaps/submit-tx/events?txHash=${swap.txHash}&srcChainKey=${swap.srcChainKey}`;
+  await Promise.all(
+    Array.from({ length: streams }, async () => {
+      const openedAt = Date.now();
+      const read = await readEventStream(url, { timeoutMs: 120_000 });
+      for (const e of read.events) {
+        const data = JSON.parse(e.data) as { history: { at: string }[] };
+        const at = Date.parse(data.history[Number(e.id) - 1].at);
+        if (at >= openedAt + 50) into.push(openedAt + e.receivedAt - at);
+      }
+    }),
+  );
+}
+
 /** The lines the bench prints. */
 export function streamLines(f: StreamFigures): string[] {
   const p = (xs: number[], q: number) => (xs.length ? percentile(xs, q).toFixed(0) : 'n/a');
   const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(1)}×` : 'n/a');
   return [
     `  status streams, GET /v1/swaps/submit-tx/events through api-gateway (beside a bare Node event-stream server, same client):`,
-    `    transition → event with ${f.live} open streams: p50 ${p(f.latency, 0.5)} ms, p99 ${p(f.latency, 0.99)} ms (${f.latency.length} events; target p50 < 50, p99 < 200); bare server write → event p50 ${p(f.bareLatency, 0.5)} ms, p99 ${p(f.bareLatency, 0.99)} ms (p50 ${ratio(percentile(f.latency, 0.5), percentile(f.bareLatency, 0.5))} of it)`,
+    `    transition → event with ${f.live} open streams: p50 ${p(f.latency, 0.5)} ms, p99 ${p(f.latency, 0.99)} ms (${f.latency.length} events, one stream per swap, swaps settled 4 at a time; target p50 < 50, p99 < 200)`,
+    `    fan-out, ${f.live} streams over ${LIVE_SWAPS} swaps settled at once (every stream receiving): p50 ${p(f.fanOut, 0.5)} ms, p99 ${p(f.fanOut, 0.99)} ms (${f.fanOut.length} events)`,
+    `    reference: the bare server writing to ${f.live} streams, write → event p50 ${p(f.bareLatency, 0.5)} ms, p99 ${p(f.bareLatency, 0.99)} ms (transition → event p50 ${ratio(percentile(f.latency, 0.5), percentile(f.bareLatency, 0.5))} of it)`,
     `    memory per open stream (${f.idle} open): swap-gateway ${(f.swapGatewayBytes / 1024).toFixed(1)} KB, api-gateway ${(f.apiGatewayBytes / 1024).toFixed(1)} KB; bare server ${(f.bareBytes / 1024).toFixed(1)} KB (swap-gateway ${ratio(f.swapGatewayBytes, f.bareBytes)} of it)`,
   ];
 }

@@ -5,6 +5,9 @@ import { generateKeySetEnv } from '@swap/key-auth';
 import { InProcessBus } from '@swap/messaging';
 import { migrateService, startServiceFromEnv, type RunningService, type SharedRuntime } from '@swap/service-kit';
 import type { DestinationStream } from 'pino';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startDevnet, type Devnet } from '../../devnet/src/devnet';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
 import { startEmbeddedSolvers, type RunningSolver } from './solvers';
@@ -83,7 +86,15 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     // Invitation links point at the gateway, which serves the portal at /portal/.
     const portalUrl: Record<string, string> = options.gatewayPort ? { PORTAL_PUBLIC_URL: `http://127.0.0.1:${options.gatewayPort}` } : {};
     // key-registry signs the key set with a key pair made for this run; swap-gateway trusts its public half.
-    const base = { HOST: '127.0.0.1', LOG_LEVEL: options.logLevel, WORK_QUEUE: 'postgres', ...generateKeySetEnv(), ...portalUrl, ...env };
+    const base = {
+      HOST: '127.0.0.1',
+      LOG_LEVEL: options.logLevel,
+      WORK_QUEUE: 'postgres',
+      ...generateKeySetEnv(),
+      ...portalUrl,
+      ...webhookEnv(options.dataDir),
+      ...env,
+    };
     for (const definition of BACKEND_SERVICES) {
       const fixed = options.servicePorts === 'fixed';
       const ports = {
@@ -152,4 +163,22 @@ async function waitForPrices(gatewayUrl: string, tokenSymbols: string[], timeout
     await new Promise((r) => setTimeout(r, 100));
   }
   return false;
+}
+
+/**
+ * Webhooks on one machine: endpoint secrets sealed with a key kept under the data directory
+ * (made on the first start, kept across restarts so stored secrets stay readable), and
+ * deliveries allowed to this machine's loopback receivers over http (the chart allows neither).
+ */
+function webhookEnv(dataDir: string): Record<string, string> {
+  const keyFile = join(dataDir, 'webhook-encryption.key');
+  if (!existsSync(keyFile)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(keyFile, randomBytes(32).toString('hex'), { mode: 0o600 });
+  }
+  return {
+    WEBHOOK_ENCRYPTION_KEY: readFileSync(keyFile, 'utf8').trim(),
+    WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8,::1/128',
+    WEBHOOK_ALLOW_HTTP: 'true',
+  };
 }

@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { RelayTrackerMetrics } from '../relay-tracker.metrics';
 import { streamEventOf } from '../submissions/status-answer';
 import { StatusReadModel } from '../submissions/status-read-model';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { SettlementChains } from './settlement-chains';
 import { columnsWithFacts, patchSets, submissionsOf, type SubmissionPatch, type SubmissionRow } from './submission-sql';
 
@@ -37,6 +38,7 @@ export class SubmissionStore {
     private readonly metrics: RelayTrackerMetrics,
     chains: SettlementChains,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly webhooks: WebhookDispatcher,
   ) {
     this.columns = columnsWithFacts({ key: chains.hub.key, relayChainId: chains.hub.relayChainId });
   }
@@ -68,6 +70,8 @@ export class SubmissionStore {
     );
     if (!moved) return undefined;
     await this.readModel.write(moved);
+    // The transition's webhook deliveries were written with it (an organisation's swap): sent now.
+    if (moved.submittedByOrg) this.webhooks.kick();
     let from: SubmissionStatus = row.status;
     const last = (moved.history as StoredTransition[]).length;
     for (let seq = last - entries.length + 1; seq <= last; seq++) {

@@ -21,6 +21,7 @@ import { SettlementQueue } from '../settlement/settlement-queue';
 import { ClaimsService } from './claims.service';
 import { statusAnswer, storedStreamEvent, type SubmissionState } from './status-answer';
 import { StatusReadModel } from './status-read-model';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 
 /**
  * Submissions of broadcast source transactions, unique on (txHash, srcChainKey), EVM hashes
@@ -38,6 +39,7 @@ export class SubmissionsService {
     private readonly claims: ClaimsService,
     private readonly readModel: StatusReadModel,
     private readonly config: RelayTrackerConfig,
+    private readonly webhooks: WebhookDispatcher,
   ) {}
 
   async submit(request: SubmitTxMessage): Promise<SubmitTxResponse> {
@@ -67,6 +69,7 @@ export class SubmissionsService {
     const row = inserted ?? (await this.find(txHash, request.srcChainKey))!;
     if (inserted) {
       await this.readModel.write(row);
+      if (row.submittedByOrg) this.webhooks.kick();
       await this.queue.add(row.id);
       return {
         success: true,

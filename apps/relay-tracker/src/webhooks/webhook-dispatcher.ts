@@ -1,0 +1,113 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { WorkQueues } from '@swap/contracts';
+import { BusIntake, JetStreamWorkQueue, MessagingClient, NatsBus, PgWorkQueue, type WorkQueue } from '@swap/messaging';
+import type { Logger } from '@swap/observability';
+import { DATABASE_POOL, LOGGER } from '@swap/service-kit';
+import type pg from 'pg';
+import { RelayTrackerConfig } from '../relay-tracker.config';
+import { WebhooksService } from './webhooks.service';
+
+/** How often a replica looks for deliveries due (a retry's time, or one whose kick was lost). */
+const DUE_EVERY_MS = 1_000;
+const DUE_BATCH = 500;
+/** A claimed delivery is due again this long after, should its item be lost with its replica. */
+const CLAIM_MS = 60_000;
+/** A delivery waiting for its swap's earlier event to the same endpoint is looked at again this soon. */
+const WAIT_FOR_EARLIER_MS = 1_000;
+
+/**
+ * When each webhook delivery is tried: deliveries due now (new ones, written by the
+ * transition's own transaction, and retries whose time came) are claimed in the database and
+ * handed to the webhook work queue (JetStream in cluster mode, a PostgreSQL table in the
+ * embedded default), whose items every replica works, WEBHOOK_CONCURRENCY at once, apart
+ * from settlement's slots: a slow endpoint holds a webhook slot (10 s at most), never a
+ * settlement one. A replica that moved a swap looks at once (`kick`); every replica also
+ * looks each second. A delivery is sent only as the earliest still owed of its swap to its
+ * endpoint: per endpoint, in the order of the swap's transitions.
+ */
+@Injectable()
+export class WebhookDispatcher implements OnModuleInit, OnModuleDestroy {
+  private queue?: WorkQueue;
+  private timer?: NodeJS.Timeout;
+  private leaveIntake?: () => void;
+  private looking = false;
+  private again = false;
+
+  constructor(
+    @Inject(DATABASE_POOL) private readonly pool: pg.Pool,
+    private readonly messaging: MessagingClient,
+    private readonly webhooks: WebhooksService,
+    private readonly config: RelayTrackerConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly intake: BusIntake,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    if (!this.webhooks.enabled) {
+      this.logger.info('webhooks off: WEBHOOK_ENCRYPTION_KEY is not set');
+      return;
+    }
+    const onError = (error: unknown) => this.logger.warn({ err: error }, 'webhook queue error');
+    if (this.config.WORK_QUEUE === 'jetstream') {
+      const bus = this.messaging.bus;
+      if (!(bus instanceof NatsBus)) throw new Error('WORK_QUEUE=jetstream needs NATS (the embedded default uses WORK_QUEUE=postgres)');
+      this.queue = await JetStreamWorkQueue.open(bus.connection, {
+        ...WorkQueues.webhooks,
+        prefix: bus.subjectPrefix || undefined,
+        ackWaitMs: 30_000,
+        onError,
+      });
+    } else {
+      this.queue = new PgWorkQueue(async <T>(text: string, ...params: unknown[]) => (await this.pool.query(text, params)).rows as T[], {
+        table: 'relay_tracker.webhook_work_items',
+        leaseMs: 30_000,
+        pollMs: 100,
+        onError,
+      });
+    }
+    this.queue.start(
+      async (item) => {
+        const outcome = await this.webhooks.attempt(item.id);
+        if (outcome.waits) return { retryInMs: WAIT_FOR_EARLIER_MS };
+        // The swap's next event to this endpoint may have waited behind this one: looked for now.
+        if (outcome.ok) this.kick();
+        return { done: true };
+      },
+      { concurrency: this.config.WEBHOOK_CONCURRENCY },
+    );
+    this.leaveIntake = this.intake.add(this.queue);
+    this.timer = setInterval(() => this.kick(), DUE_EVERY_MS).unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    this.leaveIntake?.();
+    await this.queue?.stop();
+  }
+
+  /** Looks for deliveries due now (a swap just moved); looks once more after a look in progress. */
+  kick(): void {
+    if (!this.queue) return;
+    if (this.looking) {
+      this.again = true;
+      return;
+    }
+    this.looking = true;
+    void this.handOut().finally(() => {
+      this.looking = false;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  private async handOut(): Promise<void> {
+    try {
+      const due = await this.webhooks.store.claimDue(CLAIM_MS, DUE_BATCH);
+      for (const id of due) await this.queue!.add(id);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'webhook deliveries due could not be read');
+    }
+  }
+}
