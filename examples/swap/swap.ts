@@ -5,7 +5,8 @@
  *   2. build     POST /v1/swaps/intents               the unsigned transaction (after an approve, if needed)
  *   3. sign      locally, with the user's key         the platform never sees a private key
  *   4. broadcast to the source chain's RPC
- *   5. submit    POST /v1/swaps/submit-tx             then poll GET /v1/swaps/submit-tx/status every 3 s
+ *   5. submit    POST /v1/swaps/submit-tx             then follow GET /v1/swaps/submit-tx/events (server-sent
+ *                                                     events) to solved or failed (polling the status if it cannot)
  *
  * It uses the typed client (libs/swap-client, generated from the OpenAPI document) and viem
  * for the wallet. Against `npm start` it needs no settings (the devnet's demo wallet, the
@@ -18,7 +19,7 @@
  *   TOKEN_IN, TOKEN_OUT   token symbols (default USDC → USDC); AMOUNT in token units (default 10)
  *   RPC_URLS       key=url,… for the two chains; otherwise read from CHAIN_PROFILE
  *                  (default $DATA_DIR/devnet/profile.json, DATA_DIR as `npm start` was given it or .data)
- *   SLIPPAGE_BPS   accepted shortfall from the quote (default 100 = 1 %); POLL_MS (default 3000)
+ *   SLIPPAGE_BPS   accepted shortfall from the quote (default 100 = 1 %); POLL_MS (default 3000, the polling fallback's)
  */
 import { readFileSync } from 'node:fs';
 import {
@@ -176,18 +177,19 @@ export async function runSwap(options: SwapOptions, log: (line: string) => void 
     intent: built.intent,
     relayData: built.relayData.payload,
   });
-  log(`5. submit    ${submitted.data.status}; polling every ${options.pollMs / 1000} s`);
-  let last = '';
-  const status = await api.waitForSettlement(txHash, options.from, {
-    intervalMs: options.pollMs,
-    timeoutMs: options.timeoutMs,
-    onStatus: (s) => {
-      const seen = s.history.slice(s.history.findIndex((h) => h.status === last) + 1);
-      for (const step of seen.length ? seen : [{ status: s.status, at: new Date().toISOString(), detail: '' }])
-        log(`   ${step.status.padEnd(17)} ${step.at}${step.detail ? `  ${step.detail}` : ''}`);
-      last = s.status;
-    },
-  });
+  log(
+    `5. submit    ${submitted.data.status}; following its status stream (polling every ${options.pollMs / 1000} s if the stream cannot be had)`,
+  );
+  // Each transition as it happens, once, in order (resumed with Last-Event-ID if the stream breaks).
+  let status: SubmissionStatus | undefined;
+  const watching = AbortSignal.timeout(options.timeoutMs);
+  for await (const event of api.watchSubmission(txHash, options.from, { pollIntervalMs: options.pollMs, signal: watching })) {
+    const step = event.data.history[event.seq - 1];
+    log(`   ${step.status.padEnd(17)} ${step.at}${step.detail ? `  ${step.detail}` : ''}`);
+    status = event.data;
+  }
+  if (!status?.terminal)
+    throw new Error(`Not settled within ${Math.round(options.timeoutMs / 1000)} s; follow it again later (the status is kept)`);
   if (status.status === 'failed') {
     log(`failed: ${status.userMessage ?? 'no message'}`);
     return status;

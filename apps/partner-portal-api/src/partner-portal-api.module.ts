@@ -8,10 +8,11 @@ import { PortalOpsController } from './ops/portal-ops.controller';
 import { OrgsController } from './orgs/orgs.controller';
 import { OrgsService } from './orgs/orgs.service';
 import { PartnerPortalApiConfig } from './partner-portal-api.config';
+import { WebhooksController } from './webhooks/webhooks.controller';
 
-/** partner-portal-api: accounts and sessions, organisations and roles, keys through key-registry. */
+/** partner-portal-api: accounts and sessions, organisations and roles, keys through key-registry, webhook endpoints through relay-tracker. */
 @Module({
-  controllers: [AuthController, OrgsController, PortalOpsController],
+  controllers: [AuthController, OrgsController, WebhooksController, PortalOpsController],
   providers: [SessionsService, OrgsService, KeysService, CsrfGuard, SessionGuard, operatorTokenFrom(PartnerPortalApiConfig)],
 })
 export class PartnerPortalApiModule {}

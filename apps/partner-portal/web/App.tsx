@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, type Me } from './api';
 import { KeysPanel } from './KeysPanel';
 import { MembersPanel } from './MembersPanel';
+import { WebhooksPanel } from './WebhooksPanel';
 
 const INVITATION_PATH = /^\/portal\/invitations\/([A-Za-z0-9_-]{16,128})$/;
 /** The API's rule (ORGANISATION_NAME_MAX_LENGTH in libs/contracts), repeated here: the browser bundle takes nothing from the server's libs. */
@@ -69,6 +70,7 @@ export function App() {
       {membership ? (
         <>
           <KeysPanel key={`keys-${membership.orgId}`} membership={membership} onGone={reload} />
+          <WebhooksPanel key={`webhooks-${membership.orgId}`} membership={membership} />
           {membership.role !== 'member' && (
             <MembersPanel key={`members-${membership.orgId}`} membership={membership} me={me.user.id} onChanged={() => load()} />
           )}

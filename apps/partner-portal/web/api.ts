@@ -31,6 +31,40 @@ export interface Invitation {
   link?: string;
 }
 
+export type WebhookEvent = 'submission.status' | 'submission.terminal';
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  description?: string;
+  events: WebhookEvent[];
+  createdAt: string;
+  previousSecretValidUntil?: string;
+  failingSince?: string;
+  disabledAt?: string;
+  disabledReason?: string;
+}
+export interface WebhookAttempt {
+  deliveryId: string;
+  ok: boolean;
+  statusCode?: number;
+  error?: string;
+  latencyMs: number;
+}
+export interface WebhookDelivery {
+  id: string;
+  type: string;
+  txHash?: string;
+  seq?: number;
+  createdAt: string;
+  attempts: number;
+  lastStatusCode?: number;
+  lastError?: string;
+  lastLatencyMs?: number;
+  nextAttemptAt?: string;
+  delivered: boolean;
+  gaveUpAt?: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -1,5 +1,9 @@
 import { eventually, sampleIntent } from '@swap/testing';
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -178,6 +182,95 @@ describe('partner portal UI in chromium, on the embedded default', () => {
     await page.getByRole('dialog', { name: 'Remove member@ui.example?' }).getByRole('button', { name: 'Remove' }).click();
     await page.getByRole('button', { name: 'Remove member@ui.example' }).waitFor({ state: 'detached' });
     await context.close();
+  });
+
+  it('adds a webhook endpoint (secret shown once, copied), tests it, reads and replays its deliveries, rotates, explains a disabled one, deletes', async () => {
+    const got: { id: string; headers: Record<string, string>; body: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req
+        .on('data', (c: Buffer) => (body += c.toString()))
+        .on('end', () => {
+          got.push({ id: String(req.headers['webhook-id']), headers: req.headers as Record<string, string>, body });
+          res.writeHead(204).end();
+        });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(portal()).origin });
+    const page = await context.newPage();
+    try {
+      await page.goto(portal());
+      await signUp(page, 'hooks@ui.example');
+      await page.getByLabel('New organisation name').fill('Hooks Co');
+      await page.getByRole('button', { name: 'Create organisation' }).click();
+      await page.getByRole('heading', { name: 'Webhooks of Hooks Co' }).waitFor();
+
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add a webhook endpoint' });
+      await dialog.getByLabel('Endpoint URL').fill('not a url');
+      await dialog.getByText('URL must be a full address').waitFor();
+      expect(await dialog.getByRole('button', { name: 'Add endpoint' }).isDisabled()).toBe(true);
+      await dialog.getByLabel('Endpoint URL').fill(url);
+      await dialog.getByLabel('Description (optional)').fill('order service');
+      await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+      const shown = page.getByRole('region', { name: 'Webhook signing secret' });
+      const secret = (await shown.getByTestId('webhook-secret').textContent())!;
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      await shown.getByRole('button', { name: 'Copy secret' }).click();
+      await shown.getByRole('button', { name: 'Copied' }).waitFor();
+      expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
+      await shown.getByRole('button', { name: 'I have stored it' }).click();
+      expect(await page.content()).not.toContain(secret);
+
+      // A test reaches the receiver, signed with that secret.
+      await page.getByRole('button', { name: 'Send test' }).click();
+      await page.getByText(/^Test delivered: answered 204 in \d+ ms/).waitFor();
+      expect(got).toHaveLength(1);
+      expect(new Webhook(secret).verify(got[0].body, got[0].headers)).toMatchObject({ type: 'webhook.test' });
+      await shot(page, 'webhooks');
+
+      // The log shows it; a replay sends it again with the same webhook-id.
+      await page.getByRole('button', { name: 'Deliveries' }).click();
+      const log = page.getByRole('table', { name: 'Deliveries' });
+      await log.getByText('webhook.test').waitFor();
+      await log.getByText(/Delivered · 204/).waitFor();
+      await log.getByRole('button', { name: `Replay delivery ${got[0].id}` }).click();
+      await eventually(() => (got.length === 2 ? true : undefined), 5_000, 50);
+      expect(got[1].id).toBe(got[0].id);
+
+      // Rotation: a new secret, the old one signing too meanwhile.
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      await page
+        .getByRole('dialog', { name: `Rotate the secret of ${url}?` })
+        .getByRole('button', { name: 'Rotate secret' })
+        .click();
+      const rotated = (await page.getByRole('region', { name: 'Webhook signing secret' }).getByTestId('webhook-secret').textContent())!;
+      expect(rotated).not.toBe(secret);
+      await page.getByText('the previous secret signs too until').waitFor();
+      await page.getByRole('button', { name: 'I have stored it' }).click();
+
+      // An endpoint disabled after failing for days says why.
+      const db = new pg.Client({ connectionString: platform.databaseUrl });
+      await db.connect();
+      await db.query(
+        `UPDATE relay_tracker.webhook_endpoints SET disabled_at = now(), disabled_reason = 'every delivery failed since 2026-11-22 10:00 UTC; the last: answered 500'`,
+      );
+      await db.end();
+      await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+      await page.getByText(/: every delivery failed since 2026-11-22 10:00 UTC; the last: answered 500\. Nothing is sent to it/).waitFor();
+
+      await page.getByRole('button', { name: `Delete endpoint ${url}` }).click();
+      await page
+        .getByRole('dialog', { name: `Delete endpoint ${url}?` })
+        .getByRole('button', { name: 'Delete endpoint' })
+        .click();
+      await page.getByText('No endpoints yet.').waitFor();
+    } finally {
+      await context.close();
+      receiver.close();
+    }
   });
 
   it('serves the UI with a strict content security policy, and API paths never as pages', async () => {

@@ -313,7 +313,7 @@ describe('partner portal API: accounts, sessions, CSRF, organisations, roles, in
     });
   });
 
-  it('answers 503 not configured when key management is off, and 503 retryable when key-registry does not answer', async () => {
+  it('answers 503 not configured when key management or webhooks are off, and 503 retryable when key-registry or relay-tracker does not answer', async () => {
     await stack.add(partnerPortalApi, { ...FAST_SCRYPT, PORTAL_KEY_SERVICE: 'disabled' }, undefined, 'portal-disabled');
     await stack.add(
       partnerPortalApi,
@@ -337,6 +337,15 @@ describe('partner portal API: accounts, sessions, CSRF, organisations, roles, in
       },
     });
     expect(await lonely.call('POST', `/portal/api/orgs/${orgId}/keys`, { name: 'x' })).toMatchObject({
+      status: 503,
+      body: { code: 'DEPENDENCY_UNAVAILABLE', details: { retryable: true } },
+    });
+    // Webhooks: relay-tracker here has no WEBHOOK_ENCRYPTION_KEY; the lonely portal reaches no relay-tracker at all.
+    expect(await owner.call('POST', `/portal/api/orgs/${orgId}/webhooks`, { url: 'https://hooks.example/' })).toMatchObject({
+      status: 503,
+      body: { code: 'NOT_CONFIGURED', message: 'Webhooks are not configured on this deployment (WEBHOOK_ENCRYPTION_KEY)' },
+    });
+    expect(await lonely.call('GET', `/portal/api/orgs/${orgId}/webhooks`)).toMatchObject({
       status: 503,
       body: { code: 'DEPENDENCY_UNAVAILABLE', details: { retryable: true } },
     });

@@ -280,7 +280,7 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     await ok('POST', '/v1/sponsorships/requests', { chainKey: swap.src, walletAddress: user.address }, key);
   });
 
-  it('walks the partner portal: account, organisation, keys, invitations, members', async () => {
+  it('walks the partner portal: account, organisation, keys, webhooks, invitations, members', async () => {
     // Two partners' browsers, every request through api() (checked against the document).
     const integrator = new Browser(() => platform.gatewayUrl, api);
     const colleague = new Browser(() => platform.gatewayUrl, api);
@@ -300,6 +300,15 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     const key = await portal('POST', `/portal/api/orgs/${orgId}/keys`, { name: 'production' });
     await portal('GET', `/portal/api/orgs/${orgId}/keys`);
     await portal('DELETE', `/portal/api/orgs/${orgId}/keys/${key.id}`);
+    // Webhooks: nothing listens on port 9, so the test's attempt fails (answered 200 with why).
+    const hook = await portal('POST', `/portal/api/orgs/${orgId}/webhooks`, { url: 'http://127.0.0.1:9/hooks', description: 'contract' });
+    expect(hook.secret).toMatch(/^whsec_/);
+    await portal('GET', `/portal/api/orgs/${orgId}/webhooks`);
+    const tried = await portal('POST', `/portal/api/orgs/${orgId}/webhooks/${hook.id}/test`);
+    expect(tried).toMatchObject({ ok: false, error: expect.any(String) });
+    await portal('GET', `/portal/api/orgs/${orgId}/webhooks/${hook.id}/deliveries`);
+    await portal('POST', `/portal/api/orgs/${orgId}/webhooks/${hook.id}/deliveries/${tried.deliveryId}/replay`);
+    expect((await portal('POST', `/portal/api/orgs/${orgId}/webhooks/${hook.id}/rotate-secret`)).secret).not.toBe(hook.secret);
     const keep = await portal('POST', `/portal/api/orgs/${orgId}/invitations`, { email: 'colleague@example.com', role: 'member' });
     const drop = await portal('POST', `/portal/api/orgs/${orgId}/invitations`, { email: 'other@example.com', role: 'admin' });
     await portal('GET', `/portal/api/orgs/${orgId}/invitations`);
@@ -308,6 +317,10 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     await portal('POST', '/portal/api/auth/sign-up', { email: 'colleague@example.com', password: 'another long passphrase' }, colleague);
     await portal('GET', `/portal/api/invitations/${keep.token}`, undefined, colleague);
     await portal('POST', `/portal/api/invitations/${keep.token}/accept`, undefined, colleague);
+    // A member reads the organisation's webhooks; only owners and admins change them.
+    expect((await colleague.call('GET', `/portal/api/orgs/${orgId}/webhooks`)).status).toBe(200);
+    expect((await colleague.call('POST', `/portal/api/orgs/${orgId}/webhooks`, { url: 'http://127.0.0.1:9/x' })).status).toBe(403);
+    await portal('DELETE', `/portal/api/orgs/${orgId}/webhooks/${hook.id}`);
     const members = await portal('GET', `/portal/api/orgs/${orgId}/members`);
     const member = members.find((m: any) => m.email === 'colleague@example.com');
     await portal('PATCH', `/portal/api/orgs/${orgId}/members/${member.userId}`, { role: 'admin' });

@@ -1,5 +1,6 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { components, paths } from './schema';
+import { watchSubmission, type SubmissionEvent, type WatchOptions } from './watch';
 
 /* The typed client of the public API, generated from its OpenAPI document (schema.ts). */
 
@@ -85,6 +86,12 @@ export interface SwapClient {
     srcChainKey: string,
     options?: { intervalMs?: number; timeoutMs?: number; onStatus?: (s: SubmissionStatus) => void },
   ): Promise<SubmissionStatus>;
+  /**
+   * Follows a submission on its status stream: each transition once, in order, until solved
+   * or failed, resuming with Last-Event-ID when the stream breaks and polling when it cannot
+   * be had (watch.ts).
+   */
+  watchSubmission(txHash: string, srcChainKey: string, options?: Omit<WatchOptions, 'fetch'>): AsyncGenerator<SubmissionEvent>;
 }
 
 export function createSwapClient(options: SwapClientOptions): SwapClient {
@@ -107,6 +114,12 @@ export function createSwapClient(options: SwapClientOptions): SwapClient {
 
   const client: SwapClient = {
     raw,
+    watchSubmission: (txHash, srcChainKey, o = {}) =>
+      watchSubmission(options.baseUrl, txHash, srcChainKey, {
+        ...o,
+        fetch: options.fetch,
+        headers: { ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}), ...o.headers },
+      }),
     tokens: () => ok(raw.GET('/v1/swaps/tokens')) as Promise<Record<string, Token[]>>,
     tokensOf: (chainKey) => ok(raw.GET('/v1/swaps/tokens/{chainKey}', { params: { path: { chainKey } } })),
     quote: (body, o) =>

@@ -1,2 +1,3 @@
 export * from './client';
 export type { components, paths } from './schema';
+export * from './watch';
