@@ -677,6 +677,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/api/orgs/{orgId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation’s endpoints (any member), never their secrets */
+        get: operations["WebhooksController_list"];
+        put?: never;
+        /** Adds an endpoint (owner, admin; at most 5): its secret is in this answer only */
+        post: operations["WebhooksController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/orgs/{orgId}/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes an endpoint and its delivery log (owner, admin); 404 when gone */
+        delete: operations["WebhooksController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/orgs/{orgId}/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new secret, in this answer only (owner, admin); the old one keeps signing beside it for 24 h */
+        post: operations["WebhooksController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/orgs/{orgId}/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a webhook.test event now and answers what came of it (owner, admin) */
+        post: operations["WebhooksController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/orgs/{orgId}/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The last 7 days of deliveries, newest first, 50 a page (any member) */
+        get: operations["WebhooksController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/orgs/{orgId}/webhooks/{id}/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a delivery again, with the same webhook-id (owner, admin) */
+        post: operations["WebhooksController_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1511,6 +1614,106 @@ export interface components {
             orgName: string;
             /** @enum {string} */
             role: "admin" | "member";
+        };
+        WebhookBody: {
+            /**
+             * @description https:// (http:// only where the deployment allows it), no credentials
+             * @example https://hooks.acme.example/swaps
+             */
+            url: string;
+            /** @example production order service */
+            description?: string;
+            /**
+             * @description submission.status (default): every transition; submission.terminal: solved and failed only
+             * @example [
+             *       "submission.status"
+             *     ]
+             */
+            events?: ("submission.status" | "submission.terminal")[];
+        };
+        CreatedWebhookEndpointDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example https://hooks.acme.example/swaps */
+            url: string;
+            description?: string;
+            events: ("submission.status" | "submission.terminal")[];
+            /** @example 2026-11-25T10:00:00.000Z */
+            createdAt: string;
+            /** @description After a rotation: the previous secret still signs, beside the new one, until then */
+            previousSecretValidUntil?: string;
+            /** @description Every delivery has failed since then */
+            failingSince?: string;
+            /** @description Disabled after failing for 3 days: nothing is sent to it */
+            disabledAt?: string;
+            /** @description Why it was disabled */
+            disabledReason?: string;
+            /**
+             * @description The signing secret (whsec_ + base64 of 32 bytes), shown in this answer only
+             * @example whsec_…
+             */
+            secret: string;
+        };
+        WebhookEndpointDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example https://hooks.acme.example/swaps */
+            url: string;
+            description?: string;
+            events: ("submission.status" | "submission.terminal")[];
+            /** @example 2026-11-25T10:00:00.000Z */
+            createdAt: string;
+            /** @description After a rotation: the previous secret still signs, beside the new one, until then */
+            previousSecretValidUntil?: string;
+            /** @description Every delivery has failed since then */
+            failingSince?: string;
+            /** @description Disabled after failing for 3 days: nothing is sent to it */
+            disabledAt?: string;
+            /** @description Why it was disabled */
+            disabledReason?: string;
+        };
+        WebhookAttemptDto: {
+            /**
+             * Format: uuid
+             * @description The delivery (its webhook-id), kept in the log
+             */
+            deliveryId: string;
+            /** @description A 2xx came within 10 s */
+            ok: boolean;
+            statusCode?: number;
+            /** @description Why it failed: the answer, no answer, a refused address… */
+            error?: string;
+            latencyMs: number;
+        };
+        WebhookDeliveryDto: {
+            /**
+             * Format: uuid
+             * @description Its webhook-id, the same on every attempt
+             */
+            id: string;
+            /** @example submission.status */
+            type: string;
+            txHash?: string;
+            srcChainKey?: string;
+            /** @description The transition: its place in the swap’s history */
+            seq?: number;
+            createdAt: string;
+            attempts: number;
+            lastAttemptAt?: string;
+            lastStatusCode?: number;
+            lastError?: string;
+            lastLatencyMs?: number;
+            /** @description When it is tried again */
+            nextAttemptAt?: string;
+            delivered: boolean;
+            deliveredAt?: string;
+            /** @description Retried for 24 h without success: given up (it can be replayed) */
+            gaveUpAt?: string;
+        };
+        WebhookDeliveriesDto: {
+            deliveries: components["schemas"]["WebhookDeliveryDto"][];
+            /** @description Pass as `cursor` for the next (older) page */
+            nextCursor?: string;
         };
     };
     responses: never;
@@ -3720,6 +3923,290 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AcceptedInvitation"];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointDto"][];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpointDto"];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_rotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpointDto"];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAttemptDto"];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_deliveries: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveriesDto"];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDto"];
                 };
             };
             /** @description A field or parameter that breaks a rule, named with the rule */

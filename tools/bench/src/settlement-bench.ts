@@ -18,6 +18,7 @@ import { loadChainRegistry } from '@swap/chains';
 import { migrateService } from '@swap/service-kit';
 import { TestNatsServer, unusedPort } from '@swap/testing';
 import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +121,10 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
       CHAIN_PROFILE: devnet.profilePath,
       RELAY_API_URL: devnet.relayApiUrl,
       WORK_QUEUE: 'jetstream',
+      // Webhooks to the bench's own receiver on loopback (status-streams-bench.ts).
+      WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
+      WEBHOOK_ALLOW_HTTP: 'true',
       PRICE_SOURCE: 'simulated',
       SIMULATION_TICK_MS: '200',
       FLUSH_INTERVAL_MS: '200',
@@ -137,7 +142,8 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
     };
     const quote = await startService('quote-builder');
     const oracle = await startService('oracle-candles');
-    await ctx.startKeyRegistry(common); // the signed key set swap-gateway checks keys with (families off)
+    // The signed key set swap-gateway checks keys with (families off: a key only names its organisation).
+    const keyRegistryPort = await ctx.startKeyRegistry(common);
     const swapGateway = await startService('swap-gateway');
     const apiGateway = await startService('api-gateway', {
       UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${swapGateway.port}`,
@@ -301,6 +307,8 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
       apiGatewayPid: apiGateway.pid,
       bare: { url: `http://127.0.0.1:${bare.sse}/`, pid: references.pid },
       swaps,
+      keyRegistry: `http://127.0.0.1:${keyRegistryPort}`,
+      natsUrl: nats.url,
     });
 
     const fmt = (xs: number[]) =>

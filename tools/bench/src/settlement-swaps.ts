@@ -234,10 +234,10 @@ export function stage(ms: number[]): string {
   return ms.length ? `${(percentile(ms, 0.5) / 1000).toFixed(1)} / ${(Math.max(...ms) / 1000).toFixed(1)}` : 'n/a';
 }
 
-export async function submit(gateway: string, swap: Prepared): Promise<void> {
+export async function submit(gateway: string, swap: Prepared, headers: Record<string, string> = {}): Promise<void> {
   const res = await fetch(`${gateway}/v1/swaps/submit-tx`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: swap.body,
   });
   if (res.status !== 200) throw new Error(`submit-tx answered ${res.status}: ${await res.text()}`);

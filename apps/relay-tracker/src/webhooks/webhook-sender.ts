@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { Agent, buildConnector, request } from 'undici';
-import { AddressGuard } from './webhook-address-guard';
+import { AddressGuard, RefusedAddressError } from './webhook-address-guard';
 
 /** A 2xx within this long is success; anything else (or nothing) is a failed attempt. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -92,7 +92,8 @@ export class WebhookSender {
     try {
       await this.guard.resolve(url.hostname);
     } catch (error) {
-      return failed((error as Error).message);
+      const e = error as Error & { code?: string };
+      return failed(e instanceof RefusedAddressError ? e.message : `could not be sent: ${e.code ?? e.message}`);
     }
     const timestamp = new Date();
     const signature = message.secrets.map((s) => new Webhook(s).sign(message.id, timestamp, message.body)).join(' ');

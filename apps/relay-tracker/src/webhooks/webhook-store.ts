@@ -197,15 +197,25 @@ export class WebhookStore {
     return rowCount === 1;
   }
 
-  /** The endpoint's deliveries of the last `days` days, newest first, `limit` at a time after `cursor` (a created_at,id pair). */
-  async deliveries(endpointId: string, days: number, limit: number, cursor?: { at: Date; id: string }): Promise<DeliveryRow[]> {
+  /**
+   * The endpoint's deliveries of the last `days` days, newest first (a swap's events of one
+   * moment by their place in its history), `limit` at a time after `cursor`; `only`: that one.
+   */
+  async deliveries(
+    endpointId: string,
+    days: number,
+    limit: number,
+    cursor?: { at: Date; seq: number; id: string },
+    only?: string,
+  ): Promise<DeliveryRow[]> {
     const { rows } = await this.pool.query(
       `SELECT ${DELIVERY_COLUMNS}, s.tx_hash, s.src_chain_key FROM relay_tracker.webhook_deliveries d
        LEFT JOIN relay_tracker.submissions s ON s.id = d.submission_id
        WHERE d.endpoint_id::text = $1 AND d.created_at > now() - make_interval(days => $2)
-         AND ($3::timestamptz IS NULL OR (d.created_at, d.id::text) < ($3::timestamptz, $4::text))
-       ORDER BY d.created_at DESC, d.id::text DESC LIMIT $5`,
-      [endpointId, days, cursor?.at ?? null, cursor?.id ?? '', limit],
+         AND ($3::timestamptz IS NULL OR (d.created_at, COALESCE(d.seq, 0), d.id::text) < ($3::timestamptz, $4::int, $5::text))
+         AND ($7::text IS NULL OR d.id::text = $7)
+       ORDER BY d.created_at DESC, COALESCE(d.seq, 0) DESC, d.id::text DESC LIMIT $6`,
+      [endpointId, days, cursor?.at ?? null, cursor?.seq ?? 0, cursor?.id ?? '', limit, only ?? null],
     );
     return rows.map((r) => camel(r) as unknown as DeliveryRow);
   }

@@ -179,8 +179,24 @@ describe('webhooks: endpoints, signed deliveries, retries, rotation, refused add
     expect(delivered[2].data.result).toEqual({ hubTxHash: '0xhub' });
     // The three failed attempts and the success carried one webhook-id.
     expect(new Set(r.got.slice(0, 4).map((g) => g.id))).toEqual(new Set([delivered[0].id]));
-    const [first] = (await service.deliveries('org-a', endpoint.id)).deliveries.filter((d) => d.seq === 1);
-    expect(first).toMatchObject({ attempts: 4, delivered: true, lastStatusCode: 204 });
+    const log = (await service.deliveries('org-a', endpoint.id)).deliveries;
+    expect(log.map((d) => d.seq)).toEqual([6, 5, 4, 3, 2, 1]);
+    expect(log[5]).toMatchObject({
+      attempts: 4,
+      delivered: true,
+      lastStatusCode: 204,
+      txHash: swap.txHash,
+      srcChainKey: '0xa4b1.arbitrum',
+    });
+    // A replay sends it again; its answer is the delivery as the log shows it.
+    expect(await service.replay('org-a', endpoint.id, log[0].id)).toMatchObject({
+      id: log[0].id,
+      seq: 6,
+      txHash: swap.txHash,
+      delivered: false,
+    });
+    await drain(service);
+    expect(r.got.at(-1)!.id).toBe(log[0].id);
     // Terminal only: just solved; another organisation's endpoint: nothing.
     expect(terminalOnly.got.map((g) => (JSON.parse(g.body) as { type: string; data: { status: string } }).data.status)).toEqual(['solved']);
     expect(JSON.parse(terminalOnly.got[0].body)).toMatchObject({ type: 'submission.terminal' });

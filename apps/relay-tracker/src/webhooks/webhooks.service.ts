@@ -149,8 +149,8 @@ export class WebhooksService implements OnModuleDestroy {
   async replay(orgId: string, id: string, deliveryId: string): Promise<WebhookDeliveryView> {
     if (!(await this.store.endpoint(orgId, id)) || !(await this.store.replay(id, deliveryId)))
       throw AppError.notFound(`No delivery ${deliveryId} of webhook endpoint ${id} in this organisation`);
-    const found = await this.store.delivery(deliveryId);
-    return deliveryView(found!.delivery);
+    const [replayed] = await this.store.deliveries(id, LOG_DAYS, 1, undefined, deliveryId);
+    return deliveryView(replayed);
   }
 
   /**
@@ -265,10 +265,10 @@ function deliveryView(row: DeliveryRow & { txHash?: string | null; srcChainKey?:
   return view;
 }
 
-function decodeCursor(cursor: string): { at: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+function decodeCursor(cursor: string): { at: Date; seq: number; id: string } {
+  const [at, seq, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const date = new Date(at);
-  if (!id || Number.isNaN(date.getTime()))
+  if (!id || !/^\d{1,9}$/.test(seq ?? '') || Number.isNaN(date.getTime()))
     throw AppError.validation([{ field: 'cursor', rule: 'cursor', message: 'cursor must be a nextCursor this route answered' }]);
-  return { at: date, id };
+  return { at: date, seq: Number(seq), id };
 }
