@@ -304,6 +304,7 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
     const streams = await benchStatusStreams({
       gateway,
       swapGatewayPid: swapGateway.pid,
+      swapGatewayUrl: `http://127.0.0.1:${swapGateway.port}`,
       apiGatewayPid: apiGateway.pid,
       bare: { url: `http://127.0.0.1:${bare.sse}/`, pid: references.pid },
       swaps,

@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { percentile, until } from './process-stats';
+import { mapLimit, percentile, until } from './process-stats';
 import { submit, type Prepared, type SwapMaker } from './settlement-swaps';
 
 const STREAMS_IDLE = Number(process.env.BENCH_STREAMS_IDLE ?? 2000);
@@ -31,8 +31,9 @@ const LIVE_SWAPS = 20;
 export interface StreamFigures {
   idle: number;
   live: number;
-  /** Bytes of resident memory per open stream. */
+  /** Bytes of resident memory per open stream: swap-gateway's, api-gateway's through the gateway; swap-gateway's when held directly. */
   swapGatewayBytes: number;
+  directBytes: number;
   apiGatewayBytes: number;
   bareBytes: number;
   /** Transition → event at the client, one stream per swap while STREAMS_LIVE others are open, ms. */
@@ -57,14 +58,16 @@ function rss(pid: number | undefined): number {
 async function hold(url: string, count: number): Promise<{ stop: () => void }> {
   const abort = new AbortController();
   setMaxListeners(0, abort.signal);
-  await Promise.all(
-    Array.from({ length: count }, () =>
-      fetch(url, { signal: abort.signal }).then((res) => {
-        if (res.status !== 200) throw new Error(`a stream answered ${res.status}`);
-        // Read and dropped, as a client would.
-        void res.body?.pipeTo(new WritableStream()).catch(() => undefined);
-      }),
-    ),
+  // 100 opening at a time: a burst of thousands of connects overflows a listen backlog (not what is measured).
+  await mapLimit(
+    Array.from({ length: count }, (_, i) => i),
+    100,
+    async () => {
+      const res = await fetch(url, { signal: abort.signal });
+      if (res.status !== 200) throw new Error(`a stream answered ${res.status}`);
+      // Read and dropped, as a client would.
+      void res.body?.pipeTo(new WritableStream()).catch(() => undefined);
+    },
   );
   return { stop: () => abort.abort() };
 }
@@ -72,6 +75,8 @@ async function hold(url: string, count: number): Promise<{ stop: () => void }> {
 export async function benchStatusStreams(options: {
   gateway: string;
   swapGatewayPid?: number;
+  /** swap-gateway itself, for streams held without the gateway. */
+  swapGatewayUrl: string;
   apiGatewayPid?: number;
   bare: { url: string; pid?: number };
   swaps: SwapMaker;
@@ -86,12 +91,22 @@ export async function benchStatusStreams(options: {
   const stuck = `0x${randomBytes(32).toString('hex')}`;
   await submit(gateway, { ...real, txHash: stuck as Prepared['txHash'], body: real.body.replace(real.txHash, stuck) });
   const settle = () => new Promise((r) => setTimeout(r, 2_000));
+  const streamPath = `/v1/swaps/submit-tx/events?txHash=${stuck}&srcChainKey=${real.srcChainKey}`;
+  // Through api-gateway (both hold each stream), then straight to swap-gateway, then the bare server.
   const before = { swap: rss(options.swapGatewayPid), api: rss(options.apiGatewayPid), bare: rss(bare.pid) };
-  const idle = await hold(`${gateway}/v1/swaps/submit-tx/events?txHash=${stuck}&srcChainKey=${real.srcChainKey}`, STREAMS_IDLE);
-  const bareIdle = await hold(bare.url, STREAMS_IDLE);
+  const viaGateway = await hold(`${gateway}${streamPath}`, STREAMS_IDLE);
   await settle();
   const after = { swap: rss(options.swapGatewayPid), api: rss(options.apiGatewayPid), bare: rss(bare.pid) };
-  idle.stop();
+  viaGateway.stop();
+  await settle();
+  const direct = { before: rss(options.swapGatewayPid), after: 0 };
+  const straight = await hold(`${options.swapGatewayUrl}${streamPath}`, STREAMS_IDLE);
+  await settle();
+  direct.after = rss(options.swapGatewayPid);
+  straight.stop();
+  const bareIdle = await hold(bare.url, STREAMS_IDLE);
+  await settle();
+  after.bare = rss(bare.pid);
   bareIdle.stop();
 
   // 2. One stream per swap, four swaps at a time, while STREAMS_LIVE others are open; each swap's
@@ -133,6 +148,7 @@ export async function benchStatusStreams(options: {
     webhook: hooks.received,
     fanOut,
     swapGatewayBytes: (after.swap - before.swap) / STREAMS_IDLE,
+    directBytes: (direct.after - direct.before) / STREAMS_IDLE,
     apiGatewayBytes: (after.api - before.api) / STREAMS_IDLE,
     bareBytes: (after.bare - before.bare) / STREAMS_IDLE,
     latency,
@@ -216,6 +232,6 @@ export function streamLines(f: StreamFigures): string[] {
     `    transition → webhook received by a loopback receiver: p50 ${p(f.webhook, 0.5)} ms, p99 ${p(f.webhook, 0.99)} ms (${f.webhook.length} deliveries of the same swaps; target p50 < 500; ${ratio(percentile(f.webhook, 0.5), percentile(f.latency, 0.5))} the stream's p50)`,
     `    fan-out, ${f.live} streams over ${LIVE_SWAPS} swaps settled at once (every stream receiving): p50 ${p(f.fanOut, 0.5)} ms, p99 ${p(f.fanOut, 0.99)} ms (${f.fanOut.length} events)`,
     `    reference: the bare server writing to ${f.live} streams, write → event p50 ${p(f.bareLatency, 0.5)} ms, p99 ${p(f.bareLatency, 0.99)} ms (transition → event p50 ${ratio(percentile(f.latency, 0.5), percentile(f.bareLatency, 0.5))} of it)`,
-    `    memory per open stream (${f.idle} open): swap-gateway ${(f.swapGatewayBytes / 1024).toFixed(1)} KB, api-gateway ${(f.apiGatewayBytes / 1024).toFixed(1)} KB; bare server ${(f.bareBytes / 1024).toFixed(1)} KB (swap-gateway ${ratio(f.swapGatewayBytes, f.bareBytes)} of it)`,
+    `    memory per open stream (${f.idle} open at once, each way): through api-gateway, swap-gateway ${(f.swapGatewayBytes / 1024).toFixed(1)} KB and api-gateway ${(f.apiGatewayBytes / 1024).toFixed(1)} KB; straight to swap-gateway ${(f.directBytes / 1024).toFixed(1)} KB; bare server ${(f.bareBytes / 1024).toFixed(1)} KB (swap-gateway ${ratio(f.directBytes, f.bareBytes)} of it)`,
   ];
 }
