@@ -36,6 +36,12 @@ import { registerAndStartSolvers, type ReferenceSolver } from '../../reference-s
 import { relayTracker } from '../../relay-tracker/src/relay-tracker.definition';
 import { DEV_KEYS, startDevnet, type Devnet } from '../../../tools/devnet/src/devnet';
 import { spawnNode, stopProcess, type Spawned } from './processes';
+import { Subjects } from '@swap/contracts';
+import { MessagingClient, NatsBus } from '@swap/messaging';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 
 jest.setTimeout(300_000);
 
@@ -58,13 +64,18 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
   const solvers: ReferenceSolver[] = [];
   let swapGateway: string;
   let common: Record<string, string>;
+  /** The webhook receiver: every verified delivery's swap and status, and the ids it refused once. */
+  const delivered = new Map<string, Set<string>>();
+  const refusedOnce = new Set<string>();
+  let receiver: Server;
+  let apiKey: string;
 
   const start = async (name: string, env: Record<string, string> = {}) => {
     const url = `http://127.0.0.1:${await unusedPort()}`;
     const adminPort = await unusedPort();
     const p = spawnNode(`dist/apps/${name}/src/main.js`, { ...common, ...env, PORT: new URL(url).port, ADMIN_PORT: String(adminPort) });
     await eventually(async () => (await fetch(`http://127.0.0.1:${adminPort}/readyz`)).status === 200, 30_000, 100);
-    return { p, url };
+    return { p, url, admin: `http://127.0.0.1:${adminPort}` };
   };
   const startReplica = async (i: number) => {
     replicas[i] = (await start('relay-tracker')).p;
@@ -98,9 +109,15 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
       SUBMIT_LIMIT_PER_CLIENT: '100000',
       SUBMIT_LIMIT_PER_WALLET: '100000',
       EXCLUSIVITY_MS: '0',
+      // Webhooks to the test's receiver on loopback, retried fast.
+      WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_RETRY_DELAYS_MS: '300',
     };
-    // key-registry signs the key set swap-gateway checks keys with (families off).
-    processes.push((await start('key-registry')).p);
+    // key-registry signs the key set swap-gateway checks keys with (families off: a key only names its organisation).
+    const registryService = await start('key-registry');
+    processes.push(registryService.p);
     const quote = await start('quote-builder');
     processes.push(quote.p);
     const oracle = await start('oracle-candles');
@@ -109,6 +126,56 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     processes.push(gateway.p);
     swapGateway = gateway.url;
     for (let i = 0; i < REPLICAS; i++) await startReplica(i);
+
+    // An organisation whose key every swap is submitted with, and its webhook endpoint: a
+    // receiver that verifies each delivery and refuses its first attempt (every delivery is retried).
+    const keySetVersion = async () =>
+      Math.max(
+        0,
+        ...((await (await fetch(`${gateway.admin}/metrics`)).text()).match(/^api_key_set_version(?:\{[^}]*\})? (\d+)$/gm) ?? []).map((l) =>
+          Number(l.split(' ')[1]),
+        ),
+      );
+    const before = await keySetVersion();
+    const json = async (path: string, payload: unknown) =>
+      jsonOf(
+        await fetch(`${registryService.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(payload),
+        }),
+      );
+    const org = await json('/ops/organisations', { name: 'Chaos Hooks' });
+    apiKey = (await json(`/ops/organisations/${org.id}/keys`, { name: 'chaos' })).key;
+    await eventually(async () => ((await keySetVersion()) > before ? true : undefined), 10_000, 50);
+    receiver = createServer((req, res) => {
+      let text = '';
+      req
+        .on('data', (c: Buffer) => (text += c.toString()))
+        .on('end', () => {
+          const id = String(req.headers['webhook-id']);
+          if (!refusedOnce.has(id)) {
+            refusedOnce.add(id);
+            return void res.writeHead(503).end();
+          }
+          const message = new Webhook(secret).verify(text, req.headers as Record<string, string>) as {
+            data: { txHash: string; status: string };
+          };
+          const statuses = delivered.get(message.data.txHash) ?? new Set<string>();
+          delivered.set(message.data.txHash, statuses.add(message.data.status));
+          res.writeHead(204).end();
+        });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const bus = await NatsBus.connect({ servers: testInfra.natsUrl, name: 'portal-like', subjectPrefix: RUN_PREFIX });
+    const secret = (
+      await new MessagingClient(bus, { timeoutMs: 5_000 }).request(Subjects.webhookCreate, {
+        orgId: org.id,
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+        actor: 'chaos',
+      })
+    ).secret;
+    await bus.close();
 
     // Two reference solvers, connected straight to quote-builder, pricing from the oracle.
     const hub = registry.hub;
@@ -127,6 +194,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
 
   afterAll(async () => {
     for (const s of solvers) await s.stop();
+    receiver?.close();
     for (const p of [...replicas, ...processes]) if (p) await stopProcess(p);
     await devnet?.stop();
     await db?.drop();
@@ -150,7 +218,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     const post = async (path: string, body: unknown) => {
       const res = await fetch(`${swapGateway}${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
         body: JSON.stringify(body),
       });
       return { status: res.status, body: await jsonOf(res) };
@@ -296,6 +364,14 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     }
     const counts = final.map((r) => [created.get(r.intent_hash) ?? 0, filled.get(r.intent_hash) ?? 0]);
     expect(counts.filter(([c, f]) => c !== 1 || f !== 1)).toEqual([]);
+
+    // Webhooks: every transition of every swap reached the receiver, verified, though each
+    // delivery's first attempt was refused and the senders were killed throughout.
+    const missing = () =>
+      final.flatMap((r) => SPEC_ORDER.filter((status) => !delivered.get(r.tx_hash)?.has(status)).map((status) => `${r.tx_hash} ${status}`));
+    await eventually(() => (missing().length === 0 ? true : undefined), 60_000, 200).catch(() => undefined);
+    expect(missing()).toEqual([]);
+    process.stdout.write(`chaos: ${refusedOnce.size} webhook messages, each refused once and delivered on a retry\n`);
   });
 
   function body(srcChainKey: string, usdc: string, user: string) {

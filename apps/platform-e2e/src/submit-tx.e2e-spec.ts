@@ -1,8 +1,8 @@
-import { Subjects } from '@swap/contracts';
+import { Events, Subjects } from '@swap/contracts';
 import pg from 'pg';
 import { MessagingClient, NatsBus } from '@swap/messaging';
 import { KeySetCache, mintKey } from '@swap/key-auth';
-import { eventually, jsonOf, RUN_PREFIX, sampleIntent, testInfra, uniqueId, unusedPort } from '@swap/testing';
+import { eventually, jsonOf, readEventStream, RUN_PREFIX, sampleIntent, testInfra, uniqueId, unusedPort } from '@swap/testing';
 import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
 import { KeyStack } from './key-stack';
 
@@ -240,6 +240,67 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
       status: 400,
       body: expect.objectContaining({ message: 'data (the build response relayData) is required for a solana transaction' }),
     });
+  });
+
+  it('streams a submission from either of two swap-gateway replicas: each hears every transition, fills a gap from relay-tracker, resumes on the other', async () => {
+    const second = await stack.add(swapGateway, {}, undefined, 'swap-gateway-2');
+    const txHash = `0x${'5'.repeat(64)}`;
+    expect((await post('/v1/swaps/submit-tx', body({ txHash }))).body.data.status).toBe('inserted');
+    const path = `/v1/swaps/submit-tx/events?txHash=${txHash}&srcChainKey=0xa4b1.arbitrum`;
+    // One stream on each replica; each has replayed the first entry before anything moves.
+    const seen: Record<string, number> = { one: 0, two: 0 };
+    const follow = (url: string, who: string) =>
+      readEventStream(`${url}${path}`, { timeoutMs: 20_000, until: (r) => ((seen[who] = r.events.length), false) });
+    const reads = [follow(stack.url('swap-gateway'), 'one'), follow(second.url, 'two')];
+    await eventually(() => (seen.one === 1 && seen.two === 1 ? true : undefined), 10_000, 20);
+
+    // What relay-tracker does for a transition, by hand: the history grows (the trigger keeps the
+    // event), then it is announced. The second is never announced (lost on the bus); the third is.
+    const sql = new pg.Client({ connectionString: stack.databaseUrl });
+    const bus = await NatsBus.connect({ servers: testInfra.natsUrl, name: 'relay-tracker-like', subjectPrefix: RUN_PREFIX });
+    const announce = new MessagingClient(bus, { timeoutMs: 2_000 });
+    await sql.connect();
+    try {
+      const move = async (status: string, detail: string, announced: boolean) => {
+        const { rows } = await sql.query<{ history: { status: string; at: string; detail: string }[] }>(
+          `UPDATE relay_tracker.submissions SET status = $2::relay_tracker."SubmissionStatus", history = history || $3::jsonb,
+             user_message = CASE WHEN $2 = 'failed' THEN 'test failure' END, failed_at_step = CASE WHEN $2 = 'failed' THEN 'relayed' END
+           WHERE tx_hash = $1 RETURNING history`,
+          [txHash, status, JSON.stringify([{ status, at: new Date().toISOString(), detail }])],
+        );
+        const history = rows[0].history;
+        if (!announced) return;
+        const data = { txHash, srcChainKey: '0xa4b1.arbitrum', status, history, terminal: status === 'failed' } as never;
+        announce.emit(Events.submissionTransitioned, {
+          txHash,
+          srcChainKey: '0xa4b1.arbitrum',
+          intentHash: '',
+          from: history.at(-2)!.status,
+          terminal: status === 'failed',
+          seq: history.length,
+          status: status as never,
+          data,
+        });
+      };
+      await move('relaying', 'handed to the relay', true);
+      await eventually(() => (seen.one === 2 && seen.two === 2 ? true : undefined), 10_000, 20);
+      await move('relayed', 'delivered to the hub', false);
+      await move('failed', 'refused', true);
+      const [one, two] = await Promise.all(reads);
+      for (const read of [one, two]) {
+        expect(read.ended).toBe(true);
+        expect(read.events.map((e) => `${e.id}:${e.event}`)).toEqual(['1:pending', '2:relaying', '3:relayed', '4:failed']);
+      }
+      // The missing third came from relay-tracker's store: the answer as it was then.
+      expect(JSON.parse(one.events[2].data)).toMatchObject({ status: 'relayed', history: [{}, {}, {}], terminal: false });
+      // A client of the first replica resumes on the second: only what it missed, then 204 once done.
+      const resumed = await readEventStream(`${second.url}${path}`, { headers: { 'last-event-id': '2' }, timeoutMs: 10_000 });
+      expect(resumed.events.map((e) => e.id)).toEqual(['3', '4']);
+      expect((await fetch(`${stack.url('swap-gateway')}${path}`, { headers: { 'last-event-id': '4' } })).status).toBe(204);
+    } finally {
+      await sql.end();
+      await bus.close();
+    }
   });
 
   it('answers key-registry operations over NATS with typed replies and validation errors', async () => {
