@@ -251,65 +251,69 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
         await startReplica(i);
       }
     })();
-    // Four demo wallets, 50 swaps each: even ones from the hub, odd ones from Arbitrum.
-    const wallets = DEV_KEYS.slice(1, 5).map((k) => privateKeyToAccount(k));
-    const sent: { txHash: string; srcChainKey: string }[] = [];
-    await Promise.all(
-      wallets.map(async (account, w) => {
-        for (const key of ['0x92.sonic', '0xa4b1.arbitrum']) {
-          const usdc = registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
-          const approval = await post('/v1/swaps/approve', {
-            ...body(key, usdc, account.address),
-            inputAmount: maxUint256.toString(),
-            deadline: '0',
-          });
-          const write = createWalletClient({ chain: chainOf(key), transport: http(), account });
-          const hash = await write.sendTransaction({ to: approval.body.tx.to, data: approval.body.tx.data });
-          await clients.get(key)!.waitForTransactionReceipt({ hash });
-        }
-        for (let i = 0; i < SWAPS / wallets.length; i++) {
-          const key = i % 2 === 0 ? '0x92.sonic' : '0xa4b1.arbitrum';
-          const usdc = registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
-          const built = await post('/v1/swaps/intents', {
-            ...body(key, usdc, account.address),
-            deadline,
-            inputAmount: String(1_000_000 + w * 1000 + i),
-          });
-          expect(built.status).toBe(200);
-          const { tx, intent, relayData } = built.body as BuildResponse & { tx: EvmTx };
-          const write = createWalletClient({ chain: chainOf(key), transport: http(), account });
-          const hash = await write.sendTransaction({ to: tx.to as Address, data: tx.data as Hex, value: BigInt(tx.value) });
-          // Mined before the wallet's next one: viem estimates gas against the state of the
-          // moment, and an estimate made before the previous swap landed can fall short.
-          const receipt = await clients.get(key)!.waitForTransactionReceipt({ hash });
-          expect({ hash, status: receipt.status, gasUsed: receipt.gasUsed }).toEqual({
-            hash,
-            status: 'success',
-            gasUsed: expect.any(BigInt),
-          });
-          // A replica killed while it answers is a 5xx the client retries, as the spec's clients do.
-          const submitted = await eventually(
-            async () => {
-              const res = await post('/v1/swaps/submit-tx', {
-                txHash: hash,
-                srcChainKey: key,
-                walletAddress: account.address,
-                intent,
-                relayData: relayData.payload,
-              });
-              return res.status === 200 ? res.body.data.status : undefined;
-            },
-            30_000,
-            200,
-          );
-          expect(['inserted', 'duplicate']).toContain(submitted);
-          sent.push({ txHash: hash.toLowerCase(), srcChainKey: key });
-        }
-      }),
-    );
-    expect(sent).toHaveLength(SWAPS);
-
     try {
+      // Four demo wallets, 50 swaps each: even ones from the hub, odd ones from Arbitrum.
+      const wallets = DEV_KEYS.slice(1, 5).map((k) => privateKeyToAccount(k));
+      const sent: { txHash: string; srcChainKey: string }[] = [];
+      await Promise.all(
+        wallets.map(async (account, w) => {
+          for (const key of ['0x92.sonic', '0xa4b1.arbitrum']) {
+            const usdc = registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
+            const approval = await post('/v1/swaps/approve', {
+              ...body(key, usdc, account.address),
+              inputAmount: maxUint256.toString(),
+              deadline: '0',
+            });
+            const write = createWalletClient({ chain: chainOf(key), transport: http(), account });
+            const hash = await write.sendTransaction({ to: approval.body.tx.to, data: approval.body.tx.data });
+            await clients.get(key)!.waitForTransactionReceipt({ hash });
+          }
+          for (let i = 0; i < SWAPS / wallets.length; i++) {
+            const key = i % 2 === 0 ? '0x92.sonic' : '0xa4b1.arbitrum';
+            const usdc = registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
+            const built = await post('/v1/swaps/intents', {
+              ...body(key, usdc, account.address),
+              deadline,
+              inputAmount: String(1_000_000 + w * 1000 + i),
+            });
+            expect(built.status).toBe(200);
+            const { tx, intent, relayData } = built.body as BuildResponse & { tx: EvmTx };
+            const write = createWalletClient({ chain: chainOf(key), transport: http(), account });
+            // Gas estimated with a margin: other wallets' swaps land between the estimate and this one
+            // (shared counters of the connection and the asset manager), and an exact estimate can then fall short.
+            const call = { account, to: tx.to as Address, data: tx.data as Hex, value: BigInt(tx.value) };
+            const gas = ((await clients.get(key)!.estimateGas(call)) * 13n) / 10n;
+            const hash = await write.sendTransaction({ ...call, gas });
+            // Mined before the wallet's next one: viem estimates gas against the state of the
+            // moment, and an estimate made before the previous swap landed can fall short.
+            const receipt = await clients.get(key)!.waitForTransactionReceipt({ hash });
+            expect({ hash, status: receipt.status, gasUsed: receipt.gasUsed }).toEqual({
+              hash,
+              status: 'success',
+              gasUsed: expect.any(BigInt),
+            });
+            // A replica killed while it answers is a 5xx the client retries, as the spec's clients do.
+            const submitted = await eventually(
+              async () => {
+                const res = await post('/v1/swaps/submit-tx', {
+                  txHash: hash,
+                  srcChainKey: key,
+                  walletAddress: account.address,
+                  intent,
+                  relayData: relayData.payload,
+                });
+                return res.status === 200 ? res.body.data.status : undefined;
+              },
+              30_000,
+              200,
+            );
+            expect(['inserted', 'duplicate']).toContain(submitted);
+            sent.push({ txHash: hash.toLowerCase(), srcChainKey: key });
+          }
+        }),
+      );
+      expect(sent).toHaveLength(SWAPS);
+
       await eventually(
         async () => {
           const { rows: left } = await rows.query(
