@@ -5,7 +5,7 @@ import type { Logger } from '@swap/observability';
 import { DATABASE_POOL, LOGGER } from '@swap/service-kit';
 import type pg from 'pg';
 import { RelayTrackerConfig } from '../relay-tracker.config';
-import { WebhooksService } from './webhooks.service';
+import { LOG_DAYS, WebhooksService } from './webhooks.service';
 
 /** How often a replica looks for deliveries due (a retry's time, or one whose kick was lost). */
 const DUE_EVERY_MS = 1_000;
@@ -14,6 +14,9 @@ const DUE_BATCH = 500;
 const CLAIM_MS = 60_000;
 /** A delivery waiting for its swap's earlier event to the same endpoint is looked at again this soon. */
 const WAIT_FOR_EARLIER_MS = 1_000;
+/** Finished deliveries older than the log's 7 days are deleted this often, a batch at a time. */
+const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_BATCH = 10_000;
 
 /**
  * When each webhook delivery is tried: deliveries due now (new ones, written by the
@@ -29,6 +32,7 @@ const WAIT_FOR_EARLIER_MS = 1_000;
 export class WebhookDispatcher implements OnModuleInit, OnModuleDestroy {
   private queue?: WorkQueue;
   private timer?: NodeJS.Timeout;
+  private pruner?: NodeJS.Timeout;
   private leaveIntake?: () => void;
   private looking = false;
   private again = false;
@@ -77,10 +81,24 @@ export class WebhookDispatcher implements OnModuleInit, OnModuleDestroy {
     );
     this.leaveIntake = this.intake.add(this.queue);
     this.timer = setInterval(() => this.kick(), DUE_EVERY_MS).unref();
+    this.pruner = setInterval(() => void this.prune(), PRUNE_EVERY_MS).unref();
+  }
+
+  /** The delivery log keeps 7 days: older finished deliveries go (every replica may do it; each row once). */
+  async prune(): Promise<number> {
+    let total = 0;
+    try {
+      for (let gone = PRUNE_BATCH; gone === PRUNE_BATCH; total += gone) gone = await this.webhooks.store.prune(LOG_DAYS, PRUNE_BATCH);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'old webhook deliveries could not be deleted');
+    }
+    if (total) this.logger.info({ deleted: total }, 'old webhook deliveries deleted');
+    return total;
   }
 
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
+    clearInterval(this.pruner);
     this.leaveIntake?.();
     await this.queue?.stop();
   }

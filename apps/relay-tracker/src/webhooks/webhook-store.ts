@@ -240,4 +240,15 @@ export class WebhookStore {
     );
     return rows.map((r) => r.id);
   }
+
+  /** Deletes finished deliveries (delivered or given up) older than `days` days, `limit` at a time; how many went. */
+  async prune(days: number, limit: number): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      `DELETE FROM relay_tracker.webhook_deliveries WHERE id IN (
+         SELECT id FROM relay_tracker.webhook_deliveries
+         WHERE next_attempt_at IS NULL AND created_at < now() - make_interval(days => $1) LIMIT $2)`,
+      [days, limit],
+    );
+    return rowCount ?? 0;
+  }
 }

@@ -287,6 +287,24 @@ describe('webhooks: endpoints, signed deliveries, retries, rotation, refused add
     expect((await otherKey.list('org-key'))[0].failingSince).toBeUndefined();
   });
 
+  it('deletes finished deliveries older than the log’s 7 days, keeping those still owed', async () => {
+    const service = loopback();
+    const r = await started();
+    const endpoint = await service.create('org-old', { url: r.url }, 'x');
+    await service.test('org-old', endpoint.id);
+    await swapOf('org-old', ['relaying']);
+    await pool.query(`UPDATE relay_tracker.webhook_deliveries SET created_at = now() - interval '8 days' WHERE endpoint_id = $1`, [
+      endpoint.id,
+    ]);
+    // The test is finished; the swap's two deliveries are still owed (next_attempt_at set).
+    expect(await service.store.prune(7, 10_000)).toBe(1);
+    const { rows } = await pool.query(`SELECT count(*)::int AS n FROM relay_tracker.webhook_deliveries WHERE endpoint_id = $1`, [
+      endpoint.id,
+    ]);
+    expect(rows[0].n).toBe(2);
+    await pool.query(`DELETE FROM relay_tracker.webhook_deliveries WHERE endpoint_id = $1`, [endpoint.id]);
+  });
+
   it('disables an endpoint failing for WEBHOOK_DISABLE_AFTER_MS, saying why, and sends it nothing more', async () => {
     const service = serviceWith({ WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_DISABLE_AFTER_MS: '1000' });
     const r = await started([500, 500, 500, 500, 500, 500, 500, 500, 500, 500]);

@@ -23,8 +23,8 @@ import { WebhookStore, type DeliveryRow, type EndpointRow } from './webhook-stor
 export const MAX_ENDPOINTS = 5;
 /** How long a rotated-out secret still signs (beside the new one). */
 export const ROTATION_OVERLAP_MS = 86_400_000;
-/** How far back the delivery log goes. */
-const LOG_DAYS = 7;
+/** How far back the delivery log goes (older finished deliveries are deleted: WebhookDispatcher). */
+export const LOG_DAYS = 7;
 const LOG_PAGE = 50;
 
 /** Hooks for tests: the resolver the address guard asks, and every connection a delivery opens. */
