@@ -31,9 +31,8 @@ const LIVE_SWAPS = 20;
 export interface StreamFigures {
   idle: number;
   live: number;
-  /** Bytes of resident memory per open stream: swap-gateway's, api-gateway's through the gateway; swap-gateway's when held directly. */
+  /** Bytes of resident memory per open stream: swap-gateway's (held directly), api-gateway's (held on its way to swap-gateway), the bare server's. */
   swapGatewayBytes: number;
-  directBytes: number;
   apiGatewayBytes: number;
   bareBytes: number;
   /** Transition → event at the client, one stream per swap while STREAMS_LIVE others are open, ms. */
@@ -92,18 +91,19 @@ export async function benchStatusStreams(options: {
   await submit(gateway, { ...real, txHash: stuck as Prepared['txHash'], body: real.body.replace(real.txHash, stuck) });
   const settle = () => new Promise((r) => setTimeout(r, 2_000));
   const streamPath = `/v1/swaps/submit-tx/events?txHash=${stuck}&srcChainKey=${real.srcChainKey}`;
-  // Through api-gateway (both hold each stream), then straight to swap-gateway, then the bare server.
-  const before = { swap: rss(options.swapGatewayPid), api: rss(options.apiGatewayPid), bare: rss(bare.pid) };
-  const viaGateway = await hold(`${gateway}${streamPath}`, STREAMS_IDLE);
-  await settle();
-  const after = { swap: rss(options.swapGatewayPid), api: rss(options.apiGatewayPid), bare: rss(bare.pid) };
-  viaGateway.stop();
-  await settle();
+  // Each process measured while it is fresh (resident memory rarely shrinks after a release):
+  // swap-gateway holding the streams directly, then api-gateway holding them on its way to it.
   const direct = { before: rss(options.swapGatewayPid), after: 0 };
   const straight = await hold(`${options.swapGatewayUrl}${streamPath}`, STREAMS_IDLE);
   await settle();
   direct.after = rss(options.swapGatewayPid);
   straight.stop();
+  await settle();
+  const before = { api: rss(options.apiGatewayPid), bare: rss(bare.pid) };
+  const viaGateway = await hold(`${gateway}${streamPath}`, STREAMS_IDLE);
+  await settle();
+  const after = { api: rss(options.apiGatewayPid), bare: 0 };
+  viaGateway.stop();
   const bareIdle = await hold(bare.url, STREAMS_IDLE);
   await settle();
   after.bare = rss(bare.pid);
@@ -147,8 +147,7 @@ export async function benchStatusStreams(options: {
     live: perSwap * LIVE_SWAPS,
     webhook: hooks.received,
     fanOut,
-    swapGatewayBytes: (after.swap - before.swap) / STREAMS_IDLE,
-    directBytes: (direct.after - direct.before) / STREAMS_IDLE,
+    swapGatewayBytes: (direct.after - direct.before) / STREAMS_IDLE,
     apiGatewayBytes: (after.api - before.api) / STREAMS_IDLE,
     bareBytes: (after.bare - before.bare) / STREAMS_IDLE,
     latency,
@@ -232,6 +231,6 @@ export function streamLines(f: StreamFigures): string[] {
     `    transition → webhook received by a loopback receiver: p50 ${p(f.webhook, 0.5)} ms, p99 ${p(f.webhook, 0.99)} ms (${f.webhook.length} deliveries of the same swaps; target p50 < 500; ${ratio(percentile(f.webhook, 0.5), percentile(f.latency, 0.5))} the stream's p50)`,
     `    fan-out, ${f.live} streams over ${LIVE_SWAPS} swaps settled at once (every stream receiving): p50 ${p(f.fanOut, 0.5)} ms, p99 ${p(f.fanOut, 0.99)} ms (${f.fanOut.length} events)`,
     `    reference: the bare server writing to ${f.live} streams, write → event p50 ${p(f.bareLatency, 0.5)} ms, p99 ${p(f.bareLatency, 0.99)} ms (transition → event p50 ${ratio(percentile(f.latency, 0.5), percentile(f.bareLatency, 0.5))} of it)`,
-    `    memory per open stream (${f.idle} open at once, each way): through api-gateway, swap-gateway ${(f.swapGatewayBytes / 1024).toFixed(1)} KB and api-gateway ${(f.apiGatewayBytes / 1024).toFixed(1)} KB; straight to swap-gateway ${(f.directBytes / 1024).toFixed(1)} KB; bare server ${(f.bareBytes / 1024).toFixed(1)} KB (swap-gateway ${ratio(f.directBytes, f.bareBytes)} of it)`,
+    `    memory per open stream (${f.idle} open at once): swap-gateway ${(f.swapGatewayBytes / 1024).toFixed(1)} KB, api-gateway ${(f.apiGatewayBytes / 1024).toFixed(1)} KB (each measured fresh); bare server ${(f.bareBytes / 1024).toFixed(1)} KB (swap-gateway ${ratio(f.swapGatewayBytes, f.bareBytes)} of it)`,
   ];
 }
