@@ -1,10 +1,11 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { WorkQueues } from '@swap/contracts';
-import { BusIntake, JetStreamWorkQueue, MessagingClient, NatsBus, PgWorkQueue, type WorkQueue } from '@swap/messaging';
+import { BusIntake, MessagingClient, type WorkQueue } from '@swap/messaging';
 import type { Logger } from '@swap/observability';
 import { DATABASE_POOL, LOGGER } from '@swap/service-kit';
 import type pg from 'pg';
 import { RelayTrackerConfig } from '../relay-tracker.config';
+import { openWorkQueue } from '../work-queue';
 import { SettlementWorker } from './settlement.worker';
 
 const READINESS_EVERY_MS = 2_000;
@@ -38,24 +39,16 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    const onError = (error: unknown) => this.logger.warn({ err: error }, 'settlement queue error');
-    if (this.config.WORK_QUEUE === 'jetstream') {
-      const bus = this.messaging.bus;
-      if (!(bus instanceof NatsBus)) throw new Error('WORK_QUEUE=jetstream needs NATS (the embedded default uses WORK_QUEUE=postgres)');
-      this.queue = await JetStreamWorkQueue.open(bus.connection, {
-        ...WorkQueues.settlement,
-        prefix: bus.subjectPrefix || undefined,
-        ackWaitMs: this.config.WORK_LEASE_MS,
-        onError,
-      });
-    } else {
-      this.queue = new PgWorkQueue(async <T>(text: string, ...params: unknown[]) => (await this.pool.query(text, params)).rows as T[], {
-        table: 'relay_tracker.work_items',
-        leaseMs: this.config.WORK_LEASE_MS,
-        pollMs: 250,
-        onError,
-      });
-    }
+    this.queue = await openWorkQueue({
+      kind: this.config.WORK_QUEUE,
+      messaging: this.messaging,
+      pool: this.pool,
+      names: WorkQueues.settlement,
+      table: 'relay_tracker.work_items',
+      leaseMs: this.config.WORK_LEASE_MS,
+      pollMs: 250,
+      onError: (error) => this.logger.warn({ err: error }, 'settlement queue error'),
+    });
     this.queue.start((item) => this.worker.process(item), { concurrency: this.config.SETTLEMENT_CONCURRENCY });
     // The service's readiness gate pauses the queue too while its database or NATS is down.
     this.leaveIntake = this.intake.add(this.queue);

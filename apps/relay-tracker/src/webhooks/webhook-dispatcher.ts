@@ -1,10 +1,11 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { WorkQueues } from '@swap/contracts';
-import { BusIntake, JetStreamWorkQueue, MessagingClient, NatsBus, PgWorkQueue, type WorkQueue } from '@swap/messaging';
+import { BusIntake, MessagingClient, type WorkQueue } from '@swap/messaging';
 import type { Logger } from '@swap/observability';
 import { DATABASE_POOL, LOGGER } from '@swap/service-kit';
 import type pg from 'pg';
 import { RelayTrackerConfig } from '../relay-tracker.config';
+import { openWorkQueue } from '../work-queue';
 import { LOG_DAYS, WebhooksService } from './webhooks.service';
 
 /** How often a replica looks for deliveries due (a retry's time, or one whose kick was lost). */
@@ -51,24 +52,16 @@ export class WebhookDispatcher implements OnModuleInit, OnModuleDestroy {
       this.logger.info('webhooks off: WEBHOOK_ENCRYPTION_KEY is not set');
       return;
     }
-    const onError = (error: unknown) => this.logger.warn({ err: error }, 'webhook queue error');
-    if (this.config.WORK_QUEUE === 'jetstream') {
-      const bus = this.messaging.bus;
-      if (!(bus instanceof NatsBus)) throw new Error('WORK_QUEUE=jetstream needs NATS (the embedded default uses WORK_QUEUE=postgres)');
-      this.queue = await JetStreamWorkQueue.open(bus.connection, {
-        ...WorkQueues.webhooks,
-        prefix: bus.subjectPrefix || undefined,
-        ackWaitMs: 30_000,
-        onError,
-      });
-    } else {
-      this.queue = new PgWorkQueue(async <T>(text: string, ...params: unknown[]) => (await this.pool.query(text, params)).rows as T[], {
-        table: 'relay_tracker.webhook_work_items',
-        leaseMs: 30_000,
-        pollMs: 100,
-        onError,
-      });
-    }
+    this.queue = await openWorkQueue({
+      kind: this.config.WORK_QUEUE,
+      messaging: this.messaging,
+      pool: this.pool,
+      names: WorkQueues.webhooks,
+      table: 'relay_tracker.webhook_work_items',
+      leaseMs: 30_000,
+      pollMs: 100,
+      onError: (error) => this.logger.warn({ err: error }, 'webhook queue error'),
+    });
     this.queue.start(
       async (item) => {
         const outcome = await this.webhooks.attempt(item.id);
