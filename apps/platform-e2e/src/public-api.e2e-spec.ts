@@ -18,6 +18,7 @@ import { DEV_KEYS } from '../../../tools/devnet/src/devnet';
 import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
 import { createSwapClient, SwapApiError } from '@swap/client';
 import { Browser } from './portal-browser';
+import { publicBackendCalls } from './public-backend-client';
 import { contractMiddleware, OpenApiContract, parseBody, type Exchange } from './openapi-contract';
 
 jest.setTimeout(180_000);
@@ -203,6 +204,92 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     await ok('POST', '/v1/swaps/intents/extra-data', { txHash: sourceTx, srcChainKey: swap.src });
     await ok('POST', '/v1/swaps/intents/submit', { chainId: 23, txHash: sourceTx, data: built.relayData });
     await ok('POST', '/v1/intent/status', { intent_tx_hash: done.result!.hubTxHash });
+  });
+
+  it('finds the swap in the explorer (typed client and the public client’s backend calls) and serves the config reads', async () => {
+    const client = typed();
+    const status = await client.status(sourceTx, swap.src);
+    const { hubTxHash, fillTxHash } = status.result!;
+    const found = await eventually(
+      async () => {
+        const r = await api('GET', `/v1/be/intent/tx/${hubTxHash}`);
+        return r.status === 200 && r.body.events.length === 2 ? r.body : undefined;
+      },
+      20_000,
+      100,
+    );
+    expect(found).toMatchObject({
+      intentHash: status.intentHash,
+      txHash: hubTxHash,
+      chainId: 146,
+      chainKey: swap.dst,
+      open: false,
+      cancelled: false,
+      srcChainKey: swap.src,
+      dstChainKey: swap.dst,
+      intent: {
+        intentId: built.intent.intentId,
+        inputAmount: built.intent.inputAmount,
+        minOutputAmount: built.intent.minOutputAmount,
+        deadline: built.intent.deadline,
+        srcChain: 23,
+        dstChain: 146,
+        srcAddress: user.address.toLowerCase(),
+      },
+      intentState: { exists: true, remainingInput: '0' },
+    });
+    expect(found.events.map((e: any) => [e.event, e.txHash])).toEqual([
+      ['IntentCreated', hubTxHash],
+      ['IntentFilled', fillTxHash],
+    ]);
+    expect(await client.explorer.intentByHash(status.intentHash!)).toEqual(found);
+    const mine = await client.explorer.userIntents(user.address, { limit: '100' });
+    expect(mine.items.map((i) => i.intentHash)).toContain(status.intentHash);
+    expect(mine.total).toBeGreaterThanOrEqual(1);
+    await client.explorer.orderbook({ offset: '0', limit: '10' });
+    const volume = await client.explorer.volume({ limit: '100' });
+    expect(volume.items.find((r) => r.intentHash === status.intentHash)).toMatchObject({ txHash: fillTxHash, chainId: 146 });
+    expect((await client.explorer.volumeStats()).filledCount).toBeGreaterThanOrEqual(1);
+    await client.explorer.partners();
+    await client.explorer.partnerSummary(user.address);
+    expect(await client.explorer.chains()).toEqual(registry.chains.map((c) => c.key));
+    expect((await client.explorer.relayChainIdMap())[swap.src]).toBe(23);
+    const assets = await client.explorer.hubAssets();
+    expect(assets[swap.src]![token(swap.src, 'USDC')]).toMatchObject({ symbol: 'USDC', asset: expect.stringMatching(/^0x/) });
+    await ok('GET', '/v1/be/config/swap/tokens');
+    await ok('GET', `/v1/be/config/swap/${swap.src}/tokens`);
+    await ok('GET', `/v1/be/config/hub/${swap.src}/assets`);
+    const missing = await api('GET', `/v1/be/intent/0x${'ab'.repeat(32)}`);
+    expect(missing).toMatchObject({
+      status: 404,
+      body: { statusCode: 404, code: 'INTENT_NOT_FOUND', message: expect.stringContaining('Intent not found') },
+    });
+
+    // The public client's own backend calls (@sodax/sdk BackendApiService) get the same answers.
+    const calls = await publicBackendCalls(platform.gatewayUrl, [
+      { method: 'getIntentByTxHash', args: [hubTxHash] },
+      { method: 'getIntentByHash', args: [status.intentHash] },
+      { method: 'getUserIntents', args: [{ userAddress: user.address, startDate: Date.now() - 3_600_000, endDate: Date.now() + 60_000 }] },
+      { method: 'getOrderbook', args: [{ offset: '0', limit: '10' }] },
+      { method: 'getChains', args: [] },
+      { method: 'getSwapTokens', args: [] },
+      { method: 'getSwapTokensByChainId', args: [swap.src] },
+      { method: 'getHubAssets', args: [] },
+      { method: 'getHubAssetsByChainId', args: [swap.src] },
+      { method: 'getRelayChainIdMap', args: [] },
+    ]);
+    expect(calls.filter((c) => !c.ok)).toEqual([]);
+    const value = (i: number) => (calls[i] as { value: any }).value;
+    expect(value(0)).toEqual(found);
+    expect(value(1)).toEqual(found);
+    expect(value(2).items.map((i: any) => i.intentHash)).toContain(status.intentHash);
+    expect(value(3)).toEqual(await client.explorer.orderbook({ offset: '0', limit: '10' }));
+    expect(value(4)).toEqual(registry.chains.map((c) => c.key));
+    expect(value(5)).toEqual(await client.tokens());
+    expect(value(6)).toEqual(await client.tokensOf(swap.src));
+    expect(value(7)).toEqual(assets);
+    expect(value(8)).toEqual(assets[swap.src]);
+    expect(value(9)).toEqual(await client.explorer.relayChainIdMap());
   });
 
   it('builds, sends and cancels a limit order with the typed client, and estimates the gas of a built transaction', async () => {

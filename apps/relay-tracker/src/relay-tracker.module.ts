@@ -4,6 +4,8 @@ import { BuildRecords } from './adoption/build-records';
 import { ChainEventFeed } from './chain-events/chain-event-feed';
 import { ChainFollowers } from './chain-events/chain-followers.service';
 import { ChainIndex } from './chain-events/chain-index';
+import { ExplorerController } from './explorer/explorer.controller';
+import { ExplorerReads } from './explorer/explorer-reads';
 import { RelayHandlers } from './relay/relay.handlers';
 import { RelayLookups } from './relay/relay-lookups.service';
 import { RelayTrackerConfig } from './relay-tracker.config';
@@ -22,9 +24,9 @@ import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 import { WEBHOOK_NETWORK, WebhooksService } from './webhooks/webhooks.service';
 import { WebhooksHandlers } from './webhooks/webhooks.handlers';
 
-/** relay-tracker: submissions, the chain followers and their index, settlement driving each swap to solved or failed, the relay lookups, webhooks. */
+/** relay-tracker: submissions, the chain followers and their index, settlement driving each swap to solved or failed, the relay lookups, webhooks; the data API's explorer reads. */
 @Module({
-  controllers: [SubmissionsHandlers, RelayHandlers, WebhooksHandlers],
+  controllers: [SubmissionsHandlers, RelayHandlers, WebhooksHandlers, ExplorerController],
   providers: [
     RelayTrackerMetrics,
     RelayLookups,
@@ -37,6 +39,7 @@ import { WebhooksHandlers } from './webhooks/webhooks.handlers';
     SettlementWakeups,
     SettlementGauges,
     ChainIndex,
+    ExplorerReads,
     ChainEventFeed,
     ChainFollowers,
     BuildRecords,

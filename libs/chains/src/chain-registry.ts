@@ -1,4 +1,13 @@
-import { AppError, ErrorCode, isEvmAddressText, type ChainKey, type Token, type TokensByChain } from '@swap/contracts';
+import { hubDecimalsOf } from './amounts';
+import {
+  AppError,
+  ErrorCode,
+  isEvmAddressText,
+  type ChainKey,
+  type HubAssetsByChain,
+  type Token,
+  type TokensByChain,
+} from '@swap/contracts';
 
 export type ChainType = 'EVM' | 'SOLANA' | 'SUI' | 'STELLAR' | 'ICON' | 'INJECTIVE' | 'NEAR';
 
@@ -92,6 +101,19 @@ export class ChainRegistry {
   tokensByChain(): TokensByChain {
     const out: TokensByChain = {};
     for (const chain of this.profile.chains) out[chain.key] = this.tokensByKey.get(chain.key)!.map(publicToken);
+    return out;
+  }
+
+  /** Each chain's tokens' hub assets, by token address (the public client's config shape). */
+  hubAssetsByChain(): HubAssetsByChain {
+    const out: HubAssetsByChain = {};
+    for (const chain of this.profile.chains) {
+      out[chain.key] = Object.fromEntries(
+        this.tokensByKey
+          .get(chain.key)!
+          .map((t) => [t.address, { asset: t.hubAsset, decimal: hubDecimalsOf(t), vault: t.vault, symbol: t.symbol, name: t.name }]),
+      );
+    }
     return out;
   }
 

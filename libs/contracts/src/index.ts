@@ -12,6 +12,8 @@ export * from './domain/swaps-routes';
 export * from './domain/intent';
 export * from './domain/chain-events';
 export * from './domain/webhook';
+export * from './domain/explorer';
+export * from './http/explorer.dto';
 export * from './http/validators';
 export * from './http/intent.dto';
 export * from './domain/build';

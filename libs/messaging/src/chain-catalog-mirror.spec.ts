@@ -40,6 +40,26 @@ describe('ChainCatalogMirror', () => {
     expect(asked.n).toBe(1);
   });
 
+  it('answers the data API’s config reads: chain keys, relay chain ids as numbers, hub assets (sent, or derived from tokens)', async () => {
+    const sent = {
+      ...snapshot('v1'),
+      hubAssets: { '0x92.sonic': { '0xa': { asset: '0xh', decimal: 18, vault: '0xv', symbol: 'USDC', name: 'USD Coin' } } },
+    };
+    const { client, release } = answering(sent);
+    release();
+    const mirror = new ChainCatalogMirror(client);
+    expect(JSON.parse(await mirror.configJson('chainKeys'))).toEqual(['0x92.sonic']);
+    expect(JSON.parse(await mirror.configJson('relayChainIds'))).toEqual({ '0x92.sonic': 146 });
+    expect(JSON.parse(await mirror.configJson('hubAssets'))).toEqual(sent.hubAssets);
+    expect(JSON.parse(await mirror.configJson('hubAssets', 'SONIC'))).toEqual(sent.hubAssets['0x92.sonic']);
+    // A replica of an earlier release sends no hub assets: they come from its tokens.
+    mirror.apply(snapshot('v2', 'USDC', 2));
+    expect(JSON.parse(await mirror.configJson('hubAssets', 'sonic'))).toEqual({
+      '0xa': { asset: '0xa', decimal: 6, vault: '0xv', symbol: 'USDC', name: 'USD Coin' },
+    });
+    await expect(mirror.configJson('hubAssets', 'atlantis')).rejects.toBeInstanceOf(AppError);
+  });
+
   it('answers an unknown chain with the registry’s 404', async () => {
     const { client, release } = answering(snapshot('v1'));
     release();

@@ -8,6 +8,7 @@ import {
   type ChainSummary,
   type PartnerFee,
   type ChainCatalogSnapshot,
+  type HubAssetsByChain,
   type Token,
 } from '@swap/contracts';
 import { MessagingClient } from './messaging-client';
@@ -21,6 +22,21 @@ interface Held {
   /** Each token list as JSON text, written once: the reads answer it as it is. */
   tokensJson: Map<string, string>;
   allTokensJson: string;
+  /** The data API's config reads (`/v1/be/config/*`) as JSON text. */
+  config: { chainKeys: string; hubAssets: string; hubAssetsByChain: Map<string, string>; relayChainIds: string };
+}
+
+/** Each token's hub asset, from the snapshot (or from its tokens, for a replica of an earlier release that sends none). */
+function hubAssetsOf(snapshot: ChainCatalogSnapshot): HubAssetsByChain {
+  if (snapshot.hubAssets) return snapshot.hubAssets;
+  return Object.fromEntries(
+    Object.entries(snapshot.tokensByChain).map(([key, tokens]) => [
+      key,
+      Object.fromEntries(
+        tokens.map((t) => [t.address, { asset: t.hubAsset, decimal: t.decimals, vault: t.vault, symbol: t.symbol, name: t.name }]),
+      ),
+    ]),
+  );
 }
 
 /**
@@ -61,7 +77,20 @@ export class ChainCatalogMirror implements OnApplicationBootstrap, OnModuleDestr
       for (const name of [chain.key, ...aliases]) byName.set(name.toLowerCase(), chain);
       tokensJson.set(chain.key, JSON.stringify(snapshot.tokensByChain[chain.key] ?? []));
     }
-    this.held = { snapshot, byName, tokensJson, allTokensJson: JSON.stringify(snapshot.tokensByChain) };
+    const hubAssets = hubAssetsOf(snapshot);
+    this.held = {
+      snapshot,
+      byName,
+      tokensJson,
+      allTokensJson: JSON.stringify(snapshot.tokensByChain),
+      config: {
+        chainKeys: JSON.stringify(snapshot.chains.map((c) => c.key)),
+        hubAssets: JSON.stringify(hubAssets),
+        hubAssetsByChain: new Map(snapshot.chains.map((c) => [c.key, JSON.stringify(hubAssets[c.key] ?? {})])),
+        // Relay chain ids as JSON numbers (the public client's IntentRelayChainIdMap): every one is below 2^53.
+        relayChainIds: JSON.stringify(Object.fromEntries(snapshot.chains.map((c) => [c.key, Number(c.relayChainId)]))),
+      },
+    };
   }
 
   /** A chain by key or alias, in any letter case; an unknown one is the registry's 404. */
@@ -81,6 +110,13 @@ export class ChainCatalogMirror implements OnApplicationBootstrap, OnModuleDestr
     const held = await this.current();
     if (keyOrAlias === undefined) return held.allTokensJson;
     return held.tokensJson.get((await this.chain(keyOrAlias)).key)!;
+  }
+
+  /** The data API's config reads as JSON text: the chain keys, the hub assets (all, or one chain's), the relay chain ids. */
+  async configJson(read: 'chainKeys' | 'hubAssets' | 'relayChainIds', keyOrAlias?: string): Promise<string> {
+    const held = await this.current();
+    if (read === 'hubAssets' && keyOrAlias !== undefined) return held.config.hubAssetsByChain.get((await this.chain(keyOrAlias)).key)!;
+    return held.config[read];
   }
 
   async partnerFee(): Promise<PartnerFee | null> {

@@ -17,6 +17,29 @@ export type SubmissionStatus = Schemas['SubmissionStatusResponseDto']['data'];
 export type PartnerFee = Schemas['PartnerFeeDto'];
 export type ErrorBody = Schemas['ErrorBodyDto'];
 export type SolverErrorBody = Schemas['SolverErrorBodyDto'];
+export type ExplorerIntent = Schemas['ExplorerIntentDto'];
+export type VolumePage = Schemas['VolumePageDto'];
+
+type Query<P extends keyof paths> = paths[P]['get'] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+/** The data API's explorer and config reads (`/v1/be/*`, keyless). */
+export interface ExplorerClient {
+  /** An intent by the hub transaction that created it (404 → SwapApiError with code INTENT_NOT_FOUND). */
+  intentByTx(txHash: string): Promise<ExplorerIntent>;
+  intentByHash(intentHash: string): Promise<ExplorerIntent>;
+  /** A user's intents, newest first: its hub wallet's and those built for its source-chain address. */
+  userIntents(userAddress: string, query?: Query<'/v1/be/intent/user/{userAddress}'>): Promise<Schemas['UserIntentsPageDto']>;
+  orderbook(query?: Query<'/v1/be/solver/orderbook'>): Promise<Schemas['OrderbookPageDto']>;
+  /** One page of fills; pass `nextCursor` as `cursor` (same filters) for the next. */
+  volume(query?: Query<'/v1/be/solver/volume'>): Promise<VolumePage>;
+  volumeStats(): Promise<Schemas['VolumeStatsDto']>;
+  partners(query?: Query<'/v1/be/partners'>): Promise<Schemas['PartnersListDto']>;
+  partnerSummary(receiver: string, query?: Query<'/v1/be/partners/{receiver}/summary'>): Promise<Schemas['PartnerSummaryDto']>;
+  /** The deployment's chain keys, hub assets and relay chain ids (the public client's config shapes). */
+  chains(): Promise<string[]>;
+  hubAssets(): Promise<Record<string, Record<string, Schemas['HubAssetDto']>>>;
+  relayChainIdMap(): Promise<Record<string, number>>;
+}
 
 /** The public network's client defaults, which this client applies too. */
 export const PUBLIC_CLIENT_DEFAULTS = {
@@ -92,6 +115,7 @@ export interface SwapClient {
    * be had (watch.ts).
    */
   watchSubmission(txHash: string, srcChainKey: string, options?: Omit<WatchOptions, 'fetch'>): AsyncGenerator<SubmissionEvent>;
+  explorer: ExplorerClient;
 }
 
 export function createSwapClient(options: SwapClientOptions): SwapClient {
@@ -112,8 +136,23 @@ export function createSwapClient(options: SwapClientOptions): SwapClient {
     ...body,
   });
 
+  const explorer: ExplorerClient = {
+    intentByTx: (txHash) => ok(raw.GET('/v1/be/intent/tx/{txHash}', { params: { path: { txHash } } })),
+    intentByHash: (intentHash) => ok(raw.GET('/v1/be/intent/{intentHash}', { params: { path: { intentHash } } })),
+    userIntents: (userAddress, query) => ok(raw.GET('/v1/be/intent/user/{userAddress}', { params: { path: { userAddress }, query } })),
+    orderbook: (query) => ok(raw.GET('/v1/be/solver/orderbook', { params: { query } })),
+    volume: (query) => ok(raw.GET('/v1/be/solver/volume', { params: { query } })),
+    volumeStats: () => ok(raw.GET('/v1/be/solver/volume/stats')),
+    partners: (query) => ok(raw.GET('/v1/be/partners', { params: { query } })),
+    partnerSummary: (receiver, query) => ok(raw.GET('/v1/be/partners/{receiver}/summary', { params: { path: { receiver }, query } })),
+    chains: () => ok(raw.GET('/v1/be/config/spoke/chains')) as Promise<string[]>,
+    hubAssets: () => ok(raw.GET('/v1/be/config/hub/assets')) as Promise<Record<string, Record<string, Schemas['HubAssetDto']>>>,
+    relayChainIdMap: () => ok(raw.GET('/v1/be/config/relay/chain-id-map')) as Promise<Record<string, number>>,
+  };
+
   const client: SwapClient = {
     raw,
+    explorer,
     watchSubmission: (txHash, srcChainKey, o = {}) =>
       watchSubmission(options.baseUrl, txHash, srcChainKey, {
         ...o,

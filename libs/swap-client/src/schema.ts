@@ -367,6 +367,250 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/be/intent/tx/{txHash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An intent by the hub transaction that created it, with its state and its hub events */
+        get: operations["ExplorerController_byTx"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/be/intent/user/{userAddress}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user’s intents, newest first
+         * @description The user is the hub wallet that created the intents or the source-chain address they were built for (EVM hex or a Solana public key); both resolve.
+         */
+        get: operations["ExplorerController_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/be/intent/{intentHash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An intent by its hash, with its state and its hub events */
+        get: operations["ExplorerController_byHash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/be/solver/orderbook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open intents (not cancelled, input remaining), newest first */
+        get: operations["ExplorerController_orderbook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/be/solver/volume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fills, one record per fill event (a partial fill repeats its intent), a keyset page at a time
+         * @description Pass nextCursor as cursor, with the same filters and sort, for the next page. One kind of range only.
+         */
+        get: operations["ExplorerController_volume"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/be/solver/volume/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many fill events are indexed (an estimate once large; cached about 60 s) */
+        get: operations["ExplorerController_volumeStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/be/partners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every partner-fee receiver intents named, most recently seen first */
+        get: operations["ExplorerController_partners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/be/partners/{receiver}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fees a receiver collected per input token, and the output its intents received per output token */
+        get: operations["ExplorerController_partnerSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/be/config/spoke/chains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every chain key of the deployment (the hub included) */
+        get: operations["ConfigController_chains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/be/config/swap/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Swap tokens by chain key */
+        get: operations["ConfigController_swapTokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/be/config/swap/{chainId}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The swap tokens of one chain */
+        get: operations["ConfigController_swapTokensOf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/be/config/hub/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each token’s hub asset, by chain key then token address */
+        get: operations["ConfigController_hubAssets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/be/config/hub/{chainId}/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One chain’s tokens’ hub assets, by token address */
+        get: operations["ConfigController_hubAssetsOf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/be/config/relay/chain-id-map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The relay chain id (what intents carry as srcChain/dstChain) of each chain key */
+        get: operations["ConfigController_relayChainIds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/intent/quote": {
         parameters: {
             query?: never;
@@ -1329,6 +1573,27 @@ export interface components {
             inputAmount: string;
             partnerFee: components["schemas"]["PartnerFeeDto"] | (never | null);
         };
+        HubAssetDto: {
+            /**
+             * @description The hub asset’s address
+             * @example 0x4effB5813271699683C25c734F4daBc45B363709
+             */
+            asset: string;
+            /**
+             * @description The hub asset’s decimals
+             * @example 6
+             */
+            decimal: number;
+            /**
+             * @description The hub vault holding it
+             * @example 0xAbbb91c0617090F0028BDC27597Cd0D038F3A833
+             */
+            vault: string;
+            /** @example USDC */
+            symbol: string;
+            /** @example USD Coin */
+            name: string;
+        };
         IntervalDto: {
             /** @example 1m */
             key: string;
@@ -1383,6 +1648,345 @@ export interface components {
             interval: string;
             /** @description Oldest first; buckets without ticks are omitted */
             candles: components["schemas"]["CandleDto"][];
+        };
+        ExplorerIntentFieldsDto: {
+            /**
+             * @description uint256 as a decimal string
+             * @example 42
+             */
+            intentId: string;
+            /**
+             * @description The hub wallet that created the intent
+             * @example 0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab
+             */
+            creator: string;
+            /**
+             * @description Hub asset
+             * @example 0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab
+             */
+            inputToken: string;
+            /**
+             * @description Hub asset
+             * @example 0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab
+             */
+            outputToken: string;
+            /**
+             * @description A decimal string (hub units)
+             * @example 1000000
+             */
+            inputAmount: string;
+            /**
+             * @description A decimal string (hub units)
+             * @example 1000000
+             */
+            minOutputAmount: string;
+            /**
+             * @description UNIX seconds; 0 = none
+             * @example 1764000000
+             */
+            deadline: string;
+            allowPartialFill: boolean;
+            /**
+             * @description Relay chain id of the source chain
+             * @example 23
+             */
+            srcChain: number;
+            /**
+             * @description Relay chain id of the destination chain
+             * @example 146
+             */
+            dstChain: number;
+            /**
+             * @description The source-chain address it was built for, as hex bytes
+             * @example 0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab
+             */
+            srcAddress: string;
+            /**
+             * @description The receiving address on the destination chain, as hex bytes
+             * @example 0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab
+             */
+            dstAddress: string;
+            /**
+             * @description A designated solver; zero = any
+             * @example 0x0000000000000000000000000000000000000000
+             */
+            solver: string;
+            /**
+             * @description Extra data (a partner fee record: 0x01, fee, receiver)
+             * @example 0x
+             */
+            data: string;
+        };
+        ExplorerIntentStateDto: {
+            exists: boolean;
+            /**
+             * @description A decimal string (hub units)
+             * @example 1000000
+             */
+            remainingInput: string;
+            /**
+             * @description A decimal string (hub units)
+             * @example 1000000
+             */
+            receivedOutput: string;
+            pendingPayment: boolean;
+        };
+        FillStateDto: {
+            /**
+             * @description A decimal string (hub units)
+             * @example 1000000
+             */
+            remainingInput: string;
+            /**
+             * @description A decimal string (hub units)
+             * @example 1000000
+             */
+            receivedOutput: string;
+            pendingPayment: boolean;
+        };
+        ExplorerIntentEventDto: {
+            /** @enum {string} */
+            event: "IntentCreated" | "IntentFilled" | "IntentCancelled";
+            /** @example 0x5c3b0e2b1f1d9f5d3a3e7e0f6c4b2a1908f7e6d5c4b3a291817161514131211a */
+            txHash: string;
+            /** @example 3 */
+            logIndex: number;
+            /** @example 1234567 */
+            blockNumber: number;
+            /** @example 2026-11-25T12:00:00.000Z */
+            timestamp: string;
+            /** @description IntentFilled: the state the fill left */
+            intentState?: components["schemas"]["FillStateDto"];
+            /**
+             * @description IntentFilled: the fill transaction’s sender
+             * @example 0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab
+             */
+            solver?: string;
+        };
+        ExplorerIntentDto: {
+            /** @example 0x5c3b0e2b1f1d9f5d3a3e7e0f6c4b2a1908f7e6d5c4b3a291817161514131211a */
+            intentHash: string;
+            /**
+             * @description The hub transaction that created it
+             * @example 0x5c3b0e2b1f1d9f5d3a3e7e0f6c4b2a1908f7e6d5c4b3a291817161514131211a
+             */
+            txHash: string;
+            /** @example 0 */
+            logIndex: number;
+            /**
+             * @description The hub’s EVM chain id
+             * @example 146
+             */
+            chainId: number;
+            /**
+             * @description The hub’s chain key
+             * @example 0x92.sonic
+             */
+            chainKey: string;
+            /** @example 1234560 */
+            blockNumber: number;
+            /** @example 2026-11-25T12:00:00.000Z */
+            timestamp: string;
+            /** @description Not cancelled and input remains */
+            open: boolean;
+            cancelled: boolean;
+            intent: components["schemas"]["ExplorerIntentFieldsDto"];
+            /** @example 0xa4b1.arbitrum */
+            srcChainKey: string | null;
+            /** @example 0x92.sonic */
+            dstChainKey: string | null;
+            intentState: components["schemas"]["ExplorerIntentStateDto"];
+            /** @description Oldest first */
+            events: components["schemas"]["ExplorerIntentEventDto"][];
+        };
+        UserIntentsPageDto: {
+            /** @example 3 */
+            total: number;
+            /** @example 0 */
+            offset: number;
+            /** @example 50 */
+            limit: number;
+            /** @description Newest first */
+            items: components["schemas"]["ExplorerIntentDto"][];
+        };
+        OrderbookIntentDataDto: {
+            /**
+             * @description uint256 as a decimal string
+             * @example 42
+             */
+            intentId: string;
+            /**
+             * @description The hub wallet that created the intent
+             * @example 0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab
+             */
+            creator: string;
+            /**
+             * @description Hub asset
+             * @example 0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab
+             */
+            inputToken: string;
+            /**
+             * @description Hub asset
+             * @example 0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab
+             */
+            outputToken: string;
+            /**
+             * @description A decimal string (hub units)
+             * @example 1000000
+             */
+            inputAmount: string;
+            /**
+             * @description A decimal string (hub units)
+             * @example 1000000
+             */
+            minOutputAmount: string;
+            /**
+             * @description UNIX seconds; 0 = none
+             * @example 1764000000
+             */
+            deadline: string;
+            allowPartialFill: boolean;
+            /**
+             * @description Relay chain id of the source chain
+             * @example 23
+             */
+            srcChain: number;
+            /**
+             * @description Relay chain id of the destination chain
+             * @example 146
+             */
+            dstChain: number;
+            /**
+             * @description The source-chain address it was built for, as hex bytes
+             * @example 0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab
+             */
+            srcAddress: string;
+            /**
+             * @description The receiving address on the destination chain, as hex bytes
+             * @example 0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab
+             */
+            dstAddress: string;
+            /**
+             * @description A designated solver; zero = any
+             * @example 0x0000000000000000000000000000000000000000
+             */
+            solver: string;
+            /**
+             * @description Extra data (a partner fee record: 0x01, fee, receiver)
+             * @example 0x
+             */
+            data: string;
+            /** @example 0x5c3b0e2b1f1d9f5d3a3e7e0f6c4b2a1908f7e6d5c4b3a291817161514131211a */
+            intentHash: string;
+            /** @example 0x5c3b0e2b1f1d9f5d3a3e7e0f6c4b2a1908f7e6d5c4b3a291817161514131211a */
+            txHash: string;
+            /** @example 1234560 */
+            blockNumber: number;
+        };
+        OrderbookEntryDto: {
+            intentState: components["schemas"]["ExplorerIntentStateDto"];
+            intentData: components["schemas"]["OrderbookIntentDataDto"];
+        };
+        OrderbookPageDto: {
+            /** @example 1 */
+            total: number;
+            /** @description Open intents, newest first */
+            data: components["schemas"]["OrderbookEntryDto"][];
+        };
+        VolumeRecordDto: {
+            /** @example 0x5c3b0e2b1f1d9f5d3a3e7e0f6c4b2a1908f7e6d5c4b3a291817161514131211a */
+            intentHash: string;
+            /**
+             * @description The fill transaction’s sender
+             * @example 0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab
+             */
+            solver: string;
+            /** @example 0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab */
+            inputToken: string;
+            /** @example 0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab */
+            outputToken: string;
+            /**
+             * @description The input this fill took (hub units)
+             * @example 500000
+             */
+            amount: string;
+            /**
+             * @description The output this fill gave (hub units)
+             * @example 499000
+             */
+            outputAmount: string;
+            /** @example 146 */
+            chainId: number;
+            /** @example 1234570 */
+            blockNumber: number;
+            /** @example 0x5c3b0e2b1f1d9f5d3a3e7e0f6c4b2a1908f7e6d5c4b3a291817161514131211a */
+            txHash: string;
+            /** @example 1 */
+            logIndex: number;
+            /** @example 2026-11-25T12:00:05.000Z */
+            timestamp: string;
+            /** @description With includeData=true: the intent filled */
+            data?: components["schemas"]["ExplorerIntentFieldsDto"];
+        };
+        VolumePageDto: {
+            /** @description One record per fill event */
+            items: components["schemas"]["VolumeRecordDto"][];
+            /** @description Pass as cursor for the next page; null on the last page */
+            nextCursor: string | null;
+            hasMore: boolean;
+        };
+        VolumeStatsDto: {
+            /**
+             * @description Fill events indexed (an estimate once the table is large); cached about 60 s
+             * @example 1204
+             */
+            filledCount: number;
+        };
+        PartnerListItemDto: {
+            /** @example 0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab */
+            receiver: string;
+            /** @example 12 */
+            intentCount: number;
+            /**
+             * @description Intents filled at least in part
+             * @example 10
+             */
+            filledCount: number;
+            /**
+             * @description The newest intent naming it
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            lastSeenAt: string;
+        };
+        PartnersListDto: {
+            partners: components["schemas"]["PartnerListItemDto"][];
+        };
+        PartnerSummaryDto: {
+            /** @example 0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab */
+            receiver: string;
+            /**
+             * @description The source chain the figures cover; null = all
+             * @example 0xa4b1.arbitrum
+             */
+            chainId: string | null;
+            /**
+             * @description Fees collected per hub input token (each intent’s fee in proportion to the input filled)
+             * @example {
+             *       "0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab": "2500"
+             *     }
+             */
+            feeByInputToken: {
+                [key: string]: string;
+            };
+            /**
+             * @description Output received per hub output token
+             * @example {
+             *       "0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab": "998000"
+             *     }
+             */
+            volumeByOutputToken: {
+                [key: string]: string;
+            };
         };
         SolverExecuteRequestDto: {
             /** @description The hub transaction that created the intent */
@@ -3042,6 +3646,612 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ExplorerController_byTx: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Hub transaction hash (0x and 64 hex digits) */
+                txHash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExplorerIntentDto"];
+                };
+            };
+            /** @description A malformed parameter (the body names it and the rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No intent created by that transaction is indexed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ExplorerController_user: {
+        parameters: {
+            query?: {
+                /** @description Rows to skip, 0–100000 (default 0) */
+                offset?: string;
+                /** @description Rows per page, 1–100 (default 50) */
+                limit?: string;
+                /** @description Created at or after (ISO 8601, or milliseconds) */
+                startDate?: string;
+                /** @description Created at or before (ISO 8601, or milliseconds) */
+                endDate?: string;
+                /** @description Created in this hub block or later */
+                fromBlock?: string;
+                /** @description Created in this hub block or earlier */
+                toBlock?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A 20-byte hex address, or a base58 Solana public key */
+                userAddress: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserIntentsPageDto"];
+                };
+            };
+            /** @description A malformed parameter (the body names it and the rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ExplorerController_byHash: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 0x and 64 hex digits */
+                intentHash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExplorerIntentDto"];
+                };
+            };
+            /** @description A malformed parameter (the body names it and the rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No intent with that hash is indexed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ExplorerController_orderbook: {
+        parameters: {
+            query?: {
+                /** @description Rows to skip, 0–100000 (default 0) */
+                offset?: string;
+                /** @description Rows per page, 1–100 (default 50) */
+                limit?: string;
+                /** @description Source chain: a chain key, a plain name, or a relay chain id */
+                srcChain?: string;
+                /** @description Destination chain: a chain key, a plain name, or a relay chain id */
+                dstChain?: string;
+                /** @description Hub input token */
+                inputToken?: string;
+                /** @description Hub output token */
+                outputToken?: string;
+                /** @description The hub wallet that created the intent */
+                creator?: string;
+                /** @description Deadline at or before (UNIX seconds) */
+                deadlineBefore?: string;
+                /** @description Deadline at or after (UNIX seconds) */
+                deadlineAfter?: string;
+                /** @description Leave out intents without a deadline (0) */
+                excludeZeroDeadline?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderbookPageDto"];
+                };
+            };
+            /** @description A malformed parameter (the body names it and the rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ExplorerController_volume: {
+        parameters: {
+            query?: {
+                /** @description Hub input token */
+                inputToken?: string;
+                /** @description Hub output token */
+                outputToken?: string;
+                /** @description The chain of the fill (the hub): a chain key, a plain name, or a chain id */
+                chainId?: string;
+                /** @description The fill transaction’s sender */
+                solver?: string;
+                /** @description From this hub block (inclusive). One kind of range only: blocks, since/until or fromTs/toTs */
+                fromBlock?: string;
+                /** @description To this hub block (inclusive) */
+                toBlock?: string;
+                /** @description From this time (ISO 8601, inclusive) */
+                since?: string;
+                /** @description Until this time (ISO 8601, exclusive) */
+                until?: string;
+                /** @description From this time (UNIX seconds, inclusive) */
+                fromTs?: string;
+                /** @description To this time (UNIX seconds, exclusive) */
+                toTs?: string;
+                /** @description By block, default desc (newest first) */
+                sort?: "asc" | "desc";
+                /** @description Records per page, 1–100 (default 50) */
+                limit?: string;
+                /** @description Add each record’s intent as data */
+                includeData?: "true" | "false";
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VolumePageDto"];
+                };
+            };
+            /** @description A malformed parameter (the body names it and the rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ExplorerController_volumeStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VolumeStatsDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ExplorerController_partners: {
+        parameters: {
+            query?: {
+                /** @description Only intents from this source chain: a chain key, a plain name, or a relay chain id */
+                chainId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnersListDto"];
+                };
+            };
+            /** @description A malformed parameter (the body names it and the rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ExplorerController_partnerSummary: {
+        parameters: {
+            query?: {
+                /** @description Only intents from this source chain: a chain key, a plain name, or a relay chain id */
+                chainId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The partner fee receiver (a hub address) */
+                receiver: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerSummaryDto"];
+                };
+            };
+            /** @description A malformed parameter (the body names it and the rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ConfigController_chains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ConfigController_swapTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["TokenDto"][];
+                    };
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ConfigController_swapTokensOf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A chain key or a public plain name (arbitrum, sonic, …), any letter case */
+                chainId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenDto"][];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unknown chain */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ConfigController_hubAssets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: {
+                            [key: string]: components["schemas"]["HubAssetDto"];
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ConfigController_hubAssetsOf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A chain key or a public plain name (arbitrum, sonic, …), any letter case */
+                chainId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["HubAssetDto"];
+                    };
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unknown chain */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ConfigController_relayChainIds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: number;
+                    };
                 };
             };
             /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */

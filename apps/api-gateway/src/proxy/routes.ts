@@ -9,6 +9,12 @@ import { upstreamUrls, upstreamVariable, type ApiGatewayConfig } from '../api-ga
 export const ROUTES: readonly { prefix: string; service: ServiceName; solverErrors?: boolean }[] = [
   { prefix: '/v1/swaps', service: 'swap-gateway' },
   { prefix: '/v1/leverage-yield', service: 'swap-gateway' },
+  { prefix: '/v1/be/oracle', service: 'oracle-candles' },
+  { prefix: '/v1/be/intent', service: 'relay-tracker' },
+  { prefix: '/v1/be/solver', service: 'relay-tracker' },
+  { prefix: '/v1/be/partners', service: 'relay-tracker' },
+  { prefix: '/v1/be/config', service: 'swap-gateway' },
+  // The rest of the data API (money market, SODA supply, AMM) is not served: oracle-candles answers its 404.
   { prefix: '/v1/be', service: 'oracle-candles' },
   { prefix: '/v1/intent', service: 'quote-builder', solverErrors: true },
   { prefix: '/v1/a', service: 'relay-tracker' },

@@ -24,6 +24,7 @@ export class ChainCatalog {
         aliases,
       })),
       tokensByChain: this.chains.tokensByChain(),
+      hubAssets: this.chains.hubAssetsByChain(),
       partnerFee: this.configuredPartnerFee(),
     };
     this.snapshot = {

@@ -1,7 +1,7 @@
 import type { BlockRef, ChainAccess, ChainInfo, EvmAdapter } from '@swap/chains';
-import type { ChainEventBatch } from '@swap/contracts';
+import type { ChainEventBatch, IndexedChainEvent } from '@swap/contracts';
 import type { Logger } from '@swap/observability';
-import type { Log } from 'viem';
+import type { Hex, Log } from 'viem';
 import type { RelayTrackerMetrics } from '../relay-tracker.metrics';
 import type { ChainEventFeed } from './chain-event-feed';
 import { LostLeaseError, type ChainIndex } from './chain-index';
@@ -149,6 +149,7 @@ export class ChainFollower {
     if (!last || logs.some((l) => l.blockNumber === step.to && l.blockHash?.toLowerCase() !== last.hash.toLowerCase())) return true;
     const times = await this.blockTimes(logs, last);
     const events = decodeLogs(this.deps.chain, this.contracts, logs, (n) => times.get(n)!);
+    await this.nameSolvers(events);
     const blocks = new Map<bigint, string>([[last.number, last.hash.toLowerCase()]]);
     for (const log of logs) if (log.blockNumber !== null && log.blockHash) blocks.set(log.blockNumber, log.blockHash.toLowerCase());
     if (events.length > 0 || Date.now() - this.committedAt >= EMPTY_COMMIT_MS) {
@@ -281,6 +282,18 @@ export class ChainFollower {
       if (block) times.set(block.number, new Date(Number(block.timestamp) * 1000));
     }
     return times;
+  }
+
+  /** Who filled each intent: the fill transaction's sender (the event does not say), asked once per transaction. */
+  private async nameSolvers(events: IndexedChainEvent[]): Promise<void> {
+    const senders = new Map<string, string | undefined>();
+    for (const event of events) {
+      if (event.kind !== 'intent_filled') continue;
+      if (!senders.has(event.txHash))
+        senders.set(event.txHash, (await this.read((a) => a.transaction(event.txHash as Hex)))?.from.toLowerCase());
+      const solver = senders.get(event.txHash);
+      if (solver) event.data = { ...event.data, solver };
+    }
   }
 
   /** How far behind the head the index is, in blocks and in the chain's seconds (0 when caught up). */

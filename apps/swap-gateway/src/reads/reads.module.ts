@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { ChainCatalogMirror, ChainCatalogMirrorEvents } from '@swap/messaging';
+import { ConfigController } from './config.controller';
 import { HubClock } from './hub-clock';
 import { ReadsController } from './reads.controller';
 import { TokensController } from './tokens.controller';
 
-/** The public reads (tokens, deadline, partner fee), answered from memory. */
+/** The public reads (tokens, deadline, partner fee, the data API's config), answered from memory. */
 @Module({
-  controllers: [TokensController, ReadsController, ChainCatalogMirrorEvents],
+  controllers: [TokensController, ReadsController, ConfigController, ChainCatalogMirrorEvents],
   providers: [ChainCatalogMirror, HubClock],
   exports: [ChainCatalogMirror],
 })

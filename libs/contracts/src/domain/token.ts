@@ -15,6 +15,20 @@ export interface Token {
   vault: string;
 }
 
+/** A token's asset on the hub, as the public client's config types it (`HubAsset`). */
+export interface HubAsset {
+  /** The hub asset's address. */
+  asset: string;
+  /** The hub asset's decimals. */
+  decimal: number;
+  vault: string;
+  symbol: string;
+  name: string;
+}
+
+/** `GET /v1/be/config/hub/assets`: per chain key, each token's hub asset by the token's address. */
+export type HubAssetsByChain = Record<ChainKey, Record<string, HubAsset>>;
+
 /** `GET /v1/swaps/tokens`: every supported token, grouped by chain key. */
 export type TokensByChain = Record<ChainKey, Token[]>;
 
@@ -40,5 +54,7 @@ export interface ChainCatalogSnapshot {
   startedAt: number;
   chains: (ChainSummary & { aliases: string[] })[];
   tokensByChain: TokensByChain;
+  /** Each token's hub asset (absent from a replica of an earlier release: derived from the tokens then). */
+  hubAssets?: HubAssetsByChain;
   partnerFee: PartnerFee | null;
 }

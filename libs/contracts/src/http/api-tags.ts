@@ -10,6 +10,8 @@ export const ApiTag = {
   track: '4. Track the swap',
   cancel: '5. Cancel',
   candles: 'USD price candles',
+  explorer: 'Data API: intents, orderbook, volume, partners',
+  config: 'Data API: configuration',
   solvers: 'Solver API',
   sponsorships: 'Sponsorships',
   portal: 'Partner portal',
@@ -35,6 +37,16 @@ export const API_TAGS: readonly { name: ApiTag; description: string }[] = [
   },
   { name: ApiTag.cancel, description: 'The unsigned cancel transaction of an intent that was not filled; the input returns to the user.' },
   { name: ApiTag.candles, description: 'USD OHLC candles per symbol; public, no key.' },
+  {
+    name: ApiTag.explorer,
+    description:
+      'Reads of the hub index: an intent by hub transaction or hash with its events, a user’s intents, the open orderbook, solver volume (one record per fill), partner-fee receivers. Public, no key.',
+  },
+  {
+    name: ApiTag.config,
+    description:
+      'The deployment’s networks, swap tokens, hub assets and relay chain ids, in the public client’s config shapes. Public, no key.',
+  },
   { name: ApiTag.solvers, description: 'For solvers: the protocol’s solver API (snake_case, errors `{ detail: { code, message } }`).' },
   { name: ApiTag.sponsorships, description: 'Sponsorship requests; a sponsoring key (spk_…) from the operator is required.' },
   { name: ApiTag.portal, description: 'The partner portal’s API (cookie sessions): accounts, organisations, members and API keys.' },

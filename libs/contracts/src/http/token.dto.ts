@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { Token } from '../domain/token';
+import type { HubAsset, Token } from '../domain/token';
 
 export class TokenDto implements Token {
   @ApiProperty({ example: 'USDC' })
@@ -25,4 +25,21 @@ export class TokenDto implements Token {
 
   @ApiProperty({ example: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', description: 'The hub vault holding the hub asset' })
   vault!: string;
+}
+
+export class HubAssetDto implements HubAsset {
+  @ApiProperty({ example: '0x4effB5813271699683C25c734F4daBc45B363709', description: 'The hub asset’s address' })
+  asset!: string;
+
+  @ApiProperty({ example: 6, description: 'The hub asset’s decimals' })
+  decimal!: number;
+
+  @ApiProperty({ example: '0xAbbb91c0617090F0028BDC27597Cd0D038F3A833', description: 'The hub vault holding it' })
+  vault!: string;
+
+  @ApiProperty({ example: 'USDC' })
+  symbol!: string;
+
+  @ApiProperty({ example: 'USD Coin' })
+  name!: string;
 }

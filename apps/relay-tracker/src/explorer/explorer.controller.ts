@@ -1,0 +1,107 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiTag,
+  ErrorBodyDto,
+  ExplorerIntentDto,
+  OrderbookPageDto,
+  PartnerSummaryDto,
+  PartnersListDto,
+  UserIntentsPageDto,
+  VolumePageDto,
+  VolumeStatsDto,
+  type ExplorerIntent,
+  type OrderbookPage,
+  type PartnerSummary,
+  type PartnersList,
+  type UserIntentsPage,
+  type VolumePage,
+  type VolumeStats,
+} from '@swap/contracts';
+import { ExplorerReads } from './explorer-reads';
+import { OrderbookQuery, PartnersQuery, UserIntentsQuery, VolumeQuery } from './explorer.query';
+
+const BAD = { type: ErrorBodyDto, description: 'A malformed parameter (the body names it and the rule)' };
+
+/** The data API's explorer reads (keyless by design, like all of /v1/be). */
+@ApiTags(ApiTag.explorer)
+@Controller('v1/be')
+export class ExplorerController {
+  constructor(private readonly reads: ExplorerReads) {}
+
+  @Get('intent/tx/:txHash')
+  @ApiOperation({ summary: 'An intent by the hub transaction that created it, with its state and its hub events' })
+  @ApiParam({ name: 'txHash', description: 'Hub transaction hash (0x and 64 hex digits)' })
+  @ApiOkResponse({ type: ExplorerIntentDto })
+  @ApiBadRequestResponse(BAD)
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'No intent created by that transaction is indexed' })
+  byTx(@Param('txHash') txHash: string): Promise<ExplorerIntent> {
+    return this.reads.intentByTx(txHash);
+  }
+
+  @Get('intent/user/:userAddress')
+  @ApiOperation({
+    summary: 'A user’s intents, newest first',
+    description:
+      'The user is the hub wallet that created the intents or the source-chain address they were built for (EVM hex or a Solana public key); both resolve.',
+  })
+  @ApiParam({ name: 'userAddress', description: 'A 20-byte hex address, or a base58 Solana public key' })
+  @ApiOkResponse({ type: UserIntentsPageDto })
+  @ApiBadRequestResponse(BAD)
+  user(@Param('userAddress') userAddress: string, @Query() query: UserIntentsQuery): Promise<UserIntentsPage> {
+    return this.reads.userIntents(userAddress, query);
+  }
+
+  @Get('intent/:intentHash')
+  @ApiOperation({ summary: 'An intent by its hash, with its state and its hub events' })
+  @ApiParam({ name: 'intentHash', description: '0x and 64 hex digits' })
+  @ApiOkResponse({ type: ExplorerIntentDto })
+  @ApiBadRequestResponse(BAD)
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'No intent with that hash is indexed' })
+  byHash(@Param('intentHash') intentHash: string): Promise<ExplorerIntent> {
+    return this.reads.intentByHash(intentHash);
+  }
+
+  @Get('solver/orderbook')
+  @ApiOperation({ summary: 'Open intents (not cancelled, input remaining), newest first' })
+  @ApiOkResponse({ type: OrderbookPageDto })
+  @ApiBadRequestResponse(BAD)
+  orderbook(@Query() query: OrderbookQuery): Promise<OrderbookPage> {
+    return this.reads.orderbook(query);
+  }
+
+  @Get('solver/volume')
+  @ApiOperation({
+    summary: 'Fills, one record per fill event (a partial fill repeats its intent), a keyset page at a time',
+    description: 'Pass nextCursor as cursor, with the same filters and sort, for the next page. One kind of range only.',
+  })
+  @ApiOkResponse({ type: VolumePageDto })
+  @ApiBadRequestResponse(BAD)
+  volume(@Query() query: VolumeQuery): Promise<VolumePage> {
+    return this.reads.volume(query);
+  }
+
+  @Get('solver/volume/stats')
+  @ApiOperation({ summary: 'How many fill events are indexed (an estimate once large; cached about 60 s)' })
+  @ApiOkResponse({ type: VolumeStatsDto })
+  volumeStats(): Promise<VolumeStats> {
+    return this.reads.volumeStats();
+  }
+
+  @Get('partners')
+  @ApiOperation({ summary: 'Every partner-fee receiver intents named, most recently seen first' })
+  @ApiOkResponse({ type: PartnersListDto })
+  @ApiBadRequestResponse(BAD)
+  partners(@Query() query: PartnersQuery): Promise<PartnersList> {
+    return this.reads.partners(query);
+  }
+
+  @Get('partners/:receiver/summary')
+  @ApiOperation({ summary: 'Fees a receiver collected per input token, and the output its intents received per output token' })
+  @ApiParam({ name: 'receiver', description: 'The partner fee receiver (a hub address)' })
+  @ApiOkResponse({ type: PartnerSummaryDto })
+  @ApiBadRequestResponse(BAD)
+  partnerSummary(@Param('receiver') receiver: string, @Query() query: PartnersQuery): Promise<PartnerSummary> {
+    return this.reads.partnerSummary(receiver, query);
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The data API's explorer reads (`/v1/be/intent/*`, `/v1/be/solver/*`, `/v1/be/partners*`)
+ * in the public wire shape (shared/reference/public-api-families.md §3, the public client's
+ * IntentResponse, UserIntentsResponse and OrderbookResponse), with a few fields of this
+ * platform's added (chain keys, the intent's state, event times). Amounts are decimal strings.
+ */
+
+/** The intent as the hub's IntentCreated event carries it; relay chain ids as numbers (as the public client types them). */
+export interface ExplorerIntentFields {
+  intentId: string;
+  creator: string;
+  inputToken: string;
+  outputToken: string;
+  inputAmount: string;
+  minOutputAmount: string;
+  deadline: string;
+  allowPartialFill: boolean;
+  srcChain: number;
+  dstChain: number;
+  srcAddress: string;
+  dstAddress: string;
+  solver: string;
+  data: string;
+}
+
+/** The intents contract's state of an intent, as of the newest event indexed. */
+export interface ExplorerIntentState {
+  exists: boolean;
+  remainingInput: string;
+  receivedOutput: string;
+  pendingPayment: boolean;
+}
+
+export type ExplorerEventName = 'IntentCreated' | 'IntentFilled' | 'IntentCancelled';
+
+/** One hub event of an intent. */
+export interface ExplorerIntentEvent {
+  event: ExplorerEventName;
+  txHash: string;
+  logIndex: number;
+  blockNumber: number;
+  /** ISO 8601, the block's time. */
+  timestamp: string;
+  /** IntentFilled: the state the fill left. */
+  intentState?: Omit<ExplorerIntentState, 'exists'>;
+  /** IntentFilled: who sent the fill. */
+  solver?: string;
+}
+
+/** `GET /v1/be/intent/tx/{txHash}`, `GET /v1/be/intent/{intentHash}`, and each item of a user's history. */
+export interface ExplorerIntent {
+  intentHash: string;
+  txHash: string;
+  logIndex: number;
+  /** The hub's chain id (an EVM chain id). */
+  chainId: number;
+  /** The hub's chain key (this platform's canonical form). */
+  chainKey: string;
+  blockNumber: number;
+  /** ISO 8601, when the hub created it. */
+  timestamp: string;
+  /** Not cancelled and input remains. */
+  open: boolean;
+  cancelled: boolean;
+  intent: ExplorerIntentFields;
+  /** The chain keys of `intent.srcChain` and `intent.dstChain` (null for a chain this deployment does not know). */
+  srcChainKey: string | null;
+  dstChainKey: string | null;
+  intentState: ExplorerIntentState;
+  /** Oldest first. */
+  events: ExplorerIntentEvent[];
+}
+
+/** `GET /v1/be/intent/user/{userAddress}`: newest first. */
+export interface UserIntentsPage {
+  total: number;
+  offset: number;
+  limit: number;
+  items: ExplorerIntent[];
+}
+
+/** One open intent of the orderbook. */
+export interface OrderbookEntry {
+  intentState: ExplorerIntentState;
+  intentData: ExplorerIntentFields & { intentHash: string; txHash: string; blockNumber: number };
+}
+
+/** `GET /v1/be/solver/orderbook`: open intents, newest first. */
+export interface OrderbookPage {
+  total: number;
+  data: OrderbookEntry[];
+}
+
+/** One fill event (a partially filled intent has several). */
+export interface VolumeRecord {
+  intentHash: string;
+  /** The fill transaction's sender. */
+  solver: string;
+  inputToken: string;
+  outputToken: string;
+  /** The input this fill took (hub units of inputToken). */
+  amount: string;
+  /** The output this fill gave (hub units of outputToken). */
+  outputAmount: string;
+  chainId: number;
+  blockNumber: number;
+  txHash: string;
+  logIndex: number;
+  /** ISO 8601, the block's time. */
+  timestamp: string;
+  /** With includeData=true: the intent filled. */
+  data?: ExplorerIntentFields;
+}
+
+/** `GET /v1/be/solver/volume`: a keyset page. */
+export interface VolumePage {
+  items: VolumeRecord[];
+  /** Pass as `cursor` for the next page (same filters and sort); null on the last page. */
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+/** `GET /v1/be/solver/volume/stats`. */
+export interface VolumeStats {
+  /** Fill events indexed: an estimate from the table's statistics once it is large, cached about 60 s. */
+  filledCount: number;
+}
+
+/** One partner-fee receiver seen in intents (the public item shape is not published: this platform's). */
+export interface PartnerListItem {
+  receiver: string;
+  intentCount: number;
+  /** Intents filled at least in part. */
+  filledCount: number;
+  /** ISO 8601, the newest intent naming it. */
+  lastSeenAt: string;
+}
+
+/** `GET /v1/be/partners`. */
+export interface PartnersList {
+  partners: PartnerListItem[];
+}
+
+/** `GET /v1/be/partners/{receiver}/summary`. */
+export interface PartnerSummary {
+  receiver: string;
+  /** The source chain the figures are limited to (its chain key), or null for all. */
+  chainId: string | null;
+  /** Fees collected, per hub input token: each intent's fee in proportion to the input filled. */
+  feeByInputToken: Record<string, string>;
+  /** Output received by the intents naming the receiver, per hub output token. */
+  volumeByOutputToken: Record<string, string>;
+}
