@@ -53,6 +53,7 @@ export default defineConfig([
     '!**/',
     '!apps/*/src/**',
     '!apps/partner-portal/web/**',
+    '!apps/swap-explorer/web/**',
     '!libs/*/src/**',
     '!tools/*/src/**',
     '!examples/**',
@@ -121,8 +122,8 @@ export default defineConfig([
     },
   },
   {
-    // The classic rules of hooks (the React Compiler's rules assume the compiler, which the portal does not use).
-    files: ['apps/partner-portal/web/**/*.{ts,tsx}'],
+    // The classic rules of hooks (the React Compiler's rules assume the compiler, which the web apps do not use).
+    files: ['apps/partner-portal/web/**/*.{ts,tsx}', 'apps/swap-explorer/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },

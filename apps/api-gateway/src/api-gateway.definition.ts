@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from '@swap/service-kit';
+import { serveWebApp, webAppDir, type ServiceDefinition } from '@swap/service-kit';
 import { ApiGatewayConfig } from './api-gateway.config';
 import { ApiGatewayModule } from './api-gateway.module';
 import { createUpstreams, registerProxies } from './proxy/proxy';
@@ -11,7 +11,8 @@ export { upstreamVariable } from './api-gateway.config';
 export const apiGateway: ServiceDefinition<ApiGatewayConfig> = {
   name: 'api-gateway',
   title: 'api-gateway',
-  description: 'The edge: routes /v1/* and /portal/* prefixes to the services, assigns request ids, bounds bodies and upstream time.',
+  description:
+    'The edge: routes /v1/* and /portal/* prefixes to the services, assigns request ids, bounds bodies and upstream time; serves the explorer page (/explorer/).',
   configClass: ApiGatewayConfig,
   module: ApiGatewayModule,
   uses: {},
@@ -23,5 +24,11 @@ export const apiGateway: ServiceDefinition<ApiGatewayConfig> = {
     const upstreams = createUpstreams(config);
     await registerProxies(app, config, logger, upstreams);
     installUpgradeProxy(app.getHttpAdapter().getInstance(), config, logger, metrics, upstreams);
+    // The swap timeline page (apps/swap-explorer), over the public reads it calls through this gateway.
+    serveWebApp(app.getHttpAdapter().getInstance(), {
+      prefix: '/explorer',
+      dir: webAppDir(__dirname, 'swap-explorer-web'),
+      label: 'The explorer page',
+    });
   },
 };

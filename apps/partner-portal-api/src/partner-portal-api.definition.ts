@@ -1,9 +1,8 @@
 import fastifyCookie from '@fastify/cookie';
-import { ownDatabase, type ServiceDefinition } from '@swap/service-kit';
+import { ownDatabase, serveWebApp, webAppDir, type ServiceDefinition } from '@swap/service-kit';
 import { PrismaClient } from './generated/prisma/client';
 import { PartnerPortalApiConfig } from './partner-portal-api.config';
 import { PartnerPortalApiModule } from './partner-portal-api.module';
-import { portalUiDir, servePortalUi } from './ui/portal-ui';
 
 export const partnerPortalApi: ServiceDefinition<PartnerPortalApiConfig> = {
   name: 'partner-portal-api',
@@ -14,6 +13,11 @@ export const partnerPortalApi: ServiceDefinition<PartnerPortalApiConfig> = {
   uses: { bus: true, cache: true, database: ownDatabase('partner-portal-api', __dirname, PrismaClient) },
   configure: async (app) => {
     await app.register(fastifyCookie as never);
-    servePortalUi(app.getHttpAdapter().getInstance(), portalUiDir(__dirname));
+    serveWebApp(app.getHttpAdapter().getInstance(), {
+      prefix: '/portal',
+      dir: webAppDir(__dirname, 'partner-portal-web'),
+      label: 'The portal UI',
+      reserved: 'api',
+    });
   },
 };

@@ -243,6 +243,10 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
       ['IntentFilled', fillTxHash],
     ]);
     expect(await client.explorer.intentByHash(status.intentHash!)).toEqual(found);
+    // The explorer page's read: the swap of the user's own source transaction, both sides.
+    const looked = await ok('GET', `/v1/be/intent/swap/${sourceTx}`);
+    expect(looked.intent).toEqual(found);
+    expect(looked.submission).toMatchObject({ txHash: sourceTx.toLowerCase(), srcChainKey: swap.src, status: 'solved' });
     const mine = await client.explorer.userIntents(user.address, { limit: '100' });
     expect(mine.items.map((i) => i.intentHash)).toContain(status.intentHash);
     expect(mine.total).toBeGreaterThanOrEqual(1);

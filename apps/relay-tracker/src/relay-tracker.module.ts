@@ -6,6 +6,7 @@ import { ChainFollowers } from './chain-events/chain-followers.service';
 import { ChainIndex } from './chain-events/chain-index';
 import { ExplorerController } from './explorer/explorer.controller';
 import { ExplorerReads } from './explorer/explorer-reads';
+import { SwapLookups } from './explorer/swap-lookup';
 import { RelayHandlers } from './relay/relay.handlers';
 import { RelayLookups } from './relay/relay-lookups.service';
 import { RelayTrackerConfig } from './relay-tracker.config';
@@ -40,6 +41,7 @@ import { WebhooksHandlers } from './webhooks/webhooks.handlers';
     SettlementGauges,
     ChainIndex,
     ExplorerReads,
+    SwapLookups,
     ChainEventFeed,
     ChainFollowers,
     BuildRecords,

@@ -13,3 +13,4 @@ export * from './input-text';
 export * from './readiness-gate';
 export * from './http-drain';
 export * from './http-timeouts';
+export * from './web-app';

@@ -404,6 +404,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/be/intent/swap/{hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The swap a hash belongs to: its status answer (if submitted here) and its intent (if on the hub)
+         * @description This platform’s read behind the explorer page (/explorer/): the hash may be the source transaction (any chain), the hub transaction that created the intent, or the intent hash.
+         */
+        get: operations["ExplorerController_swap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/be/intent/{intentHash}": {
         parameters: {
             query?: never;
@@ -1808,6 +1828,12 @@ export interface components {
             limit: number;
             /** @description Newest first */
             items: components["schemas"]["ExplorerIntentDto"][];
+        };
+        SwapLookupDto: {
+            /** @description The status answer’s data, if the swap was submitted (or adopted) here */
+            submission: components["schemas"]["SubmissionStatusDataDto"] | (never | null);
+            /** @description The intent from the hub index, if the hub holds it */
+            intent: components["schemas"]["ExplorerIntentDto"] | (never | null);
         };
         OrderbookIntentDataDto: {
             /**
@@ -3743,6 +3769,55 @@ export interface operations {
             };
             /** @description A malformed parameter (the body names it and the rule) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ExplorerController_swap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 0x and 64 hex digits, or a base58 Solana signature */
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SwapLookupDto"];
+                };
+            };
+            /** @description A malformed parameter (the body names it and the rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Nothing submitted here or indexed on the hub has that hash */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

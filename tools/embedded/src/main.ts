@@ -46,6 +46,7 @@ async function main(): Promise<void> {
     `Swap platform (embedded default) is up: ${platform.gatewayUrl}`,
     `  API docs      ${platform.gatewayUrl}/v1/docs   (OpenAPI: ${platform.gatewayUrl}/v1/openapi.json)`,
     `  portal        ${platform.gatewayUrl}/portal/   (partners: sign up, create an organisation and its API keys)`,
+    `  explorer      ${platform.gatewayUrl}/explorer/   (paste a swap's transaction hash: its steps, durations, failures)`,
     `  try           curl ${platform.gatewayUrl}/v1/swaps/tokens/0xa4b1.arbitrum`,
     `                curl "${platform.gatewayUrl}/v1/swaps/deadline?offsetSeconds=300"`,
     '',

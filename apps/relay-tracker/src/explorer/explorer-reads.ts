@@ -94,22 +94,25 @@ export class ExplorerReads {
 
   async intentByTx(txHash: string): Promise<ExplorerIntent> {
     hashOrFail('txHash', txHash);
-    const { rows } = await this.pool.query<IntentRow>(
-      `SELECT ${intentColumns(true)} FROM relay_tracker.explorer_intents i WHERE i.tx_hash = $1 ORDER BY i.log_index LIMIT 1`,
-      [txHash.toLowerCase()],
-    );
-    if (!rows[0]) throw intentNotFound(`Intent not found for transaction ${txHash}`);
-    return toIntent(rows[0], this.names);
+    const found = await this.findIntent('tx_hash', txHash);
+    if (!found) throw intentNotFound(`Intent not found for transaction ${txHash}`);
+    return found;
   }
 
   async intentByHash(intentHash: string): Promise<ExplorerIntent> {
     hashOrFail('intentHash', intentHash);
+    const found = await this.findIntent('intent_hash', intentHash);
+    if (!found) throw intentNotFound(`Intent not found: ${intentHash}`);
+    return found;
+  }
+
+  /** The intent a hub transaction created (its first), or with this hash; undefined when the index holds none. */
+  async findIntent(column: 'tx_hash' | 'intent_hash', hash: string): Promise<ExplorerIntent | undefined> {
     const { rows } = await this.pool.query<IntentRow>(
-      `SELECT ${intentColumns(true)} FROM relay_tracker.explorer_intents i WHERE i.intent_hash = $1`,
-      [intentHash.toLowerCase()],
+      `SELECT ${intentColumns(true)} FROM relay_tracker.explorer_intents i WHERE i.${column} = $1 ORDER BY i.log_index LIMIT 1`,
+      [hash.toLowerCase()],
     );
-    if (!rows[0]) throw intentNotFound(`Intent not found: ${intentHash}`);
-    return toIntent(rows[0], this.names);
+    return rows[0] ? toIntent(rows[0], this.names) : undefined;
   }
 
   /** A user's intents, newest first: those its hub wallet created and those built for its source-chain address. */

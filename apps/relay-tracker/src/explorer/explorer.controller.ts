@@ -7,6 +7,7 @@ import {
   OrderbookPageDto,
   PartnerSummaryDto,
   PartnersListDto,
+  SwapLookupDto,
   UserIntentsPageDto,
   VolumePageDto,
   VolumeStatsDto,
@@ -14,11 +15,13 @@ import {
   type OrderbookPage,
   type PartnerSummary,
   type PartnersList,
+  type SwapLookup,
   type UserIntentsPage,
   type VolumePage,
   type VolumeStats,
 } from '@swap/contracts';
 import { ExplorerReads } from './explorer-reads';
+import { SwapLookups } from './swap-lookup';
 import { OrderbookQuery, PartnersQuery, UserIntentsQuery, VolumeQuery } from './explorer.query';
 
 const BAD = { type: ErrorBodyDto, description: 'A malformed parameter (the body names it and the rule)' };
@@ -27,7 +30,10 @@ const BAD = { type: ErrorBodyDto, description: 'A malformed parameter (the body 
 @ApiTags(ApiTag.explorer)
 @Controller('v1/be')
 export class ExplorerController {
-  constructor(private readonly reads: ExplorerReads) {}
+  constructor(
+    private readonly reads: ExplorerReads,
+    private readonly lookups: SwapLookups,
+  ) {}
 
   @Get('intent/tx/:txHash')
   @ApiOperation({ summary: 'An intent by the hub transaction that created it, with its state and its hub events' })
@@ -50,6 +56,20 @@ export class ExplorerController {
   @ApiBadRequestResponse(BAD)
   user(@Param('userAddress') userAddress: string, @Query() query: UserIntentsQuery): Promise<UserIntentsPage> {
     return this.reads.userIntents(userAddress, query);
+  }
+
+  @Get('intent/swap/:hash')
+  @ApiOperation({
+    summary: 'The swap a hash belongs to: its status answer (if submitted here) and its intent (if on the hub)',
+    description:
+      'This platform’s read behind the explorer page (/explorer/): the hash may be the source transaction (any chain), the hub transaction that created the intent, or the intent hash.',
+  })
+  @ApiParam({ name: 'hash', description: '0x and 64 hex digits, or a base58 Solana signature' })
+  @ApiOkResponse({ type: SwapLookupDto })
+  @ApiBadRequestResponse(BAD)
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'Nothing submitted here or indexed on the hub has that hash' })
+  swap(@Param('hash') hash: string): Promise<SwapLookup> {
+    return this.lookups.swap(hash);
   }
 
   @Get('intent/:intentHash')

@@ -32,6 +32,7 @@ import { relayTracker } from '../relay-tracker.definition';
 import { RelayTrackerMetrics } from '../relay-tracker.metrics';
 import type { SettlementChains } from '../settlement/settlement-chains';
 import { ExplorerReads } from './explorer-reads';
+import { SwapLookups } from './swap-lookup';
 
 jest.setTimeout(90_000);
 
@@ -391,6 +392,23 @@ describe('explorer reads from the hub index (anvil, PostgreSQL)', () => {
     expect(after.intentState).toEqual({ exists: true, remainingInput: '1000', receivedOutput: '0', pendingPayment: false });
     expect(after.events.map((e) => e.event)).toEqual(['IntentCreated']);
     expect((await reads.volume({ limit: '100' })).items.some((r) => r.intentHash === hash)).toBe(false);
+  });
+
+  it('finds the swap of a hub transaction or intent hash not submitted here: its intent, no submission; 404 and 400 otherwise', async () => {
+    const lookups = new SwapLookups(handle.pool, reads);
+    const created = await create(intentOf({}));
+    await caughtUp();
+    const byTx = await lookups.swap(created.tx);
+    expect(byTx).toEqual({ submission: null, intent: await reads.intentByHash(created.hash) });
+    expect(await lookups.swap(created.hash)).toEqual(byTx);
+    expect(await rejection(lookups.swap(`0x${'cd'.repeat(32)}`))).toMatchObject({
+      statusCode: 404,
+      message: expect.stringContaining('No swap found'),
+    });
+    expect(await rejection(lookups.swap('0xnope'))).toMatchObject({
+      statusCode: 400,
+      details: [{ field: 'hash', rule: 'transactionHash' }],
+    });
   });
 
   it('refuses malformed parameters with a 400 naming the field, and answers 404 for an unknown intent', async () => {

@@ -1,3 +1,5 @@
+import type { SubmissionStatusData } from './intent';
+
 /**
  * The data API's explorer reads (`/v1/be/intent/*`, `/v1/be/solver/*`, `/v1/be/partners*`)
  * in the public wire shape (shared/reference/public-api-families.md §3, the public client's
@@ -77,6 +79,17 @@ export interface UserIntentsPage {
   offset: number;
   limit: number;
   items: ExplorerIntent[];
+}
+
+/**
+ * `GET /v1/be/intent/swap/{hash}` (this platform's, for the explorer page): the swap a hash
+ * belongs to (a source transaction on any chain, the hub transaction that created its intent,
+ * or its intent hash): the submission's status answer if it was submitted here, and its
+ * intent from the hub index if the hub holds it.
+ */
+export interface SwapLookup {
+  submission: SubmissionStatusData | null;
+  intent: ExplorerIntent | null;
 }
 
 /** One open intent of the orderbook. */

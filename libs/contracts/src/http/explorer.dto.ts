@@ -10,11 +10,13 @@ import type {
   PartnerListItem,
   PartnerSummary,
   PartnersList,
+  SwapLookup,
   UserIntentsPage,
   VolumePage,
   VolumeRecord,
   VolumeStats,
 } from '../domain/explorer';
+import { SubmissionStatusDataDto } from './submission.dto';
 
 const HASH = '0x5c3b0e2b1f1d9f5d3a3e7e0f6c4b2a1908f7e6d5c4b3a291817161514131211a';
 const ADDRESS = '0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab';
@@ -229,4 +231,15 @@ export class PartnerSummaryDto implements PartnerSummary {
     description: 'Output received per hub output token',
   })
   volumeByOutputToken!: Record<string, string>;
+}
+
+export class SwapLookupDto implements SwapLookup {
+  @ApiProperty({
+    type: SubmissionStatusDataDto,
+    nullable: true,
+    description: 'The status answer’s data, if the swap was submitted (or adopted) here',
+  })
+  submission!: SubmissionStatusDataDto | null;
+  @ApiProperty({ type: ExplorerIntentDto, nullable: true, description: 'The intent from the hub index, if the hub holds it' })
+  intent!: ExplorerIntentDto | null;
 }

@@ -59,7 +59,8 @@ class SubmissionResultDto implements SubmissionResult {
   deliveryTxHash?: string;
 }
 
-class SubmissionStatusDataDto {
+/** The data of a submission's status answer (also the explorer's swap lookup). */
+export class SubmissionStatusDataDto {
   @ApiProperty({ example: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060' })
   txHash!: string;
 

@@ -1,8 +1,8 @@
-import { printableText } from '@swap/service-kit';
 import { ErrorCode, type ErrorBody } from '@swap/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
+import { printableText } from './input-text';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -14,7 +14,7 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
-/** What every page of the portal is served with: scripts and styles only from here, no framing, no referrer (invitation links carry tokens). */
+/** What every page of a web app is served with: scripts and styles only from here, no framing, no referrer (portal invitation links carry tokens). */
 const SECURITY_HEADERS = {
   'content-security-policy':
     "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
@@ -29,10 +29,13 @@ interface Asset {
   immutable: boolean;
 }
 
-/** Where `npm run build` puts the UI (dist/partner-portal-web), from the compiled service or from its sources under jest. */
-export function portalUiDir(serviceDir: string): string | undefined {
-  return [join(serviceDir, '..', '..', '..', 'partner-portal-web'), join(serviceDir, '..', '..', '..', 'dist', 'partner-portal-web')].find(
-    (dir) => existsSync(join(dir, 'index.html')),
+/**
+ * Where `npm run build` puts a web app (`dist/<name>`, e.g. dist/partner-portal-web), from a
+ * compiled service's directory or from its sources under jest.
+ */
+export function webAppDir(serviceDir: string, name: string): string | undefined {
+  return [join(serviceDir, '..', '..', '..', name), join(serviceDir, '..', '..', '..', 'dist', name)].find((dir) =>
+    existsSync(join(dir, 'index.html')),
   );
 }
 
@@ -64,29 +67,42 @@ function notFound(reply: FastifyReply, message: string): FastifyReply {
   return reply.code(404).type('application/json; charset=utf-8').send(body);
 }
 
+export interface WebAppOptions {
+  /** Where it is served: `/portal`, `/explorer`. */
+  prefix: string;
+  /** Its build (webAppDir); undefined when not built. */
+  dir: string | undefined;
+  /** For a person: "The portal UI". */
+  label: string;
+  /** A path under the prefix that belongs to an API, never to the app (`api`). */
+  reserved?: string;
+}
+
 /**
- * The portal's web UI (apps/partner-portal, built by Vite) at /portal/: the files are read
- * once at start into memory, so only files that exist in the build can be answered (no
- * path is ever joined from a request). Paths without an extension are the single-page
- * app's own (an invitation link): they get index.html.
+ * A web app built by Vite (the portal UI at /portal/, the explorer page at /explorer/): the
+ * files are read once at start into memory, so only files that exist in the build can be
+ * answered (no path is ever joined from a request). Paths without an extension are the
+ * single-page app's own (an invitation link, /explorer/tx/<hash>): they get index.html.
  */
-export function servePortalUi(fastify: FastifyInstance, dir: string | undefined): void {
-  const assets = dir ? load(dir) : new Map<string, Asset>();
+export function serveWebApp(fastify: FastifyInstance, options: WebAppOptions): void {
+  const { prefix, label, reserved } = options;
+  const assets = options.dir ? load(options.dir) : new Map<string, Asset>();
   const send = (reply: FastifyReply, asset: Asset) =>
     reply
       .headers(SECURITY_HEADERS)
       .header('cache-control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
       .type(asset.type)
       .send(asset.body);
-  fastify.get('/portal', (_req, reply) => reply.redirect('/portal/', 302));
-  fastify.get('/portal/*', (req, reply) => {
+  fastify.get(prefix, (_req, reply) => reply.redirect(`${prefix}/`, 302));
+  fastify.get(`${prefix}/*`, (req, reply) => {
     const path = (req.params as { '*': string })['*'];
-    if (path === 'api' || path.startsWith('api/')) return notFound(reply, `No route for GET ${req.url.split('?')[0].slice(0, 100)}`);
+    if (reserved && (path === reserved || path.startsWith(`${reserved}/`)))
+      return notFound(reply, `No route for GET ${req.url.split('?')[0].slice(0, 100)}`);
     const index = assets.get('index.html');
-    if (!index) return notFound(reply, 'The portal UI is not built here (npm run build builds it)');
+    if (!index) return notFound(reply, `${label} is not built here (npm run build builds it)`);
     const asset = assets.get(path);
     if (asset) return send(reply, asset);
     if (path === '' || !extname(path)) return send(reply, index);
-    return notFound(reply, `No portal file ${path.slice(0, 200)}`);
+    return notFound(reply, `No file ${path.slice(0, 200)} in ${label}`);
   });
 }

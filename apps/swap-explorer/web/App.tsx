@@ -1,0 +1,111 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { ApiError, follow, hubAssets, lookup, type HubAsset, type SwapLookup } from './api';
+import { SwapView } from './SwapView';
+
+const HASH = /^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/;
+
+/** The hash in the address (/explorer/tx/<hash>), if any. */
+function hashInPath(): string {
+  const match = /\/explorer\/tx\/([^/?#]+)/.exec(window.location.pathname);
+  return match ? decodeURIComponent(match[1]!) : '';
+}
+
+type View = { kind: 'idle' } | { kind: 'loading' } | { kind: 'found'; swap: SwapLookup } | { kind: 'error'; message: string };
+
+/** The swap timeline page: paste a source or hub transaction hash (or an intent hash), see the swap's steps. */
+export function App() {
+  const [input, setInput] = useState(hashInPath());
+  const [hash, setHash] = useState(hashInPath());
+  const [view, setView] = useState<View>({ kind: 'idle' });
+  const [assets, setAssets] = useState<Map<string, HubAsset>>(new Map());
+
+  useEffect(() => {
+    hubAssets().then(setAssets, () => undefined);
+    const onPop = () => {
+      setInput(hashInPath());
+      setHash(hashInPath());
+    };
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+
+  const load = useCallback(async (target: string) => {
+    try {
+      return await lookup(target);
+    } catch (error) {
+      setView({
+        kind: 'error',
+        message:
+          error instanceof ApiError && error.status === 404
+            ? `No swap found for ${target}: nothing submitted to this platform and no intent on the hub has that hash.`
+            : (error as Error).message,
+      });
+      return undefined;
+    }
+  }, []);
+
+  useEffect(() => {
+    if (!hash) {
+      setView({ kind: 'idle' });
+      return;
+    }
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    setView({ kind: 'loading' });
+    void load(hash).then((found) => {
+      if (cancelled || !found) return;
+      setView({ kind: 'found', swap: found });
+      const submission = found.submission;
+      if (!submission || submission.terminal) return;
+      // In flight: each transition as it happens; the intent's hub side read again with each.
+      stop = follow(submission, (latest) => {
+        setView((v) => (v.kind === 'found' ? { kind: 'found', swap: { ...v.swap, submission: latest } } : v));
+        void lookup(hash).then(
+          (again) => !cancelled && setView((v) => (v.kind === 'found' ? { kind: 'found', swap: { ...again, submission: latest } } : v)),
+          () => undefined,
+        );
+      });
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [hash, load]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const target = input.trim();
+    if (!HASH.test(target)) {
+      setView({ kind: 'error', message: 'Paste a transaction hash (0x and 64 hex digits, or a Solana signature) or an intent hash.' });
+      return;
+    }
+    window.history.pushState(null, '', `/explorer/tx/${encodeURIComponent(target)}`);
+    setHash(target);
+  };
+
+  return (
+    <main>
+      <h1>Swap explorer</h1>
+      <p className="hint">
+        Paste the transaction a swap started with (on any chain), the hub transaction that created its intent, or its intent hash.
+      </p>
+      <form className="search" onSubmit={submit} role="search">
+        <label className="sr-only" htmlFor="hash">
+          Transaction or intent hash
+        </label>
+        <input
+          id="hash"
+          value={input}
+          onChange={(e) => setInput(e.target.value)}
+          placeholder="0x… transaction or intent hash"
+          spellCheck={false}
+          autoComplete="off"
+        />
+        <button type="submit">Look up</button>
+      </form>
+      {view.kind === 'loading' && <p role="status">Looking up…</p>}
+      {view.kind === 'error' && <p role="alert">{view.message}</p>}
+      {view.kind === 'found' && <SwapView swap={view.swap} assets={assets} />}
+    </main>
+  );
+}

@@ -1,0 +1,197 @@
+import { useEffect, useState } from 'react';
+import type { HubAsset, Intent, Submission, SwapLookup } from './api';
+import { advice, amount, duration, STATUS_LABELS, when } from './format';
+
+interface Props {
+  swap: SwapLookup;
+  assets: Map<string, HubAsset>;
+}
+
+/** A swap: where it stands, what went wrong and what to do, its amounts and solver, its steps with their durations, its transactions. */
+export function SwapView({ swap, assets }: Props) {
+  const { submission, intent } = swap;
+  return (
+    <>
+      {submission ? <StatusCard submission={submission} intent={intent} /> : <IntentStatusCard intent={intent!} />}
+      {intent && <AmountsCard intent={intent} assets={assets} />}
+      {submission ? <Timeline submission={submission} /> : <IntentTimeline intent={intent!} />}
+      <Transactions submission={submission} intent={intent} />
+    </>
+  );
+}
+
+/** Milliseconds since a time, ticking every second while a swap is in flight. */
+function useSince(iso: string, running: boolean): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, [running]);
+  return Math.max(0, now - Date.parse(iso));
+}
+
+function StatusCard({ submission, intent }: { submission: Submission; intent: Intent | null }) {
+  const first = submission.history[0]?.at ?? submission.createdAt;
+  const last = submission.history.at(-1)?.at ?? submission.updatedAt;
+  const inFlight = !submission.terminal;
+  const sinceLast = useSince(last, inFlight);
+  const total = submission.terminal ? Date.parse(last) - Date.parse(first) : Date.parse(last) - Date.parse(first) + sinceLast;
+  const help = advice(submission, intent?.open);
+  return (
+    <section className="card" aria-labelledby="status-title">
+      <h2 id="status-title">
+        <span className={`badge ${submission.status}`} data-testid="status">
+          {inFlight ? 'In flight' : STATUS_LABELS[submission.status]}
+        </span>{' '}
+        {inFlight && <span data-testid="step">{STATUS_LABELS[submission.status]}</span>}
+      </h2>
+      <p className="hint">
+        {submission.terminal ? 'Took' : 'Running for'} {duration(total)} · started {when(first)} · from {submission.srcChainKey}
+        {inFlight && <span className="live"> · following live</span>}
+      </p>
+      {submission.status === 'failed' && (
+        <div className="failure" role="alert">
+          <p>
+            <strong>Why it failed:</strong> {submission.userMessage ?? 'No reason was recorded.'}
+            {submission.failedAtStep && <> (at “{STATUS_LABELS[submission.failedAtStep]}”)</>}
+          </p>
+          {help && (
+            <p data-testid="advice">
+              <strong>What to do:</strong> {help}
+            </p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function IntentStatusCard({ intent }: { intent: Intent }) {
+  const state = intent.cancelled ? 'Cancelled' : intent.open ? 'Open on the hub' : 'Filled';
+  return (
+    <section className="card">
+      <h2>
+        <span className={`badge ${intent.open ? 'posted_execution' : intent.cancelled ? 'failed' : 'solved'}`} data-testid="status">
+          {state}
+        </span>
+      </h2>
+      <p className="hint">
+        Not submitted to this platform: the hub's record of its intent, created {when(intent.timestamp)} on {intent.chainKey}.
+      </p>
+    </section>
+  );
+}
+
+function AmountsCard({ intent, assets }: { intent: Intent; assets: Map<string, HubAsset> }) {
+  const input = assets.get(intent.intent.inputToken.toLowerCase());
+  const output = assets.get(intent.intent.outputToken.toLowerCase());
+  const solvers = [...new Set(intent.events.filter((e) => e.solver).map((e) => e.solver!))];
+  const received = intent.intentState.receivedOutput;
+  return (
+    <section className="card" aria-labelledby="amounts-title">
+      <h2 id="amounts-title">Amounts</h2>
+      <dl className="facts">
+        <dt>Sent</dt>
+        <dd data-testid="sent">
+          {amount(intent.intent.inputAmount, input)} from {intent.srcChainKey ?? 'an unknown chain'}
+        </dd>
+        <dt>At least</dt>
+        <dd>
+          {amount(intent.intent.minOutputAmount, output)} to {intent.dstChainKey ?? 'an unknown chain'}
+        </dd>
+        <dt>Received</dt>
+        <dd data-testid="received">{received === '0' ? 'nothing yet' : amount(received, output)}</dd>
+        <dt>Solver</dt>
+        <dd data-testid="solver">{solvers.length ? solvers.map((s) => <code key={s}>{s}</code>) : 'none yet'}</dd>
+      </dl>
+    </section>
+  );
+}
+
+/** Each status the swap entered, when, how long it stayed there (the step it stands in now: so far, ticking), and what happened. */
+function Timeline({ submission }: { submission: Submission }) {
+  const history = submission.history;
+  const last = history.at(-1);
+  const sofar = useSince(last?.at ?? submission.updatedAt, !submission.terminal);
+  const took = (i: number): string => {
+    const next = history[i + 1];
+    if (next) return `took ${duration(next.durationMs)}`;
+    return submission.terminal ? 'end' : `${duration(sofar)} so far`;
+  };
+  return (
+    <section className="card" aria-labelledby="timeline-title">
+      <h2 id="timeline-title">Steps</h2>
+      <ol className="timeline" data-testid="timeline">
+        {history.map((step, i) => (
+          <li key={`${step.status}-${i}`} className={`${step.status}${i === history.length - 1 && !submission.terminal ? ' current' : ''}`}>
+            <span className="step">{STATUS_LABELS[step.status]}</span>
+            <span className="took">{took(i)}</span>
+            <span className="time">{when(step.at)}</span>
+            <span className="detail">{step.detail}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+const EVENT_LABELS = { IntentCreated: 'Intent created on the hub', IntentFilled: 'Filled by a solver', IntentCancelled: 'Cancelled' };
+
+function IntentTimeline({ intent }: { intent: Intent }) {
+  return (
+    <section className="card" aria-labelledby="timeline-title">
+      <h2 id="timeline-title">Steps on the hub</h2>
+      <ol className="timeline" data-testid="timeline">
+        {intent.events.map((e, i) => (
+          <li key={`${e.txHash}-${i}`}>
+            <span className="step">{EVENT_LABELS[e.event]}</span>
+            <span className="took">
+              {intent.events[i + 1] ? `took ${duration(Date.parse(intent.events[i + 1]!.timestamp) - Date.parse(e.timestamp))}` : 'latest'}
+            </span>
+            <span className="time">{when(e.timestamp)}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function Transactions({ submission, intent }: { submission: Submission | null; intent: Intent | null }) {
+  const hub = intent?.chainKey ?? 'the hub';
+  const rows: [string, string, string][] = [];
+  if (submission) rows.push(['Source (the user’s)', submission.srcChainKey, submission.txHash]);
+  const created = submission?.result?.hubTxHash ?? intent?.txHash;
+  if (created && created !== submission?.txHash) rows.push(['Intent created', hub, created]);
+  const fills = intent?.events.filter((e) => e.event === 'IntentFilled').map((e) => e.txHash) ?? [];
+  for (const fill of new Set([...fills, ...(submission?.result?.fillTxHash ? [submission.result.fillTxHash] : [])]))
+    rows.push(['Filled', hub, fill]);
+  if (submission?.result?.deliveryTxHash)
+    rows.push(['Delivered', intent?.dstChainKey ?? 'the destination', submission.result.deliveryTxHash]);
+  for (const e of intent?.events.filter((x) => x.event === 'IntentCancelled') ?? []) rows.push(['Cancelled', hub, e.txHash]);
+  return (
+    <section className="card" aria-labelledby="txs-title">
+      <h2 id="txs-title">Transactions</h2>
+      <table className="txs" data-testid="transactions">
+        <thead>
+          <tr>
+            <th>Step</th>
+            <th>Chain</th>
+            <th>Hash</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([step, chain, hash]) => (
+            <tr key={`${step}-${hash}`}>
+              <td>{step}</td>
+              <td>{chain}</td>
+              <td>
+                <code>{hash}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,131 @@
+/** The public reads the page makes, same origin through the gateway (keyless: /v1/be/* and the status stream). */
+
+export type Status = 'pending' | 'relaying' | 'relayed' | 'posting_execution' | 'posted_execution' | 'solved' | 'failed';
+
+export interface Transition {
+  status: Status;
+  at: string;
+  detail: string;
+  durationMs: number;
+}
+
+export interface Submission {
+  txHash: string;
+  srcChainKey: string;
+  status: Status;
+  userMessage?: string;
+  failedAtStep?: Status;
+  processingAttempts: number;
+  result?: { hubTxHash?: string; fillTxHash?: string; deliveryTxHash?: string };
+  intentCancelled?: boolean;
+  history: Transition[];
+  intentHash: string;
+  createdAt: string;
+  updatedAt: string;
+  terminal: boolean;
+}
+
+export interface IntentEvent {
+  event: 'IntentCreated' | 'IntentFilled' | 'IntentCancelled';
+  txHash: string;
+  blockNumber: number;
+  timestamp: string;
+  intentState?: { remainingInput: string; receivedOutput: string; pendingPayment: boolean };
+  solver?: string;
+}
+
+export interface Intent {
+  intentHash: string;
+  txHash: string;
+  chainKey: string;
+  timestamp: string;
+  open: boolean;
+  cancelled: boolean;
+  srcChainKey: string | null;
+  dstChainKey: string | null;
+  intent: { inputToken: string; outputToken: string; inputAmount: string; minOutputAmount: string; deadline: string; dstAddress: string };
+  intentState: { remainingInput: string; receivedOutput: string; pendingPayment: boolean };
+  events: IntentEvent[];
+}
+
+export interface SwapLookup {
+  submission: Submission | null;
+  intent: Intent | null;
+}
+
+export interface HubAsset {
+  asset: string;
+  decimal: number;
+  symbol: string;
+}
+
+/** An answer outside 2xx, with the platform's message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function get<T>(path: string): Promise<T> {
+  const res = await fetch(path, { headers: { accept: 'application/json' } });
+  const body = (await res.json().catch(() => undefined)) as { message?: string } | undefined;
+  if (!res.ok) throw new ApiError(res.status, body?.message ?? `${res.status} ${res.statusText}`);
+  return body as T;
+}
+
+export function lookup(hash: string): Promise<SwapLookup> {
+  return get(`/v1/be/intent/swap/${encodeURIComponent(hash)}`);
+}
+
+/** Hub assets by their address (lower case): the symbol and decimals of intent amounts. */
+export async function hubAssets(): Promise<Map<string, HubAsset>> {
+  const byChain = await get<Record<string, Record<string, HubAsset>>>('/v1/be/config/hub/assets');
+  const out = new Map<string, HubAsset>();
+  for (const assets of Object.values(byChain)) for (const a of Object.values(assets)) out.set(a.asset.toLowerCase(), a);
+  return out;
+}
+
+const STATUSES: Status[] = ['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved', 'failed'];
+
+/**
+ * Follows a swap in flight on its status stream (server-sent events: each event is named by
+ * its status and carries the status answer's data); when the stream cannot be had, polls
+ * every 3 s. Returns the function that stops it.
+ */
+export function follow(submission: Submission, onChange: (latest: Submission) => void): () => void {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const poll = async () => {
+    if (stopped) return;
+    try {
+      const found = await lookup(submission.txHash);
+      if (found.submission) onChange(found.submission);
+      if (found.submission?.terminal) return;
+    } catch {
+      // try again at the next tick
+    }
+    timer = setTimeout(() => void poll(), 3_000);
+  };
+  const query = new URLSearchParams({ txHash: submission.txHash, srcChainKey: submission.srcChainKey });
+  const stream = new EventSource(`/v1/swaps/submit-tx/events?${query}`);
+  for (const status of STATUSES) {
+    stream.addEventListener(status, (event) => {
+      const latest = JSON.parse((event as MessageEvent<string>).data) as Submission;
+      onChange(latest);
+      if (latest.terminal) stream.close();
+    });
+  }
+  stream.onerror = () => {
+    if (stream.readyState !== EventSource.CLOSED || stopped) return;
+    // Closed without reaching the end (refused, or the server went away for good): poll instead.
+    void poll();
+  };
+  return () => {
+    stopped = true;
+    stream.close();
+    clearTimeout(timer);
+  };
+}
