@@ -42,3 +42,23 @@ export function percentiles(samples: number[]): { p50: number; p99: number; n: n
   const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
   return { p50: at(0.5), p99: at(0.99), n: samples.length };
 }
+
+/** Runs `clients` loops of `once(i)` (i counting across them) for `seconds`; latency samples. */
+export async function concurrently(clients: number, seconds: number, once: (i: number) => Promise<number | void>) {
+  const samples: number[] = [];
+  let next = 0;
+  let size = 0;
+  const until = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        size = (await once(next++)) || size;
+        samples.push(performance.now() - t);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  return { ...percentiles(samples), rps: samples.length / elapsed, bytes: size };
+}

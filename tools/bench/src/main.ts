@@ -6,7 +6,7 @@
  * generator (autocannon, in this process), the proxies and the services share the
  * machine's cores, so the figures that matter are the ratios within one run.
  *
- * `npm run bench -- gateway|keys|intents|quotes|oracle|settlement` runs one part. Variables: BENCH_DURATION (seconds per
+ * `npm run bench -- gateway|keys|intents|quotes|oracle|explorer|settlement` runs one part. Variables: BENCH_DURATION (seconds per
  * measurement, default 8), BENCH_CONNECTIONS (50), BENCH_LOG_LEVEL (services' log level,
  * default info), NATS_URL, REDIS_URL, DATABASE_URL (a server URL; the bench uses its own
  * database swap_bench on it).
@@ -27,6 +27,7 @@ import { benchIntents } from './intents-bench';
 import { benchKeys } from './keys-bench';
 import { sequentialLatency } from './latency';
 import { benchQuotes } from './quotes-bench';
+import { benchExplorer } from './explorer-bench';
 import { benchSettlement } from './settlement-bench';
 import { benchOracle, type BenchContext } from './oracle-bench';
 
@@ -211,6 +212,7 @@ async function main(): Promise<void> {
   if (!only || only === 'intents') await benchIntents({ ...ctx, natsUrl: NATS_URL });
   if (!only || only === 'quotes') await benchQuotes({ ...ctx, natsUrl: NATS_URL });
   if (!only || only === 'oracle') await benchOracle(ctx);
+  if (!only || only === 'explorer') await benchExplorer({ ...ctx, natsUrl: NATS_URL });
   if (!only || only === 'settlement') await benchSettlement(ctx);
 }
 

@@ -23,7 +23,7 @@ import { Pool } from 'undici';
 import { oracleCandles } from '../../../apps/oracle-candles/src/oracle-candles.definition';
 import { parseMetrics } from '../../ops/src/prometheus-text';
 import { bareStreamRate, startHermesStream } from './hermes-stream';
-import { percentiles } from './latency';
+import { concurrently } from './latency';
 
 export interface BenchContext {
   postgresUrl: string;
@@ -152,26 +152,6 @@ const SQL_POOL = 10;
 function rangeOf(i: number) {
   const from = START + ((i * 7919) % (YEAR_MINUTES - 6000)) * 60;
   return { symbol: SYMBOLS[i % SYMBOLS.length], from, to: from + 5000 * 60 };
-}
-
-/** Runs `clients` loops of `once(i)` (i counting across them) for `seconds`; latency samples. */
-async function concurrently(clients: number, seconds: number, once: (i: number) => Promise<number | void>) {
-  const samples: number[] = [];
-  let next = 0;
-  let size = 0;
-  const until = performance.now() + seconds * 1000;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (performance.now() < until) {
-        const t = performance.now();
-        size = (await once(next++)) || size;
-        samples.push(performance.now() - t);
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  return { ...percentiles(samples), rps: samples.length / elapsed, bytes: size };
 }
 
 async function uncachedReads(origin: string, ctx: BenchContext) {

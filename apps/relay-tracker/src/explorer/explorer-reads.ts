@@ -2,11 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ChainInfo } from '@swap/chains';
 import {
   AppError,
-  ErrorCode,
-  EVM_HASH_PATTERN,
   isEvmAddressText,
   type ExplorerIntent,
-  type FieldViolation,
   type OrderbookPage,
   type PartnerSummary,
   type PartnersList,
@@ -15,171 +12,136 @@ import {
   type VolumeStats,
 } from '@swap/contracts';
 import { DATABASE_POOL } from '@swap/service-kit';
-import { getBase58Encoder } from '@solana/kit';
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { toHex } from 'viem';
 import { SettlementChains } from '../settlement/settlement-chains';
-import {
-  decodeCursor,
-  encodeCursor,
-  intentColumns,
-  toIntent,
-  toOrderbookEntry,
-  toVolumeRecord,
-  type ChainNames,
-  type FillRow,
-  type IntentRow,
-} from './explorer-rows';
-import {
-  MAX_OFFSET,
-  type OrderbookQuery,
-  type PageQuery,
-  type PartnersQuery,
-  type UserIntentsQuery,
-  type VolumeQuery,
-} from './explorer.query';
+import { decodeCursor, encodeCursor, intentJson, jsonArray, ORDERBOOK_ENTRY_JSON, volumeRecordJson } from './explorer-json';
+import { dateOf, hashOrFail, intentNotFound, limitOf, page, userBytes, Where } from './explorer-params';
+import type { OrderbookQuery, PartnersQuery, UserIntentsQuery, VolumeQuery } from './explorer.query';
 
 /** volume/stats is answered from memory this long. */
 const STATS_TTL_MS = 60_000;
 /** Above this many fills the count is the table's statistics (an estimate), not a scan. */
 const EXACT_COUNT_BELOW = 100_000;
 
-/** SQL conditions and their parameters, numbered as they are added. */
-class Where {
-  readonly params: unknown[] = [];
-  private readonly parts: string[] = [];
-
-  /** A parameter's placeholder. */
-  param(value: unknown): string {
-    this.params.push(value);
-    return `$${this.params.length}`;
-  }
-
-  /** A condition on parameters (their placeholders in order). */
-  add(sql: (...placeholders: string[]) => string, ...values: unknown[]): void {
-    this.parts.push(sql(...values.map((v) => this.param(v))));
-  }
-
-  fixed(sql: string): void {
-    this.parts.push(sql);
-  }
-
-  get sql(): string {
-    return this.parts.length ? `WHERE ${this.parts.join(' AND ')}` : '';
-  }
-
-  /** The conditions after another one (` AND …`, or nothing). */
-  get and(): string {
-    return this.parts.map((part) => ` AND ${part}`).join('');
-  }
-}
-
 /**
  * The data API's explorer reads, from the hub index's read models (explorer_intents,
- * explorer_fills: kept by triggers on chain_events). Each answer is one or two indexed
- * queries; docs/integrators/explorer.md gives the routes.
+ * explorer_fills: kept by triggers on chain_events). Each answer is one statement, its
+ * JSON written by PostgreSQL (explorer-json.ts) and its plan prepared once per connection;
+ * the `…Json` methods give the text the routes send, the others the same answer parsed.
  */
 @Injectable()
 export class ExplorerReads {
   private stats?: { value: VolumeStats; at: number };
-  private readonly names: ChainNames;
+  private readonly hubChainId: string;
+  /** The deployment's relay chain ids and their chain keys (srcChainKey, dstChainKey). */
+  private readonly relayIds: string[];
+  private readonly keys: string[];
 
   constructor(
     @Inject(DATABASE_POOL) private readonly pool: pg.Pool,
     private readonly chains: SettlementChains,
   ) {
-    const byRelayId = new Map(chains.registry.chains.map((c) => [c.relayChainId, c.key]));
-    this.names = { hubChainId: Number(chains.hub.chainId), keyOfRelayId: (id) => byRelayId.get(id) ?? null };
+    this.hubChainId = String(chains.hub.chainId);
+    this.relayIds = chains.registry.chains.map((c) => c.relayChainId);
+    this.keys = chains.registry.chains.map((c) => c.key);
   }
 
-  async intentByTx(txHash: string): Promise<ExplorerIntent> {
+  async intentByTxJson(txHash: string): Promise<string> {
     hashOrFail('txHash', txHash);
-    const found = await this.findIntent('tx_hash', txHash);
+    const found = await this.findIntentJson('tx_hash', txHash);
     if (!found) throw intentNotFound(`Intent not found for transaction ${txHash}`);
     return found;
   }
 
-  async intentByHash(intentHash: string): Promise<ExplorerIntent> {
+  async intentByHashJson(intentHash: string): Promise<string> {
     hashOrFail('intentHash', intentHash);
-    const found = await this.findIntent('intent_hash', intentHash);
+    const found = await this.findIntentJson('intent_hash', intentHash);
     if (!found) throw intentNotFound(`Intent not found: ${intentHash}`);
     return found;
   }
 
+  async intentByTx(txHash: string): Promise<ExplorerIntent> {
+    return JSON.parse(await this.intentByTxJson(txHash)) as ExplorerIntent;
+  }
+
+  async intentByHash(intentHash: string): Promise<ExplorerIntent> {
+    return JSON.parse(await this.intentByHashJson(intentHash)) as ExplorerIntent;
+  }
+
   /** The intent a hub transaction created (its first), or with this hash; undefined when the index holds none. */
   async findIntent(column: 'tx_hash' | 'intent_hash', hash: string): Promise<ExplorerIntent | undefined> {
-    const { rows } = await this.pool.query<IntentRow>(
-      `SELECT ${intentColumns(true)} FROM relay_tracker.explorer_intents i WHERE i.${column} = $1 ORDER BY i.log_index LIMIT 1`,
-      [hash.toLowerCase()],
-    );
-    return rows[0] ? toIntent(rows[0], this.names) : undefined;
+    const json = await this.findIntentJson(column, hash);
+    return json === undefined ? undefined : (JSON.parse(json) as ExplorerIntent);
+  }
+
+  private async findIntentJson(column: 'tx_hash' | 'intent_hash', hash: string): Promise<string | undefined> {
+    const where = new Where();
+    const chains = this.chainParams(where);
+    const text = `SELECT ${intentJson(chains)}::text AS body FROM relay_tracker.explorer_intents i
+      WHERE i.${column} = ${where.param(hash.toLowerCase())} ORDER BY i.log_index LIMIT 1`;
+    const { rows } = await this.query<{ body: string }>(text, where.params);
+    return rows[0]?.body;
   }
 
   /** A user's intents, newest first: those its hub wallet created and those built for its source-chain address. */
-  async userIntents(userAddress: string, query: UserIntentsQuery): Promise<UserIntentsPage> {
+  async userIntentsJson(userAddress: string, query: UserIntentsQuery): Promise<string> {
     const user = userBytes(userAddress);
     const { offset, limit } = page(query);
-    const range = (where: Where) => {
-      if (query.startDate) where.add((p) => `i.block_time >= ${p}`, dateOf('startDate', query.startDate));
-      if (query.endDate) where.add((p) => `i.block_time <= ${p}`, dateOf('endDate', query.endDate));
-      if (query.fromBlock) where.add((p) => `i.block_number >= ${p}`, query.fromBlock);
-      if (query.toBlock) where.add((p) => `i.block_number <= ${p}`, query.toBlock);
-    };
     const where = new Where();
+    const chains = this.chainParams(where);
     const userParam = where.param(user);
-    range(where);
+    const range = new Where(where.params);
+    if (query.startDate) range.add((p) => `i.block_time >= ${p}`, dateOf('startDate', query.startDate));
+    if (query.endDate) range.add((p) => `i.block_time <= ${p}`, dateOf('endDate', query.endDate));
+    if (query.fromBlock) range.add((p) => `i.block_number >= ${p}`, query.fromBlock);
+    if (query.toBlock) range.add((p) => `i.block_number <= ${p}`, query.toBlock);
     // The user's wallet or source address: each has its own index (newest first), a union of two ordered scans.
-    const mine = (column: 'creator' | 'src_address') =>
-      `SELECT i.intent_hash, i.block_number, i.log_index FROM relay_tracker.explorer_intents i WHERE i.${column} = ${userParam}${where.and}`;
-    const [count, list] = await Promise.all([
-      this.pool.query<{ total: string }>(
-        `SELECT count(*)::text AS total FROM (${mine('creator')} UNION ${mine('src_address')}) m`,
-        where.params,
-      ),
-      this.pool.query<IntentRow>(
-        `SELECT ${intentColumns(true)} FROM (
-           SELECT intent_hash, block_number, log_index FROM (
-             (${mine('creator')} ORDER BY i.block_number DESC, i.log_index DESC LIMIT ${offset + limit})
-             UNION
-             (${mine('src_address')} ORDER BY i.block_number DESC, i.log_index DESC LIMIT ${offset + limit})
-           ) u ORDER BY block_number DESC, log_index DESC OFFSET ${offset} LIMIT ${limit}
-         ) m JOIN relay_tracker.explorer_intents i ON i.intent_hash = m.intent_hash
-         ORDER BY i.block_number DESC, i.log_index DESC`,
-        where.params,
-      ),
-    ]);
-    return { total: Number(count.rows[0]!.total), offset, limit, items: list.rows.map((r) => toIntent(r, this.names)) };
+    const mine = (column: 'creator' | 'src_address', top?: number) =>
+      `(SELECT i.intent_hash, i.block_number, i.log_index FROM relay_tracker.explorer_intents i WHERE i.${column} = ${userParam}${range.and}
+        ${top === undefined ? '' : `ORDER BY i.block_number DESC, i.log_index DESC LIMIT ${top}`})`;
+    const text = `SELECT (SELECT count(*) FROM (${mine('creator')} UNION ${mine('src_address')}) m)::int AS total,
+        (SELECT COALESCE(json_agg(${intentJson(chains)} ORDER BY i.block_number DESC, i.log_index DESC), '[]'::json)
+         FROM (SELECT u.intent_hash FROM (${mine('creator', offset + limit)} UNION ${mine('src_address', offset + limit)}) u
+               ORDER BY u.block_number DESC, u.log_index DESC OFFSET ${offset} LIMIT ${limit}) p
+         JOIN relay_tracker.explorer_intents i ON i.intent_hash = p.intent_hash)::text AS items`;
+    const { rows } = await this.query<{ total: number; items: string }>(text, range.params);
+    return `{"total":${rows[0]!.total},"offset":${offset},"limit":${limit},"items":${rows[0]!.items}}`;
+  }
+
+  async userIntents(userAddress: string, query: UserIntentsQuery): Promise<UserIntentsPage> {
+    return JSON.parse(await this.userIntentsJson(userAddress, query)) as UserIntentsPage;
   }
 
   /** Open intents (not cancelled, input remaining), newest first, with the filters given. */
-  async orderbook(query: OrderbookQuery): Promise<OrderbookPage> {
+  async orderbookJson(query: OrderbookQuery): Promise<string> {
     const { offset, limit } = page(query);
     const where = new Where();
     where.fixed('i.open');
-    if (query.srcChain) where.add((p) => `i.src_chain = ${p}`, this.relayIdOf('srcChain', query.srcChain));
-    if (query.dstChain) where.add((p) => `i.dst_chain = ${p}`, this.relayIdOf('dstChain', query.dstChain));
+    if (query.srcChain) where.add((p) => `i.src_chain = ${p}`, this.chainOf('srcChain', query.srcChain).relayChainId);
+    if (query.dstChain) where.add((p) => `i.dst_chain = ${p}`, this.chainOf('dstChain', query.dstChain).relayChainId);
     if (query.inputToken) where.add((p) => `i.input_token = ${p}`, query.inputToken.toLowerCase());
     if (query.outputToken) where.add((p) => `i.output_token = ${p}`, query.outputToken.toLowerCase());
     if (query.creator) where.add((p) => `i.creator = ${p}`, query.creator.toLowerCase());
     if (query.deadlineBefore) where.add((p) => `i.deadline <= ${p}`, query.deadlineBefore);
     if (query.deadlineAfter) where.add((p) => `i.deadline >= ${p}`, query.deadlineAfter);
     if (query.excludeZeroDeadline === 'true') where.fixed('i.deadline > 0');
-    const [count, list] = await Promise.all([
-      this.pool.query<{ total: string }>(`SELECT count(*)::text AS total FROM relay_tracker.explorer_intents i ${where.sql}`, where.params),
-      this.pool.query<IntentRow>(
-        `SELECT ${intentColumns(false)} FROM relay_tracker.explorer_intents i ${where.sql}
-         ORDER BY i.block_number DESC, i.log_index DESC OFFSET ${offset} LIMIT ${limit}`,
-        where.params,
-      ),
-    ]);
-    return { total: Number(count.rows[0]!.total), data: list.rows.map(toOrderbookEntry) };
+    const text = `SELECT (SELECT count(*) FROM relay_tracker.explorer_intents i ${where.sql})::int AS total,
+        (SELECT COALESCE(json_agg(${ORDERBOOK_ENTRY_JSON} ORDER BY i.block_number DESC, i.log_index DESC), '[]'::json)
+         FROM (SELECT * FROM relay_tracker.explorer_intents i ${where.sql}
+               ORDER BY i.block_number DESC, i.log_index DESC OFFSET ${offset} LIMIT ${limit}) i)::text AS data`;
+    const { rows } = await this.query<{ total: number; data: string }>(text, where.params);
+    return `{"total":${rows[0]!.total},"data":${rows[0]!.data}}`;
+  }
+
+  async orderbook(query: OrderbookQuery): Promise<OrderbookPage> {
+    return JSON.parse(await this.orderbookJson(query)) as OrderbookPage;
   }
 
   /** Fill events, one record each, by block (newest first unless sort=asc), a keyset page at a time. */
-  async volume(query: VolumeQuery): Promise<VolumePage> {
+  async volumeJson(query: VolumeQuery): Promise<string> {
     const limit = limitOf(query.limit);
     const desc = query.sort !== 'asc';
-    const where = new Where();
     const families = [
       query.fromBlock !== undefined || query.toBlock !== undefined,
       query.since !== undefined || query.until !== undefined,
@@ -193,6 +155,8 @@ export class ExplorerReads {
           message: 'give one kind of range: fromBlock/toBlock, since/until or fromTs/toTs, not several',
         },
       ]);
+    const where = new Where();
+    const hubChainId = where.param(this.hubChainId);
     if (query.inputToken) where.add((p) => `f.input_token = ${p}`, query.inputToken.toLowerCase());
     if (query.outputToken) where.add((p) => `f.output_token = ${p}`, query.outputToken.toLowerCase());
     if (query.solver) where.add((p) => `f.solver = ${p}`, query.solver.toLowerCase());
@@ -210,22 +174,23 @@ export class ExplorerReads {
       where.add((block, log) => `(f.block_number, f.log_index) ${desc ? '<' : '>'} (${block}::bigint, ${log}::int)`, at.block, at.logIndex);
     }
     const withData = query.includeData === 'true';
-    const { rows } = await this.pool.query<FillRow>(
-      `SELECT f.intent_hash, f.solver, f.input_token, f.output_token, f.input_amount::text AS input_amount, f.output_amount::text AS output_amount,
-              f.block_number::text AS block_number, f.tx_hash, f.log_index, f.block_time, ${withData ? 'i.intent' : 'NULL::jsonb AS intent'}
+    const order = desc ? 'DESC' : 'ASC';
+    const { rows } = await this.query<{ record: string; block_number: string; log_index: number }>(
+      `SELECT ${volumeRecordJson(hubChainId, withData)}::text AS record, f.block_number::text AS block_number, f.log_index
        FROM relay_tracker.explorer_fills f ${withData ? 'LEFT JOIN relay_tracker.explorer_intents i ON i.intent_hash = f.intent_hash' : ''}
        ${where.sql}
-       ORDER BY f.block_number ${desc ? 'DESC' : 'ASC'}, f.log_index ${desc ? 'DESC' : 'ASC'} LIMIT ${limit + 1}`,
+       ORDER BY f.block_number ${order}, f.log_index ${order} LIMIT ${limit + 1}`,
       where.params,
     );
     const hasMore = rows.length > limit;
     const items = rows.slice(0, limit);
     const last = items.at(-1);
-    return {
-      items: items.map((r) => toVolumeRecord(r, this.names.hubChainId)),
-      nextCursor: hasMore && last ? encodeCursor(last.block_number, last.log_index) : null,
-      hasMore,
-    };
+    const nextCursor = hasMore && last ? `"${encodeCursor(last.block_number, last.log_index)}"` : 'null';
+    return `{"items":${jsonArray(items.map((r) => r.record))},"nextCursor":${nextCursor},"hasMore":${hasMore}}`;
+  }
+
+  async volume(query: VolumeQuery): Promise<VolumePage> {
+    return JSON.parse(await this.volumeJson(query)) as VolumePage;
   }
 
   /** The number of fills indexed: exact while the table is small, the planner's estimate beyond; from memory for 60 s. */
@@ -308,71 +273,14 @@ export class ExplorerReads {
     return chain;
   }
 
-  private relayIdOf(field: string, name: string): string {
-    return this.chainOf(field, name).relayChainId;
+  /** The placeholders of the deployment's chains in a statement (the hub's chain id, relay ids and keys). */
+  private chainParams(where: Where) {
+    return { hubChainId: where.param(this.hubChainId), relayIds: where.param(this.relayIds), keys: where.param(this.keys) };
   }
-}
 
-function intentNotFound(message: string): AppError {
-  return AppError.notFound(message, ErrorCode.IntentNotFound);
-}
-
-function hashOrFail(field: string, value: string): void {
-  if (!EVM_HASH_PATTERN.test(value))
-    throw AppError.validation([{ field, rule: 'evmHash', message: `${field} must be 0x followed by 64 hex digits (a hub hash)` }]);
-}
-
-/**
- * A user as the index stores it: an EVM address (a hub wallet, or an EVM source address)
- * in lower case, or a Solana public key as its 32 bytes in hex (intents carry source
- * addresses as bytes).
- */
-function userBytes(address: string): string {
-  if (isEvmAddressText(address)) return address.toLowerCase();
-  if (/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address)) {
-    try {
-      const bytes = getBase58Encoder().encode(address);
-      if (bytes.length === 32) return toHex(new Uint8Array(bytes));
-    } catch {
-      // reported below
-    }
+  /** A statement prepared once per connection (named by its text): the explorer's are few and run often. */
+  private query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    const name = `explorer-${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    return this.pool.query<R>({ name, text, values });
   }
-  throw AppError.validation([
-    {
-      field: 'userAddress',
-      rule: 'userAddress',
-      message: 'userAddress must be a 20-byte hex address (a hub wallet or an EVM source address) or a base58 Solana public key',
-    },
-  ]);
-}
-
-function limitOf(text: string | undefined): number {
-  const limit = text === undefined ? 50 : Number(text);
-  if (!(limit >= 1 && limit <= 100))
-    throw AppError.validation([{ field: 'limit', rule: 'range', message: 'limit must be an integer from 1 to 100' }]);
-  return limit;
-}
-
-function page(query: PageQuery): { offset: number; limit: number } {
-  const offset = query.offset === undefined ? 0 : Number(query.offset);
-  if (offset > MAX_OFFSET)
-    throw AppError.validation([
-      { field: 'offset', rule: 'max', message: `offset must be at most ${MAX_OFFSET} (narrow the range by date or block to read further)` },
-    ]);
-  return { offset, limit: limitOf(query.limit) };
-}
-
-function dateOf(field: string, text: string): Date {
-  const date = /^\d+$/.test(text) ? new Date(Number(text)) : new Date(text);
-  const time = date.getTime();
-  // 1970 to the end of 9999: what PostgreSQL and every client agree on.
-  if (Number.isNaN(time) || time < 0 || time > 253_402_300_799_999) {
-    const violation: FieldViolation = {
-      field,
-      rule: 'date',
-      message: `${field} must be an ISO 8601 date (1970 to 9999) or milliseconds since 1970`,
-    };
-    throw AppError.validation([violation]);
-  }
-  return date;
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   ApiTag,
@@ -11,15 +11,12 @@ import {
   UserIntentsPageDto,
   VolumePageDto,
   VolumeStatsDto,
-  type ExplorerIntent,
-  type OrderbookPage,
   type PartnerSummary,
   type PartnersList,
   type SwapLookup,
-  type UserIntentsPage,
-  type VolumePage,
   type VolumeStats,
 } from '@swap/contracts';
+import type { FastifyReply } from 'fastify';
 import { ExplorerReads } from './explorer-reads';
 import { SwapLookups } from './swap-lookup';
 import { OrderbookQuery, PartnersQuery, UserIntentsQuery, VolumeQuery } from './explorer.query';
@@ -41,8 +38,8 @@ export class ExplorerController {
   @ApiOkResponse({ type: ExplorerIntentDto })
   @ApiBadRequestResponse(BAD)
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'No intent created by that transaction is indexed' })
-  byTx(@Param('txHash') txHash: string): Promise<ExplorerIntent> {
-    return this.reads.intentByTx(txHash);
+  async byTx(@Param('txHash') txHash: string, @Res() reply: FastifyReply): Promise<void> {
+    send(reply, await this.reads.intentByTxJson(txHash));
   }
 
   @Get('intent/user/:userAddress')
@@ -54,8 +51,8 @@ export class ExplorerController {
   @ApiParam({ name: 'userAddress', description: 'A 20-byte hex address, or a base58 Solana public key' })
   @ApiOkResponse({ type: UserIntentsPageDto })
   @ApiBadRequestResponse(BAD)
-  user(@Param('userAddress') userAddress: string, @Query() query: UserIntentsQuery): Promise<UserIntentsPage> {
-    return this.reads.userIntents(userAddress, query);
+  async user(@Param('userAddress') userAddress: string, @Query() query: UserIntentsQuery, @Res() reply: FastifyReply): Promise<void> {
+    send(reply, await this.reads.userIntentsJson(userAddress, query));
   }
 
   @Get('intent/swap/:hash')
@@ -78,16 +75,16 @@ export class ExplorerController {
   @ApiOkResponse({ type: ExplorerIntentDto })
   @ApiBadRequestResponse(BAD)
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'No intent with that hash is indexed' })
-  byHash(@Param('intentHash') intentHash: string): Promise<ExplorerIntent> {
-    return this.reads.intentByHash(intentHash);
+  async byHash(@Param('intentHash') intentHash: string, @Res() reply: FastifyReply): Promise<void> {
+    send(reply, await this.reads.intentByHashJson(intentHash));
   }
 
   @Get('solver/orderbook')
   @ApiOperation({ summary: 'Open intents (not cancelled, input remaining), newest first' })
   @ApiOkResponse({ type: OrderbookPageDto })
   @ApiBadRequestResponse(BAD)
-  orderbook(@Query() query: OrderbookQuery): Promise<OrderbookPage> {
-    return this.reads.orderbook(query);
+  async orderbook(@Query() query: OrderbookQuery, @Res() reply: FastifyReply): Promise<void> {
+    send(reply, await this.reads.orderbookJson(query));
   }
 
   @Get('solver/volume')
@@ -97,8 +94,8 @@ export class ExplorerController {
   })
   @ApiOkResponse({ type: VolumePageDto })
   @ApiBadRequestResponse(BAD)
-  volume(@Query() query: VolumeQuery): Promise<VolumePage> {
-    return this.reads.volume(query);
+  async volume(@Query() query: VolumeQuery, @Res() reply: FastifyReply): Promise<void> {
+    send(reply, await this.reads.volumeJson(query));
   }
 
   @Get('solver/volume/stats')
@@ -124,4 +121,9 @@ export class ExplorerController {
   partnerSummary(@Param('receiver') receiver: string, @Query() query: PartnersQuery): Promise<PartnerSummary> {
     return this.reads.partnerSummary(receiver, query);
   }
+}
+
+/** An answer PostgreSQL wrote as JSON text, sent as it is. */
+function send(reply: FastifyReply, json: string): void {
+  void reply.header('content-type', 'application/json; charset=utf-8').send(json);
 }

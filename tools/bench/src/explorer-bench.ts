@@ -1,0 +1,227 @@
+/**
+ * The explorer part of `npm run bench` (`npm run bench -- explorer`): relay-tracker's data
+ * API reads on a hub index of 10 million intents (generated once into the bench database
+ * and kept: intents, one fill for nine in ten, their IntentCreated and IntentFilled events),
+ * each measured under 50 concurrent clients beside its reference in the same run, the same
+ * rows fetched by one plain SQL query on a pool of the service's size:
+ *  1. an intent by hash, with its events;
+ *  2. a user's history page (the user's intents, newest first, about 10 each, with their events);
+ *  3. a volume page (50 fills, keyset, from a random place in the table).
+ * Only the service's public entry (its definition, for the migrations) is imported.
+ */
+import { migrateService } from '@swap/service-kit';
+import { unusedPort } from '@swap/testing';
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { Pool } from 'undici';
+import { relayTracker } from '../../../apps/relay-tracker/src/relay-tracker.definition';
+import { concurrently } from './latency';
+import type { BenchContext } from './oracle-bench';
+
+/** Intents in the generated index (BENCH_EXPLORER_INTENTS to try a smaller one). */
+const INTENTS = Number(process.env.BENCH_EXPLORER_INTENTS ?? 10_000_000);
+const USERS = Math.max(1, Math.floor(INTENTS / 10));
+const FIRST_BLOCK = 1_000_000;
+const START = 1_735_689_600; // 2025-01-01T00:00:00Z
+const HUB = '0x92.sonic';
+/** The service's pool size (DATABASE_POOL_MAX default), which the SQL reference uses too. */
+const SQL_POOL = 10;
+const BATCH = 500_000;
+const WARM_UP_SECONDS = 2;
+
+/** Intent `i`'s hash, as the generator writes it: sha256 of i as a signed 64-bit big-endian integer. */
+function hashOf(i: number): string {
+  const bytes = Buffer.alloc(8);
+  bytes.writeBigInt64BE(BigInt(i));
+  return `0x${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+const userAddress = (u: number) => `0x${(u + 0x1000000).toString(16).padStart(40, '0')}`;
+const volumeCursor = (block: number, logIndex: number) => Buffer.from(`${block}:${logIndex}`).toString('base64url');
+const blocks = Math.ceil(INTENTS / 4);
+/** A deterministic spread of samples over the table (never the same row twice in a row). */
+const pick = (i: number, n: number) => ((i * 7919 + 13) % n) + 1;
+
+export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Promise<void> {
+  const url = ctx.benchDatabaseUrl;
+  await migrateService(url, relayTracker);
+  const sizes = await ensureIndex(url, ctx);
+
+  const port = await unusedPort();
+  await ctx.start('dist/apps/relay-tracker/src/main.js', {
+    DATABASE_URL: url,
+    NATS_URL: ctx.natsUrl,
+    REDIS_URL: ctx.redisUrl,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+  });
+  await ctx.waitForService(port);
+  const origin = `http://127.0.0.1:${port}`;
+  const seconds = Math.max(5, ctx.duration);
+
+  const reads: { name: string; service: (i: number) => string; sql: (pool: pg.Pool, i: number) => Promise<number> }[] = [
+    {
+      name: 'intent by hash (with its events)',
+      service: (i) => `/v1/be/intent/${hashOf(pick(i, INTENTS))}`,
+      sql: async (pool, i) =>
+        (
+          await pool.query(
+            `SELECT i.*, e.kind, e.tx_hash AS event_tx, e.log_index AS event_log, e.block_number AS event_block, e.block_time AS event_time, e.data
+             FROM relay_tracker.explorer_intents i
+             LEFT JOIN relay_tracker.chain_events e ON e.intent_hash = i.intent_hash AND e.kind IN ('intent_created', 'intent_filled', 'intent_cancelled')
+             WHERE i.intent_hash = $1 ORDER BY e.block_number, e.log_index`,
+            [hashOf(pick(i, INTENTS))],
+          )
+        ).rowCount!,
+    },
+    {
+      name: 'a user’s history page (limit 50)',
+      service: (i) => `/v1/be/intent/user/${userAddress(pick(i, USERS) - 1)}?limit=50`,
+      sql: async (pool, i) =>
+        (
+          await pool.query(
+            `SELECT i.*, e.kind, e.tx_hash AS event_tx, e.log_index AS event_log, e.block_number AS event_block, e.block_time AS event_time, e.data
+             FROM (SELECT * FROM relay_tracker.explorer_intents WHERE src_address = $1 OR creator = $1
+                   ORDER BY block_number DESC, log_index DESC LIMIT 50) i
+             LEFT JOIN relay_tracker.chain_events e ON e.intent_hash = i.intent_hash AND e.kind IN ('intent_created', 'intent_filled', 'intent_cancelled')
+             ORDER BY i.block_number DESC, i.log_index DESC, e.block_number, e.log_index`,
+            [userAddress(pick(i, USERS) - 1)],
+          )
+        ).rowCount!,
+    },
+    {
+      name: 'a volume page (50 fills, keyset)',
+      service: (i) => `/v1/be/solver/volume?limit=50&cursor=${volumeCursor(FIRST_BLOCK + 50 + pick(i, blocks - 60), 0)}`,
+      sql: async (pool, i) =>
+        (
+          await pool.query(
+            `SELECT * FROM relay_tracker.explorer_fills WHERE (block_number, log_index) < ($1, $2)
+             ORDER BY block_number DESC, log_index DESC LIMIT 51`,
+            [FIRST_BLOCK + 50 + pick(i, blocks - 60), 0],
+          )
+        ).rowCount!,
+    },
+  ];
+
+  const http = new Pool(origin, { connections: ctx.connections });
+  const sql = new pg.Pool({ connectionString: url, max: SQL_POOL });
+  const lines = [
+    '',
+    `explorer reads (relay-tracker direct; hub index of ${sizes.intents.toLocaleString('en')} intents, ${sizes.fills.toLocaleString('en')} fills, ${sizes.events.toLocaleString('en')} hub events), ${ctx.connections} concurrent clients, ${seconds} s each:`,
+  ];
+  try {
+    for (const read of reads) {
+      const viaService = async (i: number) => {
+        const res = await http.request({ method: 'GET', path: read.service(i) });
+        const body = await res.body.text();
+        if (res.statusCode !== 200) throw new Error(`${read.service(i)} answered ${res.statusCode}: ${body.slice(0, 200)}`);
+        return body.length;
+      };
+      const viaSql = (i: number) => read.sql(sql, i).then(() => undefined);
+      // Each warmed up first (connections, prepared plans, the JIT), on other rows than those measured.
+      await concurrently(ctx.connections, WARM_UP_SECONDS, (i) => viaService(i + 1_000_003));
+      const service = await concurrently(ctx.connections, seconds, viaService);
+      await concurrently(ctx.connections, WARM_UP_SECONDS, (i) => viaSql(i + 1_000_003));
+      const plain = await concurrently(ctx.connections, seconds, viaSql);
+      const share = (service.rps / plain.rps) * 100;
+      const p99 = service.p99 / plain.p99;
+      lines.push(
+        `  ${read.name}:`,
+        `    ${'relay-tracker'.padEnd(34)} ${service.rps.toFixed(0).padStart(7)} reads/s  p50 ${service.p50.toFixed(1).padStart(6)} ms  p99 ${service.p99.toFixed(1).padStart(6)} ms  (${service.n} reads, ${service.bytes} B each)`,
+        `    ${`reference: one SQL query (pool ${SQL_POOL})`.padEnd(34)} ${plain.rps.toFixed(0).padStart(7)} reads/s  p50 ${plain.p50.toFixed(1).padStart(6)} ms  p99 ${plain.p99.toFixed(1).padStart(6)} ms  (${plain.n} queries)`,
+        `    throughput ${share.toFixed(1)}% of the reference (target >= 50%): ${share >= 50 ? 'met' : 'NOT met'}; p99 ${p99.toFixed(2)}x the reference's (target <= 1.5x): ${p99 <= 1.5 ? 'met' : 'NOT met'}`,
+      );
+    }
+  } finally {
+    await http.close();
+    await sql.end();
+  }
+  ctx.print([...lines, '']);
+}
+
+/** The generated hub index: made once (indexes built after the rows), kept for later runs. */
+async function ensureIndex(url: string, ctx: BenchContext): Promise<{ intents: number; fills: number; events: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const count = async (table: string) => Number((await client.query(`SELECT count(*) FROM relay_tracker.${table}`)).rows[0].count);
+  try {
+    if ((await count('explorer_intents')) !== INTENTS) {
+      ctx.print([`generating a hub index of ${INTENTS.toLocaleString('en')} intents into the bench database (once; kept for later runs)…`]);
+      await client.query('TRUNCATE relay_tracker.explorer_intents, relay_tracker.explorer_fills, relay_tracker.chain_events');
+      // Rows first, indexes after (built in one sort each), the explorer triggers off: the rows are written as they would keep them.
+      const { rows: indexes } = await client.query<{ name: string; def: string }>(
+        `SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = 'relay_tracker'
+         AND tablename IN ('explorer_intents', 'explorer_fills', 'chain_events') AND indexname NOT LIKE '%_pkey'`,
+      );
+      for (const index of indexes) await client.query(`DROP INDEX relay_tracker."${index.name}"`);
+      await client.query('ALTER TABLE relay_tracker.chain_events DISABLE TRIGGER USER');
+      try {
+        for (let from = 1; from <= INTENTS; from += BATCH) {
+          const to = Math.min(INTENTS, from + BATCH - 1);
+          await client.query(GENERATE_INTENTS, [from, to, HUB, FIRST_BLOCK, START, USERS]);
+          // Batches of a multiple of 4 intents: each batch's blocks are its own.
+          await client.query(GENERATE_EVENTS, [FIRST_BLOCK + (from - 1) / 4, FIRST_BLOCK + Math.floor((to - 1) / 4)]);
+          if (to % 2_000_000 === 0 || to === INTENTS) ctx.print([`  ${to.toLocaleString('en')} intents`]);
+        }
+      } finally {
+        await client.query('ALTER TABLE relay_tracker.chain_events ENABLE TRIGGER USER');
+      }
+      for (const index of indexes) await client.query(index.def);
+      await client.query('VACUUM ANALYZE relay_tracker.explorer_intents');
+      await client.query('VACUUM ANALYZE relay_tracker.explorer_fills');
+      await client.query('VACUUM ANALYZE relay_tracker.chain_events');
+    }
+    return { intents: await count('explorer_intents'), fills: await count('explorer_fills'), events: await count('chain_events') };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Intents `$1`…`$2`: four per hub block, one user in USERS ($6) per ten intents (spread
+ * over the whole table), a hub wallet per hundred, eight tokens, four source chains; nine
+ * in ten filled two blocks later by one of ten solvers (their fill rows written here too),
+ * one in ten open.
+ */
+const GENERATE_INTENTS = `
+WITH g AS (
+  SELECT i,
+    '0x' || encode(sha256(int8send(i)), 'hex') AS hash,
+    '0x' || encode(sha256(int8send(-i)), 'hex') AS tx,
+    '0x' || encode(sha256(int8send(i + 9000000000000000000)), 'hex') AS fill_tx,
+    '0x' || lpad(to_hex(i % ($6::bigint * 10 / 100) + 1), 40, '0') AS creator,
+    '0x' || lpad(to_hex((i - 1) % $6::bigint + 16777216), 40, '0') AS usr,
+    '0x' || lpad(to_hex(4096 + i % 8), 40, '0') AS tin,
+    '0x' || lpad(to_hex(4096 + (i + 3) % 8), 40, '0') AS tout,
+    '0x' || lpad(to_hex(8192 + i % 10), 40, '0') AS solver,
+    (ARRAY[23, 30, 4, 146])[1 + i % 4] AS src,
+    (ARRAY[146, 23, 30, 4])[1 + i % 4] AS dst,
+    i % 10 <> 0 AS filled,
+    $4::bigint + (i - 1) / 4 AS block
+  FROM generate_series($1::bigint, $2::bigint) AS i
+), ins AS (
+  INSERT INTO relay_tracker.explorer_intents (intent_hash, chain_key, tx_hash, log_index, block_number, block_time, intent, creator, src_address,
+    src_chain, dst_chain, input_token, output_token, deadline, remaining_input, received_output, pending_payment, cancelled, open)
+  SELECT hash, $3, tx, ((i - 1) % 4)::int, block, to_timestamp($5::bigint + (i - 1) / 4),
+    jsonb_build_object('intentId', i::text, 'creator', creator, 'inputToken', tin, 'outputToken', tout, 'inputAmount', '1000000',
+      'minOutputAmount', '990000', 'deadline', ($5::bigint + (i - 1) / 4 + 600)::text, 'allowPartialFill', false, 'srcChain', src::text,
+      'dstChain', dst::text, 'srcAddress', usr, 'dstAddress', usr, 'solver', '0x0000000000000000000000000000000000000000', 'data', '0x'),
+    creator, usr, src, dst, tin, tout, $5::bigint + (i - 1) / 4 + 600,
+    CASE WHEN filled THEN 0 ELSE 1000000 END, CASE WHEN filled THEN 995000 ELSE 0 END, false, false, NOT filled
+  FROM g
+)
+INSERT INTO relay_tracker.explorer_fills (block_number, log_index, chain_key, intent_hash, tx_hash, block_time, solver, input_token, output_token,
+  input_amount, output_amount)
+SELECT block + 2, 100 + ((i - 1) % 4)::int, $3, hash, fill_tx, to_timestamp($5::bigint + (i - 1) / 4 + 2), solver, tin, tout, 1000000, 995000
+FROM g WHERE filled`;
+
+/** The hub events of the intents created in blocks `$1`…`$2` and of their fills (IntentCreated with the intent, IntentFilled with the state left). */
+const GENERATE_EVENTS = `
+INSERT INTO relay_tracker.chain_events (chain_key, block_number, block_hash, log_index, tx_hash, block_time, kind, intent_hash, data)
+SELECT chain_key, block_number, '0xbench', log_index, tx_hash, block_time, 'intent_created', intent_hash, jsonb_build_object('intent', intent)
+FROM relay_tracker.explorer_intents WHERE block_number BETWEEN $1 AND $2
+UNION ALL
+SELECT chain_key, block_number, '0xbench', log_index, tx_hash, block_time, 'intent_filled', intent_hash,
+  jsonb_build_object('remainingInput', '0', 'receivedOutput', output_amount::text, 'pendingPayment', false, 'solver', solver)
+FROM relay_tracker.explorer_fills WHERE block_number - 2 BETWEEN $1 AND $2`;
