@@ -150,9 +150,14 @@ describe('the explorer page in chromium, on the devnet platform', () => {
     expect(alert).toContain('Why it failed:');
     expect(alert).toContain('deadline');
     expect(await text(page, 'advice')).toContain('POST /v1/swaps/intents/cancel');
+    // The body to build the cancel with, as the page gives it, is what the route takes.
+    await page.getByText('The cancel request body').click();
+    const given = JSON.parse(await text(page, 'cancel-body')) as { srcChainKey: string; intent: unknown };
+    const lower = (value: unknown) => JSON.parse(JSON.stringify(value).toLowerCase()) as unknown;
+    expect(lower(given)).toEqual(lower({ srcChainKey: src, intent: built.intent }));
     expect((await wallet.status(hash, src)).status).toBe('failed');
 
-    const cancel = await wallet.post('/v1/swaps/intents/cancel', { srcChainKey: src, intent: built.intent });
+    const cancel = await wallet.post('/v1/swaps/intents/cancel', given);
     expect((await wallet.send(src, cancel.body.tx)).status).toBe('success');
     await eventually(async () => (await wallet.status(hash, src)).intentCancelled === true, 30_000, 200);
     await page.reload();
@@ -162,9 +167,33 @@ describe('the explorer page in chromium, on the devnet platform', () => {
     await page.close();
   });
 
+  it('finds a swap broadcast but never submitted by the user’s own source transaction (its deposit traced through the hub index)', async () => {
+    const { deadline } = await wallet.get('/v1/swaps/deadline?offsetSeconds=600');
+    const body = { ...usdcBody('2000000'), minOutputAmount: '1500000', deadline };
+    const approval = await wallet.post('/v1/swaps/approve', { ...body, deadline: '0' });
+    if (approval.body.tx) await wallet.send(src, approval.body.tx);
+    const built = (await wallet.post('/v1/swaps/intents', body)).body as BuildResponse & { tx: EvmTx };
+    const sent = await wallet.send(src, built.tx);
+    const found = await eventually(
+      async () => {
+        const res = await fetch(`${platform.gatewayUrl}/v1/be/intent/swap/${sent.hash}`);
+        return res.status === 200 ? ((await res.json()) as { submission: unknown; intent: { srcChainKey: string } | null }) : undefined;
+      },
+      30_000,
+      200,
+    );
+    expect(found.intent).toMatchObject({ srcChainKey: src });
+    const page = await open(`/explorer/tx/${sent.hash}`, 375);
+    expect(await text(page, 'sent')).toBe(`2 USDC from ${src}`);
+    expect(await text(page, 'intent-hash')).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await page.close();
+  });
+
   it('says so for a hash nothing has, and for text that is not a hash', async () => {
-    const page = await open(`/explorer/tx/0x${'ab'.repeat(32)}`);
+    const page = await open(`/explorer/tx/0x${'ab'.repeat(32)}`, 375);
     expect(await page.getByRole('alert').innerText()).toContain('No swap found');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     await page.getByLabel('Transaction or intent hash').fill('not a hash');
     await page.getByRole('button', { name: 'Look up' }).click();
     expect(await page.getByRole('alert').innerText()).toContain('Paste a transaction hash');

@@ -244,8 +244,10 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     ]);
     expect(await client.explorer.intentByHash(status.intentHash!)).toEqual(found);
     // The explorer page's read: the swap of the user's own source transaction, both sides.
-    const looked = await ok('GET', `/v1/be/intent/swap/${sourceTx}`);
+    const looked = await client.explorer.swap(sourceTx);
     expect(looked.intent).toEqual(found);
+    // The fill and the delivery lead there too.
+    expect((await ok('GET', `/v1/be/intent/swap/${fillTxHash}`)).intent.intentHash).toBe(status.intentHash);
     expect(looked.submission).toMatchObject({ txHash: sourceTx.toLowerCase(), srcChainKey: swap.src, status: 'solved' });
     const mine = await client.explorer.userIntents(user.address, { limit: '100' });
     expect(mine.items.map((i) => i.intentHash)).toContain(status.intentHash);

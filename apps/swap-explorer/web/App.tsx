@@ -37,7 +37,7 @@ export function App() {
         kind: 'error',
         message:
           error instanceof ApiError && error.status === 404
-            ? `No swap found for ${target}: nothing submitted to this platform and no intent on the hub has that hash.`
+            ? `No swap found for ${target}. Nothing submitted to this platform has it, and no intent, deposit, fill or delivery the platform has indexed does. A transaction just mined takes a few seconds to be indexed: try again shortly.`
             : (error as Error).message,
       });
       return undefined;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { HubAsset, Intent, Submission, SwapLookup } from './api';
-import { advice, amount, duration, STATUS_LABELS, when } from './format';
+import { advice, amount, cancelBody, duration, partnerFee, STATUS_LABELS, when } from './format';
 
 interface Props {
   swap: SwapLookup;
@@ -13,7 +13,7 @@ export function SwapView({ swap, assets }: Props) {
   return (
     <>
       {submission ? <StatusCard submission={submission} intent={intent} /> : <IntentStatusCard intent={intent!} />}
-      {intent && <AmountsCard intent={intent} assets={assets} />}
+      {intent && <AmountsCard intent={intent} assets={assets} ended={submission?.terminal ?? false} />}
       {submission ? <Timeline submission={submission} /> : <IntentTimeline intent={intent!} />}
       <Transactions submission={submission} intent={intent} />
     </>
@@ -32,7 +32,10 @@ function useSince(iso: string, running: boolean): number {
 }
 
 function StatusCard({ submission, intent }: { submission: Submission; intent: Intent | null }) {
-  const first = submission.history[0]?.at ?? submission.createdAt;
+  const handed = submission.history[0]?.at ?? submission.createdAt;
+  // A swap handed over late (adopted, or submitted after the fact) began when the hub created its intent.
+  const late = intent !== null && Date.parse(intent.timestamp) < Date.parse(handed) - 1_000;
+  const first = late ? intent.timestamp : handed;
   const last = submission.history.at(-1)?.at ?? submission.updatedAt;
   const inFlight = !submission.terminal;
   const sinceLast = useSince(last, inFlight);
@@ -50,6 +53,12 @@ function StatusCard({ submission, intent }: { submission: Submission; intent: In
         {submission.terminal ? 'Took' : 'Running for'} {duration(total)} · started {when(first)} · from {submission.srcChainKey}
         {inFlight && <span className="live"> · following live</span>}
       </p>
+      {late && (
+        <p className="hint" data-testid="late">
+          Handed to this platform {duration(Date.parse(handed) - Date.parse(first))} after the hub created its intent (
+          {when(intent.timestamp)}): the steps below start then.
+        </p>
+      )}
       {submission.status === 'failed' && (
         <div className="failure" role="alert">
           <p>
@@ -60,6 +69,12 @@ function StatusCard({ submission, intent }: { submission: Submission; intent: In
             <p data-testid="advice">
               <strong>What to do:</strong> {help}
             </p>
+          )}
+          {intent?.open && (
+            <details>
+              <summary>The cancel request body</summary>
+              <pre data-testid="cancel-body">{cancelBody(submission.srcChainKey, intent.intent)}</pre>
+            </details>
           )}
         </div>
       )}
@@ -83,27 +98,53 @@ function IntentStatusCard({ intent }: { intent: Intent }) {
   );
 }
 
-function AmountsCard({ intent, assets }: { intent: Intent; assets: Map<string, HubAsset> }) {
+function AmountsCard({ intent, assets, ended }: { intent: Intent; assets: Map<string, HubAsset>; ended: boolean }) {
   const input = assets.get(intent.intent.inputToken.toLowerCase());
   const output = assets.get(intent.intent.outputToken.toLowerCase());
   const solvers = [...new Set(intent.events.filter((e) => e.solver).map((e) => e.solver!))];
   const received = intent.intentState.receivedOutput;
+  const fee = partnerFee(intent.intent.data);
+  const deadline = Number(intent.intent.deadline);
   return (
     <section className="card" aria-labelledby="amounts-title">
-      <h2 id="amounts-title">Amounts</h2>
+      <h2 id="amounts-title">Amounts and parties</h2>
       <dl className="facts">
         <dt>Sent</dt>
         <dd data-testid="sent">
           {amount(intent.intent.inputAmount, input)} from {intent.srcChainKey ?? 'an unknown chain'}
         </dd>
+        {fee && (
+          <>
+            <dt>Partner fee</dt>
+            <dd data-testid="fee">
+              {amount(fee.amount, input)} to <code>{fee.receiver}</code> (taken on top of what was sent)
+            </dd>
+          </>
+        )}
         <dt>At least</dt>
         <dd>
           {amount(intent.intent.minOutputAmount, output)} to {intent.dstChainKey ?? 'an unknown chain'}
         </dd>
         <dt>Received</dt>
-        <dd data-testid="received">{received === '0' ? 'nothing yet' : amount(received, output)}</dd>
+        <dd data-testid="received">{received !== '0' ? amount(received, output) : ended || !intent.open ? 'nothing' : 'nothing yet'}</dd>
         <dt>Solver</dt>
-        <dd data-testid="solver">{solvers.length ? solvers.map((s) => <code key={s}>{s}</code>) : 'none yet'}</dd>
+        <dd data-testid="solver">
+          {solvers.length ? solvers.map((s) => <code key={s}>{s}</code>) : ended || !intent.open ? 'none' : 'none yet'}
+        </dd>
+        <dt>From</dt>
+        <dd>
+          <code>{intent.intent.srcAddress}</code>
+        </dd>
+        <dt>To</dt>
+        <dd>
+          <code>{intent.intent.dstAddress}</code>
+        </dd>
+        <dt>Deadline</dt>
+        <dd data-testid="deadline">{deadline === 0 ? 'none' : when(new Date(deadline * 1000).toISOString())}</dd>
+        <dt>Intent hash</dt>
+        <dd>
+          <code data-testid="intent-hash">{intent.intentHash}</code>
+        </dd>
       </dl>
     </section>
   );

@@ -43,7 +43,22 @@ export interface Intent {
   cancelled: boolean;
   srcChainKey: string | null;
   dstChainKey: string | null;
-  intent: { inputToken: string; outputToken: string; inputAmount: string; minOutputAmount: string; deadline: string; dstAddress: string };
+  intent: {
+    intentId: string;
+    creator: string;
+    inputToken: string;
+    outputToken: string;
+    inputAmount: string;
+    minOutputAmount: string;
+    deadline: string;
+    allowPartialFill: boolean;
+    srcChain: number;
+    dstChain: number;
+    srcAddress: string;
+    dstAddress: string;
+    solver: string;
+    data: string;
+  };
   intentState: { remainingInput: string; receivedOutput: string; pendingPayment: boolean };
   events: IntentEvent[];
 }

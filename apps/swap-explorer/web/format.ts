@@ -1,4 +1,4 @@
-import type { HubAsset, Status, Submission } from './api';
+import type { HubAsset, Intent, Status, Submission } from './api';
 
 export const STATUS_LABELS: Record<Status, string> = {
   pending: 'Waiting for the source transaction',
@@ -39,8 +39,23 @@ export function advice(submission: Submission, intentOpen: boolean | undefined):
   if (submission.intentCancelled)
     return `The intent was cancelled on the hub and its input refunded to the sender (on ${submission.srcChainKey}). Nothing more is needed; the swap can be tried again.`;
   if (intentOpen)
-    return `The input is held in the intent on the hub. To recover it, cancel the intent: build the cancel transaction with POST /v1/swaps/intents/cancel (the source chain key and the intent), then sign and send it from the wallet that made the swap on ${submission.srcChainKey}. The input returns to that wallet; this page shows the cancel when the hub records it.`;
+    return `The input is held in the intent on the hub. To recover it, cancel the intent: build the cancel transaction with POST /v1/swaps/intents/cancel (the request body is below), then sign and send it from the wallet that made the swap on ${submission.srcChainKey}. The input returns to that wallet; this page shows the cancel when the hub records it.`;
   if (submission.failedAtStep === 'pending')
     return 'Nothing left the wallet for this swap. Check the transaction in the wallet, then try the swap again.';
   return 'If funds seem to be missing, contact support with the link of this page: it names every transaction of the swap.';
+}
+
+/** The partner fee an intent's data carries (0x01, the fee, its receiver: the record the platform writes), if any. */
+export function partnerFee(data: string): { amount: string; receiver: string } | undefined {
+  if (!/^0x01[0-9a-fA-F]{128}$/.test(data)) return undefined;
+  return { amount: BigInt(`0x${data.slice(4, 68)}`).toString(), receiver: `0x${data.slice(-40)}` };
+}
+
+/** The body of `POST /v1/swaps/intents/cancel` for an intent (relay chain ids as the build gave them: decimal strings). */
+export function cancelBody(srcChainKey: string, intent: Intent['intent']): string {
+  return JSON.stringify(
+    { srcChainKey, intent: { ...intent, srcChain: String(intent.srcChain), dstChain: String(intent.dstChain) } },
+    null,
+    2,
+  );
 }

@@ -27,6 +27,8 @@ export interface ExplorerClient {
   /** An intent by the hub transaction that created it (404 → SwapApiError with code INTENT_NOT_FOUND). */
   intentByTx(txHash: string): Promise<ExplorerIntent>;
   intentByHash(intentHash: string): Promise<ExplorerIntent>;
+  /** The swap a source transaction (any chain), hub transaction, intent hash, fill or delivery belongs to: `{ submission, intent }`. */
+  swap(hash: string): Promise<Schemas['SwapLookupDto']>;
   /** A user's intents, newest first: its hub wallet's and those built for its source-chain address. */
   userIntents(userAddress: string, query?: Query<'/v1/be/intent/user/{userAddress}'>): Promise<Schemas['UserIntentsPageDto']>;
   orderbook(query?: Query<'/v1/be/solver/orderbook'>): Promise<Schemas['OrderbookPageDto']>;
@@ -139,6 +141,7 @@ export function createSwapClient(options: SwapClientOptions): SwapClient {
   const explorer: ExplorerClient = {
     intentByTx: (txHash) => ok(raw.GET('/v1/be/intent/tx/{txHash}', { params: { path: { txHash } } })),
     intentByHash: (intentHash) => ok(raw.GET('/v1/be/intent/{intentHash}', { params: { path: { intentHash } } })),
+    swap: (hash) => ok(raw.GET('/v1/be/intent/swap/{hash}', { params: { path: { hash } } })),
     userIntents: (userAddress, query) => ok(raw.GET('/v1/be/intent/user/{userAddress}', { params: { path: { userAddress }, query } })),
     orderbook: (query) => ok(raw.GET('/v1/be/solver/orderbook', { params: { query } })),
     volume: (query) => ok(raw.GET('/v1/be/solver/volume', { params: { query } })),

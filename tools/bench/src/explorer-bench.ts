@@ -37,7 +37,7 @@ function hashOf(i: number): string {
 }
 
 const userAddress = (u: number) => `0x${(u + 0x1000000).toString(16).padStart(40, '0')}`;
-const volumeCursor = (block: number, logIndex: number) => Buffer.from(`${block}:${logIndex}`).toString('base64url');
+const volumeCursor = (block: number, logIndex: number) => Buffer.from(`${block}:${logIndex}:d`).toString('base64url');
 const blocks = Math.ceil(INTENTS / 4);
 /** A deterministic spread of samples over the table (never the same row twice in a row). */
 const pick = (i: number, n: number) => ((i * 7919 + 13) % n) + 1;

@@ -1,76 +1,192 @@
 /**
- * The explorer's answers written as JSON by PostgreSQL (json_build_object), so the service
- * sends the text it reads: no parse and no serialisation of the rows in Node. Each builder
- * is an SQL expression over the row aliases the queries use (`i` an explorer_intents row,
- * `e` a chain_events row, `f` an explorer_fills row). The wire shape is docs/integrators/explorer.md's.
+ * The explorer's answers as JSON text, written here from the columns the queries select
+ * (every value already text or a plain number): no row object is built and no generic
+ * serialiser runs, and PostgreSQL only reads (building JSON there cost it more than the
+ * query itself). The wire shape is docs/integrators/explorer.md's.
  */
 
-/** A timestamptz as JavaScript's toISOString writes it (UTC, milliseconds). */
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/** The intent's fields in the public shape (relay chain ids as numbers, as the public client types them). */
-export function intentFieldsJson(intent = 'i.intent'): string {
-  const text = (field: string) => `'${field}', ${intent}->>'${field}'`;
-  return `jsonb_build_object(${text('intentId')}, ${text('creator')}, ${text('inputToken')}, ${text('outputToken')},
-    ${text('inputAmount')}, ${text('minOutputAmount')}, ${text('deadline')},
-    'allowPartialFill', COALESCE((${intent}->>'allowPartialFill')::boolean, false),
-    'srcChain', (${intent}->>'srcChain')::numeric, 'dstChain', (${intent}->>'dstChain')::numeric,
-    ${text('srcAddress')}, ${text('dstAddress')}, ${text('solver')}, ${text('data')})`;
+/** The intent's fields, read out of explorer_intents.intent (row `i` unless told) as text. */
+export function intentFieldColumns(intent = 'i.intent'): string {
+  const fields: [string, string][] = [
+    ['f_intent_id', 'intentId'],
+    ['f_creator', 'creator'],
+    ['f_input_token', 'inputToken'],
+    ['f_output_token', 'outputToken'],
+    ['f_input_amount', 'inputAmount'],
+    ['f_min_output', 'minOutputAmount'],
+    ['f_deadline', 'deadline'],
+    ['f_partial', 'allowPartialFill'],
+    ['f_src_chain', 'srcChain'],
+    ['f_dst_chain', 'dstChain'],
+    ['f_src_address', 'srcAddress'],
+    ['f_dst_address', 'dstAddress'],
+    ['f_solver', 'solver'],
+    ['f_data', 'data'],
+  ];
+  return fields.map(([alias, field]) => `${intent}->>'${field}' AS ${alias}`).join(', ');
 }
 
-/** The intents contract's state of the intent (row `i`). */
-const STATE_JSON = `json_build_object('exists', true, 'remainingInput', i.remaining_input::text, 'receivedOutput', i.received_output::text,
-  'pendingPayment', i.pending_payment)`;
+/** Milliseconds since 1970 of a timestamptz, as text. */
+const ms = (column: string) => `(extract(epoch from ${column}) * 1000)::bigint::text`;
 
-/** The intent's hub events, oldest first (a fill with the state it left and its solver). */
-const EVENTS_JSON = `(SELECT COALESCE(json_agg(json_strip_nulls(json_build_object(
-    'event', CASE e.kind WHEN 'intent_created' THEN 'IntentCreated' WHEN 'intent_filled' THEN 'IntentFilled' ELSE 'IntentCancelled' END,
-    'txHash', e.tx_hash, 'logIndex', e.log_index, 'blockNumber', e.block_number, 'timestamp', ${iso('e.block_time')},
-    'intentState', CASE WHEN e.kind = 'intent_filled' THEN json_build_object('remainingInput', e.data->>'remainingInput',
-      'receivedOutput', e.data->>'receivedOutput', 'pendingPayment', COALESCE((e.data->>'pendingPayment')::boolean, false)) END,
-    'solver', CASE WHEN e.kind = 'intent_filled' THEN e.data->>'solver' END)) ORDER BY e.block_number, e.log_index), '[]'::json)
-  FROM relay_tracker.chain_events e
-  WHERE e.intent_hash = i.intent_hash AND e.kind IN ('intent_created', 'intent_filled', 'intent_cancelled'))`;
+/** An intent row's columns (row `i`): identity, time, state and fields. */
+export const INTENT_COLUMNS = `i.intent_hash, i.chain_key, i.tx_hash, i.log_index, i.block_number::text AS block_number, ${ms('i.block_time')} AS at_ms,
+  i.remaining_input::text AS remaining_input, i.received_output::text AS received_output, i.pending_payment, i.cancelled, i.open,
+  ${intentFieldColumns()}`;
 
-/** Placeholders of the deployment's chains: the hub's chain id, and relay chain ids with their keys (two text arrays). */
-export interface ChainParams {
-  hubChainId: string;
-  relayIds: string;
-  keys: string;
+/** Its hub events, one row each (row `e`, joined by EVENTS_JOIN; all null for an intent with none). */
+export const EVENT_COLUMNS = `e.kind AS e_kind, e.tx_hash AS e_tx, e.log_index AS e_log, e.block_number::text AS e_block, ${ms('e.block_time')} AS e_ms,
+  e.data->>'remainingInput' AS e_remaining, e.data->>'receivedOutput' AS e_received, e.data->>'pendingPayment' AS e_pending, e.data->>'solver' AS e_solver`;
+
+export const EVENTS_JOIN = `LEFT JOIN relay_tracker.chain_events e
+  ON e.intent_hash = i.intent_hash AND e.kind IN ('intent_created', 'intent_filled', 'intent_cancelled')`;
+
+/** Rows of intents and their events, each intent's rows together, events oldest first. */
+export const INTENT_EVENT_ORDER = 'e.block_number, e.log_index';
+
+export interface IntentFieldRow {
+  f_intent_id: string | null;
+  f_creator: string | null;
+  f_input_token: string | null;
+  f_output_token: string | null;
+  f_input_amount: string | null;
+  f_min_output: string | null;
+  f_deadline: string | null;
+  f_partial: string | null;
+  f_src_chain: string | null;
+  f_dst_chain: string | null;
+  f_src_address: string | null;
+  f_dst_address: string | null;
+  f_solver: string | null;
+  f_data: string | null;
 }
 
-/** An intent answer (ExplorerIntent) of row `i`, with its events. */
-export function intentJson(chains: ChainParams): string {
-  const keyOf = (field: string) =>
-    `(SELECT m.k FROM unnest(${chains.relayIds}::text[], ${chains.keys}::text[]) AS m(id, k) WHERE m.id = i.intent->>'${field}')`;
-  return `json_build_object('intentHash', i.intent_hash, 'txHash', i.tx_hash, 'logIndex', i.log_index, 'chainId', ${chains.hubChainId}::int,
-    'chainKey', i.chain_key, 'blockNumber', i.block_number, 'timestamp', ${iso('i.block_time')}, 'open', i.open, 'cancelled', i.cancelled,
-    'intent', ${intentFieldsJson()}, 'srcChainKey', ${keyOf('srcChain')}, 'dstChainKey', ${keyOf('dstChain')},
-    'intentState', ${STATE_JSON}, 'events', ${EVENTS_JSON})`;
+export interface IntentRow extends IntentFieldRow {
+  intent_hash: string;
+  chain_key: string;
+  tx_hash: string;
+  log_index: number;
+  block_number: string;
+  at_ms: string;
+  remaining_input: string;
+  received_output: string;
+  pending_payment: boolean;
+  cancelled: boolean;
+  open: boolean;
 }
 
-/** An orderbook entry of row `i`. */
-export const ORDERBOOK_ENTRY_JSON = `json_build_object('intentState', ${STATE_JSON},
-  'intentData', ${intentFieldsJson()} || jsonb_build_object('intentHash', i.intent_hash, 'txHash', i.tx_hash, 'blockNumber', i.block_number))`;
-
-/** A volume record of fill row `f` (and, with `withData`, its intent from row `i`). */
-export function volumeRecordJson(hubChainId: string, withData: boolean): string {
-  return `json_build_object('intentHash', f.intent_hash, 'solver', f.solver, 'inputToken', f.input_token, 'outputToken', f.output_token,
-    'amount', f.input_amount::text, 'outputAmount', f.output_amount::text, 'chainId', ${hubChainId}::int, 'blockNumber', f.block_number,
-    'txHash', f.tx_hash, 'logIndex', f.log_index, 'timestamp', ${iso('f.block_time')}${withData ? `, 'data', ${intentFieldsJson()}` : ''})`;
+export interface EventRow {
+  e_kind: string | null;
+  e_tx: string;
+  e_log: number;
+  e_block: string;
+  e_ms: string;
+  e_remaining: string | null;
+  e_received: string | null;
+  e_pending: string | null;
+  e_solver: string | null;
 }
 
-/** JSON texts (one per row) as one JSON array text. */
-export function jsonArray(items: string[]): string {
-  return `[${items.join(',')}]`;
+export interface FillRow {
+  intent_hash: string;
+  solver: string;
+  input_token: string;
+  output_token: string;
+  input_amount: string;
+  output_amount: string;
+  block_number: string;
+  tx_hash: string;
+  log_index: number;
+  at_ms: string;
 }
 
-/** A volume page's cursor: the last record's block and log index, opaque to callers (base64url). */
-export function encodeCursor(blockNumber: string, logIndex: number): string {
-  return Buffer.from(`${blockNumber}:${logIndex}`).toString('base64url');
+/** What the answers need of the deployment's chains: the hub's chain id, and a relay chain id's key. */
+export interface ChainNames {
+  hubChainId: number;
+  keyOfRelayId: Map<string, string>;
 }
 
-export function decodeCursor(cursor: string): { block: string; logIndex: number } | undefined {
-  const match = /^(0|[1-9]\d{0,15}):(0|[1-9]\d{0,8})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  return match ? { block: match[1]!, logIndex: Number(match[2]) } : undefined;
+const text = (value: string | null | undefined) => JSON.stringify(value ?? '');
+const iso = (msText: string) => `"${new Date(Number(msText)).toISOString()}"`;
+
+/** The intent's fields in the public shape: relay chain ids as numbers (as the public client types them). */
+export function intentFieldsJson(r: IntentFieldRow): string {
+  return `{"intentId":${text(r.f_intent_id)},"creator":${text(r.f_creator)},"inputToken":${text(r.f_input_token)},"outputToken":${text(
+    r.f_output_token,
+  )},"inputAmount":${text(r.f_input_amount)},"minOutputAmount":${text(r.f_min_output)},"deadline":${text(r.f_deadline)},"allowPartialFill":${
+    r.f_partial === 'true'
+  },"srcChain":${Number(r.f_src_chain)},"dstChain":${Number(r.f_dst_chain)},"srcAddress":${text(r.f_src_address)},"dstAddress":${text(
+    r.f_dst_address,
+  )},"solver":${text(r.f_solver)},"data":${text(r.f_data)}}`;
+}
+
+function stateJson(r: IntentRow): string {
+  return `{"exists":true,"remainingInput":"${r.remaining_input}","receivedOutput":"${r.received_output}","pendingPayment":${r.pending_payment}}`;
+}
+
+const EVENT_NAMES: Record<string, string> = {
+  intent_created: 'IntentCreated',
+  intent_filled: 'IntentFilled',
+  intent_cancelled: 'IntentCancelled',
+};
+
+function eventJson(e: EventRow): string {
+  const base = `{"event":"${EVENT_NAMES[e.e_kind!]}","txHash":${text(e.e_tx)},"logIndex":${e.e_log},"blockNumber":${e.e_block},"timestamp":${iso(e.e_ms)}`;
+  if (e.e_kind !== 'intent_filled') return `${base}}`;
+  const state = `{"remainingInput":${text(e.e_remaining)},"receivedOutput":${text(e.e_received)},"pendingPayment":${e.e_pending === 'true'}}`;
+  return `${base},"intentState":${state}${e.e_solver ? `,"solver":${text(e.e_solver)}` : ''}}`;
+}
+
+/** Intent answers from rows of intents joined with their events (each intent's rows together), in the rows' order. */
+export function intentsJson(rows: (IntentRow & EventRow)[], chains: ChainNames): string[] {
+  const out: string[] = [];
+  for (let start = 0; start < rows.length;) {
+    let end = start + 1;
+    while (end < rows.length && rows[end]!.intent_hash === rows[start]!.intent_hash) end++;
+    const r = rows[start]!;
+    const events = rows.slice(start, end).filter((e) => e.e_kind !== null);
+    const key = (id: string | null) => {
+      const found = id === null ? undefined : chains.keyOfRelayId.get(id);
+      return found === undefined ? 'null' : text(found);
+    };
+    out.push(
+      `{"intentHash":"${r.intent_hash}","txHash":${text(r.tx_hash)},"logIndex":${r.log_index},"chainId":${chains.hubChainId},"chainKey":${text(
+        r.chain_key,
+      )},"blockNumber":${r.block_number},"timestamp":${iso(r.at_ms)},"open":${r.open},"cancelled":${r.cancelled},"intent":${intentFieldsJson(
+        r,
+      )},"srcChainKey":${key(r.f_src_chain)},"dstChainKey":${key(r.f_dst_chain)},"intentState":${stateJson(r)},"events":[${events
+        .map(eventJson)
+        .join(',')}]}`,
+    );
+    start = end;
+  }
+  return out;
+}
+
+/** An orderbook entry of an intent row. */
+export function orderbookEntryJson(r: IntentRow): string {
+  const fields = intentFieldsJson(r);
+  return `{"intentState":${stateJson(r)},"intentData":${fields.slice(0, -1)},"intentHash":"${r.intent_hash}","txHash":${text(
+    r.tx_hash,
+  )},"blockNumber":${r.block_number}}}`;
+}
+
+/** A volume record of a fill row (with its intent's fields as `data` when the row carries them). Hashes and addresses are hex as indexed: written as they are. */
+export function volumeRecordJson(f: FillRow & Partial<IntentFieldRow>, hubChainId: number, withData: boolean): string {
+  const base = `{"intentHash":"${f.intent_hash}","solver":"${f.solver}","inputToken":"${f.input_token}","outputToken":"${f.output_token}","amount":"${
+    f.input_amount
+  }","outputAmount":"${f.output_amount}","chainId":${hubChainId},"blockNumber":${f.block_number},"txHash":"${f.tx_hash}","logIndex":${
+    f.log_index
+  },"timestamp":${iso(f.at_ms)}`;
+  return withData && f.f_intent_id !== undefined ? `${base},"data":${intentFieldsJson(f as IntentFieldRow)}}` : `${base}}`;
+}
+
+/** A volume page's cursor: the last record's block and log index, and the listing's direction, opaque to callers (base64url). */
+export function encodeCursor(blockNumber: string, logIndex: number, desc: boolean): string {
+  return Buffer.from(`${blockNumber}:${logIndex}:${desc ? 'd' : 'a'}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): { block: string; logIndex: number; desc: boolean } | undefined {
+  const match = /^(0|[1-9]\d{0,15}):(0|[1-9]\d{0,8}):([ad])$/.exec(Buffer.from(cursor, 'base64url').toString());
+  return match ? { block: match[1]!, logIndex: Number(match[2]), desc: match[3] === 'd' } : undefined;
 }

@@ -51,6 +51,15 @@ export function hashOrFail(field: string, value: string): void {
  */
 export function userBytes(address: string): string {
   if (isEvmAddressText(address)) return address.toLowerCase();
+  if (/^0x[0-9a-fA-F]{40}$/.test(address)) {
+    throw AppError.validation([
+      {
+        field: 'userAddress',
+        rule: 'evmChecksum',
+        message: 'userAddress mixes letter cases that are not its EIP-55 checksum (a typo?); write it in lower case to skip the check',
+      },
+    ]);
+  }
   if (/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address)) {
     try {
       const bytes = getBase58Encoder().encode(address);
@@ -97,4 +106,10 @@ export function dateOf(field: string, text: string): Date {
     throw AppError.validation([violation]);
   }
   return date;
+}
+
+/** A range whose end comes before its start is a 400 naming the end (nothing could match it). */
+export function orderedOrFail(from: { field: string; value: number | undefined }, to: { field: string; value: number | undefined }): void {
+  if (from.value === undefined || to.value === undefined || from.value <= to.value) return;
+  throw AppError.validation([{ field: to.field, rule: 'order', message: `${to.field} must not come before ${from.field}` }]);
 }

@@ -15,8 +15,24 @@ import { DATABASE_POOL } from '@swap/service-kit';
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { SettlementChains } from '../settlement/settlement-chains';
-import { decodeCursor, encodeCursor, intentJson, jsonArray, ORDERBOOK_ENTRY_JSON, volumeRecordJson } from './explorer-json';
-import { dateOf, hashOrFail, intentNotFound, limitOf, page, userBytes, Where } from './explorer-params';
+import {
+  decodeCursor,
+  encodeCursor,
+  EVENT_COLUMNS,
+  EVENTS_JOIN,
+  INTENT_COLUMNS,
+  INTENT_EVENT_ORDER,
+  intentFieldColumns,
+  intentsJson,
+  orderbookEntryJson,
+  volumeRecordJson,
+  type ChainNames,
+  type EventRow,
+  type FillRow,
+  type IntentFieldRow,
+  type IntentRow,
+} from './explorer-json';
+import { dateOf, hashOrFail, intentNotFound, limitOf, orderedOrFail, page, userBytes, Where } from './explorer-params';
 import type { OrderbookQuery, PartnersQuery, UserIntentsQuery, VolumeQuery } from './explorer.query';
 
 /** volume/stats is answered from memory this long. */
@@ -27,24 +43,27 @@ const EXACT_COUNT_BELOW = 100_000;
 /**
  * The data API's explorer reads, from the hub index's read models (explorer_intents,
  * explorer_fills: kept by triggers on chain_events). Each answer is one statement, its
- * JSON written by PostgreSQL (explorer-json.ts) and its plan prepared once per connection;
- * the `…Json` methods give the text the routes send, the others the same answer parsed.
+ * plan prepared once per connection, its JSON written from the columns read
+ * (explorer-json.ts); the `…Json` methods give the text the routes send, the others the
+ * same answer parsed.
  */
 @Injectable()
 export class ExplorerReads {
   private stats?: { value: VolumeStats; at: number };
-  private readonly hubChainId: string;
-  /** The deployment's relay chain ids and their chain keys (srcChainKey, dstChainKey). */
-  private readonly relayIds: string[];
-  private readonly keys: string[];
+  private readonly names: ChainNames;
+  /** Statement texts' digests (their prepared names), and each pooled connection's number. */
+  private readonly digests = new Map<string, string>();
+  private readonly clientIds = new WeakMap<pg.PoolClient, number>();
+  private lastClientId = 0;
 
   constructor(
     @Inject(DATABASE_POOL) private readonly pool: pg.Pool,
     private readonly chains: SettlementChains,
   ) {
-    this.hubChainId = String(chains.hub.chainId);
-    this.relayIds = chains.registry.chains.map((c) => c.relayChainId);
-    this.keys = chains.registry.chains.map((c) => c.key);
+    this.names = {
+      hubChainId: Number(chains.hub.chainId),
+      keyOfRelayId: new Map(chains.registry.chains.map((c) => [c.relayChainId, c.key])),
+    };
   }
 
   async intentByTxJson(txHash: string): Promise<string> {
@@ -76,37 +95,45 @@ export class ExplorerReads {
   }
 
   private async findIntentJson(column: 'tx_hash' | 'intent_hash', hash: string): Promise<string | undefined> {
-    const where = new Where();
-    const chains = this.chainParams(where);
-    const text = `SELECT ${intentJson(chains)}::text AS body FROM relay_tracker.explorer_intents i
-      WHERE i.${column} = ${where.param(hash.toLowerCase())} ORDER BY i.log_index LIMIT 1`;
-    const { rows } = await this.query<{ body: string }>(text, where.params);
-    return rows[0]?.body;
+    const { rows } = await this.query<IntentRow & EventRow>(
+      `SELECT ${INTENT_COLUMNS}, ${EVENT_COLUMNS}
+       FROM (SELECT * FROM relay_tracker.explorer_intents i WHERE i.${column} = $1 ORDER BY i.log_index LIMIT 1) i ${EVENTS_JOIN}
+       ORDER BY ${INTENT_EVENT_ORDER}`,
+      [hash.toLowerCase()],
+    );
+    return intentsJson(rows, this.names)[0];
   }
 
   /** A user's intents, newest first: those its hub wallet created and those built for its source-chain address. */
   async userIntentsJson(userAddress: string, query: UserIntentsQuery): Promise<string> {
     const user = userBytes(userAddress);
     const { offset, limit } = page(query);
-    const where = new Where();
-    const chains = this.chainParams(where);
-    const userParam = where.param(user);
-    const range = new Where(where.params);
-    if (query.startDate) range.add((p) => `i.block_time >= ${p}`, dateOf('startDate', query.startDate));
-    if (query.endDate) range.add((p) => `i.block_time <= ${p}`, dateOf('endDate', query.endDate));
+    const range = new Where();
+    const userParam = range.param(user);
+    const start = query.startDate ? dateOf('startDate', query.startDate) : undefined;
+    const end = query.endDate ? dateOf('endDate', query.endDate) : undefined;
+    orderedOrFail({ field: 'startDate', value: start?.getTime() }, { field: 'endDate', value: end?.getTime() });
+    orderedOrFail({ field: 'fromBlock', value: numberOf(query.fromBlock) }, { field: 'toBlock', value: numberOf(query.toBlock) });
+    if (start) range.add((p) => `i.block_time >= ${p}`, start);
+    if (end) range.add((p) => `i.block_time <= ${p}`, end);
     if (query.fromBlock) range.add((p) => `i.block_number >= ${p}`, query.fromBlock);
     if (query.toBlock) range.add((p) => `i.block_number <= ${p}`, query.toBlock);
     // The user's wallet or source address: each has its own index (newest first), a union of two ordered scans.
     const mine = (column: 'creator' | 'src_address', top?: number) =>
       `(SELECT i.intent_hash, i.block_number, i.log_index FROM relay_tracker.explorer_intents i WHERE i.${column} = ${userParam}${range.and}
         ${top === undefined ? '' : `ORDER BY i.block_number DESC, i.log_index DESC LIMIT ${top}`})`;
-    const text = `SELECT (SELECT count(*) FROM (${mine('creator')} UNION ${mine('src_address')}) m)::int AS total,
-        (SELECT COALESCE(json_agg(${intentJson(chains)} ORDER BY i.block_number DESC, i.log_index DESC), '[]'::json)
-         FROM (SELECT u.intent_hash FROM (${mine('creator', offset + limit)} UNION ${mine('src_address', offset + limit)}) u
-               ORDER BY u.block_number DESC, u.log_index DESC OFFSET ${offset} LIMIT ${limit}) p
-         JOIN relay_tracker.explorer_intents i ON i.intent_hash = p.intent_hash)::text AS items`;
-    const { rows } = await this.query<{ total: number; items: string }>(text, range.params);
-    return `{"total":${rows[0]!.total},"offset":${offset},"limit":${limit},"items":${rows[0]!.items}}`;
+    const total = `(SELECT count(*) FROM (${mine('creator')} UNION ${mine('src_address')}) m)::int`;
+    const { rows } = await this.query<IntentRow & EventRow & { total: number }>(
+      `SELECT ${total} AS total, ${INTENT_COLUMNS}, ${EVENT_COLUMNS}
+       FROM (SELECT u.intent_hash FROM (${mine('creator', offset + limit)} UNION ${mine('src_address', offset + limit)}) u
+             ORDER BY u.block_number DESC, u.log_index DESC OFFSET ${offset} LIMIT ${limit}) p
+       JOIN relay_tracker.explorer_intents i ON i.intent_hash = p.intent_hash ${EVENTS_JOIN}
+       ORDER BY i.block_number DESC, i.log_index DESC, ${INTENT_EVENT_ORDER}`,
+      range.params,
+    );
+    // A page past the end has no rows to carry the total: counted on its own.
+    const count = rows[0]?.total ?? (await this.query<{ total: number }>(`SELECT ${total} AS total`, range.params)).rows[0]!.total;
+    return `{"total":${count},"offset":${offset},"limit":${limit},"items":[${intentsJson(rows, this.names).join(',')}]}`;
   }
 
   async userIntents(userAddress: string, query: UserIntentsQuery): Promise<UserIntentsPage> {
@@ -116,6 +143,10 @@ export class ExplorerReads {
   /** Open intents (not cancelled, input remaining), newest first, with the filters given. */
   async orderbookJson(query: OrderbookQuery): Promise<string> {
     const { offset, limit } = page(query);
+    orderedOrFail(
+      { field: 'deadlineAfter', value: numberOf(query.deadlineAfter) },
+      { field: 'deadlineBefore', value: numberOf(query.deadlineBefore) },
+    );
     const where = new Where();
     where.fixed('i.open');
     if (query.srcChain) where.add((p) => `i.src_chain = ${p}`, this.chainOf('srcChain', query.srcChain).relayChainId);
@@ -126,12 +157,15 @@ export class ExplorerReads {
     if (query.deadlineBefore) where.add((p) => `i.deadline <= ${p}`, query.deadlineBefore);
     if (query.deadlineAfter) where.add((p) => `i.deadline >= ${p}`, query.deadlineAfter);
     if (query.excludeZeroDeadline === 'true') where.fixed('i.deadline > 0');
-    const text = `SELECT (SELECT count(*) FROM relay_tracker.explorer_intents i ${where.sql})::int AS total,
-        (SELECT COALESCE(json_agg(${ORDERBOOK_ENTRY_JSON} ORDER BY i.block_number DESC, i.log_index DESC), '[]'::json)
-         FROM (SELECT * FROM relay_tracker.explorer_intents i ${where.sql}
-               ORDER BY i.block_number DESC, i.log_index DESC OFFSET ${offset} LIMIT ${limit}) i)::text AS data`;
-    const { rows } = await this.query<{ total: number; data: string }>(text, where.params);
-    return `{"total":${rows[0]!.total},"data":${rows[0]!.data}}`;
+    const [count, list] = await Promise.all([
+      this.query<{ total: number }>(`SELECT count(*)::int AS total FROM relay_tracker.explorer_intents i ${where.sql}`, where.params),
+      this.query<IntentRow>(
+        `SELECT ${INTENT_COLUMNS} FROM relay_tracker.explorer_intents i ${where.sql}
+         ORDER BY i.block_number DESC, i.log_index DESC OFFSET ${offset} LIMIT ${limit}`,
+        where.params,
+      ),
+    ]);
+    return `{"total":${count.rows[0]!.total},"data":[${list.rows.map(orderbookEntryJson).join(',')}]}`;
   }
 
   async orderbook(query: OrderbookQuery): Promise<OrderbookPage> {
@@ -143,28 +177,34 @@ export class ExplorerReads {
     const limit = limitOf(query.limit);
     const desc = query.sort !== 'asc';
     const families = [
-      query.fromBlock !== undefined || query.toBlock !== undefined,
-      query.since !== undefined || query.until !== undefined,
-      query.fromTs !== undefined || query.toTs !== undefined,
-    ].filter(Boolean).length;
-    if (families > 1)
+      ['fromBlock', 'toBlock'],
+      ['since', 'until'],
+      ['fromTs', 'toTs'],
+    ].filter((names) => names.some((n) => query[n as keyof VolumeQuery] !== undefined));
+    if (families.length > 1) {
+      const second = families[1]!.find((n) => query[n as keyof VolumeQuery] !== undefined)!;
       throw AppError.validation([
         {
-          field: 'fromBlock',
+          field: second,
           rule: 'oneRangeKind',
-          message: 'give one kind of range: fromBlock/toBlock, since/until or fromTs/toTs, not several',
+          message: `give one kind of range: fromBlock/toBlock, since/until or fromTs/toTs, not several (${second} with ${families[0]!.join('/')})`,
         },
       ]);
+    }
+    const since = query.since ? dateOf('since', query.since) : undefined;
+    const until = query.until ? dateOf('until', query.until) : undefined;
+    orderedOrFail({ field: 'fromBlock', value: numberOf(query.fromBlock) }, { field: 'toBlock', value: numberOf(query.toBlock) });
+    orderedOrFail({ field: 'since', value: since?.getTime() }, { field: 'until', value: until?.getTime() });
+    orderedOrFail({ field: 'fromTs', value: numberOf(query.fromTs) }, { field: 'toTs', value: numberOf(query.toTs) });
     const where = new Where();
-    const hubChainId = where.param(this.hubChainId);
     if (query.inputToken) where.add((p) => `f.input_token = ${p}`, query.inputToken.toLowerCase());
     if (query.outputToken) where.add((p) => `f.output_token = ${p}`, query.outputToken.toLowerCase());
     if (query.solver) where.add((p) => `f.solver = ${p}`, query.solver.toLowerCase());
     if (query.chainId) where.add((p) => `f.chain_key = ${p}`, this.chainOf('chainId', query.chainId).key);
     if (query.fromBlock) where.add((p) => `f.block_number >= ${p}`, query.fromBlock);
     if (query.toBlock) where.add((p) => `f.block_number <= ${p}`, query.toBlock);
-    if (query.since) where.add((p) => `f.block_time >= ${p}`, dateOf('since', query.since));
-    if (query.until) where.add((p) => `f.block_time < ${p}`, dateOf('until', query.until));
+    if (since) where.add((p) => `f.block_time >= ${p}`, since);
+    if (until) where.add((p) => `f.block_time < ${p}`, until);
     if (query.fromTs) where.add((p) => `f.block_time >= to_timestamp(${p})`, query.fromTs);
     if (query.toTs) where.add((p) => `f.block_time < to_timestamp(${p})`, query.toTs);
     if (query.cursor) {
@@ -175,8 +215,10 @@ export class ExplorerReads {
     }
     const withData = query.includeData === 'true';
     const order = desc ? 'DESC' : 'ASC';
-    const { rows } = await this.query<{ record: string; block_number: string; log_index: number }>(
-      `SELECT ${volumeRecordJson(hubChainId, withData)}::text AS record, f.block_number::text AS block_number, f.log_index
+    const { rows } = await this.query<FillRow & Partial<IntentFieldRow>>(
+      `SELECT f.intent_hash, f.solver, f.input_token, f.output_token, f.input_amount::text AS input_amount, f.output_amount::text AS output_amount,
+              f.block_number::text AS block_number, f.tx_hash, f.log_index, (extract(epoch from f.block_time) * 1000)::bigint::text AS at_ms
+              ${withData ? `, ${intentFieldColumns()}` : ''}
        FROM relay_tracker.explorer_fills f ${withData ? 'LEFT JOIN relay_tracker.explorer_intents i ON i.intent_hash = f.intent_hash' : ''}
        ${where.sql}
        ORDER BY f.block_number ${order}, f.log_index ${order} LIMIT ${limit + 1}`,
@@ -185,8 +227,9 @@ export class ExplorerReads {
     const hasMore = rows.length > limit;
     const items = rows.slice(0, limit);
     const last = items.at(-1);
-    const nextCursor = hasMore && last ? `"${encodeCursor(last.block_number, last.log_index)}"` : 'null';
-    return `{"items":${jsonArray(items.map((r) => r.record))},"nextCursor":${nextCursor},"hasMore":${hasMore}}`;
+    const nextCursor = hasMore && last ? `"${encodeCursor(last.block_number, last.log_index, desc)}"` : 'null';
+    const records = items.map((r) => volumeRecordJson(r, this.names.hubChainId, withData));
+    return `{"items":[${records.join(',')}],"nextCursor":${nextCursor},"hasMore":${hasMore}}`;
   }
 
   async volume(query: VolumeQuery): Promise<VolumePage> {
@@ -273,14 +316,29 @@ export class ExplorerReads {
     return chain;
   }
 
-  /** The placeholders of the deployment's chains in a statement (the hub's chain id, relay ids and keys). */
-  private chainParams(where: Where) {
-    return { hubChainId: where.param(this.hubChainId), relayIds: where.param(this.relayIds), keys: where.param(this.keys) };
+  /**
+   * A statement prepared once per connection (named by the connection and the text: the
+   * explorer's are few and run often). The name carries the connection because a server
+   * that multiplexes clients onto one session (the embedded default's PGlite) would see two
+   * connections prepare the same name.
+   */
+  private async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    let digest = this.digests.get(text);
+    if (digest === undefined) {
+      digest = createHash('sha1').update(text).digest('hex').slice(0, 16);
+      this.digests.set(text, digest);
+    }
+    const client = await this.pool.connect();
+    try {
+      let id = this.clientIds.get(client);
+      if (id === undefined) this.clientIds.set(client, (id = ++this.lastClientId));
+      return await client.query<R>({ name: `explorer-${id}-${digest}`, text, values });
+    } finally {
+      client.release();
+    }
   }
+}
 
-  /** A statement prepared once per connection (named by its text): the explorer's are few and run often. */
-  private query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
-    const name = `explorer-${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-    return this.pool.query<R>({ name, text, values });
-  }
+function numberOf(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : Number(text);
 }

@@ -68,6 +68,7 @@ describe('explorer reads from the hub index (anvil, PostgreSQL)', () => {
   let handle: DatabaseHandle<PrismaClient>;
   let index: ChainIndex;
   let reads: ExplorerReads;
+  let chains: SettlementChains;
   let emitter: Address;
   let follower: ChainFollower;
   let intentId = 0;
@@ -173,7 +174,8 @@ describe('explorer reads from the hub index (anvil, PostgreSQL)', () => {
     await migrateService(db.url, relayTracker);
     handle = createPrismaClient(PrismaClient, { url: db.url, schema: 'relay_tracker', poolMax: 6 });
     index = new ChainIndex(handle.pool);
-    reads = new ExplorerReads(handle.pool, { registry, hub } as unknown as SettlementChains);
+    chains = { registry, hub } as unknown as SettlementChains;
+    reads = new ExplorerReads(handle.pool, chains);
     await index.ensureFollowers([HUB]);
     expect(await new PgLeaseStore(handle.pool).acquire([HUB], 'explorer', 60_000)).toEqual([HUB]);
     follower = new ChainFollower(
@@ -395,12 +397,16 @@ describe('explorer reads from the hub index (anvil, PostgreSQL)', () => {
   });
 
   it('finds the swap of a hub transaction or intent hash not submitted here: its intent, no submission; 404 and 400 otherwise', async () => {
-    const lookups = new SwapLookups(handle.pool, reads);
+    const lookups = new SwapLookups(handle.pool, reads, chains);
     const created = await create(intentOf({}));
     await caughtUp();
     const byTx = await lookups.swap(created.tx);
     expect(byTx).toEqual({ submission: null, intent: await reads.intentByHash(created.hash) });
     expect(await lookups.swap(created.hash)).toEqual(byTx);
+    // A fill transaction leads to the intent it filled.
+    const filled = await fill(created.hash, 0n, 990n, SOLVER_B);
+    await caughtUp();
+    expect((await lookups.swap(filled.tx)).intent).toMatchObject({ intentHash: created.hash, open: false });
     expect(await rejection(lookups.swap(`0x${'cd'.repeat(32)}`))).toMatchObject({
       statusCode: 404,
       message: expect.stringContaining('No swap found'),

@@ -4,12 +4,13 @@ import { DATABASE_POOL } from '@swap/service-kit';
 import type pg from 'pg';
 import { SUBMISSION_COLUMNS, submissionsOf } from '../settlement/submission-sql';
 import { statusAnswer } from '../submissions/status-answer';
+import { SettlementChains } from '../settlement/settlement-chains';
 import { ExplorerReads } from './explorer-reads';
 
 /**
  * The explorer page's one read: whatever hash a support desk was given (the user's source
- * transaction on any chain, the hub transaction that created the intent, or the intent
- * hash), the swap it belongs to: its submission's status answer (history with step
+ * transaction on any chain, the hub transaction that created the intent, the intent hash,
+ * a fill or a delivery), the swap it belongs to: its submission's status answer (history with step
  * durations, the failure in words, the chain transactions) and its intent from the hub index
  * (amounts, state, the solver of each fill).
  */
@@ -18,6 +19,7 @@ export class SwapLookups {
   constructor(
     @Inject(DATABASE_POOL) private readonly pool: pg.Pool,
     private readonly reads: ExplorerReads,
+    private readonly chains: SettlementChains,
   ) {}
 
   async swap(hash: string): Promise<SwapLookup> {
@@ -40,7 +42,11 @@ export class SwapLookups {
     );
     let intent: ExplorerIntent | undefined;
     if (row) intent = await this.reads.findIntent('intent_hash', statusAnswer(row).data.intentHash);
-    else if (evm) intent = (await this.reads.findIntent('tx_hash', key)) ?? (await this.reads.findIntent('intent_hash', key));
+    else if (evm) {
+      intent = (await this.reads.findIntent('tx_hash', key)) ?? (await this.reads.findIntent('intent_hash', key));
+      const traced = intent ? undefined : await this.traceInIndex(key);
+      if (traced) intent = await this.reads.findIntent('intent_hash', traced);
+    }
     if (!row && intent) {
       [row] = await submissionsOf(
         this.pool,
@@ -48,7 +54,40 @@ export class SwapLookups {
         [intent.intentHash],
       );
     }
-    if (!row && !intent) throw AppError.notFound(`No swap found for ${hash}`, ErrorCode.NotFound);
+    if (!row && !intent)
+      throw AppError.notFound(
+        `No swap found for ${hash}: nothing submitted here has it, and the hub index holds no intent, deposit, fill or delivery with it (a transaction is indexed a few blocks after it is mined)`,
+        ErrorCode.NotFound,
+      );
     return { submission: row ? statusAnswer(row).data : null, intent: intent ?? null };
+  }
+
+  /**
+   * A hash nobody submitted, traced through the hub index: a spoke's deposit (its message
+   * delivered to the hub in the transaction that created the intent), a fill, or a fill's
+   * delivery on a spoke (the message the fill sent). The intent's hash, if any.
+   */
+  private async traceInIndex(txHash: string): Promise<string | undefined> {
+    const spokes = this.chains.registry.chains.filter((c) => !c.hub);
+    const hub = this.chains.hub;
+    const { rows } = await this.pool.query<{ intent_hash: string }>(
+      `WITH spoke(key, relay) AS (SELECT * FROM unnest($2::text[], $3::text[]))
+       (SELECT i.intent_hash FROM relay_tracker.chain_events s
+        JOIN spoke ON spoke.key = s.chain_key
+        JOIN relay_tracker.chain_events r ON r.chain_key = $4 AND r.kind = 'message_received' AND r.peer_chain = spoke.relay AND r.conn_sn = s.conn_sn
+        JOIN relay_tracker.explorer_intents i ON i.tx_hash = r.tx_hash
+        WHERE s.chain_key = ANY($2::text[]) AND s.tx_hash = $1 AND s.kind = 'message_sent' AND s.peer_chain = $5 LIMIT 1)
+       UNION ALL
+       (SELECT f.intent_hash FROM relay_tracker.explorer_fills f WHERE f.tx_hash = $1 LIMIT 1)
+       UNION ALL
+       (SELECT f.intent_hash FROM relay_tracker.chain_events r
+        JOIN spoke ON spoke.key = r.chain_key
+        JOIN relay_tracker.chain_events s ON s.chain_key = $4 AND s.kind = 'message_sent' AND s.peer_chain = spoke.relay AND s.conn_sn = r.conn_sn
+        JOIN relay_tracker.explorer_fills f ON f.tx_hash = s.tx_hash
+        WHERE r.chain_key = ANY($2::text[]) AND r.tx_hash = $1 AND r.kind = 'message_received' AND r.peer_chain = $5 LIMIT 1)
+       LIMIT 1`,
+      [txHash, spokes.map((c) => c.key), spokes.map((c) => c.relayChainId), hub.key, hub.relayChainId],
+    );
+    return rows[0]?.intent_hash;
   }
 }
