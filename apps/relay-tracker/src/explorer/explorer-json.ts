@@ -107,7 +107,17 @@ export interface ChainNames {
 }
 
 const text = (value: string | null | undefined) => JSON.stringify(value ?? '');
-const iso = (msText: string) => `"${new Date(Number(msText)).toISOString()}"`;
+/** A time in ms as a JSON ISO string; rows of a page share a few block times, so the last ones are kept. */
+const isoCache = new Map<string, string>();
+function iso(msText: string): string {
+  let found = isoCache.get(msText);
+  if (found === undefined) {
+    if (isoCache.size >= 256) isoCache.clear();
+    found = `"${new Date(Number(msText)).toISOString()}"`;
+    isoCache.set(msText, found);
+  }
+  return found;
+}
 
 /** The intent's fields in the public shape: relay chain ids as numbers (as the public client types them). */
 export function intentFieldsJson(r: IntentFieldRow): string {
