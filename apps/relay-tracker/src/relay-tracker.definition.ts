@@ -7,7 +7,7 @@ export const relayTracker: ServiceDefinition<RelayTrackerConfig> = {
   name: 'relay-tracker',
   title: 'relay-tracker',
   description:
-    'Swap submissions and their state machine: chain followers and the hub index, relaying to the hub, posting to solvers; the status read model.',
+    'Swap submissions and their state machine: chain followers and the hub index, relaying to the hub, posting to solvers; the status read model; the data API’s explorer reads (/v1/be/intent/*, /solver/*, /partners*).',
   configClass: RelayTrackerConfig,
   module: RelayTrackerModule,
   uses: { bus: true, readModels: true, database: ownDatabase('relay-tracker', __dirname, PrismaClient) },

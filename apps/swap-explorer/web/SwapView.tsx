@@ -64,6 +64,7 @@ function StatusCard({ submission, intent }: { submission: Submission; intent: In
           <p>
             <strong>Why it failed:</strong> {submission.userMessage ?? 'No reason was recorded.'}
             {submission.failedAtStep && <> (at “{STATUS_LABELS[submission.failedAtStep]}”)</>}
+            {submission.intentCancelled && <> Since then the intent was cancelled and its input refunded.</>}
           </p>
           {help && (
             <p data-testid="advice">

@@ -69,7 +69,10 @@ export class ExplorerReads {
   async intentByTxJson(txHash: string): Promise<string> {
     hashOrFail('txHash', txHash);
     const found = await this.findIntentJson('tx_hash', txHash);
-    if (!found) throw intentNotFound(`Intent not found for transaction ${txHash}`);
+    if (!found)
+      throw intentNotFound(
+        `Intent not found for transaction ${txHash} (a hub transaction that created an intent; for a source transaction, a fill or a delivery: GET /v1/be/intent/swap/{hash})`,
+      );
     return found;
   }
 
