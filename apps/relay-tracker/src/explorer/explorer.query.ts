@@ -1,4 +1,5 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches, MaxLength } from 'class-validator';
 
 /** A non-negative integer in a query string. */
@@ -13,131 +14,111 @@ const ADDRESS_TEXT = /^0x[0-9a-fA-F]{40}$/;
 /** The largest offset a page may start at (deeper reads: narrow by date or block, or use volume's cursor). */
 export const MAX_OFFSET = 100_000;
 
+/** An optional parameter: documented, and refused with `message` unless it matches `pattern`. */
+function Optional(pattern: RegExp, message: string, doc: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(IsOptional(), ApiPropertyOptional(doc), Matches(pattern, { message }));
+}
+
+const HubAddress = (field: string, description: string) =>
+  Optional(ADDRESS_TEXT, `${field} must be a 20-byte hex address`, { description });
+const Block = (field: string, doc: ApiPropertyOptions) => Optional(BLOCK, `${field} must be a non-negative integer`, doc);
+const Seconds = (field: string, doc: ApiPropertyOptions) =>
+  Optional(SECONDS, `${field} must be a non-negative integer (UNIX seconds)`, doc);
+const DateText = (field: string, doc: ApiPropertyOptions) =>
+  Optional(DATE, `${field} must be an ISO 8601 date or milliseconds since 1970`, doc);
+const Limit = (description: string) => Optional(COUNT, 'limit must be an integer from 1 to 100', { example: '50', description });
+
+/** An optional `true` or `false`. */
+function Flag(field: string, description: string): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    ApiPropertyOptional({ enum: ['true', 'false'], description }),
+    IsIn(['true', 'false'], { message: `${field} must be true or false` }),
+  );
+}
+
+/** An optional chain, by key, plain name or id (resolved, and refused when unknown, by the reads). */
+function Chain(doc: ApiPropertyOptions): PropertyDecorator {
+  return applyDecorators(IsOptional(), ApiPropertyOptional(doc), MaxLength(64));
+}
+
 export class PageQuery {
-  @IsOptional()
-  @ApiPropertyOptional({ example: '0', description: `Rows to skip, 0–${MAX_OFFSET} (default 0)` })
-  @Matches(COUNT, { message: 'offset must be a non-negative integer' })
+  @Optional(COUNT, 'offset must be a non-negative integer', { example: '0', description: `Rows to skip, 0–${MAX_OFFSET} (default 0)` })
   offset?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ example: '50', description: 'Rows per page, 1–100 (default 50)' })
-  @Matches(COUNT, { message: 'limit must be an integer from 1 to 100' })
+  @Limit('Rows per page, 1–100 (default 50)')
   limit?: string;
 }
 
 export class UserIntentsQuery extends PageQuery {
-  @IsOptional()
-  @ApiPropertyOptional({ example: '2026-11-01T00:00:00.000Z', description: 'Created at or after (ISO 8601, or milliseconds)' })
-  @Matches(DATE, { message: 'startDate must be an ISO 8601 date or milliseconds since 1970' })
+  @DateText('startDate', { example: '2026-11-01T00:00:00.000Z', description: 'Created at or after (ISO 8601, or milliseconds)' })
   startDate?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ example: '2026-11-30T00:00:00.000Z', description: 'Created at or before (ISO 8601, or milliseconds)' })
-  @Matches(DATE, { message: 'endDate must be an ISO 8601 date or milliseconds since 1970' })
+  @DateText('endDate', { example: '2026-11-30T00:00:00.000Z', description: 'Created at or before (ISO 8601, or milliseconds)' })
   endDate?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ example: '1000', description: 'Created in this hub block or later' })
-  @Matches(BLOCK, { message: 'fromBlock must be a non-negative integer' })
+  @Block('fromBlock', { example: '1000', description: 'Created in this hub block or later' })
   fromBlock?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ example: '2000', description: 'Created in this hub block or earlier' })
-  @Matches(BLOCK, { message: 'toBlock must be a non-negative integer' })
+  @Block('toBlock', { example: '2000', description: 'Created in this hub block or earlier' })
   toBlock?: string;
 }
 
 export class OrderbookQuery extends PageQuery {
-  @IsOptional()
-  @ApiPropertyOptional({ example: '0xa4b1.arbitrum', description: 'Source chain: a chain key, a plain name, or a relay chain id' })
-  @MaxLength(64)
+  @Chain({ example: '0xa4b1.arbitrum', description: 'Source chain: a chain key, a plain name, or a relay chain id' })
   srcChain?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ example: '0x92.sonic', description: 'Destination chain: a chain key, a plain name, or a relay chain id' })
-  @MaxLength(64)
+  @Chain({ example: '0x92.sonic', description: 'Destination chain: a chain key, a plain name, or a relay chain id' })
   dstChain?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ description: 'Hub input token' })
-  @Matches(ADDRESS_TEXT, { message: 'inputToken must be a 20-byte hex address' })
+  @HubAddress('inputToken', 'Hub input token')
   inputToken?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ description: 'Hub output token' })
-  @Matches(ADDRESS_TEXT, { message: 'outputToken must be a 20-byte hex address' })
+  @HubAddress('outputToken', 'Hub output token')
   outputToken?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ description: 'The hub wallet that created the intent' })
-  @Matches(ADDRESS_TEXT, { message: 'creator must be a 20-byte hex address' })
+  @HubAddress('creator', 'The hub wallet that created the intent')
   creator?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ example: '1764000000', description: 'Deadline at or before (UNIX seconds)' })
-  @Matches(SECONDS, { message: 'deadlineBefore must be a non-negative integer (UNIX seconds)' })
+  @Seconds('deadlineBefore', { example: '1764000000', description: 'Deadline at or before (UNIX seconds)' })
   deadlineBefore?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ example: '1763000000', description: 'Deadline at or after (UNIX seconds)' })
-  @Matches(SECONDS, { message: 'deadlineAfter must be a non-negative integer (UNIX seconds)' })
+  @Seconds('deadlineAfter', { example: '1763000000', description: 'Deadline at or after (UNIX seconds)' })
   deadlineAfter?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Leave out intents without a deadline (0)' })
-  @IsIn(['true', 'false'], { message: 'excludeZeroDeadline must be true or false' })
+  @Flag('excludeZeroDeadline', 'Leave out intents without a deadline (0)')
   excludeZeroDeadline?: string;
 }
 
 export class VolumeQuery {
-  @IsOptional()
-  @ApiPropertyOptional({ description: 'Hub input token' })
-  @Matches(ADDRESS_TEXT, { message: 'inputToken must be a 20-byte hex address' })
+  @HubAddress('inputToken', 'Hub input token')
   inputToken?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ description: 'Hub output token' })
-  @Matches(ADDRESS_TEXT, { message: 'outputToken must be a 20-byte hex address' })
+  @HubAddress('outputToken', 'Hub output token')
   outputToken?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ example: '146', description: 'The chain of the fill (the hub): a chain key, a plain name, or a chain id' })
-  @MaxLength(64)
+  @Chain({ example: '146', description: 'The chain of the fill (the hub): a chain key, a plain name, or a chain id' })
   chainId?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ description: 'The fill transaction’s sender' })
-  @Matches(ADDRESS_TEXT, { message: 'solver must be a 20-byte hex address' })
+  @HubAddress('solver', 'The fill transaction’s sender')
   solver?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ description: 'From this hub block (inclusive). One kind of range only: blocks, since/until or fromTs/toTs' })
-  @Matches(BLOCK, { message: 'fromBlock must be a non-negative integer' })
+  @Block('fromBlock', { description: 'From this hub block (inclusive). One kind of range only: blocks, since/until or fromTs/toTs' })
   fromBlock?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ description: 'To this hub block (inclusive)' })
-  @Matches(BLOCK, { message: 'toBlock must be a non-negative integer' })
+  @Block('toBlock', { description: 'To this hub block (inclusive)' })
   toBlock?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ example: '2026-11-01T00:00:00Z', description: 'From this time (ISO 8601, inclusive)' })
-  @Matches(DATE, { message: 'since must be an ISO 8601 date or milliseconds since 1970' })
+  @DateText('since', { example: '2026-11-01T00:00:00Z', description: 'From this time (ISO 8601, inclusive)' })
   since?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ example: '2026-12-01T00:00:00Z', description: 'Until this time (ISO 8601, exclusive)' })
-  @Matches(DATE, { message: 'until must be an ISO 8601 date or milliseconds since 1970' })
+  @DateText('until', { example: '2026-12-01T00:00:00Z', description: 'Until this time (ISO 8601, exclusive)' })
   until?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ example: '1763000000', description: 'From this time (UNIX seconds, inclusive)' })
-  @Matches(SECONDS, { message: 'fromTs must be a non-negative integer (UNIX seconds)' })
+  @Seconds('fromTs', { example: '1763000000', description: 'From this time (UNIX seconds, inclusive)' })
   fromTs?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ example: '1764000000', description: 'To this time (UNIX seconds, exclusive)' })
-  @Matches(SECONDS, { message: 'toTs must be a non-negative integer (UNIX seconds)' })
+  @Seconds('toTs', { example: '1764000000', description: 'To this time (UNIX seconds, exclusive)' })
   toTs?: string;
 
   @IsOptional()
@@ -145,28 +126,17 @@ export class VolumeQuery {
   @IsIn(['asc', 'desc'], { message: 'sort must be asc or desc' })
   sort?: 'asc' | 'desc';
 
-  @IsOptional()
-  @ApiPropertyOptional({ example: '50', description: 'Records per page, 1–100 (default 50)' })
-  @Matches(COUNT, { message: 'limit must be an integer from 1 to 100' })
+  @Limit('Records per page, 1–100 (default 50)')
   limit?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Add each record’s intent as data' })
-  @IsIn(['true', 'false'], { message: 'includeData must be true or false' })
+  @Flag('includeData', 'Add each record’s intent as data')
   includeData?: string;
 
-  @IsOptional()
-  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
-  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'cursor must be the nextCursor of a previous page' })
+  @Optional(/^[A-Za-z0-9_-]{1,64}$/, 'cursor must be the nextCursor of a previous page', { description: 'nextCursor of the previous page' })
   cursor?: string;
 }
 
 export class PartnersQuery {
-  @IsOptional()
-  @ApiPropertyOptional({
-    example: '0xa4b1.arbitrum',
-    description: 'Only intents from this source chain: a chain key, a plain name, or a relay chain id',
-  })
-  @MaxLength(64)
+  @Chain({ example: '0xa4b1.arbitrum', description: 'Only intents from this source chain: a chain key, a plain name, or a relay chain id' })
   chainId?: string;
 }

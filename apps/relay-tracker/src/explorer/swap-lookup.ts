@@ -1,5 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, ErrorCode, EVM_HASH_PATTERN, txHashProblemOn, type ExplorerIntent, type SwapLookup } from '@swap/contracts';
+import {
+  AppError,
+  ErrorCode,
+  EVM_HASH_PATTERN,
+  txHashProblemOn,
+  type ExplorerIntent,
+  type SubmissionStatusData,
+  type SwapLookup,
+} from '@swap/contracts';
 import { DATABASE_POOL } from '@swap/service-kit';
 import type pg from 'pg';
 import { SUBMISSION_COLUMNS, submissionsOf } from '../settlement/submission-sql';
@@ -35,31 +43,31 @@ export class SwapLookups {
     }
     const key = evm ? hash.toLowerCase() : hash;
     // A source transaction, on whichever chain it was submitted for (the newest, should two chains share a hash).
-    let [row] = await submissionsOf(
-      this.pool,
-      `SELECT ${SUBMISSION_COLUMNS} FROM relay_tracker.submissions WHERE tx_hash = $1 ORDER BY created_at DESC LIMIT 1`,
-      [key],
-    );
+    let submission = await this.newestSubmission('tx_hash', key);
     let intent: ExplorerIntent | undefined;
-    if (row) intent = await this.reads.findIntent('intent_hash', statusAnswer(row).data.intentHash);
+    if (submission) intent = await this.reads.findIntent('intent_hash', submission.intentHash);
     else if (evm) {
       intent = (await this.reads.findIntent('tx_hash', key)) ?? (await this.reads.findIntent('intent_hash', key));
       const traced = intent ? undefined : await this.traceInIndex(key);
       if (traced) intent = await this.reads.findIntent('intent_hash', traced);
     }
-    if (!row && intent) {
-      [row] = await submissionsOf(
-        this.pool,
-        `SELECT ${SUBMISSION_COLUMNS} FROM relay_tracker.submissions WHERE intent_hash = $1 ORDER BY created_at DESC LIMIT 1`,
-        [intent.intentHash],
-      );
-    }
-    if (!row && !intent)
+    if (!submission && intent) submission = await this.newestSubmission('intent_hash', intent.intentHash);
+    if (!submission && !intent)
       throw AppError.notFound(
         `No swap found for ${hash}: nothing submitted here has it, and the hub index holds no intent, deposit, fill or delivery with it (a transaction is indexed a few blocks after it is mined)`,
         ErrorCode.NotFound,
       );
-    return { submission: row ? statusAnswer(row).data : null, intent: intent ?? null };
+    return { submission: submission ?? null, intent: intent ?? null };
+  }
+
+  /** The status answer of the newest submission with this source transaction (any chain) or intent. */
+  private async newestSubmission(column: 'tx_hash' | 'intent_hash', value: string): Promise<SubmissionStatusData | undefined> {
+    const [row] = await submissionsOf(
+      this.pool,
+      `SELECT ${SUBMISSION_COLUMNS} FROM relay_tracker.submissions WHERE ${column} = $1 ORDER BY created_at DESC LIMIT 1`,
+      [value],
+    );
+    return row && statusAnswer(row).data;
   }
 
   /**

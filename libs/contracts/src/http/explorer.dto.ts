@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import type {
   ExplorerEventName,
   ExplorerIntent,
@@ -64,14 +64,8 @@ export class ExplorerIntentStateDto implements ExplorerIntentState {
   pendingPayment!: boolean;
 }
 
-export class FillStateDto {
-  @ApiProperty(AMOUNT)
-  remainingInput!: string;
-  @ApiProperty(AMOUNT)
-  receivedOutput!: string;
-  @ApiProperty()
-  pendingPayment!: boolean;
-}
+/** The state an IntentFilled event carries: the intent's state without `exists`. */
+export class FillStateDto extends OmitType(ExplorerIntentStateDto, ['exists'] as const) {}
 
 export class ExplorerIntentEventDto implements ExplorerIntentEvent {
   @ApiProperty({ enum: ['IntentCreated', 'IntentFilled', 'IntentCancelled'] })
