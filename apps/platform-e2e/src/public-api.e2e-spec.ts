@@ -260,6 +260,16 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     await client.explorer.partnerSummary(user.address);
     expect(await client.explorer.chains()).toEqual(registry.chains.map((c) => c.key));
     expect((await client.explorer.relayChainIdMap())[swap.src]).toBe(23);
+    // The chain map: the three ids of each chain in one place.
+    expect((await client.explorer.chainMap()).find((c) => c.key === swap.src)).toEqual({
+      key: swap.src,
+      name: registry.findChain(swap.src)!.name,
+      type: 'EVM',
+      evmChainId: 42161,
+      relayChainId: 23,
+      hub: false,
+      aliases: registry.findChain(swap.src)!.aliases,
+    });
     const assets = await client.explorer.hubAssets();
     expect(assets[swap.src]![token(swap.src, 'USDC')]).toMatchObject({ symbol: 'USDC', asset: expect.stringMatching(/^0x/) });
     await ok('GET', '/v1/be/config/swap/tokens');

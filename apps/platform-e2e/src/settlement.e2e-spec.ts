@@ -15,6 +15,7 @@ import {
   createWalletClient,
   defineChain,
   erc20Abi,
+  getAddress,
   http,
   type Address,
   type Hex,
@@ -115,6 +116,16 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
       user: user.address,
     });
   const statuses = (s: Status) => s.history.map((h) => h.status);
+  /** The paths of EVM addresses in an answer that are not EIP-55 (bytes fields and calldata aside). */
+  const notChecksummed = (answer: unknown, path = ''): string[] => {
+    if (typeof answer === 'string')
+      return /^0x[0-9a-fA-F]{40}$/.test(answer) && !/\.(srcAddress|dstAddress|data|payload)$/.test(path) && getAddress(answer) !== answer
+        ? [`${path}: ${answer}`]
+        : [];
+    if (answer && typeof answer === 'object')
+      return Object.entries(answer).flatMap(([key, value]) => notChecksummed(value, `${path}.${key}`));
+    return [];
+  };
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'settlement-e2e-'));
@@ -637,5 +648,57 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     expect((await send(src, cancel.body.tx)).status).toBe('success');
     await eventually(async () => (await status(sent.hash, src)).intentCancelled === true, 30_000, 200);
     await eventually(async () => (await balance(src, usdc)) === before, 30_000, 200);
+  });
+
+  it('a cancelled limit order reads 4 (failed, cancelled) on both intent status routes; a cancel of an intent not open on the hub is a 409 before any transaction', async () => {
+    const hub = '0x92.sonic';
+    // Asks far more than any solver pays: it waits, open, until cancelled.
+    const body = {
+      ...intentBody(hub, hub, token(hub, 'USDC'), token(hub, 'WETH'), '3000000'),
+      minOutputAmount: (10n ** 30n).toString(),
+      deadline: '0',
+    };
+    const orderBody: Record<string, unknown> = { ...body };
+    delete orderBody.deadline;
+    const approval = await post('/v1/swaps/approve', body);
+    expect(approval.body).toMatchObject({ approvalRequired: true, tx: { chainId: 146 } });
+    await send(hub, approval.body.tx);
+    const order = (await post('/v1/swaps/limit-orders', orderBody)).body as BuildResponse & { tx: EvmTx };
+    const sent = await send(hub, order.tx);
+    await submit(sent.hash, hub, order);
+    await eventually(async () => ((await status(sent.hash, hub)).status === 'posted_execution' ? true : undefined), 30_000, 100);
+    const intentStatus = async () => [
+      (await post('/v1/swaps/intents/status', { intentTxHash: sent.hash })).body,
+      (await post('/v1/intent/status', { intent_tx_hash: sent.hash })).body,
+    ];
+    const hash = (await post('/v1/swaps/intents/hash', { intent: order.intent })).body.hash as string;
+    expect(await intentStatus()).toEqual([{ status: 2, intentHash: hash }, { status: 2 }]);
+
+    const cancel = await post('/v1/swaps/intents/cancel', { srcChainKey: hub, intent: order.intent });
+    expect(cancel.body.tx).toMatchObject({ chainId: 146, value: '0' });
+    // Every EVM address answered is EIP-55 (the intent's srcAddress/dstAddress are bytes, not addresses).
+    const tokens = await jsonOf(await fetch(`${gateway}/v1/swaps/tokens`));
+    expect(notChecksummed({ approval: approval.body, order, cancel: cancel.body, tokens, statuses: await intentStatus() })).toEqual([]);
+    expect((await send(hub, cancel.body.tx)).status).toBe('success');
+    await eventually(async () => (await status(sent.hash, hub)).intentCancelled === true, 30_000, 200);
+    expect(await intentStatus()).toEqual([{ status: 4, intentHash: hash, cancelled: true }, { status: 4 }]);
+
+    // Cancelled already: refused, naming the state, and no transaction to pay gas for.
+    const again = await post('/v1/swaps/intents/cancel', { srcChainKey: hub, intent: order.intent });
+    expect(again).toEqual({
+      status: 409,
+      body: expect.objectContaining({ code: 'INTENT_NOT_OPEN', details: { state: 'cancelled', intentHash: hash } }),
+    });
+    expect(again.body.tx).toBeUndefined();
+
+    // Solved: the same.
+    const { quote, txHash } = await swap(hub, '0xa4b1.arbitrum', 'USDC', 'USDC', '4000000');
+    expect((await settled(txHash, hub)).status).toBe('solved');
+    expect(notChecksummed(quote)).toEqual([]);
+    const late = await post('/v1/swaps/intents/cancel', { srcChainKey: hub, intent: quote.txData.intent });
+    expect(late).toEqual({
+      status: 409,
+      body: expect.objectContaining({ code: 'INTENT_NOT_OPEN', details: { state: 'solved', intentHash: expect.stringMatching(/^0x/) } }),
+    });
   });
 });

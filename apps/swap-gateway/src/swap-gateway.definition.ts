@@ -1,3 +1,4 @@
+import { ChainCatalogMirror } from '@swap/messaging';
 import type { ServiceDefinition } from '@swap/service-kit';
 import { SwapGatewayConfig } from './swap-gateway.config';
 import { SwapGatewayModule } from './swap-gateway.module';
@@ -10,4 +11,6 @@ export const swapGateway: ServiceDefinition<SwapGatewayConfig> = {
   configClass: SwapGatewayConfig,
   module: SwapGatewayModule,
   uses: { bus: true, cache: true, readModels: true },
+  // Chain-bound body fields (tokens, addresses, hashes of the chain named) checked with the field rules.
+  chainRules: (app) => app.get(ChainCatalogMirror),
 };

@@ -75,6 +75,7 @@ describe('swap-gateway routes and their keys', () => {
 
   it('never checks a key on the GET reads', () => {
     expect(HTTP_ROUTES.filter((r) => r.method !== 'POST')).toEqual([
+      { method: 'GET', path: '/v1/be/config/chains', key: null },
       { method: 'GET', path: '/v1/be/config/hub/:chainId/assets', key: null },
       { method: 'GET', path: '/v1/be/config/hub/assets', key: null },
       { method: 'GET', path: '/v1/be/config/relay/chain-id-map', key: null },

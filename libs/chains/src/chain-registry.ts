@@ -1,4 +1,5 @@
 import { hubDecimalsOf } from './amounts';
+import { getAddress } from 'viem';
 import {
   AppError,
   ErrorCode,
@@ -61,10 +62,14 @@ export function chainKeyFor(type: string, chainId: number | string, publicKey: s
 export class ChainRegistry {
   private readonly byName = new Map<string, ChainInfo>();
   private readonly tokensByKey = new Map<ChainKey, TokenInfo[]>();
+  /** The profile with every EVM address in its EIP-55 form: what every answer built from it shows. */
+  readonly profile: ChainProfile;
 
-  constructor(readonly profile: ChainProfile) {
-    const problems = validateProfile(profile);
-    if (problems.length) throw new Error(`Chain profile "${profile.name}" is invalid:\n  - ${problems.join('\n  - ')}`);
+  constructor(given: ChainProfile) {
+    const problems = validateProfile(given);
+    if (problems.length) throw new Error(`Chain profile "${given.name}" is invalid:\n  - ${problems.join('\n  - ')}`);
+    const profile = withChecksums(given);
+    this.profile = profile;
     for (const chain of profile.chains) {
       this.byName.set(chain.key.toLowerCase(), chain);
       for (const alias of chain.aliases) this.byName.set(alias.toLowerCase(), chain);
@@ -125,6 +130,34 @@ export class ChainRegistry {
       ? tokens.find((t) => t.address.toLowerCase() === address.toLowerCase())
       : tokens.find((t) => t.address === address);
   }
+}
+
+/**
+ * A profile's EVM addresses (tokens on EVM chains, hub assets and vaults, spoke and hub
+ * contracts) in their EIP-55 form, whatever case the file wrote them in: answers show one
+ * form, and lookups compare without case.
+ */
+function withChecksums(profile: ChainProfile): ChainProfile {
+  const evm = (address: string): string => (/^0x[0-9a-fA-F]{40}$/.test(address) ? getAddress(address) : address);
+  const evmChains = new Set(profile.chains.filter((c) => c.type === 'EVM').map((c) => c.key));
+  return {
+    ...profile,
+    chains: profile.chains.map((chain) => ({
+      ...chain,
+      ...(chain.type === 'EVM'
+        ? { assetManager: chain.assetManager && evm(chain.assetManager), connection: chain.connection && evm(chain.connection) }
+        : {}),
+      ...(chain.contracts
+        ? { contracts: Object.fromEntries(Object.entries(chain.contracts).map(([name, address]) => [name, address && evm(address)])) }
+        : {}),
+    })),
+    tokens: profile.tokens.map((token) => ({
+      ...token,
+      address: evmChains.has(token.chainKey) ? evm(token.address) : token.address,
+      hubAsset: token.hubAsset && evm(token.hubAsset),
+      vault: token.vault && evm(token.vault),
+    })),
+  };
 }
 
 function publicToken(t: TokenInfo): Token {

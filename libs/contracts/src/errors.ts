@@ -44,6 +44,7 @@ export const ErrorCode = {
   QuoteExpired: 'QUOTE_EXPIRED',
   QuoteMismatch: 'QUOTE_MISMATCH',
   IntentNotFound: 'INTENT_NOT_FOUND',
+  IntentNotOpen: 'INTENT_NOT_OPEN',
   TransactionWouldFail: 'TRANSACTION_WOULD_FAIL',
   RelayUnavailable: 'RELAY_UNAVAILABLE',
   RelayRefused: 'RELAY_REFUSED',

@@ -5,6 +5,8 @@ import {
   ErrorCode,
   Events,
   Subjects,
+  type ChainMapEntry,
+  type ChainRules,
   type ChainSummary,
   type PartnerFee,
   type ChainCatalogSnapshot,
@@ -22,8 +24,10 @@ interface Held {
   /** Each token list as JSON text, written once: the reads answer it as it is. */
   tokensJson: Map<string, string>;
   allTokensJson: string;
+  /** Each chain's token addresses (EVM in lower case), for the body rules. */
+  tokenAddresses: Map<string, Set<string>>;
   /** The data API's config reads (`/v1/be/config/*`) as JSON text. */
-  config: { chainKeys: string; hubAssets: string; hubAssetsByChain: Map<string, string>; relayChainIds: string };
+  config: { chainKeys: string; chainMap: string; hubAssets: string; hubAssetsByChain: Map<string, string>; relayChainIds: string };
 }
 
 /** Each token's hub asset, from the snapshot (or from its tokens, for a replica of an earlier release that sends none). */
@@ -47,7 +51,7 @@ function hubAssetsOf(snapshot: ChainCatalogSnapshot): HubAssetsByChain {
  * quote-builder cannot be reached, the read fails as a bus request would (503/504).
  */
 @Injectable()
-export class ChainCatalogMirror implements OnApplicationBootstrap, OnModuleDestroy {
+export class ChainCatalogMirror implements ChainRules, OnApplicationBootstrap, OnModuleDestroy {
   private held?: Held;
   private loading?: Promise<Held>;
   private timer?: NodeJS.Timeout;
@@ -83,8 +87,15 @@ export class ChainCatalogMirror implements OnApplicationBootstrap, OnModuleDestr
       byName,
       tokensJson,
       allTokensJson: JSON.stringify(snapshot.tokensByChain),
+      tokenAddresses: new Map(
+        snapshot.chains.map((c) => [
+          c.key,
+          new Set((snapshot.tokensByChain[c.key] ?? []).map((t) => (c.type === 'EVM' ? t.address.toLowerCase() : t.address))),
+        ]),
+      ),
       config: {
         chainKeys: JSON.stringify(snapshot.chains.map((c) => c.key)),
+        chainMap: JSON.stringify(snapshot.chains.map(chainMapEntry)),
         hubAssets: JSON.stringify(hubAssets),
         hubAssetsByChain: new Map(snapshot.chains.map((c) => [c.key, JSON.stringify(hubAssets[c.key] ?? {})])),
         // Relay chain ids as JSON numbers (the public client's IntentRelayChainIdMap): every one is below 2^53.
@@ -100,6 +111,17 @@ export class ChainCatalogMirror implements OnApplicationBootstrap, OnModuleDestr
     return chain;
   }
 
+  /** A chain by key or alias, in any letter case; undefined when unknown (the body rules' ChainRules). */
+  async findChain(keyOrAlias: string): Promise<ChainSummary | undefined> {
+    return (await this.current()).byName.get(keyOrAlias.toLowerCase());
+  }
+
+  /** Whether the address is one of the chain's tokens (EVM addresses in any letter case). */
+  async hasToken(chainKey: string, address: string): Promise<boolean> {
+    const chain = await this.chain(chainKey);
+    return (await this.current()).tokenAddresses.get(chain.key)!.has(chain.type === 'EVM' ? address.toLowerCase() : address);
+  }
+
   async tokensOf(keyOrAlias: string): Promise<Token[]> {
     const chain = await this.chain(keyOrAlias);
     return (await this.current()).snapshot.tokensByChain[chain.key] ?? [];
@@ -113,7 +135,7 @@ export class ChainCatalogMirror implements OnApplicationBootstrap, OnModuleDestr
   }
 
   /** The data API's config reads as JSON text: the chain keys, the hub assets (all, or one chain's), the relay chain ids. */
-  async configJson(read: 'chainKeys' | 'hubAssets' | 'relayChainIds', keyOrAlias?: string): Promise<string> {
+  async configJson(read: 'chainKeys' | 'chainMap' | 'hubAssets' | 'relayChainIds', keyOrAlias?: string): Promise<string> {
     const held = await this.current();
     if (read === 'hubAssets' && keyOrAlias !== undefined) return held.config.hubAssetsByChain.get((await this.chain(keyOrAlias)).key)!;
     return held.config[read];
@@ -136,6 +158,18 @@ export class ChainCatalogMirror implements OnApplicationBootstrap, OnModuleDestr
     this.apply(await this.messaging.request(Subjects.registrySnapshot, {}));
     return this.held!;
   }
+}
+
+function chainMapEntry(chain: ChainCatalogSnapshot['chains'][number]): ChainMapEntry {
+  return {
+    key: chain.key,
+    name: chain.name,
+    type: chain.type,
+    evmChainId: chain.type === 'EVM' ? Number(chain.chainId) : null,
+    relayChainId: Number(chain.relayChainId),
+    hub: chain.hub,
+    aliases: chain.aliases,
+  };
 }
 
 /** Every replica takes every `registryChanged` event (an event handler has no queue group). */

@@ -1,7 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { BusSettings, CacheSettings, DatabaseSettings, ServiceConfig } from '@swap/config';
-import type { ErrorBody, ServiceName } from '@swap/contracts';
+import type { ChainRules, ErrorBody, ServiceName } from '@swap/contracts';
 import type { PrismaClientLike } from '@swap/persistence';
 import type { Logger, ServiceMetrics } from '@swap/observability';
 
@@ -41,6 +41,12 @@ export interface ServiceDefinition<C extends ServiceConfig = ServiceConfig> {
    * the platform's error shape.
    */
   errorBodyFor?: ErrorBodyShaper;
+  /**
+   * The chains the service knows, for the body rules that depend on a chain the body names
+   * (`@OnChain`): checked in the same pass as the field rules, so a body's problems are
+   * answered together. Taken from the started application (a provider of its module).
+   */
+  chainRules?: (app: NestFastifyApplication) => ChainRules;
 }
 
 /** The uses a configuration class allows: a use whose settings it lacks can only be left out. */

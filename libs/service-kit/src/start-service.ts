@@ -183,7 +183,7 @@ export async function startService<C extends ServiceConfig>(
       errorBodyFor: definition.errorBodyFor,
     });
     nest.useGlobalFilters(new AllExceptionsFilter(logger));
-    nest.useGlobalPipes(createValidationPipe());
+    nest.useGlobalPipes(createValidationPipe({ chainRules: definition.chainRules?.(nest) }));
     if (definition.configure) await definition.configure(nest, config, { logger, metrics });
 
     if (bus) {

@@ -1,5 +1,5 @@
 import { ParseUUIDPipe, ValidationPipe, type ArgumentMetadata, type PipeTransform, type ValidationError } from '@nestjs/common';
-import { AppError, ErrorCode, type FieldViolation } from '@swap/contracts';
+import { AppError, chainBoundProblems, ErrorCode, hasChainBoundFields, type ChainRules, type FieldViolation } from '@swap/contracts';
 import { printableName } from './input-text';
 
 /** Flattens class-validator's tree into one violation per field and rule (`partnerFee.percentage`). */
@@ -40,9 +40,12 @@ function withPath(message: string, parent: string, property: string): string {
  * Validates every DTO (body, query, params, bus payloads), and each failure names the
  * field and the rule it broke. Unknown body fields are refused (a misspelt optional field
  * must not pass silently); unknown query parameters are dropped (cache-busters and
- * tracking parameters on public reads are normal), on every route alike.
+ * tracking parameters on public reads are normal), on every route alike. Given the
+ * service's chains (`chainRules`), a body's chain-bound fields (`@OnChain`: known chains
+ * and tokens, addresses and hashes of the chain's kind) are checked in the same pass, and
+ * every problem of the body is answered at once.
  */
-export function createValidationPipe(): PipeTransform {
+export function createValidationPipe(given: { chainRules?: ChainRules } = {}): PipeTransform {
   const options = {
     transform: true,
     whitelist: true,
@@ -54,12 +57,44 @@ export function createValidationPipe(): PipeTransform {
   };
   const strict = new ValidationPipe({ ...options, forbidNonWhitelisted: true });
   const lenient = new ValidationPipe({ ...options, forbidNonWhitelisted: false });
+  const rules = given.chainRules;
   return {
     transform: (value: unknown, metadata: ArgumentMetadata) => {
       if (metadata.type === 'query') return lenient.transform(value, metadata);
-      return strict.transform(metadata.type === 'body' && isDtoClass(metadata.metatype) ? bodyAsFields(value) : value, metadata);
+      if (metadata.type !== 'body' || !isDtoClass(metadata.metatype)) return strict.transform(value, metadata);
+      const body = bodyAsFields(value);
+      if (!rules || !hasChainBoundFields(metadata.metatype) || body === undefined) return strict.transform(body, metadata);
+      return withChainRules(strict, body as Record<string, unknown>, metadata, metadata.metatype, rules);
     },
   };
+}
+
+/** The field rules, then the chain-bound ones on the same body; every problem of both answered together. */
+async function withChainRules(
+  strict: PipeTransform,
+  body: Record<string, unknown>,
+  metadata: ArgumentMetadata,
+  target: new (...args: never[]) => unknown,
+  rules: ChainRules,
+): Promise<unknown> {
+  let fieldProblems: FieldViolation[] = [];
+  let validated: unknown;
+  try {
+    validated = await strict.transform(body, metadata);
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === ErrorCode.ValidationFailed && Array.isArray(error.details))) throw error;
+    fieldProblems = error.details;
+  }
+  // The chains not being readable (quote-builder unreachable: a 5xx) leaves these rules to the builder, which answers for it.
+  const chainProblems = await chainBoundProblems(target, body, rules, new Set(fieldProblems.map((p) => p.field))).catch(
+    (error: unknown) => {
+      if (error instanceof AppError && error.getStatus() >= 500) return [];
+      throw error;
+    },
+  );
+  const problems = [...fieldProblems, ...chainProblems];
+  if (problems.length) throw AppError.validation(problems.slice(0, MAX_VIOLATIONS));
+  return validated;
 }
 
 /** Names every plain object inherits (`toString`, `constructor`, …): class-validator's whitelist does not see them as fields. */

@@ -41,6 +41,8 @@ export interface ExplorerClient {
   chains(): Promise<string[]>;
   hubAssets(): Promise<Record<string, Record<string, Schemas['HubAssetDto']>>>;
   relayChainIdMap(): Promise<Record<string, number>>;
+  /** Per chain key: its kind, EVM chain id (to sign for), relay chain id (in intents), name and aliases. */
+  chainMap(): Promise<Schemas['ChainMapEntryDto'][]>;
 }
 
 /** The public network's client defaults, which this client applies too. */
@@ -151,6 +153,7 @@ export function createSwapClient(options: SwapClientOptions): SwapClient {
     chains: () => ok(raw.GET('/v1/be/config/spoke/chains')) as Promise<string[]>,
     hubAssets: () => ok(raw.GET('/v1/be/config/hub/assets')) as Promise<Record<string, Record<string, Schemas['HubAssetDto']>>>,
     relayChainIdMap: () => ok(raw.GET('/v1/be/config/relay/chain-id-map')) as Promise<Record<string, number>>,
+    chainMap: () => ok(raw.GET('/v1/be/config/chains')),
   };
 
   const client: SwapClient = {

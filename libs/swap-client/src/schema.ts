@@ -546,6 +546,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/be/config/chains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chain map: per chain key its kind, EVM chain id (what a wallet signs for), relay chain id (what intents and the relay routes carry), name and aliases */
+        get: operations["ConfigController_chainMap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/be/config/swap/tokens": {
         parameters: {
             query?: never;
@@ -1085,16 +1102,22 @@ export interface components {
             slippageBps?: number;
         };
         EvmTxDto: {
-            /** @description The sender, who signs */
+            /** @description The sender, who signs (EIP-55) */
             from: string;
+            /** @description EIP-55 */
             to: string;
             /**
-             * @description Wei, decimal string; the amount for a native input
+             * @description Wei, decimal string (JSON-RPC wants it as hex); the amount for a native input
              * @example 0
              */
             value: string;
             /** @description Calldata, 0x-hex */
             data: string;
+            /**
+             * @description The EVM chain id to sign for (a JSON number); the signer adds nonce, gas and fees
+             * @example 42161
+             */
+            chainId: number;
         };
         IntentDto: {
             /** @example 63473285710247105638745283561238746592834765 */
@@ -1197,8 +1220,10 @@ export interface components {
              * @example 5f0c1f9e-7f55-4a57-9a3b-1f8d6f1f2c11
              */
             requestId: string;
-            /** @description Validation failures: one entry per field and rule */
-            details?: components["schemas"]["FieldViolationDto"][];
+            /** @description VALIDATION_FAILED: one entry per field and rule. Some other codes give an object: INTENT_NOT_OPEN { state, intentHash }, NO_LIQUIDITY { solvers, reasons } */
+            details?: components["schemas"]["FieldViolationDto"][] | {
+                [key: string]: unknown;
+            };
         };
         IntentRequestDto: {
             /** @example 0xa4b1.arbitrum */
@@ -1286,6 +1311,11 @@ export interface components {
             encoding?: "base64";
             recentBlockhash?: string;
             lastValidBlockHeight?: string;
+            /**
+             * @description EVM: the chain id the builder wrote (accepted so a built tx can be sent as it is)
+             * @example 42161
+             */
+            chainId?: number;
         };
         GasEstimateRequestDto: {
             /**
@@ -1321,13 +1351,18 @@ export interface components {
         };
         IntentStatusResponseDto: {
             /**
-             * @description -1 not found, 1 not started, 2 in progress, 3 solved, 4 failed
+             * @description -1 not found, 1 not started, 2 in progress, 3 solved, 4 failed (expired, or cancelled: then cancelled is true)
              * @enum {number}
              */
             status: -1 | 1 | 2 | 3 | 4;
             intentHash?: string;
             /** @description The hub transaction of the fill, once solved */
             fillTxHash?: string;
+            /**
+             * @description With status 4: the intent was cancelled on the hub and its input went back
+             * @example true
+             */
+            cancelled?: boolean;
         };
         AllowanceCheckResponseDto: {
             /** @description True when no approval stands in the way */
@@ -1613,6 +1648,42 @@ export interface components {
             symbol: string;
             /** @example USD Coin */
             name: string;
+        };
+        ChainMapEntryDto: {
+            /**
+             * @description The chain key: what every route of this API takes
+             * @example 0xa4b1.arbitrum
+             */
+            key: string;
+            /** @example Arbitrum */
+            name: string;
+            /**
+             * @example EVM
+             * @enum {string}
+             */
+            type: "EVM" | "SOLANA" | "SUI" | "STELLAR" | "INJECTIVE" | "ICON" | "NEAR";
+            /**
+             * @description The EVM chain id a wallet signs for; null off EVM
+             * @example 42161
+             */
+            evmChainId: number | null;
+            /**
+             * @description What an intent carries in srcChain/dstChain, and the relay routes take as chainId
+             * @example 23
+             */
+            relayChainId: number;
+            /**
+             * @description True for the hub, where intents live
+             * @example false
+             */
+            hub: boolean;
+            /**
+             * @description Other names accepted on input, in any letter case
+             * @example [
+             *       "arbitrum"
+             *     ]
+             */
+            aliases: string[];
         };
         IntervalDto: {
             /** @example 1m */
@@ -4135,6 +4206,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": string[];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ConfigController_chainMap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChainMapEntryDto"][];
                 };
             };
             /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */

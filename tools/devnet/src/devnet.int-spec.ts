@@ -167,7 +167,7 @@ describe('the devnet', () => {
       expect(packet).toMatchObject({
         src_chain_id: '23',
         src_tx_hash: txHash,
-        src_address: spoke.assetManager,
+        src_address: spoke.assetManager!.toLowerCase(),
         dst_chain_id: '146',
         conn_sn: expect.any(String),
         signatures: [],
@@ -254,7 +254,7 @@ describe('the devnet', () => {
         args: [user.address],
       });
       const [packet] = await executed('146', fill);
-      expect(packet).toMatchObject({ src_chain_id: '146', dst_chain_id: '30', src_address: hub.contracts!.hubAssetManager });
+      expect(packet).toMatchObject({ src_chain_id: '146', dst_chain_id: '30', src_address: hub.contracts!.hubAssetManager!.toLowerCase() });
       expect(
         (await clientOf(base.key).readContract({
           address: baseUsdc.address as Address,

@@ -25,6 +25,7 @@ import type { AuthenticatedSolver } from '../marketplace/solver-registry.service
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { QuoteRecords } from '../marketplace/quote-records';
 import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
+import { HubIntentStates } from './hub-intent-states';
 
 /** Intents handed again to a solver that (re)connects: the newest open ones. */
 const OPEN_ON_CONNECT = 200;
@@ -55,6 +56,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     private readonly messaging: MessagingClient,
     private readonly connections: SolverConnections,
     private readonly config: QuoteBuilderConfig,
+    private readonly hubIntents: HubIntentStates,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -108,12 +110,19 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     return { answer: 'OK', intent_hash: created.intentHash };
   }
 
-  /** The solver's view of a hub intent transaction (the protocol's status codes). */
+  /**
+   * The solver's view of a hub intent transaction (the protocol's status codes). An intent
+   * not yet reported filled is looked up on the hub: cancelled there is failed (4, with
+   * `cancelled`), filled there is solved even before the solver's report arrives.
+   */
   async status(intentTxHash: string): Promise<IntentStatusResponse> {
     const row = await this.db.execution.findFirst({ where: { intentTxHash: intentTxHash.toLowerCase() }, orderBy: { createdAt: 'asc' } });
     if (!row) return { status: SolverStatusCode.NotFound };
     if (row.status === 'solved')
       return { status: SolverStatusCode.Solved, intentHash: row.intentHash, ...(row.fillTxHash ? { fillTxHash: row.fillTxHash } : {}) };
+    const onHub = row.status === 'cancelled' ? 'cancelled' : await this.hubIntents.of(row.intentHash as Hex);
+    if (onHub === 'cancelled') return { status: SolverStatusCode.Failed, intentHash: row.intentHash, cancelled: true };
+    if (onHub === 'solved') return { status: SolverStatusCode.Solved, intentHash: row.intentHash };
     const deadline = BigInt(row.deadline.toFixed());
     const expired = deadline !== 0n && deadline < BigInt(Math.floor(Date.now() / 1000));
     return { status: expired ? SolverStatusCode.Failed : SolverStatusCode.InProgress, intentHash: row.intentHash };

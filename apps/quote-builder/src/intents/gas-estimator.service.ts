@@ -36,6 +36,12 @@ export class GasEstimatorService {
         });
       if (!/^0x([0-9a-fA-F]{2})*$/.test(tx.data))
         problems.push({ field: 'tx.data', rule: 'hexBytes', message: 'tx.data must be 0x-prefixed hex bytes on an EVM network' });
+      if (tx.chainId !== undefined && tx.chainId !== chain.chainId)
+        problems.push({
+          field: 'tx.chainId',
+          rule: 'matchesChainKey',
+          message: `tx.chainId must be ${chain.chainId}, the EVM chain id of ${chain.key}`,
+        });
       if (tx.encoding !== undefined)
         problems.push({
           field: 'tx.encoding',

@@ -3,6 +3,7 @@ import {
   INTENTS_ABI,
   SPOKE_ABI,
   HUB_ASSET_MANAGER_ABI,
+  intentHash,
   type ChainInfo,
   type ChainProfile,
   type EvmAdapter,
@@ -15,9 +16,10 @@ import crypto from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeAbiParameters, decodeFunctionData, erc20Abi, toHex, type Hex } from 'viem';
+import { decodeAbiParameters, decodeFunctionData, erc20Abi, getAddress, toHex, type Hex } from 'viem';
 import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
 import { QuoteBuilderConfig } from '../quote-builder.config';
+import type { HubIntentState, HubIntentStates } from '../executions/hub-intent-states';
 import { IntentBuilderService } from './intent-builder.service';
 
 /*
@@ -269,6 +271,7 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
   const config = loadConfig(QuoteBuilderConfig, { CHAIN_PROFILE: join(dir, 'profile.json') });
   let chains: FixedChainAccess;
   let builder: IntentBuilderService;
+  let hubState: HubIntentState;
 
   /** A valid body from the hub (USDC) to Arbitrum (USDC), deadline five minutes past the hub clock. */
   const request = (over: Partial<IntentRequest> = {}): IntentRequest => ({
@@ -289,7 +292,10 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
 
   beforeEach(() => {
     chains = new FixedChainAccess();
-    builder = new IntentBuilderService(new ChainCatalog(config), chains);
+    hubState = 'open';
+    builder = new IntentBuilderService(new ChainCatalog(config), chains, {
+      of: async (hash) => (chains.reads.push({ chain: '0x92.sonic', read: 'intentState', args: [hash] }), hubState),
+    } as HubIntentStates);
     jest.spyOn(crypto, 'randomBytes').mockImplementation(((size: number) => Buffer.alloc(size, 0x07)) as typeof crypto.randomBytes);
   });
 
@@ -319,7 +325,7 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
         data: '0x02abcd',
       };
       expect(built.intent).toEqual(intent);
-      expect(built.tx).toEqual({ from: USER, to: INTENTS, value: '0', data: expect.stringMatching(/^0x/) });
+      expect(built.tx).toEqual({ from: USER, to: INTENTS, value: '0', data: expect.stringMatching(/^0x/), chainId: 146 });
       const data = (built.tx as { data: string }).data;
       expect(data.slice(0, 10)).toBe(SELECTOR.createIntent);
       expect(decoded(INTENTS_ABI, data)).toEqual({
@@ -394,7 +400,7 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
       });
 
       // The transaction the user signs on Arbitrum: the full 2.5 USDC (fee included) in the token's own units.
-      expect(built.tx).toEqual({ from: USER, to: ARB_ASSET_MANAGER, value: '0', data: expect.stringMatching(/^0x/) });
+      expect(built.tx).toEqual({ from: USER, to: ARB_ASSET_MANAGER, value: '0', data: expect.stringMatching(/^0x/), chainId: 42161 });
       const transferData = (built.tx as { data: string }).data;
       expect(transferData.slice(0, 10)).toBe(SELECTOR.transfer);
       expect(decoded(SPOKE_ABI, transferData)).toEqual({
@@ -442,7 +448,13 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
         }),
       );
 
-      expect(built.tx).toEqual({ from: USER, to: ARB_ASSET_MANAGER, value: '1000000000000000000', data: expect.stringMatching(/^0x/) });
+      expect(built.tx).toEqual({
+        from: USER,
+        to: ARB_ASSET_MANAGER,
+        value: '1000000000000000000',
+        data: expect.stringMatching(/^0x/),
+        chainId: 42161,
+      });
       expect(decoded(SPOKE_ABI, (built.tx as { data: string }).data)).toEqual({
         functionName: 'transfer',
         args: [NATIVE, HUB_WALLET_BYTES, 1_000_000_000_000_000_000n, built.relayData.payload],
@@ -718,14 +730,17 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
           inputAmount: '2500000',
         }),
       );
-      expect(answer).toEqual({ approvalRequired: true, tx: { from: USER, to: ARB_USDC, value: '0', data: expect.stringMatching(/^0x/) } });
+      expect(answer).toEqual({
+        approvalRequired: true,
+        tx: { from: USER, to: ARB_USDC, value: '0', data: expect.stringMatching(/^0x/), chainId: 42161 },
+      });
       expect(answer.tx!.data.slice(0, 10)).toBe(SELECTOR.approve);
       expect(decoded(erc20Abi, answer.tx!.data)).toEqual({ functionName: 'approve', args: [ARB_ASSET_MANAGER, 2_500_000n] });
     });
 
     it('an ERC-20 on the hub: approve(intents contract, amount)', async () => {
       const answer = await builder.approve(request());
-      expect(answer.tx).toEqual({ from: USER, to: HUB_USDC, value: '0', data: expect.stringMatching(/^0x/) });
+      expect(answer.tx).toEqual({ from: USER, to: HUB_USDC, value: '0', data: expect.stringMatching(/^0x/), chainId: 146 });
       expect(decoded(erc20Abi, answer.tx!.data)).toEqual({ functionName: 'approve', args: [INTENTS, 1_000_000n] });
     });
 
@@ -769,21 +784,44 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
       data: '0x',
     };
 
-    it('from the hub: cancelIntent on the intents contract, from the creator', () => {
+    it('from the hub: cancelIntent on the intents contract, from the creator', async () => {
       const intent = { ...spokeIntent, creator: USER, inputToken: HUB_USDC, inputAmount: '1000000', srcChain: '146', dstChain: '23' };
-      const { tx } = builder.cancel({ srcChainKey: 'sonic', intent });
-      expect(tx).toEqual({ from: USER, to: INTENTS, value: '0', data: expect.stringMatching(/^0x/) });
+      const { tx } = await builder.cancel({ srcChainKey: 'sonic', intent });
+      expect(tx).toEqual({ from: USER, to: INTENTS, value: '0', data: expect.stringMatching(/^0x/), chainId: 146 });
       expect(tx.data.slice(0, 10)).toBe(SELECTOR.cancelIntent);
       expect(decoded(INTENTS_ABI, tx.data)).toEqual({
         functionName: 'cancelIntent',
         args: [expect.objectContaining({ intentId: BigInt(INTENT_ID), creator: USER, inputAmount: 1_000_000n, srcChain: 146n })],
       });
-      expect(chains.reads).toEqual([]);
+      expect(chains.reads).toEqual([{ chain: '0x92.sonic', read: 'intentState', args: [intentHash(intent)] }]);
     });
 
-    it('from a spoke: sendMessage through the connection to the hub wallet, which cancels, approves the refund and withdraws it to the sender on the source chain', () => {
-      const { tx } = builder.cancel({ srcChainKey: '0xa4b1.arbitrum', intent: spokeIntent });
-      expect(tx).toEqual({ from: USER_BYTES, to: ARB_CONNECTION, value: '0', data: expect.stringMatching(/^0x/) });
+    it.each([
+      ['solved', 'was already solved'],
+      ['cancelled', 'was already cancelled'],
+      ['unknown', 'is not on the hub'],
+    ] as const)('an intent %s on the hub: 409 INTENT_NOT_OPEN naming the state, and no transaction', async (state, says) => {
+      hubState = state;
+      const error = (await builder.cancel({ srcChainKey: '0xa4b1.arbitrum', intent: spokeIntent }).catch((e: unknown) => e)) as AppError;
+      expect(error).toBeInstanceOf(AppError);
+      expect(error.toBody()).toEqual({
+        statusCode: 409,
+        code: 'INTENT_NOT_OPEN',
+        message: expect.stringContaining(`Intent ${intentHash(spokeIntent)} ${says}`),
+        details: { state, intentHash: intentHash(spokeIntent) },
+      });
+      expect(chains.reads.map((r) => r.read)).toEqual(['intentState']);
+    });
+
+    it('from a spoke: sendMessage through the connection to the hub wallet, which cancels, approves the refund and withdraws it to the sender on the source chain', async () => {
+      const { tx } = await builder.cancel({ srcChainKey: '0xa4b1.arbitrum', intent: spokeIntent });
+      expect(tx).toEqual({
+        from: getAddress(USER_BYTES),
+        to: ARB_CONNECTION,
+        value: '0',
+        data: expect.stringMatching(/^0x/),
+        chainId: 42161,
+      });
       expect(tx.data.slice(0, 10)).toBe(SELECTOR.sendMessage);
       const message = decoded(SPOKE_ABI, tx.data);
       expect(message.functionName).toBe('sendMessage');
@@ -809,7 +847,7 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
         value: 0n,
         data: { functionName: 'withdrawTo', args: [ARB_USDC_HUB, 23n, USER_BYTES, 2_475_000_000_000_000_000n] },
       });
-      expect(chains.reads).toEqual([]);
+      expect(chains.reads.map((r) => r.read)).toEqual(['intentState']);
     });
   });
 });

@@ -8,6 +8,7 @@ import {
   encodeSendMessage,
   encodeWithdrawTo,
   hubDecimalsOf,
+  intentHash,
   partnerFeeData,
   partnerFeeOn,
   partnerFeeQuote,
@@ -32,8 +33,9 @@ import {
   type PartnerFeeResponse,
 } from '@swap/contracts';
 import { randomBytes } from 'node:crypto';
-import { hexToBytes, isAddress, type Address, type Hex } from 'viem';
+import { getAddress, hexToBytes, isAddress, type Address, type Hex } from 'viem';
 import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
+import { HubIntentStates, type HubIntentState } from '../executions/hub-intent-states';
 import { BuildAnnouncer } from './build-announcer';
 import { INTENT_FIELDS, NATIVE, resolveSwap } from './swap-resolution';
 
@@ -52,6 +54,7 @@ export class IntentBuilderService {
   constructor(
     private readonly catalog: ChainCatalog,
     private readonly chains: ChainAccess,
+    private readonly hubIntents: HubIntentStates,
     @Optional() private readonly announcer?: BuildAnnouncer,
   ) {}
 
@@ -107,7 +110,7 @@ export class IntentBuilderService {
     await this.checkDeadline(request.deadline);
 
     const creator = src.hub
-      ? (request.srcAddress as Address)
+      ? getAddress(request.srcAddress)
       : await this.chains.evm(hub, (a) => a.hubWalletOf(this.hubContract(hub, 'hubWalletFactory'), BigInt(src.relayChainId), srcAddress));
     const intent: Intent = {
       intentId: BigInt(`0x${randomBytes(32).toString('hex')}`).toString(),
@@ -122,11 +125,12 @@ export class IntentBuilderService {
       dstChain: dst.relayChainId,
       srcAddress,
       dstAddress,
-      solver: request.solver,
+      solver: getAddress(request.solver),
       data: fee > 0n ? partnerFeeData(hubFee, request.partnerFee!.address as Address) : request.data,
     };
     const relayData = relayDataOf(intent, { relayChainId: hub.relayChainId, intents });
-    if (src.hub) return { tx: { from: request.srcAddress, to: intents, value: '0', data: relayData.payload }, intent, relayData };
+    if (src.hub)
+      return { tx: evmTx(src, { from: request.srcAddress, to: intents, value: '0', data: relayData.payload }), intent, relayData };
     // From a spoke: the hub calls (approve the whole deposit, then createIntent) ride with the deposit.
     const hubCalls = relayData.payload;
     if (src.type === 'SOLANA') {
@@ -154,12 +158,12 @@ export class IntentBuilderService {
         relayData,
       };
     }
-    const tx: EvmTx = {
+    const tx = evmTx(src, {
       from: request.srcAddress,
       to: this.spokeContract(src, 'assetManager'),
       value: input.address === NATIVE ? amount.toString() : '0',
       data: encodeAssetManagerTransfer(input.address as Address, creator.toLowerCase() as Hex, amount, hubCalls),
-    };
+    });
     return { tx, intent, relayData };
   }
 
@@ -187,7 +191,7 @@ export class IntentBuilderService {
       };
     return {
       approvalRequired: true,
-      tx: { from: request.srcAddress, to: input.address, value: '0', data: encodeApprove(spender, amount) },
+      tx: evmTx(src, { from: request.srcAddress, to: input.address, value: '0', data: encodeApprove(spender, amount) }),
     };
   }
 
@@ -197,7 +201,7 @@ export class IntentBuilderService {
    * wallet to cancel (the relayer delivers it), and, where the deployment names its hub
    * asset manager, to send the refunded input back to the sender on the source chain.
    */
-  cancel(request: CancelRequest): { tx: EvmTx } {
+  async cancel(request: CancelRequest): Promise<{ tx: EvmTx }> {
     const src = this.chain(request.srcChainKey, 'srcChainKey');
     const { intent } = request;
     if (intent.srcChain !== src.relayChainId) {
@@ -212,9 +216,8 @@ export class IntentBuilderService {
     const hub = this.catalog.chains.hub;
     const intents = this.hubContract(hub, 'intents');
     const cancel = encodeCancelIntent(intent);
-    if (src.hub) return { tx: { from: intent.creator, to: intents, value: '0', data: cancel } };
     if (src.type !== 'EVM') throw new AppError(501, ErrorCode.NotImplemented, `Transactions from ${src.key} are not built yet`);
-    if (!isEvmAddressText(intent.srcAddress)) {
+    if (!src.hub && !isEvmAddressText(intent.srcAddress)) {
       throw AppError.validation([
         {
           field: 'intent.srcAddress',
@@ -223,6 +226,8 @@ export class IntentBuilderService {
         },
       ]);
     }
+    await this.requireOpen(intent);
+    if (src.hub) return { tx: evmTx(src, { from: intent.creator, to: intents, value: '0', data: cancel }) };
     const calls: HubCall[] = [{ target: intents, value: 0n, data: cancel }];
     const assetManager = hub.contracts?.hubAssetManager as Address | undefined;
     if (assetManager) {
@@ -240,13 +245,31 @@ export class IntentBuilderService {
     // Addressed to the user's hub wallet (the intent's creator), which runs the calls on the
     // hub, as the public client's callWallet does; the relay delivers to this address.
     return {
-      tx: {
+      tx: evmTx(src, {
         from: intent.srcAddress,
         to: this.spokeContract(src, 'connection'),
         value: '0',
         data: encodeSendMessage(BigInt(hub.relayChainId), intent.creator.toLowerCase() as Hex, payload),
-      },
+      }),
     };
+  }
+
+  /**
+   * A cancel is built only for an intent the hub holds open: one already solved, cancelled
+   * or never created is a 409 naming its state, before the user pays gas for a transaction
+   * that would revert on the hub.
+   */
+  private async requireOpen(intent: Intent): Promise<void> {
+    const hash = intentHash(intent);
+    const state = await this.hubIntents.of(hash);
+    if (state === 'open') return;
+    const why: Record<Exclude<HubIntentState, 'open'>, string> = {
+      solved: 'was already solved: its output was paid, nothing is left to cancel',
+      cancelled: 'was already cancelled: its input went back to the user',
+      unknown:
+        'is not on the hub: never created, already cancelled, or (from a spoke) its deposit is still being relayed; once the submission is relayed, ask again',
+    };
+    throw new AppError(409, ErrorCode.IntentNotOpen, `Intent ${hash} ${why[state]}`, { state, intentHash: hash });
   }
 
   /** The hub's latest block time plus the offset, as the public protocol computes deadlines. */
@@ -310,4 +333,9 @@ export class IntentBuilderService {
       throw new AppError(503, ErrorCode.NotConfigured, `This deployment has no assetManager configured for ${chain.key}`);
     return chain.assetManager;
   }
+}
+
+/** An unsigned transaction on an EVM chain as every builder answers it: addresses EIP-55, the chain id to sign for. */
+function evmTx(chain: ChainInfo, fields: Omit<EvmTx, 'chainId'>): EvmTx {
+  return { ...fields, from: getAddress(fields.from), to: getAddress(fields.to), chainId: Number(chain.chainId) };
 }

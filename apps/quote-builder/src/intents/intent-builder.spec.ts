@@ -1,13 +1,19 @@
 import { ChainAccess } from '@swap/chains';
+import { getAddress } from 'viem';
 import { loadConfig } from '@swap/config';
 import { AppError, type IntentRequest } from '@swap/contracts';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
+import type { HubIntentStates } from '../executions/hub-intent-states';
 import { IntentBuilderService } from './intent-builder.service';
 
 describe('IntentBuilderService on the mainnet profile (no chain reads)', () => {
   const config = loadConfig(QuoteBuilderConfig, {});
-  const builder = new IntentBuilderService(new ChainCatalog(config), new ChainAccess({ timeoutMs: config.CHAIN_RPC_TIMEOUT_MS }));
+  const builder = new IntentBuilderService(
+    new ChainCatalog(config),
+    new ChainAccess({ timeoutMs: config.CHAIN_RPC_TIMEOUT_MS }),
+    {} as HubIntentStates, // builds read no intent state
+  );
   const base: IntentRequest = {
     srcChainKey: '0x92.sonic',
     dstChainKey: '0xa4b1.arbitrum',
@@ -33,7 +39,7 @@ describe('IntentBuilderService on the mainnet profile (no chain reads)', () => {
   it('builds from the mainnet hub contracts with no chain read where none is needed (a hub limit order)', async () => {
     const built = await builder.build({ ...base, inputToken: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894', dstAddress: base.srcAddress });
     expect(built.tx).toMatchObject({ to: '0x6382D6ccD780758C5e8A6123c33ee8F4472F96ef', value: '0' });
-    expect(built.intent).toMatchObject({ creator: base.srcAddress, deadline: '0', srcChain: '146', dstChain: '23' });
+    expect(built.intent).toMatchObject({ creator: getAddress(base.srcAddress), deadline: '0', srcChain: '146', dstChain: '23' });
   });
 
   it('says the deployment lacks an RPC endpoint rather than building half a transaction', async () => {

@@ -65,7 +65,7 @@ export class IntentsHandlers {
   }
 
   @MessagePattern(Subjects.intentCancel)
-  cancel(@Payload() request: CancelRequestDto): RpcReply<typeof Subjects.intentCancel> {
+  cancel(@Payload() request: CancelRequestDto): Promise<RpcReply<typeof Subjects.intentCancel>> {
     return this.builder.cancel(request);
   }
 

@@ -120,8 +120,8 @@ describe('QuoteService: the fee comes off first, amounts travel in hub units', (
     // 1% of 2.5 USDC is 25 000 units; 2 475 000 units (6 decimals) are 2.475e18 on the hub.
     expect(asked).toEqual([
       {
-        token_src: '0x00000000000000000000000000000000000000a1',
-        token_dst: '0x0000000000000000000000000000000000000b7c',
+        token_src: '0x00000000000000000000000000000000000000A1',
+        token_dst: '0x0000000000000000000000000000000000000B7C',
         amount: '2475000000000000000',
         src_chain_id: '23',
         dst_chain_id: '146',

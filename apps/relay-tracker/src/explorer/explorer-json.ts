@@ -1,3 +1,5 @@
+import { getAddress } from 'viem';
+
 /**
  * The explorer's answers as JSON text, written here from the columns the queries select
  * (every value already text or a plain number): no row object is built and no generic
@@ -107,6 +109,8 @@ export interface ChainNames {
 }
 
 const text = (value: string | null | undefined) => JSON.stringify(value ?? '');
+/** An EVM address as every answer writes it: EIP-55 (the index keeps them in lower case; viem caches the checksums). */
+const address = (value: string | null | undefined) => (value && /^0x[0-9a-fA-F]{40}$/.test(value) ? `"${getAddress(value)}"` : text(value));
 /** A time in ms as a JSON ISO string; rows of a page share a few block times, so the last ones are kept. */
 const isoCache = new Map<string, string>();
 function iso(msText: string): string {
@@ -121,13 +125,13 @@ function iso(msText: string): string {
 
 /** The intent's fields in the public shape: relay chain ids as numbers (as the public client types them). */
 export function intentFieldsJson(r: IntentFieldRow): string {
-  return `{"intentId":${text(r.f_intent_id)},"creator":${text(r.f_creator)},"inputToken":${text(r.f_input_token)},"outputToken":${text(
+  return `{"intentId":${text(r.f_intent_id)},"creator":${address(r.f_creator)},"inputToken":${address(r.f_input_token)},"outputToken":${address(
     r.f_output_token,
   )},"inputAmount":${text(r.f_input_amount)},"minOutputAmount":${text(r.f_min_output)},"deadline":${text(r.f_deadline)},"allowPartialFill":${
     r.f_partial === 'true'
   },"srcChain":${Number(r.f_src_chain)},"dstChain":${Number(r.f_dst_chain)},"srcAddress":${text(r.f_src_address)},"dstAddress":${text(
     r.f_dst_address,
-  )},"solver":${text(r.f_solver)},"data":${text(r.f_data)}}`;
+  )},"solver":${address(r.f_solver)},"data":${text(r.f_data)}}`;
 }
 
 function stateJson(r: IntentRow): string {
@@ -144,7 +148,7 @@ function eventJson(e: EventRow): string {
   const base = `{"event":"${EVENT_NAMES[e.e_kind!]}","txHash":${text(e.e_tx)},"logIndex":${e.e_log},"blockNumber":${e.e_block},"timestamp":${iso(e.e_ms)}`;
   if (e.e_kind !== 'intent_filled') return `${base}}`;
   const state = `{"remainingInput":${text(e.e_remaining)},"receivedOutput":${text(e.e_received)},"pendingPayment":${e.e_pending === 'true'}}`;
-  return `${base},"intentState":${state}${e.e_solver ? `,"solver":${text(e.e_solver)}` : ''}}`;
+  return `${base},"intentState":${state}${e.e_solver ? `,"solver":${address(e.e_solver)}` : ''}}`;
 }
 
 /** Intent answers from rows of intents joined with their events (each intent's rows together), in the rows' order. */
@@ -181,9 +185,9 @@ export function orderbookEntryJson(r: IntentRow): string {
   )},"blockNumber":${r.block_number}}}`;
 }
 
-/** A volume record of a fill row (with its intent's fields as `data` when the row carries them). Hashes and addresses are hex as indexed: written as they are. */
+/** A volume record of a fill row (with its intent's fields as `data` when the row carries them). Hashes are hex as indexed, addresses EIP-55. */
 export function volumeRecordJson(f: FillRow & Partial<IntentFieldRow>, hubChainId: number, withData: boolean): string {
-  const base = `{"intentHash":"${f.intent_hash}","solver":"${f.solver}","inputToken":"${f.input_token}","outputToken":"${f.output_token}","amount":"${
+  const base = `{"intentHash":"${f.intent_hash}","solver":${address(f.solver)},"inputToken":${address(f.input_token)},"outputToken":${address(f.output_token)},"amount":"${
     f.input_amount
   }","outputAmount":"${f.output_amount}","chainId":${hubChainId},"blockNumber":${f.block_number},"txHash":"${f.tx_hash}","logIndex":${
     f.log_index

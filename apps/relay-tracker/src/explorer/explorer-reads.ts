@@ -1,3 +1,4 @@
+import { getAddress } from 'viem';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ChainInfo } from '@swap/chains';
 import {
@@ -268,7 +269,7 @@ export class ExplorerReads {
     );
     return {
       partners: rows.map((r) => ({
-        receiver: r.receiver,
+        receiver: getAddress(r.receiver),
         intentCount: Number(r.intents),
         filledCount: Number(r.filled),
         lastSeenAt: r.last.toISOString(),
@@ -295,9 +296,10 @@ export class ExplorerReads {
        SELECT 'volume', output_token, sum(received_output)::text FROM mine GROUP BY output_token HAVING sum(received_output) > 0`,
       where.params,
     );
-    const pick = (kind: 'fee' | 'volume') => Object.fromEntries(rows.filter((r) => r.kind === kind).map((r) => [r.token, r.total ?? '0']));
+    const pick = (kind: 'fee' | 'volume') =>
+      Object.fromEntries(rows.filter((r) => r.kind === kind).map((r) => [getAddress(r.token), r.total ?? '0']));
     return {
-      receiver: receiver.toLowerCase(),
+      receiver: getAddress(receiver),
       chainId: chain?.key ?? null,
       feeByInputToken: pick('fee'),
       volumeByOutputToken: pick('volume'),

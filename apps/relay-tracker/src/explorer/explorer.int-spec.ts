@@ -22,6 +22,7 @@ import {
   toHex,
   type Address,
   type Hex,
+  getAddress,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ChainFollower } from '../chain-events/chain-follower';
@@ -239,7 +240,7 @@ describe('explorer reads from the hub index (anvil, PostgreSQL)', () => {
           blockNumber: Number(first.block),
           timestamp: await times(first.block),
           intentState: { remainingInput: '600', receivedOutput: '360', pendingPayment: false },
-          solver: SOLVER_A.address.toLowerCase(),
+          solver: SOLVER_A.address,
         },
         {
           event: 'IntentFilled',
@@ -248,7 +249,7 @@ describe('explorer reads from the hub index (anvil, PostgreSQL)', () => {
           blockNumber: Number(second.block),
           timestamp: await times(second.block),
           intentState: { remainingInput: '0', receivedOutput: '610', pendingPayment: false },
-          solver: SOLVER_B.address.toLowerCase(),
+          solver: SOLVER_B.address,
         },
       ],
     });
@@ -259,7 +260,7 @@ describe('explorer reads from the hub index (anvil, PostgreSQL)', () => {
     expect(volume.items).toEqual([
       {
         intentHash: created.hash,
-        solver: SOLVER_B.address.toLowerCase(),
+        solver: SOLVER_B.address,
         inputToken: IN_TOKEN,
         outputToken: OUT_TOKEN,
         amount: '600',
@@ -274,22 +275,24 @@ describe('explorer reads from the hub index (anvil, PostgreSQL)', () => {
     const both = await reads.volume({ inputToken: IN_TOKEN, sort: 'asc', includeData: 'true' });
     const mine = both.items.filter((r) => r.intentHash === created.hash);
     expect(mine.map((r) => [r.solver, r.amount, r.outputAmount])).toEqual([
-      [SOLVER_A.address.toLowerCase(), '400', '360'],
-      [SOLVER_B.address.toLowerCase(), '600', '250'],
+      [SOLVER_A.address, '400', '360'],
+      [SOLVER_B.address, '600', '250'],
     ]);
     expect(mine[0]!.data).toEqual({ ...intent, srcChain: 23, dstChain: 146 });
 
     // The partner fee: collected in full (all the input was filled), and the output its intent received.
     const summary = await reads.partnerSummary(FEE_RECEIVER, {});
     expect(summary).toEqual({
-      receiver: FEE_RECEIVER,
+      receiver: getAddress(FEE_RECEIVER),
       chainId: null,
       feeByInputToken: { [IN_TOKEN]: '25' },
       volumeByOutputToken: { [OUT_TOKEN]: '610' },
     });
     expect((await reads.partnerSummary(FEE_RECEIVER, { chainId: 'solana' })).feeByInputToken).toEqual({});
     const partners = await reads.partners({ chainId: 'arbitrum' });
-    expect(partners.partners).toEqual([{ receiver: FEE_RECEIVER, intentCount: 1, filledCount: 1, lastSeenAt: await times(created.block) }]);
+    expect(partners.partners).toEqual([
+      { receiver: getAddress(FEE_RECEIVER), intentCount: 1, filledCount: 1, lastSeenAt: await times(created.block) },
+    ]);
   });
 
   it('lists a user’s intents by hub wallet and by source address (EVM and Solana), newest first, and the open orderbook', async () => {

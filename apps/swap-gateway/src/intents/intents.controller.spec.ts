@@ -140,7 +140,7 @@ describe('IntentsController', () => {
       }))
       .answer(Subjects.approveBuild, () => ({ approvalRequired: false, tx: null, message: 'The native token needs no approval' }))
       .answer(Subjects.intentCancel, () => ({
-        tx: { from: USER, to: '0x6382D6ccD780758C5e8A6123c33ee8F4472F96ef', value: '0', data: '0xca25d319' },
+        tx: { from: USER, to: '0x6382D6ccD780758C5e8A6123c33ee8F4472F96ef', value: '0', data: '0xca25d319', chainId: 42161 },
       }));
 
     const answers = [
@@ -160,7 +160,7 @@ describe('IntentsController', () => {
         amount: '1000000',
       },
       { approvalRequired: false, tx: null, message: 'The native token needs no approval' },
-      { tx: { from: USER, to: '0x6382D6ccD780758C5e8A6123c33ee8F4472F96ef', value: '0', data: '0xca25d319' } },
+      { tx: { from: USER, to: '0x6382D6ccD780758C5e8A6123c33ee8F4472F96ef', value: '0', data: '0xca25d319', chainId: 42161 } },
     ]);
     expect(services.received).toEqual([
       { subject: Subjects.gasEstimate, payload: gas, timeoutMs: 1_000 },

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { ApiTag, ErrorBodyDto, HubAssetDto, TokenDto } from '@swap/contracts';
+import { ApiTag, ChainMapEntryDto, ErrorBodyDto, HubAssetDto, TokenDto } from '@swap/contracts';
 import { ChainCatalogMirror } from '@swap/messaging';
 import type { FastifyReply } from 'fastify';
 
@@ -27,6 +27,16 @@ export class ConfigController {
   @ApiOkResponse({ schema: { type: 'array', items: { type: 'string' }, example: ['0x92.sonic', '0xa4b1.arbitrum', 'solana'] } })
   async chains(@Res() reply: FastifyReply): Promise<void> {
     send(reply, await this.catalog.configJson('chainKeys'));
+  }
+
+  @Get('chains')
+  @ApiOperation({
+    summary:
+      'The chain map: per chain key its kind, EVM chain id (what a wallet signs for), relay chain id (what intents and the relay routes carry), name and aliases',
+  })
+  @ApiOkResponse({ type: [ChainMapEntryDto] })
+  async chainMap(@Res() reply: FastifyReply): Promise<void> {
+    send(reply, await this.catalog.configJson('chainMap'));
   }
 
   @Get('swap/tokens')

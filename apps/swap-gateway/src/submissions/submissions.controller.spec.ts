@@ -5,9 +5,10 @@ import {
   type Intent,
   type SubmissionStatusResponse,
   type SubmitTxMessage,
-  type SubmitTxRequestDto,
+  SubmitTxRequestDto,
   type SubmitTxResponse,
 } from '@swap/contracts';
+import { createValidationPipe } from '@swap/service-kit';
 import { KeySetCache } from '@swap/key-auth';
 import { ChainCatalogMirror } from '@swap/messaging';
 import { RequestContext, ServiceMetrics } from '@swap/observability';
@@ -112,8 +113,16 @@ function setup(limitPerWallet = 1, limitPerClient = 1_000) {
     new ServiceMetrics('swap-gateway', { defaultMetrics: false }),
   );
   const readModels = new MemoryReadModelStore();
-  const controller = new SubmissionsController(services.messaging, new ChainCatalogMirror(services.messaging), limits, readModels);
-  const submit = (b: SubmitTxRequestDto, reply = new FakeReply()) => controller.submit(b, fakeRequest('198.51.100.7'), reply.asFastify);
+  const catalog = new ChainCatalogMirror(services.messaging);
+  const controller = new SubmissionsController(services.messaging, catalog, limits, readModels);
+  // Bodies pass the service's validation pipe first, as on the route (the chain-bound rules included).
+  const pipe = createValidationPipe({ chainRules: catalog });
+  const submit = async (b: SubmitTxRequestDto, reply = new FakeReply()) =>
+    controller.submit(
+      (await pipe.transform(b, { type: 'body', metatype: SubmitTxRequestDto })) as SubmitTxRequestDto,
+      fakeRequest('198.51.100.7'),
+      reply.asFastify,
+    );
   /** The status route's answer: the JSON text it sends, parsed. */
   const status = async (query: { txHash: string; srcChainKey: string }) => {
     const reply = new FakeReply();
@@ -163,7 +172,7 @@ describe('SubmissionsController.submit', () => {
         await refusal(strict.submit(body({ srcChainKey: 'nowhere' }), replies[1])),
         await refusal(strict.submit(body({ txHash: '0x1234' }), replies[2])),
       ];
-      expect(answers.map((a) => (a as { statusCode: number }).statusCode)).toEqual([400, 404, 400]);
+      expect(answers.map((a) => (a as { statusCode: number }).statusCode)).toEqual([400, 400, 400]);
       expect(replies.map((r) => r.headers)).toEqual([{}, {}, {}]);
       // The client's one request of the window is still there for a valid submission.
       const reply = new FakeReply();
@@ -182,24 +191,41 @@ describe('SubmissionsController.submit', () => {
     expect(s.services.payloadsOn(Subjects.submissionSubmit).map((p) => Object.keys(p as object).includes('orgId'))).toEqual([false, false]);
   });
 
-  it('reports every rule of the source network at once, before relay-tracker hears of it or the wallet is counted', async () => {
+  it('reports every rule of the source network at once, with the field rules, before relay-tracker hears of it or the wallet is counted', async () => {
     expect(
       await refusal(
-        s.submit(body({ txHash: '0x1234567890abcdef', walletAddress: 'not-an-address', intent: { ...INTENT, srcChain: '30' } })),
+        s.submit(
+          body({
+            txHash: '0x1234567890abcdef',
+            walletAddress: 'not-an-address',
+            intent: { ...INTENT, srcChain: '30', inputAmount: '1e6' },
+            relayData: 'dead',
+          }),
+        ),
       ),
     ).toEqual({
       statusCode: 400,
       code: 'VALIDATION_FAILED',
       message:
-        'txHash must be 0x followed by 64 hex digits on an EVM network; walletAddress must be a 20-byte hex address on an EVM network (EIP-55 checksummed if mixed case); intent.srcChain must be 23, the relay chain id of arbitrum',
+        'intent.inputAmount must be a non-negative integer in a decimal string, at most 2^256 - 1; relayData must be the 0x-hex payload of the build response relayData; txHash must be 0x followed by 64 hex digits on an EVM network; walletAddress must be a 20-byte hex address on an EVM network (EIP-55 checksummed if mixed case); intent.srcChain must be 23, the relay chain id of 0xa4b1.arbitrum',
       details: [
+        {
+          field: 'intent.inputAmount',
+          rule: 'isUint256String',
+          message: 'intent.inputAmount must be a non-negative integer in a decimal string, at most 2^256 - 1',
+        },
+        { field: 'relayData', rule: 'matches', message: 'relayData must be the 0x-hex payload of the build response relayData' },
         { field: 'txHash', rule: 'evmTxHash', message: 'txHash must be 0x followed by 64 hex digits on an EVM network' },
         {
           field: 'walletAddress',
           rule: 'evmAddress',
           message: 'walletAddress must be a 20-byte hex address on an EVM network (EIP-55 checksummed if mixed case)',
         },
-        { field: 'intent.srcChain', rule: 'matchesSrcChainKey', message: 'intent.srcChain must be 23, the relay chain id of arbitrum' },
+        {
+          field: 'intent.srcChain',
+          rule: 'matchesSrcChainKey',
+          message: 'intent.srcChain must be 23, the relay chain id of 0xa4b1.arbitrum',
+        },
       ],
     });
     // A mixed-case address with a broken EIP-55 checksum is refused too.
@@ -230,11 +256,15 @@ describe('SubmissionsController.submit', () => {
     ]);
   });
 
-  it('answers an unknown chain key with the registry’s 404, asking relay-tracker nothing', async () => {
-    expect(await refusal(s.submit(body({ srcChainKey: '0x1.nowhere' })))).toEqual({
-      statusCode: 404,
-      code: 'CHAIN_NOT_FOUND',
-      message: 'Unknown chain key: 0x1.nowhere',
+  it('answers an unknown chain key with a 400 naming the field, with the body’s other problems, asking relay-tracker nothing', async () => {
+    expect(await refusal(s.submit(body({ srcChainKey: '0x1.nowhere', relayData: 'dead' })))).toEqual({
+      statusCode: 400,
+      code: 'VALIDATION_FAILED',
+      message: 'relayData must be the 0x-hex payload of the build response relayData; srcChainKey: unknown chain key 0x1.nowhere',
+      details: [
+        { field: 'relayData', rule: 'matches', message: 'relayData must be the 0x-hex payload of the build response relayData' },
+        { field: 'srcChainKey', rule: 'knownChain', message: 'srcChainKey: unknown chain key 0x1.nowhere' },
+      ],
     });
     expect(s.services.received.map((r) => r.subject)).toEqual([Subjects.registrySnapshot]);
   });

@@ -9,7 +9,6 @@ import {
 } from '@nestjs/swagger';
 import {
   ApiTag,
-  addressProblemOn,
   AppError,
   ErrorBodyDto,
   SWAPS_POST_ROUTES,
@@ -20,7 +19,6 @@ import {
   SubmissionStatusResponseDto,
   SubmitTxRequestDto,
   SubmitTxResponseDto,
-  type FieldViolation,
   type SubmitTxResponse,
 } from '@swap/contracts';
 import type { ReadModelStore } from '@swap/cache';
@@ -57,11 +55,10 @@ export class SubmissionsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SubmitTxResponse> {
-    // Checked before counting: a request refused by validation (an unknown chain, a hash or
-    // address of the wrong form for it) is not counted and carries no limit headers.
+    // The body passed validation, the rules of its source network included (an unknown chain,
+    // a hash or address of the wrong form for it): a refused request is not counted and
+    // carries no limit headers.
     const chain = await this.catalog.chain(body.srcChainKey);
-    const problems = checkForChain(body, chain.type, chain.relayChainId);
-    if (problems.length) throw AppError.validation(problems);
     await this.limits.admitClient(request, reply);
     const wallet = chain.type === 'EVM' ? body.walletAddress.toLowerCase() : body.walletAddress;
     const giveBack = await this.limits.reserveWallet(wallet, reply, () => this.isTracked(body.txHash, chain.key, chain.type === 'EVM'));
@@ -112,19 +109,4 @@ export class SubmissionsController {
     const json = kept ?? (await this.messaging.requestJson(Subjects.submissionStatus, { txHash: query.txHash, srcChainKey: chain.key }));
     void reply.header('content-type', 'application/json; charset=utf-8').send(json);
   }
-}
-
-/** The rules that depend on the source network's kind. */
-function checkForChain(body: SubmitTxRequestDto, type: string, relayChainId: string): FieldViolation[] {
-  const problems = [txHashProblemOn(type, 'txHash', body.txHash), addressProblemOn(type, 'walletAddress', body.walletAddress)].filter(
-    (p): p is FieldViolation => Boolean(p),
-  );
-  if (body.intent.srcChain !== relayChainId) {
-    problems.push({
-      field: 'intent.srcChain',
-      rule: 'matchesSrcChainKey',
-      message: `intent.srcChain must be ${relayChainId}, the relay chain id of ${body.srcChainKey}`,
-    });
-  }
-  return problems;
 }

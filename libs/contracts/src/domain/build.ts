@@ -24,12 +24,17 @@ export interface IntentRequest {
   partnerFee?: PartnerFee;
 }
 
-/** An unsigned EVM transaction (amounts in wei as decimal strings). */
+/**
+ * An unsigned EVM transaction: `value` in wei as a decimal string, `from` and `to` EIP-55,
+ * `chainId` the EVM chain id to sign for (a JSON number). The signer adds its nonce, gas
+ * and fees.
+ */
 export interface EvmTx {
   from: string;
   to: string;
   value: string;
   data: string;
+  chainId: number;
 }
 
 /**

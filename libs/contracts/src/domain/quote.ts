@@ -85,6 +85,8 @@ export interface GasEstimateRequest {
     encoding?: 'base64';
     recentBlockhash?: string;
     lastValidBlockHeight?: string;
+    /** EVM: the chain id a builder wrote; it must be the chain key's. */
+    chainId?: number;
   };
 }
 
@@ -106,4 +108,6 @@ export interface IntentStatusResponse {
   status: number;
   intentHash?: string;
   fillTxHash?: string;
+  /** With status 4: the intent was cancelled on the hub (its input went back to the user). */
+  cancelled?: boolean;
 }

@@ -26,6 +26,24 @@ export interface HubAsset {
   name: string;
 }
 
+/**
+ * `GET /v1/be/config/chains`: one entry per chain, with the three ids an integrator meets:
+ * the chain key (what every route takes), the EVM chain id (what a wallet signs for) and
+ * the relay chain id (what an intent's srcChain/dstChain and the relay routes carry).
+ */
+export interface ChainMapEntry {
+  key: ChainKey;
+  name: string;
+  /** The network's kind: EVM, SOLANA, SUI, STELLAR, INJECTIVE, ICON. */
+  type: string;
+  /** The EVM chain id to sign for; null on other kinds of network. */
+  evmChainId: number | null;
+  relayChainId: number;
+  hub: boolean;
+  /** Other names accepted for this chain on input (the public network's plain names). */
+  aliases: string[];
+}
+
 /** `GET /v1/be/config/hub/assets`: per chain key, each token's hub asset by the token's address. */
 export type HubAssetsByChain = Record<ChainKey, Record<string, HubAsset>>;
 

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import type { CancelRequest, IntentRequest, PartnerFee } from '../domain/build';
 import { IntentDto } from './intent.dto';
-import { IsEvmAddress, IsHexBytes, IsUint256String, NestedObject } from './validators';
+import { IsEvmAddress, IsHexBytes, IsUint256String, NestedObject, OnChain } from './validators';
 
 const POSITIVE = /^[1-9]/;
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
@@ -32,24 +32,28 @@ export class IntentRequestDto implements IntentRequest {
   @MaxLength(64)
   @MinLength(1)
   @IsString()
+  @OnChain('chainKey')
   srcChainKey!: string;
 
   @ApiProperty({ example: '0x92.sonic' })
   @MaxLength(64)
   @MinLength(1)
   @IsString()
+  @OnChain('chainKey')
   dstChainKey!: string;
 
   @ApiProperty({ description: 'Token address on the source network (0x000…000 for the native token)' })
   @MaxLength(128)
   @MinLength(1)
   @IsString()
+  @OnChain('token', 'srcChainKey')
   inputToken!: string;
 
   @ApiProperty({ description: 'Token address on the destination network' })
   @MaxLength(128)
   @MinLength(1)
   @IsString()
+  @OnChain('token', 'dstChainKey')
   outputToken!: string;
 
   @ApiProperty({ example: '1000000', description: 'Input token smallest unit; the user deposits all of it (fee included)' })
@@ -74,12 +78,14 @@ export class IntentRequestDto implements IntentRequest {
   @MaxLength(128)
   @MinLength(1)
   @IsString()
+  @OnChain('address', 'srcChainKey')
   srcAddress!: string;
 
   @ApiProperty({ description: 'Receiver on the destination network' })
   @MaxLength(128)
   @MinLength(1)
   @IsString()
+  @OnChain('address', 'dstChainKey')
   dstAddress!: string;
 
   @ApiPropertyOptional({
@@ -110,11 +116,13 @@ export class CancelRequestDto implements CancelRequest {
   @MaxLength(64)
   @MinLength(1)
   @IsString()
+  @OnChain('chainKey')
   srcChainKey!: string;
 
   @ApiProperty({ type: IntentDto })
   @NestedObject(() => IntentDto)
   @IsDefined({ message: 'intent is required' })
+  @OnChain('intentFrom', 'srcChainKey')
   intent!: IntentDto;
 }
 
@@ -160,17 +168,20 @@ export class PartnerFeeQueryDto {
 /* Response shapes (the spec leaves most open; these are what the routes answer). */
 
 export class EvmTxDto {
-  @ApiProperty({ description: 'The sender, who signs' })
+  @ApiProperty({ description: 'The sender, who signs (EIP-55)' })
   from!: string;
 
-  @ApiProperty()
+  @ApiProperty({ description: 'EIP-55' })
   to!: string;
 
-  @ApiProperty({ example: '0', description: 'Wei, decimal string; the amount for a native input' })
+  @ApiProperty({ example: '0', description: 'Wei, decimal string (JSON-RPC wants it as hex); the amount for a native input' })
   value!: string;
 
   @ApiProperty({ description: 'Calldata, 0x-hex' })
   data!: string;
+
+  @ApiProperty({ example: 42161, description: 'The EVM chain id to sign for (a JSON number); the signer adds nonce, gas and fees' })
+  chainId!: number;
 }
 
 export class RelayDataDto {

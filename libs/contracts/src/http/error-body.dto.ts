@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import type { ErrorBody, FieldViolation } from '../errors';
 
 export class FieldViolationDto implements FieldViolation {
@@ -13,6 +13,7 @@ export class FieldViolationDto implements FieldViolation {
 }
 
 /** The error shape of every route of every service. */
+@ApiExtraModels(FieldViolationDto)
 export class ErrorBodyDto implements ErrorBody {
   @ApiProperty({ example: 404 })
   statusCode!: number;
@@ -29,6 +30,13 @@ export class ErrorBodyDto implements ErrorBody {
   })
   requestId!: string;
 
-  @ApiPropertyOptional({ type: [FieldViolationDto], description: 'Validation failures: one entry per field and rule' })
-  details?: FieldViolationDto[];
+  @ApiPropertyOptional({
+    oneOf: [
+      { type: 'array', items: { $ref: getSchemaPath(FieldViolationDto) } },
+      { type: 'object', additionalProperties: true },
+    ],
+    description:
+      'VALIDATION_FAILED: one entry per field and rule. Some other codes give an object: INTENT_NOT_OPEN { state, intentHash }, NO_LIQUIDITY { solvers, reasons }',
+  })
+  details?: FieldViolationDto[] | Record<string, unknown>;
 }

@@ -10,7 +10,7 @@ import type {
   RelayDataView,
   SubmitTxRequest,
 } from '../domain/intent';
-import { IsEvmAddress, IsHexBytes, IsUint256String, NestedObject } from './validators';
+import { IsEvmAddress, IsHexBytes, IsUint256String, NestedObject, OnChain } from './validators';
 
 /** The intent tuple as JSON: passed back verbatim from the build response. */
 export class IntentDto implements Intent {
@@ -85,23 +85,27 @@ export class SubmitTxRequestDto implements SubmitTxRequest {
   @MaxLength(128)
   @MinLength(16)
   @IsString()
+  @OnChain('txHash', 'srcChainKey')
   txHash!: string;
 
   @ApiProperty({ example: '0xa4b1.arbitrum' })
   @MaxLength(64)
   @MinLength(1)
   @IsString()
+  @OnChain('chainKey')
   srcChainKey!: string;
 
   @ApiProperty({ description: "Sender's address on the source network" })
   @MaxLength(128)
   @MinLength(1)
   @IsString()
+  @OnChain('address', 'srcChainKey')
   walletAddress!: string;
 
   @ApiProperty({ type: IntentDto, description: 'Verbatim from the build response' })
   @NestedObject(() => IntentDto)
   @IsDefined({ message: 'intent is required' })
+  @OnChain('intentFrom', 'srcChainKey')
   intent!: IntentDto;
 
   @ApiProperty({ example: '0x…', description: 'The payload of the build response relayData' })

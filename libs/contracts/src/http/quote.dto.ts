@@ -18,7 +18,7 @@ import type {
   SolverStatusResponse,
 } from '../domain/solver-api';
 import { BuildResponseDto, IntentRequestDto, PartnerFeeDto } from './build.dto';
-import { EVM_HASH_PATTERN, IsEvmAddress, IsUint256String, NestedObject } from './validators';
+import { EVM_HASH_PATTERN, IsEvmAddress, IsUint256String, NestedObject, OnChain } from './validators';
 
 const POSITIVE = /^[1-9]/;
 
@@ -28,24 +28,28 @@ export class QuoteRequestDto implements QuoteRequest {
   @MaxLength(128)
   @MinLength(1)
   @IsString()
+  @OnChain('token', 'tokenSrcChainKey')
   tokenSrc!: string;
 
   @ApiProperty({ example: '0xa4b1.arbitrum' })
   @MaxLength(64)
   @MinLength(1)
   @IsString()
+  @OnChain('chainKey')
   tokenSrcChainKey!: string;
 
   @ApiProperty({ description: 'Destination token address' })
   @MaxLength(128)
   @MinLength(1)
   @IsString()
+  @OnChain('token', 'tokenDstChainKey')
   tokenDst!: string;
 
   @ApiProperty({ example: '0x92.sonic' })
   @MaxLength(64)
   @MinLength(1)
   @IsString()
+  @OnChain('chainKey')
   tokenDstChainKey!: string;
 
   @ApiProperty({ example: '1000000', description: 'Source token smallest unit, the partner fee included' })
@@ -67,6 +71,7 @@ export class QuoteRequestDto implements QuoteRequest {
   @MaxLength(128)
   @MinLength(1)
   @IsString()
+  @OnChain('address', 'tokenSrcChainKey')
   srcAddress?: string;
 
   @ApiPropertyOptional({ description: 'Receiver on the destination network; required with includeTxData=true' })
@@ -74,6 +79,7 @@ export class QuoteRequestDto implements QuoteRequest {
   @MaxLength(128)
   @MinLength(1)
   @IsString()
+  @OnChain('address', 'tokenDstChainKey')
   dstAddress?: string;
 
   @ApiPropertyOptional({
@@ -155,6 +161,12 @@ export class GasTxDto {
   @MaxLength(32)
   @IsString()
   lastValidBlockHeight?: string;
+
+  @ApiPropertyOptional({ example: 42161, description: 'EVM: the chain id the builder wrote (accepted so a built tx can be sent as it is)' })
+  @IsOptional()
+  @Min(1)
+  @IsInt({ message: 'tx.chainId must be an EVM chain id (a positive whole JSON number)' })
+  chainId?: number;
 }
 
 export class GasEstimateRequestDto implements GasEstimateRequest {
@@ -162,6 +174,7 @@ export class GasEstimateRequestDto implements GasEstimateRequest {
   @MaxLength(64)
   @MinLength(1)
   @IsString()
+  @OnChain('chainKey')
   chainKey!: string;
 
   @ApiProperty({ type: GasTxDto })
@@ -191,12 +204,17 @@ export class IntentStatusRequestDto {
 }
 
 export class IntentStatusResponseDto implements IntentStatusResponse {
-  @ApiProperty({ enum: [-1, 1, 2, 3, 4], description: '-1 not found, 1 not started, 2 in progress, 3 solved, 4 failed' })
+  @ApiProperty({
+    enum: [-1, 1, 2, 3, 4],
+    description: '-1 not found, 1 not started, 2 in progress, 3 solved, 4 failed (expired, or cancelled: then cancelled is true)',
+  })
   status!: number;
   @ApiPropertyOptional()
   intentHash?: string;
   @ApiPropertyOptional({ description: 'The hub transaction of the fill, once solved' })
   fillTxHash?: string;
+  @ApiPropertyOptional({ example: true, description: 'With status 4: the intent was cancelled on the hub and its input went back' })
+  cancelled?: boolean;
 }
 
 /* The solver API (`/v1/intent/*`), snake_case as the public network has it. */

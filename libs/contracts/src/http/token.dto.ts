@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { HubAsset, Token } from '../domain/token';
+import type { ChainMapEntry, HubAsset, Token } from '../domain/token';
 
 export class TokenDto implements Token {
   @ApiProperty({ example: 'USDC' })
@@ -42,4 +42,27 @@ export class HubAssetDto implements HubAsset {
 
   @ApiProperty({ example: 'USD Coin' })
   name!: string;
+}
+
+export class ChainMapEntryDto implements ChainMapEntry {
+  @ApiProperty({ example: '0xa4b1.arbitrum', description: 'The chain key: what every route of this API takes' })
+  key!: string;
+
+  @ApiProperty({ example: 'Arbitrum' })
+  name!: string;
+
+  @ApiProperty({ example: 'EVM', enum: ['EVM', 'SOLANA', 'SUI', 'STELLAR', 'INJECTIVE', 'ICON', 'NEAR'] })
+  type!: string;
+
+  @ApiProperty({ type: Number, nullable: true, example: 42161, description: 'The EVM chain id a wallet signs for; null off EVM' })
+  evmChainId!: number | null;
+
+  @ApiProperty({ example: 23, description: 'What an intent carries in srcChain/dstChain, and the relay routes take as chainId' })
+  relayChainId!: number;
+
+  @ApiProperty({ example: false, description: 'True for the hub, where intents live' })
+  hub!: boolean;
+
+  @ApiProperty({ type: [String], example: ['arbitrum'], description: 'Other names accepted on input, in any letter case' })
+  aliases!: string[];
 }
