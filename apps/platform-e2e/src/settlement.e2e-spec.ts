@@ -379,11 +379,12 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     const example = spawnNode('dist/examples/swap/swap.js', {
       API_URL: gateway,
       CHAIN_PROFILE: platform.devnet!.profilePath,
-      PRIVATE_KEY: DEV_KEYS[5],
+      // Account 1, the example's own default: DEV_KEYS holds accounts 0–4 (5 and 6 are the solvers').
+      PRIVATE_KEY: DEV_KEYS[1],
       AMOUNT: '12.5',
       POLL_MS: '300',
     });
-    const code = await example.exited;
+    const code = await example.finished;
     expect({ code, stderr: example.stderr }).toEqual({ code: 0, stderr: [] });
     const out = example.stdout.join('\n');
     for (const step of ['1. quote     12.5 USDC →', '2. build', '3. sign', '4. broadcast', '5. submit    inserted', 'solved: hub 0x'])
