@@ -62,8 +62,8 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     });
     return { hash, status: (await c.read.waitForTransactionReceipt({ hash })).status };
   };
-  const balance = (key: string, asset: Address) =>
-    clients.get(key)!.read.readContract({ address: asset, abi: erc20Abi, functionName: 'balanceOf', args: [user.address] });
+  const balance = (key: string, asset: Address, owner: Address = user.address) =>
+    clients.get(key)!.read.readContract({ address: asset, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
   const status = async (txHash: string, srcChainKey: string): Promise<Status> =>
     (await jsonOf(await fetch(`${gateway}/v1/swaps/submit-tx/status?txHash=${txHash}&srcChainKey=${srcChainKey}`))).data;
   const settled = (txHash: string, srcChainKey: string, timeoutMs = 30_000) =>
@@ -399,10 +399,7 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     // Its own demo wallet (account 2): the others here sign with accounts 1 and 3, so no nonce is shared.
     const wallet = privateKeyToAccount(DEV_KEYS[2]);
     const usdcOnBase = token('0x2105.base', 'USDC');
-    const received = () =>
-      clients
-        .get('0x2105.base')!
-        .read.readContract({ address: usdcOnBase, abi: erc20Abi, functionName: 'balanceOf', args: [wallet.address] });
+    const received = () => balance('0x2105.base', usdcOnBase, wallet.address);
     const before = await received();
     const started = Date.now();
     const script = spawnCommand('bash', ['examples/curl/swap.sh'], {
