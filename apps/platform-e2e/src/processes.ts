@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 
 export const ROOT = join(__dirname, '..', '..', '..');
 
@@ -8,21 +9,41 @@ export interface Spawned {
   stdout: string[];
   stderr: string[];
   exited: Promise<number | null>;
+  /** The exit code once the process's output is read to its end too (`exited` can come first). */
+  finished: Promise<number | null>;
 }
 
 /** Runs a built entry point (`dist/...`) as its own process, collecting its output lines. */
 export function spawnNode(script: string, env: Record<string, string>, args: string[] = []): Spawned {
-  const child = spawn(process.execPath, [join(ROOT, script), ...args], {
+  return spawnCommand(process.execPath, [join(ROOT, script), ...args], env);
+}
+
+/** Runs a command from the repository's root as its own process, collecting its output lines. */
+export function spawnCommand(command: string, args: string[], env: Record<string, string>): Spawned {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  child.stdout!.on('data', (c: Buffer) => stdout.push(...c.toString().split('\n').filter(Boolean)));
-  child.stderr!.on('data', (c: Buffer) => stderr.push(...c.toString().split('\n').filter(Boolean)));
+  const stdout = linesOf(child.stdout!);
+  const stderr = linesOf(child.stderr!);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, stdout, stderr, exited };
+  const finished = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, stdout, stderr, exited, finished };
+}
+
+/** The stream's non-empty lines, each pushed whole once its newline (or the end) arrives, however the chunks fall. */
+function linesOf(stream: Readable): string[] {
+  const lines: string[] = [];
+  let partial = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    const parts = (partial + chunk).split('\n');
+    partial = parts.pop()!;
+    lines.push(...parts.filter(Boolean));
+  });
+  stream.on('end', () => partial && lines.push(partial));
+  return lines;
 }
 
 export async function stopProcess(p: Spawned): Promise<number | null> {

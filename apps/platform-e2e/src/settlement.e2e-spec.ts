@@ -17,6 +17,7 @@ import {
   erc20Abi,
   getAddress,
   http,
+  parseUnits,
   type Address,
   type Hex,
   type PublicClient,
@@ -25,7 +26,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
 import { DEV_KEYS } from '../../../tools/devnet/src/devnet';
-import { spawnNode } from './processes';
+import { spawnCommand, spawnNode } from './processes';
 
 jest.setTimeout(180_000);
 
@@ -62,8 +63,8 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     });
     return { hash, status: (await c.read.waitForTransactionReceipt({ hash })).status };
   };
-  const balance = (key: string, asset: Address) =>
-    clients.get(key)!.read.readContract({ address: asset, abi: erc20Abi, functionName: 'balanceOf', args: [user.address] });
+  const balance = (key: string, asset: Address, owner: Address = user.address) =>
+    clients.get(key)!.read.readContract({ address: asset, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
   const status = async (txHash: string, srcChainKey: string): Promise<Status> =>
     (await jsonOf(await fetch(`${gateway}/v1/swaps/submit-tx/status?txHash=${txHash}&srcChainKey=${srcChainKey}`))).data;
   const settled = (txHash: string, srcChainKey: string, timeoutMs = 30_000) =>
@@ -390,11 +391,12 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     const example = spawnNode('dist/examples/swap/swap.js', {
       API_URL: gateway,
       CHAIN_PROFILE: platform.devnet!.profilePath,
-      PRIVATE_KEY: DEV_KEYS[5],
+      // Account 1, the example's own default: DEV_KEYS holds accounts 0–4 (5 and 6 are the solvers').
+      PRIVATE_KEY: DEV_KEYS[1],
       AMOUNT: '12.5',
       POLL_MS: '300',
     });
-    const code = await example.exited;
+    const code = await example.finished;
     expect({ code, stderr: example.stderr }).toEqual({ code: 0, stderr: [] });
     const out = example.stdout.join('\n');
     for (const step of ['1. quote     12.5 USDC →', '2. build', '3. sign', '4. broadcast', '5. submit    inserted', 'solved: hub 0x'])
@@ -402,6 +404,62 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     expect(out).toMatch(/before: 1000000 USDC on 0xa4b1\.arbitrum/);
     expect(out).toMatch(/after: {2}999987\.5 USDC on 0xa4b1\.arbitrum \(-12\.5\), [\d.]+ USDC on 0x2105\.base \(\+1[12]\.\d+\)/);
     expect(out.indexOf('pending')).toBeLessThan(out.indexOf('relaying'));
+  });
+
+  it('examples/curl/swap.sh: curl, jq and cast alone list the tokens, quote, approve, sign and send, submit and poll to solved', async () => {
+    // Its own demo wallet (account 2): the others here sign with accounts 1 and 3, so no nonce is shared.
+    const wallet = privateKeyToAccount(DEV_KEYS[2]);
+    const usdcOnBase = token('0x2105.base', 'USDC');
+    const received = () => balance('0x2105.base', usdcOnBase, wallet.address);
+    const before = await received();
+    const started = Date.now();
+    const script = spawnCommand('bash', ['examples/curl/swap.sh'], {
+      API_URL: gateway,
+      CHAIN_PROFILE: platform.devnet!.profilePath,
+      PRIVATE_KEY: DEV_KEYS[2],
+      AMOUNT: '7000000',
+      POLL_SECONDS: '0.2',
+      TIMEOUT_SECONDS: '60',
+    });
+    const code = await script.finished;
+    process.stdout.write(`examples/curl/swap.sh: exit ${code} in ${Date.now() - started} ms\n`);
+    expect({ code, stderr: script.stderr }).toEqual({ code: 0, stderr: [] });
+    const out = script.stdout;
+    // One line per step, in order, then each status once as it appeared.
+    expect(out.filter((line) => /^\d\. /.test(line)).map((line) => line.slice(0, 12).trimEnd())).toEqual([
+      '1. tokens',
+      '2. quote',
+      '3. allowance',
+      '4. sent',
+      '5. submitted',
+      '6. solved',
+    ]);
+    const line = (step: string) => out.find((l) => l.startsWith(step))!;
+    expect(line('1. tokens')).toBe(
+      `1. tokens    USDC on 0xa4b1.arbitrum is ${token('0xa4b1.arbitrum', 'USDC')}, USDC on 0x2105.base is ${usdcOnBase}`,
+    );
+    expect(line('2. quote')).toMatch(/^2\. quote {5}7 USDC → [\d.]+ USDC \(at least [\d.]+; quote [0-9a-f-]{36}, expires /);
+    expect(line('3. allowance')).toMatch(/^3\. allowance approved 7000000 for 0x[0-9a-f]{40} in 0x[0-9a-f]{64}$/);
+    expect(line('5. submitted')).toMatch(/^5\. submitted inserted; polling/);
+    expect(out.filter((l) => l.startsWith('   ')).map((l) => l.trim().split(/\s+/)[0])).toEqual([
+      'pending',
+      'relaying',
+      'relayed',
+      'posting_execution',
+      'posted_execution',
+      'solved',
+    ]);
+    // What the API and the chain say: the script's transaction was sent by its wallet and solved, the wallet paid at least the minimum.
+    const txHash = line('4. sent').match(/^4\. sent {6}(0x[0-9a-f]{64}), mined in block \d+ of 0xa4b1\.arbitrum$/)![1] as Hex;
+    const sent = await clients.get('0xa4b1.arbitrum')!.read.getTransaction({ hash: txHash });
+    expect(sent.from.toLowerCase()).toBe(wallet.address.toLowerCase());
+    const done = await status(txHash, '0xa4b1.arbitrum');
+    expect({ status: done.status, terminal: done.terminal }).toEqual({ status: 'solved', terminal: true });
+    expect(line('6. solved')).toBe(
+      `6. solved    hub ${done.result!.hubTxHash}, fill ${done.result!.fillTxHash}, delivered ${done.result!.deliveryTxHash}`,
+    );
+    const atLeast = parseUnits(line('2. quote').match(/at least ([\d.]+)/)![1], 6);
+    expect((await received()) - before).toBeGreaterThanOrEqual(atLeast);
   });
 
   it('spoke → hub and hub → spoke: solved, the receiver paid', async () => {
