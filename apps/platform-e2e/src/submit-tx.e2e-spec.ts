@@ -145,8 +145,18 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
       const res = await post('/v1/swaps/submit-tx', body(over));
       expect({ over, status: res.status, message: res.body.message }).toEqual({ over, status: 400, message });
     }
-    const unknown = await post('/v1/swaps/submit-tx', body({ srcChainKey: '0x1.nowhere' }));
-    expect(unknown).toEqual({ status: 404, body: expect.objectContaining({ code: 'CHAIN_NOT_FOUND' }) });
+    // An unknown chain is a problem of the body like the others, reported with them.
+    const unknown = await post('/v1/swaps/submit-tx', body({ srcChainKey: '0x1.nowhere', relayData: 'dead' }));
+    expect(unknown).toEqual({
+      status: 400,
+      body: expect.objectContaining({
+        code: 'VALIDATION_FAILED',
+        details: [
+          expect.objectContaining({ field: 'relayData', rule: 'matches' }),
+          expect.objectContaining({ field: 'srcChainKey', rule: 'knownChain' }),
+        ],
+      }),
+    });
   });
 
   it('hashes an intent as keccak256(abi.encode(intent)), and refuses values beyond uint256', async () => {
