@@ -353,7 +353,7 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
       [{ inputAmount: '0' }, 'inputAmount must be greater than zero'],
       [{ inputAmount: '1.5' }, 'inputAmount must be a non-negative integer in a decimal string, at most 2^256 - 1'],
       [{ deadline: '1000' }, 'deadline must be after'],
-      [{ srcAddress: 'not-an-address' }, 'srcAddress must be a 20-byte hex address on 0x92.sonic'],
+      [{ srcAddress: 'not-an-address' }, 'srcAddress must be a 20-byte hex address on an EVM network'],
       [
         { dstChainKey: '0x92.sonic', outputToken: good.inputToken },
         'outputToken must differ from inputToken when both are on the same chain',
@@ -370,7 +370,7 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
       ],
       [
         { srcAddress: 'nope', dstAddress: 'nope' },
-        'srcAddress must be a 20-byte hex address on 0x92.sonic (EIP-55 checksummed if mixed case); dstAddress must be a 20-byte hex address on 0xa4b1.arbitrum',
+        'srcAddress must be a 20-byte hex address on an EVM network (EIP-55 checksummed if mixed case); dstAddress must be a 20-byte hex address on an EVM network',
       ],
     ];
     for (const [over, message] of cases) {

@@ -25,9 +25,12 @@ import {
   decodeEventLog,
   decodeFunctionData,
   defineChain,
+  encodeAbiParameters,
   erc20Abi,
   getAddress,
   http,
+  keccak256,
+  pad,
   type Address,
   type Hex,
   type PublicClient,
@@ -349,6 +352,26 @@ describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoi
       .filter((l) => l.address.toLowerCase() === arbitrum.connection!.toLowerCase())
       .map((l) => decodeEventLog({ abi: SPOKE_ABI, data: l.data, topics: l.topics }));
     expect(message.map((m) => m.eventName)).toEqual(['Message']);
+
+    // No relay runs here: the intent never reached the hub, so there is nothing to cancel yet.
+    const early = await post<{ code: string; details: unknown }>('/v1/swaps/intents/cancel', {
+      srcChainKey: ARBITRUM,
+      intent: built.body.intent,
+    });
+    const hash = intentHash(built.body.intent as Intent);
+    expect(early).toEqual({
+      status: 409,
+      body: expect.objectContaining({ code: 'INTENT_NOT_OPEN', details: { state: 'unknown', intentHash: hash } }),
+    });
+    // Standing in for the relay: the intent open on the hub (intentStates, slot 0 of the intents contract: exists = true).
+    await chain(HUB).read.request({
+      method: 'anvil_setStorageAt' as never,
+      params: [
+        MAINNET_INTENTS,
+        keccak256(encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint256' }], [hash, 0n])),
+        pad('0x01'),
+      ] as never,
+    });
 
     // The cancel from Arbitrum: a message through the mainnet connection asking the hub wallet to cancel.
     const cancel = await post<{ tx: EvmTx }>('/v1/swaps/intents/cancel', { srcChainKey: ARBITRUM, intent: built.body.intent });

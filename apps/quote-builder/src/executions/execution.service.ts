@@ -122,17 +122,38 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
       return { status: SolverStatusCode.Solved, intentHash: row.intentHash, ...(row.fillTxHash ? { fillTxHash: row.fillTxHash } : {}) };
     const onHub = row.status === 'cancelled' ? 'cancelled' : await this.hubIntents.of(row.intentHash as Hex);
     if (onHub === 'cancelled') return { status: SolverStatusCode.Failed, intentHash: row.intentHash, cancelled: true };
-    if (onHub === 'solved') return { status: SolverStatusCode.Solved, intentHash: row.intentHash };
+    if (onHub === 'solved') {
+      const fillTxHash = await this.fillSeenOnHub(row);
+      return { status: SolverStatusCode.Solved, intentHash: row.intentHash, ...(fillTxHash ? { fillTxHash } : {}) };
+    }
     const deadline = BigInt(row.deadline.toFixed());
     const expired = deadline !== 0n && deadline < BigInt(Math.floor(Date.now() / 1000));
     return { status: expired ? SolverStatusCode.Failed : SolverStatusCode.InProgress, intentHash: row.intentHash };
   }
 
+  /**
+   * An intent the hub says was filled before any solver reported it (a report still on its
+   * way, or a solver that never sends one): its fill transaction, read from the hub's
+   * IntentFilled events since the intent was created, recorded once.
+   */
+  private async fillSeenOnHub(row: ExecutionRow): Promise<string | undefined> {
+    const hub = this.catalog.chains.hub;
+    const intents = this.intentsContract();
+    const created = await this.chains.evm(hub, (a) => a.intentEvents(row.intentTxHash as Hex, intents));
+    if (!created) return undefined;
+    const fill = await this.chains.evm(hub, (a) => a.intentEventTx(intents, 'IntentFilled', row.intentHash as Hex, created.blockNumber));
+    if (!fill) return undefined;
+    const fillTxHash = fill.toLowerCase();
+    await this.db.execution.updateMany({ where: { intentHash: row.intentHash, status: 'posted' }, data: { status: 'solved', fillTxHash } });
+    return fillTxHash;
+  }
+
   /** A solver says it filled: believed only when the hub's IntentFilled event of that transaction says so. */
   async recordFill(solver: AuthenticatedSolver, frame: FilledFrame): Promise<void> {
     const intentHash = frame.intent_hash.toLowerCase();
-    const row = await this.db.execution.findUnique({ where: { intentHash }, select: { status: true } });
-    if (!row || row.status === 'solved') return;
+    const row = await this.db.execution.findUnique({ where: { intentHash }, select: { status: true, filledBy: true } });
+    // A fill already read from the hub still lacks its solver: the report names it.
+    if (!row || (row.status === 'solved' && row.filledBy !== null)) return;
     const hub = this.catalog.chains.hub;
     const events = await this.chains.evm(hub, (a) => a.intentEvents(frame.fill_tx_hash as Hex, this.intentsContract()));
     const filled = events?.status === 'success' && events.filled.some((f) => f.intentHash.toLowerCase() === intentHash);
@@ -144,7 +165,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
       return;
     }
     const { count } = await this.db.execution.updateMany({
-      where: { intentHash, status: 'posted' },
+      where: { intentHash, OR: [{ status: 'posted' }, { status: 'solved', filledBy: null }] },
       data: { status: 'solved', fillTxHash: frame.fill_tx_hash.toLowerCase(), filledBy: solver.id },
     });
     if (count === 1) this.logger.info({ solver: solver.name, intentHash, fillTxHash: frame.fill_tx_hash }, 'intent filled');
