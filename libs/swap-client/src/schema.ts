@@ -322,7 +322,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The unsigned cancel transaction for the intent's source chain */
+        /** The unsigned cancel transaction for the intent's source chain, for an intent open on the hub */
         post: operations["IntentsController_cancel"];
         delete?: never;
         options?: never;
@@ -3656,6 +3656,24 @@ export interface operations {
             };
             /** @description API key is missing the scope of the route, or This organisation is suspended */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description INTENT_NOT_OPEN: the hub holds no open intent of that hash; details { state: solved | cancelled | unknown, intentHash } */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description NOT_IMPLEMENTED: cancels from this kind of network are not built yet */
+            501: {
                 headers: {
                     [name: string]: unknown;
                 };

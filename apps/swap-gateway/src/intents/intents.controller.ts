@@ -113,8 +113,14 @@ export class IntentsController {
   @ApiTags(ApiTag.cancel)
   @HttpCode(200)
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentCancel.scope })
-  @ApiOperation({ summary: "The unsigned cancel transaction for the intent's source chain" })
+  @ApiOperation({ summary: "The unsigned cancel transaction for the intent's source chain, for an intent open on the hub" })
   @ApiOkResponse({ type: CancelResponseDto })
+  @ApiResponse({
+    status: 409,
+    type: ErrorBodyDto,
+    description: 'INTENT_NOT_OPEN: the hub holds no open intent of that hash; details { state: solved | cancelled | unknown, intentHash }',
+  })
+  @ApiResponse({ status: 501, type: ErrorBodyDto, description: 'NOT_IMPLEMENTED: cancels from this kind of network are not built yet' })
   cancel(@Body() body: CancelRequestDto): Reply<'intentCancel'> {
     return this.messaging.request(Subjects.intentCancel, body);
   }

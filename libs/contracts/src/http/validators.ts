@@ -44,7 +44,7 @@ export function isEvmAddressText(value: unknown): value is string {
 export function IsEvmAddress(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {
-      name: 'isEvmAddress',
+      name: 'evmAddress',
       validator: {
         // Mixed case must be a valid EIP-55 checksum: a wrong one is a typo, not an address.
         validate: isEvmAddressText,
