@@ -118,7 +118,7 @@ describe('the explorer page in chromium, on the devnet platform', () => {
     expect(rows.join('\n')).toContain(done.history[1]!.at.slice(11, 19));
     expect(await text(page, 'sent')).toBe(`7 USDC from ${src}`);
     expect(await text(page, 'received')).toMatch(/^\d+(\.\d+)? USDC$/);
-    expect(await text(page, 'solver')).toMatch(/^0x[0-9a-f]{40}/);
+    expect(await text(page, 'solver')).toMatch(/^0x[0-9a-fA-F]{40}/);
     const txs = await text(page, 'transactions');
     for (const h of [hash, done.result!.hubTxHash!, done.result!.fillTxHash!, done.result!.deliveryTxHash!]) expect(txs).toContain(h);
     expect(txs).toContain(dst);

@@ -439,7 +439,7 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
       `1. tokens    USDC on 0xa4b1.arbitrum is ${token('0xa4b1.arbitrum', 'USDC')}, USDC on 0x2105.base is ${usdcOnBase}`,
     );
     expect(line('2. quote')).toMatch(/^2\. quote {5}7 USDC → [\d.]+ USDC \(at least [\d.]+; quote [0-9a-f-]{36}, expires /);
-    expect(line('3. allowance')).toMatch(/^3\. allowance approved 7000000 for 0x[0-9a-f]{40} in 0x[0-9a-f]{64}$/);
+    expect(line('3. allowance')).toMatch(/^3\. allowance approved 7000000 for 0x[0-9a-fA-F]{40} in 0x[0-9a-f]{64}$/);
     expect(line('5. submitted')).toMatch(/^5\. submitted inserted; polling/);
     expect(out.filter((l) => l.startsWith('   ')).map((l) => l.trim().split(/\s+/)[0])).toEqual([
       'pending',

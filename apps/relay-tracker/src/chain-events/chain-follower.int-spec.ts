@@ -238,6 +238,48 @@ describe('chain followers on anvil and PostgreSQL', () => {
     expect(replacement.block).toBe(dropped.block);
   });
 
+  it('reads a chain that came back shorter than the blocks kept (a devnet restarted) from its first block, retracting the old one', async () => {
+    const { test } = clients();
+    const genesis = await test.snapshot();
+    // The follower starts above the height the chain will come back to: none of its blocks survive.
+    await test.mine({ blocks: 5 });
+    await take('a');
+    const batches: ChainEventBatch[] = [];
+    const running = follower('a', batches);
+    running.start();
+    try {
+      await eventually(async () => (await index.state(HUB))?.cursor);
+      const old = await emit();
+      await eventually(async () => (await indexed()).some((r) => r.intent_hash === old.hash));
+      // Far past the blocks the follower keeps hashes of (reorgWindow: 64).
+      await test.mine({ blocks: 100 });
+      // A range without events is committed at most every 2 s: a block now and then lets it commit.
+      await eventually(
+        async () => {
+          await test.mine({ blocks: 1 });
+          return ((await index.state(HUB))?.cursor?.number ?? 0n) >= old.block + 100n;
+        },
+        20_000,
+        200,
+      );
+      // Another chain under the same key: back to a height below every block kept.
+      await test.revert({ id: genesis });
+      const fresh = await emit();
+      await test.mine({ blocks: 2 });
+      await eventually(async () => (await indexed()).some((r) => r.intent_hash === fresh.hash), 20_000);
+
+      // Read from its first block: the fresh event (and those earlier tests left below it), not the old chain's.
+      const hashes = (await indexed()).map((r) => r.intent_hash);
+      expect(hashes).toContain(fresh.hash);
+      expect(hashes).not.toContain(old.hash);
+      expect(batches.find((b) => b.retractedAfter !== undefined)).toMatchObject({
+        retracted: [expect.objectContaining({ intentHash: old.hash })],
+      });
+    } finally {
+      await running.stop();
+    }
+  });
+
   it('lets one replica follow the chain at a time: a non-holder cannot commit, and a dead holder’s chain is taken over within the lease', async () => {
     const LEASE_MS = 1_500;
     const EVERY_MS = 300;

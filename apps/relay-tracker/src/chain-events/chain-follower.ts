@@ -5,7 +5,7 @@ import type { Hex, Log } from 'viem';
 import type { RelayTrackerMetrics } from '../relay-tracker.metrics';
 import type { ChainEventFeed } from './chain-event-feed';
 import { LostLeaseError, type ChainIndex } from './chain-index';
-import { firstCursorHeight, forkPoint, planStep, reorgWindow, type FollowCursor } from './follow-plan';
+import { deepRewindHeight, firstCursorHeight, forkPoint, planStep, reorgWindow, type FollowCursor } from './follow-plan';
 import { decodeLogs, watchedContracts } from './log-decoding';
 
 export interface FollowerSettings {
@@ -217,12 +217,19 @@ export class ChainFollower {
     const known = await this.deps.index.recentBlocks(this.chainKey, window);
     let fork = await forkPoint(known, async (n) => (await this.read((a) => a.blockAt(n)))?.hash);
     if (!fork) {
-      // Deeper than the blocks kept: start again below the oldest one (its events are read again, none twice).
-      const below = (known.at(-1)?.number ?? from.number) - 1n;
-      const block = await this.read((a) => a.blockAt(below > 0n ? below : 0n));
-      if (!block) throw new Error(`${this.chainKey} has no block ${below}`);
+      // Deeper than the blocks kept: start again below the oldest one (its events are read
+      // again, none twice), or, on a chain that no longer reaches it, from its genesis.
+      const head = await this.read((a) => a.latestBlock());
+      const { height, newChain } = deepRewindHeight(known.at(-1)?.number ?? from.number, head.number);
+      const block = await this.read((a) => a.blockAt(height));
+      if (!block) throw new Error(`${this.chainKey} has no block ${height}`);
       fork = { number: block.number, hash: block.hash.toLowerCase() };
-      this.deps.logger.error({ chain: this.chainKey, cursor: from.number.toString() }, 'reorganisation deeper than the blocks kept');
+      if (newChain)
+        this.deps.logger.warn(
+          { chain: this.chainKey, cursor: from.number.toString(), head: head.number.toString() },
+          'the chain is shorter than the blocks kept: another chain under this key (a devnet restarted?); reading it from its first block',
+        );
+      else this.deps.logger.error({ chain: this.chainKey, cursor: from.number.toString() }, 'reorganisation deeper than the blocks kept');
     }
     const forkBlock = await this.read((a) => a.blockAt(fork.number));
     const retracted = await this.deps.index.rewind(this.chainKey, this.deps.holder, from, {

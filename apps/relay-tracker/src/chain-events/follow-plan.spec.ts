@@ -1,6 +1,6 @@
 import type { BlockRef } from '@swap/chains';
 import type { Hex } from 'viem';
-import { firstCursorHeight, forkPoint, planStep, reorgWindow, type FollowCursor } from './follow-plan';
+import { deepRewindHeight, firstCursorHeight, forkPoint, planStep, reorgWindow, type FollowCursor } from './follow-plan';
 
 const hash = (n: number, fork = 0): Hex => `0x${(fork * 1_000_000 + n).toString(16).padStart(64, '0')}`;
 const block = (n: number, fork = 0, parentFork = fork): BlockRef => ({
@@ -60,6 +60,14 @@ describe('forkPoint: where a reorganised chain forked', () => {
 
   it('is undefined when the reorganisation is deeper than the blocks kept', async () => {
     await expect(forkPoint(known, async (n) => hash(Number(n), 7))).resolves.toBeUndefined();
+  });
+
+  it('after a reorganisation deeper than the blocks kept, starts below the oldest; a chain now shorter than that is new: from its genesis', () => {
+    expect(deepRewindHeight(100n, 150n)).toEqual({ height: 99n, newChain: false });
+    expect(deepRewindHeight(100n, 99n)).toEqual({ height: 99n, newChain: false });
+    // A devnet restarted under the same key: 12 blocks where 164 were read.
+    expect(deepRewindHeight(100n, 12n)).toEqual({ height: 0n, newChain: true });
+    expect(deepRewindHeight(0n, 0n)).toEqual({ height: 0n, newChain: false });
   });
 
   it('keeps enough blocks for the confirmation depth', () => {

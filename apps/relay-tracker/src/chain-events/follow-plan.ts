@@ -48,6 +48,17 @@ export async function forkPoint(
   return undefined;
 }
 
+/**
+ * Where to start again after a reorganisation deeper than the blocks kept: just below the
+ * oldest kept block, unless the chain no longer even reaches that height: then it is
+ * another chain under the same key (a devnet restarted from its genesis), read again from
+ * its first block (everything indexed of the old one is retracted).
+ */
+export function deepRewindHeight(oldestKept: bigint, head: bigint): { height: bigint; newChain: boolean } {
+  const below = oldestKept > 0n ? oldestKept - 1n : 0n;
+  return head < below ? { height: 0n, newChain: true } : { height: below, newChain: false };
+}
+
 /** Blocks to keep hashes of: enough to find a fork within the confirmation depth, and some. */
 export function reorgWindow(confirmations: number): number {
   return Math.max(64, confirmations * 2 + 16);
