@@ -221,7 +221,8 @@ describe('the solver marketplace across two quote-builder replicas over the real
     expect(bad.status).toBe(400);
     expect(bad.body.detail).toEqual({
       code: -999,
-      message: 'amount must be greater than zero; quote_type must be exact_input (the only supported quote type)',
+      message:
+        'amount must be greater than zero, written without leading zeros; quote_type must be exact_input (the only supported quote type)',
     });
     const unknown = await quote(a, {
       token_src: '0x000000000000000000000000000000000000dEaD',

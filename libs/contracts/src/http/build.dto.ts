@@ -2,9 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import type { CancelRequest, IntentRequest, PartnerFee } from '../domain/build';
 import { IntentDto } from './intent.dto';
-import { IsEvmAddress, IsHexBytes, IsUint256String, NestedObject, OnChain } from './validators';
+import { IsEvmAddress, IsHexBytes, IsPositiveAmount, IsUint256String, NestedObject, OnChain } from './validators';
 
-const POSITIVE = /^[1-9]/;
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 export class PartnerFeeDto implements PartnerFee {
@@ -21,7 +20,7 @@ export class PartnerFeeDto implements PartnerFee {
 
   @ApiPropertyOptional({ description: "Fixed fee in the input token's smallest unit; wins over percentage" })
   @IsOptional()
-  @Matches(POSITIVE, { message: 'partnerFee.amount must be greater than zero' })
+  @IsPositiveAmount({ message: 'partnerFee.amount must be greater than zero, written without leading zeros' })
   @IsUint256String()
   amount?: string;
 }
@@ -57,12 +56,12 @@ export class IntentRequestDto implements IntentRequest {
   outputToken!: string;
 
   @ApiProperty({ example: '1000000', description: 'Input token smallest unit; the user deposits all of it (fee included)' })
-  @Matches(POSITIVE, { message: 'inputAmount must be greater than zero' })
+  @IsPositiveAmount({ message: 'inputAmount must be greater than zero, written without leading zeros' })
   @IsUint256String()
   inputAmount!: string;
 
   @ApiProperty({ example: '330000000000000' })
-  @Matches(POSITIVE, { message: 'minOutputAmount must be greater than zero' })
+  @IsPositiveAmount({ message: 'minOutputAmount must be greater than zero, written without leading zeros' })
   @IsUint256String()
   minOutputAmount!: string;
 
@@ -143,7 +142,7 @@ export class DeadlineQueryDto {
 
 export class PartnerFeeQueryDto {
   @ApiProperty({ example: '1000000', description: 'The input amount (smallest unit)' })
-  @Matches(POSITIVE, { message: 'amount must be greater than zero' })
+  @IsPositiveAmount({ message: 'amount must be greater than zero, written without leading zeros' })
   @IsUint256String()
   @IsDefined({ message: 'amount is required' })
   amount!: string;
@@ -160,7 +159,7 @@ export class PartnerFeeQueryDto {
 
   @ApiPropertyOptional({ description: 'Fixed fee (smallest unit); wins over feePercentage' })
   @IsOptional()
-  @Matches(POSITIVE, { message: 'feeAmount must be greater than zero' })
+  @IsPositiveAmount({ message: 'feeAmount must be greater than zero, written without leading zeros' })
   @IsUint256String()
   feeAmount?: string;
 }

@@ -80,10 +80,13 @@ export class IntentHashRequestDto {
 }
 
 /** Body of `POST /v1/swaps/submit-tx` (spec: Submit request). No partnerFee: the intent carries it. */
+/** A transaction hash field's message: both forms the platform takes. */
+const TX_HASH_MESSAGE = (field: string) => `${field} must be a transaction hash: 0x and 64 hex digits (EVM) or a base58 signature (Solana)`;
+
 export class SubmitTxRequestDto implements SubmitTxRequest {
   @ApiProperty({ example: '0x3f1c…', description: 'Hash of the broadcast source-network transaction' })
-  @MaxLength(128)
-  @MinLength(16)
+  @MaxLength(128, { message: TX_HASH_MESSAGE('txHash') })
+  @MinLength(16, { message: TX_HASH_MESSAGE('txHash') })
   @IsString()
   @OnChain('txHash', 'srcChainKey')
   txHash!: string;
@@ -146,6 +149,7 @@ export class SubmissionEventsQueryDto extends SubmissionStatusQueryDto {
 }
 
 const TX_HASH_TEXT = /^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/;
+const CHAIN_ID_MESSAGE = 'chainId must be a relay chain id (like 146) or a chain key (like 0x92.sonic)';
 /** `chainId` of the relay routes: a relay chain id or a chain key; the public client sends relay chain ids as numbers, taken as their text. */
 function RelayChainIdField(example: string, description: string) {
   return applyDecorators(
@@ -153,13 +157,11 @@ function RelayChainIdField(example: string, description: string) {
     Transform(({ value }: { value: unknown }) =>
       typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : value,
     ),
-    MaxLength(64),
-    MinLength(1),
-    IsString({ message: 'chainId must be a relay chain id (like 146) or a chain key (like 0x92.sonic)' }),
+    MaxLength(64, { message: CHAIN_ID_MESSAGE }),
+    MinLength(1, { message: CHAIN_ID_MESSAGE }),
+    IsString({ message: CHAIN_ID_MESSAGE }),
   );
 }
-
-const TX_HASH_MESSAGE = (field: string) => `${field} must be a transaction hash: 0x and 64 hex digits (EVM) or a base58 signature (Solana)`;
 
 /** Body of `POST /v1/swaps/intents/packet`. */
 export class IntentPacketRequestDto implements IntentPacketRequest {

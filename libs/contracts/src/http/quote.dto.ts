@@ -18,9 +18,7 @@ import type {
   SolverStatusResponse,
 } from '../domain/solver-api';
 import { BuildResponseDto, IntentRequestDto, PartnerFeeDto } from './build.dto';
-import { EVM_HASH_PATTERN, IsEvmAddress, IsUint256String, NestedObject, OnChain } from './validators';
-
-const POSITIVE = /^[1-9]/;
+import { EVM_HASH_PATTERN, IsEvmAddress, IsPositiveAmount, IsUint256String, NestedObject, OnChain } from './validators';
 
 /** The spec's Quote request. */
 export class QuoteRequestDto implements QuoteRequest {
@@ -53,7 +51,7 @@ export class QuoteRequestDto implements QuoteRequest {
   tokenDstChainKey!: string;
 
   @ApiProperty({ example: '1000000', description: 'Source token smallest unit, the partner fee included' })
-  @Matches(POSITIVE, { message: 'amount must be greater than zero' })
+  @IsPositiveAmount({ message: 'amount must be greater than zero, written without leading zeros' })
   @IsUint256String()
   amount!: string;
 
@@ -229,7 +227,7 @@ export class SolverQuoteRequestDto implements SolverQuoteRequest {
   token_dst!: string;
 
   @ApiProperty({ description: 'Input in hub-asset units, after the partner fee' })
-  @Matches(POSITIVE, { message: 'amount must be greater than zero' })
+  @IsPositiveAmount({ message: 'amount must be greater than zero, written without leading zeros' })
   @IsUint256String()
   amount!: string;
 

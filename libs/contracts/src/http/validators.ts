@@ -28,6 +28,23 @@ export function IsUint256String(options?: ValidationOptions): PropertyDecorator 
 }
 
 /**
+ * An amount above zero (rule `positive`), beside IsUint256String: a decimal string whose
+ * first digit is not 0 (so `"0"` and leading zeros are refused, each saying why).
+ */
+export function IsPositiveAmount(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'positive',
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && /^[1-9]/.test(value),
+        defaultMessage: buildMessage((each) => `${each}$property must be greater than zero, written without leading zeros`, options),
+      },
+    },
+    options,
+  );
+}
+
+/**
  * An EVM address as text: 0x and 40 hex digits; when the letters mix cases they must be a
  * valid EIP-55 checksum (a wrong one is a typo, not an address), while all lower or all
  * upper case carries no checksum. The one rule every field holding an EVM address follows.
