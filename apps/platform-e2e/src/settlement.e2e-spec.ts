@@ -32,6 +32,9 @@ jest.setTimeout(180_000);
 
 type Status = SubmissionStatusResponse['data'];
 
+/** Every step of a swap settled to solved, in order. */
+const SOLVED_PATH = ['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved'];
+
 describe('settlement: every submitted swap driven to solved or failed (npm start’s platform, devnet)', () => {
   const logs = new LogCapture();
   const user = privateKeyToAccount(DEV_KEYS[3]);
@@ -192,7 +195,7 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     const { quote, txHash } = await swap('0xa4b1.arbitrum', '0x2105.base', 'USDC', 'USDC', '25000000');
     const done = await settled(txHash, '0xa4b1.arbitrum');
     expect(done.status).toBe('solved');
-    expect(statuses(done)).toEqual(['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved']);
+    expect(statuses(done)).toEqual(SOLVED_PATH);
     expect(done.result).toEqual({
       hubTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
       fillTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
@@ -216,7 +219,7 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     const live = await readEventStream(url, { timeoutMs: 30_000 });
     expect(live).toMatchObject({ status: 200, contentType: expect.stringMatching(/^text\/event-stream/), ended: true });
     expect(live.events.map((e) => e.id)).toEqual(['1', '2', '3', '4', '5', '6']);
-    expect(live.events.map((e) => e.event)).toEqual(['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved']);
+    expect(live.events.map((e) => e.event)).toEqual(SOLVED_PATH);
     const data = live.events.map((e) => JSON.parse(e.data) as Status);
     // Each event's data is the status answer as it was then: its own status, the history up to it.
     data.forEach((d, i) => {
@@ -282,14 +285,7 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
       const events = await eventually(() => (received.length >= 6 ? received : undefined), 15_000, 50);
       const verifier = new Webhook(endpoint.secret);
       const bodies = events.map((e) => verifier.verify(e.body, e.headers) as { type: string; data: Status });
-      expect(bodies.map((b) => b.data.status)).toEqual([
-        'pending',
-        'relaying',
-        'relayed',
-        'posting_execution',
-        'posted_execution',
-        'solved',
-      ]);
+      expect(bodies.map((b) => b.data.status)).toEqual(SOLVED_PATH);
       expect(bodies.every((b) => b.type === 'submission.status' && b.data.txHash === txHash.toLowerCase())).toBe(true);
       expect(new Set(events.map((e) => e.headers['webhook-id'])).size).toBe(6);
       // Transition → received, on one clock (this machine's).
@@ -441,14 +437,7 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     expect(line('2. quote')).toMatch(/^2\. quote {5}7 USDC → [\d.]+ USDC \(at least [\d.]+; quote [0-9a-f-]{36}, expires /);
     expect(line('3. allowance')).toMatch(/^3\. allowance approved 7000000 for 0x[0-9a-fA-F]{40} in 0x[0-9a-f]{64}$/);
     expect(line('5. submitted')).toMatch(/^5\. submitted inserted; polling/);
-    expect(out.filter((l) => l.startsWith('   ')).map((l) => l.trim().split(/\s+/)[0])).toEqual([
-      'pending',
-      'relaying',
-      'relayed',
-      'posting_execution',
-      'posted_execution',
-      'solved',
-    ]);
+    expect(out.filter((l) => l.startsWith('   ')).map((l) => l.trim().split(/\s+/)[0])).toEqual(SOLVED_PATH);
     // What the API and the chain say: the script's transaction was sent by its wallet and solved, the wallet paid at least the minimum.
     const txHash = line('4. sent').match(/^4\. sent {6}(0x[0-9a-f]{64}), mined in block \d+ of 0xa4b1\.arbitrum$/)![1] as Hex;
     const sent = await clients.get('0xa4b1.arbitrum')!.read.getTransaction({ hash: txHash });
@@ -473,7 +462,7 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     const usdcBefore = await balance('0xa4b1.arbitrum', token('0xa4b1.arbitrum', 'USDC'));
     const toSpoke = await swap('0x92.sonic', '0xa4b1.arbitrum', 'USDC', 'USDC', '15000000');
     const done = await settled(toSpoke.txHash, '0x92.sonic');
-    expect(statuses(done)).toEqual(['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved']);
+    expect(statuses(done)).toEqual(SOLVED_PATH);
     expect(done.result?.hubTxHash).toBe(toSpoke.txHash);
     expect((await balance('0xa4b1.arbitrum', token('0xa4b1.arbitrum', 'USDC'))) - usdcBefore).toBeGreaterThanOrEqual(
       BigInt(toSpoke.quote.txData.intent.minOutputAmount),
@@ -515,7 +504,7 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     );
     expect((await submit(sent.hash, src, quote.body.txData)).body.data.status).toBe('inserted');
     const done = await settled(sent.hash, src);
-    expect(statuses(done)).toEqual(['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved']);
+    expect(statuses(done)).toEqual(SOLVED_PATH);
     expect(done.history[0].detail).toBe('submitted');
   });
 
@@ -550,7 +539,7 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     );
     expect(adopted).toMatchObject({ status: 'solved', txHash: sent.hash.toLowerCase(), terminal: true });
     expect(adopted.history[0]).toMatchObject({ status: 'pending', detail: expect.stringMatching(/^adopted: built by this deployment/) });
-    expect(statuses(adopted)).toEqual(['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved']);
+    expect(statuses(adopted)).toEqual(SOLVED_PATH);
   });
 
   it('is idempotent on (txHash, srcChainKey) whatever the letter case, and 100 concurrent identical submits insert once', async () => {

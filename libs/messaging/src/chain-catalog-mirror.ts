@@ -106,7 +106,7 @@ export class ChainCatalogMirror implements ChainRules, OnApplicationBootstrap, O
 
   /** A chain by key or alias, in any letter case; an unknown one is the registry's 404. */
   async chain(keyOrAlias: string): Promise<ChainSummary> {
-    const chain = (await this.current()).byName.get(keyOrAlias.toLowerCase());
+    const chain = await this.findChain(keyOrAlias);
     if (!chain) throw AppError.notFound(`Unknown chain key: ${keyOrAlias}`, ErrorCode.ChainNotFound);
     return chain;
   }

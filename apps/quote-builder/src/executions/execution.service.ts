@@ -233,9 +233,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
   }
 
   private intentsContract(): Address {
-    const address = this.catalog.chains.hub.contracts?.intents;
-    if (!address) throw new AppError(503, ErrorCode.NotConfigured, 'This deployment has no intents contract configured for the hub');
-    return address as Address;
+    return this.hubIntents.intentsContract();
   }
 }
 

@@ -29,10 +29,8 @@ export class HubIntentStates {
   ) {}
 
   async of(intentHash: Hex): Promise<HubIntentState> {
-    const hub = this.catalog.chains.hub;
-    const intents = hub.contracts?.intents;
-    if (!intents) throw new AppError(503, ErrorCode.NotConfigured, 'This deployment has no intents contract configured for the hub');
-    const state = await this.chains.evm(hub, (a) => a.intentState(intents as Address, intentHash));
+    const intents = this.intentsContract();
+    const state = await this.chains.evm(this.catalog.chains.hub, (a) => a.intentState(intents, intentHash));
     if (state.exists) return 'open';
     if (state.receivedOutput > 0n) return 'solved';
     const { count } = await this.db.execution.updateMany({
@@ -40,5 +38,12 @@ export class HubIntentStates {
       data: { status: 'cancelled' },
     });
     return count > 0 ? 'cancelled' : 'unknown';
+  }
+
+  /** The hub's intents contract, or a 503 saying the deployment names none. */
+  intentsContract(): Address {
+    const address = this.catalog.chains.hub.contracts?.intents;
+    if (!address) throw new AppError(503, ErrorCode.NotConfigured, 'This deployment has no intents contract configured for the hub');
+    return address as Address;
   }
 }

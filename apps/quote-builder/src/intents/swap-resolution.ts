@@ -1,5 +1,5 @@
 import type { ChainInfo, ChainRegistry, TokenInfo } from '@swap/chains';
-import { AppError, isEvmAddressText, type FieldViolation } from '@swap/contracts';
+import { AppError, isEvmAddressText, tokenProblemOn, type FieldViolation } from '@swap/contracts';
 import { getBase58Encoder } from '@solana/kit';
 import { toHex, type Hex } from 'viem';
 
@@ -103,16 +103,10 @@ function token(
   field: string,
   problems: FieldViolation[],
 ): TokenInfo | undefined {
-  if (chain.type === 'EVM' && !isEvmAddressText(address)) {
-    problems.push({
-      field,
-      rule: 'evmAddress',
-      message: `${field} must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)`,
-    });
-    return undefined;
-  }
-  const found = registry.findToken(chain.key, address);
-  if (!found) problems.push({ field, rule: 'knownToken', message: `${field} ${address} is not a supported token on ${chain.key}` });
+  // The registry compares EVM addresses without case, so only a well-formed one is looked up.
+  const found = chain.type !== 'EVM' || isEvmAddressText(address) ? registry.findToken(chain.key, address) : undefined;
+  const problem = tokenProblemOn(chain, field, address, found !== undefined);
+  if (problem) problems.push(problem);
   return found;
 }
 

@@ -240,6 +240,16 @@ async function chainBoundProblem(
   if (typeof value !== 'string') return undefined;
   if (kind === 'address') return addressProblemOn(chain.type, field, value);
   if (kind === 'txHash') return txHashProblemOn(chain.type, field, value);
+  return tokenProblemOn(chain, field, value, await rules.hasToken(chain.key, value));
+}
+
+/** A token field's rule on its chain: an address of the chain's form (EVM: the EIP-55 rule), of a supported token. */
+export function tokenProblemOn(
+  chain: { key: string; type: string },
+  field: string,
+  value: string,
+  known: boolean,
+): FieldViolation | undefined {
   if (chain.type === 'EVM' && !isEvmAddressText(value)) {
     return {
       field,
@@ -247,8 +257,5 @@ async function chainBoundProblem(
       message: `${field} must be a 20-byte hex address on ${chain.key} (EIP-55 checksummed if mixed case)`,
     };
   }
-  if (!(await rules.hasToken(chain.key, value))) {
-    return { field, rule: 'knownToken', message: `${field} ${value} is not a supported token on ${chain.key}` };
-  }
-  return undefined;
+  return known ? undefined : { field, rule: 'knownToken', message: `${field} ${value} is not a supported token on ${chain.key}` };
 }
