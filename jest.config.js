@@ -21,10 +21,27 @@ const swc = {
   sourceMaps: 'inline',
 };
 
+// Network libraries that ship only ES modules (@mysten/sui and what it imports) are
+// compiled to CommonJS like the sources; every other package is loaded as it is.
+const esmOnly = [
+  '@mysten',
+  '@noble',
+  '@scure',
+  'valibot',
+  'gql\\.tada',
+  'graphql',
+  'poseidon-lite',
+  '@protobuf-ts',
+  '@0no-co',
+  'uint8array-extras',
+];
+const swcJs = { ...swc, jsc: { target: 'es2022', parser: { syntax: 'ecmascript' } } };
+
 const common = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['@swc/jest', swc] },
+  transform: { '^.+\\.ts$': ['@swc/jest', swc], '^.+\\.m?js$': ['@swc/jest', swcJs] },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   moduleNameMapper,
   setupFiles: ['<rootDir>/libs/testing/src/jest-setup.js'],
   modulePathIgnorePatterns: ['<rootDir>/dist/'],

@@ -1,7 +1,7 @@
 import { AppError, ErrorCode } from '@swap/contracts';
 import type { ChainInfo, ChainRegistry } from './chain-registry';
 import { EvmAdapter, type RpcObserver } from './evm-adapter';
-import { SolanaAdapter } from './solana-adapter';
+import { spokeNetworkOf, type SpokeAdapter } from './spokes';
 
 /**
  * A service's reads of the chains: one adapter per chain (made on first use, so a chain
@@ -11,7 +11,7 @@ import { SolanaAdapter } from './solana-adapter';
  */
 export class ChainAccess {
   private readonly evmAdapters = new Map<string, EvmAdapter>();
-  private readonly solanaAdapters = new Map<string, SolanaAdapter>();
+  private readonly spokeAdapters = new Map<string, SpokeAdapter>();
 
   constructor(private readonly options: { timeoutMs: number; observer?: RpcObserver }) {}
 
@@ -24,8 +24,11 @@ export class ChainAccess {
     );
   }
 
-  solana<T>(chain: ChainInfo, read: (adapter: SolanaAdapter) => Promise<T>): Promise<T> {
-    return this.withAdapter(this.solanaAdapters, chain, () => new SolanaAdapter(chain, { timeoutMs: this.options.timeoutMs }), read);
+  /** A network other than EVM, through its kind's adapter (spokes/); a kind without one is a 501. */
+  spoke<T>(chain: ChainInfo, read: (adapter: SpokeAdapter) => Promise<T>): Promise<T> {
+    const network = spokeNetworkOf(chain.type);
+    if (!network) return Promise.reject(new AppError(501, ErrorCode.NotImplemented, `Transactions on ${chain.key} are not built yet`));
+    return this.withAdapter(this.spokeAdapters, chain, () => network.createAdapter(chain, { timeoutMs: this.options.timeoutMs }), read);
   }
 
   private async withAdapter<A, T>(

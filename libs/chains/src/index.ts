@@ -7,4 +7,5 @@ export * from './solana-adapter';
 export * from './amounts';
 export * from './chain-access';
 export * from './relay-api';
+export * from './spokes';
 export * from './partner-fee';

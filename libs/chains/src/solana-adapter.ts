@@ -17,9 +17,11 @@ import {
   type Blockhash,
   type TransactionMessageBytesBase64,
 } from '@solana/kit';
+import { AppError, ErrorCode, type NetworkTx } from '@swap/contracts';
 import { createHash } from 'node:crypto';
-import type { ChainAdapter } from './evm-adapter';
+import { hexToBytes } from 'viem';
 import type { ChainInfo } from './chain-registry';
+import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage } from './spokes/spoke-network';
 
 export const SOLANA_NATIVE = '11111111111111111111111111111111';
 export const SYSTEM_PROGRAM = SOLANA_NATIVE;
@@ -51,21 +53,11 @@ export function encodeTransferInstructionData(to: Uint8Array, amount: bigint, da
   return out;
 }
 
-export interface SolanaDeposit {
-  program: string;
-  user: string;
-  /** The mint, or SOLANA_NATIVE for SOL. */
-  token: string;
-  to: Uint8Array;
-  amount: bigint;
-  data: Uint8Array;
-}
-
 /**
  * Solana through @solana/kit: the recent blockhash from the configured RPC, and the
  * unsigned deposit transaction (fee payer: the user; its signature slot left empty).
  */
-export class SolanaAdapter implements ChainAdapter {
+export class SolanaAdapter implements SpokeAdapter {
   private readonly rpc: ReturnType<typeof createSolanaRpc>;
 
   constructor(
@@ -94,19 +86,50 @@ export class SolanaAdapter implements ChainAdapter {
   }
 
   /**
-   * What sending a base64 wire transaction costs now (lamports), and how many signatures it
-   * needs; null fee when its blockhash has expired.
+   * What sending a base64 wire transaction costs now (lamports, per signature it needs); a
+   * transaction whose blockhash has expired is a 422 asking for a new build.
    */
-  async feeOf(base64Transaction: string): Promise<{ fee: bigint | null; signatures: number }> {
-    const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(base64Transaction));
+  async feeOf(tx: NetworkTx): Promise<SpokeFee> {
+    if (tx.encoding !== 'base64')
+      throw AppError.validation([
+        {
+          field: 'tx.encoding',
+          rule: 'solanaTx',
+          message: `tx.encoding must be base64: ${this.chain.key} transactions are sent as the builder returned them`,
+        },
+      ]);
+    let transaction: ReturnType<ReturnType<typeof getTransactionDecoder>['decode']>;
+    try {
+      transaction = getTransactionDecoder().decode(getBase64Encoder().encode(tx.data));
+    } catch {
+      throw AppError.validation([
+        { field: 'tx.data', rule: 'solanaTransaction', message: 'tx.data must be a base64 Solana wire transaction' },
+      ]);
+    }
     const message = Buffer.from(transaction.messageBytes).toString('base64') as TransactionMessageBytesBase64;
     const { value } = await this.rpc.getFeeForMessage(message).send({ abortSignal: this.signal() });
-    return { fee: value === null ? null : BigInt(value), signatures: Object.keys(transaction.signatures).length };
+    if (value === null) throw new AppError(422, ErrorCode.TransactionWouldFail, 'The transaction’s blockhash has expired; build it again');
+    const signatures = Object.keys(transaction.signatures).length;
+    const fee = BigInt(value);
+    return {
+      gas: String(signatures),
+      price: signatures ? (fee / BigInt(signatures)).toString() : '0',
+      fee: fee.toString(),
+      unit: 'lamports',
+    };
+  }
+
+  /** A message to the hub through the connection program (a cancel from Solana). */
+  buildMessage(message: SpokeMessage): Promise<NetworkTx> {
+    void message;
+    return Promise.reject(new AppError(501, ErrorCode.NotImplemented, `Messages from ${this.chain.key} are not built yet`));
   }
 
   /** The base64 wire transaction of a deposit, signature slot zeroed, ready for the user to sign. */
-  async buildDeposit(deposit: SolanaDeposit): Promise<{ base64: string; blockhash: string; lastValidBlockHeight: string }> {
-    const program = address(deposit.program);
+  async buildDeposit(deposit: SpokeDeposit): Promise<NetworkTx> {
+    if (!this.chain.assetManager)
+      throw new AppError(503, ErrorCode.NotConfigured, `This deployment has no assetManager configured for ${this.chain.key}`);
+    const program = address(this.chain.assetManager);
     const user = address(deposit.user);
     const [vault] = await getProgramDerivedAddress({ programAddress: program, seeds: ['vault'] });
     const accounts =
@@ -130,12 +153,22 @@ export class SolanaAdapter implements ChainAdapter {
       (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
       (m) =>
         appendTransactionMessageInstruction(
-          { programAddress: program, accounts, data: encodeTransferInstructionData(deposit.to, deposit.amount, deposit.data) },
+          {
+            programAddress: program,
+            accounts,
+            data: encodeTransferInstructionData(hexToBytes(deposit.to), deposit.amount, hexToBytes(deposit.data)),
+          },
           m,
         ),
     );
-    const base64 = getBase64EncodedWireTransaction(compileTransaction(message));
-    return { base64, blockhash: latest.blockhash, lastValidBlockHeight: latest.lastValidBlockHeight.toString() };
+    return {
+      from: deposit.user,
+      to: program,
+      encoding: 'base64',
+      data: getBase64EncodedWireTransaction(compileTransaction(message)),
+      recentBlockhash: latest.blockhash,
+      lastValidBlockHeight: latest.lastValidBlockHeight.toString(),
+    };
   }
 }
 

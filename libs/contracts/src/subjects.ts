@@ -6,6 +6,7 @@ import type {
   BuildResponse,
   CancelRequest,
   EvmTx,
+  NetworkTx,
   IntentRequest,
   PartnerFee,
   PartnerFeeResponse,
@@ -104,7 +105,7 @@ export interface RpcContract {
   [Subjects.registrySnapshot]: { request: Record<string, never>; reply: ChainCatalogSnapshot };
   [Subjects.intentHash]: { request: { intent: Intent }; reply: { hash: string } };
   [Subjects.intentBuild]: { request: IntentRequest; reply: BuildResponse };
-  [Subjects.intentCancel]: { request: CancelRequest; reply: { tx: EvmTx } };
+  [Subjects.intentCancel]: { request: CancelRequest; reply: { tx: EvmTx | NetworkTx } };
   [Subjects.allowanceCheck]: { request: IntentRequest; reply: AllowanceCheckResponse };
   [Subjects.approveBuild]: { request: IntentRequest; reply: ApproveResponse };
   [Subjects.deadline]: { request: { offsetSeconds: number }; reply: { deadline: string } };

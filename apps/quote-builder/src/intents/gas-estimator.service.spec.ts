@@ -1,6 +1,6 @@
-import { ChainAccess, type ChainInfo, type EvmAdapter, type SolanaAdapter } from '@swap/chains';
+import { ChainAccess, type ChainInfo, type EvmAdapter, type SpokeAdapter, type SpokeFee } from '@swap/chains';
 import { loadConfig } from '@swap/config';
-import { AppError } from '@swap/contracts';
+import { AppError, ErrorCode } from '@swap/contracts';
 import { BaseError, EstimateGasExecutionError, HttpRequestError } from 'viem';
 import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
 import { QuoteBuilderConfig } from '../quote-builder.config';
@@ -17,7 +17,7 @@ const INTENTS = '0x6382D6ccD780758C5e8A6123c33ee8F4472F96ef';
 class FixedChainAccess extends ChainAccess {
   readonly reads: { chain: string; read: string; args: unknown[] }[] = [];
   estimate: () => Promise<bigint> = async () => 21_000n;
-  solanaFee: () => Promise<{ fee: bigint | null; signatures: number }> = async () => ({ fee: 10_000n, signatures: 2 });
+  spokeFee: () => Promise<SpokeFee> = async () => ({ gas: '2', price: '5000', fee: '10000', unit: 'lamports' });
 
   constructor() {
     super({ timeoutMs: 1 });
@@ -32,12 +32,12 @@ class FixedChainAccess extends ChainAccess {
     return read(adapter as unknown as EvmAdapter);
   }
 
-  override solana<T>(chain: ChainInfo, read: (adapter: SolanaAdapter) => Promise<T>): Promise<T> {
-    const adapter: Pick<SolanaAdapter, 'chain' | 'feeOf'> = {
+  override spoke<T>(chain: ChainInfo, read: (adapter: SpokeAdapter) => Promise<T>): Promise<T> {
+    const adapter: Pick<SpokeAdapter, 'chain' | 'feeOf'> = {
       chain,
-      feeOf: async (base64) => (this.reads.push({ chain: chain.key, read: 'feeOf', args: [base64] }), this.solanaFee()),
+      feeOf: async (tx) => (this.reads.push({ chain: chain.key, read: 'feeOf', args: [tx] }), this.spokeFee()),
     };
-    return read(adapter as unknown as SolanaAdapter);
+    return read(adapter as unknown as SpokeAdapter);
   }
 }
 
@@ -91,7 +91,7 @@ describe('GasEstimatorService with fixed chain reads', () => {
     await expect(gas.estimate('sonic', { from: USER, to: INTENTS, data: '0x' })).rejects.toBe(down);
   });
 
-  it('Solana: the cluster’s fee for the message, per signature, in lamports', async () => {
+  it('another network: what its adapter reads of the transaction as the builder answered it', async () => {
     await expect(gas.estimate('solana', { from: 'x', to: 'y', data: 'AQID', encoding: 'base64' })).resolves.toEqual({
       chainKey: 'solana',
       gas: '2',
@@ -99,18 +99,12 @@ describe('GasEstimatorService with fixed chain reads', () => {
       fee: '10000',
       unit: 'lamports',
     });
-    expect(chains.reads).toEqual([{ chain: 'solana', read: 'feeOf', args: ['AQID'] }]);
+    expect(chains.reads).toEqual([{ chain: 'solana', read: 'feeOf', args: [{ from: 'x', to: 'y', data: 'AQID', encoding: 'base64' }] }]);
   });
 
-  it('Solana: an expired blockhash is a 422 asking for a new build', async () => {
-    chains.solanaFee = async () => ({ fee: null, signatures: 1 });
-    const error = (await gas
-      .estimate('solana', { from: 'x', to: 'y', data: 'AQID', encoding: 'base64' })
-      .catch((e: unknown) => e)) as AppError;
-    expect(error.toBody()).toEqual({
-      statusCode: 422,
-      code: 'TRANSACTION_WOULD_FAIL',
-      message: 'The transaction’s blockhash has expired; build it again',
-    });
+  it('another network: the adapter’s refusal passes as it is (an expired Solana blockhash is a 422)', async () => {
+    const expired = new AppError(422, ErrorCode.TransactionWouldFail, 'The transaction’s blockhash has expired; build it again');
+    chains.spokeFee = () => Promise.reject(expired);
+    await expect(gas.estimate('solana', { from: 'x', to: 'y', data: 'AQID', encoding: 'base64' })).rejects.toBe(expired);
   });
 });

@@ -1,13 +1,21 @@
 import { ChainAccess } from '@swap/chains';
 import { Injectable } from '@nestjs/common';
-import { AppError, ErrorCode, isEvmAddressText, type FieldViolation, type GasEstimateResponse, type GasTxDto } from '@swap/contracts';
+import {
+  AppError,
+  ErrorCode,
+  isEvmAddressText,
+  type FieldViolation,
+  type GasEstimateResponse,
+  type GasTxDto,
+  type NetworkTx,
+} from '@swap/contracts';
 import { BaseError, EstimateGasExecutionError, HttpRequestError, TimeoutError, type Address, type Hex } from 'viem';
 import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
 
 /**
  * What a built transaction will cost at the chain's current prices: EVM, the gas the node
- * estimates for it (sent by its `from`, now) times the current gas price; Solana, the fee
- * the cluster charges for its message. A transaction the chain would reject is a 422 that
+ * estimates for it (sent by its `from`, now) times the current gas price; another network,
+ * what its adapter reads of the fee (Solana: the cluster's fee for the message). A transaction the chain would reject is a 422 that
  * says why, not a guess.
  */
 @Injectable()
@@ -54,35 +62,11 @@ export class GasEstimatorService {
       const price = await this.chains.evm(chain, (a) => a.gasPrice());
       return { chainKey: chain.key, gas: gas.toString(), price: price.toString(), fee: (gas * price).toString(), unit: 'wei' };
     }
-    if (chain.type === 'SOLANA') {
-      if (tx.encoding !== 'base64')
-        throw AppError.validation([
-          {
-            field: 'tx.encoding',
-            rule: 'solanaTx',
-            message: `tx.encoding must be base64: ${chain.key} transactions are sent as the builder returned them`,
-          },
-        ]);
-      const { fee, signatures } = await this.chains.solana(chain, (a) =>
-        a.feeOf(tx.data).catch((error: unknown) => {
-          if (error instanceof RangeError || error instanceof TypeError || (error as { name?: string }).name === 'SolanaError') {
-            throw AppError.validation([
-              { field: 'tx.data', rule: 'solanaTransaction', message: 'tx.data must be a base64 Solana wire transaction' },
-            ]);
-          }
-          throw error;
-        }),
-      );
-      if (fee === null) throw new AppError(422, ErrorCode.TransactionWouldFail, 'The transaction’s blockhash has expired; build it again');
-      return {
-        chainKey: chain.key,
-        gas: String(signatures),
-        price: signatures ? (fee / BigInt(signatures)).toString() : '0',
-        fee: fee.toString(),
-        unit: 'lamports',
-      };
-    }
-    throw new AppError(501, ErrorCode.NotImplemented, `Gas estimates for ${chain.key} are not built yet`);
+    // Another network: its adapter reads the transaction as the builder answered it.
+    const { gas, price, fee, unit } = await this.chains.spoke(chain, (a) =>
+      a.feeOf({ ...(tx as unknown as NetworkTx), encoding: tx.encoding ?? ('' as NetworkTx['encoding']) }),
+    );
+    return { chainKey: chain.key, gas, price, fee, unit };
   }
 }
 

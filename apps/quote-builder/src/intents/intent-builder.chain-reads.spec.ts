@@ -7,8 +7,8 @@ import {
   type ChainInfo,
   type ChainProfile,
   type EvmAdapter,
-  type SolanaAdapter,
-  type SolanaDeposit,
+  type SpokeAdapter,
+  type SpokeDeposit,
 } from '@swap/chains';
 import { loadConfig } from '@swap/config';
 import { AppError, type Intent, type IntentRequest } from '@swap/contracts';
@@ -16,7 +16,7 @@ import crypto from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeAbiParameters, decodeFunctionData, erc20Abi, getAddress, toHex, type Hex } from 'viem';
+import { decodeAbiParameters, decodeFunctionData, erc20Abi, getAddress, type Hex } from 'viem';
 import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import type { HubIntentState, HubIntentStates } from '../executions/hub-intent-states';
@@ -181,8 +181,11 @@ const HUB_TIME = 1_763_816_100n;
 /** randomBytes(32) during a build: 32 bytes of 0x07, so the intent id is fixed. */
 const INTENT_ID = '3178606371220444580254889784552217078325058402586211561867463090413301597959';
 const SOLANA_DEPOSIT = {
-  base64: 'AQIDBAUGBwg=',
-  blockhash: 'EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N',
+  from: 'the adapter answers this',
+  to: 'as it is',
+  encoding: 'base64' as const,
+  data: 'AQIDBAUGBwg=',
+  recentBlockhash: 'EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N',
   lastValidBlockHeight: '312456789',
 };
 
@@ -215,20 +218,15 @@ class FixedChainAccess extends ChainAccess {
     return read(adapter as unknown as EvmAdapter);
   }
 
-  override solana<T>(chain: ChainInfo, read: (adapter: SolanaAdapter) => Promise<T>): Promise<T> {
-    const adapter: Pick<SolanaAdapter, 'chain' | 'buildDeposit'> = {
+  override spoke<T>(chain: ChainInfo, read: (adapter: SpokeAdapter) => Promise<T>): Promise<T> {
+    const adapter: Pick<SpokeAdapter, 'chain' | 'buildDeposit'> = {
       chain,
-      // Byte arrays recorded as hex, so a mismatch prints readably.
-      buildDeposit: async (deposit: SolanaDeposit) => (
-        this.reads.push({
-          chain: chain.key,
-          read: 'buildDeposit',
-          args: [{ ...deposit, to: toHex(deposit.to), data: toHex(deposit.data) }],
-        }),
+      buildDeposit: async (deposit: SpokeDeposit) => (
+        this.reads.push({ chain: chain.key, read: 'buildDeposit', args: [deposit] }),
         SOLANA_DEPOSIT
       ),
     };
-    return read(adapter as unknown as SolanaAdapter);
+    return read(adapter as unknown as SpokeAdapter);
   }
 }
 
@@ -554,14 +552,7 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
         }),
       );
 
-      expect(built.tx).toEqual({
-        from: SOL_USER,
-        to: SOLANA_PROGRAM,
-        encoding: 'base64',
-        data: 'AQIDBAUGBwg=',
-        recentBlockhash: 'EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N',
-        lastValidBlockHeight: '312456789',
-      });
+      expect(built.tx).toEqual(SOLANA_DEPOSIT);
       expect(built.intent).toMatchObject({
         creator: HUB_WALLET,
         inputToken: SOL_HUB,
@@ -580,7 +571,6 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
           read: 'buildDeposit',
           args: [
             {
-              program: SOLANA_PROGRAM,
               user: SOL_USER,
               token: SOL_NATIVE,
               to: HUB_WALLET_BYTES,
@@ -744,7 +734,7 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
       expect(decoded(erc20Abi, answer.tx!.data)).toEqual({ functionName: 'approve', args: [INTENTS, 1_000_000n] });
     });
 
-    it('none for a native input or a Solana source, saying why', async () => {
+    it('none for a native input; a network without allowances is a 400 naming it', async () => {
       await expect(
         builder.approve(request({ srcChainKey: '0xa4b1.arbitrum', dstChainKey: '0x92.sonic', inputToken: NATIVE, outputToken: HUB_WS })),
       ).resolves.toEqual({
@@ -756,10 +746,15 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
         builder.approve(
           request({ srcChainKey: 'solana', dstChainKey: '0x92.sonic', inputToken: SOL_NATIVE, outputToken: HUB_WS, srcAddress: SOL_USER }),
         ),
-      ).resolves.toEqual({
-        approvalRequired: false,
-        tx: null,
-        message: 'solana needs no token approval',
+      ).rejects.toMatchObject({
+        status: 400,
+        details: [
+          {
+            field: 'srcChainKey',
+            rule: 'hasAllowances',
+            message: 'srcChainKey: solana has no token allowances; nothing needs approving there (build the swap directly)',
+          },
+        ],
       });
       expect(chains.reads).toEqual([]);
     });

@@ -13,6 +13,7 @@ import {
   partnerFeeOn,
   partnerFeeQuote,
   relayDataOf,
+  spokeNetworkOf,
   toHubAmount,
   type ChainInfo,
   type HubCall,
@@ -29,24 +30,24 @@ import {
   type EvmTx,
   type Intent,
   type IntentRequest,
+  type NetworkTx,
   type PartnerFee,
   type PartnerFeeResponse,
 } from '@swap/contracts';
 import { randomBytes } from 'node:crypto';
-import { getAddress, hexToBytes, isAddress, type Address, type Hex } from 'viem';
+import { getAddress, isAddress, type Address, type Hex } from 'viem';
 import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
 import { HubIntentStates, type HubIntentState } from '../executions/hub-intent-states';
 import { BuildAnnouncer } from './build-announcer';
 import { INTENT_FIELDS, NATIVE, resolveSwap } from './swap-resolution';
 
-const U64_MAX = (1n << 64n) - 1n;
-
 /**
  * Turns an intent request into the bytes the user signs, the way the protocol builds them
  * (protocol-facts.md): from the hub, `createIntent(intent)` on the intents contract; from an
  * EVM spoke, the asset manager's `transfer(token, hubWallet, amount, hubCalls)`, and from
- * Solana the asset manager program's deposit of the same, where the hub calls approve the
- * input and create the intent from the user's hub wallet. The partner fee stays in the
+ * another network its asset manager's deposit of the same, built by that network's adapter
+ * (spokes/), where the hub calls approve the input and create the intent from the user's
+ * hub wallet. The partner fee stays in the
  * deposit: `inputAmount` is the amount less the fee, `data` names it.
  */
 @Injectable()
@@ -70,8 +71,8 @@ export class IntentBuilderService {
 
   private async assemble(request: IntentRequest): Promise<BuildResponse> {
     // Everything the body alone decides is checked before any chain is read. resolveIntent
-    // refuses a sender address on a network whose addresses it cannot read, so only EVM and
-    // Solana sources get this far.
+    // refuses a sender address on a network whose addresses it cannot read, so only EVM
+    // sources and networks with an adapter get this far.
     const { src, dst, input, output, amount, srcAddress, dstAddress } = this.resolveIntent(request);
     const fee = partnerFeeOn(amount, request.partnerFee);
     if (request.partnerFee && request.data !== '0x') {
@@ -90,8 +91,15 @@ export class IntentBuilderService {
     }
     const hub = this.catalog.chains.hub;
     const intents = this.hubContract(hub, 'intents');
-    if (src.type === 'SOLANA' && amount > U64_MAX) {
-      throw AppError.validation([{ field: 'inputAmount', rule: 'u64', message: `inputAmount must fit in 64 bits on ${src.key}` }]);
+    const network = src.type === 'EVM' ? undefined : spokeNetworkOf(src.type);
+    if (network && amount > network.maxAmount) {
+      throw AppError.validation([
+        {
+          field: 'inputAmount',
+          rule: network.maxAmount === (1n << 64n) - 1n ? 'u64' : 'maxAmount',
+          message: `inputAmount must fit in ${network.maxAmountName} on ${src.key}`,
+        },
+      ]);
     }
     // The intent speaks in hub-asset units (the same as the token's where the decimals agree).
     const hubFee = toHubAmount(fee, input);
@@ -133,30 +141,11 @@ export class IntentBuilderService {
       return { tx: evmTx(src, { from: request.srcAddress, to: intents, value: '0', data: relayData.payload }), intent, relayData };
     // From a spoke: the hub calls (approve the whole deposit, then createIntent) ride with the deposit.
     const hubCalls = relayData.payload;
-    if (src.type === 'SOLANA') {
-      const program = this.solanaProgram(src);
-      const built = await this.chains.solana(src, (a) =>
-        a.buildDeposit({
-          program,
-          user: request.srcAddress,
-          token: input.address,
-          to: hexToBytes(creator as Hex),
-          amount,
-          data: hexToBytes(hubCalls),
-        }),
+    if (src.type !== 'EVM') {
+      const tx = await this.chains.spoke(src, (a) =>
+        a.buildDeposit({ user: request.srcAddress, token: input.address, to: creator.toLowerCase() as Hex, amount, data: hubCalls }),
       );
-      return {
-        tx: {
-          from: request.srcAddress,
-          to: program,
-          encoding: 'base64',
-          data: built.base64,
-          recentBlockhash: built.blockhash,
-          lastValidBlockHeight: built.lastValidBlockHeight,
-        },
-        intent,
-        relayData,
-      };
+      return { tx, intent, relayData };
     }
     const tx = evmTx(src, {
       from: request.srcAddress,
@@ -182,13 +171,17 @@ export class IntentBuilderService {
 
   async approve(request: IntentRequest): Promise<ApproveResponse> {
     const { src, input, amount } = this.resolveIntent(request);
+    if (src.type !== 'EVM') {
+      throw AppError.validation([
+        {
+          field: 'srcChainKey',
+          rule: 'hasAllowances',
+          message: `srcChainKey: ${src.key} has no token allowances; nothing needs approving there (build the swap directly)`,
+        },
+      ]);
+    }
     const spender = this.approvalSpender(src, input);
-    if (!spender)
-      return {
-        approvalRequired: false,
-        tx: null,
-        message: src.type === 'EVM' ? 'The native token needs no approval' : `${src.key} needs no token approval`,
-      };
+    if (!spender) return { approvalRequired: false, tx: null, message: 'The native token needs no approval' };
     return {
       approvalRequired: true,
       tx: evmTx(src, { from: request.srcAddress, to: input.address, value: '0', data: encodeApprove(spender, amount) }),
@@ -201,7 +194,7 @@ export class IntentBuilderService {
    * wallet to cancel (the relayer delivers it), and, where the deployment names its hub
    * asset manager, to send the refunded input back to the sender on the source chain.
    */
-  async cancel(request: CancelRequest): Promise<{ tx: EvmTx }> {
+  async cancel(request: CancelRequest): Promise<{ tx: EvmTx | NetworkTx }> {
     const src = this.chain(request.srcChainKey, 'srcChainKey');
     const { intent } = request;
     if (intent.srcChain !== src.relayChainId) {
@@ -216,15 +209,19 @@ export class IntentBuilderService {
     const hub = this.catalog.chains.hub;
     const intents = this.hubContract(hub, 'intents');
     const cancel = encodeCancelIntent(intent);
-    if (src.type !== 'EVM') throw new AppError(501, ErrorCode.NotImplemented, `Transactions from ${src.key} are not built yet`);
-    if (!src.hub && !isEvmAddressText(intent.srcAddress)) {
-      throw AppError.validation([
-        {
-          field: 'intent.srcAddress',
-          rule: 'evmAddress',
-          message: `intent.srcAddress must be a 20-byte hex address on ${src.key} (EIP-55 checksummed if mixed case)`,
-        },
-      ]);
+    if (!src.hub) {
+      // The refund goes back to the sender's address on its own network: one of that network's form.
+      const problem =
+        src.type === 'EVM'
+          ? isEvmAddressText(intent.srcAddress)
+            ? undefined
+            : {
+                field: 'intent.srcAddress',
+                rule: 'evmAddress',
+                message: `intent.srcAddress must be a 20-byte hex address on ${src.key} (EIP-55 checksummed if mixed case)`,
+              }
+          : this.spokeAddressProblem(src, intent.srcAddress);
+      if (problem) throw AppError.validation([problem]);
     }
     await this.requireOpen(intent);
     if (src.hub) return { tx: evmTx(src, { from: intent.creator, to: intents, value: '0', data: cancel }) };
@@ -244,12 +241,20 @@ export class IntentBuilderService {
     const payload = encodeHubCalls(calls);
     // Addressed to the user's hub wallet (the intent's creator), which runs the calls on the
     // hub, as the public client's callWallet does; the relay delivers to this address.
+    const hubWallet = intent.creator.toLowerCase() as Hex;
+    if (src.type !== 'EVM') {
+      const user = this.spokeUserOf(src, intent.srcAddress as Hex);
+      const tx = await this.chains.spoke(src, (a) =>
+        a.buildMessage({ user, dstChainId: BigInt(hub.relayChainId), dstAddress: hubWallet, payload }),
+      );
+      return { tx };
+    }
     return {
       tx: evmTx(src, {
         from: intent.srcAddress,
         to: this.spokeContract(src, 'connection'),
         value: '0',
-        data: encodeSendMessage(BigInt(hub.relayChainId), intent.creator.toLowerCase() as Hex, payload),
+        data: encodeSendMessage(BigInt(hub.relayChainId), hubWallet, payload),
       }),
     };
   }
@@ -328,10 +333,21 @@ export class IntentBuilderService {
     return address as Address;
   }
 
-  private solanaProgram(chain: ChainInfo): string {
-    if (!chain.assetManager)
-      throw new AppError(503, ErrorCode.NotConfigured, `This deployment has no assetManager configured for ${chain.key}`);
-    return chain.assetManager;
+  /** The intent's sender bytes on a network other than EVM must decode to one of its addresses. */
+  private spokeAddressProblem(src: ChainInfo, srcAddress: string) {
+    const network = spokeNetworkOf(src.type);
+    const user = network && /^0x([0-9a-fA-F]{2})+$/.test(srcAddress) ? network.addressOfBytes(srcAddress as Hex) : undefined;
+    return user
+      ? undefined
+      : {
+          field: 'intent.srcAddress',
+          rule: 'senderBytes',
+          message: `intent.srcAddress must be the bytes of an address on ${src.key}, as the build answered them`,
+        };
+  }
+
+  private spokeUserOf(src: ChainInfo, srcAddress: Hex): string {
+    return spokeNetworkOf(src.type)!.addressOfBytes(srcAddress)!;
   }
 }
 

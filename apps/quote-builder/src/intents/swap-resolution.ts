@@ -1,7 +1,6 @@
-import type { ChainInfo, ChainRegistry, TokenInfo } from '@swap/chains';
-import { AppError, isEvmAddressText, tokenProblemOn, type FieldViolation } from '@swap/contracts';
-import { getBase58Encoder } from '@solana/kit';
-import { toHex, type Hex } from 'viem';
+import { spokeNetworkOf, type ChainInfo, type ChainRegistry, type TokenInfo } from '@swap/chains';
+import { addressProblemOn, AppError, isEvmAddressText, tokenProblemOn, type FieldViolation } from '@swap/contracts';
+import type { Hex } from 'viem';
 
 export const NATIVE = '0x0000000000000000000000000000000000000000';
 
@@ -111,8 +110,9 @@ function token(
 }
 
 /**
- * An address as the raw bytes the intent carries: EVM 20 bytes, Solana the 32-byte key.
- * A bad one is added to `problems` (and '0x' returned).
+ * An address as the raw bytes the intent carries (the public client's encodeAddress): EVM
+ * the 20 bytes, other networks as their kind encodes them (spokes/). A bad one is added to
+ * `problems` (and '0x' returned).
  */
 function addressBytes(chain: ChainInfo, address: string, field: string, problems: FieldViolation[]): Hex {
   const fail = (violation: FieldViolation): Hex => {
@@ -129,14 +129,9 @@ function addressBytes(chain: ChainInfo, address: string, field: string, problems
     }
     return address.toLowerCase() as Hex;
   }
-  if (chain.type === 'SOLANA') {
-    try {
-      const bytes = getBase58Encoder().encode(address);
-      if (bytes.length === 32) return toHex(new Uint8Array(bytes));
-    } catch {
-      // reported below
-    }
-    return fail({ field, rule: 'solanaAddress', message: `${field} must be a base58 public key (32 bytes) on ${chain.key}` });
-  }
-  return fail({ field, rule: 'supportedNetwork', message: `${field}: addresses on ${chain.key} (${chain.type}) are not supported yet` });
+  const network = spokeNetworkOf(chain.type);
+  if (!network)
+    return fail({ field, rule: 'supportedNetwork', message: `${field}: addresses on ${chain.key} (${chain.type}) are not supported yet` });
+  const problem = addressProblemOn(chain.type, field, address);
+  return problem ? fail(problem) : network.addressBytes(address);
 }

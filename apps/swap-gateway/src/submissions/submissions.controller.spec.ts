@@ -243,10 +243,10 @@ describe('SubmissionsController.submit', () => {
       statusCode: 400,
       code: 'VALIDATION_FAILED',
       message:
-        'txHash must be a base58 transaction signature on Solana; walletAddress must be a base58 public key on Solana; intent.srcChain must be 1, the relay chain id of solana',
+        'txHash must be a base58 transaction signature on Solana; walletAddress must be a base58 public key (32 bytes) on Solana; intent.srcChain must be 1, the relay chain id of solana',
       details: [
         { field: 'txHash', rule: 'solanaSignature', message: 'txHash must be a base58 transaction signature on Solana' },
-        { field: 'walletAddress', rule: 'solanaAddress', message: 'walletAddress must be a base58 public key on Solana' },
+        { field: 'walletAddress', rule: 'solanaAddress', message: 'walletAddress must be a base58 public key (32 bytes) on Solana' },
         { field: 'intent.srcChain', rule: 'matchesSrcChainKey', message: 'intent.srcChain must be 1, the relay chain id of solana' },
       ],
     });
@@ -278,10 +278,11 @@ describe('SubmissionsController.submit', () => {
 
     // Base58 is case-sensitive: a key in other letters is another wallet.
     const key = 'AnCCJjheynmGqPp6Vgat9DTirGKD4CtQzP8cwTYV8qKH';
+    const otherCase = 'ANCCJjheynmGqPp6Vgat9DTirGKD4CtQzP8cwTYV8qKH';
     await s.submit(solanaBody({ walletAddress: key }));
-    await expect(
-      s.submit(solanaBody({ txHash: SOL_SIGNATURE.replace('5V', '4V'), walletAddress: key.toLowerCase() })),
-    ).resolves.toMatchObject({ data: { status: 'inserted' } });
+    await expect(s.submit(solanaBody({ txHash: SOL_SIGNATURE.replace('5V', '4V'), walletAddress: otherCase }))).resolves.toMatchObject({
+      data: { status: 'inserted' },
+    });
     expect(await refusal(s.submit(solanaBody({ txHash: SOL_SIGNATURE.replace('5V', '3V'), walletAddress: key })))).toMatchObject({
       statusCode: 429,
     });

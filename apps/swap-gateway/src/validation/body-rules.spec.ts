@@ -92,7 +92,7 @@ describe('swap bodies: every problem at once', () => {
         rule: 'knownToken',
         message: 'outputToken So11111111111111111111111111111111111111112 is not a supported token on solana',
       },
-      { field: 'dstAddress', rule: 'solanaAddress', message: 'dstAddress must be a base58 public key on Solana' },
+      { field: 'dstAddress', rule: 'solanaAddress', message: 'dstAddress must be a base58 public key (32 bytes) on Solana' },
     ]);
   });
 

@@ -38,22 +38,34 @@ export interface EvmTx {
 }
 
 /**
+ * An unsigned transaction on a network other than EVM, in that network's own unsigned
+ * form: `data` is what its wallets sign, encoded as `encoding` (Solana and Sui: base64
+ * bytes; Stellar: the base64 XDR envelope; Injective and ICON: JSON text), `to` the
+ * contract or program it calls. The network's other facts ride beside it as strings
+ * (Solana: `recentBlockhash`, `lastValidBlockHeight`; Stellar: `networkPassphrase` …).
+ */
+export interface NetworkTx {
+  from: string;
+  to: string;
+  encoding: 'base64' | 'xdr' | 'json';
+  data: string;
+  [field: string]: string;
+}
+
+/**
  * An unsigned Solana transaction: `data` is the base64 wire transaction whose fee-payer
  * signature slot is empty; it embeds a recent blockhash, so it must be signed and sent
  * before `lastValidBlockHeight`.
  */
-export interface SolanaTx {
-  from: string;
-  to: string;
+export interface SolanaTx extends NetworkTx {
   encoding: 'base64';
-  data: string;
   recentBlockhash: string;
   lastValidBlockHeight: string;
 }
 
 /** Build response (spec): `{ tx, intent, relayData }`. */
 export interface BuildResponse {
-  tx: EvmTx | SolanaTx;
+  tx: EvmTx | NetworkTx;
   intent: Intent;
   relayData: { address: string; payload: string };
 }

@@ -82,7 +82,8 @@ export interface GasEstimateRequest {
     to: string;
     value?: string;
     data: string;
-    encoding?: 'base64';
+    encoding?: 'base64' | 'xdr' | 'json';
+    networkPassphrase?: string;
     recentBlockhash?: string;
     lastValidBlockHeight?: string;
     /** EVM: the chain id a builder wrote; it must be the chain key's. */
@@ -93,13 +94,14 @@ export interface GasEstimateRequest {
 /** Gas of a built transaction at current prices (`POST /v1/swaps/gas/estimate`). */
 export interface GasEstimateResponse {
   chainKey: string;
-  /** Gas units (EVM); the number of signatures (Solana). */
+  /** Gas units (EVM); the number of signatures (Solana); the network's own measure elsewhere (docs/integrators/gas.md). */
   gas: string;
-  /** Wei per gas (EVM: the fee per gas the chain asks now); lamports per signature (Solana). */
+  /** Wei per gas (EVM: the fee per gas the chain asks now); lamports per signature (Solana); per unit of gas elsewhere. */
   price: string;
   /** gas × price, in the chain's native smallest unit. */
   fee: string;
-  unit: 'wei' | 'lamports';
+  /** The native smallest unit: wei, lamports, mist (Sui), stroops (Stellar), inj (Injective), loop (ICON). */
+  unit: string;
 }
 
 /** `POST /v1/swaps/intents/status`: the solver's view of a hub intent transaction. */

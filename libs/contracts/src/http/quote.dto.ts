@@ -138,15 +138,26 @@ export class GasTxDto {
   @IsUint256String()
   value?: string;
 
-  @ApiProperty({ description: 'EVM calldata (0x-hex) or the base64 Solana transaction' })
+  @ApiProperty({ description: 'EVM calldata (0x-hex), or another network’s transaction as the builder answered it (see encoding)' })
   @MaxLength(262_144)
   @IsString()
   data!: string;
 
-  @ApiPropertyOptional({ enum: ['base64'] })
+  @ApiPropertyOptional({
+    enum: ['base64', 'xdr', 'json'],
+    description: 'Networks other than EVM: how data is written (Solana and Sui base64, Stellar xdr, Injective and ICON json)',
+  })
   @IsOptional()
-  @IsIn(['base64'], { message: 'tx.encoding must be base64' })
-  encoding?: 'base64';
+  @IsIn(['base64', 'xdr', 'json'], { message: 'tx.encoding must be one of base64, xdr, json' })
+  encoding?: 'base64' | 'xdr' | 'json';
+
+  @ApiPropertyOptional({
+    description: 'Stellar: the network passphrase the builder answered (accepted so a built tx can be sent as it is)',
+  })
+  @IsOptional()
+  @MaxLength(128)
+  @IsString()
+  networkPassphrase?: string;
 
   @ApiPropertyOptional()
   @IsOptional()
@@ -184,14 +195,17 @@ export class GasEstimateRequestDto implements GasEstimateRequest {
 export class GasEstimateResponseDto implements GasEstimateResponse {
   @ApiProperty()
   chainKey!: string;
-  @ApiProperty({ example: '182345', description: 'Gas units (EVM); signatures (Solana)' })
+  @ApiProperty({
+    example: '182345',
+    description: 'Gas units (EVM, Sui, Injective, ICON steps); signatures (Solana); resource fee (Stellar)',
+  })
   gas!: string;
-  @ApiProperty({ example: '1000000000', description: 'Per gas unit (wei) or per signature (lamports), at current prices' })
+  @ApiProperty({ example: '1000000000', description: 'Per unit of gas (per signature on Solana), at current prices' })
   price!: string;
   @ApiProperty({ example: '182345000000000', description: 'gas × price in the native smallest unit' })
   fee!: string;
-  @ApiProperty({ enum: ['wei', 'lamports'] })
-  unit!: 'wei' | 'lamports';
+  @ApiProperty({ enum: ['wei', 'lamports', 'mist', 'stroops', 'inj', 'loop'], description: 'The native smallest unit the fee is in' })
+  unit!: string;
 }
 
 export class IntentStatusRequestDto {

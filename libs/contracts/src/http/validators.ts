@@ -92,38 +92,9 @@ export function IsHexBytes(options?: ValidationOptions & { maxBytes?: number }):
   );
 }
 
-const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
+import { addressProblemOn, txHashProblemOn } from './network-addresses';
 
-/**
- * Whether a text is an account address on a network of the given kind (the registry's
- * chain `type`): EVM as isEvmAddressText, Solana a base58 public key (32 to 44
- * characters). Kinds without a rule here pass; their services check them. One rule for
- * every field that names a wallet on a chosen network.
- */
-export function addressProblemOn(chainType: string, field: string, value: string): FieldViolation | undefined {
-  if (chainType === 'EVM' && !isEvmAddressText(value)) {
-    return {
-      field,
-      rule: 'evmAddress',
-      message: `${field} must be a 20-byte hex address on an EVM network (EIP-55 checksummed if mixed case)`,
-    };
-  }
-  if (chainType === 'SOLANA' && (!BASE58.test(value) || value.length < 32 || value.length > 44)) {
-    return { field, rule: 'solanaAddress', message: `${field} must be a base58 public key on Solana` };
-  }
-  return undefined;
-}
-
-/** Whether a text is a transaction id on a network of the given kind (EVM: 32-byte hash; Solana: base58 signature). */
-export function txHashProblemOn(chainType: string, field: string, value: string): FieldViolation | undefined {
-  if (chainType === 'EVM' && !EVM_HASH_PATTERN.test(value)) {
-    return { field, rule: 'evmTxHash', message: `${field} must be 0x followed by 64 hex digits on an EVM network` };
-  }
-  if (chainType === 'SOLANA' && (!BASE58.test(value) || value.length < 64 || value.length > 88)) {
-    return { field, rule: 'solanaSignature', message: `${field} must be a base58 transaction signature on Solana` };
-  }
-  return undefined;
-}
+export { addressProblemOn, txHashProblemOn };
 
 /**
  * A nested object field: validated as its class, and an object (class-validator's
