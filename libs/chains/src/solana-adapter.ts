@@ -21,7 +21,7 @@ import { AppError, ErrorCode, type NetworkTx } from '@swap/contracts';
 import { createHash } from 'node:crypto';
 import { hexToBytes } from 'viem';
 import type { ChainInfo } from './chain-registry';
-import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage } from './spokes/spoke-network';
+import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spokes/spoke-network';
 
 export const SOLANA_NATIVE = '11111111111111111111111111111111';
 export const SYSTEM_PROGRAM = SOLANA_NATIVE;
@@ -117,6 +117,11 @@ export class SolanaAdapter implements SpokeAdapter {
       fee: fee.toString(),
       unit: 'lamports',
     };
+  }
+
+  checkSource(txId: string): Promise<SpokeSourceCheck> {
+    void txId;
+    return Promise.reject(new AppError(501, ErrorCode.NotImplemented, `Source checks on ${this.chain.key} are not built yet`));
   }
 
   /** A message to the hub through the connection program (a cancel from Solana). */

@@ -36,6 +36,22 @@ export interface SpokeFee {
 }
 
 /**
+ * A source transaction as the network reports it: not (yet) found; found and failed on
+ * chain; or found and successful, with its signer and, when it called the asset manager's
+ * deposit, what the deposit carried (`data` where the transaction holds the hub calls
+ * themselves, `dataHash` where it holds only their keccak256, as Solana's does).
+ */
+export type SpokeSourceCheck =
+  | { found: false }
+  | { found: true; success: false; sender: string; reason: string }
+  | {
+      found: true;
+      success: true;
+      sender: string;
+      deposit?: { token: string; amount: bigint; to: Hex; data?: Hex; dataHash?: Hex };
+    };
+
+/**
  * One network's transactions, behind the interface every non-EVM network shares: built
  * with the network's official library from reads of its RPC (made through the adapter,
  * bounded by `timeoutMs`). An RPC that fails or is slow throws a plain error (ChainAccess
@@ -50,6 +66,8 @@ export interface SpokeAdapter {
   buildMessage(message: SpokeMessage): Promise<NetworkTx>;
   /** What a transaction as the builder answered it costs to send now. */
   feeOf(tx: NetworkTx): Promise<SpokeFee>;
+  /** A source transaction by its id (the network's own form: a signature, a digest, a hash). */
+  checkSource(txId: string): Promise<SpokeSourceCheck>;
   /** Timestamp (UNIX seconds) of the network's latest block. */
   latestBlockTime?(): Promise<bigint>;
 }
