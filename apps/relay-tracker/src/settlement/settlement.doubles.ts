@@ -6,6 +6,8 @@ import {
   type EvmAdapter,
   type MinedTransaction,
   type RelayPacket,
+  type SpokeAdapter,
+  type SpokeSourceCheck,
 } from '@swap/chains';
 import { AppError, ErrorCode, type RpcReply, type RpcRequest, type RpcSubject } from '@swap/contracts';
 import { MessagingClient, type Bus, type WorkResult } from '@swap/messaging';
@@ -18,7 +20,7 @@ import type { PrismaClient } from '../generated/prisma/client';
 import { RelayTrackerConfig } from '../relay-tracker.config';
 import { ClaimsService } from '../submissions/claims.service';
 import { SettlementChains } from './settlement-chains';
-import { HUB, PROFILE, SETTINGS, SPOKE } from './settlement.fixtures';
+import { HUB, NETWORK, PROFILE, SETTINGS, SPOKE } from './settlement.fixtures';
 import { SettlementWorker } from './settlement.worker';
 import type { SubmissionStore } from './submission-store';
 import { MemorySubmissionStore } from './submission-store.double';
@@ -46,8 +48,28 @@ export class FixedChainAccess extends ChainAccess {
     super({ timeoutMs: 1 });
   }
 
+  /** What another network's adapter says of its source transactions (unknown: not found). */
+  readonly networkSources = new Map<string, SpokeSourceCheck>();
+
   mine(chainKey: string, txHash: string, transaction: MinedTransaction): void {
     this.mined.set(`${chainKey}:${txHash}`, transaction);
+  }
+
+  override async spoke<T>(chain: ChainInfo, read: (adapter: SpokeAdapter) => Promise<T>): Promise<T> {
+    const adapter: Pick<SpokeAdapter, 'chain' | 'checkSource'> = {
+      chain,
+      checkSource: async (txId) => {
+        this.reads.push({ chain: chain.key, read: 'checkSource', txHash: txId });
+        if (this.down) throw new Error('connect ECONNREFUSED');
+        return this.networkSources.get(`${chain.key}:${txId}`) ?? { found: false };
+      },
+    };
+    try {
+      return await read(adapter as SpokeAdapter);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError(503, ErrorCode.ChainUnavailable, `${chain.key} could not be read; retry later`);
+    }
   }
 
   override async evm<T>(chain: ChainInfo, read: (adapter: EvmAdapter) => Promise<T>): Promise<T> {
@@ -162,7 +184,7 @@ export function settlement(): Settlement {
   let chains: FixedSettlementChains;
   const config = Object.assign(new RelayTrackerConfig(), SETTINGS, {
     CHAIN_PROFILE: join(dir, 'profile.json'),
-    CHAIN_RPC_URLS: `${HUB.key}=http://hub.rpc.invalid,${SPOKE.key}=http://spoke.rpc.invalid`,
+    CHAIN_RPC_URLS: `${HUB.key}=http://hub.rpc.invalid,${SPOKE.key}=http://spoke.rpc.invalid,${NETWORK.key}=http://network.rpc.invalid`,
   });
   try {
     writeFileSync(config.CHAIN_PROFILE, JSON.stringify(PROFILE));

@@ -23,6 +23,8 @@ import { encodeAbiParameters, encodeEventTopics, keccak256, toHex, type Hex, typ
 export const HUB = { key: '0x92.sonic', relayChainId: '146' };
 export const SPOKE = { key: '0xa4b1.arbitrum', relayChainId: '23' };
 export const UNFOLLOWED = { key: '0x2105.base', relayChainId: '30' };
+/** A network other than EVM, read through its adapter (spokes/). */
+export const NETWORK = { key: 'solana', relayChainId: '1' };
 export const INTENTS = '0x6382D6ccD780758C5e8A6123c33ee8F4472F96ef';
 export const SPOKE_ASSET_MANAGER = '0x348BE44F63A458be9C1b13D6fD8e99048F297Bc3';
 const ARB_USDC = '0xaf88d065e77c8cC2239327C5EDb3A432268e5831';
@@ -56,6 +58,14 @@ export const PROFILE: ChainProfile = {
       connection: '0x4555aC13D7338D9E671584C1D118c06B2a3C88eD',
     }),
     chain({ ...UNFOLLOWED, name: 'Base', chainId: 8453, assetManager: '0x217B4B6F8d0D0b55Fc9cF5E7A4f0Cc5b1E5C2d11' }),
+    chain({
+      ...NETWORK,
+      name: 'Solana',
+      type: 'SOLANA',
+      chainId: 'solana',
+      assetManager: 'AnCCJjheynmGqPp6Vgat9DTirGKD4CtQzP8cwTYV8qKH',
+      connection: 'GxS8i6D9qQjbSeniD487CnomUxU2pXt6V8P96T6MkUXB',
+    }),
   ],
   tokens: [],
 };

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { encodeCreateIntent, intentEventsIn, type ChainInfo } from '@swap/chains';
+import { encodeCreateIntent, intentEventsIn, spokeNetworkOf, type ChainInfo, type SpokeNetwork } from '@swap/chains';
 import { AppError, ErrorCode, Subjects, type Intent, type SubmissionStatus } from '@swap/contracts';
 import { backoffMs, MessagingClient, type WorkItem, type WorkResult } from '@swap/messaging';
 import type { Logger } from '@swap/observability';
@@ -8,7 +8,7 @@ import type { Address, Hex } from 'viem';
 import { RelayTrackerConfig } from '../relay-tracker.config';
 import { ClaimsService } from '../submissions/claims.service';
 import { SettlementChains } from './settlement-chains';
-import { checkHubSource, checkSpokeSource, type SourceVerdict } from './source-check';
+import { checkHubSource, checkNetworkSource, checkSpokeSource, type SourceVerdict } from './source-check';
 import type { SettlementFacts } from './submission-sql';
 import { SubmissionStore, type SubmissionPatch, type SubmissionRow } from './submission-store';
 
@@ -105,7 +105,11 @@ export class SettlementWorker {
   /** pending → relaying (→ relayed from the hub): the source transaction, mined, successful, and a swap. */
   private async checkSource(row: SubmissionRow): Promise<StepResult> {
     const src = this.chains.chain(row.srcChainKey);
-    if (src.type !== 'EVM') return this.checkViaRelay(row);
+    if (src.type !== 'EVM') {
+      // Another network: its adapter reads the transaction where the deployment names an RPC; else the relay's packets say it exists.
+      const network = spokeNetworkOf(src.type);
+      return network && src.rpcUrls?.length ? this.checkNetworkSource(row, src, network) : this.checkViaRelay(row);
+    }
     const intents = this.chains.intents();
     let verdict: SourceVerdict | undefined;
     let from: string | undefined;
@@ -149,8 +153,35 @@ export class SettlementWorker {
       from = tx.from;
       block = tx.blockNumber;
     }
+    return this.confirmSource(row, src, verdict, from!, `source transaction confirmed in block ${block}`);
+  }
+
+  /**
+   * pending → relaying on a network other than EVM: its adapter says whether the transaction
+   * is there, succeeded, was sent by the wallet the intent names and carries the intent.
+   */
+  private async checkNetworkSource(row: SubmissionRow, src: ChainInfo, network: SpokeNetwork): Promise<StepResult> {
+    const check = await this.chains.access.spoke(src, (a) => a.checkSource(row.txHash));
+    if (!check.found) return this.notFound(row, src);
+    if (!check.success) {
+      return this.fail(
+        row,
+        'source transaction failed',
+        `Your transaction on ${src.key} failed (${check.reason}), so nothing was deposited and no swap was opened.`,
+      );
+    }
+    const verdict = checkNetworkSource(check, network, this.chains.intents(), src.key, {
+      intent: intentOf(row),
+      intentHash: row.intentHash,
+      payload: row.relayData,
+    });
+    return this.confirmSource(row, src, verdict, check.sender, 'source transaction confirmed');
+  }
+
+  /** A checked source: a swap moves on (to relaying, or from the hub straight to the solvers), anything else fails. */
+  private async confirmSource(row: SubmissionRow, src: ChainInfo, verdict: SourceVerdict, from: string, confirmed: string): Promise<StepResult> {
     if (!verdict.ok) return this.fail(row, 'not a swap transaction', verdict.userMessage);
-    const truth = { intent: verdict.intent, intentHash: verdict.intentHash, payload: verdict.payload, from: from! };
+    const truth = { intent: verdict.intent, intentHash: verdict.intentHash, payload: verdict.payload, from };
     await this.claims.checkAgainstChain(row, truth);
     // The swap's sender is the transaction's, whoever submitted it first.
     const patch: SubmissionPatch = {
@@ -158,10 +189,9 @@ export class SettlementWorker {
       intent: verdict.intent as never,
       intentHash: verdict.intentHash,
       relayData: verdict.payload,
-      walletAddress: from!,
+      walletAddress: from,
       notFoundSince: null,
     };
-    const confirmed = `source transaction confirmed in block ${block}`;
     const moved = src.hub
       ? await this.store.transition(
           row,

@@ -7,9 +7,11 @@ import {
   SPOKE_ABI,
   type IntentEvents,
   type MinedTransaction,
+  type SpokeNetwork,
+  type SpokeSourceCheck,
 } from '@swap/chains';
 import type { Intent } from '@swap/contracts';
-import { decodeFunctionData, type Address, type Hex } from 'viem';
+import { decodeFunctionData, keccak256, type Address, type Hex } from 'viem';
 
 /** What a mined source transaction is: a swap (its intent and relay payload, read from the chain), or not. */
 export type SourceVerdict = { ok: true; intent: Intent; intentHash: Hex; payload: Hex } | { ok: false; userMessage: string };
@@ -61,6 +63,44 @@ export function checkSpokeSource(
   } catch {
     return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
   }
+}
+
+/**
+ * A successful source transaction on a network other than EVM, as its adapter read it: a
+ * deposit into the asset manager whose hub calls create an intent for the hub wallet it
+ * paid, sent by the wallet the intent was built for. Where the chain holds only the calls'
+ * hash (Solana), the calls are the ones submitted, if they hash to it.
+ */
+export function checkNetworkSource(
+  check: Extract<SpokeSourceCheck, { success: true }>,
+  network: SpokeNetwork,
+  intents: Address,
+  chainKey: string,
+  claimed: { intent: Intent; intentHash: string | null; payload: string | null },
+): SourceVerdict {
+  const deposit = check.deposit;
+  if (!deposit) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
+  let payload = deposit.data?.toLowerCase() as Hex | undefined;
+  if (!payload && deposit.dataHash) {
+    const submitted = claimed.payload?.toLowerCase() as Hex | undefined;
+    if (!submitted || keccak256(submitted) !== deposit.dataHash.toLowerCase()) {
+      return {
+        ok: false,
+        userMessage: `The relay data submitted with this ${chainKey} transaction is not what the transaction carries: submit it again with the relayData its build answered. Nothing was swapped yet.`,
+      };
+    }
+    payload = submitted;
+  }
+  const intent = payload ? intentOfHubCalls(payload, intents) : undefined;
+  if (!payload || !intent || deposit.to.toLowerCase() !== intent.creator.toLowerCase()) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
+  if (network.addressBytes(check.sender).toLowerCase() !== intent.srcAddress.toLowerCase()) {
+    return {
+      ok: false,
+      userMessage: `This transaction on ${chainKey} was sent by ${check.sender}, not by the wallet the swap was built for, so it is not this swap. Nothing was swapped.`,
+    };
+  }
+  const hash = claimed.intentHash && sameIntent(intent, claimed.intent) ? (claimed.intentHash as Hex) : intentHash(intent);
+  return { ok: true, intent, intentHash: hash, payload };
 }
 
 /** The intent a list of hub calls creates on the intents contract, if any. */
