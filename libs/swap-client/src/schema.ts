@@ -1119,6 +1119,25 @@ export interface components {
              */
             chainId: number;
         };
+        NetworkTxDto: {
+            /** @description The sender, who signs, in its network’s address form */
+            from: string;
+            /** @description The contract, package or program the transaction calls */
+            to: string;
+            /**
+             * @description How data is written: Solana and Sui base64 bytes, Stellar the base64 XDR envelope, Injective and ICON JSON text
+             * @enum {string}
+             */
+            encoding: "base64" | "xdr" | "json";
+            /** @description What the network’s wallets sign, as encoding says (signature slots empty) */
+            data: string;
+            /** @description Solana: the blockhash the transaction embeds */
+            recentBlockhash?: string;
+            /** @description Solana: sign and send before this block height */
+            lastValidBlockHeight?: string;
+            /** @description Stellar: the network passphrase to sign for */
+            networkPassphrase?: string;
+        };
         IntentDto: {
             /** @example 63473285710247105638745283561238746592834765 */
             intentId: string;
@@ -1170,8 +1189,8 @@ export interface components {
             payload: string;
         };
         BuildResponseDto: {
-            /** @description EVM: { from, to, value, data }. Solana: { from, to, encoding: "base64", data, recentBlockhash, lastValidBlockHeight }, data the wire transaction with an empty fee-payer signature slot */
-            tx: components["schemas"]["EvmTxDto"];
+            /** @description EVM: { from, to, value, data, chainId }. Other networks: { from, to, encoding, data, … } in the network’s own unsigned form (docs/integrators/networks/) */
+            tx: components["schemas"]["EvmTxDto"] | components["schemas"]["NetworkTxDto"];
             /** @description Passed back verbatim at submit */
             intent: components["schemas"]["IntentDto"];
             relayData: components["schemas"]["RelayDataDto"];
@@ -1305,10 +1324,15 @@ export interface components {
             to: string;
             /** @example 0 */
             value?: string;
-            /** @description EVM calldata (0x-hex) or the base64 Solana transaction */
+            /** @description EVM calldata (0x-hex), or another network’s transaction as the builder answered it (see encoding) */
             data: string;
-            /** @enum {string} */
-            encoding?: "base64";
+            /**
+             * @description Networks other than EVM: how data is written (Solana and Sui base64, Stellar xdr, Injective and ICON json)
+             * @enum {string}
+             */
+            encoding?: "base64" | "xdr" | "json";
+            /** @description Stellar: the network passphrase the builder answered (accepted so a built tx can be sent as it is) */
+            networkPassphrase?: string;
             recentBlockhash?: string;
             lastValidBlockHeight?: string;
             /**
@@ -1328,12 +1352,12 @@ export interface components {
         GasEstimateResponseDto: {
             chainKey: string;
             /**
-             * @description Gas units (EVM); signatures (Solana)
+             * @description Gas units (EVM, Sui, Injective, ICON steps); signatures (Solana); resource fee (Stellar)
              * @example 182345
              */
             gas: string;
             /**
-             * @description Per gas unit (wei) or per signature (lamports), at current prices
+             * @description Per unit of gas (per signature on Solana), at current prices
              * @example 1000000000
              */
             price: string;
@@ -1342,8 +1366,11 @@ export interface components {
              * @example 182345000000000
              */
             fee: string;
-            /** @enum {string} */
-            unit: "wei" | "lamports";
+            /**
+             * @description The native smallest unit the fee is in
+             * @enum {string}
+             */
+            unit: "wei" | "lamports" | "mist" | "stroops" | "inj" | "loop";
         };
         IntentStatusRequestDto: {
             /** @description The hub transaction that created the intent (for a spoke source: the relay’s hub transaction) */
@@ -1391,7 +1418,8 @@ export interface components {
             intent: components["schemas"]["IntentDto"];
         };
         CancelResponseDto: {
-            tx: components["schemas"]["EvmTxDto"];
+            /** @description The source network’s unsigned cancel: EVM as for builds; other networks in their own form */
+            tx: components["schemas"]["EvmTxDto"] | components["schemas"]["NetworkTxDto"];
         };
         IntentHashRequestDto: {
             intent: components["schemas"]["IntentDto"];

@@ -9,6 +9,7 @@ import {
   type EvmAdapter,
   type SpokeAdapter,
   type SpokeDeposit,
+  type SpokeMessage,
 } from '@swap/chains';
 import { loadConfig } from '@swap/config';
 import { AppError, type Intent, type IntentRequest } from '@swap/contracts';
@@ -219,10 +220,14 @@ class FixedChainAccess extends ChainAccess {
   }
 
   override spoke<T>(chain: ChainInfo, read: (adapter: SpokeAdapter) => Promise<T>): Promise<T> {
-    const adapter: Pick<SpokeAdapter, 'chain' | 'buildDeposit'> = {
+    const adapter: Pick<SpokeAdapter, 'chain' | 'buildDeposit' | 'buildMessage'> = {
       chain,
       buildDeposit: async (deposit: SpokeDeposit) => (
         this.reads.push({ chain: chain.key, read: 'buildDeposit', args: [deposit] }),
+        SOLANA_DEPOSIT
+      ),
+      buildMessage: async (message: SpokeMessage) => (
+        this.reads.push({ chain: chain.key, read: 'buildMessage', args: [message] }),
         SOLANA_DEPOSIT
       ),
     };
@@ -843,6 +848,35 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
         data: { functionName: 'withdrawTo', args: [ARB_USDC_HUB, 23n, USER_BYTES, 2_475_000_000_000_000_000n] },
       });
       expect(chains.reads.map((r) => r.read)).toEqual(['intentState']);
+    });
+
+    it('from another network: the message its adapter builds, from the sender whose bytes the intent carries, to the hub wallet, with the same hub calls', async () => {
+      const intent = { ...spokeIntent, inputToken: SOL_HUB, srcChain: '1', srcAddress: SOL_USER_BYTES };
+      const { tx } = await builder.cancel({ srcChainKey: 'solana', intent });
+      expect(tx).toEqual(SOLANA_DEPOSIT);
+      const [read, message] = chains.reads;
+      expect(read.read).toBe('intentState');
+      expect(message).toMatchObject({ chain: 'solana', read: 'buildMessage' });
+      const { user, dstChainId, dstAddress, payload } = message.args[0] as SpokeMessage;
+      expect({ user, dstChainId, dstAddress }).toEqual({ user: SOL_USER, dstChainId: 146n, dstAddress: HUB_WALLET_BYTES });
+      const [cancel, , withdraw] = hubCallsOf(payload);
+      expect(decoded(INTENTS_ABI, cancel.data).functionName).toBe('cancelIntent');
+      expect(decoded(HUB_ASSET_MANAGER_ABI, withdraw.data).args).toEqual([SOL_HUB, 1n, SOL_USER_BYTES, 2_475_000_000_000_000_000n]);
+    });
+
+    it('from another network: sender bytes that are none of its addresses are a 400 naming intent.srcAddress', async () => {
+      const intent = { ...spokeIntent, srcChain: '1', srcAddress: USER_BYTES };
+      await expect(builder.cancel({ srcChainKey: 'solana', intent })).rejects.toMatchObject({
+        status: 400,
+        details: [
+          {
+            field: 'intent.srcAddress',
+            rule: 'senderBytes',
+            message: 'intent.srcAddress must be the bytes of an address on solana, as the build answered them',
+          },
+        ],
+      });
+      expect(chains.reads).toEqual([]);
     });
   });
 });

@@ -40,7 +40,7 @@ describe('settlement: a source on a network other than EVM, checked by its adapt
     await s.run(id);
 
     expect(outcome()).toEqual({ status: 'relaying', userMessage: null, verified: true, walletAddress: SENDER });
-    expect(s.store.get(id).history.at(-1)).toMatchObject({ status: 'relaying', detail: 'source transaction confirmed; handed to the relay' });
+    expect((s.store.get(id).history as unknown[]).at(-1)).toMatchObject({ status: 'relaying', detail: 'source transaction confirmed; handed to the relay' });
     expect(s.chains.access.reads).toEqual([{ chain: NETWORK.key, read: 'checkSource', txHash: SIGNATURE }]);
     expect(s.chains.relay.submits).toEqual([
       { chainId: NETWORK.relayChainId, txHash: SIGNATURE, data: { address: HUB_WALLET, payload } },

@@ -41,15 +41,19 @@ export interface EvmTx {
  * An unsigned transaction on a network other than EVM, in that network's own unsigned
  * form: `data` is what its wallets sign, encoded as `encoding` (Solana and Sui: base64
  * bytes; Stellar: the base64 XDR envelope; Injective and ICON: JSON text), `to` the
- * contract or program it calls. The network's other facts ride beside it as strings
- * (Solana: `recentBlockhash`, `lastValidBlockHeight`; Stellar: `networkPassphrase` …).
+ * contract or program it calls, and the few facts a wallet needs beside it.
  */
 export interface NetworkTx {
   from: string;
   to: string;
   encoding: 'base64' | 'xdr' | 'json';
   data: string;
-  [field: string]: string;
+  /** Solana: the blockhash the transaction embeds. */
+  recentBlockhash?: string;
+  /** Solana: sign and send before this block height. */
+  lastValidBlockHeight?: string;
+  /** Stellar: the network passphrase to sign for. */
+  networkPassphrase?: string;
 }
 
 /**

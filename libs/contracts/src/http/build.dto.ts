@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import type { CancelRequest, IntentRequest, PartnerFee } from '../domain/build';
 import { IntentDto } from './intent.dto';
@@ -183,6 +183,33 @@ export class EvmTxDto {
   chainId!: number;
 }
 
+/** An unsigned transaction on a network other than EVM, in that network's own unsigned form (docs/integrators/networks/). */
+export class NetworkTxDto {
+  @ApiProperty({ description: 'The sender, who signs, in its network’s address form' })
+  from!: string;
+
+  @ApiProperty({ description: 'The contract, package or program the transaction calls' })
+  to!: string;
+
+  @ApiProperty({
+    enum: ['base64', 'xdr', 'json'],
+    description: 'How data is written: Solana and Sui base64 bytes, Stellar the base64 XDR envelope, Injective and ICON JSON text',
+  })
+  encoding!: 'base64' | 'xdr' | 'json';
+
+  @ApiProperty({ description: 'What the network’s wallets sign, as encoding says (signature slots empty)' })
+  data!: string;
+
+  @ApiPropertyOptional({ description: 'Solana: the blockhash the transaction embeds' })
+  recentBlockhash?: string;
+
+  @ApiPropertyOptional({ description: 'Solana: sign and send before this block height' })
+  lastValidBlockHeight?: string;
+
+  @ApiPropertyOptional({ description: 'Stellar: the network passphrase to sign for' })
+  networkPassphrase?: string;
+}
+
 export class RelayDataDto {
   @ApiProperty({ description: 'Where the payload is delivered on the hub (the hub wallet, or the intents contract)' })
   address!: string;
@@ -191,13 +218,14 @@ export class RelayDataDto {
   payload!: string;
 }
 
+@ApiExtraModels(EvmTxDto, NetworkTxDto)
 export class BuildResponseDto {
   @ApiProperty({
-    type: EvmTxDto,
+    oneOf: [{ $ref: getSchemaPath(EvmTxDto) }, { $ref: getSchemaPath(NetworkTxDto) }],
     description:
-      'EVM: { from, to, value, data }. Solana: { from, to, encoding: "base64", data, recentBlockhash, lastValidBlockHeight }, data the wire transaction with an empty fee-payer signature slot',
+      'EVM: { from, to, value, data, chainId }. Other networks: { from, to, encoding, data, … } in the network’s own unsigned form (docs/integrators/networks/)',
   })
-  tx!: EvmTxDto;
+  tx!: EvmTxDto | NetworkTxDto;
 
   @ApiProperty({ type: IntentDto, description: 'Passed back verbatim at submit' })
   intent!: IntentDto;
@@ -234,9 +262,13 @@ export class ApproveResponseDto {
   message?: string;
 }
 
+@ApiExtraModels(EvmTxDto, NetworkTxDto)
 export class CancelResponseDto {
-  @ApiProperty({ type: EvmTxDto })
-  tx!: EvmTxDto;
+  @ApiProperty({
+    oneOf: [{ $ref: getSchemaPath(EvmTxDto) }, { $ref: getSchemaPath(NetworkTxDto) }],
+    description: 'The source network’s unsigned cancel: EVM as for builds; other networks in their own form',
+  })
+  tx!: EvmTxDto | NetworkTxDto;
 }
 
 export class DeadlineResponseDto {
