@@ -3,7 +3,6 @@ import {
   INTENTS_ABI,
   INTENT_TUPLE,
   SPOKE_ABI,
-  TRANSFER_DISCRIMINATOR,
   intentHash,
   loadChainRegistry,
   type ChainRegistry,
@@ -312,15 +311,28 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     };
     expect(message.staticAccounts[0]).toBe(solUser); // the fee payer
     expect(message.lifetimeToken).toBe(built.body.tx.recentBlockhash);
-    expect(message.instructions).toHaveLength(1);
-    const [instruction] = message.instructions;
+    // Two ComputeBudget instructions (1 400 000 units, no priority fee), then the asset manager's Anchor `transfer`.
+    expect(message.instructions).toHaveLength(3);
+    const budget = message.instructions
+      .slice(0, 2)
+      .map((ix) => [message.staticAccounts[ix.programAddressIndex], Buffer.from(ix.data!).toString('hex')]);
+    expect(budget).toEqual([
+      ['ComputeBudget111111111111111111111111111111', '02c05c1500'],
+      ['ComputeBudget111111111111111111111111111111', '030000000000000000'],
+    ]);
+    const instruction = message.instructions[2];
     expect(message.staticAccounts[instruction.programAddressIndex]).toBe(program);
     const accounts = instruction.accountIndices!.map((i) => message.staticAccounts[i]);
+    expect(accounts).toHaveLength(11);
     expect(accounts[0]).toBe(solUser);
-    expect(accounts[2]).toBe('11111111111111111111111111111111'); // native SOL: the system program
-    // The instruction carries the hub wallet, the amount and the hub calls (relayData.payload).
+    expect(accounts[1]).toBe('11111111111111111111111111111111'); // the system program
+    expect(accounts[3]).not.toBe(program); // native SOL: the native vault is there…
+    expect([accounts[4], accounts[5], accounts[7]]).toEqual([program, program, program]); // …token vault, token account and mint absent
+    expect(accounts[8]).toBe(registry.findChain('solana')!.connection);
+    const { keccak256 } = await import('viem');
+    // transfer(amount u64, to bytes, data bytes): the chain holds keccak256 of the hub calls (relayData.payload).
     const data = Buffer.from(instruction.data!);
-    expect(data.subarray(0, 8)).toEqual(TRANSFER_DISCRIMINATOR);
+    expect(data.subarray(0, 8)).toEqual(Buffer.from([163, 52, 200, 231, 140, 3, 69, 186]));
     const hubWallet = await chain('0x92.sonic').read.readContract({
       address: registry.hub.contracts!.hubWalletFactory as Address,
       abi: HUB_WALLET_FACTORY_ABI,
@@ -333,9 +345,11 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
       dstChain: '146',
       srcAddress: toHex(getAddressEncoder().encode(solUser) as Uint8Array),
     });
-    expect(`0x${data.subarray(12, 32).toString('hex')}`).toBe(hubWallet.toLowerCase());
-    expect(data.readBigUInt64LE(32)).toBe(1_500_000_000n);
-    expect(`0x${data.subarray(44).toString('hex')}`).toBe(built.body.relayData.payload);
+    expect(data.readBigUInt64LE(8)).toBe(1_500_000_000n);
+    expect(data.readUInt32LE(16)).toBe(20);
+    expect(`0x${data.subarray(20, 40).toString('hex')}`).toBe(hubWallet.toLowerCase());
+    expect(data.readUInt32LE(40)).toBe(32);
+    expect(`0x${data.subarray(44).toString('hex')}`).toBe(keccak256(built.body.relayData.payload as Hex));
     // The user signs it, and the signature verifies against the message.
     const signed = await signTransaction([keyPair], transaction);
     expect(await verifySignature(keyPair.publicKey, signed.signatures[solUser]!, signed.messageBytes)).toBe(true);

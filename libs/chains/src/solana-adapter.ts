@@ -1,25 +1,44 @@
 import {
   AccountRole,
+  addDecoderSizePrefix,
+  addEncoderSizePrefix,
   address,
-  appendTransactionMessageInstruction,
+  appendTransactionMessageInstructions,
   compileTransaction,
   createSolanaRpc,
   createTransactionMessage,
+  fixDecoderSize,
+  fixEncoderSize,
   getAddressEncoder,
   getBase64EncodedWireTransaction,
   getBase64Encoder,
-  getTransactionDecoder,
+  getBytesDecoder,
+  getBytesEncoder,
+  getCompiledTransactionMessageDecoder,
   getProgramDerivedAddress,
+  getStructDecoder,
+  getStructEncoder,
+  getTransactionDecoder,
+  getU128Encoder,
+  getU32Decoder,
+  getU32Encoder,
+  getU64Decoder,
+  getU64Encoder,
+  getU8Encoder,
+  isSignature,
   pipe,
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
+  signature,
+  type AccountMeta,
   type Address,
+  type Base64EncodedWireTransaction,
   type Blockhash,
+  type Instruction,
   type TransactionMessageBytesBase64,
 } from '@solana/kit';
 import { AppError, ErrorCode, type NetworkTx } from '@swap/contracts';
-import { createHash } from 'node:crypto';
-import { hexToBytes } from 'viem';
+import { keccak256, toHex, type Hex } from 'viem';
 import type { ChainInfo } from './chain-registry';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spokes/spoke-network';
 
@@ -27,35 +46,157 @@ export const SOLANA_NATIVE = '11111111111111111111111111111111';
 export const SYSTEM_PROGRAM = SOLANA_NATIVE;
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 export const ASSOCIATED_TOKEN_PROGRAM = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL';
+export const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111';
+
+/** Compute unit limits the public client asks for: a deposit, a message. */
+export const DEPOSIT_COMPUTE_UNITS = 1_400_000;
+export const MESSAGE_COMPUTE_UNITS = 1_000_000;
 
 /**
- * The asset manager's `transfer` instruction as this project encodes it (Anchor
- * convention: the first 8 bytes of sha256("global:transfer"), then borsh
- * `to: Vec<u8>, amount: u64, data: Vec<u8>`). The real program's IDL is not among the
- * public facts this project builds on; the layout is documented with the adapter.
+ * Anchor discriminators from the mainnet programs' IDLs (asset manager `transfer`,
+ * connection `send_message`): the first 8 bytes of sha256("global:<name>").
  */
-export const TRANSFER_DISCRIMINATOR = createHash('sha256').update('global:transfer').digest().subarray(0, 8);
+export const TRANSFER_DISCRIMINATOR = new Uint8Array([163, 52, 200, 231, 140, 3, 69, 186]);
+export const SEND_MESSAGE_DISCRIMINATOR = new Uint8Array([57, 40, 34, 178, 189, 10, 65, 26]);
 
-export function encodeTransferInstructionData(to: Uint8Array, amount: bigint, data: Uint8Array): Uint8Array {
-  const out = Buffer.alloc(8 + 4 + to.length + 8 + 4 + data.length);
-  let offset = 0;
-  TRANSFER_DISCRIMINATOR.copy(out, offset);
-  offset += 8;
-  out.writeUInt32LE(to.length, offset);
-  offset += 4;
-  out.set(to, offset);
-  offset += to.length;
-  out.writeBigUInt64LE(amount, offset);
-  offset += 8;
-  out.writeUInt32LE(data.length, offset);
-  offset += 4;
-  out.set(data, offset);
-  return out;
+/** Borsh `bytes`: a u32 length, then the bytes. */
+const borshBytesEncoder = () => addEncoderSizePrefix(getBytesEncoder(), getU32Encoder());
+
+const transferArgsEncoder = getStructEncoder([
+  ['discriminator', fixEncoderSize(getBytesEncoder(), 8)],
+  ['amount', getU64Encoder()],
+  ['to', borshBytesEncoder()],
+  ['data', borshBytesEncoder()],
+]);
+
+const transferArgsDecoder = getStructDecoder([
+  ['discriminator', fixDecoderSize(getBytesDecoder(), 8)],
+  ['amount', getU64Decoder()],
+  ['to', addDecoderSizePrefix(getBytesDecoder(), getU32Decoder())],
+  ['data', addDecoderSizePrefix(getBytesDecoder(), getU32Decoder())],
+]);
+
+const sendMessageArgsEncoder = getStructEncoder([
+  ['discriminator', fixEncoderSize(getBytesEncoder(), 8)],
+  ['dstChainId', getU128Encoder()],
+  ['dstAddress', borshBytesEncoder()],
+  ['payload', borshBytesEncoder()],
+]);
+
+const setComputeUnitLimitEncoder = getStructEncoder([
+  ['instruction', getU8Encoder()],
+  ['units', getU32Encoder()],
+]);
+const setComputeUnitPriceEncoder = getStructEncoder([
+  ['instruction', getU8Encoder()],
+  ['microLamports', getU64Encoder()],
+]);
+
+/** The two ComputeBudget instructions the public client puts first: a unit limit, a zero priority fee. */
+export function computeBudgetInstructions(units: number): Instruction[] {
+  const programAddress = address(COMPUTE_BUDGET_PROGRAM);
+  return [
+    { programAddress, data: setComputeUnitLimitEncoder.encode({ instruction: 2, units }) },
+    { programAddress, data: setComputeUnitPriceEncoder.encode({ instruction: 3, microLamports: 0n }) },
+  ];
+}
+
+/** The asset manager's and the connection's PDAs (seeds as the public client derives them). */
+export async function assetManagerAccounts(assetManager: string, connection: string) {
+  const program = address(assetManager);
+  const pda = async (programAddress: Address, ...seeds: Parameters<typeof getProgramDerivedAddress>[0]['seeds']) =>
+    (await getProgramDerivedAddress({ programAddress, seeds }))[0];
+  return {
+    program,
+    connection: address(connection),
+    config: await pda(program, 'config-seed'),
+    nativeVault: await pda(program, 'vault_native'),
+    authority: await pda(program, 'dapp_authority'),
+    connectionConfig: await pda(address(connection), 'config'),
+    tokenVault: (mint: Address) => pda(program, 'vault_seed', getAddressEncoder().encode(mint)),
+  };
 }
 
 /**
- * Solana through @solana/kit: the recent blockhash from the configured RPC, and the
- * unsigned deposit transaction (fee payer: the user; its signature slot left empty).
+ * The asset manager's `transfer` as the public client builds it: accounts in IDL order, an
+ * optional account left out stands as the program's own address (Anchor's convention),
+ * the connection's config PDA as the one remaining account; `data` is what the
+ * instruction carries (the public client passes keccak256 of the hub calls).
+ */
+export async function transferInstruction(
+  programs: { assetManager: string; connection: string },
+  deposit: { user: string; token: string; to: Hex; amount: bigint; data: Hex },
+): Promise<Instruction> {
+  const pdas = await assetManagerAccounts(programs.assetManager, programs.connection);
+  const user = address(deposit.user);
+  const absent: AccountMeta = { address: pdas.program, role: AccountRole.READONLY };
+  const native = deposit.token === SOLANA_NATIVE;
+  const mint = address(deposit.token);
+  const accounts: AccountMeta[] = [
+    { address: user, role: AccountRole.WRITABLE_SIGNER },
+    { address: address(SYSTEM_PROGRAM), role: AccountRole.READONLY },
+    { address: pdas.config, role: AccountRole.WRITABLE },
+    native ? { address: pdas.nativeVault, role: AccountRole.WRITABLE } : absent,
+    native ? absent : { address: await pdas.tokenVault(mint), role: AccountRole.WRITABLE },
+    native ? absent : { address: await associatedTokenAccount(user, mint), role: AccountRole.WRITABLE },
+    { address: pdas.authority, role: AccountRole.READONLY },
+    native ? absent : { address: mint, role: AccountRole.READONLY },
+    { address: pdas.connection, role: AccountRole.READONLY },
+    { address: address(TOKEN_PROGRAM), role: AccountRole.READONLY },
+    { address: pdas.connectionConfig, role: AccountRole.WRITABLE },
+  ];
+  const data = transferArgsEncoder.encode({
+    discriminator: TRANSFER_DISCRIMINATOR,
+    amount: deposit.amount,
+    to: hexBytes(deposit.to),
+    data: hexBytes(deposit.data),
+  });
+  return { programAddress: pdas.program, accounts, data };
+}
+
+/** The connection's `send_message` as the public client builds it (no dapp signer: the program's own address stands in). */
+export async function sendMessageInstruction(
+  connection: string,
+  message: { user: string; dstChainId: bigint; dstAddress: Hex; payload: Hex },
+): Promise<Instruction> {
+  const program = address(connection);
+  const [config] = await getProgramDerivedAddress({ programAddress: program, seeds: ['config'] });
+  return {
+    programAddress: program,
+    accounts: [
+      { address: address(message.user), role: AccountRole.WRITABLE_SIGNER },
+      { address: program, role: AccountRole.READONLY },
+      { address: address(SYSTEM_PROGRAM), role: AccountRole.READONLY },
+      { address: config, role: AccountRole.WRITABLE },
+    ],
+    data: sendMessageArgsEncoder.encode({
+      discriminator: SEND_MESSAGE_DISCRIMINATOR,
+      dstChainId: message.dstChainId,
+      dstAddress: hexBytes(message.dstAddress),
+      payload: hexBytes(message.payload),
+    }),
+  };
+}
+
+/** A v0 wire transaction paid by `feePayer`, its signature slot zeroed, as a wallet signs it. */
+export function unsignedTransaction(
+  feePayer: string,
+  lifetime: { blockhash: Blockhash; lastValidBlockHeight: bigint },
+  instructions: Instruction[],
+): Base64EncodedWireTransaction {
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayer(address(feePayer), m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  );
+  return getBase64EncodedWireTransaction(compileTransaction(message));
+}
+
+/**
+ * Solana through @solana/kit: the recent blockhash from the configured RPC, and unsigned
+ * v0 transactions (fee payer: the user; its signature slot left empty) that call the
+ * asset manager's `transfer` or the connection's `send_message` as the public client does.
  */
 export class SolanaAdapter implements SpokeAdapter {
   private readonly rpc: ReturnType<typeof createSolanaRpc>;
@@ -71,6 +212,13 @@ export class SolanaAdapter implements SpokeAdapter {
 
   private signal(): AbortSignal {
     return AbortSignal.timeout(this.options.timeoutMs ?? 5_000);
+  }
+
+  private programs(): { assetManager: string; connection: string } {
+    const { assetManager, connection } = this.chain;
+    if (!assetManager || !connection)
+      throw new AppError(503, ErrorCode.NotConfigured, `This deployment has no assetManager/connection configured for ${this.chain.key}`);
+    return { assetManager, connection };
   }
 
   async latestBlockTime(): Promise<bigint> {
@@ -101,6 +249,7 @@ export class SolanaAdapter implements SpokeAdapter {
     let transaction: ReturnType<ReturnType<typeof getTransactionDecoder>['decode']>;
     try {
       transaction = getTransactionDecoder().decode(getBase64Encoder().encode(tx.data));
+      getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
     } catch {
       throw AppError.validation([
         { field: 'tx.data', rule: 'solanaTransaction', message: 'tx.data must be a base64 Solana wire transaction' },
@@ -119,62 +268,94 @@ export class SolanaAdapter implements SpokeAdapter {
     };
   }
 
-  checkSource(txId: string): Promise<SpokeSourceCheck> {
-    void txId;
-    return Promise.reject(new AppError(501, ErrorCode.NotImplemented, `Source checks on ${this.chain.key} are not built yet`));
-  }
-
-  /** A message to the hub through the connection program (a cancel from Solana). */
-  buildMessage(message: SpokeMessage): Promise<NetworkTx> {
-    void message;
-    return Promise.reject(new AppError(501, ErrorCode.NotImplemented, `Messages from ${this.chain.key} are not built yet`));
-  }
-
-  /** The base64 wire transaction of a deposit, signature slot zeroed, ready for the user to sign. */
-  async buildDeposit(deposit: SpokeDeposit): Promise<NetworkTx> {
-    if (!this.chain.assetManager)
-      throw new AppError(503, ErrorCode.NotConfigured, `This deployment has no assetManager configured for ${this.chain.key}`);
-    const program = address(this.chain.assetManager);
-    const user = address(deposit.user);
-    const [vault] = await getProgramDerivedAddress({ programAddress: program, seeds: ['vault'] });
-    const accounts =
-      deposit.token === SOLANA_NATIVE
-        ? [
-            { address: user, role: AccountRole.WRITABLE_SIGNER },
-            { address: vault, role: AccountRole.WRITABLE },
-            { address: address(SYSTEM_PROGRAM), role: AccountRole.READONLY },
-          ]
-        : [
-            { address: user, role: AccountRole.WRITABLE_SIGNER },
-            { address: await associatedTokenAccount(user, address(deposit.token)), role: AccountRole.WRITABLE },
-            { address: await associatedTokenAccount(vault, address(deposit.token)), role: AccountRole.WRITABLE },
-            { address: address(deposit.token), role: AccountRole.READONLY },
-            { address: address(TOKEN_PROGRAM), role: AccountRole.READONLY },
-          ];
-    const latest = await this.latestBlockhash();
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayer(user, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-      (m) =>
-        appendTransactionMessageInstruction(
-          {
-            programAddress: program,
-            accounts,
-            data: encodeTransferInstructionData(hexToBytes(deposit.to), deposit.amount, hexToBytes(deposit.data)),
-          },
-          m,
-        ),
+  /**
+   * A source transaction by its signature: its fee payer is the sender; a call to the
+   * asset manager's `transfer` is decoded (the chain holds only keccak256 of the hub calls).
+   */
+  async checkSource(txId: string): Promise<SpokeSourceCheck> {
+    if (!isSignature(txId))
+      throw AppError.validation([
+        { field: 'txHash', rule: 'solanaSignature', message: 'txHash must be a base58 Solana transaction signature' },
+      ]);
+    const found = await this.rpc
+      .getTransaction(signature(txId), { encoding: 'base64', maxSupportedTransactionVersion: 0, commitment: 'confirmed' })
+      .send({ abortSignal: this.signal() });
+    if (!found) return { found: false };
+    const [wire] = found.transaction;
+    const compiled = getCompiledTransactionMessageDecoder().decode(
+      getTransactionDecoder().decode(getBase64Encoder().encode(wire)).messageBytes,
     );
+    const keys: string[] = [
+      ...compiled.staticAccounts,
+      ...(found.meta?.loadedAddresses?.writable ?? []),
+      ...(found.meta?.loadedAddresses?.readonly ?? []),
+    ];
+    const sender = keys[0];
+    if (found.meta?.err) return { found: true, success: false, sender, reason: describeError(found.meta.err) };
+    const { assetManager } = this.programs();
+    // getTransaction answers versions up to 0 (maxSupportedTransactionVersion), never v1.
+    if (!('instructions' in compiled)) return { found: true, success: true, sender };
+    for (const ix of compiled.instructions) {
+      if (keys[ix.programAddressIndex] !== assetManager || !ix.data || !startsWith(ix.data, TRANSFER_DISCRIMINATOR)) continue;
+      const accounts = (ix.accountIndices ?? []).map((i) => keys[i]);
+      const args = transferArgsDecoder.decode(ix.data);
+      const nativeVault = accounts[3];
+      return {
+        found: true,
+        success: true,
+        sender,
+        deposit: {
+          token: nativeVault !== assetManager ? SOLANA_NATIVE : accounts[7],
+          amount: args.amount,
+          to: toHex(Uint8Array.from(args.to)),
+          dataHash: toHex(Uint8Array.from(args.data)),
+        },
+      };
+    }
+    return { found: true, success: true, sender };
+  }
+
+  /** A message to the hub through the connection program (a cancel from Solana): it carries keccak256(payload). */
+  async buildMessage(message: SpokeMessage): Promise<NetworkTx> {
+    const { connection } = this.programs();
+    const instruction = await sendMessageInstruction(connection, { ...message, payload: keccak256(message.payload) });
+    const latest = await this.latestBlockhash();
     return {
-      from: deposit.user,
-      to: program,
+      from: message.user,
+      to: connection,
       encoding: 'base64',
-      data: getBase64EncodedWireTransaction(compileTransaction(message)),
+      data: unsignedTransaction(message.user, latest, [...computeBudgetInstructions(MESSAGE_COMPUTE_UNITS), instruction]),
       recentBlockhash: latest.blockhash,
       lastValidBlockHeight: latest.lastValidBlockHeight.toString(),
     };
   }
+
+  /** The base64 wire transaction of a deposit: it carries keccak256(data), the relayer needs the data itself. */
+  async buildDeposit(deposit: SpokeDeposit): Promise<NetworkTx> {
+    const programs = this.programs();
+    const instruction = await transferInstruction(programs, { ...deposit, data: keccak256(deposit.data) });
+    const latest = await this.latestBlockhash();
+    return {
+      from: deposit.user,
+      to: programs.assetManager,
+      encoding: 'base64',
+      data: unsignedTransaction(deposit.user, latest, [...computeBudgetInstructions(DEPOSIT_COMPUTE_UNITS), instruction]),
+      recentBlockhash: latest.blockhash,
+      lastValidBlockHeight: latest.lastValidBlockHeight.toString(),
+    };
+  }
+}
+
+function hexBytes(hex: Hex): Uint8Array {
+  return Uint8Array.from(Buffer.from(hex.slice(2), 'hex'));
+}
+
+function startsWith(data: ArrayLike<number>, prefix: Uint8Array): boolean {
+  return data.length >= prefix.length && prefix.every((b, i) => data[i] === b);
+}
+
+function describeError(err: unknown): string {
+  return JSON.stringify(err, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 }
 
 async function associatedTokenAccount(owner: Address, mint: Address): Promise<Address> {

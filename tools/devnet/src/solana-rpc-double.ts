@@ -1,16 +1,32 @@
-import { getBase58Decoder } from '@solana/kit';
+import {
+  getBase58Decoder,
+  getBase64Encoder,
+  getSignatureFromTransaction,
+  getTransactionDecoder,
+  type Base64EncodedWireTransaction,
+  type TransactionError,
+} from '@solana/kit';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+
+/** A transaction the double reports as landed: its wire form (signed) and, for a failed one, the program's error. */
+export interface SeededSolanaTransaction {
+  wire: Base64EncodedWireTransaction;
+  err?: TransactionError;
+}
 
 /**
  * A stand-in for a Solana RPC endpoint, for the devnet: no Solana validator runs on these
  * machines, and building a Solana transaction needs only a recent blockhash. It answers
  * the JSON-RPC methods the platform calls (getLatestBlockhash, getSlot, getBlockTime,
- * getHealth, getFeeForMessage) with a blockhash that changes every 400 ms, like slots do,
- * and Solana's base fee of 5 000 lamports per required signature.
+ * getHealth, getFeeForMessage, getTransaction) with a blockhash that changes every 400 ms,
+ * like slots do, Solana's base fee of 5 000 lamports per required signature, and the
+ * transactions a test seeded (constructed, signed with @solana/kit; never on any chain),
+ * in getTransaction's base64 shape; any other signature is not found (null).
  */
 export class SolanaRpcDouble {
   private server?: Server;
+  private readonly transactions = new Map<string, SeededSolanaTransaction & { slot: number }>();
   private readonly started = Date.now();
   private current = { slot: -1, blockhash: '' };
   url = '';
@@ -40,6 +56,13 @@ export class SolanaRpcDouble {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
+  /** Reports a signed wire transaction as landed (failed when `err` is given); answers its signature. */
+  seedTransaction(transaction: SeededSolanaTransaction): string {
+    const signature = getSignatureFromTransaction(getTransactionDecoder().decode(getBase64Encoder().encode(transaction.wire)));
+    this.transactions.set(signature, { ...transaction, slot: this.slot() });
+    return signature;
+  }
+
   private slot(): number {
     return 300_000_000 + Math.floor((Date.now() - this.started) / 400);
   }
@@ -63,8 +86,40 @@ export class SolanaRpcDouble {
         const signatures = message[0] & 0x80 ? message[1] : message[0];
         return { result: { context: { slot }, value: 5_000 * signatures } };
       }
+      case 'getTransaction': {
+        const seeded = this.transactions.get(String(params[0]));
+        const encoding = (params[1] as { encoding?: string } | undefined)?.encoding;
+        if (seeded && encoding !== 'base64')
+          return { error: { code: -32602, message: `Invalid params: this stand-in answers encoding base64, not ${encoding}` } };
+        return { result: seeded ? this.landed(seeded) : null };
+      }
       default:
         return { error: { code: -32601, message: `Method not found: ${method}` } };
     }
+  }
+
+  /** getTransaction's answer (encoding base64) for a seeded transaction. */
+  private landed(seeded: SeededSolanaTransaction & { slot: number }) {
+    const err = seeded.err ?? null;
+    return {
+      slot: seeded.slot,
+      blockTime: Math.floor(this.started / 1000) + Math.floor((seeded.slot - 300_000_000) * 0.4),
+      version: 0,
+      transaction: [seeded.wire, 'base64'],
+      meta: {
+        err,
+        status: err === null ? { Ok: null } : { Err: err },
+        fee: 5_000,
+        preBalances: [],
+        postBalances: [],
+        innerInstructions: [],
+        logMessages: [],
+        preTokenBalances: [],
+        postTokenBalances: [],
+        rewards: [],
+        loadedAddresses: { writable: [], readonly: [] },
+        computeUnitsConsumed: 0,
+      },
+    };
   }
 }

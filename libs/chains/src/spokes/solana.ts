@@ -3,13 +3,17 @@ import { hexToBytes, toHex } from 'viem';
 import { SolanaAdapter } from '../solana-adapter';
 import type { SpokeNetwork } from './spoke-network';
 
-/** Solana: addresses travel as the public key's 32 bytes; the asset manager takes a u64 amount. */
+/**
+ * Solana: addresses travel as the public key's 32 bytes (the public client's
+ * encodeAddress); the asset manager's `transfer` takes a u64 amount and, like the public
+ * client, the deposit carries keccak256 of the hub calls, not the calls.
+ */
 export const SOLANA: SpokeNetwork = {
   type: 'SOLANA',
   addressBytes: (address) => toHex(new Uint8Array(getBase58Encoder().encode(address))),
-  addressOfBytes: (bytes) => (bytes.length === 66 ? getBase58Decoder().decode(hexToBytes(bytes)) : undefined),
+  addressOfBytes: (bytes) => (/^0x[0-9a-fA-F]{64}$/.test(bytes) ? getBase58Decoder().decode(hexToBytes(bytes)) : undefined),
   maxAmount: (1n << 64n) - 1n,
   maxAmountName: '64 bits',
-  depositCarriesDataHash: false,
+  depositCarriesDataHash: true,
   createAdapter: (chain, options) => new SolanaAdapter(chain, options),
 };
