@@ -114,7 +114,7 @@ export class StellarAdapter implements SpokeAdapter {
         }),
       ]);
     } catch (error) {
-      if (error instanceof AppError || error instanceof Error) throw error;
+      if (error instanceof Error) throw error;
       throw new Error(`${this.chain.key} ${what}: ${JSON.stringify(error)}`, { cause: error });
     } finally {
       clearTimeout(timer);

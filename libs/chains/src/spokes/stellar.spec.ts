@@ -15,6 +15,7 @@ function mockNodeRequire(request: string): unknown {
 }
 import { Address, Networks, TransactionBuilder, rpc, scValToBigInt, scValToNative, type Transaction, xdr } from '@stellar/stellar-sdk';
 import { toHex, type Hex } from 'viem';
+import type { SpokeDeposit } from './spoke-network';
 import { STELLAR } from './stellar';
 import {
   assembledInvocation,
@@ -82,7 +83,13 @@ describe('Stellar transactions against the public client’s', () => {
   });
 
   it.each(deposits.map((d, i) => [i, d] as const))('deposit %i: the asset manager’s transfer with the same arguments', (_, vector) => {
-    const input = { ...vector.input, to: vector.input.to as Hex, data: vector.input.data as Hex, amount: BigInt(vector.input.amount) };
+    const input: SpokeDeposit = {
+      user: vector.input.user,
+      token: vector.input.token,
+      to: vector.input.to as Hex,
+      data: vector.input.data as Hex,
+      amount: BigInt(vector.input.amount),
+    };
     const operation = depositOperation(assetManager, input);
     const priorityFee = BigInt(vector.simulation.minResourceFee!) + STELLAR_PRIORITY_FEE + 100n;
     const raw = invocationTransaction(input.user, vectors.sequence, Networks.PUBLIC, operation, priorityFee);

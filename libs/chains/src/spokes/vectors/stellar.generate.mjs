@@ -7,7 +7,8 @@
 // constructed simulation built with @stellar/stellar-sdk). The clock is fixed so the
 // transactions' time bounds are reproducible.
 import * as sdk from '@sodax/sdk';
-import { Address, Contract, Keypair, Networks, SorobanDataBuilder, TransactionBuilder, rpc, xdr } from '@stellar/stellar-sdk';
+import { createRequire } from 'node:module';
+import { Address, Contract, Keypair, Networks, SorobanDataBuilder, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
 
 const NOW_MS = 1_790_000_000_000;
 Date.now = () => NOW_MS;
@@ -61,9 +62,16 @@ provider.sorobanServer.simulateTransaction = async (tx) => {
   return simulation;
 };
 
-/** What the public client would have submitted after signing: its raw transaction assembled with the simulation. */
+/**
+ * What the public client submits after signing (its non-raw path): the raw transaction
+ * assembled with the simulation by the SDK's own copy of @stellar/stellar-sdk, as its
+ * deposit and sendMessage do (SorobanRpc.assembleTransaction).
+ */
+const sdkStellarPath = createRequire(createRequire(import.meta.url).resolve('@sodax/sdk')).resolve('@stellar/stellar-sdk');
+const sdkStellar = await import(sdkStellarPath);
 function assembled(rawXdr, simulation) {
-  return rpc.assembleTransaction(TransactionBuilder.fromXDR(rawXdr, Networks.PUBLIC), simulation).build().toXDR();
+  const raw = sdkStellar.TransactionBuilder.fromXDR(rawXdr, Networks.PUBLIC);
+  return sdkStellar.SorobanRpc.assembleTransaction(raw, simulation).build().toXDR();
 }
 
 const deposits = [];
