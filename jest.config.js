@@ -21,8 +21,9 @@ const swc = {
   sourceMaps: 'inline',
 };
 
-// Network libraries that ship only ES modules (@mysten/sui and what it imports) are
-// compiled to CommonJS like the sources; every other package is loaded as it is.
+// Network libraries that ship only ES modules (@mysten/sui and what it imports, parts of
+// @stellar/stellar-sdk) are compiled to CommonJS like the sources; every other package
+// is loaded as it is.
 const esmOnly = [
   '@mysten',
   '@noble',
@@ -34,6 +35,8 @@ const esmOnly = [
   '@protobuf-ts',
   '@0no-co',
   'uint8array-extras',
+  '@exodus',
+  '@stellar',
 ];
 const swcJs = { ...swc, jsc: { target: 'es2022', parser: { syntax: 'ecmascript' } } };
 

@@ -36,7 +36,7 @@ import {
   type PublicClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createSwapClient, type SubmissionStatus, type SwapClient, type Token } from '@swap/client';
+import { createSwapClient, isEvmTx, type SubmissionStatus, type SwapClient, type Token } from '@swap/client';
 
 const DEMO_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const NATIVE = '0x0000000000000000000000000000000000000000';
@@ -158,12 +158,15 @@ export async function runSwap(options: SwapOptions, log: (line: string) => void 
     }
   }
   const built = await api.buildIntent(intentRequest);
+  // This example swaps between EVM chains; other networks answer their own transaction form.
+  if (!isEvmTx(built.tx)) throw new Error(`${intentRequest.srcChainKey} answered a ${built.tx.encoding} transaction, not an EVM one`);
+  const tx = built.tx;
   log(
-    `2. build     to ${built.tx.to}, ${built.tx.data.length / 2 - 1} bytes of calldata, intent ${String(built.intent.intentId).slice(0, 12)}…`,
+    `2. build     to ${tx.to}, ${tx.data.length / 2 - 1} bytes of calldata, intent ${String(built.intent.intentId).slice(0, 12)}…`,
   );
 
   // 3 and 4. Sign locally and broadcast to the source chain.
-  const txHash = await wallet.sendTransaction({ to: built.tx.to as Address, data: built.tx.data as Hex, value: BigInt(built.tx.value) });
+  const txHash = await wallet.sendTransaction({ to: tx.to as Address, data: tx.data as Hex, value: BigInt(tx.value) });
   log(`3. sign      signed by ${account.address} (locally; the key never leaves this process)`);
   const receipt = await chains.src.client.waitForTransactionReceipt({ hash: txHash });
   log(`4. broadcast ${txHash} mined in block ${receipt.blockNumber} (${receipt.status})`);

@@ -16,7 +16,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { DEV_KEYS } from '../../../tools/devnet/src/devnet';
 import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
-import { createSwapClient, SwapApiError } from '@swap/client';
+import { createSwapClient, isEvmTx, SwapApiError, type EvmTx, type NetworkTx } from '@swap/client';
 import { Browser } from './portal-browser';
 import { publicBackendCalls } from './public-backend-client';
 import { contractMiddleware, OpenApiContract, parseBody, type Exchange } from './openapi-contract';
@@ -64,7 +64,9 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     });
     return r.body;
   };
-  const send = async (key: string, tx: { to: string; data: string; value: string }): Promise<Hex> => {
+  const send = async (key: string, built: EvmTx | NetworkTx): Promise<Hex> => {
+    if (!isEvmTx(built)) throw new Error(`an EVM transaction was expected on ${key}`);
+    const tx = built;
     const c = clients.get(key)!;
     const hash = await c.write.sendTransaction({
       to: tx.to as Address,

@@ -11,6 +11,15 @@ export type QuoteResponse = Schemas['QuoteResponseDto'];
 export type IntentRequest = Schemas['IntentRequestDto'];
 export type BuildResponse = Schemas['BuildResponseDto'];
 export type Intent = Schemas['IntentDto'];
+/** An unsigned EVM transaction (`{ from, to, value, data, chainId }`). */
+export type EvmTx = Schemas['EvmTxDto'];
+/** An unsigned transaction on another network, in its own form (`{ from, to, encoding, data, … }`). */
+export type NetworkTx = Schemas['NetworkTxDto'];
+
+/** Whether a built transaction is an EVM one (the others carry `encoding`). */
+export function isEvmTx(tx: EvmTx | NetworkTx): tx is EvmTx {
+  return !('encoding' in tx) && 'value' in tx;
+}
 export type SubmitTxRequest = Schemas['SubmitTxRequestDto'];
 export type SubmitTxResponse = Schemas['SubmitTxResponseDto'];
 export type SubmissionStatus = Schemas['SubmissionStatusResponseDto']['data'];

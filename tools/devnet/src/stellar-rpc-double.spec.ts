@@ -1,13 +1,3 @@
-// Jest's module loader cannot require an ES module (Node 20's own require can), and
-// jest.config transforms neither @exodus nor what sits under @stellar/stellar-sdk's own
-// node_modules: the two ESM-only files @stellar/stellar-sdk requires are loaded by Node,
-// resolved from the SDK as it resolves them.
-jest.mock('@exodus/bytes/base32.js', () => mockNodeRequire('@exodus/bytes/base32.js'));
-jest.mock('../../../node_modules/@stellar/stellar-sdk/node_modules/@noble/hashes/sha2.js', () => mockNodeRequire('@noble/hashes/sha2.js'));
-function mockNodeRequire(request: string): unknown {
-  const path = require.resolve(request, { paths: [require.resolve('@stellar/stellar-sdk')] });
-  return jest.requireActual<{ _load(path: string, parent: null, isMain: boolean): unknown }>('node:module')._load(path, null, false);
-}
 import {
   Address,
   Keypair,
@@ -48,7 +38,7 @@ function chainAt(url: string): ChainInfo {
 
 /** What a Stellar wallet sees: the envelope decoded for the passphrase the builder named, and its one contract call. */
 function asWalletSees(tx: NetworkTx): { transaction: Transaction; contract: string; fn: string; args: xdr.ScVal[] } {
-  const transaction = TransactionBuilder.fromXDR(tx.data, tx.networkPassphrase) as Transaction;
+  const transaction = TransactionBuilder.fromXDR(tx.data, tx.networkPassphrase!) as Transaction;
   const [operation] = transaction.operations;
   if (operation.type !== 'invokeHostFunction' || operation.func.type !== 'hostFunctionTypeInvokeContract')
     throw new Error('not a contract call');

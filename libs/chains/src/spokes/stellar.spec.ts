@@ -1,18 +1,5 @@
 // Vectors: node libs/chains/src/spokes/vectors/stellar.generate.mjs > libs/chains/src/spokes/vectors/stellar.json
 // (the public client @sodax/sdk's own encodeAddress, deposit and call for fixed inputs).
-//
-// Jest's module loader cannot require an ES module (Node 20's own require can), and
-// jest.config transforms neither @exodus nor what sits under @stellar/stellar-sdk's own
-// node_modules: the two ESM-only files @stellar/stellar-sdk requires are loaded by Node,
-// resolved from the SDK as it resolves them.
-jest.mock('@exodus/bytes/base32.js', () => mockNodeRequire('@exodus/bytes/base32.js'));
-jest.mock('../../../../node_modules/@stellar/stellar-sdk/node_modules/@noble/hashes/sha2.js', () =>
-  mockNodeRequire('@noble/hashes/sha2.js'),
-);
-function mockNodeRequire(request: string): unknown {
-  const path = require.resolve(request, { paths: [require.resolve('@stellar/stellar-sdk')] });
-  return jest.requireActual<{ _load(path: string, parent: null, isMain: boolean): unknown }>('node:module')._load(path, null, false);
-}
 import { Address, Networks, TransactionBuilder, rpc, scValToBigInt, scValToNative, type Transaction, xdr } from '@stellar/stellar-sdk';
 import { toHex, type Hex } from 'viem';
 import type { SpokeDeposit } from './spoke-network';
