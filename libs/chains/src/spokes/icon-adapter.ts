@@ -64,7 +64,7 @@ class BoundedHttpProvider extends HttpProvider {
         });
         json = (await response.json()) as typeof json;
       } catch (error) {
-        throw new Error(`ICON RPC ${request.method} failed: ${(error as Error).message}`);
+        throw new Error(`ICON RPC ${request.method} failed: ${(error as Error).message}`, { cause: error });
       }
       if (json.error) throw new IconRpcError(json.error.code, json.error.message);
       if (!response.ok) throw new Error(`ICON RPC ${request.method} answered HTTP ${response.status}`);

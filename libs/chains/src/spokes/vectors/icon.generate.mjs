@@ -4,6 +4,7 @@
 // platform's ICON transactions with the public client's.
 import { ConfigService, IconRawSpokeProvider, IconSpokeService, encodeAddress } from '@sodax/sdk';
 import { spokeChainConfig } from '@sodax/types';
+import process from 'node:process';
 
 const CHAIN = '0x1.icon';
 const chainConfig = spokeChainConfig[CHAIN];
