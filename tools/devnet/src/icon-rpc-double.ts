@@ -56,6 +56,8 @@ export class IconRpcDouble {
   debugApi = true;
   /** Set: debug_estimateStep answers that the SCORE reverted with this reason. */
   revert?: string;
+  /** True: requests are read and never answered (a node that hangs). */
+  stall = false;
   /** The wallet that signs the constructed source transactions. */
   readonly sourceWallet = Wallet.loadPrivateKey(SOURCE_KEY);
 
@@ -64,6 +66,7 @@ export class IconRpcDouble {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
+        if (this.stall) return;
         let call: { id?: unknown; method?: string; params?: Record<string, unknown> };
         try {
           call = JSON.parse(body) as typeof call;
