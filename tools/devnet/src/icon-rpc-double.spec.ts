@@ -160,15 +160,8 @@ describe('ICON adapter against the ICON RPC double', () => {
     const service = new IconService(new IconService.HttpProvider(double.url));
     const result = await service.getTransactionResult(txId).execute();
     expect(result).toMatchObject({ status: 1, txHash: txId });
-    expect(
-      Validator.isTransactionResult(
-        await (
-          await fetch(double.url, rpc('icx_getTransactionResult', { txHash: txId }))
-        )
-          .json()
-          .then((j: { result: unknown }) => j.result),
-      ),
-    ).toBe(true);
+    const wire = (await (await fetch(double.url, rpc('icx_getTransactionResult', { txHash: txId }))).json()) as { result: unknown };
+    expect(Validator.isTransactionResult(wire.result)).toBe(true);
     expect(Converter.toBigNumber((await service.getBalance(USER).execute()).toFixed()).isGreaterThan(0)).toBe(true);
     const now = BigInt(Math.floor(Date.now() / 1000));
     expect((await adapter.latestBlockTime!()) - now).toBeLessThanOrEqual(1n);
