@@ -5,8 +5,7 @@ import type {
   ApproveResponse,
   BuildResponse,
   CancelRequest,
-  EvmTx,
-  NetworkTx,
+  CancelResponse,
   IntentRequest,
   PartnerFee,
   PartnerFeeResponse,
@@ -105,7 +104,7 @@ export interface RpcContract {
   [Subjects.registrySnapshot]: { request: Record<string, never>; reply: ChainCatalogSnapshot };
   [Subjects.intentHash]: { request: { intent: Intent }; reply: { hash: string } };
   [Subjects.intentBuild]: { request: IntentRequest; reply: BuildResponse };
-  [Subjects.intentCancel]: { request: CancelRequest; reply: { tx: EvmTx | NetworkTx } };
+  [Subjects.intentCancel]: { request: CancelRequest; reply: CancelResponse };
   [Subjects.allowanceCheck]: { request: IntentRequest; reply: AllowanceCheckResponse };
   [Subjects.approveBuild]: { request: IntentRequest; reply: ApproveResponse };
   [Subjects.deadline]: { request: { offsetSeconds: number }; reply: { deadline: string } };

@@ -27,10 +27,10 @@ import {
   type ApproveResponse,
   type BuildResponse,
   type CancelRequest,
+  type CancelResponse,
   type EvmTx,
   type Intent,
   type IntentRequest,
-  type NetworkTx,
   type PartnerFee,
   type PartnerFeeResponse,
 } from '@swap/contracts';
@@ -194,7 +194,7 @@ export class IntentBuilderService {
    * wallet to cancel (the relayer delivers it), and, where the deployment names its hub
    * asset manager, to send the refunded input back to the sender on the source chain.
    */
-  async cancel(request: CancelRequest): Promise<{ tx: EvmTx | NetworkTx }> {
+  async cancel(request: CancelRequest): Promise<CancelResponse> {
     const src = this.chain(request.srcChainKey, 'srcChainKey');
     const { intent } = request;
     if (intent.srcChain !== src.relayChainId) {
@@ -242,12 +242,14 @@ export class IntentBuilderService {
     // Addressed to the user's hub wallet (the intent's creator), which runs the calls on the
     // hub, as the public client's callWallet does; the relay delivers to this address.
     const hubWallet = intent.creator.toLowerCase() as Hex;
+    // What the relayer delivers, as for a build: a network whose chain keeps only its hash (Solana) needs it at submit.
+    const relayData = { address: getAddress(intent.creator), payload };
     if (src.type !== 'EVM') {
       const user = this.spokeUserOf(src, intent.srcAddress as Hex);
       const tx = await this.chains.spoke(src, (a) =>
         a.buildMessage({ user, dstChainId: BigInt(hub.relayChainId), dstAddress: hubWallet, payload }),
       );
-      return { tx };
+      return { tx, relayData };
     }
     return {
       tx: evmTx(src, {
@@ -256,6 +258,7 @@ export class IntentBuilderService {
         value: '0',
         data: encodeSendMessage(BigInt(hub.relayChainId), hubWallet, payload),
       }),
+      relayData,
     };
   }
 

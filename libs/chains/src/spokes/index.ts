@@ -1,4 +1,5 @@
 import type { ChainType } from '../chain-registry';
+import { ICON } from './icon';
 import { SOLANA } from './solana';
 import { STELLAR } from './stellar';
 import type { SpokeNetwork } from './spoke-network';
@@ -6,7 +7,7 @@ import type { SpokeNetwork } from './spoke-network';
 export * from './spoke-network';
 
 /** Every network kind other than EVM whose transactions this platform builds, by the registry's chain `type`. */
-export const SPOKE_NETWORKS: Partial<Record<ChainType, SpokeNetwork>> = { SOLANA, STELLAR };
+export const SPOKE_NETWORKS: Partial<Record<ChainType, SpokeNetwork>> = { SOLANA, STELLAR, ICON };
 
 export function spokeNetworkOf(type: ChainType): SpokeNetwork | undefined {
   return SPOKE_NETWORKS[type];

@@ -94,6 +94,12 @@ export interface CancelRequest {
   intent: Intent;
 }
 
+/** `POST /intents/cancel`: the unsigned cancel; from a spoke also what the relayer delivers (pass it at submit). */
+export interface CancelResponse {
+  tx: EvmTx | NetworkTx;
+  relayData?: { address: string; payload: string };
+}
+
 export interface PartnerFeeResponse {
   amount: string;
   fee: string;

@@ -269,6 +269,12 @@ export class CancelResponseDto {
     description: 'The source network’s unsigned cancel: EVM as for builds; other networks in their own form',
   })
   tx!: EvmTxDto | NetworkTxDto;
+
+  @ApiPropertyOptional({
+    type: RelayDataDto,
+    description: 'From a spoke: the hub calls the relayer delivers to the hub wallet (pass it to submit; required for Solana, whose chain keeps only its hash)',
+  })
+  relayData?: RelayDataDto;
 }
 
 export class DeadlineResponseDto {

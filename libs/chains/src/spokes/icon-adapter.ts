@@ -1,0 +1,275 @@
+import { AppError, ErrorCode, type NetworkTx } from '@swap/contracts';
+import { CallBuilder, CallTransactionBuilder, Converter, HttpProvider, IconService, Validator, type CallTransaction } from 'icon-sdk-js';
+import type HttpCall from 'icon-sdk-js/build/transport/http/client/HttpCall';
+import type { HttpCallInterface, HttpResponse } from 'icon-sdk-js/build/transport/http/client/HttpClient';
+import type Request from 'icon-sdk-js/build/transport/jsonrpc/Request';
+import { fromRlp, isHex, toRlp, type Hex } from 'viem';
+import type { ChainInfo } from '../chain-registry';
+import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
+
+/** ICX as the registry lists it (the public client's `nativeToken` for `0x1.icon`). */
+export const ICON_NATIVE = 'cx0000000000000000000000000000000000000000';
+/**
+ * The wICX contract an ICX deposit is sent to (with the ICX as the transaction's value):
+ * @sodax/sdk's config (`spokeChainConfig['0x1.icon'].addresses.wICX`); ChainInfo has no
+ * field for it.
+ */
+export const ICON_WICX = 'cx3975b43d260fb8ec802cef6e60c2f4d07486f11d';
+/** The governance contract answering `getStepPrice`. */
+export const ICON_GOVERNANCE = 'cx0000000000000000000000000000000000000001';
+/** The public client's fixed step limit, used where the node has no debug API to estimate with. */
+export const ICON_DEFAULT_STEP_LIMIT = 2_000_000n;
+
+/** A JSON-RPC error as an ICON node answers it (a plain Error: ChainAccess makes it a 503 unless the adapter maps it). */
+export class IconRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(`ICON RPC error ${code}: ${message}`);
+  }
+
+  /** SCORE failures (-30000 - status) and refused parameters: the network would not run the transaction. */
+  get refused(): boolean {
+    return (this.code <= -30000 && this.code > -31000) || this.code === -32602;
+  }
+}
+
+/**
+ * icon-sdk-js's provider with its transport bounded: the library's own fetch has no
+ * timeout, so each call is sent here with an AbortSignal; the library still builds the
+ * request and parses the answer.
+ */
+class BoundedHttpProvider extends HttpProvider {
+  constructor(
+    url: string,
+    private readonly timeoutMs: number,
+  ) {
+    super(url);
+  }
+
+  override request<T = unknown>(request: Request, converter?: (result: unknown) => T): HttpCall<T> {
+    const call = super.request(request, converter);
+    const { url, timeoutMs } = this;
+    const send = async (): Promise<HttpResponse> => {
+      const body = JSON.stringify(request, (_key, value: unknown) => value ?? undefined);
+      let response: Response;
+      let json: { result?: string; error?: { code: number; message: string } };
+      try {
+        response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        json = (await response.json()) as typeof json;
+      } catch (error) {
+        throw new Error(`ICON RPC ${request.method} failed: ${(error as Error).message}`, { cause: error });
+      }
+      if (json.error) throw new IconRpcError(json.error.code, json.error.message);
+      if (!response.ok) throw new Error(`ICON RPC ${request.method} answered HTTP ${response.status}`);
+      return json as unknown as HttpResponse;
+    };
+    call.httpCall = { execute: send, sendAsync: send } as unknown as HttpCallInterface<T>;
+    return call;
+  }
+}
+
+/** The node's debug endpoint beside its API: `…/api/v3[/channel]` → `…/api/v3d[/channel]`. */
+export function iconDebugUrl(url: string): string {
+  return url.replace(/\/api\/v3(?=\/|$)/, '/api/v3d');
+}
+
+/** The network id from the chain id (`0x1.icon` → `0x1`). */
+export function iconNid(chainId: string | number): string {
+  const nid = String(chainId).split('.')[0];
+  if (!/^0x[0-9a-f]+$/i.test(nid)) throw new Error(`ICON chain id ${chainId} does not start with a hex network id`);
+  return nid;
+}
+
+const hexInt = (value: bigint): string => `0x${value.toString(16)}`;
+
+/** The raw ICON transaction parameters a wallet signs (icx_sendTransaction's params, unsigned). */
+type RawTransaction = ReturnType<typeof Converter.toRawTransaction>;
+
+/**
+ * ICON through icon-sdk-js: deposits and messages as the unsigned icx_sendTransaction
+ * params a wallet (Hana, ICONex, icon-sdk-js's SignedTransaction) signs as they are,
+ * answered as their JSON text. The step limit comes from the node's debug_estimateStep.
+ */
+export class IconAdapter implements SpokeAdapter {
+  private readonly service: IconService;
+  private readonly debug: IconService;
+  private readonly nid: string;
+
+  constructor(
+    readonly chain: ChainInfo,
+    options: { timeoutMs?: number } = {},
+  ) {
+    const url = chain.rpcUrls?.[0];
+    if (!url) throw new Error(`No RPC URL configured for ${chain.key}`);
+    const timeoutMs = options.timeoutMs ?? 5_000;
+    this.service = new IconService(new BoundedHttpProvider(url, timeoutMs));
+    this.debug = new IconService(new BoundedHttpProvider(iconDebugUrl(url), timeoutMs));
+    this.nid = iconNid(chain.chainId);
+  }
+
+  async latestBlockTime(): Promise<bigint> {
+    const block = await plainErrors(this.service.getLastBlock().execute());
+    return BigInt(Converter.toBigNumber(block.timeStamp).toFixed()) / 1_000_000n;
+  }
+
+  /**
+   * The public client's `IconSpokeService.transfer`: the token's IRC2 `transfer` to the
+   * asset manager, `_data` the RLP list [hub calls, hub wallet]; ICX goes to wICX's
+   * `transfer` as the transaction's value.
+   */
+  async buildDeposit(deposit: SpokeDeposit): Promise<NetworkTx> {
+    const assetManager = this.required('assetManager');
+    const native = deposit.token === ICON_NATIVE;
+    const contract = native ? ICON_WICX : deposit.token;
+    const builder = this.builder(deposit.user, contract)
+      .value(native ? hexInt(deposit.amount) : '0x0')
+      .method('transfer')
+      .params({ _to: assetManager, _value: hexInt(deposit.amount), _data: toRlp([deposit.data, deposit.to]) });
+    return this.answer(deposit.user, contract, builder);
+  }
+
+  /** The public client's `IconSpokeService.call`: the connection's `sendMessage` (dstChainId in decimal, as it sends it). */
+  async buildMessage(message: SpokeMessage): Promise<NetworkTx> {
+    const connection = this.required('connection');
+    const builder = this.builder(message.user, connection)
+      .method('sendMessage')
+      .params({ dstChainId: message.dstChainId.toString(), dstAddress: message.dstAddress, payload: message.payload });
+    return this.answer(message.user, connection, builder);
+  }
+
+  /** Steps the transaction takes now (debug_estimateStep) at the governance step price, in loop. */
+  async feeOf(tx: NetworkTx): Promise<SpokeFee> {
+    if (tx.encoding !== 'json')
+      throw AppError.validation([
+        {
+          field: 'tx.encoding',
+          rule: 'iconTransaction',
+          message: `tx.encoding must be json: ${this.chain.key} transactions are sent as the builder returned them`,
+        },
+      ]);
+    const raw = parseRawTransaction(tx.data);
+    if (!raw)
+      throw AppError.validation([
+        { field: 'tx.data', rule: 'iconTransaction', message: 'tx.data must be the JSON of ICON icx_sendTransaction params' },
+      ]);
+    const steps = (await this.estimateSteps(raw)) ?? BigInt(String(raw.stepLimit ?? hexInt(ICON_DEFAULT_STEP_LIMIT)));
+    const price = await this.stepPrice();
+    return { gas: steps.toString(), price: price.toString(), fee: (steps * price).toString(), unit: 'loop' };
+  }
+
+  async checkSource(txId: string): Promise<SpokeSourceCheck> {
+    let result: Awaited<ReturnType<ReturnType<IconService['getTransactionResult']>['execute']>>;
+    try {
+      result = await plainErrors(this.service.getTransactionResult(txId).execute());
+    } catch (error) {
+      // -31002 pending, -31003 executing, -31004 unknown: not (yet) in a block
+      if (error instanceof IconRpcError && error.code <= -31002 && error.code >= -31004) return { found: false };
+      if (error instanceof IconRpcError && error.code === -32602 && /not ?found/i.test(error.message)) return { found: false };
+      throw error;
+    }
+    const tx = await plainErrors(this.service.getTransaction(txId).execute());
+    if (Number(result.status) !== 1)
+      return { found: true, success: false, sender: tx.from, reason: result.failure?.message ?? 'failed on chain' };
+    return { found: true, success: true, sender: tx.from, ...this.depositOf(tx) };
+  }
+
+  /** What a successful transaction deposited, when it was a transfer into the asset manager. */
+  private depositOf(tx: { to: string; value?: { toFixed(): string }; dataType: string; data: unknown }): {
+    deposit?: { token: string; amount: bigint; to: Hex; data: Hex };
+  } {
+    const call = tx.data as { method?: string; params?: Record<string, unknown> } | undefined;
+    const params = call?.params;
+    if (tx.dataType !== 'call' || call?.method !== 'transfer' || params?._to !== this.chain.assetManager) return {};
+    try {
+      const [data, to] = fromRlp(params._data as Hex, 'hex') as Hex[];
+      if (typeof data !== 'string' || typeof to !== 'string') return {};
+      const value = BigInt(tx.value?.toFixed() ?? '0');
+      const token = tx.to === ICON_WICX && value > 0n ? ICON_NATIVE : tx.to;
+      return { deposit: { token, amount: BigInt(params._value as string), to: to.toLowerCase() as Hex, data } };
+    } catch {
+      return {};
+    }
+  }
+
+  private required(contract: 'assetManager' | 'connection'): string {
+    const address = this.chain[contract];
+    if (!address) throw new AppError(503, ErrorCode.NotConfigured, `This deployment has no ${contract} configured for ${this.chain.key}`);
+    return address;
+  }
+
+  private builder(from: string, to: string): CallTransactionBuilder {
+    return new CallTransactionBuilder()
+      .from(from)
+      .to(to)
+      .nid(this.nid)
+      .version('0x3')
+      .timestamp(Date.now() * 1000);
+  }
+
+  /** The unsigned params with the step limit the node estimates (+10 %: the estimate is what it takes now). */
+  private async answer(from: string, to: string, builder: CallTransactionBuilder): Promise<NetworkTx> {
+    const steps = await this.estimateSteps(Converter.toRawTransaction(builder.build()));
+    const stepLimit = steps === undefined ? ICON_DEFAULT_STEP_LIMIT : steps + steps / 10n;
+    const transaction: CallTransaction = builder.stepLimit(hexInt(stepLimit)).build();
+    return { from, to, encoding: 'json', data: JSON.stringify(Converter.toRawTransaction(transaction)) };
+  }
+
+  /** debug_estimateStep; undefined where the node has no debug API; a refusal is a 422 with the node's reason. */
+  private async estimateSteps(raw: RawTransaction): Promise<bigint | undefined> {
+    const { stepLimit: _limit, signature: _signature, ...unsigned } = raw;
+    void _limit;
+    void _signature;
+    try {
+      const steps = await this.debug.estimateStep(unsigned as unknown as CallTransaction).execute();
+      return BigInt(steps.toFixed());
+    } catch (error) {
+      if (error instanceof IconRpcError && error.code === -32601) return undefined;
+      if (error instanceof IconRpcError && error.refused)
+        throw new AppError(422, ErrorCode.TransactionWouldFail, `${this.chain.key} would refuse the transaction: ${error.message}`);
+      throw asError(error);
+    }
+  }
+
+  private async stepPrice(): Promise<bigint> {
+    const call = new CallBuilder().to(ICON_GOVERNANCE).method('getStepPrice').build();
+    const price: unknown = await plainErrors(this.service.call(call).execute());
+    if (typeof price !== 'string' || !isHex(price)) throw new Error(`${this.chain.key} answered getStepPrice without a hex number`);
+    return BigInt(price);
+  }
+}
+
+/** icon-sdk-js throws its own errors (a hash it refuses, a malformed answer) as strings. */
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function plainErrors<T>(promise: Promise<T>): Promise<T> {
+  return promise.catch((error: unknown) => {
+    throw asError(error);
+  });
+}
+
+/** The unsigned params as a wallet takes them, or undefined when the text is not an ICON call/transfer transaction. */
+function parseRawTransaction(text: string): RawTransaction | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const fields = raw as Record<string, unknown>;
+  if (!Validator.isEoaAddress(fields.from) || !Validator.isAddress(fields.to) || typeof fields.nid !== 'string') return undefined;
+  try {
+    return Validator.checkTxData(fields) ? (fields as RawTransaction) : undefined;
+  } catch {
+    return undefined;
+  }
+}
