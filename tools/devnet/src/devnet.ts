@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChainInfo, ChainProfile, TokenInfo } from '@swap/chains';
+import { loadChainRegistry, type ChainInfo, type ChainProfile, type TokenInfo } from '@swap/chains';
 import { unusedPort } from '@swap/testing';
 import {
   createPublicClient,
@@ -18,7 +18,9 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { contractWriter } from './contract-writes';
 import { compileContracts, type Artifact } from './compile';
 import { DevnetRelayer } from './relayer';
+import { IconRpcDouble } from './icon-rpc-double';
 import { SolanaRpcDouble } from './solana-rpc-double';
+import { StellarRpcDouble } from './stellar-rpc-double';
 
 /** anvil's well-known development accounts (public test keys; never hold real value). */
 export const DEV_KEYS: Hex[] = [
@@ -68,6 +70,20 @@ const SOLVER_INVENTORY: Record<string, string> = { USDC: '10000000', WETH: '5000
 /** What each spoke's asset manager holds from the start, so a delivery needs no earlier deposit. */
 const SPOKE_FLOAT: Record<string, string> = { USDC: '10000000', WETH: '5000', ETH: '1000' };
 
+/** A network's RPC stand-in: a local server answering its protocol. */
+interface RpcDouble {
+  readonly url: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The networks the devnet simulates, each with the mainnet tokens it lists (and what its double answers, for the log). */
+const SIMULATED_NETWORKS: { key: string; double: () => RpcDouble; tokens: string[]; answers: string }[] = [
+  { key: 'solana', double: () => new SolanaRpcDouble(), tokens: ['SOL', 'USDC'], answers: 'blockhashes, fees, seeded transactions' },
+  { key: 'stellar', double: () => new StellarRpcDouble(), tokens: ['XLM', 'USDC'], answers: 'Soroban RPC: accounts, simulations' },
+  { key: '0x1.icon', double: () => new IconRpcDouble(), tokens: ['ICX'], answers: 'JSON-RPC v3: step estimates and prices' },
+];
+
 export interface DevnetOptions {
   /** Where the compiled contracts are cached and the profile is written. */
   dataDir: string;
@@ -102,7 +118,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   mkdirSync(dir, { recursive: true });
   const artifacts = compileContracts(dir);
   const nodes: ChildProcess[] = [];
-  const doubles: SolanaRpcDouble[] = [];
+  const doubles: RpcDouble[] = [];
   let relayer: DevnetRelayer | undefined;
   const stop = async () => {
     await relayer?.close();
@@ -224,47 +240,25 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       profileChains.push(chainInfo(spoke, { assetManager, connection }));
     }
 
-    // Solana: no validator runs here; an RPC stand-in serves recent blockhashes, which is
-    // all that building a Solana transaction needs. Its hub assets are real hub tokens.
-    const solanaRpc = new SolanaRpcDouble();
-    await solanaRpc.start();
-    doubles.push(solanaRpc);
-    const hubSol = await hubAsset('SOL (Solana devnet)', 'SOL', 9);
-    const hubSolUsdc = await hubAsset('USDC (Solana devnet)', 'USDC', 6);
-    profileChains.push({
-      key: 'solana',
-      name: 'Solana (devnet: simulated RPC)',
-      type: 'SOLANA',
-      chainId: 'solana',
-      relayChainId: '1',
-      hub: false,
-      assetManager: 'AnCCJjheynmGqPp6Vgat9DTirGKD4CtQzP8cwTYV8qKH',
-      connection: 'GxS8i6D9qQjbSeniD487CnomUxU2pXt6V8P96T6MkUXB',
-      aliases: [],
-      rpcUrls: [solanaRpc.url],
-    });
-    profileTokens.push(
-      {
-        symbol: 'SOL',
-        name: 'Solana',
-        decimals: 9,
-        address: '11111111111111111111111111111111',
-        chainKey: 'solana',
-        hubAsset: hubSol,
-        hubDecimals: 9,
-        vault: hubSol,
-      },
-      {
-        symbol: 'USDC',
-        name: 'USD Coin',
-        decimals: 6,
-        address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
-        chainKey: 'solana',
-        hubAsset: hubSolUsdc,
-        hubDecimals: 6,
-        vault: hubSolUsdc,
-      },
-    );
+    // Networks no local node exists for (Solana, Stellar, ICON …): an RPC double of each,
+    // speaking its real protocol with answers its own library constructs (labelled so in
+    // the chain's name), under the mainnet profile's contracts and tokens; their hub assets
+    // are real hub tokens.
+    const mainnet = loadChainRegistry('mainnet');
+    for (const network of SIMULATED_NETWORKS) {
+      const double = network.double();
+      await double.start();
+      doubles.push(double);
+      const chain = mainnet.getChain(network.key);
+      profileChains.push({ ...chain, name: `${chain.name} (devnet: simulated RPC)`, aliases: [], rpcUrls: [double.url] });
+      for (const symbol of network.tokens) {
+        const token = mainnet.tokensOf(chain.key).find((t) => t.symbol === symbol);
+        if (!token) throw new Error(`The mainnet profile has no ${symbol} on ${chain.key}`);
+        const asset = await hubAsset(`${symbol} (${chain.name} devnet)`, symbol, token.decimals);
+        profileTokens.push({ ...token, hubAsset: asset, hubDecimals: token.decimals, vault: asset });
+      }
+      log(`devnet: ${chain.key} (simulated RPC: ${network.answers}) at ${double.url}`);
+    }
 
     const profile: ChainProfile = {
       name: 'devnet',
@@ -278,7 +272,6 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     const relayApiUrl = await relayer.listen(options.relayPort ?? 0);
     relayer.start();
     for (const c of chains) log(`devnet: ${c.plan.key} (chain id ${c.plan.chainId}) at ${c.rpcUrl}`);
-    log(`devnet: solana (simulated RPC: recent blockhashes only) at ${solanaRpc.url}`);
     log(`devnet: relayer ${relayer.address}, relay API at ${relayApiUrl}`);
     const account = (k: Hex) => ({ address: privateKeyToAccount(k).address, privateKey: k });
     return { profile, profilePath, accounts: DEV_KEYS.map(account), solvers: SOLVER_KEYS.map(account), relayer, relayApiUrl, stop };

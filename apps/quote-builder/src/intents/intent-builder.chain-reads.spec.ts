@@ -852,13 +852,15 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
 
     it('from another network: the message its adapter builds, from the sender whose bytes the intent carries, to the hub wallet, with the same hub calls', async () => {
       const intent = { ...spokeIntent, inputToken: SOL_HUB, srcChain: '1', srcAddress: SOL_USER_BYTES };
-      const { tx } = await builder.cancel({ srcChainKey: 'solana', intent });
+      const { tx, relayData } = await builder.cancel({ srcChainKey: 'solana', intent });
       expect(tx).toEqual(SOLANA_DEPOSIT);
       const [read, message] = chains.reads;
       expect(read.read).toBe('intentState');
       expect(message).toMatchObject({ chain: 'solana', read: 'buildMessage' });
       const { user, dstChainId, dstAddress, payload } = message.args[0] as SpokeMessage;
       expect({ user, dstChainId, dstAddress }).toEqual({ user: SOL_USER, dstChainId: 146n, dstAddress: HUB_WALLET_BYTES });
+      // Solana's chain keeps only the message payload's hash: the relay needs the payload itself.
+      expect(relayData).toEqual({ address: HUB_WALLET, payload });
       const [cancel, , withdraw] = hubCallsOf(payload);
       expect(decoded(INTENTS_ABI, cancel.data).functionName).toBe('cancelIntent');
       expect(decoded(HUB_ASSET_MANAGER_ABI, withdraw.data).args).toEqual([SOL_HUB, 1n, SOL_USER_BYTES, 2_475_000_000_000_000_000n]);
