@@ -1,11 +1,12 @@
 import type { ChainType } from '../chain-registry';
 import { SOLANA } from './solana';
 import type { SpokeNetwork } from './spoke-network';
+import { SUI } from './sui';
 
 export * from './spoke-network';
 
 /** Every network kind other than EVM whose transactions this platform builds, by the registry's chain `type`. */
-export const SPOKE_NETWORKS: Partial<Record<ChainType, SpokeNetwork>> = { SOLANA };
+export const SPOKE_NETWORKS: Partial<Record<ChainType, SpokeNetwork>> = { SOLANA, SUI };
 
 export function spokeNetworkOf(type: ChainType): SpokeNetwork | undefined {
   return SPOKE_NETWORKS[type];
