@@ -1,4 +1,5 @@
 import { bcs } from '@mysten/sui/bcs';
+import { SimulationError } from '@mysten/sui/client';
 import { SuiJsonRpcClient, JsonRpcHTTPTransport, type SuiTransactionBlockResponse } from '@mysten/sui/jsonRpc';
 import { Transaction, type TransactionObjectArgument } from '@mysten/sui/transactions';
 import { fromBase64, normalizeStructTag, normalizeSuiAddress, toHex as suiToHex } from '@mysten/sui/utils';
@@ -100,8 +101,8 @@ export class SuiAdapter implements SpokeAdapter {
       return Buffer.from(await tx.build({ client: this.client })).toString('base64');
     } catch (error) {
       // The builder dry-runs to set the budget; a refusal there is the network's answer, not an outage.
-      if ((error as Error).name === 'SimulationError')
-        throw new AppError(422, ErrorCode.TransactionWouldFail, `The network would refuse this transaction: ${(error as Error).message}`);
+      if (error instanceof SimulationError)
+        throw new AppError(422, ErrorCode.TransactionWouldFail, `The network would refuse this transaction: ${error.message}`);
       throw error;
     }
   }
