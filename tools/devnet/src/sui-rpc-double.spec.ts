@@ -120,6 +120,14 @@ describe('Sui adapter against the Sui RPC double', () => {
     await expect(deposit(usdc)).rejects.toMatchObject({ status: 422, message: expect.stringContaining('InsufficientCoinBalance') });
   });
 
+  it('answers a 422 when the user holds no SUI to pay gas with', async () => {
+    const poor = `0x${'9d'.repeat(32)}`;
+    double.seedCoins(poor, '0x2::sui::SUI', []);
+    await expect(
+      adapter.buildMessage({ user: poor, dstChainId: 146n, dstAddress: vectors.hubWallet as Hex, payload: '0x' }),
+    ).rejects.toMatchObject({ status: 422, message: expect.stringContaining('no SUI') });
+  });
+
   it('refuses garbage and a wrong encoding with a 400 naming the field', async () => {
     const tx = await message();
     await expect(adapter.feeOf({ ...tx, data: 'not a transaction!' })).rejects.toMatchObject({

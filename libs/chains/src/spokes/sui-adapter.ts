@@ -103,6 +103,9 @@ export class SuiAdapter implements SpokeAdapter {
       // The builder dry-runs to set the budget; a refusal there is the network's answer, not an outage.
       if (error instanceof SimulationError)
         throw new AppError(422, ErrorCode.TransactionWouldFail, `The network would refuse this transaction: ${error.message}`);
+      // The builder's wording for a sender without SUI to pay gas with: the user's to fix, not an outage.
+      if (error instanceof Error && /no valid gas coins/i.test(error.message))
+        throw new AppError(422, ErrorCode.TransactionWouldFail, `${sender} holds no SUI coin to pay gas with on ${this.chain.key}`);
       throw error;
     }
   }
