@@ -14,7 +14,16 @@ import type {
   TransactionEffects,
 } from '@mysten/sui/jsonRpc';
 import { TransactionDataBuilder } from '@mysten/sui/transactions';
-import { fromBase64, normalizeStructTag, normalizeSuiAddress, SUI_TYPE_ARG, toBase58, toBase64 } from '@mysten/sui/utils';
+import {
+  fromBase58,
+  fromBase64,
+  normalizeStructTag,
+  normalizeSuiAddress,
+  SUI_TYPE_ARG,
+  toBase58,
+  toBase64,
+  toHex,
+} from '@mysten/sui/utils';
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 
@@ -135,8 +144,12 @@ export class SuiRpcDouble {
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-    this.server?.closeAllConnections();
+    const server = this.server;
+    if (!server) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Clients keep connections alive; closing waits for them otherwise.
+    server.closeAllConnections();
+    await closed;
   }
 
   /** What `owner` holds of `coinType` (replacing the default coin the double answers for any owner). */
@@ -200,7 +213,7 @@ export class SuiRpcDouble {
       case 'suix_getLatestSuiSystemState':
         return { result: this.systemState() };
       case 'sui_getChainIdentifier':
-        return { result: SUI_MAINNET_CHAIN_IDENTIFIER.slice(0, 8) };
+        return { result: toHex(fromBase58(SUI_MAINNET_CHAIN_IDENTIFIER).slice(0, 4)) };
       case 'sui_getCheckpoint':
         return {
           result: { sequenceNumber: String(params[0]), digest: SUI_MAINNET_CHAIN_IDENTIFIER, epoch: '0', timestampMs: '1681392000000' },
