@@ -21,6 +21,7 @@ import { DevnetRelayer } from './relayer';
 import { IconRpcDouble } from './icon-rpc-double';
 import { SolanaRpcDouble } from './solana-rpc-double';
 import { StellarRpcDouble } from './stellar-rpc-double';
+import { SuiRpcDouble } from './sui-rpc-double';
 
 /** anvil's well-known development accounts (public test keys; never hold real value). */
 export const DEV_KEYS: Hex[] = [
@@ -78,8 +79,14 @@ interface RpcDouble {
 }
 
 /** The networks the devnet simulates, each with the mainnet tokens it lists (and what its double answers, for the log). */
-const SIMULATED_NETWORKS: { key: string; double: () => RpcDouble; tokens: string[]; answers: string }[] = [
+const SIMULATED_NETWORKS: { key: string; double: (chain: ChainInfo) => RpcDouble; tokens: string[]; answers: string }[] = [
   { key: 'solana', double: () => new SolanaRpcDouble(), tokens: ['SOL', 'USDC'], answers: 'blockhashes, fees, seeded transactions' },
+  {
+    key: 'sui',
+    double: (chain) => new SuiRpcDouble({ assetManager: chain.assetManager!, connection: chain.connection! }),
+    tokens: ['SUI', 'USDC'],
+    answers: 'JSON-RPC: coins, objects, dry runs',
+  },
   { key: 'stellar', double: () => new StellarRpcDouble(), tokens: ['XLM', 'USDC'], answers: 'Soroban RPC: accounts, simulations' },
   { key: '0x1.icon', double: () => new IconRpcDouble(), tokens: ['ICX'], answers: 'JSON-RPC v3: step estimates and prices' },
 ];
@@ -246,10 +253,10 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     // are real hub tokens.
     const mainnet = loadChainRegistry('mainnet');
     for (const network of SIMULATED_NETWORKS) {
-      const double = network.double();
+      const chain = mainnet.getChain(network.key);
+      const double = network.double(chain);
       await double.start();
       doubles.push(double);
-      const chain = mainnet.getChain(network.key);
       profileChains.push({ ...chain, name: `${chain.name} (devnet: simulated RPC)`, aliases: [], rpcUrls: [double.url] });
       for (const symbol of network.tokens) {
         const token = mainnet.tokensOf(chain.key).find((t) => t.symbol === symbol);

@@ -3,11 +3,12 @@ import { ICON } from './icon';
 import { SOLANA } from './solana';
 import { STELLAR } from './stellar';
 import type { SpokeNetwork } from './spoke-network';
+import { SUI } from './sui';
 
 export * from './spoke-network';
 
 /** Every network kind other than EVM whose transactions this platform builds, by the registry's chain `type`. */
-export const SPOKE_NETWORKS: Partial<Record<ChainType, SpokeNetwork>> = { SOLANA, STELLAR, ICON };
+export const SPOKE_NETWORKS: Partial<Record<ChainType, SpokeNetwork>> = { SOLANA, SUI, STELLAR, ICON };
 
 export function spokeNetworkOf(type: ChainType): SpokeNetwork | undefined {
   return SPOKE_NETWORKS[type];
