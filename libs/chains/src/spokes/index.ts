@@ -1,11 +1,12 @@
 import type { ChainType } from '../chain-registry';
+import { INJECTIVE } from './injective';
 import { SOLANA } from './solana';
 import type { SpokeNetwork } from './spoke-network';
 
 export * from './spoke-network';
 
 /** Every network kind other than EVM whose transactions this platform builds, by the registry's chain `type`. */
-export const SPOKE_NETWORKS: Partial<Record<ChainType, SpokeNetwork>> = { SOLANA };
+export const SPOKE_NETWORKS: Partial<Record<ChainType, SpokeNetwork>> = { SOLANA, INJECTIVE };
 
 export function spokeNetworkOf(type: ChainType): SpokeNetwork | undefined {
   return SPOKE_NETWORKS[type];

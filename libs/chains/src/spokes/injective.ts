@@ -1,0 +1,22 @@
+import { addressProblemOn } from '@swap/contracts';
+import { bytesToHex, hexToBytes, isHex } from 'viem';
+import { InjectiveAdapter } from './injective-adapter';
+import type { SpokeNetwork } from './spoke-network';
+
+/**
+ * Injective: an address travels inside an intent as the UTF-8 bytes of its bech32 text
+ * (the public client's encodeAddress); the asset manager takes a CosmWasm Uint128 amount.
+ */
+export const INJECTIVE: SpokeNetwork = {
+  type: 'INJECTIVE',
+  addressBytes: (address) => bytesToHex(new TextEncoder().encode(address)),
+  addressOfBytes: (bytes) => {
+    if (!isHex(bytes)) return undefined;
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(hexToBytes(bytes));
+    return addressProblemOn('INJECTIVE', 'address', text) === undefined ? text : undefined;
+  },
+  maxAmount: (1n << 128n) - 1n,
+  maxAmountName: '128 bits',
+  depositCarriesDataHash: false,
+  createAdapter: (chain, options) => new InjectiveAdapter(chain, options),
+};
