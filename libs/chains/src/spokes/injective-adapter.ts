@@ -159,7 +159,9 @@ export class InjectiveAdapter implements SpokeAdapter {
         this.txs.httpClient.get<Record<string, never>, { data: RestTxLookup }>(`/cosmos/tx/v1beta1/txs/${hash}`).then((r) => r.data),
       );
     } catch (error) {
-      if ((error as { response?: { status?: number } }).response?.status === 404) return { found: false };
+      const reply = (error as { response?: { status?: number; data?: { message?: unknown } } }).response;
+      // Nodes on older Cosmos SDKs answer an unknown hash with a 500 saying so instead of a 404.
+      if (reply?.status === 404 || /tx not found/i.test(String(reply?.data?.message ?? ''))) return { found: false };
       throw new Error(`${this.chain.key} transaction lookup failed: ${errorText(error)}`, { cause: error });
     }
     const messages = lookup.tx?.body?.messages ?? [];
