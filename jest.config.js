@@ -22,7 +22,7 @@ const swc = {
 };
 
 // Network libraries that ship only ES modules (@mysten/sui and what it imports, parts of
-// @stellar/stellar-sdk) are compiled to CommonJS like the sources; every other package
+// @stellar/stellar-sdk and of @injectivelabs/sdk-ts) are compiled to CommonJS like the sources; every other package
 // is loaded as it is.
 const esmOnly = [
   '@mysten',
@@ -37,6 +37,7 @@ const esmOnly = [
   'uint8array-extras',
   '@exodus',
   '@stellar',
+  '@injectivelabs/[a-z-]+-proto-ts-v2',
 ];
 const swcJs = { ...swc, jsc: { target: 'es2022', parser: { syntax: 'ecmascript' } } };
 

@@ -19,6 +19,7 @@ import { contractWriter } from './contract-writes';
 import { compileContracts, type Artifact } from './compile';
 import { DevnetRelayer } from './relayer';
 import { IconRpcDouble } from './icon-rpc-double';
+import { InjectiveRpcDouble } from './injective-rpc-double';
 import { SolanaRpcDouble } from './solana-rpc-double';
 import { StellarRpcDouble } from './stellar-rpc-double';
 import { SuiRpcDouble } from './sui-rpc-double';
@@ -88,6 +89,12 @@ const SIMULATED_NETWORKS: { key: string; double: (chain: ChainInfo) => RpcDouble
     answers: 'JSON-RPC: coins, objects, dry runs',
   },
   { key: 'stellar', double: () => new StellarRpcDouble(), tokens: ['XLM', 'USDC'], answers: 'Soroban RPC: accounts, simulations' },
+  {
+    key: 'injective-1',
+    double: () => new InjectiveRpcDouble(),
+    tokens: ['SODA'],
+    answers: 'Cosmos REST: accounts, blocks, simulations',
+  },
   { key: '0x1.icon', double: () => new IconRpcDouble(), tokens: ['ICX'], answers: 'JSON-RPC v3: step estimates and prices' },
 ];
 

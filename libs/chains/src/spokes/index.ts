@@ -1,14 +1,15 @@
 import type { ChainType } from '../chain-registry';
 import { ICON } from './icon';
+import { INJECTIVE } from './injective';
 import { SOLANA } from './solana';
-import { STELLAR } from './stellar';
 import type { SpokeNetwork } from './spoke-network';
+import { STELLAR } from './stellar';
 import { SUI } from './sui';
 
 export * from './spoke-network';
 
 /** Every network kind other than EVM whose transactions this platform builds, by the registry's chain `type`. */
-export const SPOKE_NETWORKS: Partial<Record<ChainType, SpokeNetwork>> = { SOLANA, SUI, STELLAR, ICON };
+export const SPOKE_NETWORKS: Partial<Record<ChainType, SpokeNetwork>> = { SOLANA, SUI, STELLAR, INJECTIVE, ICON };
 
 export function spokeNetworkOf(type: ChainType): SpokeNetwork | undefined {
   return SPOKE_NETWORKS[type];
