@@ -1420,6 +1420,8 @@ export interface components {
         CancelResponseDto: {
             /** @description The source network’s unsigned cancel: EVM as for builds; other networks in their own form */
             tx: components["schemas"]["EvmTxDto"] | components["schemas"]["NetworkTxDto"];
+            /** @description From a spoke: the hub calls the relayer delivers to the hub wallet (pass it to submit; required for Solana, whose chain keeps only its hash) */
+            relayData?: components["schemas"]["RelayDataDto"];
         };
         IntentHashRequestDto: {
             intent: components["schemas"]["IntentDto"];

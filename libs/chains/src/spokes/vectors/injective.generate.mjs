@@ -1,4 +1,5 @@
 // Regenerate: node libs/chains/src/spokes/vectors/injective.generate.mjs > libs/chains/src/spokes/vectors/injective.json
+/* global console */
 //
 // Runs @sodax/sdk's own Injective deposit and call for fixed inputs and saves what its
 // wallet provider was asked to execute (sender, contract, CosmWasm message, funds), plus
