@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { RelayApiError, relayDataOf, type ChainInfo, type RelayPacket } from '@swap/chains';
 import {
   AppError,
-  EVM_HASH_PATTERN,
+  canonicalTxHash,
   ErrorCode,
+  EVM_HASH_PATTERN,
   type Intent,
   type IntentExtraDataRequest,
   type IntentPacketRequest,
@@ -129,11 +130,11 @@ export class RelayLookups {
     return chain;
   }
 
-  /** The hash as the relay knows it: EVM in lower case; a Solana signature as given. */
+  /** The hash as the relay knows it (canonicalTxHash: hex ids in one case; base58 signatures as given). */
   private txHashOn(chain: ChainInfo, txHash: string, field: string): string {
     const problem = txHashProblemOn(chain.type, field, txHash);
     if (problem) throw AppError.validation([{ ...problem, message: `${problem.message} (${chain.key})` }]);
-    return chain.type === 'EVM' ? txHash.toLowerCase() : txHash;
+    return canonicalTxHash(chain.type, txHash);
   }
 
   private async relayed<T>(call: () => Promise<T>): Promise<T> {

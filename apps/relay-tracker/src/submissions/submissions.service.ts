@@ -2,14 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { intentHash } from '@swap/chains';
 import {
   AppError,
+  canonicalTxHash,
   ErrorCode,
-  TERMINAL_STATUSES,
   type StoredTransition,
   type SubmissionStatus,
   type SubmissionStatusResponse,
   type SubmissionStreamEvent,
   type SubmitTxMessage,
   type SubmitTxResponse,
+  TERMINAL_STATUSES,
 } from '@swap/contracts';
 import { DATABASE_POOL } from '@swap/service-kit';
 import { randomUUID } from 'node:crypto';
@@ -148,8 +149,9 @@ export class SubmissionsService {
     return row;
   }
 
-  /** EVM transaction hashes are case-insensitive: one form, lower case. (Solana signatures are not.) */
+  /** One text per transaction (canonicalTxHash: hex ids in one case; base58 signatures as given). */
   private normalise(txHash: string, srcChainKey: string): string {
-    return this.chains.registry.findChain(srcChainKey)?.type === 'EVM' ? txHash.toLowerCase() : txHash;
+    const chain = this.chains.registry.findChain(srcChainKey);
+    return chain ? canonicalTxHash(chain.type, txHash) : txHash;
   }
 }

@@ -12,13 +12,14 @@ import {
 import {
   ApiTag,
   AppError,
+  canonicalTxHash,
   ErrorBodyDto,
+  type EventContract,
   Events,
   STREAM_EVENT_ID,
   Subjects,
   SubmissionEventsQueryDto,
   txHashProblemOn,
-  type EventContract,
 } from '@swap/contracts';
 import { ChainCatalogMirror, MessagingClient } from '@swap/messaging';
 import { createSession } from 'better-sse';
@@ -65,7 +66,7 @@ export class SubmissionEventsController {
     const after = lastEventIdOf(request.headers['last-event-id'], query.lastEventId);
     const problem = txHashProblemOn(chain.type, 'txHash', query.txHash);
     if (problem) throw AppError.validation([problem]);
-    const target = { txHash: chain.type === 'EVM' ? query.txHash.toLowerCase() : query.txHash, srcChainKey: chain.key };
+    const target = { txHash: canonicalTxHash(chain.type, query.txHash), srcChainKey: chain.key };
     // Listening before the replay is read: a transition committed meanwhile is heard, not lost.
     const stream = this.streams.watch(target, after);
     try {

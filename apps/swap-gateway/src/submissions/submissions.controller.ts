@@ -10,16 +10,18 @@ import {
 import {
   ApiTag,
   AppError,
+  canonicalAddress,
+  canonicalTxHash,
   ErrorBodyDto,
-  SWAPS_POST_ROUTES,
-  txHashProblemOn,
   Subjects,
   submissionStatusKey,
   SubmissionStatusQueryDto,
   SubmissionStatusResponseDto,
   SubmitTxRequestDto,
-  SubmitTxResponseDto,
   type SubmitTxResponse,
+  SubmitTxResponseDto,
+  SWAPS_POST_ROUTES,
+  txHashProblemOn,
 } from '@swap/contracts';
 import type { ReadModelStore } from '@swap/cache';
 import { KeyedRoute } from '@swap/key-auth';
@@ -60,8 +62,10 @@ export class SubmissionsController {
     // carries no limit headers.
     const chain = await this.catalog.chain(body.srcChainKey);
     await this.limits.admitClient(request, reply);
-    const wallet = chain.type === 'EVM' ? body.walletAddress.toLowerCase() : body.walletAddress;
-    const giveBack = await this.limits.reserveWallet(wallet, reply, () => this.isTracked(body.txHash, chain.key, chain.type === 'EVM'));
+    const wallet = canonicalAddress(chain.type, body.walletAddress);
+    const giveBack = await this.limits.reserveWallet(wallet, reply, () =>
+      this.isTracked(canonicalTxHash(chain.type, body.txHash), chain.key),
+    );
     const orgId = RequestContext.current()?.orgId;
     try {
       const response = await this.messaging.request(Subjects.submissionSubmit, {
@@ -77,8 +81,8 @@ export class SubmissionsController {
     }
   }
 
-  private async isTracked(txHash: string, srcChainKey: string, evm: boolean): Promise<boolean> {
-    const kept = await this.readModels.get(submissionStatusKey(srcChainKey, evm ? txHash.toLowerCase() : txHash)).catch(() => undefined);
+  private async isTracked(txHash: string, srcChainKey: string): Promise<boolean> {
+    const kept = await this.readModels.get(submissionStatusKey(srcChainKey, txHash)).catch(() => undefined);
     if (kept) return true;
     try {
       await this.messaging.request(Subjects.submissionStatus, { txHash, srcChainKey });
@@ -104,7 +108,7 @@ export class SubmissionsController {
     if (problem) throw AppError.validation([problem]);
     // The read model relay-tracker writes on every change; a miss (never submitted, expired,
     // Redis down) is asked of relay-tracker, which answers from its database. Misses are never kept.
-    const txHash = chain.type === 'EVM' ? query.txHash.toLowerCase() : query.txHash;
+    const txHash = canonicalTxHash(chain.type, query.txHash);
     const kept = await this.readModels.get(submissionStatusKey(chain.key, txHash)).catch(() => undefined);
     const json = kept ?? (await this.messaging.requestJson(Subjects.submissionStatus, { txHash: query.txHash, srcChainKey: chain.key }));
     void reply.header('content-type', 'application/json; charset=utf-8').send(json);

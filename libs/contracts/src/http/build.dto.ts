@@ -272,7 +272,8 @@ export class CancelResponseDto {
 
   @ApiPropertyOptional({
     type: RelayDataDto,
-    description: 'From a spoke: the hub calls the relayer delivers to the hub wallet (pass it to submit; required for Solana, whose chain keeps only its hash)',
+    description:
+      'From a spoke: the hub calls the relayer delivers to the hub wallet (pass it to submit; required for Solana, whose chain keeps only its hash)',
   })
   relayData?: RelayDataDto;
 }

@@ -129,3 +129,19 @@ export function txHashProblemOn(chainType: string, field: string, value: string)
   if (!rule || rule.holds(value)) return undefined;
   return { field, rule: rule.rule, message: `${field} must be ${rule.form}` };
 }
+
+/**
+ * One text per transaction id, so two spellings of one transaction are one submission:
+ * hex ids lower case (EVM, ICON, Stellar), Injective's as its chain writes them (upper
+ * case, no 0x); base58 ids (Solana, Sui) are case-sensitive and kept as given.
+ */
+export function canonicalTxHash(chainType: string, txHash: string): string {
+  if (chainType === 'INJECTIVE') return txHash.replace(/^0x/i, '').toUpperCase();
+  if (chainType === 'EVM' || chainType === 'ICON' || chainType === 'STELLAR') return txHash.toLowerCase();
+  return txHash;
+}
+
+/** One text per wallet: hex addresses (EVM, Sui) lower case; the others are case-checked forms, kept as given. */
+export function canonicalAddress(chainType: string, address: string): string {
+  return chainType === 'EVM' || chainType === 'SUI' ? address.toLowerCase() : address;
+}

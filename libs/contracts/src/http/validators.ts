@@ -94,7 +94,7 @@ export function IsHexBytes(options?: ValidationOptions & { maxBytes?: number }):
 
 import { addressProblemOn, txHashProblemOn } from './network-addresses';
 
-export { addressProblemOn, txHashProblemOn };
+export { addressProblemOn, canonicalAddress, canonicalTxHash, txHashProblemOn } from './network-addresses';
 
 /**
  * A nested object field: validated as its class, and an object (class-validator's
