@@ -1,17 +1,15 @@
 import type * as StellarSdk from '@stellar/stellar-sdk';
 import { toHex, type Hex } from 'viem';
-import type * as StellarAdapterModule from './stellar-adapter';
+import { DeferredAdapter } from './deferred-adapter';
 import type { SpokeNetwork } from './spoke-network';
 
 /*
  * The Stellar SDK is loaded on first use, not when the registry is: every service (and
  * every spec) importing @swap/chains would otherwise load it, as network-addresses.ts
- * avoids too; and Jest cannot load it without help (see stellar.spec.ts).
+ * avoids too. Address encoding is synchronous, so it is required where it is needed.
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const stellarSdk = (): typeof StellarSdk => require('@stellar/stellar-sdk');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const adapterModule = (): typeof StellarAdapterModule => require('./stellar-adapter');
 
 /**
  * Stellar: addresses travel as the XDR of their ScVal (scvAddress of an account or a
@@ -25,7 +23,8 @@ export const STELLAR: SpokeNetwork = {
   maxAmount: (1n << 128n) - 1n,
   maxAmountName: '128 bits',
   depositCarriesDataHash: false,
-  createAdapter: (chain, options) => new (adapterModule().StellarAdapter)(chain, options),
+  createAdapter: (chain, options) =>
+    new DeferredAdapter(chain, () => import('./stellar-adapter').then(({ StellarAdapter }) => new StellarAdapter(chain, options))),
 };
 
 function addressOfBytes(bytes: Hex): string | undefined {
