@@ -161,9 +161,7 @@ export async function runSwap(options: SwapOptions, log: (line: string) => void 
   // This example swaps between EVM chains; other networks answer their own transaction form.
   if (!isEvmTx(built.tx)) throw new Error(`${intentRequest.srcChainKey} answered a ${built.tx.encoding} transaction, not an EVM one`);
   const tx = built.tx;
-  log(
-    `2. build     to ${tx.to}, ${tx.data.length / 2 - 1} bytes of calldata, intent ${String(built.intent.intentId).slice(0, 12)}…`,
-  );
+  log(`2. build     to ${tx.to}, ${tx.data.length / 2 - 1} bytes of calldata, intent ${String(built.intent.intentId).slice(0, 12)}…`);
 
   // 3 and 4. Sign locally and broadcast to the source chain.
   const txHash = await wallet.sendTransaction({ to: tx.to as Address, data: tx.data as Hex, value: BigInt(tx.value) });

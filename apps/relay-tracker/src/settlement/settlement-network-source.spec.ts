@@ -40,11 +40,12 @@ describe('settlement: a source on a network other than EVM, checked by its adapt
     await s.run(id);
 
     expect(outcome()).toEqual({ status: 'relaying', userMessage: null, verified: true, walletAddress: SENDER });
-    expect((s.store.get(id).history as unknown[]).at(-1)).toMatchObject({ status: 'relaying', detail: 'source transaction confirmed; handed to the relay' });
+    expect((s.store.get(id).history as unknown[]).at(-1)).toMatchObject({
+      status: 'relaying',
+      detail: 'source transaction confirmed; handed to the relay',
+    });
     expect(s.chains.access.reads).toEqual([{ chain: NETWORK.key, read: 'checkSource', txHash: SIGNATURE }]);
-    expect(s.chains.relay.submits).toEqual([
-      { chainId: NETWORK.relayChainId, txHash: SIGNATURE, data: { address: HUB_WALLET, payload } },
-    ]);
+    expect(s.chains.relay.submits).toEqual([{ chainId: NETWORK.relayChainId, txHash: SIGNATURE, data: { address: HUB_WALLET, payload } }]);
   });
 
   it('a deposit holding only the calls’ hash: the submitted relay data is taken when it hashes to it', async () => {
@@ -97,7 +98,10 @@ describe('settlement: a source on a network other than EVM, checked by its adapt
   it('not a deposit, or a deposit to another hub wallet: failed as not a swap', async () => {
     sourceIs({ found: true, success: true, sender: SENDER });
     await s.run(id);
-    expect(outcome()).toMatchObject({ status: 'failed', userMessage: expect.stringMatching(/^This transaction on solana is not a swap the platform built/) });
+    expect(outcome()).toMatchObject({
+      status: 'failed',
+      userMessage: expect.stringMatching(/^This transaction on solana is not a swap the platform built/),
+    });
 
     const second = s.store.submitted(intent, { txHash: `${SIGNATURE.slice(0, -1)}V`, srcChainKey: NETWORK.key });
     s.chains.access.networkSources.set(`${NETWORK.key}:${second.txHash}`, {
@@ -107,7 +111,10 @@ describe('settlement: a source on a network other than EVM, checked by its adapt
       deposit: { ...deposit, to: '0x00000000000000000000000000000000000000aa', data: payload },
     });
     await s.run(second.id);
-    expect(s.store.get(second.id)).toMatchObject({ status: 'failed', userMessage: expect.stringMatching(/is not a swap the platform built/) });
+    expect(s.store.get(second.id)).toMatchObject({
+      status: 'failed',
+      userMessage: expect.stringMatching(/is not a swap the platform built/),
+    });
   });
 
   it('not found yet: waits within the window, like an EVM source', async () => {

@@ -179,7 +179,13 @@ export class SettlementWorker {
   }
 
   /** A checked source: a swap moves on (to relaying, or from the hub straight to the solvers), anything else fails. */
-  private async confirmSource(row: SubmissionRow, src: ChainInfo, verdict: SourceVerdict, from: string, confirmed: string): Promise<StepResult> {
+  private async confirmSource(
+    row: SubmissionRow,
+    src: ChainInfo,
+    verdict: SourceVerdict,
+    from: string,
+    confirmed: string,
+  ): Promise<StepResult> {
     if (!verdict.ok) return this.fail(row, 'not a swap transaction', verdict.userMessage);
     const truth = { intent: verdict.intent, intentHash: verdict.intentHash, payload: verdict.payload, from };
     await this.claims.checkAgainstChain(row, truth);

@@ -92,7 +92,8 @@ export function checkNetworkSource(
     payload = submitted;
   }
   const intent = payload ? intentOfHubCalls(payload, intents) : undefined;
-  if (!payload || !intent || deposit.to.toLowerCase() !== intent.creator.toLowerCase()) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
+  if (!payload || !intent || deposit.to.toLowerCase() !== intent.creator.toLowerCase())
+    return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
   if (network.addressBytes(check.sender).toLowerCase() !== intent.srcAddress.toLowerCase()) {
     return {
       ok: false,
