@@ -1,0 +1,35 @@
+// Vectors: node libs/chains/src/spokes/vectors/intents.generate.mjs > libs/chains/src/spokes/vectors/intents.json
+// (the public client @sodax/sdk's own intent, hub calls and intent hash for a swap from each network).
+import type { Intent } from '@swap/contracts';
+import type { ChainType } from '../chain-registry';
+import { intentHash } from '../intent';
+import { relayDataOf } from '../protocol-calls';
+import { loadChainRegistry } from '../profiles';
+import vectors from './vectors/intents.json';
+import { SPOKE_NETWORKS } from './index';
+
+const mainnet = loadChainRegistry('mainnet');
+
+describe.each(vectors.vectors.map((v) => [v.chain, v] as const))('a swap from %s, as the public client builds it', (key, v) => {
+  const chain = mainnet.getChain(key);
+  const network = SPOKE_NETWORKS[chain.type as ChainType]!;
+  const intent = v.intent as unknown as Intent;
+
+  it('the sender travels in the intent as the client encodes it, and back', () => {
+    expect(network.addressBytes(v.user)).toBe(v.userBytes.toLowerCase());
+    expect(v.intent.srcAddress.toLowerCase()).toBe(v.userBytes.toLowerCase());
+    expect(network.addressOfBytes(v.userBytes as `0x${string}`)).toBe(v.user);
+  });
+
+  it('the intent names the hub asset and relay chain this platform’s mainnet profile gives', () => {
+    expect(mainnet.findToken(key, v.token)?.hubAsset.toLowerCase()).toBe(v.intent.inputToken.toLowerCase());
+    expect(v.intent.srcChain).toBe(chain.relayChainId);
+  });
+
+  it('the hub calls deposited with it (approve, createIntent) and its hash are the same bytes', () => {
+    expect(relayDataOf(intent, { relayChainId: '146', intents: vectors.intents as `0x${string}` }).payload.toLowerCase()).toBe(
+      v.payload.toLowerCase(),
+    );
+    expect(intentHash(intent)).toBe(v.intentHash);
+  });
+});
