@@ -54,7 +54,14 @@ const common = {
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts'], slowTestThreshold: 10 },
+    // Integration specs get 30 s per test and hook (jest-integration-setup.js).
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts'],
+      slowTestThreshold: 10,
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest-integration-setup.js'],
+    },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/apps/platform-e2e/**/*.e2e-spec.ts'], slowTestThreshold: 30 },
   ],
 };

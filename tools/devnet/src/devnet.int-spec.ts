@@ -1,4 +1,5 @@
 import {
+  ChainAccess,
   encodeApprove,
   encodeAssetManagerTransfer,
   encodeCreateIntent,
@@ -46,13 +47,17 @@ describe('the devnet', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('runs the hub and two spokes with their real chain ids, and writes a valid profile', async () => {
+  it('runs the hub and two spokes with their real chain ids, the simulated networks beside them, and writes a valid profile', async () => {
     const registry = loadChainRegistry(devnet.profilePath);
     expect(registry.chains.map((c) => [c.key, c.chainId, c.relayChainId, c.hub])).toEqual([
       ['0x92.sonic', 146, '146', true],
       ['0xa4b1.arbitrum', 42161, '23', false],
       ['0x2105.base', 8453, '30', false],
       ['solana', 'solana', '1', false],
+      ['sui', 'sui', '21', false],
+      ['stellar', 'stellar', '27', false],
+      ['injective-1', 'injective-1', '19', false],
+      ['0x1.icon', '0x1.icon', '1768124270', false],
     ]);
     for (const chain of registry.chains.filter((c) => c.type === 'EVM')) {
       const client = createPublicClient({ transport: http(chain.rpcUrls![0]) });
@@ -60,6 +65,32 @@ describe('the devnet', () => {
     }
     expect(registry.hub.contracts?.intents).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(registry.findChain('0xa4b1.arbitrum')?.assetManager).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  });
+
+  it('every simulated network builds a deposit through its adapter against its RPC double, under the mainnet contracts', async () => {
+    const registry = loadChainRegistry(devnet.profilePath);
+    const mainnet = loadChainRegistry('mainnet');
+    const users: Record<string, string> = {
+      solana: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+      sui: `0x${'7e'.repeat(32)}`,
+      stellar: 'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7',
+      'injective-1': 'inj1dg6tm62uup53wn2kn97caeqfwt0sukx3qjk8rw',
+      '0x1.icon': 'hx9d8a8376e7db9f00478feb9a46f44f0d051aab57',
+    };
+    const access = new ChainAccess({ timeoutMs: 5_000 });
+    for (const chain of registry.chains.filter((c) => c.type !== 'EVM')) {
+      expect({ key: chain.key, name: chain.name, assetManager: chain.assetManager }).toEqual({
+        key: chain.key,
+        name: expect.stringContaining('(devnet: simulated RPC)'),
+        assetManager: mainnet.getChain(chain.key).assetManager,
+      });
+      const [token] = registry.tokensOf(chain.key);
+      expect(registry.findToken(chain.key, token.address)?.hubAsset).toMatch(/^0x[0-9a-fA-F]{40}$/);
+      const tx = await access.spoke(chain, (a) =>
+        a.buildDeposit({ user: users[chain.key], token: token.address, to: `0x${'11'.repeat(20)}`, amount: 1_000n, data: '0x1234' }),
+      );
+      expect(tx).toMatchObject({ from: users[chain.key], encoding: expect.stringMatching(/^(base64|xdr|json)$/) });
+    }
   });
 
   it('serves recent Solana blockhashes from its RPC stand-in, through the real RPC client', async () => {
