@@ -255,6 +255,20 @@ export class SolanaAdapter implements SpokeAdapter {
         { field: 'tx.data', rule: 'solanaTransaction', message: 'tx.data must be a base64 Solana wire transaction' },
       ]);
     }
+    // Another network's bytes can decode as a Solana transaction with no signer: only one signed by tx.from is this one.
+    const feePayer = Object.keys(transaction.signatures)[0];
+    if (!feePayer)
+      throw AppError.validation([
+        { field: 'tx.data', rule: 'solanaTransaction', message: 'tx.data must be a base64 Solana wire transaction' },
+      ]);
+    if (feePayer !== tx.from)
+      throw AppError.validation([
+        {
+          field: 'tx.from',
+          rule: 'feePayer',
+          message: `tx.from must be the transaction's fee payer (${feePayer}), as the builder answered it`,
+        },
+      ]);
     const message = Buffer.from(transaction.messageBytes).toString('base64') as TransactionMessageBytesBase64;
     const { value } = await this.rpc.getFeeForMessage(message).send({ abortSignal: this.signal() });
     if (value === null) throw new AppError(422, ErrorCode.TransactionWouldFail, 'The transaction’s blockhash has expired; build it again');

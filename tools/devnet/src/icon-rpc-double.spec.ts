@@ -58,6 +58,16 @@ describe('ICON adapter against the ICON RPC double', () => {
     expect(raw.data.params).toMatchObject({ _to: mainnet.assetManager, _value: '0x7' });
   });
 
+  it('refuses a contract (cx…) as the sender with a 400: only a wallet signs', async () => {
+    const contract = 'cx13a9f7e8c1b4a5d6e7f8091a2b3c4d5e6f7a8b9c';
+    await expect(adapter.buildDeposit({ user: contract, token: BNUSD, to: HUB_WALLET, amount: 1n, data: HUB_CALLS })).rejects.toMatchObject(
+      {
+        status: 400,
+        details: [{ field: 'srcAddress', rule: 'iconWallet' }],
+      },
+    );
+  });
+
   it('builds the connection message', async () => {
     const tx = await adapter.buildMessage({ user: USER, dstChainId: 146n, dstAddress: HUB_WALLET, payload: '0xdeadbeef' });
     const raw = asWalletReadsIt(tx.data);

@@ -120,6 +120,18 @@ describe('SolanaAdapter against the Solana RPC double', () => {
     });
   });
 
+  it('feeOf: a transaction sent with another sender, or with no signer (another network’s bytes), is a 400', async () => {
+    const [vector] = vectors.deposits;
+    const tx = await adapter.buildDeposit({ ...vector.input, to: vector.input.to as Hex, data: vector.input.data as Hex, amount: 1n });
+    await expect(adapter.feeOf({ ...tx, from: '11111111111111111111111111111111' })).rejects.toMatchObject({
+      status: 400,
+      details: [{ field: 'tx.from', rule: 'feePayer' }],
+    });
+    // A Solana transaction needs at least one signature: a count of 0, then message bytes, is something else.
+    const unsigned = Buffer.concat([Buffer.from([0, 0x80, 0, 0, 0]), Buffer.alloc(40)]).toString('base64');
+    await expect(adapter.feeOf({ ...tx, data: unsigned })).rejects.toMatchObject({ status: 400, details: [{ field: 'tx.data' }] });
+  });
+
   describe('checkSource', () => {
     it('a landed deposit: its signer, and what the asset manager received (keccak256 of the hub calls)', async () => {
       const keyPair = await generateKeyPair();

@@ -21,6 +21,7 @@ import {
 } from '@swap/chains';
 import {
   AppError,
+  canonicalAddress,
   ErrorCode,
   isEvmAddressText,
   type AllowanceCheckResponse,
@@ -143,7 +144,13 @@ export class IntentBuilderService {
     const hubCalls = relayData.payload;
     if (src.type !== 'EVM') {
       const tx = await this.chains.spoke(src, (a) =>
-        a.buildDeposit({ user: request.srcAddress, token: input.address, to: creator.toLowerCase() as Hex, amount, data: hubCalls }),
+        a.buildDeposit({
+          user: canonicalAddress(src.type, request.srcAddress),
+          token: input.address,
+          to: creator.toLowerCase() as Hex,
+          amount,
+          data: hubCalls,
+        }),
       );
       return { tx, intent, relayData };
     }

@@ -205,6 +205,15 @@ export class IconAdapter implements SpokeAdapter {
   }
 
   private builder(from: string, to: string): CallTransactionBuilder {
+    // A contract (cx…) holds tokens but cannot sign a transaction.
+    if (!from.startsWith('hx'))
+      throw AppError.validation([
+        {
+          field: 'srcAddress',
+          rule: 'iconWallet',
+          message: `srcAddress must be an ICON wallet (hx…) on ${this.chain.key}: a contract cannot sign a transaction`,
+        },
+      ]);
     return new CallTransactionBuilder()
       .from(from)
       .to(to)

@@ -51,6 +51,7 @@ describe('addressProblemOn', () => {
       cosmos,
       long,
       good.toUpperCase().replace('INJ1', 'inj1'),
+      good.toUpperCase(),
       '0x0000000000000000000000000000000000000000',
     ]) {
       expect(problem('INJECTIVE', bad)).toMatchObject({ rule: 'injectiveAddress' });

@@ -76,8 +76,9 @@ const ADDRESS_RULES: Record<string, { rule: string; holds: (value: string) => bo
   },
   INJECTIVE: {
     rule: 'injectiveAddress',
-    holds: (v) => isBech32Account(v, 'inj'),
-    form: 'an Injective bech32 address (inj1…) with a valid checksum',
+    // Lower case only: the intent carries the text's bytes, so one address has one spelling.
+    holds: (v) => v === v.toLowerCase() && isBech32Account(v, 'inj'),
+    form: 'an Injective bech32 address (inj1…, lower case) with a valid checksum',
   },
   ICON: {
     rule: 'iconAddress',
