@@ -147,9 +147,11 @@ describe('the solver marketplace across two quote-builder replicas over the real
     const res = await quote(a);
     expect(res.status).toBe(200);
     expect(res.body.quoted_amount).toBe('1500');
-    // The too-late solver keeps the RFQ open until the deadline, and not beyond it.
+    // The too-late solver keeps the RFQ open until the deadline, and not beyond it: its
+    // answer is counted as missed (below). The wall-time bound only says it never hangs: a
+    // busy 2-core CI machine answered a 250 ms deadline in 766 ms once (speed is for benchmarks).
     expect(res.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 10);
-    expect(res.ms).toBeLessThan(DEADLINE_MS + 400);
+    expect(res.ms).toBeLessThan(DEADLINE_MS + 2_000);
     for (const name of ['fast', 'slow-best', 'too-late', 'garbage', 'leaver'])
       expect({ name, asked: solvers[name].rfqs().length }).toEqual({ name, asked: 1 });
     expect(solvers.garbage.frames.filter((f) => f.type === 'error').map((f) => f.message)).toEqual([
