@@ -41,6 +41,7 @@ import { AppError, ErrorCode, type NetworkTx } from '@swap/contracts';
 import { keccak256, toHex, type Hex } from 'viem';
 import type { ChainInfo } from './chain-registry';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spokes/spoke-network';
+import { requireEncoding } from './spokes/network-tx';
 
 export const SOLANA_NATIVE = '11111111111111111111111111111111';
 export const SYSTEM_PROGRAM = SOLANA_NATIVE;
@@ -238,14 +239,7 @@ export class SolanaAdapter implements SpokeAdapter {
    * transaction whose blockhash has expired is a 422 asking for a new build.
    */
   async feeOf(tx: NetworkTx): Promise<SpokeFee> {
-    if (tx.encoding !== 'base64')
-      throw AppError.validation([
-        {
-          field: 'tx.encoding',
-          rule: 'solanaTx',
-          message: `tx.encoding must be base64: ${this.chain.key} transactions are sent as the builder returned them`,
-        },
-      ]);
+    requireEncoding(tx, 'base64', 'solanaTx', `${this.chain.key} transactions are sent as the builder returned them`);
     let transaction: ReturnType<ReturnType<typeof getTransactionDecoder>['decode']>;
     try {
       transaction = getTransactionDecoder().decode(getBase64Encoder().encode(tx.data));

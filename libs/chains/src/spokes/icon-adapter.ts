@@ -6,6 +6,7 @@ import type Request from 'icon-sdk-js/build/transport/jsonrpc/Request';
 import { fromRlp, isHex, toRlp, type Hex } from 'viem';
 import type { ChainInfo } from '../chain-registry';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
+import { requireEncoding } from './network-tx';
 
 /** ICX as the registry lists it (the public client's `nativeToken` for `0x1.icon`). */
 export const ICON_NATIVE = 'cx0000000000000000000000000000000000000000';
@@ -146,14 +147,7 @@ export class IconAdapter implements SpokeAdapter {
 
   /** Steps the transaction takes now (debug_estimateStep) at the governance step price, in loop. */
   async feeOf(tx: NetworkTx): Promise<SpokeFee> {
-    if (tx.encoding !== 'json')
-      throw AppError.validation([
-        {
-          field: 'tx.encoding',
-          rule: 'iconTransaction',
-          message: `tx.encoding must be json: ${this.chain.key} transactions are sent as the builder returned them`,
-        },
-      ]);
+    requireEncoding(tx, 'json', 'iconTransaction', `${this.chain.key} transactions are sent as the builder returned them`);
     const raw = parseRawTransaction(tx.data);
     if (!raw)
       throw AppError.validation([

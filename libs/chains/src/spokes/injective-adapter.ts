@@ -11,6 +11,7 @@ import { AppError, ErrorCode, type NetworkTx } from '@swap/contracts';
 import { bytesToHex, hexToBytes, type Hex } from 'viem';
 import type { ChainInfo } from '../chain-registry';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
+import { requireEncoding } from './network-tx';
 
 /** The gas limit every built transaction offers (an asset-manager transfer plus its cross-chain message). */
 export const INJECTIVE_GAS_LIMIT = 1_000_000;
@@ -108,14 +109,7 @@ export class InjectiveAdapter implements SpokeAdapter {
    * simulation the chain refuses, or a use above the transaction's gas limit, is a 422.
    */
   async feeOf(tx: NetworkTx): Promise<SpokeFee> {
-    if (tx.encoding !== 'json')
-      throw AppError.validation([
-        {
-          field: 'tx.encoding',
-          rule: 'injectiveTx',
-          message: `tx.encoding must be json: ${this.chain.key} transactions are amino sign docs`,
-        },
-      ]);
+    requireEncoding(tx, 'json', 'injectiveTx', `${this.chain.key} transactions are amino sign docs`);
     const doc = parseSignDoc(tx.data);
     const signer = doc.msgs[0].value.sender;
     const account = await this.account(signer);

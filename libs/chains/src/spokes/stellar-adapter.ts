@@ -17,6 +17,7 @@ import { AppError, ErrorCode, type NetworkTx } from '@swap/contracts';
 import { hexToBytes, toHex, type Hex } from 'viem';
 import type { ChainInfo } from '../chain-registry';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
+import { requireEncoding } from './network-tx';
 
 /** The inclusion fee the public client bids above the base fee (@sodax/sdk STELLAR_PRIORITY_FEE). */
 export const STELLAR_PRIORITY_FEE = 10_000n;
@@ -142,14 +143,7 @@ export class StellarAdapter implements SpokeAdapter {
    * `fee` their sum.
    */
   async feeOf(tx: NetworkTx): Promise<SpokeFee> {
-    if (tx.encoding !== 'xdr')
-      throw AppError.validation([
-        {
-          field: 'tx.encoding',
-          rule: 'stellarTx',
-          message: `tx.encoding must be xdr: ${this.chain.key} transactions are base64 XDR envelopes as the builder returned them`,
-        },
-      ]);
+    requireEncoding(tx, 'xdr', 'stellarTx', `${this.chain.key} transactions are base64 XDR envelopes as the builder returned them`);
     const passphrase = await this.networkPassphrase();
     let transaction: Transaction;
     try {

@@ -7,6 +7,7 @@ import { AppError, ErrorCode, type NetworkTx } from '@swap/contracts';
 import { hexToBytes, type Hex } from 'viem';
 import type { ChainInfo } from '../chain-registry';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
+import { requireEncoding } from './network-tx';
 
 export const SUI_COIN_TYPE = normalizeStructTag('0x2::sui::SUI');
 /** How many of the user's coins of a type the deposit looks at, as the public client does. */
@@ -111,14 +112,7 @@ export class SuiAdapter implements SpokeAdapter {
   }
 
   async feeOf(tx: NetworkTx): Promise<SpokeFee> {
-    if (tx.encoding !== 'base64')
-      throw AppError.validation([
-        {
-          field: 'tx.encoding',
-          rule: 'suiTransaction',
-          message: `tx.encoding must be base64: ${this.chain.key} transactions are sent as the builder returned them`,
-        },
-      ]);
+    requireEncoding(tx, 'base64', 'suiTransaction', `${this.chain.key} transactions are sent as the builder returned them`);
     const bytes = decodeTransactionData(tx.data);
     const data = bytes && parseTransactionData(bytes);
     if (!bytes || !data?.V1)
