@@ -3,9 +3,12 @@ import { Server as NetServer } from 'node:net';
 
 /**
  * How long a stopping service keeps serving connections already open before it closes the
- * idle ones. A request already on its way over a kept-alive connection arrives within it and
- * is answered (not reset), and a gateway sending a stream of requests has by then met a
- * refused connection and moved to a peer, so closing the idle ones races no request.
+ * idle ones, by default (a service run as its own process waits longer:
+ * `processDrainGraceMs`). A request already on its way over a kept-alive connection
+ * arrives within it and is answered (not reset), and a gateway sending a stream of
+ * requests has usually met a refused connection by then and moved to a peer. Closing the
+ * idle ones can still race a request a busy client sends just then: the gateway resends
+ * a safe bodiless one (GET) to a peer; anything else is the caller's 502.
  */
 export const DRAIN_GRACE_MS = 300;
 

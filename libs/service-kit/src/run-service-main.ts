@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type ServiceConfig } from '@swap/config';
 import type { ServiceDefinition } from './service-definition';
+import { DRAIN_GRACE_MS } from './http-drain';
 import { startService, type RunningService } from './start-service';
 
 /**
@@ -21,7 +22,7 @@ export async function runServiceMain<C extends ServiceConfig>(definition: Servic
   }
   let service: RunningService;
   try {
-    service = await startService(definition, { config });
+    service = await startService(definition, { config, drainGraceMs: processDrainGraceMs(config) });
   } catch (error) {
     // A rule across variables checked at start (OPS_TOKEN beside HOST) is a configuration error too.
     if (error instanceof ConfigError) {
@@ -33,6 +34,17 @@ export async function runServiceMain<C extends ServiceConfig>(definition: Servic
   }
   stopOnSignals(() => service.close(), config.SHUTDOWN_TIMEOUT_MS);
   return service;
+}
+
+/**
+ * A process stopping on a signal waits for its clients to close their idle kept-alive
+ * connections themselves (they do, a moment before the keep-alive timeout this server
+ * announces) rather than closing them under a request that may be on its way: up to
+ * HTTP_KEEP_ALIVE_TIMEOUT_MS, within half the shutdown budget. (In-process services, as
+ * tests and the embedded platform run them, keep the short default.)
+ */
+export function processDrainGraceMs(config: Pick<ServiceConfig, 'HTTP_KEEP_ALIVE_TIMEOUT_MS' | 'SHUTDOWN_TIMEOUT_MS'>): number {
+  return Math.max(DRAIN_GRACE_MS, Math.min(config.HTTP_KEEP_ALIVE_TIMEOUT_MS, config.SHUTDOWN_TIMEOUT_MS / 2));
 }
 
 /** Runs `stop` once on SIGTERM/SIGINT; exits 0 when it finishes, 1 if it overruns `timeoutMs`. */

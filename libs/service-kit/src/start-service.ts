@@ -56,7 +56,12 @@ type AnyServiceConfig = ServiceConfig & Partial<BusSettings & CacheSettings & Da
 
 export async function startService<C extends ServiceConfig>(
   definition: ServiceDefinition<C>,
-  options: { config: C; shared?: SharedRuntime },
+  options: {
+    config: C;
+    shared?: SharedRuntime;
+    /** How long a stop keeps serving the connections already open (see `stopAccepting`). */
+    drainGraceMs?: number;
+  },
 ): Promise<RunningService> {
   const config = options.config as C & AnyServiceConfig;
   // A service with operator routes (its configuration has OPS_TOKEN) refuses to listen beyond
@@ -261,7 +266,7 @@ export async function startService<C extends ServiceConfig>(
           // New connections are refused from now on (a gateway retries those on a peer); the
           // ones open are served a moment longer, then the app stops: its destroy hooks, the
           // HTTP requests still running, the bus handlers (BusServer drains), connections.
-          await stopAccepting(fastify.server);
+          await stopAccepting(fastify.server, options.drainGraceMs);
           state.refusingRequests = true;
           await nest.close();
           for (const close of closers) await close().catch((error: Error) => logger.warn({ err: error }, 'error while closing'));

@@ -26,6 +26,28 @@ export function isConnectError(error: unknown): boolean {
   return code !== undefined && NOT_CONNECTED.has(code);
 }
 
+/** A connection closed under a request (the peer reset or ended it) rather than a timeout or a refusal of ours. */
+const CLOSED_UNDER_REQUEST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+/** Methods that change nothing (RFC 9110 §9.2.1), sent without a body: sending one twice is harmless. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A request that may go to another replica although it was written to this one: a safe
+ * method without a body whose connection closed before any answer began. That is the
+ * kept-alive connection a stopping replica closed as idle just as the request went out
+ * over it (the same rule as nginx's `proxy_next_upstream error` for idempotent requests).
+ */
+function mayResend(options: Dispatcher.DispatchOptions, error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return (
+    SAFE_METHODS.has(options.method.toUpperCase()) &&
+    (options.body == null || options.body === '') &&
+    code !== undefined &&
+    CLOSED_UNDER_REQUEST.has(code)
+  );
+}
+
 /**
  * The replicas of one service behind the gateway: one keep-alive pool per URL, requests
  * taken in turn (round robin), and a replica that refused a connection passed over for a
@@ -101,17 +123,32 @@ export class UpstreamPool extends Dispatcher {
     void destroyed.then(callback);
   }
 
-  private attempt(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler, order: number[], step: number): boolean {
+  private attempt(
+    options: Dispatcher.DispatchOptions,
+    handler: Dispatcher.DispatchHandler,
+    order: number[],
+    step: number,
+    resent = false,
+  ): boolean {
     const index = order[step];
     let connected = false;
+    let answered = false;
     const guarded = guard(handler, {
       connected: () => (connected = true),
+      answered: () => (answered = true),
       failed: (error) => {
-        if (connected || !isConnectError(error)) return false;
-        this.downUntil[index] = Date.now() + REFUSED_COOLDOWN_MS;
+        const refused = !connected && isConnectError(error);
+        if (refused) this.downUntil[index] = Date.now() + REFUSED_COOLDOWN_MS;
         if (step + 1 >= order.length) return false;
-        this.attempt(options, handler, order, step + 1);
-        return true;
+        if (refused) {
+          this.attempt(options, handler, order, step + 1, resent);
+          return true;
+        }
+        if (connected && !answered && !resent && mayResend(options, error)) {
+          this.attempt(options, handler, order, step + 1, true);
+          return true;
+        }
+        return false;
       },
     });
     return this.pools[index].dispatch(
@@ -128,7 +165,7 @@ export class UpstreamPool extends Dispatcher {
  */
 function guard(
   handler: Dispatcher.DispatchHandler,
-  hooks: { connected(): void; failed(error: unknown): boolean },
+  hooks: { connected(): void; answered(): void; failed(error: unknown): boolean },
 ): Dispatcher.DispatchHandler {
   return new Proxy(handler, {
     get(target, property) {
@@ -137,6 +174,12 @@ function guard(
       if (property === 'onConnect' || property === 'onRequestStart') {
         return (...args: unknown[]) => {
           hooks.connected();
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      if (property === 'onHeaders' || property === 'onResponseStart') {
+        return (...args: unknown[]) => {
+          hooks.answered();
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       }

@@ -133,6 +133,18 @@ describe('the gateway over several replicas of a service', () => {
     expect(dying.receipts.length + healthy.receipts.length).toBe(statuses.length);
   });
 
+  it('sends a GET whose connection closed before any answer to the next replica, once: a stopping replica closing a kept-alive connection', async () => {
+    const dying = await started({ dies: true });
+    const healthy = await started();
+    const gateway = await gatewayOver([dying.url, healthy.url]);
+    for (let i = 0; i < 6; i++) expect((await fetch(`${gateway.url}/v1/swaps/tokens`)).status).toBe(200);
+    // Every second one went to the dying replica first, then once to the healthy one.
+    expect([dying.receipts.length, healthy.receipts.length]).toEqual([3, 6]);
+    // With nowhere else to go, the reset is the caller's: 502, sent once.
+    const alone = await gatewayOver([(await started({ dies: true })).url]);
+    expect((await fetch(`${alone.url}/v1/swaps/tokens`)).status).toBe(502);
+  });
+
   it('tries the next replica for a WebSocket handshake whose connection was refused', async () => {
     const down = `http://127.0.0.1:${await unusedPort()}`;
     const second = await started();
