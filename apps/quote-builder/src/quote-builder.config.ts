@@ -1,9 +1,9 @@
-import { ServiceConfig, WithBus, WithChains, WithDatabase, WithOperatorRoutes } from '@swap/config';
+import { ServiceConfig, WithBus, WithCache, WithChains, WithDatabase, WithOperatorRoutes } from '@swap/config';
 import { DefaultAdminPorts, DefaultPorts, IsEvmAddress, IsUint256String } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
-export class QuoteBuilderConfig extends WithChains(WithOperatorRoutes(WithDatabase(WithBus(ServiceConfig)))) {
+export class QuoteBuilderConfig extends WithChains(WithOperatorRoutes(WithCache(WithDatabase(WithBus(ServiceConfig))))) {
   override PORT = DefaultPorts['quote-builder'];
   override ADMIN_PORT = DefaultAdminPorts['quote-builder'];
 

@@ -11,7 +11,7 @@ export const quoteBuilder: ServiceDefinition<QuoteBuilderConfig> = {
   description: 'Chain and token registry, quotes from the solver marketplace and unsigned transactions; the solver API (/v1/intent/*).',
   configClass: QuoteBuilderConfig,
   module: QuoteBuilderModule,
-  uses: { bus: true, database: ownDatabase('quote-builder', __dirname, PrismaClient) },
+  uses: { bus: true, cache: true, database: ownDatabase('quote-builder', __dirname, PrismaClient) },
   configure: async (app) => {
     installSolverApiErrorShape(app.getHttpAdapter().getInstance());
     await registerMarketplaceSocket(app);

@@ -74,11 +74,10 @@ export interface ChainAdapter {
 
 /**
  * An EVM chain through viem: block time, ERC-20 allowances, and the hub wallet a spoke
- * user's intents are created from (asked of the factory once per user, then kept).
+ * user's intents are created from.
  */
 export class EvmAdapter implements ChainAdapter {
   private readonly client: PublicClient;
-  private readonly hubWallets = new Map<string, Address>();
   private blockTime?: { value: Promise<bigint>; at: number };
 
   constructor(
@@ -227,21 +226,14 @@ export class EvmAdapter implements ChainAdapter {
     return undefined;
   }
 
-  /** The user's wallet on the hub for a spoke (relay chain id, raw address bytes). */
-  async hubWalletOf(factory: Address, relayChainId: bigint, user: Hex): Promise<Address> {
-    const key = `${relayChainId}:${user.toLowerCase()}`;
-    const known = this.hubWallets.get(key);
-    if (known) return known;
-    const wallet = await this.client.readContract({
+  /** The user's wallet on the hub for a spoke (relay chain id, raw address bytes), as the factory answers it (callers keep it). */
+  hubWalletOf(factory: Address, relayChainId: bigint, user: Hex): Promise<Address> {
+    return this.client.readContract({
       address: factory,
       abi: HUB_WALLET_FACTORY_ABI,
       functionName: 'getDeployedAddress',
       args: [relayChainId, user],
     });
-    this.hubWallets.set(key, wallet);
-    // Bounded: the oldest users are asked again if they come back.
-    if (this.hubWallets.size > 100_000) this.hubWallets.delete(this.hubWallets.keys().next().value as string);
-    return wallet;
   }
 }
 

@@ -1,6 +1,7 @@
 export * from './chain-registry';
 export * from './profiles';
 export * from './intent';
+export * from './keccak';
 export * from './protocol-calls';
 export * from './evm-adapter';
 export * from './solana-adapter';

@@ -1,5 +1,6 @@
 import type { Intent } from '@swap/contracts';
-import { encodeAbiParameters, keccak256, type Address, type Hex } from 'viem';
+import { encodeAbiParameters, type Address, type Hex } from 'viem';
+import { keccak256Hex } from './keccak';
 
 /** The intent tuple of the hub intents contract (protocol-facts.md), in ABI order. */
 export const INTENT_TUPLE = {
@@ -22,13 +23,17 @@ export const INTENT_TUPLE = {
   ],
 } as const;
 
-/** The JSON intent (decimal strings) as the values viem encodes. */
+/**
+ * The JSON intent (decimal strings) as the values viem encodes. Addresses go in lower case:
+ * the same bytes, without viem checking a mixed-case checksum (a keccak each) on every
+ * encoding of an intent whose addresses were checked when it was built or read.
+ */
 export function intentValues(intent: Intent) {
   return {
     intentId: BigInt(intent.intentId),
-    creator: intent.creator as Hex,
-    inputToken: intent.inputToken as Hex,
-    outputToken: intent.outputToken as Hex,
+    creator: intent.creator.toLowerCase() as Hex,
+    inputToken: intent.inputToken.toLowerCase() as Hex,
+    outputToken: intent.outputToken.toLowerCase() as Hex,
     inputAmount: BigInt(intent.inputAmount),
     minOutputAmount: BigInt(intent.minOutputAmount),
     deadline: BigInt(intent.deadline),
@@ -37,7 +42,7 @@ export function intentValues(intent: Intent) {
     dstChain: BigInt(intent.dstChain),
     srcAddress: intent.srcAddress as Hex,
     dstAddress: intent.dstAddress as Hex,
-    solver: intent.solver as Hex,
+    solver: intent.solver.toLowerCase() as Hex,
     data: intent.data as Hex,
   };
 }
@@ -49,7 +54,7 @@ export function encodeIntent(intent: Intent): Hex {
 
 /** The intent hash: `keccak256(abi.encode(intent))`, as the hub's events carry it. */
 export function intentHash(intent: Intent): Hex {
-  return keccak256(encodeIntent(intent));
+  return keccak256Hex(encodeIntent(intent));
 }
 
 /** A decoded intent tuple (an event's, a call's) as the JSON intent (decimal strings, 0x-hex bytes). */

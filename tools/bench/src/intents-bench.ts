@@ -2,18 +2,36 @@
  * The intents part of `npm run bench`: `POST /v1/swaps/intents` from an EVM spoke, through
  * api-gateway, in cluster mode against the devnet, at the bench's connection count. The
  * build reads two things from chains: the hub's block time for the deadline check (kept
- * briefly) and the user's hub wallet (kept per user): every request comes from another of
- * 100 000 users, so each build looks its user's wallet up on the devnet as a new user's
- * would. The same-run reference is a bare Node server answering a build's body.
+ * for a second) and the user's hub wallet (kept per user, in the process and in Redis).
+ * New users: every request comes from another of 100 000 users, so each build asks the
+ * hub's wallet factory as a new user's would; its reference is that same read asked of
+ * the devnet's hub node directly (`eth_call getDeployedAddress`, a new user each, same
+ * connections). Returning users: 100 users over and over; their reference is the token
+ * list through the same gateway. A bare Node server answering a build's body is printed too.
  */
 import autocannon from 'autocannon';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadChainRegistry } from '@swap/chains';
+import { HUB_WALLET_FACTORY_ABI, loadChainRegistry } from '@swap/chains';
+import { encodeFunctionData, type Address } from 'viem';
 import { unusedPort } from '@swap/testing';
 import { startDevnet } from '../../devnet/src/devnet';
 import type { BenchContext } from './oracle-bench';
+import { processCpuSplit } from './process-stats';
+
+/** The local nats-server's pid, where this machine runs one (its CPU is part of every bus hop). */
+function natsServerPid(): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'nats-server') return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
 
 export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Promise<void> {
   const devnet = await startDevnet({ dataDir: mkdtempSync(join(tmpdir(), 'bench-devnet-')), basePort: 0 });
@@ -24,14 +42,16 @@ export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Pro
       DATABASE_URL: ctx.benchDatabaseUrl,
       NATS_URL: ctx.natsUrl,
       NATS_SUBJECT_PREFIX: `bench-intents-${Date.now()}`,
+      // Its own cache keys: hub wallets kept by an earlier run would make new users returning ones.
+      CACHE_KEY_PREFIX: `bench-intents-${Date.now()}`,
       HOST: '127.0.0.1',
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
       CHAIN_PROFILE: devnet.profilePath,
     };
-    await ctx.start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
+    const quoteBuilder = await ctx.start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
     await ctx.startKeyRegistry(common); // the signed key set swap-gateway checks keys with (families off)
-    await ctx.start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
-    await ctx.start('dist/apps/api-gateway/src/main.js', {
+    const swapGateway = await ctx.start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
+    const apiGateway = await ctx.start('dist/apps/api-gateway/src/main.js', {
       ...common,
       PORT: String(ports.gateway),
       UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}`,
@@ -103,12 +123,97 @@ export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Pro
     await autocannon({ ...options, duration: Math.min(2, ctx.duration) });
     const usersBefore = nextUser;
     const r = await autocannon({ ...options, duration: ctx.duration });
+    const newUsers = nextUser - usersBefore;
+
+    // The node's own rate for the read a new user's build needs, asked directly (other users again).
+    const hub = registry.hub;
+    const factory = hub.contracts!.hubWalletFactory as Address;
+    let nextRead = 0;
+    const readBody = (n: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: n,
+        method: 'eth_call',
+        params: [
+          {
+            to: factory,
+            data: encodeFunctionData({
+              abi: HUB_WALLET_FACTORY_ABI,
+              functionName: 'getDeployedAddress',
+              args: [23n, `0x${(0xc0000000 + n).toString(16).padStart(40, '0')}`],
+            }),
+          },
+          'latest',
+        ],
+      });
+    const nodeOptions = {
+      url: hub.rpcUrls![0],
+      connections: ctx.connections,
+      requests: [
+        {
+          method: 'POST' as const,
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (req: object) => ({ ...req, body: readBody(nextRead++) }),
+        },
+      ],
+    };
+    await autocannon({ ...nodeOptions, duration: Math.min(2, ctx.duration) });
+    const node = await autocannon({ ...nodeOptions, duration: ctx.duration });
+
+    // Returning users (their wallets kept) beside the token list through the same gateway.
+    const RETURNING = 100;
+    let nextReturning = 0;
+    const returningOptions = {
+      ...options,
+      requests: [
+        { ...options.requests[0], setupRequest: (req: object) => ({ ...req, body: bodyOf(userAt(nextReturning++ % RETURNING)) }) },
+      ],
+    };
+    for (let n = 0; n < RETURNING; n++) {
+      const res = await fetch(`${gateway}/v1/swaps/intents`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: bodyOf(userAt(n)),
+      });
+      await res.arrayBuffer();
+    }
+    const tokenOptions = { url: `${gateway}/v1/swaps/tokens`, connections: ctx.connections };
+    await autocannon({ ...tokenOptions, duration: Math.min(2, ctx.duration) });
+    const tokens = await autocannon({ ...tokenOptions, duration: ctx.duration });
+    await autocannon({ ...returningOptions, duration: Math.min(2, ctx.duration) });
+    // Where a returning user's build spends CPU: each process's user and kernel time per build.
+    const processes = {
+      'api-gateway': apiGateway.pid,
+      'swap-gateway': swapGateway.pid,
+      'quote-builder': quoteBuilder.pid,
+      'nats-server': natsServerPid(),
+    };
+    const cpuBefore = Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, processCpuSplit(pid)]));
+    const returning = await autocannon({ ...returningOptions, duration: ctx.duration });
+    const builds = returning.requests.total;
+    const cpuPerBuild = Object.entries(processes)
+      .filter(([, pid]) => pid !== undefined)
+      .map(([name, pid]) => {
+        const after = processCpuSplit(pid);
+        const us = (seconds: number) => ((seconds / builds) * 1e6).toFixed(0);
+        return `${name} ${us(after.user - cpuBefore[name].user)}+${us(after.system - cpuBefore[name].system)}`;
+      });
+
+    const row = (label: string, x: autocannon.Result, extra = '') =>
+      `  ${label.padEnd(46)} ${x.requests.average.toFixed(0).padStart(7)} req/s, p50 ${x.latency.p50.toFixed(1)} ms, p99 ${x.latency.p99.toFixed(1)} ms${extra}`;
+    const pct = (a: autocannon.Result, b: autocannon.Result) => ((a.requests.average / b.requests.average) * 100).toFixed(1);
     ctx.print([
       '',
-      `intents: POST /v1/swaps/intents from 0xa4b1.arbitrum (ERC-20, partner fee) through api-gateway, devnet, ${ctx.connections} connections, ${ctx.duration} s, ${nextUser - usersBefore} distinct users`,
-      `  ${'reference: bare Node server, same body'.padEnd(42)} ${reference.requests.average.toFixed(0).padStart(7)} req/s, p50 ${reference.latency.p50.toFixed(1)} ms, p99 ${reference.latency.p99.toFixed(1)} ms`,
-      `  ${'builds, a new user each'.padEnd(42)} ${r.requests.average.toFixed(0).padStart(7)} req/s, p50 ${r.latency.p50.toFixed(1)} ms, p99 ${r.latency.p99.toFixed(1)} ms, non-2xx ${r.non2xx}, errors ${r.errors}`,
-      `  builds run at ${((r.requests.average / reference.requests.average) * 100).toFixed(1)}% of the bare server's throughput`,
+      `intents: POST /v1/swaps/intents from 0xa4b1.arbitrum (ERC-20, partner fee) through api-gateway, devnet, ${ctx.connections} connections, ${ctx.duration} s each`,
+      row('reference: bare Node server, same body', reference),
+      row("reference: the hub node's eth_call getDeployedAddress", node, `, non-2xx ${node.non2xx}, errors ${node.errors}`),
+      row(`builds, a new user each (${newUsers} users)`, r, `, non-2xx ${r.non2xx}, errors ${r.errors}`),
+      row('reference: GET /v1/swaps/tokens, same gateway', tokens),
+      row(`builds, ${RETURNING} returning users`, returning, `, non-2xx ${returning.non2xx}, errors ${returning.errors}`),
+      `  CPU per returning user's build, µs user+kernel: ${cpuPerBuild.join(', ')}`,
+      `intent builds, new users: ${pct(r, node)}% of the node's read rate`,
+      `intent builds, returning users: ${pct(returning, tokens)}% of the token list's rate`,
+      `  builds (new users) run at ${pct(r, reference)}% of the bare server's throughput`,
       '',
     ]);
   } finally {

@@ -8,7 +8,8 @@
  *
  * `npm run bench -- gateway|keys|intents|quotes|oracle|explorer|settlement` runs one part. Variables: BENCH_DURATION (seconds per
  * measurement, default 8), BENCH_CONNECTIONS (50), BENCH_LOG_LEVEL (services' log level,
- * default info), NATS_URL, REDIS_URL, DATABASE_URL (a server URL; the bench uses its own
+ * default info), BENCH_NODE_ARGS (node flags for every process it starts, e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof`), NATS_URL, REDIS_URL, DATABASE_URL (a server URL; the bench uses its own
  * database swap_bench on it).
  */
 import autocannon from 'autocannon';
@@ -65,7 +66,9 @@ async function start(script: string, env: Record<string, string>, nodeArgs: stri
     full.ADMIN_PORT ??= String(await unusedPort());
     adminPorts.set(Number(full.PORT), Number(full.ADMIN_PORT));
   }
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, script)], {
+  // BENCH_NODE_ARGS: extra node flags for every process started (--cpu-prof --cpu-prof-dir=… to see where a figure goes).
+  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...extra, ...nodeArgs, join(ROOT, script)], {
     env: { ...process.env, ...full },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -47,8 +47,9 @@ export function installStreamingBodyLimit(fastify: FastifyInstance, limit: numbe
       }
       const body = Buffer.concat(chunks, seen);
       chunks = [];
-      // Handed on as a stream of the bytes already here: @fastify/reply-from passes a stream through as it is.
-      done(null, Readable.from([body], { objectMode: false }));
+      // Handed on as a stream of the bytes already here: @fastify/reply-from passes a stream through
+      // as it is (the upstream pool sends its bytes in one write: BufferedBody).
+      done(null, new BufferedBody(body));
     };
     const onData = (chunk: Buffer) => {
       if (seen + chunk.length > limit) return settle(new PayloadTooLargeError(limit));
@@ -61,6 +62,22 @@ export function installStreamingBodyLimit(fastify: FastifyInstance, limit: numbe
     const onClose = () => settle(new Error('the client went away before its body ended'));
     payload.on('data', onData).once('end', onEnd).once('error', settle).once('close', onClose);
   });
+}
+
+/**
+ * A request body read whole, as the stream @fastify/reply-from passes through untouched
+ * (a Buffer there would be re-encoded as JSON). The upstream pool hands `bytes` to undici
+ * instead of the stream, so headers and body go out in one write, with no stream to pump.
+ */
+export class BufferedBody extends Readable {
+  constructor(readonly bytes: Buffer) {
+    super();
+    this.push(bytes);
+    this.push(null);
+  }
+  override _read(): void {
+    // everything was pushed at once
+  }
 }
 
 /** Refused while the bodies already arriving hold the gateway's whole allowance for them. */

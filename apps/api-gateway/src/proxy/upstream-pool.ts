@@ -1,4 +1,5 @@
 import { Dispatcher, Pool } from 'undici';
+import { BufferedBody } from './body-limit';
 
 /**
  * Errors of a connection that never opened (refused, unreachable, timed out while
@@ -77,7 +78,9 @@ export class UpstreamPool extends Dispatcher {
   }
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    return this.attempt(options, handler, this.order(), 0);
+    // A body the gateway has read whole goes as its bytes: one write with the headers, no stream.
+    const sent = options.body instanceof BufferedBody ? { ...options, body: options.body.bytes } : options;
+    return this.attempt(sent, handler, this.order(), 0);
   }
 
   /** The origins in the order one request tries them (for callers that open connections themselves: WebSocket upgrades). */

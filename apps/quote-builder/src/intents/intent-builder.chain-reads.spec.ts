@@ -21,6 +21,7 @@ import { decodeAbiParameters, decodeFunctionData, erc20Abi, getAddress, type Hex
 import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import type { HubIntentState, HubIntentStates } from '../executions/hub-intent-states';
+import { HubWallets } from './hub-wallets';
 import { IntentBuilderService } from './intent-builder.service';
 
 /*
@@ -296,9 +297,14 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
   beforeEach(() => {
     chains = new FixedChainAccess();
     hubState = 'open';
-    builder = new IntentBuilderService(new ChainCatalog(config), chains, {
-      of: async (hash) => (chains.reads.push({ chain: '0x92.sonic', read: 'intentState', args: [hash] }), hubState),
-    } as HubIntentStates);
+    builder = new IntentBuilderService(
+      new ChainCatalog(config),
+      chains,
+      {
+        of: async (hash) => (chains.reads.push({ chain: '0x92.sonic', read: 'intentState', args: [hash] }), hubState),
+      } as HubIntentStates,
+      new HubWallets(chains),
+    );
     jest.spyOn(crypto, 'randomBytes').mockImplementation(((size: number) => Buffer.alloc(size, 0x07)) as typeof crypto.randomBytes);
   });
 

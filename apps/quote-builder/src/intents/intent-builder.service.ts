@@ -40,6 +40,7 @@ import { getAddress, isAddress, type Address, type Hex } from 'viem';
 import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
 import { HubIntentStates, type HubIntentState } from '../executions/hub-intent-states';
 import { BuildAnnouncer } from './build-announcer';
+import { HubWallets } from './hub-wallets';
 import { INTENT_FIELDS, NATIVE, resolveSwap } from './swap-resolution';
 
 /**
@@ -57,6 +58,7 @@ export class IntentBuilderService {
     private readonly catalog: ChainCatalog,
     private readonly chains: ChainAccess,
     private readonly hubIntents: HubIntentStates,
+    private readonly hubWallets: HubWallets,
     @Optional() private readonly announcer?: BuildAnnouncer,
   ) {}
 
@@ -116,11 +118,13 @@ export class IntentBuilderService {
         },
       ]);
     }
-    await this.checkDeadline(request.deadline);
-
-    const creator = src.hub
-      ? getAddress(request.srcAddress)
-      : await this.chains.evm(hub, (a) => a.hubWalletOf(this.hubContract(hub, 'hubWalletFactory'), BigInt(src.relayChainId), srcAddress));
+    // The build's two reads (the hub's clock, the user's hub wallet) go out together.
+    const [, creator] = await Promise.all([
+      this.checkDeadline(request.deadline),
+      src.hub
+        ? getAddress(request.srcAddress)
+        : this.hubWallets.of(hub, this.hubContract(hub, 'hubWalletFactory'), BigInt(src.relayChainId), srcAddress),
+    ]);
     const intent: Intent = {
       intentId: BigInt(`0x${randomBytes(32).toString('hex')}`).toString(),
       creator,

@@ -5,14 +5,17 @@ import { AppError, type IntentRequest } from '@swap/contracts';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
 import type { HubIntentStates } from '../executions/hub-intent-states';
+import { HubWallets } from './hub-wallets';
 import { IntentBuilderService } from './intent-builder.service';
 
 describe('IntentBuilderService on the mainnet profile (no chain reads)', () => {
   const config = loadConfig(QuoteBuilderConfig, {});
+  const chains = new ChainAccess({ timeoutMs: config.CHAIN_RPC_TIMEOUT_MS });
   const builder = new IntentBuilderService(
     new ChainCatalog(config),
-    new ChainAccess({ timeoutMs: config.CHAIN_RPC_TIMEOUT_MS }),
+    chains,
     {} as HubIntentStates, // builds read no intent state
+    new HubWallets(chains),
   );
   const base: IntentRequest = {
     srcChainKey: '0x92.sonic',

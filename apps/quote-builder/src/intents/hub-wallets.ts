@@ -1,0 +1,87 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { Cache } from '@swap/cache';
+import { ChainAccess, type ChainInfo } from '@swap/chains';
+import { ServiceMetrics } from '@swap/observability';
+import { CACHE } from '@swap/service-kit';
+import { Counter } from 'prom-client';
+import { getAddress, isAddress, type Address, type Hex } from 'viem';
+
+/** Users whose hub wallet this process keeps (least recently used go first). */
+export const HUB_WALLETS_IN_PROCESS = 100_000;
+/** How long the shared cache keeps one (it never changes: the bound only lets Redis forget idle users). */
+const SHARED_TTL_MS = 30 * 24 * 3_600_000;
+
+type Tier = 'process' | 'shared' | 'chain';
+
+/**
+ * The hub wallet a spoke user's intents are created from. It never changes for a factory,
+ * relay chain and user, so it is read from the hub's wallet factory once and kept: in this
+ * process (bounded, least recently used first out) and in the shared cache (Redis, every
+ * replica), written there off the caller's path. Concurrent lookups of one user in this
+ * process share one read. (The address is asked of the factory, not derived here: the
+ * public client asks it too, and a wrongly derived creator would strand deposits.)
+ */
+@Injectable()
+export class HubWallets {
+  private readonly near = new Map<string, Address>();
+  private readonly reading = new Map<string, Promise<Address>>();
+  private readonly lookups?: Counter<'tier'>;
+
+  constructor(
+    private readonly chains: ChainAccess,
+    @Optional() @Inject(CACHE) private readonly cache?: Cache,
+    @Optional() metrics?: ServiceMetrics,
+  ) {
+    this.lookups = metrics
+      ? new Counter({
+          name: 'hub_wallet_lookups_total',
+          help: "Hub wallet lookups of intent builds, by where the answer came from (process: this replica's memory; shared: the cache; chain: the hub's wallet factory)",
+          labelNames: ['tier'],
+          registers: [metrics.registry],
+        })
+      : undefined;
+  }
+
+  of(hub: ChainInfo, factory: Address, relayChainId: bigint, user: Hex): Promise<Address> {
+    const key = `hub-wallet:${factory.toLowerCase()}:${relayChainId}:${user.toLowerCase()}`;
+    const known = this.near.get(key);
+    if (known) {
+      // Most recently used last: the first in the map is the one to drop.
+      this.near.delete(key);
+      this.near.set(key, known);
+      this.count('process');
+      return Promise.resolve(known);
+    }
+    let pending = this.reading.get(key);
+    if (!pending) {
+      pending = this.lookUp(key, () => this.chains.evm(hub, (a) => a.hubWalletOf(factory, relayChainId, user))).finally(() =>
+        this.reading.delete(key),
+      );
+      this.reading.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async lookUp(key: string, read: () => Promise<Address>): Promise<Address> {
+    const shared = await this.cache?.get(key).catch(() => undefined);
+    if (shared && isAddress(shared, { strict: false })) {
+      this.keep(key, getAddress(shared));
+      this.count('shared');
+      return getAddress(shared);
+    }
+    const wallet = await read();
+    this.keep(key, wallet);
+    this.count('chain');
+    void this.cache?.set(key, wallet, SHARED_TTL_MS).catch(() => undefined);
+    return wallet;
+  }
+
+  private keep(key: string, wallet: Address): void {
+    this.near.set(key, wallet);
+    if (this.near.size > HUB_WALLETS_IN_PROCESS) this.near.delete(this.near.keys().next().value as string);
+  }
+
+  private count(tier: Tier): void {
+    this.lookups?.inc({ tier });
+  }
+}
