@@ -99,7 +99,7 @@ export async function benchOracle(ctx: BenchContext): Promise<void> {
     `uncached reads of 5000 1m candles, a new range each, ${ctx.connections} concurrent clients, ${Math.max(5, ctx.duration)} s:`,
     `  ${'oracle-candles, direct'.padEnd(42)} ${uncached.rps.toFixed(0).padStart(7)} reads/s  p50 ${uncached.p50.toFixed(1).padStart(6)} ms  p99 ${uncached.p99.toFixed(1).padStart(6)} ms  (${uncached.n} reads, ${uncached.bytes} B each)`,
     `  ${`reference: the same rows, one SQL query (pool ${SQL_POOL})`.padEnd(42)} ${sql.rps.toFixed(0).padStart(7)} reads/s  p50 ${sql.p50.toFixed(1).padStart(6)} ms  p99 ${sql.p99.toFixed(1).padStart(6)} ms  (${sql.n} queries)`,
-    `  the service keeps ${((uncached.rps / sql.rps) * 100).toFixed(1)}% of plain SQL's throughput; its p99 is ${(uncached.p99 / sql.p99).toFixed(2)}x SQL's`,
+    `uncached candles: ${((uncached.rps / sql.rps) * 100).toFixed(1)}% of plain SQL throughput, p99 ${(uncached.p99 / sql.p99).toFixed(2)}x plain SQL`,
     '',
     `ingestion through oracle-candles (Hermes stand-in stream, 20 feeds, ${ingestion.seconds} s):`,
     `  ${'oracle-candles (aggregated, merged into PostgreSQL)'.padEnd(52)} ${ingestion.serviceRate.toFixed(0).padStart(8)} ticks/s  (${ingestion.rows.toLocaleString('en')} candle rows written, ${ingestion.failures} failed writes)`,

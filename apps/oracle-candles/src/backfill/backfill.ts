@@ -32,7 +32,7 @@ export async function runBackfill(options: BackfillOptions): Promise<BackfillRes
   const text = await readFile(options.file, 'utf8');
   const data = parseBackfill(text, extname(options.file).toLowerCase() === '.json' ? 'json' : 'csv', options.interval);
   const db = createPrismaClient(PrismaClient, { url: options.databaseUrl, schema: 'oracle_candles', poolMax: 2 });
-  const store = new CandleStore(db.client);
+  const store = new CandleStore(db.client, db.pool);
   const aggregator = new CandleAggregator();
   let piecesWritten = 0;
   const flush = async (force = false) => {

@@ -31,7 +31,7 @@ describe('candles: two aggregators racing on the same data', () => {
     // Two replicas (own connections) both receive every tick, in different orders and
     // batches, and write concurrently.
     const replicas = [1, 2].map(() => createPrismaClient(PrismaClient, { url: oracle.databaseUrl, schema: 'oracle_candles', poolMax: 2 }));
-    const stores = replicas.map((r) => new CandleStore(r.client));
+    const stores = replicas.map((r) => new CandleStore(r.client, r.pool));
     const orders = [all, [...all].reverse()];
     await Promise.all(
       stores.map(async (store, i) => {
