@@ -174,7 +174,9 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
         try {
           const result = this.transformToObservable(await handler(payload, context));
           const value = await lastValueFrom(result, { defaultValue: undefined });
+          const answered = performance.now();
           this.reply(message, encodeReply(value));
+          this.options.metrics?.observeReply(pattern, (performance.now() - answered) / 1000);
         } catch (error) {
           outcome = 'error';
           if (message.respond) this.reply(message, encodeErrorReply(error));

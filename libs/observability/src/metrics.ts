@@ -13,6 +13,7 @@ export class ServiceMetrics {
   readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   readonly rpcHandled: Counter<'subject' | 'outcome'>;
   readonly rpcDuration: Histogram<'subject' | 'outcome'>;
+  readonly busReply: Histogram<'subject'>;
   readonly busIntakePaused: Gauge;
 
   constructor(
@@ -47,6 +48,13 @@ export class ServiceMetrics {
       buckets: LATENCY_BUCKETS,
       registers: [this.registry],
     });
+    this.busReply = new Histogram({
+      name: 'bus_reply_seconds',
+      help: "Time to encode and publish a bus request's answer once its handler has it, by subject",
+      labelNames: ['subject'],
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025],
+      registers: [this.registry],
+    });
     this.busIntakePaused = new Gauge({
       name: 'bus_intake_paused',
       help: '1 while this replica takes no shared bus work (its required dependencies failed their checks), else 0',
@@ -63,6 +71,10 @@ export class ServiceMetrics {
   observeMessage(subject: string, outcome: 'ok' | 'error', seconds: number): void {
     this.rpcHandled.inc({ subject, outcome });
     this.rpcDuration.observe({ subject, outcome }, seconds);
+  }
+
+  observeReply(subject: string, seconds: number): void {
+    this.busReply.observe({ subject }, seconds);
   }
 
   /** A bus message not handled at all (a request without an inbox to answer to). */

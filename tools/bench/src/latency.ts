@@ -6,6 +6,8 @@ export interface LatencyRequest {
   body?: string;
   /** The status every answer must have (a different one stops the bench). */
   status?: number;
+  /** A pause before each request (the machine idles between them, as it does while a quote waits for solvers). */
+  pauseMs?: number;
 }
 
 /**
@@ -24,6 +26,7 @@ export async function sequentialLatency(
   const headers = request.body ? { 'content-type': 'application/json' } : undefined;
   try {
     while (performance.now() < until) {
+      if (request.pauseMs) await new Promise((r) => setTimeout(r, request.pauseMs));
       const started = performance.now();
       const res = await pool.request({ method: request.method, path: request.path, body: request.body, headers });
       await res.body.arrayBuffer();

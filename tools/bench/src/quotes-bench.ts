@@ -13,6 +13,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sequentialLatency } from './latency';
 import type { BenchContext } from './oracle-bench';
+import { parseMetrics } from '../../ops/src/prometheus-text';
+
+/** quote-builder's quote stages (and the answer's encoding and publish on the bus) so far: sum and count each. */
+async function quoteStages(adminPort: number, swapAdminPort: number): Promise<Map<string, { sum: number; count: number }>> {
+  const samples = parseMetrics(await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text());
+  for (const m of parseMetrics(await (await fetch(`http://127.0.0.1:${swapAdminPort}/metrics`)).text()))
+    if (m.name.startsWith('http_request_duration_seconds_') && m.labels.route === '/v1/swaps/quote' && m.labels.status_code === '200')
+      samples.push({ ...m, name: m.name.replace('http_request_duration_seconds', 'swap_gateway') });
+  const stages = new Map<string, { sum: number; count: number }>();
+  const add = (stage: string, field: 'sum' | 'count', value: number) => {
+    const s = stages.get(stage) ?? { sum: 0, count: 0 };
+    s[field] += value;
+    stages.set(stage, s);
+  };
+  for (const m of samples) {
+    if (m.name === 'quote_stage_seconds_sum') add(m.labels.stage, 'sum', m.value);
+    if (m.name === 'quote_stage_seconds_count') add(m.labels.stage, 'count', m.value);
+    if (m.name === 'bus_reply_seconds_sum' && m.labels.subject === 'quote-builder.quotes.request.v1') add('reply', 'sum', m.value);
+    if (m.name === 'bus_reply_seconds_count' && m.labels.subject === 'quote-builder.quotes.request.v1') add('reply', 'count', m.value);
+    if (m.name === 'swap_gateway_sum') add('swap-gateway', 'sum', m.value);
+    if (m.name === 'swap_gateway_count') add('swap-gateway', 'count', m.value);
+    if (m.name === 'bus_message_duration_seconds_sum' && m.labels.subject === 'quote-builder.quotes.request.v1')
+      add('handler', 'sum', m.value);
+    if (m.name === 'bus_message_duration_seconds_count' && m.labels.subject === 'quote-builder.quotes.request.v1')
+      add('handler', 'count', m.value);
+  }
+  return stages;
+}
 
 const DELAYS_MS = [5, 16, 27, 38, 50];
 const RFQ_DEADLINE_MS = 300;
@@ -96,7 +124,16 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
   // Unloaded: one quote at a time, so the figure is the marketplace's own latency; the
   // solver API's quote (hub assets, api-gateway → quote-builder) shows it without swap-gateway's hop.
   const seconds = Math.max(3, Math.round(ctx.duration / 2));
+  const stagesBefore = await quoteStages(ctx.adminPortOf(ports.quote), ctx.adminPortOf(ports.swap));
   const latency = await sequentialLatency(gateway, { method: 'POST', path: '/v1/swaps/quote', body }, seconds);
+  const stagesAfter = await quoteStages(ctx.adminPortOf(ports.quote), ctx.adminPortOf(ports.swap));
+  const stageMeans = [...stagesAfter]
+    .map(([stage, after]) => {
+      const before = stagesBefore.get(stage) ?? { sum: 0, count: 0 };
+      const count = after.count - before.count;
+      return `${stage} ${count > 0 ? (((after.sum - before.sum) / count) * 1000).toFixed(2) : '-'}`;
+    })
+    .join(', ');
   const hubBody = JSON.stringify({
     token_src: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
     token_dst: '0x50c42dEAcD8Fc9773493ED674b675bE577f2634b',
@@ -107,6 +144,12 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
   // The same hops without a marketplace: a body quote-builder refuses (400) after the same validation.
   const refused = JSON.stringify({ ...JSON.parse(body), tokenSrcChainKey: 'nowhere' });
   const path = await sequentialLatency(gateway, { method: 'POST', path: '/v1/swaps/quote', body: refused, status: 400 }, seconds);
+  // The same, each after the machine has idled as long as a quote waits for its slowest solver.
+  const idlePath = await sequentialLatency(
+    gateway,
+    { method: 'POST', path: '/v1/swaps/quote', body: refused, status: 400, pauseMs: Math.max(...DELAYS_MS) },
+    seconds,
+  );
   const connections = Number(process.env.BENCH_QUOTE_CONNECTIONS ?? 50);
   const options = {
     url: `${gateway}/v1/swaps/quote`,
@@ -118,6 +161,7 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
   await autocannon({ ...options, duration: Math.min(2, ctx.duration) });
   const loaded = await autocannon({ ...options, duration: ctx.duration });
   const slowest = Math.max(...DELAYS_MS);
+  const bound = connections / (slowest / 1000);
   ctx.print([
     '',
     `quotes: POST /v1/swaps/quote through api-gateway (cluster mode, NATS, PostgreSQL), 5 solvers answering in ${DELAYS_MS.join('/')} ms, RFQ deadline ${RFQ_DEADLINE_MS} ms`,
@@ -125,7 +169,11 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     `  unloaded, 1 at a time, POST /v1/swaps/quote (${latency.n} quotes): p50 ${latency.p50.toFixed(1)} ms (slowest solver ${slowest} ms + ${(latency.p50 - slowest).toFixed(1)} ms; target + 5 ms), p99 ${latency.p99.toFixed(1)} ms (target < ${RFQ_DEADLINE_MS + 20} ms)`,
     `  unloaded, 1 at a time, POST /v1/intent/quote (solver API, no swap-gateway hop; ${solverApi.n} quotes): p50 ${solverApi.p50.toFixed(1)} ms (+ ${(solverApi.p50 - slowest).toFixed(1)} ms), p99 ${solverApi.p99.toFixed(1)} ms`,
     `  reference path: the same request refused by quote-builder (400, no solvers asked): p50 ${path.p50.toFixed(1)} ms, so the marketplace itself (RFQ, WebSockets, the record) adds ${(latency.p50 - slowest - path.p50).toFixed(1)} ms to the slowest answer`,
-    `  loaded (${connections} connections, ${ctx.duration} s): ${loaded.requests.average.toFixed(0)} quotes/s (target >= 300; ${((loaded.requests.average / bare.requests.average) * 100).toFixed(2)}% of the bare server), p50 ${loaded.latency.p50.toFixed(0)} ms, p99 ${loaded.latency.p99.toFixed(0)} ms, non-2xx ${loaded.non2xx}, errors ${loaded.errors + loaded.timeouts}`,
+    `  the refused request after ${Math.max(...DELAYS_MS)} ms of idling before each (as a quote's hops wake after the solvers' wait): p50 ${idlePath.p50.toFixed(1)} ms`,
+    `  quote-builder's stages, unloaded (mean ms; quote_stage_seconds, bus_reply_seconds): ${stageMeans}`,
+    `  loaded (${connections} connections, ${ctx.duration} s): ${loaded.requests.average.toFixed(0)} quotes/s (${((loaded.requests.average / bare.requests.average) * 100).toFixed(2)}% of the bare server), p50 ${loaded.latency.p50.toFixed(0)} ms, p99 ${loaded.latency.p99.toFixed(0)} ms, non-2xx ${loaded.non2xx}, errors ${loaded.errors + loaded.timeouts}`,
+    `  latency bound at ${connections} connections: ${bound.toFixed(0)} quotes/s (connections / slowest solver's ${slowest} ms)`,
+    `quotes: ${((loaded.requests.average / bound) * 100).toFixed(0)}% of the latency bound, unloaded p50 slowest + ${(latency.p50 - slowest).toFixed(1)} ms (refused ${path.p50.toFixed(1)} ms)`,
     '',
   ]);
 }

@@ -97,10 +97,10 @@ export class CandleStore {
    * instead of thousands of rows, which keeps a 5000-candle read in a few milliseconds.
    */
   async readJson(symbol: string, interval: number, from: number, to: number, formingSince: number): Promise<string> {
-    // Straight through the service's pg pool, as a named (prepared once per connection)
-    // statement: the hottest read, without the ORM's per-query work.
+    // Straight through the service's pg pool: the hottest read, without the ORM's per-query
+    // work. (Not a named statement: the embedded default's PGlite serves every connection
+    // from one session, where a name prepared on one would clash with another's.)
     const { rows } = await this.pool.query<[string]>({
-      name: 'candles-json',
       text: READ_JSON_SQL,
       values: [symbol, interval, from, to, formingSince],
       rowMode: 'array',

@@ -1,37 +1,115 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
+import type { Cache } from '@swap/cache';
 import { AppError, ErrorCode, type QuoteAnswer, type QuoteRecord } from '@swap/contracts';
-import { RequestContext } from '@swap/observability';
+import { RequestContext, ServiceMetrics, type Logger } from '@swap/observability';
+import { CACHE, DATABASE_POOL, LOGGER } from '@swap/service-kit';
 import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { Counter } from 'prom-client';
 import { PrismaClient } from '../generated/prisma/client';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 
 export type NewQuote = Omit<QuoteRecord, 'id' | 'createdAt' | 'expiresAt' | 'requestId'>;
 
-/** The quotes the marketplace gave, kept so that what was quoted can be audited and honoured at execution. */
+const INSERT_QUOTE = `INSERT INTO quote_builder.quotes (id, created_at, expires_at, request_id, src_chain_key, dst_chain_key, token_src, token_dst, hub_token_src, hub_token_dst, amount, fee_amount, hub_amount_in, hub_quoted_amount, quoted_amount, solver_id, solver_name, answers)
+  VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::numeric, $12::numeric, $13::numeric, $14::numeric, $15::numeric, $16::uuid, $17, $18::jsonb)`;
+
+/** How long past its expiry a quote stays in the shared cache (its row is the lasting copy). */
+const CACHE_MARGIN_MS = 60_000;
+
+/**
+ * The quotes the marketplace gave, kept so that what was quoted can be audited and honoured
+ * at execution. A quote goes into the shared cache (Redis, every replica) before it is
+ * answered, and into PostgreSQL just after, off the reply path: `/v1/intent/execute` on any
+ * replica finds it from the moment the client has it (cache, or this replica's insert still
+ * running), and the row is the audit copy. Without the cache, the insert is awaited before
+ * the answer, as it always was.
+ */
 @Injectable()
-export class QuoteRecords {
+export class QuoteRecords implements OnModuleDestroy {
+  private readonly storing = new Map<string, Promise<void>>();
+  private readonly failures?: Counter;
+
   constructor(
     private readonly db: PrismaClient,
     private readonly config: QuoteBuilderConfig,
-  ) {}
+    @Inject(DATABASE_POOL) private readonly pool: Pick<pg.Pool, 'query'>,
+    @Optional() @Inject(CACHE) private readonly cache?: Cache,
+    @Optional() @Inject(LOGGER) private readonly logger?: Logger,
+    @Optional() metrics?: ServiceMetrics,
+  ) {
+    this.failures = metrics
+      ? new Counter({
+          name: 'quote_record_failures_total',
+          help: 'Quotes whose row could not be written after they were answered (honoured from the shared cache until they expire, missing from the audit)',
+          registers: [metrics.registry],
+        })
+      : undefined;
+  }
 
   async record(quote: NewQuote): Promise<QuoteRecord> {
     const createdAt = new Date();
     const expiresAt = new Date(createdAt.getTime() + this.config.QUOTE_TTL_MS);
     const id = randomUUID();
     const requestId = RequestContext.requestId() ?? null;
-    const { solver, answers, ...columns } = quote;
-    // One plain INSERT: a quote is written on the hot path of every quote request.
-    const c = columns;
-    await this.db
-      .$executeRaw`INSERT INTO quote_builder.quotes (id, created_at, expires_at, request_id, src_chain_key, dst_chain_key, token_src, token_dst, hub_token_src, hub_token_dst, amount, fee_amount, hub_amount_in, hub_quoted_amount, quoted_amount, solver_id, solver_name, answers)
-      VALUES (${id}::uuid, ${createdAt}, ${expiresAt}, ${requestId}, ${c.srcChainKey}, ${c.dstChainKey}, ${c.tokenSrc}, ${c.tokenDst}, ${c.hubTokenSrc}, ${c.hubTokenDst}, ${c.amount}::numeric, ${c.feeAmount}::numeric, ${c.hubAmountIn}::numeric, ${c.hubQuotedAmount}::numeric, ${c.quotedAmount}::numeric, ${c.solverId}::uuid, ${solver}, ${JSON.stringify(answers)}::jsonb)`;
-    return { ...quote, id, createdAt: createdAt.toISOString(), expiresAt: expiresAt.toISOString(), requestId };
+    const record: QuoteRecord = { ...quote, id, createdAt: createdAt.toISOString(), expiresAt: expiresAt.toISOString(), requestId };
+    const c = quote;
+    const insert = () =>
+      this.pool.query({
+        text: INSERT_QUOTE,
+        values: [
+          id,
+          createdAt,
+          expiresAt,
+          requestId,
+          c.srcChainKey,
+          c.dstChainKey,
+          c.tokenSrc,
+          c.tokenDst,
+          c.hubTokenSrc,
+          c.hubTokenDst,
+          c.amount,
+          c.feeAmount,
+          c.hubAmountIn,
+          c.hubQuotedAmount,
+          c.quotedAmount,
+          c.solverId,
+          c.solver,
+          JSON.stringify(c.answers),
+        ],
+      });
+    const shared = await this.cache?.set(cacheKey(id), JSON.stringify(record), this.config.QUOTE_TTL_MS + CACHE_MARGIN_MS).then(
+      () => true,
+      () => false,
+    );
+    if (!shared) {
+      await insert();
+      return record;
+    }
+    const storing = insert().then(
+      () => undefined,
+      (error: Error) => {
+        this.failures?.inc();
+        this.logger?.warn({ err: error, quoteId: id }, 'quote answered but not stored: honoured from the cache until it expires');
+      },
+    );
+    this.storing.set(id, storing);
+    void storing.finally(() => this.storing.delete(id));
+    return record;
+  }
+
+  /** Writes still running finish before the pool closes. */
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all(this.storing.values());
   }
 
   async find(id: string): Promise<QuoteRecord | undefined> {
+    await this.storing.get(id); // answered here a moment ago: its row is on its way
     const row = await this.db.quote.findUnique({ where: { id } });
-    return row ? recordOf(row) : undefined;
+    if (row) return recordOf(row);
+    // Answered by another replica whose insert has not landed yet (or failed): the shared copy.
+    const cached = await this.cache?.get(cacheKey(id)).catch(() => undefined);
+    return cached ? (JSON.parse(cached) as QuoteRecord) : undefined;
   }
 
   async get(id: string): Promise<QuoteRecord> {
@@ -44,6 +122,10 @@ export class QuoteRecords {
   async recent(limit: number): Promise<QuoteRecord[]> {
     return (await this.db.quote.findMany({ orderBy: { createdAt: 'desc' }, take: limit })).map(recordOf);
   }
+}
+
+function cacheKey(id: string): string {
+  return `quote:${id}`;
 }
 
 type QuoteRow = Awaited<ReturnType<PrismaClient['quote']['findUniqueOrThrow']>>;

@@ -27,6 +27,11 @@ export interface RfqOutcome {
   asked: AuthenticatedSolver[];
   /** What each asked solver answered by the deadline; absent: nothing in time. */
   outcomes: Map<string, SolverOutcome>;
+  /** Milliseconds from the ask until the RFQ had gone to every solver here and onto the bus. */
+  sentMs: number;
+  /** Milliseconds from the ask until the last answer taken (the ask's own time when none came). */
+  lastAnswerMs: number;
+  /** Milliseconds from the ask until the decision. */
   elapsedMs: number;
 }
 
@@ -125,13 +130,13 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
 
   ask(request: RfqRequest): Promise<RfqOutcome> {
     const rfqId = randomUUID();
-    const started = Date.now();
+    const started = performance.now();
     const frame: RfqFrame = {
       type: 'rfq',
       rfq_id: rfqId,
       ...request,
       quote_type: 'exact_input',
-      answer_by: started + this.config.RFQ_DEADLINE_MS,
+      answer_by: Date.now() + this.config.RFQ_DEADLINE_MS,
     };
     const expected = this.liveReplicas();
     // Until it has heard the others' presence, a new replica also waits for strangers.
@@ -142,6 +147,8 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
       const outcomes = new Map<string, SolverOutcome>();
       let windowOver = false;
       let done = false;
+      let sentMs = 0;
+      let lastAnswerMs = 0;
       const timers: NodeJS.Timeout[] = [];
       let gathering: { close(): void } | undefined;
       const finish = () => {
@@ -152,9 +159,9 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
         const complete = [...asked.keys()].every((id) => outcomes.has(id));
         this.duration.observe(
           { outcome: asked.size === 0 ? 'no-solvers' : complete ? 'complete' : 'deadline' },
-          (Date.now() - started) / 1000,
+          (performance.now() - started) / 1000,
         );
-        resolve({ rfqId, asked: [...asked.values()], outcomes, elapsedMs: Date.now() - started });
+        resolve({ rfqId, asked: [...asked.values()], outcomes, sentMs, lastAnswerMs, elapsedMs: performance.now() - started });
       };
       const check = () => {
         // Known replicas are waited for (a busy one acknowledges late, not never); unknown
@@ -170,7 +177,10 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
         } else {
           const known = outcomes.get(reply.solverId);
           // A solver connected twice may be missed on one connection and answer on the other.
-          if (!known || (known.missed && reply.kind !== 'missed')) outcomes.set(reply.solverId, outcomeOf(reply));
+          if (!known || (known.missed && reply.kind !== 'missed')) {
+            outcomes.set(reply.solverId, outcomeOf(reply));
+            lastAnswerMs = performance.now() - started;
+          }
         }
         check();
       };
@@ -190,6 +200,7 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
       }
       // This replica's own solvers are asked directly, without a trip through the bus.
       this.connections.forwardRfq(frame, onReply);
+      sentMs = performance.now() - started;
       timers.push(
         setTimeout(() => {
           windowOver = true;

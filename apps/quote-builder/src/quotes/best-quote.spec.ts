@@ -7,7 +7,7 @@ const solver = (id: string) => ({ id, name: `solver-${id}` });
 function outcome(parts: Record<string, SolverOutcome | undefined>): RfqOutcome {
   const outcomes = new Map<string, SolverOutcome>();
   for (const [id, o] of Object.entries(parts)) if (o) outcomes.set(id, o);
-  return { rfqId: 'r', asked: Object.keys(parts).map(solver), outcomes, elapsedMs: 1 };
+  return { rfqId: 'r', asked: Object.keys(parts).map(solver), outcomes, sentMs: 0, lastAnswerMs: 1, elapsedMs: 1 };
 }
 
 function failure(o: RfqOutcome): AppError {

@@ -86,6 +86,8 @@ describe('QuoteService: the fee comes off first, amounts travel in hub units', (
         rfqId: 'r',
         asked: [{ id: 's', name: 'solver' }],
         outcomes: new Map([['s', { quotedAmount: solverAnswer, ms: 1 }]]),
+        sentMs: 0,
+        lastAnswerMs: 1,
         elapsedMs: 1,
       };
     },

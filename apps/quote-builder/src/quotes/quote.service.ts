@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { Logger } from '@swap/observability';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { ServiceMetrics, type Logger } from '@swap/observability';
+import { Histogram } from 'prom-client';
 import { LOGGER } from '@swap/service-kit';
 import { fromHubAmount, lessSlippage, partnerFeeOn, toHubAmount } from '@swap/chains';
 import {
@@ -13,10 +14,10 @@ import {
 } from '@swap/contracts';
 import { IntentBuilderService } from '../intents/intent-builder.service';
 import { QUOTE_FIELDS, resolveSwap, type ResolvedSwap } from '../intents/swap-resolution';
-import { RfqService, type RfqRequest } from '../marketplace/rfq.service';
+import { RfqService, type RfqOutcome, type RfqRequest } from '../marketplace/rfq.service';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
-import { pickBest } from './best-quote';
+import { pickBest, type BestQuote } from './best-quote';
 import { QuoteRecords } from '../marketplace/quote-records';
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
@@ -33,6 +34,8 @@ export const QUOTE_DEADLINE_OFFSET_SECONDS = 300;
  */
 @Injectable()
 export class QuoteService {
+  private readonly stages?: Histogram<'stage'>;
+
   constructor(
     private readonly catalog: ChainCatalog,
     private readonly rfq: RfqService,
@@ -40,7 +43,42 @@ export class QuoteService {
     private readonly builder: IntentBuilderService,
     private readonly config: QuoteBuilderConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    @Optional() metrics?: ServiceMetrics,
+  ) {
+    this.stages = metrics
+      ? new Histogram({
+          name: 'quote_stage_seconds',
+          help: 'Where a quote spends its time, by stage: fanout (the RFQ sent to every solver), last_answer (from then until the last answer taken), decide (from the last answer to the decision), pick (the best answer), record (the quote stored); the answer itself: bus_reply_seconds',
+          labelNames: ['stage'],
+          buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5],
+          registers: [metrics.registry],
+        })
+      : undefined;
+  }
+
+  /** The RFQ's stages, then the pick (timed here). */
+  private decide(asked: RfqOutcome): BestQuote {
+    const started = performance.now();
+    try {
+      return pickBest(asked, this.config.RFQ_DEADLINE_MS);
+    } finally {
+      const stages = this.stages;
+      if (stages) {
+        stages.observe({ stage: 'fanout' }, asked.sentMs / 1000);
+        stages.observe({ stage: 'last_answer' }, Math.max(0, asked.lastAnswerMs - asked.sentMs) / 1000);
+        stages.observe({ stage: 'decide' }, Math.max(0, asked.elapsedMs - Math.max(asked.lastAnswerMs, asked.sentMs)) / 1000);
+        stages.observe({ stage: 'pick' }, (performance.now() - started) / 1000);
+      }
+    }
+  }
+
+  /** The quote stored (timed). */
+  private async record(quote: Parameters<QuoteRecords['record']>[0]) {
+    const started = performance.now();
+    const record = await this.records.record(quote);
+    this.stages?.observe({ stage: 'record' }, (performance.now() - started) / 1000);
+    return record;
+  }
 
   async quote(request: QuoteMessage): Promise<QuoteResponse> {
     const started = Date.now();
@@ -90,11 +128,11 @@ export class QuoteService {
       dst_chain_id: dst.relayChainId,
     };
     const asked = await this.rfq.ask(rfq);
-    const best = pickBest(asked, this.config.RFQ_DEADLINE_MS);
+    const best = this.decide(asked);
     const quotedAmount = fromHubAmount(best.quotedAmount, output);
     if (quotedAmount === 0n)
       throw new AppError(422, ErrorCode.NoLiquidity, `The best quote rounds to nothing in ${output.symbol}; try a larger amount`);
-    const record = await this.records.record({
+    const record = await this.record({
       srcChainKey: src.key,
       dstChainKey: dst.key,
       tokenSrc: input.address,
@@ -155,7 +193,7 @@ export class QuoteService {
       );
     }
     const hub = registry.hub.relayChainId;
-    const best = pickBest(
+    const best = this.decide(
       await this.rfq.ask({
         token_src: request.token_src,
         token_dst: request.token_dst,
@@ -163,9 +201,8 @@ export class QuoteService {
         src_chain_id: hub,
         dst_chain_id: hub,
       }),
-      this.config.RFQ_DEADLINE_MS,
     );
-    const record = await this.records.record({
+    const record = await this.record({
       srcChainKey: null,
       dstChainKey: null,
       tokenSrc: null,

@@ -1,0 +1,114 @@
+import { MemoryCache, type Cache } from '@swap/cache';
+import { loadConfig } from '@swap/config';
+import type pg from 'pg';
+import type { PrismaClient } from '../generated/prisma/client';
+import { QuoteBuilderConfig } from '../quote-builder.config';
+import { QuoteRecords, type NewQuote } from './quote-records';
+
+const QUOTE: NewQuote = {
+  srcChainKey: '0xa4b1.arbitrum',
+  dstChainKey: '0x92.sonic',
+  tokenSrc: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
+  tokenDst: '0x50c42dEAcD8Fc9773493ED674b675bE577f2634b',
+  hubTokenSrc: '0x29219dd400f2Bf60E5a23d13Be72B486D4038894',
+  hubTokenDst: '0x50c42dEAcD8Fc9773493ED674b675bE577f2634b',
+  amount: '2500000000',
+  feeAmount: '2500000',
+  hubAmountIn: '2497500000',
+  hubQuotedAmount: '1000',
+  quotedAmount: '1000',
+  solverId: '6f1c6c1e-34b5-4c43-9a59-0b0f2b0d3b1a',
+  solver: 'fast',
+  answers: [{ solverId: '6f1c6c1e-34b5-4c43-9a59-0b0f2b0d3b1a', solver: 'fast', quotedAmount: '1000', ms: 5 }],
+};
+
+/** PostgreSQL as far as quotes go: inserts land in `rows` when `gate` opens (or fail with `failure`). */
+class Database {
+  readonly rows = new Map<string, unknown[]>();
+  gate: Promise<void> = Promise.resolve();
+  failure?: Error;
+  readonly pool: Pick<pg.Pool, 'query'> = {
+    query: (async (q: { values: unknown[] }) => {
+      await this.gate;
+      if (this.failure) throw this.failure;
+      this.rows.set(q.values[0] as string, q.values);
+      return { rows: [], rowCount: 1 };
+    }) as unknown as pg.Pool['query'],
+  };
+  // The stored row as Prisma reads it (numerics as decimals).
+  readonly prisma = {
+    quote: {
+      findUnique: async ({ where }: { where: { id: string } }) => {
+        const v = this.rows.get(where.id);
+        if (!v) return null;
+        const decimal = (x: unknown) => ({ toFixed: () => String(x) });
+        return {
+          id: v[0],
+          createdAt: v[1],
+          expiresAt: v[2],
+          requestId: v[3],
+          srcChainKey: v[4],
+          dstChainKey: v[5],
+          tokenSrc: v[6],
+          tokenDst: v[7],
+          hubTokenSrc: v[8],
+          hubTokenDst: v[9],
+          amount: decimal(v[10]),
+          feeAmount: decimal(v[11]),
+          hubAmountIn: decimal(v[12]),
+          hubQuotedAmount: decimal(v[13]),
+          quotedAmount: decimal(v[14]),
+          solverId: v[15],
+          solverName: v[16],
+          answers: JSON.parse(v[17] as string),
+        };
+      },
+    },
+  } as unknown as PrismaClient;
+}
+
+describe('QuoteRecords: a quote is answered before its row is written, and readable from then on', () => {
+  const config = loadConfig(QuoteBuilderConfig, {});
+  const replicaOf = (db: Database, cache?: Cache) => new QuoteRecords(db.prisma, config, db.pool, cache);
+
+  it('finds it on this replica and on another while the insert is still running, then from the row', async () => {
+    const db = new Database();
+    let open!: () => void;
+    db.gate = new Promise((r) => (open = r));
+    const cache = new MemoryCache({ namespace: 't' });
+    const a = replicaOf(db, cache);
+    const b = replicaOf(db, cache);
+
+    const record = await a.record(QUOTE);
+    expect(db.rows.size).toBe(0); // answered; the row is not written yet
+    await expect(b.get(record.id)).resolves.toEqual(record);
+    const fromA = a.find(record.id); // waits for its own insert
+    open();
+    await expect(fromA).resolves.toEqual(record);
+    expect(db.rows.has(record.id)).toBe(true);
+    await expect(b.get(record.id)).resolves.toEqual(record);
+  });
+
+  it('without the shared cache (or with it down), writes the row before answering', async () => {
+    const down: Cache = Object.assign(new MemoryCache({ namespace: 't' }), { set: () => Promise.reject(new Error('redis down')) });
+    for (const cache of [undefined, down]) {
+      const db = new Database();
+      const record = await replicaOf(db, cache).record(QUOTE);
+      expect(db.rows.has(record.id)).toBe(true);
+    }
+    const db = new Database();
+    db.failure = new Error('database down');
+    await expect(replicaOf(db).record(QUOTE)).rejects.toThrow('database down');
+  });
+
+  it('honours a quote whose row failed from the shared cache; an unknown quote is a 404', async () => {
+    const db = new Database();
+    db.failure = new Error('database down');
+    const records = replicaOf(db, new MemoryCache({ namespace: 't' }));
+    const record = await records.record(QUOTE);
+    await records.onModuleDestroy();
+    expect(db.rows.size).toBe(0);
+    await expect(records.get(record.id)).resolves.toEqual(record);
+    await expect(records.get('0b7a1a52-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 'QUOTE_NOT_FOUND' });
+  });
+});
