@@ -309,7 +309,11 @@ export class ExplorerReads {
   /** A chain named by key, plain name, relay chain id or chain id; an unknown one is a 400 naming the parameter. */
   private chainOf(field: string, name: string): ChainInfo {
     const registry = this.chains.registry;
-    const chain = registry.findChain(name) ?? registry.chains.find((c) => c.relayChainId === name || String(c.chainId) === name);
+    // A number is a relay chain id before it is an EVM chain id (`1` is Solana, not Ethereum).
+    const chain =
+      registry.findChain(name) ??
+      registry.chains.find((c) => c.relayChainId === name) ??
+      registry.chains.find((c) => c.type === 'EVM' && String(c.chainId) === name);
     if (!chain)
       throw AppError.validation([
         {

@@ -170,7 +170,9 @@ describe('explorer reads from the hub index (anvil, PostgreSQL)', () => {
       contracts: {},
     };
     const solana: ChainInfo = { ...spoke, key: 'solana', type: 'SOLANA', chainId: 'solana', relayChainId: '1', aliases: [] };
-    const registry = new ChainRegistry({ name: 'explorer-test', chains: [hub, spoke, solana], tokens: [] });
+    // Ethereum's EVM chain id is Solana's relay chain id: listed first, it must not win a numeric `1`.
+    const ethereum: ChainInfo = { ...spoke, key: '0x1.ethereum', chainId: 1, relayChainId: '26', aliases: ['ethereum'] };
+    const registry = new ChainRegistry({ name: 'explorer-test', chains: [hub, spoke, ethereum, solana], tokens: [] });
     db = await createTestDatabase();
     await migrateService(db.url, relayTracker);
     handle = createPrismaClient(PrismaClient, { url: db.url, schema: 'relay_tracker', poolMax: 6 });
@@ -338,6 +340,10 @@ describe('explorer reads from the hub index (anvil, PostgreSQL)', () => {
       }),
     });
     expect((await reads.orderbook({ srcChain: 'solana' })).data.map((e) => e.intentData.intentHash)).toEqual([fromSolana.hash]);
+    // A number is a relay chain id first (1: Solana), else an EVM chain id (42161: Arbitrum, relay id 23).
+    expect((await reads.orderbook({ srcChain: '1' })).data.map((e) => e.intentData.intentHash)).toEqual([fromSolana.hash]);
+    expect((await reads.orderbook({ srcChain: '42161' })).data.map((e) => e.intentData.intentHash)).toEqual([fromSpoke.hash]);
+    expect((await reads.orderbook({ srcChain: '23' })).data.map((e) => e.intentData.intentHash)).toEqual([fromSpoke.hash]);
     expect((await reads.orderbook({ creator: wallet, excludeZeroDeadline: 'true' })).total).toBe(1);
     expect((await reads.orderbook({ creator: wallet, deadlineAfter: '1900000001' })).total).toBe(0);
     expect((await reads.orderbook({ dstChain: '146', creator: other.address })).total).toBe(1);
