@@ -10,7 +10,7 @@
  * list through the same gateway. A bare Node server answering a build's body is printed too.
  */
 import autocannon from 'autocannon';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HUB_WALLET_FACTORY_ABI, loadChainRegistry } from '@swap/chains';
@@ -18,20 +18,7 @@ import { encodeFunctionData, type Address } from 'viem';
 import { unusedPort } from '@swap/testing';
 import { startDevnet } from '../../devnet/src/devnet';
 import type { BenchContext } from './oracle-bench';
-import { processCpuSplit } from './process-stats';
-
-/** The local nats-server's pid, where this machine runs one (its CPU is part of every bus hop). */
-function natsServerPid(): number | undefined {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'nats-server') return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
-}
+import { natsServerPid, processCpuSplit } from './process-stats';
 
 export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Promise<void> {
   const devnet = await startDevnet({ dataDir: mkdtempSync(join(tmpdir(), 'bench-devnet-')), basePort: 0 });

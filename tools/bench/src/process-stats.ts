@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { parseMetrics } from '../../ops/src/prometheus-text';
 
@@ -28,6 +28,19 @@ export function processCpuSplit(pid: number | undefined): { user: number; system
   } catch {
     return { user: 0, system: 0 };
   }
+}
+
+/** The local nats-server's pid, where this machine runs one (its CPU is part of every bus hop). */
+export function natsServerPid(): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'nats-server') return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
 }
 
 /** The sum of a metric's samples (every label set) on a service's /metrics. */
