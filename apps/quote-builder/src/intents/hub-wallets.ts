@@ -1,10 +1,11 @@
+import { checksummedAddress } from '@swap/contracts';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Cache } from '@swap/cache';
 import { ChainAccess, type ChainInfo } from '@swap/chains';
 import { ServiceMetrics } from '@swap/observability';
 import { CACHE } from '@swap/service-kit';
 import { Counter } from 'prom-client';
-import { getAddress, isAddress, type Address, type Hex } from 'viem';
+import { isAddress, type Address, type Hex } from 'viem';
 
 /** Users whose hub wallet this process keeps (least recently used go first). */
 export const HUB_WALLETS_IN_PROCESS = 100_000;
@@ -65,9 +66,9 @@ export class HubWallets {
   private async lookUp(key: string, read: () => Promise<Address>): Promise<Address> {
     const shared = await this.cache?.get(key).catch(() => undefined);
     if (shared && isAddress(shared, { strict: false })) {
-      this.keep(key, getAddress(shared));
+      this.keep(key, checksummedAddress(shared));
       this.count('shared');
-      return getAddress(shared);
+      return checksummedAddress(shared);
     }
     const wallet = await read();
     this.keep(key, wallet);

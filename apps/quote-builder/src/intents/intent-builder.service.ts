@@ -34,9 +34,10 @@ import {
   type IntentRequest,
   type PartnerFee,
   type PartnerFeeResponse,
+  checksummedAddress,
 } from '@swap/contracts';
 import { randomBytes } from 'node:crypto';
-import { getAddress, isAddress, type Address, type Hex } from 'viem';
+import { isAddress, type Address, type Hex } from 'viem';
 import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
 import { HubIntentStates, type HubIntentState } from '../executions/hub-intent-states';
 import { BuildAnnouncer } from './build-announcer';
@@ -122,7 +123,7 @@ export class IntentBuilderService {
     const [, creator] = await Promise.all([
       this.checkDeadline(request.deadline),
       src.hub
-        ? getAddress(request.srcAddress)
+        ? checksummedAddress(request.srcAddress)
         : this.hubWallets.of(hub, this.hubContract(hub, 'hubWalletFactory'), BigInt(src.relayChainId), srcAddress),
     ]);
     const intent: Intent = {
@@ -138,7 +139,7 @@ export class IntentBuilderService {
       dstChain: dst.relayChainId,
       srcAddress,
       dstAddress,
-      solver: getAddress(request.solver),
+      solver: checksummedAddress(request.solver),
       data: fee > 0n ? partnerFeeData(hubFee, request.partnerFee!.address as Address) : request.data,
     };
     const relayData = relayDataOf(intent, { relayChainId: hub.relayChainId, intents });
@@ -254,7 +255,7 @@ export class IntentBuilderService {
     // hub, as the public client's callWallet does; the relay delivers to this address.
     const hubWallet = intent.creator.toLowerCase() as Hex;
     // What the relayer delivers, as for a build: a network whose chain keeps only its hash (Solana) needs it at submit.
-    const relayData = { address: getAddress(intent.creator), payload };
+    const relayData = { address: checksummedAddress(intent.creator), payload };
     if (src.type !== 'EVM') {
       const user = this.spokeUserOf(src, intent.srcAddress as Hex);
       const tx = await this.chains.spoke(src, (a) =>
@@ -367,5 +368,5 @@ export class IntentBuilderService {
 
 /** An unsigned transaction on an EVM chain as every builder answers it: addresses EIP-55, the chain id to sign for. */
 function evmTx(chain: ChainInfo, fields: Omit<EvmTx, 'chainId'>): EvmTx {
-  return { ...fields, from: getAddress(fields.from), to: getAddress(fields.to), chainId: Number(chain.chainId) };
+  return { ...fields, from: checksummedAddress(fields.from), to: checksummedAddress(fields.to), chainId: Number(chain.chainId) };
 }

@@ -1,4 +1,4 @@
-import { getAddress } from 'viem';
+import { checksummedAddress } from '@swap/contracts';
 
 /**
  * The explorer's answers as JSON text, written here from the columns the queries select
@@ -109,25 +109,9 @@ export interface ChainNames {
 }
 
 const text = (value: string | null | undefined) => JSON.stringify(value ?? '');
-/**
- * EIP-55 forms of the addresses answers write, as JSON strings, by the index's (lower-case)
- * text. A plain map, emptied when full: pages repeat a few solvers and tokens, and viem's
- * own cache (an LRU that moves every hit to the back of its Map) cost 18% of relay-tracker's
- * CPU on volume pages.
- */
-const checksummed = new Map<string, string>();
 /** An EVM address as every answer writes it: EIP-55 (the index keeps them in lower case). */
-const address = (value: string | null | undefined) => {
-  if (!value) return text(value);
-  let found = checksummed.get(value);
-  if (found === undefined) {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(value)) return text(value);
-    if (checksummed.size >= 10_000) checksummed.clear();
-    found = `"${getAddress(value)}"`;
-    checksummed.set(value, found);
-  }
-  return found;
-};
+const address = (value: string | null | undefined) =>
+  value && /^0x[0-9a-fA-F]{40}$/.test(value) ? `"${checksummedAddress(value)}"` : text(value);
 /** A time in ms as a JSON ISO string; rows of a page share a few block times, so the last ones are kept. */
 const isoCache = new Map<string, string>();
 function iso(msText: string): string {

@@ -1,4 +1,3 @@
-import { getAddress } from 'viem';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ChainInfo } from '@swap/chains';
 import {
@@ -11,6 +10,7 @@ import {
   type UserIntentsPage,
   type VolumePage,
   type VolumeStats,
+  checksummedAddress,
 } from '@swap/contracts';
 import { DATABASE_POOL } from '@swap/service-kit';
 import { createHash } from 'node:crypto';
@@ -269,7 +269,7 @@ export class ExplorerReads {
     );
     return {
       partners: rows.map((r) => ({
-        receiver: getAddress(r.receiver),
+        receiver: checksummedAddress(r.receiver),
         intentCount: Number(r.intents),
         filledCount: Number(r.filled),
         lastSeenAt: r.last.toISOString(),
@@ -297,9 +297,9 @@ export class ExplorerReads {
       where.params,
     );
     const pick = (kind: 'fee' | 'volume') =>
-      Object.fromEntries(rows.filter((r) => r.kind === kind).map((r) => [getAddress(r.token), r.total ?? '0']));
+      Object.fromEntries(rows.filter((r) => r.kind === kind).map((r) => [checksummedAddress(r.token), r.total ?? '0']));
     return {
-      receiver: getAddress(receiver),
+      receiver: checksummedAddress(receiver),
       chainId: chain?.key ?? null,
       feeByInputToken: pick('fee'),
       volumeByOutputToken: pick('volume'),

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsObject, ValidateBy, ValidateNested, buildMessage, getMetadataStorage, type ValidationOptions } from 'class-validator';
 import type { FieldViolation } from '../errors';
-import { isAddress } from 'viem';
+import { checksummedAddress } from './evm-checksum';
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
@@ -55,7 +55,7 @@ export const EVM_HASH_PATTERN = /^0x[0-9a-fA-F]{64}$/;
 export function isEvmAddressText(value: unknown): value is string {
   if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) return false;
   const digits = value.slice(2);
-  return digits === digits.toLowerCase() || digits === digits.toUpperCase() || isAddress(value, { strict: true });
+  return digits === digits.toLowerCase() || digits === digits.toUpperCase() || checksummedAddress(value) === value;
 }
 
 export function IsEvmAddress(options?: ValidationOptions): PropertyDecorator {

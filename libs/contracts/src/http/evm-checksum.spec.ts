@@ -1,0 +1,24 @@
+import { randomBytes } from 'node:crypto';
+import { getAddress } from 'viem';
+import { checksummedAddress } from './evm-checksum';
+import { isEvmAddressText } from './validators';
+
+describe('checksummedAddress', () => {
+  it('is viem’s EIP-55 form whatever the case it is given, repeatedly', () => {
+    for (let i = 0; i < 200; i++) {
+      const lower = `0x${randomBytes(20).toString('hex')}`;
+      const form = getAddress(lower);
+      for (const given of [lower, lower.toUpperCase().replace('0X', '0x'), form]) expect(checksummedAddress(given)).toBe(form);
+    }
+  });
+
+  it('backs the address rule: lower and upper case pass, a mixed case must be the checksum', () => {
+    const form = getAddress(`0x${randomBytes(20).toString('hex')}`);
+    expect(isEvmAddressText(form)).toBe(true);
+    expect(isEvmAddressText(form.toLowerCase())).toBe(true);
+    expect(isEvmAddressText(`0x${form.slice(2).toUpperCase()}`)).toBe(true);
+    const flipped = form.replace(/[a-f]/, (c) => c.toUpperCase());
+    if (flipped !== form) expect(isEvmAddressText(flipped)).toBe(false);
+    expect(isEvmAddressText('0x1234')).toBe(false);
+  });
+});
