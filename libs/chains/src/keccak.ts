@@ -15,8 +15,10 @@ export const keccakReady: Promise<void> = createKeccak(256).then(
  * hasher is used from init to digest in one go, so calls never interleave.
  */
 export function keccak256Hex(data: Hex): Hex {
-  if (!hasher || data.length % 2 !== 0) return viemKeccak256(data); // odd-length hex: viem decides what it means
+  const bytes = hasher ? Buffer.from(data.slice(2), 'hex') : undefined;
+  // Text that is not whole hex bytes (Buffer.from stops at the first bad digit): viem decides what it means.
+  if (!hasher || !bytes || bytes.length * 2 !== data.length - 2) return viemKeccak256(data);
   hasher.init();
-  hasher.update(Buffer.from(data.slice(2), 'hex'));
+  hasher.update(bytes);
   return `0x${hasher.digest('hex')}`;
 }

@@ -1,5 +1,5 @@
-import type { Server } from 'node:http';
-import { Server as NetServer } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
 
 /**
  * How long a stopping service keeps serving connections already open before it closes the
@@ -12,12 +12,39 @@ import { Server as NetServer } from 'node:net';
  */
 export const DRAIN_GRACE_MS = 300;
 
+/** The connections of a server waiting for their next request (kept alive between requests), as trackIdleConnections sees them. */
+const idleOf = new WeakMap<Server, Set<Socket>>();
+
+/**
+ * Follows which of the server's connections are idle: open, between requests. A connection
+ * carrying a request (a long-lived stream too) is busy, and an upgraded one (a WebSocket)
+ * is no longer HTTP's: a stop waits only for the idle ones to be closed by their clients.
+ * Installed before the server listens.
+ */
+export function trackIdleConnections(server: Server): void {
+  const idle = new Set<Socket>();
+  idleOf.set(server, idle);
+  server.on('connection', (socket: Socket) => {
+    idle.add(socket);
+    socket.once('close', () => idle.delete(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    idle.delete(socket);
+    res.once('close', () => {
+      if (!socket.destroyed) idle.add(socket);
+    });
+  });
+  server.on('upgrade', (req: IncomingMessage) => idle.delete(req.socket));
+}
+
 /**
  * The first step of a graceful stop, before the app's own close: new connections are
  * refused at once (a gateway retries a refused connection on a peer; nothing reached this
- * replica), connections already open keep being served for up to `graceMs` (each answer
- * closes its connection: the `onSend` hook), then the idle ones are closed. Requests still
- * running finish in the app's close (fastify waits for them).
+ * replica); connections already open keep being served (each answer closes its connection:
+ * the `onSend` hook) until no idle one is left or `graceMs` has passed, then the idle ones
+ * left are closed. Requests still running, streams among them, finish in the app's close
+ * (fastify waits for them, streams end at its start).
  */
 export async function stopAccepting(server: Server, graceMs: number = DRAIN_GRACE_MS): Promise<void> {
   if (!server.listening) return;
@@ -25,7 +52,7 @@ export async function stopAccepting(server: Server, graceMs: number = DRAIN_GRAC
   // at once, resetting a request that is on its way over one of them.
   NetServer.prototype.close.call(server);
   const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline && (await openConnections(server)) > 0)
+  while (Date.now() < deadline && (await idleConnections(server)) > 0)
     await new Promise((r) => setTimeout(r, Math.min(25, Math.max(1, deadline - Date.now()))));
   // One turn of the event loop's poll phase first: bytes that already arrived on an idle
   // connection are read (the connection is then busy, and served) rather than dropped.
@@ -33,6 +60,9 @@ export async function stopAccepting(server: Server, graceMs: number = DRAIN_GRAC
   server.closeIdleConnections();
 }
 
-function openConnections(server: Server): Promise<number> {
+/** Idle connections where they are tracked; otherwise every open connection counts. */
+function idleConnections(server: Server): Promise<number> {
+  const idle = idleOf.get(server);
+  if (idle) return Promise.resolve(idle.size);
   return new Promise((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
 }

@@ -20,7 +20,7 @@ import { AllExceptionsFilter } from './errors-filter';
 import { answerClientError, frameworkErrorAnswer, installJsonBodies, MAX_PATH_SEGMENT } from './http-edges';
 import { installHttpHooks } from './http-hooks';
 import { startAdminServer, ServiceState } from './admin-server';
-import { stopAccepting } from './http-drain';
+import { stopAccepting, trackIdleConnections } from './http-drain';
 import { slowClientTimeouts } from './http-timeouts';
 import { ReadinessGate } from './readiness-gate';
 import { OpenApiDocumentController } from './openapi-document.controller';
@@ -178,6 +178,7 @@ export async function startService<C extends ServiceConfig>(
     app = nest;
 
     const fastify = nest.getHttpAdapter().getInstance();
+    trackIdleConnections(fastify.server);
     if (!definition.rawBodies) installJsonBodies(fastify);
     installHttpHooks(fastify, {
       metrics,

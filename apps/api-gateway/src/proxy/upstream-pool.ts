@@ -52,12 +52,14 @@ function mayResend(options: Dispatcher.DispatchOptions, error: unknown): boolean
 /**
  * The replicas of one service behind the gateway: one keep-alive pool per URL, requests
  * taken in turn (round robin), and a replica that refused a connection passed over for a
- * second. A request is sent again to another replica only when its connection to the first
+ * second. A request is sent again to another replica when its connection to the first
  * could not be opened: undici writes a request only once it holds a connected socket, and
  * tells its handler so (`onConnect`) before the first byte goes out, so an error before
  * that means nothing reached the upstream. An error after it (a connection reset while
- * the request was being sent or answered) is never retried, whatever the method: a POST
- * is never sent twice. The request body, a stream not yet read, goes along unchanged.
+ * the request was being sent or answered) is retried only for a GET, HEAD or OPTIONS
+ * without a body that has no answer yet, once (`mayResend`): a POST is never sent twice.
+ * A body the gateway has read whole goes as its bytes (BufferedBody), so a resend after a
+ * refused connection sends the same bytes.
  *
  * Used as @fastify/reply-from's undici instance (reply-from's own multi-upstream mode is a
  * BalancedPool, which neither retries nor passes over a refusing replica).
@@ -162,8 +164,9 @@ export class UpstreamPool extends Dispatcher {
 }
 
 /**
- * The handler as the pool sees it: the same handler, told nothing of an attempt whose
- * connection failed before any byte was written when another upstream takes the request.
+ * The handler as the pool sees it: the same handler, told nothing of a failed attempt that
+ * another upstream takes over (a connection refused, or a safe request's connection closed
+ * before any answer); told of each attempt's connection (`onConnect`, the latest abort wins).
  * Both handler styles of undici are covered (onConnect/onError and onRequestStart/onResponseError).
  */
 function guard(

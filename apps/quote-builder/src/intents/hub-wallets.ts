@@ -9,8 +9,12 @@ import { isAddress, type Address, type Hex } from 'viem';
 
 /** Users whose hub wallet this process keeps (least recently used go first). */
 export const HUB_WALLETS_IN_PROCESS = 100_000;
-/** How long the shared cache keeps one (it never changes: the bound only lets Redis forget idle users). */
-const SHARED_TTL_MS = 30 * 24 * 3_600_000;
+/**
+ * How long the shared cache keeps one. It never changes for a factory, but a day bounds
+ * what senders nobody returns for leave in Redis, and what a redeployed factory at the same
+ * address could leave stale.
+ */
+const SHARED_TTL_MS = 24 * 3_600_000;
 
 type Tier = 'process' | 'shared' | 'chain';
 
@@ -44,7 +48,7 @@ export class HubWallets {
   }
 
   of(hub: ChainInfo, factory: Address, relayChainId: bigint, user: Hex): Promise<Address> {
-    const key = `hub-wallet:${factory.toLowerCase()}:${relayChainId}:${user.toLowerCase()}`;
+    const key = `hub-wallet:${hub.key}:${factory.toLowerCase()}:${relayChainId}:${user.toLowerCase()}`;
     const known = this.near.get(key);
     if (known) {
       // Most recently used last: the first in the map is the one to drop.

@@ -312,6 +312,24 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('refuses a spoke build at once (503) where the hub names no wallet factory, before reading any chain', async () => {
+    const bare = structuredClone(PROFILE);
+    delete bare.chains[0]!.contracts!.hubWalletFactory;
+    writeFileSync(join(dir, 'no-factory.json'), JSON.stringify(bare));
+    const noFactory = new IntentBuilderService(
+      new ChainCatalog(loadConfig(QuoteBuilderConfig, { CHAIN_PROFILE: join(dir, 'no-factory.json') })),
+      chains,
+      {} as HubIntentStates,
+      new HubWallets(chains),
+    );
+    // A deadline already past: were the clock read started, its refusal would be left unawaited.
+    const built = noFactory.build(
+      request({ srcChainKey: '0xa4b1.arbitrum', dstChainKey: '0x92.sonic', inputToken: ARB_USDC, outputToken: HUB_USDC, deadline: '1' }),
+    );
+    await expect(built).rejects.toMatchObject({ code: 'NOT_CONFIGURED' });
+    expect(chains.reads).toEqual([]);
+  });
+
   describe('build', () => {
     it('from the hub: createIntent on the intents contract, sent by the user; the minimum output in the output hub asset’s 18 decimals', async () => {
       const built = await builder.build(request({ data: '0x02abcd' }));

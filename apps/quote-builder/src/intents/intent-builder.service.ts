@@ -119,12 +119,13 @@ export class IntentBuilderService {
         },
       ]);
     }
-    // The build's two reads (the hub's clock, the user's hub wallet) go out together.
+    // The build's two reads (the hub's clock, the user's hub wallet) go out together. What
+    // can throw at once (no factory configured) is settled before either starts, so neither
+    // read is left without a caller awaiting it.
+    const factory = src.hub ? undefined : this.hubContract(hub, 'hubWalletFactory');
     const [, creator] = await Promise.all([
       this.checkDeadline(request.deadline),
-      src.hub
-        ? checksummedAddress(request.srcAddress)
-        : this.hubWallets.of(hub, this.hubContract(hub, 'hubWalletFactory'), BigInt(src.relayChainId), srcAddress),
+      factory ? this.hubWallets.of(hub, factory, BigInt(src.relayChainId), srcAddress) : checksummedAddress(request.srcAddress),
     ]);
     const intent: Intent = {
       intentId: BigInt(`0x${randomBytes(32).toString('hex')}`).toString(),

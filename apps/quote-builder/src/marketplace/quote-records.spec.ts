@@ -82,10 +82,11 @@ describe('QuoteRecords: a quote is answered before its row is written, and reada
     const record = await a.record(QUOTE);
     expect(db.rows.size).toBe(0); // answered; the row is not written yet
     await expect(b.get(record.id)).resolves.toEqual(record);
-    const fromA = a.find(record.id); // waits for its own insert
+    await expect(a.find(record.id)).resolves.toEqual(record); // its own, still being written
     open();
-    await expect(fromA).resolves.toEqual(record);
+    await a.onModuleDestroy();
     expect(db.rows.has(record.id)).toBe(true);
+    await expect(a.find(record.id)).resolves.toEqual(record); // from the row
     await expect(b.get(record.id)).resolves.toEqual(record);
   });
 

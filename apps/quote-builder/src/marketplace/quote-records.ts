@@ -16,18 +16,21 @@ const INSERT_QUOTE = `INSERT INTO quote_builder.quotes (id, created_at, expires_
 
 /** How long past its expiry a quote stays in the shared cache (its row is the lasting copy). */
 const CACHE_MARGIN_MS = 60_000;
+/** Inserts behind answers at most; past it (PostgreSQL slow or gone) quotes wait for theirs again. */
+const MAX_INSERTS_BEHIND = 1_000;
 
 /**
  * The quotes the marketplace gave, kept so that what was quoted can be audited and honoured
  * at execution. A quote goes into the shared cache (Redis, every replica) before it is
  * answered, and into PostgreSQL just after, off the reply path: `/v1/intent/execute` on any
  * replica finds it from the moment the client has it (cache, or this replica's insert still
- * running), and the row is the audit copy. Without the cache, the insert is awaited before
- * the answer, as it always was.
+ * running), and the row is the audit copy. Without the cache, or with MAX_INSERTS_BEHIND
+ * inserts still running, the insert is awaited before the answer, as it always was.
  */
 @Injectable()
 export class QuoteRecords implements OnModuleDestroy {
-  private readonly storing = new Map<string, Promise<void>>();
+  /** Quotes answered whose insert is still running, by id. */
+  private readonly storing = new Map<string, { record: QuoteRecord; done: Promise<void> }>();
   private readonly failures?: Counter;
 
   constructor(
@@ -78,33 +81,36 @@ export class QuoteRecords implements OnModuleDestroy {
           JSON.stringify(c.answers),
         ],
       });
-    const shared = await this.cache?.set(cacheKey(id), JSON.stringify(record), this.config.QUOTE_TTL_MS + CACHE_MARGIN_MS).then(
-      () => true,
-      () => false,
-    );
+    const shared =
+      this.storing.size < MAX_INSERTS_BEHIND &&
+      (await this.cache?.set(cacheKey(id), JSON.stringify(record), this.config.QUOTE_TTL_MS + CACHE_MARGIN_MS).then(
+        () => true,
+        () => false,
+      ));
     if (!shared) {
       await insert();
       return record;
     }
-    const storing = insert().then(
+    const done = insert().then(
       () => undefined,
       (error: Error) => {
         this.failures?.inc();
         this.logger?.warn({ err: error, quoteId: id }, 'quote answered but not stored: honoured from the cache until it expires');
       },
     );
-    this.storing.set(id, storing);
-    void storing.finally(() => this.storing.delete(id));
+    this.storing.set(id, { record, done });
+    void done.finally(() => this.storing.delete(id));
     return record;
   }
 
   /** Writes still running finish before the pool closes. */
   async onModuleDestroy(): Promise<void> {
-    await Promise.all(this.storing.values());
+    await Promise.all([...this.storing.values()].map((s) => s.done));
   }
 
   async find(id: string): Promise<QuoteRecord | undefined> {
-    await this.storing.get(id); // answered here a moment ago: its row is on its way
+    const answered = this.storing.get(id); // answered here a moment ago: its row is on its way
+    if (answered) return answered.record;
     const row = await this.db.quote.findUnique({ where: { id } });
     if (row) return recordOf(row);
     // Answered by another replica whose insert has not landed yet (or failed): the shared copy.

@@ -179,7 +179,7 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
           // A solver connected twice may be missed on one connection and answer on the other.
           if (!known || (known.missed && reply.kind !== 'missed')) {
             outcomes.set(reply.solverId, outcomeOf(reply));
-            lastAnswerMs = performance.now() - started;
+            if (reply.kind !== 'missed') lastAnswerMs = performance.now() - started;
           }
         }
         check();
