@@ -116,12 +116,16 @@ describe('the explorer page in chromium, on the devnet platform', () => {
     for (const row of rows.slice(0, -1)) expect(row).toContain('took ');
     expect(rows.at(-1)).toContain('end');
     expect(rows.join('\n')).toContain(done.history[1]!.at.slice(11, 19));
-    expect(await text(page, 'sent')).toBe(`7 USDC from ${src}`);
+    // Chains by name, then the key the API takes (the deployment's chain map).
+    const chainMap = (await (await fetch(`${platform.gatewayUrl}/v1/be/config/chains`)).json()) as { key: string; name: string }[];
+    const nameOf = (key: string) => chainMap.find((c) => c.key === key)!.name;
+    expect(await text(page, 'sent')).toBe(`7 USDC from ${nameOf(src)} · ${src}`);
     expect(await text(page, 'received')).toMatch(/^\d+(\.\d+)? USDC$/);
     expect(await text(page, 'solver')).toMatch(/^0x[0-9a-fA-F]{40}/);
     const txs = await text(page, 'transactions');
     for (const h of [hash, done.result!.hubTxHash!, done.result!.fillTxHash!, done.result!.deliveryTxHash!]) expect(txs).toContain(h);
     expect(txs).toContain(dst);
+    expect(txs).toContain(nameOf(dst));
 
     // A support desk given the hub transaction instead: pasted into the search, the same swap.
     await page.getByLabel('Transaction or intent hash').fill(done.result!.hubTxHash!);
@@ -184,7 +188,7 @@ describe('the explorer page in chromium, on the devnet platform', () => {
     );
     expect(found.intent).toMatchObject({ srcChainKey: src });
     const page = await open(`/explorer/tx/${sent.hash}`, 375);
-    expect(await text(page, 'sent')).toBe(`2 USDC from ${src}`);
+    expect(await text(page, 'sent')).toMatch(new RegExp(`^2 USDC from .+ · ${src.replace('.', '\\.')}$`));
     expect(await text(page, 'intent-hash')).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     await page.close();

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { ApiError, follow, hubAssets, lookup, type HubAsset, type SwapLookup } from './api';
-import { SwapView } from './SwapView';
+import { ApiError, chainNames, follow, hubAssets, lookup, type HubAsset, type SwapLookup } from './api';
+import { ChainNames, SwapView } from './SwapView';
 
 const HASH = /^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/;
 
@@ -18,9 +18,11 @@ export function App() {
   const [hash, setHash] = useState(hashInPath());
   const [view, setView] = useState<View>({ kind: 'idle' });
   const [assets, setAssets] = useState<Map<string, HubAsset>>(new Map());
+  const [names, setNames] = useState<Map<string, string>>(new Map());
 
   useEffect(() => {
     hubAssets().then(setAssets, () => undefined);
+    chainNames().then(setNames, () => undefined); // without them, chains show as their keys
     const onPop = () => {
       setInput(hashInPath());
       setHash(hashInPath());
@@ -105,7 +107,11 @@ export function App() {
       </form>
       {view.kind === 'loading' && <p role="status">Looking up…</p>}
       {view.kind === 'error' && <p role="alert">{view.message}</p>}
-      {view.kind === 'found' && <SwapView swap={view.swap} assets={assets} />}
+      {view.kind === 'found' && (
+        <ChainNames.Provider value={names}>
+          <SwapView swap={view.swap} assets={assets} />
+        </ChainNames.Provider>
+      )}
     </main>
   );
 }

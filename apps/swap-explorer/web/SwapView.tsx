@@ -1,10 +1,26 @@
-import { useEffect, useState } from 'react';
+import { createContext, useContext, useEffect, useState } from 'react';
 import type { HubAsset, Intent, Submission, SwapLookup } from './api';
 import { advice, amount, cancelBody, duration, partnerFee, STATUS_LABELS, when } from './format';
 
 interface Props {
   swap: SwapLookup;
   assets: Map<string, HubAsset>;
+}
+
+/** Chain names by key (GET /v1/be/config/chains); empty until they arrive. */
+export const ChainNames = createContext<Map<string, string>>(new Map());
+
+/** A chain as a support desk reads it: its name, then the key the API takes. */
+function ChainName({ chainKey, unknown = 'an unknown chain' }: { chainKey: string | null | undefined; unknown?: string }) {
+  const name = useContext(ChainNames).get(chainKey ?? '');
+  if (!chainKey) return <>{unknown}</>;
+  return name && name !== chainKey ? (
+    <>
+      {name} · <span className="chain-key">{chainKey}</span>
+    </>
+  ) : (
+    <span className="chain-key">{chainKey}</span>
+  );
 }
 
 /** A swap: where it stands, what went wrong and what to do, its amounts and solver, its steps with their durations, its transactions. */
@@ -50,7 +66,8 @@ function StatusCard({ submission, intent }: { submission: Submission; intent: In
         {inFlight && <span data-testid="step">{STATUS_LABELS[submission.status]}</span>}
       </h2>
       <p className="hint">
-        {submission.terminal ? 'Took' : 'Running for'} {duration(total)} · started {when(first)} · from {submission.srcChainKey}
+        {submission.terminal ? 'Took' : 'Running for'} {duration(total)} · started {when(first)} · from{' '}
+        <ChainName chainKey={submission.srcChainKey} />
         {inFlight && <span className="live"> · following live</span>}
       </p>
       {late && (
@@ -93,7 +110,8 @@ function IntentStatusCard({ intent }: { intent: Intent }) {
         </span>
       </h2>
       <p className="hint">
-        Not submitted to this platform: the hub's record of its intent, created {when(intent.timestamp)} on {intent.chainKey}.
+        Not submitted to this platform: the hub's record of its intent, created {when(intent.timestamp)} on{' '}
+        <ChainName chainKey={intent.chainKey} />.
       </p>
     </section>
   );
@@ -112,7 +130,7 @@ function AmountsCard({ intent, assets, ended }: { intent: Intent; assets: Map<st
       <dl className="facts">
         <dt>Sent</dt>
         <dd data-testid="sent">
-          {amount(intent.intent.inputAmount, input)} from {intent.srcChainKey ?? 'an unknown chain'}
+          {amount(intent.intent.inputAmount, input)} from <ChainName chainKey={intent.srcChainKey} />
         </dd>
         {fee && (
           <>
@@ -124,7 +142,7 @@ function AmountsCard({ intent, assets, ended }: { intent: Intent; assets: Map<st
         )}
         <dt>At least</dt>
         <dd>
-          {amount(intent.intent.minOutputAmount, output)} to {intent.dstChainKey ?? 'an unknown chain'}
+          {amount(intent.intent.minOutputAmount, output)} to <ChainName chainKey={intent.dstChainKey} />
         </dd>
         <dt>Received</dt>
         <dd data-testid="received">{received !== '0' ? amount(received, output) : ended || !intent.open ? 'nothing' : 'nothing yet'}</dd>
@@ -200,17 +218,18 @@ function IntentTimeline({ intent }: { intent: Intent }) {
 }
 
 function Transactions({ submission, intent }: { submission: Submission | null; intent: Intent | null }) {
-  const hub = intent?.chainKey ?? 'the hub';
-  const rows: [string, string, string][] = [];
-  if (submission) rows.push(['Source (the user’s)', submission.srcChainKey, submission.txHash]);
+  // [step, chain key (undefined: not known here), what to call an unknown one, hash]
+  const hub = intent?.chainKey;
+  const rows: [string, string | null | undefined, string, string][] = [];
+  if (submission) rows.push(['Source (the user’s)', submission.srcChainKey, 'the source', submission.txHash]);
   const created = submission?.result?.hubTxHash ?? intent?.txHash;
-  if (created && created !== submission?.txHash) rows.push(['Intent created', hub, created]);
+  if (created && created !== submission?.txHash) rows.push(['Intent created', hub, 'the hub', created]);
   const fills = intent?.events.filter((e) => e.event === 'IntentFilled').map((e) => e.txHash) ?? [];
   for (const fill of new Set([...fills, ...(submission?.result?.fillTxHash ? [submission.result.fillTxHash] : [])]))
-    rows.push(['Filled', hub, fill]);
+    rows.push(['Filled', hub, 'the hub', fill]);
   if (submission?.result?.deliveryTxHash)
-    rows.push(['Delivered', intent?.dstChainKey ?? 'the destination', submission.result.deliveryTxHash]);
-  for (const e of intent?.events.filter((x) => x.event === 'IntentCancelled') ?? []) rows.push(['Cancelled', hub, e.txHash]);
+    rows.push(['Delivered', intent?.dstChainKey, 'the destination', submission.result.deliveryTxHash]);
+  for (const e of intent?.events.filter((x) => x.event === 'IntentCancelled') ?? []) rows.push(['Cancelled', hub, 'the hub', e.txHash]);
   return (
     <section className="card" aria-labelledby="txs-title">
       <h2 id="txs-title">Transactions</h2>
@@ -223,10 +242,12 @@ function Transactions({ submission, intent }: { submission: Submission | null; i
           </tr>
         </thead>
         <tbody>
-          {rows.map(([step, chain, hash]) => (
+          {rows.map(([step, chain, unknown, hash]) => (
             <tr key={`${step}-${hash}`}>
               <td>{step}</td>
-              <td>{chain}</td>
+              <td>
+                <ChainName chainKey={chain} unknown={unknown} />
+              </td>
               <td>
                 <code>{hash}</code>
               </td>

@@ -103,6 +103,12 @@ export async function hubAssets(): Promise<Map<string, HubAsset>> {
   return out;
 }
 
+/** Chain names by chain key (the deployment's chain map), so the page can say "Arbitrum" as well as its key. */
+export async function chainNames(): Promise<Map<string, string>> {
+  const chains = await get<{ key: string; name: string }[]>('/v1/be/config/chains');
+  return new Map(chains.map((c) => [c.key, c.name]));
+}
+
 const STATUSES: Status[] = ['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved', 'failed'];
 
 /**
