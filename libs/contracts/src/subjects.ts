@@ -160,6 +160,8 @@ export interface RpcContract {
 export type RpcSubject = keyof RpcContract;
 export type RpcRequest<S extends RpcSubject> = RpcContract[S]['request'];
 export type RpcReply<S extends RpcSubject> = RpcContract[S]['reply'];
+/** What a handler or caller of the request `Subjects[N]` (named by its key in Subjects) resolves to. */
+export type ReplyOf<N extends keyof typeof Subjects> = Promise<RpcReply<(typeof Subjects)[N]>>;
 
 export const Events = {
   keySetChanged: 'key-registry.keyset.changed.v2',

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { Subjects, type RpcReply } from '@swap/contracts';
+import { Subjects, type ReplyOf } from '@swap/contracts';
 import { KeyRegistryService } from './key-registry.service';
 import {
   CreateKeyMessage,
@@ -12,65 +12,63 @@ import {
   SetModeMessage,
 } from './registry.messages';
 
-type Reply<S extends keyof typeof Subjects> = Promise<RpcReply<(typeof Subjects)[S]>>;
-
 /** The registry's operations over the bus (partner-portal-api, services' key caches). */
 @Controller()
 export class RegistryHandlers {
   constructor(private readonly registry: KeyRegistryService) {}
 
   @MessagePattern(Subjects.orgCreate)
-  orgCreate(@Payload() m: CreateOrganisationMessage): Reply<'orgCreate'> {
+  orgCreate(@Payload() m: CreateOrganisationMessage): ReplyOf<'orgCreate'> {
     return this.registry.createOrganisation(m.name, m.actor);
   }
 
   @MessagePattern(Subjects.orgList)
-  orgList(): Reply<'orgList'> {
+  orgList(): ReplyOf<'orgList'> {
     return this.registry.listOrganisations();
   }
 
   @MessagePattern(Subjects.orgSuspend)
-  orgSuspend(@Payload() m: OrgIdField): Reply<'orgSuspend'> {
+  orgSuspend(@Payload() m: OrgIdField): ReplyOf<'orgSuspend'> {
     return this.registry.setSuspended(m.orgId, true, m.actor);
   }
 
   @MessagePattern(Subjects.orgLift)
-  orgLift(@Payload() m: OrgIdField): Reply<'orgLift'> {
+  orgLift(@Payload() m: OrgIdField): ReplyOf<'orgLift'> {
     return this.registry.setSuspended(m.orgId, false, m.actor);
   }
 
   @MessagePattern(Subjects.keyCreate)
-  keyCreate(@Payload() m: CreateKeyMessage): Reply<'keyCreate'> {
+  keyCreate(@Payload() m: CreateKeyMessage): ReplyOf<'keyCreate'> {
     return this.registry.createKey(m.orgId, m.name, m.actor, { hash: m.keyHash, displayPrefix: m.prefix });
   }
 
   @MessagePattern(Subjects.keyList)
-  keyList(@Payload() m: ListKeysMessage): Reply<'keyList'> {
+  keyList(@Payload() m: ListKeysMessage): ReplyOf<'keyList'> {
     return this.registry.listKeys(m.orgId);
   }
 
   @MessagePattern(Subjects.keyRevoke)
-  keyRevoke(@Payload() m: RevokeKeyMessage): Reply<'keyRevoke'> {
+  keyRevoke(@Payload() m: RevokeKeyMessage): ReplyOf<'keyRevoke'> {
     return this.registry.revokeKey(m.orgId, m.keyId, m.actor);
   }
 
   @MessagePattern(Subjects.keyNarrow)
-  keyNarrow(@Payload() m: NarrowScopesMessage): Reply<'keyNarrow'> {
+  keyNarrow(@Payload() m: NarrowScopesMessage): ReplyOf<'keyNarrow'> {
     return this.registry.narrowScopes(m.keyId, m.scopes, m.actor);
   }
 
   @MessagePattern(Subjects.keySetSnapshot)
-  snapshot(): Reply<'keySetSnapshot'> {
+  snapshot(): ReplyOf<'keySetSnapshot'> {
     return this.registry.snapshot();
   }
 
   @MessagePattern(Subjects.modeList)
-  modeList(): Reply<'modeList'> {
+  modeList(): ReplyOf<'modeList'> {
     return this.registry.listModes();
   }
 
   @MessagePattern(Subjects.modeSet)
-  modeSet(@Payload() m: SetModeMessage): Reply<'modeSet'> {
+  modeSet(@Payload() m: SetModeMessage): ReplyOf<'modeSet'> {
     return this.registry.setMode(m.family, m.mode, m.actor);
   }
 }

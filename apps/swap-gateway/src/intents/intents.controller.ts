@@ -19,12 +19,10 @@ import {
   IntentRequestDto,
   SWAPS_POST_ROUTES,
   Subjects,
-  type RpcReply,
+  type ReplyOf,
 } from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
-
-type Reply<S extends keyof typeof Subjects> = Promise<RpcReply<(typeof Subjects)[S]>>;
 
 /** Step 2 of a swap and its helpers: the unsigned transactions, built by quote-builder (the reads beside them are in reads/). */
 @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'A field that breaks a rule, named with the rule' })
@@ -73,7 +71,7 @@ export class IntentsController {
     description: 'TRANSACTION_WOULD_FAIL: the chain would not run it now (a revert, insufficient funds), with its reason',
   })
   @ApiResponse({ status: 503, type: ErrorBodyDto, description: 'CHAIN_UNAVAILABLE or NOT_CONFIGURED: the chain could not be read' })
-  gasEstimate(@Body() body: GasEstimateRequestDto): Reply<'gasEstimate'> {
+  gasEstimate(@Body() body: GasEstimateRequestDto): ReplyOf<'gasEstimate'> {
     return this.messaging.request(Subjects.gasEstimate, body);
   }
 
@@ -85,7 +83,7 @@ export class IntentsController {
     summary: 'Solver status of a hub intent transaction: -1 not found, 1 not started, 2 in progress, 3 solved (with fillTxHash), 4 failed',
   })
   @ApiOkResponse({ type: IntentStatusResponseDto })
-  intentStatus(@Body() body: IntentStatusRequestDto): Reply<'intentSolverStatus'> {
+  intentStatus(@Body() body: IntentStatusRequestDto): ReplyOf<'intentSolverStatus'> {
     return this.messaging.request(Subjects.intentSolverStatus, { intentTxHash: body.intentTxHash });
   }
 
@@ -95,7 +93,7 @@ export class IntentsController {
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.allowanceCheck.scope })
   @ApiOperation({ summary: 'Whether the transaction may move the ERC-20 input now (read on chain)' })
   @ApiOkResponse({ type: AllowanceCheckResponseDto })
-  allowance(@Body() body: IntentRequestDto): Reply<'allowanceCheck'> {
+  allowance(@Body() body: IntentRequestDto): ReplyOf<'allowanceCheck'> {
     return this.messaging.request(Subjects.allowanceCheck, body);
   }
 
@@ -105,7 +103,7 @@ export class IntentsController {
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.approve.scope })
   @ApiOperation({ summary: 'The unsigned approve transaction for the ERC-20 input, when one is needed' })
   @ApiOkResponse({ type: ApproveResponseDto })
-  approve(@Body() body: IntentRequestDto): Reply<'approveBuild'> {
+  approve(@Body() body: IntentRequestDto): ReplyOf<'approveBuild'> {
     return this.messaging.request(Subjects.approveBuild, body);
   }
 
@@ -121,7 +119,7 @@ export class IntentsController {
     description: 'INTENT_NOT_OPEN: the hub holds no open intent of that hash; details { state: solved | cancelled | unknown, intentHash }',
   })
   @ApiResponse({ status: 501, type: ErrorBodyDto, description: 'NOT_IMPLEMENTED: cancels from this kind of network are not built yet' })
-  cancel(@Body() body: CancelRequestDto): Reply<'intentCancel'> {
+  cancel(@Body() body: CancelRequestDto): ReplyOf<'intentCancel'> {
     return this.messaging.request(Subjects.intentCancel, body);
   }
 
@@ -131,7 +129,7 @@ export class IntentsController {
   @KeyedRoute({ family: 'swaps', scope: SWAPS_POST_ROUTES.intentHash.scope })
   @ApiOperation({ summary: 'The intent hash: keccak256(abi.encode(intent))' })
   @ApiOkResponse({ type: IntentHashResponseDto })
-  hash(@Body() body: IntentHashRequestDto): Reply<'intentHash'> {
+  hash(@Body() body: IntentHashRequestDto): ReplyOf<'intentHash'> {
     return this.messaging.request(Subjects.intentHash, { intent: body.intent });
   }
 }

@@ -16,7 +16,7 @@ import {
   IntentSubmitRequestDto,
   SWAPS_POST_ROUTES,
   Subjects,
-  type RpcReply,
+  type ReplyOf,
 } from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
@@ -47,8 +47,6 @@ class SubmitResponse {
   result!: { success: boolean; message?: string };
 }
 
-type Reply<S extends keyof typeof Subjects> = Promise<RpcReply<(typeof Subjects)[S]>>;
-
 /** The relay helpers of the swaps API, answered by relay-tracker (which talks to the relay). */
 @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'A field that breaks a rule, named with the rule' })
 @ApiResponse({ status: 502, type: ErrorBodyDto, description: 'RELAY_UNAVAILABLE: the relay API could not be reached' })
@@ -69,7 +67,7 @@ export class RelayController {
   })
   @ApiOkResponse({ type: PacketResponse })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'The relay has no packet for it (yet), or the chain is unknown' })
-  packet(@Body() body: IntentPacketRequestDto): Reply<'relayPacket'> {
+  packet(@Body() body: IntentPacketRequestDto): ReplyOf<'relayPacket'> {
     // The wait happens in relay-tracker: the bus answer may take that long.
     return this.messaging.request(Subjects.relayPacket, body, { timeoutMs: (body.timeout ?? 0) + this.config.RPC_TIMEOUT_MS });
   }
@@ -81,7 +79,7 @@ export class RelayController {
   @ApiOperation({ summary: 'The relay data ({ address, payload }) of an intent, or of a submitted transaction ({ txHash, srcChainKey? })' })
   @ApiOkResponse({ type: RelayDataResponse })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'No submission of that transaction' })
-  extraData(@Body() body: IntentExtraDataRequestDto): Reply<'relayExtraData'> {
+  extraData(@Body() body: IntentExtraDataRequestDto): ReplyOf<'relayExtraData'> {
     return this.messaging.request(Subjects.relayExtraData, body);
   }
 
@@ -94,7 +92,7 @@ export class RelayController {
   })
   @ApiOkResponse({ type: SubmitResponse })
   @ApiResponse({ status: 422, type: ErrorBodyDto, description: 'RELAY_REFUSED: the relay answered success: false, with its reason' })
-  submit(@Body() body: IntentSubmitRequestDto): Reply<'relaySubmit'> {
+  submit(@Body() body: IntentSubmitRequestDto): ReplyOf<'relaySubmit'> {
     return this.messaging.request(Subjects.relaySubmit, body);
   }
 }
