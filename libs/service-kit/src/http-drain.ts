@@ -44,7 +44,8 @@ export function trackIdleConnections(server: Server): void {
  * replica); connections already open keep being served (each answer closes its connection:
  * the `onSend` hook) until no idle one is left or `graceMs` has passed, then the idle ones
  * left are closed. Requests still running, streams among them, finish in the app's close
- * (fastify waits for them, streams end at its start).
+ * (fastify waits for them, streams end at its start). The server's idle connections are
+ * known from trackIdleConnections; without it there is no wait.
  */
 export async function stopAccepting(server: Server, graceMs: number = DRAIN_GRACE_MS): Promise<void> {
   if (!server.listening) return;
@@ -52,17 +53,11 @@ export async function stopAccepting(server: Server, graceMs: number = DRAIN_GRAC
   // at once, resetting a request that is on its way over one of them.
   NetServer.prototype.close.call(server);
   const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline && (await idleConnections(server)) > 0)
+  const idle = idleOf.get(server);
+  while (Date.now() < deadline && idle && idle.size > 0)
     await new Promise((r) => setTimeout(r, Math.min(25, Math.max(1, deadline - Date.now()))));
   // One turn of the event loop's poll phase first: bytes that already arrived on an idle
   // connection are read (the connection is then busy, and served) rather than dropped.
   await new Promise((r) => setImmediate(r));
   server.closeIdleConnections();
-}
-
-/** Idle connections where they are tracked; otherwise every open connection counts. */
-function idleConnections(server: Server): Promise<number> {
-  const idle = idleOf.get(server);
-  if (idle) return Promise.resolve(idle.size);
-  return new Promise((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
 }

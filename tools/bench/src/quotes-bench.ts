@@ -12,32 +12,36 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sequentialLatency } from './latency';
+import { Subjects } from '@swap/contracts';
 import type { BenchContext } from './oracle-bench';
 import { parseMetrics } from '../../ops/src/prometheus-text';
 
-/** quote-builder's quote stages (and the answer's encoding and publish on the bus) so far: sum and count each. */
-async function quoteStages(adminPort: number, swapAdminPort: number): Promise<Map<string, { sum: number; count: number }>> {
-  const samples = parseMetrics(await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text());
-  for (const m of parseMetrics(await (await fetch(`http://127.0.0.1:${swapAdminPort}/metrics`)).text()))
-    if (m.name.startsWith('http_request_duration_seconds_') && m.labels.route === '/v1/swaps/quote' && m.labels.status_code === '200')
-      samples.push({ ...m, name: m.name.replace('http_request_duration_seconds', 'swap_gateway') });
+/** The histograms the stage line reads: on which service, which metric, and the stage a sample counts for (none: skipped). */
+const STAGE_SERIES: { on: 'quote' | 'swap'; metric: string; stage: (labels: Record<string, string>) => string | undefined }[] = [
+  { on: 'quote', metric: 'quote_stage_seconds', stage: (l) => l.stage },
+  { on: 'quote', metric: 'bus_reply_seconds', stage: (l) => (l.subject === Subjects.quoteRequest ? 'reply' : undefined) },
+  { on: 'quote', metric: 'bus_message_duration_seconds', stage: (l) => (l.subject === Subjects.quoteRequest ? 'handler' : undefined) },
+  {
+    on: 'swap',
+    metric: 'http_request_duration_seconds',
+    stage: (l) => (l.route === '/v1/swaps/quote' && l.status_code === '200' ? 'swap-gateway' : undefined),
+  },
+];
+
+/** quote-builder's quote stages, its handler and answer on the bus, and swap-gateway's route, so far: sum and count each. */
+async function quoteStages(adminPorts: { quote: number; swap: number }): Promise<Map<string, { sum: number; count: number }>> {
+  const read = async (port: number) => parseMetrics(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
+  const samples = { quote: await read(adminPorts.quote), swap: await read(adminPorts.swap) };
   const stages = new Map<string, { sum: number; count: number }>();
-  const add = (stage: string, field: 'sum' | 'count', value: number) => {
-    const s = stages.get(stage) ?? { sum: 0, count: 0 };
-    s[field] += value;
-    stages.set(stage, s);
-  };
-  for (const m of samples) {
-    if (m.name === 'quote_stage_seconds_sum') add(m.labels.stage, 'sum', m.value);
-    if (m.name === 'quote_stage_seconds_count') add(m.labels.stage, 'count', m.value);
-    if (m.name === 'bus_reply_seconds_sum' && m.labels.subject === 'quote-builder.quotes.request.v1') add('reply', 'sum', m.value);
-    if (m.name === 'bus_reply_seconds_count' && m.labels.subject === 'quote-builder.quotes.request.v1') add('reply', 'count', m.value);
-    if (m.name === 'swap_gateway_sum') add('swap-gateway', 'sum', m.value);
-    if (m.name === 'swap_gateway_count') add('swap-gateway', 'count', m.value);
-    if (m.name === 'bus_message_duration_seconds_sum' && m.labels.subject === 'quote-builder.quotes.request.v1')
-      add('handler', 'sum', m.value);
-    if (m.name === 'bus_message_duration_seconds_count' && m.labels.subject === 'quote-builder.quotes.request.v1')
-      add('handler', 'count', m.value);
+  for (const { on, metric, stage } of STAGE_SERIES) {
+    for (const m of samples[on]) {
+      const field = m.name === `${metric}_sum` ? 'sum' : m.name === `${metric}_count` ? 'count' : undefined;
+      const name = field && stage(m.labels);
+      if (!field || !name) continue;
+      const s = stages.get(name) ?? { sum: 0, count: 0 };
+      s[field] += m.value;
+      stages.set(name, s);
+    }
   }
   return stages;
 }
@@ -124,9 +128,9 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
   // Unloaded: one quote at a time, so the figure is the marketplace's own latency; the
   // solver API's quote (hub assets, api-gateway → quote-builder) shows it without swap-gateway's hop.
   const seconds = Math.max(3, Math.round(ctx.duration / 2));
-  const stagesBefore = await quoteStages(ctx.adminPortOf(ports.quote), ctx.adminPortOf(ports.swap));
+  const stagesBefore = await quoteStages({ quote: ctx.adminPortOf(ports.quote), swap: ctx.adminPortOf(ports.swap) });
   const latency = await sequentialLatency(gateway, { method: 'POST', path: '/v1/swaps/quote', body }, seconds);
-  const stagesAfter = await quoteStages(ctx.adminPortOf(ports.quote), ctx.adminPortOf(ports.swap));
+  const stagesAfter = await quoteStages({ quote: ctx.adminPortOf(ports.quote), swap: ctx.adminPortOf(ports.swap) });
   const stageMeans = [...stagesAfter]
     .map(([stage, after]) => {
       const before = stagesBefore.get(stage) ?? { sum: 0, count: 0 };

@@ -1,3 +1,4 @@
+import { ServiceMetrics } from '@swap/observability';
 import { MemoryCache, type Cache } from '@swap/cache';
 import { ChainAccess, type ChainInfo, type EvmAdapter } from '@swap/chains';
 import { getAddress, type Address, type Hex } from 'viem';
@@ -33,7 +34,11 @@ describe('HubWallets: a user’s hub wallet is read from the factory once, then 
     const chains = new FactoryReads();
     let open!: () => void;
     chains.gate = new Promise((r) => (open = r));
-    const wallets = new HubWallets(chains, new MemoryCache({ namespace: 't' }));
+    const wallets = new HubWallets(
+      chains,
+      new ServiceMetrics('quote-builder', { defaultMetrics: false }),
+      new MemoryCache({ namespace: 't' }),
+    );
     const lookups = Array.from({ length: 10 }, () => wallets.of(HUB, FACTORY, 23n, user(1)));
     open();
     expect(new Set(await Promise.all(lookups))).toEqual(new Set([walletOf(user(1))]));
@@ -45,11 +50,11 @@ describe('HubWallets: a user’s hub wallet is read from the factory once, then 
   it('another replica finds it in the shared cache without reading the chain; another relay chain or factory is another wallet', async () => {
     const shared = new MemoryCache({ namespace: 't' });
     const first = new FactoryReads();
-    await new HubWallets(first, shared).of(HUB, FACTORY, 23n, user(2));
+    await new HubWallets(first, new ServiceMetrics('quote-builder', { defaultMetrics: false }), shared).of(HUB, FACTORY, 23n, user(2));
     // The shared copy is written off the caller's path: give it its turn.
     await new Promise((r) => setImmediate(r));
     const second = new FactoryReads();
-    const replica = new HubWallets(second, shared);
+    const replica = new HubWallets(second, new ServiceMetrics('quote-builder', { defaultMetrics: false }), shared);
     await expect(replica.of(HUB, FACTORY, 23n, `0x${user(2).slice(2).toUpperCase()}`)).resolves.toBe(walletOf(user(2)));
     expect(second.reads).toEqual([]);
     await replica.of(HUB, FACTORY, 1n, user(2));
@@ -63,7 +68,7 @@ describe('HubWallets: a user’s hub wallet is read from the factory once, then 
       set: () => Promise.reject(new Error('redis down')),
     });
     const chains = new FactoryReads();
-    const wallets = new HubWallets(chains, broken);
+    const wallets = new HubWallets(chains, new ServiceMetrics('quote-builder', { defaultMetrics: false }), broken);
     await expect(wallets.of(HUB, FACTORY, 23n, user(3))).resolves.toBe(walletOf(user(3)));
     chains.gate = Promise.reject(new Error('node down'));
     chains.gate.catch(() => undefined);

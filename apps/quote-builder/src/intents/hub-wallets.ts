@@ -16,8 +16,6 @@ export const HUB_WALLETS_IN_PROCESS = 100_000;
  */
 const SHARED_TTL_MS = 24 * 3_600_000;
 
-type Tier = 'process' | 'shared' | 'chain';
-
 /**
  * The hub wallet a spoke user's intents are created from. It never changes for a factory,
  * relay chain and user, so it is read from the hub's wallet factory once and kept: in this
@@ -30,21 +28,19 @@ type Tier = 'process' | 'shared' | 'chain';
 export class HubWallets {
   private readonly near = new Map<string, Address>();
   private readonly reading = new Map<string, Promise<Address>>();
-  private readonly lookups?: Counter<'tier'>;
+  private readonly lookups: Counter<'tier'>;
 
   constructor(
     private readonly chains: ChainAccess,
+    metrics: ServiceMetrics,
     @Optional() @Inject(CACHE) private readonly cache?: Cache,
-    @Optional() metrics?: ServiceMetrics,
   ) {
-    this.lookups = metrics
-      ? new Counter({
-          name: 'hub_wallet_lookups_total',
-          help: "Hub wallet lookups of intent builds, by where the answer came from (process: this replica's memory; shared: the cache; chain: the hub's wallet factory)",
-          labelNames: ['tier'],
-          registers: [metrics.registry],
-        })
-      : undefined;
+    this.lookups = new Counter({
+      name: 'hub_wallet_lookups_total',
+      help: "Hub wallet lookups of intent builds, by where the answer came from (process: this replica's memory; shared: the cache; chain: the hub's wallet factory)",
+      labelNames: ['tier'],
+      registers: [metrics.registry],
+    });
   }
 
   of(hub: ChainInfo, factory: Address, relayChainId: bigint, user: Hex): Promise<Address> {
@@ -54,7 +50,7 @@ export class HubWallets {
       // Most recently used last: the first in the map is the one to drop.
       this.near.delete(key);
       this.near.set(key, known);
-      this.count('process');
+      this.lookups.inc({ tier: 'process' });
       return Promise.resolve(known);
     }
     let pending = this.reading.get(key);
@@ -70,13 +66,14 @@ export class HubWallets {
   private async lookUp(key: string, read: () => Promise<Address>): Promise<Address> {
     const shared = await this.cache?.get(key).catch(() => undefined);
     if (shared && isAddress(shared, { strict: false })) {
-      this.keep(key, checksummedAddress(shared));
-      this.count('shared');
-      return checksummedAddress(shared);
+      const wallet = checksummedAddress(shared);
+      this.keep(key, wallet);
+      this.lookups.inc({ tier: 'shared' });
+      return wallet;
     }
     const wallet = await read();
     this.keep(key, wallet);
-    this.count('chain');
+    this.lookups.inc({ tier: 'chain' });
     void this.cache?.set(key, wallet, SHARED_TTL_MS).catch(() => undefined);
     return wallet;
   }
@@ -84,9 +81,5 @@ export class HubWallets {
   private keep(key: string, wallet: Address): void {
     this.near.set(key, wallet);
     if (this.near.size > HUB_WALLETS_IN_PROCESS) this.near.delete(this.near.keys().next().value as string);
-  }
-
-  private count(tier: Tier): void {
-    this.lookups?.inc({ tier });
   }
 }

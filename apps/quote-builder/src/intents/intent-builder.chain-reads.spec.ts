@@ -1,3 +1,4 @@
+import { ServiceMetrics } from '@swap/observability';
 import {
   ChainAccess,
   INTENTS_ABI,
@@ -303,7 +304,7 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
       {
         of: async (hash) => (chains.reads.push({ chain: '0x92.sonic', read: 'intentState', args: [hash] }), hubState),
       } as HubIntentStates,
-      new HubWallets(chains),
+      new HubWallets(chains, new ServiceMetrics('quote-builder', { defaultMetrics: false })),
     );
     jest.spyOn(crypto, 'randomBytes').mockImplementation(((size: number) => Buffer.alloc(size, 0x07)) as typeof crypto.randomBytes);
   });
@@ -320,7 +321,7 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
       new ChainCatalog(loadConfig(QuoteBuilderConfig, { CHAIN_PROFILE: join(dir, 'no-factory.json') })),
       chains,
       {} as HubIntentStates,
-      new HubWallets(chains),
+      new HubWallets(chains, new ServiceMetrics('quote-builder', { defaultMetrics: false })),
     );
     // A deadline already past: were the clock read started, its refusal would be left unawaited.
     const built = noFactory.build(

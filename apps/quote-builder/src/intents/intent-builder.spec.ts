@@ -1,3 +1,4 @@
+import { ServiceMetrics } from '@swap/observability';
 import { ChainAccess } from '@swap/chains';
 import { getAddress } from 'viem';
 import { loadConfig } from '@swap/config';
@@ -15,7 +16,7 @@ describe('IntentBuilderService on the mainnet profile (no chain reads)', () => {
     new ChainCatalog(config),
     chains,
     {} as HubIntentStates, // builds read no intent state
-    new HubWallets(chains),
+    new HubWallets(chains, new ServiceMetrics('quote-builder', { defaultMetrics: false })),
   );
   const base: IntentRequest = {
     srcChainKey: '0x92.sonic',

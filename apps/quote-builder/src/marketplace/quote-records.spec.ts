@@ -1,3 +1,4 @@
+import { ServiceMetrics } from '@swap/observability';
 import { MemoryCache, type Cache } from '@swap/cache';
 import { loadConfig } from '@swap/config';
 import type pg from 'pg';
@@ -69,7 +70,8 @@ class Database {
 
 describe('QuoteRecords: a quote is answered before its row is written, and readable from then on', () => {
   const config = loadConfig(QuoteBuilderConfig, {});
-  const replicaOf = (db: Database, cache?: Cache) => new QuoteRecords(db.prisma, config, db.pool, cache);
+  const replicaOf = (db: Database, cache?: Cache) =>
+    new QuoteRecords(db.prisma, config, db.pool, new ServiceMetrics('quote-builder', { defaultMetrics: false }), cache);
 
   it('finds it on this replica and on another while the insert is still running, then from the row', async () => {
     const db = new Database();

@@ -31,23 +31,21 @@ const MAX_INSERTS_BEHIND = 1_000;
 export class QuoteRecords implements OnModuleDestroy {
   /** Quotes answered whose insert is still running, by id. */
   private readonly storing = new Map<string, { record: QuoteRecord; done: Promise<void> }>();
-  private readonly failures?: Counter;
+  private readonly failures: Counter;
 
   constructor(
     private readonly db: PrismaClient,
     private readonly config: QuoteBuilderConfig,
     @Inject(DATABASE_POOL) private readonly pool: Pick<pg.Pool, 'query'>,
+    metrics: ServiceMetrics,
     @Optional() @Inject(CACHE) private readonly cache?: Cache,
     @Optional() @Inject(LOGGER) private readonly logger?: Logger,
-    @Optional() metrics?: ServiceMetrics,
   ) {
-    this.failures = metrics
-      ? new Counter({
-          name: 'quote_record_failures_total',
-          help: 'Quotes whose row could not be written after they were answered (honoured from the shared cache until they expire, missing from the audit)',
-          registers: [metrics.registry],
-        })
-      : undefined;
+    this.failures = new Counter({
+      name: 'quote_record_failures_total',
+      help: 'Quotes whose row could not be written after they were answered (honoured from the shared cache until they expire, missing from the audit)',
+      registers: [metrics.registry],
+    });
   }
 
   async record(quote: NewQuote): Promise<QuoteRecord> {
@@ -94,7 +92,7 @@ export class QuoteRecords implements OnModuleDestroy {
     const done = insert().then(
       () => undefined,
       (error: Error) => {
-        this.failures?.inc();
+        this.failures.inc();
         this.logger?.warn({ err: error, quoteId: id }, 'quote answered but not stored: honoured from the cache until it expires');
       },
     );

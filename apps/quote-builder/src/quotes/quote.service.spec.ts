@@ -1,3 +1,4 @@
+import { ServiceMetrics } from '@swap/observability';
 import type { ChainProfile } from '@swap/chains';
 import { loadConfig } from '@swap/config';
 import type { QuoteMessage, QuoteRecord } from '@swap/contracts';
@@ -99,7 +100,15 @@ describe('QuoteService: the fee comes off first, amounts travel in hub units', (
       { ...quote, id: 'q-1', createdAt: 'now', expiresAt: 'later', requestId: null }
     ),
   } as unknown as QuoteRecords;
-  const service = new QuoteService(new ChainCatalog(config), rfq, records, {} as IntentBuilderService, config, pino({ level: 'silent' }));
+  const service = new QuoteService(
+    new ChainCatalog(config),
+    rfq,
+    records,
+    {} as IntentBuilderService,
+    config,
+    pino({ level: 'silent' }),
+    new ServiceMetrics('quote-builder', { defaultMetrics: false }),
+  );
   const body = (over: Partial<QuoteMessage> = {}): QuoteMessage => ({
     tokenSrc: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
     tokenSrcChainKey: '0xa4b1.arbitrum',

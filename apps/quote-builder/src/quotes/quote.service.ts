@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ServiceMetrics, type Logger } from '@swap/observability';
 import { Histogram } from 'prom-client';
 import { LOGGER } from '@swap/service-kit';
@@ -34,7 +34,7 @@ export const QUOTE_DEADLINE_OFFSET_SECONDS = 300;
  */
 @Injectable()
 export class QuoteService {
-  private readonly stages?: Histogram<'stage'>;
+  private readonly stages: Histogram<'stage'>;
 
   constructor(
     private readonly catalog: ChainCatalog,
@@ -43,17 +43,15 @@ export class QuoteService {
     private readonly builder: IntentBuilderService,
     private readonly config: QuoteBuilderConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-    @Optional() metrics?: ServiceMetrics,
+    metrics: ServiceMetrics,
   ) {
-    this.stages = metrics
-      ? new Histogram({
-          name: 'quote_stage_seconds',
-          help: 'Where a quote spends its time, by stage: fanout (the RFQ sent to every solver), last_answer (from then until the last answer taken), decide (from the last answer to the decision), pick (the best answer), record (the quote stored); the answer itself: bus_reply_seconds',
-          labelNames: ['stage'],
-          buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5],
-          registers: [metrics.registry],
-        })
-      : undefined;
+    this.stages = new Histogram({
+      name: 'quote_stage_seconds',
+      help: 'Where a quote spends its time, by stage: fanout (the RFQ sent to every solver), last_answer (from then until the last answer taken), decide (from the last answer to the decision), pick (the best answer), record (the quote stored); the answer itself: bus_reply_seconds',
+      labelNames: ['stage'],
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5],
+      registers: [metrics.registry],
+    });
   }
 
   /** The RFQ's stages, then the pick (timed here). */
@@ -62,13 +60,10 @@ export class QuoteService {
     try {
       return pickBest(asked, this.config.RFQ_DEADLINE_MS);
     } finally {
-      const stages = this.stages;
-      if (stages) {
-        stages.observe({ stage: 'fanout' }, asked.sentMs / 1000);
-        stages.observe({ stage: 'last_answer' }, Math.max(0, asked.lastAnswerMs - asked.sentMs) / 1000);
-        stages.observe({ stage: 'decide' }, Math.max(0, asked.elapsedMs - Math.max(asked.lastAnswerMs, asked.sentMs)) / 1000);
-        stages.observe({ stage: 'pick' }, (performance.now() - started) / 1000);
-      }
+      this.stages.observe({ stage: 'fanout' }, asked.sentMs / 1000);
+      this.stages.observe({ stage: 'last_answer' }, Math.max(0, asked.lastAnswerMs - asked.sentMs) / 1000);
+      this.stages.observe({ stage: 'decide' }, Math.max(0, asked.elapsedMs - Math.max(asked.lastAnswerMs, asked.sentMs)) / 1000);
+      this.stages.observe({ stage: 'pick' }, (performance.now() - started) / 1000);
     }
   }
 
@@ -76,7 +71,7 @@ export class QuoteService {
   private async record(quote: Parameters<QuoteRecords['record']>[0]) {
     const started = performance.now();
     const record = await this.records.record(quote);
-    this.stages?.observe({ stage: 'record' }, (performance.now() - started) / 1000);
+    this.stages.observe({ stage: 'record' }, (performance.now() - started) / 1000);
     return record;
   }
 
