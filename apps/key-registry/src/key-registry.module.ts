@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { operatorTokenFrom } from '@swap/key-auth';
 import { KeyRegistryConfig } from './key-registry.config';
 import { keySetSignerProvider } from './keyset/key-set-signer.provider';
+import { KeySetPublisher } from './keyset/key-set-publisher';
 import { PublishedMark } from './keyset/published-mark';
 import { KeyRegistryOpsController } from './ops/key-registry-ops.controller';
 import { KeyRegistryService } from './registry/key-registry.service';
@@ -9,6 +10,6 @@ import { RegistryHandlers } from './registry/registry.handlers';
 
 @Module({
   controllers: [RegistryHandlers, KeyRegistryOpsController],
-  providers: [KeyRegistryService, PublishedMark, keySetSignerProvider, operatorTokenFrom(KeyRegistryConfig)],
+  providers: [KeyRegistryService, KeySetPublisher, PublishedMark, keySetSignerProvider, operatorTokenFrom(KeyRegistryConfig)],
 })
 export class KeyRegistryModule {}

@@ -16,6 +16,7 @@ import { mintKey, OperatorGuard, operatorOf } from '@swap/key-auth';
 import { uuidParam as uuid } from '@swap/service-kit';
 import { ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
+import { KeySetPublisher } from '../keyset/key-set-publisher';
 import { KeyRegistryService } from '../registry/key-registry.service';
 
 class OrganisationBody {
@@ -59,7 +60,10 @@ class ModeBody {
 @UseGuards(OperatorGuard)
 @Controller('ops')
 export class KeyRegistryOpsController {
-  constructor(private readonly registry: KeyRegistryService) {}
+  constructor(
+    private readonly registry: KeyRegistryService,
+    private readonly publisher: KeySetPublisher,
+  ) {}
 
   @Get('organisations')
   organisations() {
@@ -125,13 +129,13 @@ export class KeyRegistryOpsController {
 
   @Get('keyset')
   keySet() {
-    return this.registry.keySetState();
+    return this.publisher.state();
   }
 
   /** After restoring key-registry's database: a new epoch, so the services take the restored set. */
   @Post('keyset/epoch')
   @HttpCode(200)
   startEpoch(@Body() body: EpochBody, @Req() req: FastifyRequest) {
-    return this.registry.startEpoch(operatorOf(req), body.epoch);
+    return this.publisher.startEpoch(operatorOf(req), body.epoch);
   }
 }

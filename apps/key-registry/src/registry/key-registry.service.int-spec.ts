@@ -5,6 +5,7 @@ import { BusUnavailableError, InProcessBus } from '@swap/messaging';
 import { createLogger } from '@swap/observability';
 import { eventually, LogCapture, uniqueId } from '@swap/testing';
 import { refusal, RegistryHarness } from '../testing/registry-harness';
+import type { KeySetPublisher } from '../keyset/key-set-publisher';
 import { MAX_ACTIVE_KEYS, type KeyRegistryService } from './key-registry.service';
 
 const ACTOR = 'operator:alice';
@@ -23,15 +24,16 @@ class DownBus extends InProcessBus {
 describe('KeyRegistryService (against PostgreSQL)', () => {
   let h: RegistryHarness;
   let registry: KeyRegistryService;
+  let keySet: KeySetPublisher;
 
   beforeAll(async () => {
     h = await RegistryHarness.start();
-    registry = h.replica().registry;
+    ({ registry, keySet } = h.replica());
   });
   afterAll(() => h?.stop());
 
   const head = async (): Promise<KeySetHead> => {
-    const { epoch, version } = await registry.keySetState();
+    const { epoch, version } = await keySet.state();
     return { epoch, version };
   };
   const next = (at: KeySetHead, by = 1): KeySetHead => ({ epoch: at.epoch, version: at.version + by });
@@ -50,8 +52,7 @@ describe('KeyRegistryService (against PostgreSQL)', () => {
     suspended,
   });
   const byKeyId = (entries: KeySetEntry[]) => [...entries].sort((a, b) => a.keyId.localeCompare(b.keyId));
-  const snapshotEntriesOf = async (orgId: string) =>
-    byKeyId(h.openSnapshot(await registry.snapshot()).keys.filter((k) => k.orgId === orgId));
+  const snapshotEntriesOf = async (orgId: string) => byKeyId(h.openSnapshot(await keySet.snapshot()).keys.filter((k) => k.orgId === orgId));
   const modesNow = async (): Promise<PortalModes> =>
     Object.fromEntries((await registry.listModes()).map((m) => [m.family, m.mode])) as PortalModes;
   const auditOf = async (target: string) =>
@@ -518,9 +519,9 @@ describe('KeyRegistryService (against PostgreSQL)', () => {
     it('is signed with the key set key, verifies with its public half, and holds the state of its version', async () => {
       const org = await newOrg();
       const key = await newKey(org.id);
-      const state = await registry.keySetState();
+      const state = await keySet.state();
 
-      const signed = await registry.snapshot();
+      const signed = await keySet.snapshot();
       const payload = h.openSnapshot(signed);
 
       expect({ keyId: signed.keyId, publicKey: state.publicKey }).toEqual({ keyId: state.keyId, publicKey: h.publicKey });
@@ -540,7 +541,7 @@ describe('KeyRegistryService (against PostgreSQL)', () => {
       const org = await newOrg();
       await newKey(org.id);
       await registry.setSuspended(org.id, true, ACTOR);
-      const signed = await registry.snapshot();
+      const signed = await keySet.snapshot();
       const tampered = { ...signed, payload: { ...signed.payload, keys: signed.payload.keys.map((k) => ({ ...k, suspended: false })) } };
 
       let refused: unknown;

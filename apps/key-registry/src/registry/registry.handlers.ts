@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { Subjects, type ReplyOf } from '@swap/contracts';
+import { KeySetPublisher } from '../keyset/key-set-publisher';
 import { KeyRegistryService } from './key-registry.service';
 import {
   CreateKeyMessage,
@@ -15,7 +16,10 @@ import {
 /** The registry's operations over the bus (partner-portal-api, services' key caches). */
 @Controller()
 export class RegistryHandlers {
-  constructor(private readonly registry: KeyRegistryService) {}
+  constructor(
+    private readonly registry: KeyRegistryService,
+    private readonly keySet: KeySetPublisher,
+  ) {}
 
   @MessagePattern(Subjects.orgCreate)
   orgCreate(@Payload() m: CreateOrganisationMessage): ReplyOf<'orgCreate'> {
@@ -59,7 +63,7 @@ export class RegistryHandlers {
 
   @MessagePattern(Subjects.keySetSnapshot)
   snapshot(): ReplyOf<'keySetSnapshot'> {
-    return this.registry.snapshot();
+    return this.keySet.snapshot();
   }
 
   @MessagePattern(Subjects.modeList)

@@ -17,18 +17,20 @@ import { createTestDatabase, uniqueId } from '@swap/testing';
 import type pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
 import { keyRegistry } from '../key-registry.definition';
+import { KeySetPublisher } from '../keyset/key-set-publisher';
 import { PublishedMark } from '../keyset/published-mark';
 import { KeyRegistryService } from '../registry/key-registry.service';
 
-/** One key-registry replica: the service, and the mark of what it announced (in a cache of its own unless given one). */
+/** One key-registry replica: the registry, its key set, and the mark of what it announced (in a cache of its own unless given one). */
 export interface Replica {
   registry: KeyRegistryService;
+  keySet: KeySetPublisher;
   mark: PublishedMark;
   cache: Cache;
 }
 
 /**
- * KeyRegistryService built directly (no Nest, no HTTP) over a fresh PostgreSQL database
+ * KeyRegistryService and KeySetPublisher built directly (no Nest, no HTTP) over a fresh PostgreSQL database
  * with key-registry's migrations, an in-process bus, a signing pair made for the run and
  * a silent logger. Every change event on the bus is kept, and opened only if its signature
  * verifies against the public half of the pair (and its shape is a change's).
@@ -81,7 +83,8 @@ export class RegistryHarness {
     const mark = new PublishedMark(cache, this.signer);
     const messaging = new MessagingClient(options.bus ?? this.bus, { timeoutMs: 1_000 });
     const logger = options.logger ?? createLogger({ service: 'key-registry', level: 'silent' });
-    return { registry: new KeyRegistryService(this.prisma, messaging, this.signer, mark, logger), mark, cache };
+    const keySet = new KeySetPublisher(this.prisma, messaging, this.signer, mark, logger);
+    return { registry: new KeyRegistryService(this.prisma, keySet, logger), keySet, mark, cache };
   }
 
   /** A snapshot's payload, only if its signature verifies against the public key and its shape is a snapshot's. */

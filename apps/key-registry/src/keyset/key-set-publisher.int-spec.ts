@@ -3,9 +3,9 @@ import { MemoryCache } from '@swap/cache';
 import { MAX_KEY_SET_EPOCH, type KeySetHead } from '@swap/contracts';
 import { createLogger } from '@swap/observability';
 import { eventually, LogCapture, uniqueId } from '@swap/testing';
-import { PUBLISHED_MARK_KEY } from '../keyset/published-mark';
+import { PUBLISHED_MARK_KEY } from './published-mark';
 import { refusal, RegistryHarness, type Replica } from '../testing/registry-harness';
-import { RESTORE_DETECTED_ACTOR } from './key-registry.service';
+import { RESTORE_DETECTED_ACTOR } from './key-set-publisher';
 
 const ACTOR = 'operator:alice';
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -29,7 +29,7 @@ class UnreachableCache extends MemoryCache {
  * database, so every test sets it (epoch 1, version 7) and empties the audit log first,
  * and reads its own events only: the tests pass in any order.
  */
-describe('KeyRegistryService: epochs and the restore check (against PostgreSQL)', () => {
+describe('KeySetPublisher: epochs and the restore check (against PostgreSQL)', () => {
   let h: RegistryHarness;
   let since: number;
 
@@ -48,8 +48,8 @@ describe('KeyRegistryService: epochs and the restore check (against PostgreSQL)'
   const arrange = (at: KeySetHead) =>
     h.sql('UPDATE key_registry.keyset_state SET epoch = $1, version = $2 WHERE id = 1', [at.epoch, at.version]);
   const pinClock = () => jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
-  const headOf = async ({ registry }: Replica): Promise<KeySetHead> => {
-    const { epoch, version } = await registry.keySetState();
+  const headOf = async ({ keySet }: Replica): Promise<KeySetHead> => {
+    const { epoch, version } = await keySet.state();
     return { epoch, version };
   };
   const epochAudits = async () =>
@@ -73,7 +73,7 @@ describe('KeyRegistryService: epochs and the restore check (against PostgreSQL)'
     it('starts the epoch asked for at version 1: audited, announced with no key changed, the mark raised', async () => {
       const replica = h.replica();
 
-      expect(await replica.registry.startEpoch(ACTOR, 5)).toEqual({ epoch: 5, version: 1 });
+      expect(await replica.keySet.startEpoch(ACTOR, 5)).toEqual({ epoch: 5, version: 1 });
 
       expect(await headOf(replica)).toEqual({ epoch: 5, version: 1 });
       expect(await h.events.of({ epoch: 5, version: 1 }, since)).toEqual({
@@ -93,7 +93,7 @@ describe('KeyRegistryService: epochs and the restore check (against PostgreSQL)'
 
     it('counts versions from 1 again in the new epoch', async () => {
       const replica = h.replica();
-      await replica.registry.startEpoch(ACTOR, 5);
+      await replica.keySet.startEpoch(ACTOR, 5);
 
       await replica.registry.createOrganisation(uniqueId('org'), ACTOR);
 
@@ -108,7 +108,7 @@ describe('KeyRegistryService: epochs and the restore check (against PostgreSQL)'
       await arrange({ epoch: 3, version: 7 });
       const replica = h.replica();
 
-      expect(await refusal(replica.registry.startEpoch(ACTOR, requested))).toEqual({
+      expect(await refusal(replica.keySet.startEpoch(ACTOR, requested))).toEqual({
         status: 409,
         code: 'CONFLICT',
         message: 'The new epoch must be above the current one (3)',
@@ -121,7 +121,7 @@ describe('KeyRegistryService: epochs and the restore check (against PostgreSQL)'
       const replica = h.replica();
       expect(MAX_KEY_SET_EPOCH).toBe(1_000_000_000_000);
 
-      expect(await refusal(replica.registry.startEpoch(ACTOR, 1_000_000_000_001))).toEqual({
+      expect(await refusal(replica.keySet.startEpoch(ACTOR, 1_000_000_000_001))).toEqual({
         status: 400,
         code: 'BAD_REQUEST',
         message: 'epoch must be at most 1000000000000',
@@ -133,8 +133,8 @@ describe('KeyRegistryService: epochs and the restore check (against PostgreSQL)'
     it('accepts MAX_KEY_SET_EPOCH itself; no epoch can follow it', async () => {
       const replica = h.replica();
 
-      expect(await replica.registry.startEpoch(ACTOR, 1_000_000_000_000)).toEqual({ epoch: 1_000_000_000_000, version: 1 });
-      expect(await refusal(replica.registry.startEpoch(ACTOR))).toEqual({
+      expect(await replica.keySet.startEpoch(ACTOR, 1_000_000_000_000)).toEqual({ epoch: 1_000_000_000_000, version: 1 });
+      expect(await refusal(replica.keySet.startEpoch(ACTOR))).toEqual({
         status: 400,
         code: 'BAD_REQUEST',
         message: 'epoch must be at most 1000000000000',
@@ -155,7 +155,7 @@ describe('KeyRegistryService: epochs and the restore check (against PostgreSQL)'
       const replica = h.replica();
       pinClock();
 
-      expect(await replica.registry.startEpoch(ACTOR, undefined, above)).toEqual({ epoch: expected, version: 1 });
+      expect(await replica.keySet.startEpoch(ACTOR, undefined, above)).toEqual({ epoch: expected, version: 1 });
       expect(await headOf(replica)).toEqual({ epoch: expected, version: 1 });
     });
   });
@@ -173,7 +173,7 @@ describe('KeyRegistryService: epochs and the restore check (against PostgreSQL)'
       const replica = await replicaMarked(mark);
       pinClock();
 
-      await replica.registry.startEpochIfRestored();
+      await replica.keySet.startEpochIfRestored();
 
       expect(await headOf(replica)).toEqual({ epoch: expected, version: 1 });
       expect(await epochAudits()).toEqual([epochAudit(RESTORE_DETECTED_ACTOR, START, expected)]);
@@ -193,7 +193,7 @@ describe('KeyRegistryService: epochs and the restore check (against PostgreSQL)'
       await arrange(held);
       const replica = await replicaMarked(mark);
 
-      await replica.registry.startEpochIfRestored();
+      await replica.keySet.startEpochIfRestored();
 
       expect(await headOf(replica)).toEqual(held);
       expect(await epochAudits()).toEqual([]);
@@ -201,10 +201,10 @@ describe('KeyRegistryService: epochs and the restore check (against PostgreSQL)'
 
     it('does nothing when there is no mark, or what is stored is not one this registry signed', async () => {
       const unmarked = h.replica();
-      await unmarked.registry.startEpochIfRestored();
+      await unmarked.keySet.startEpochIfRestored();
       const garbled = h.replica();
       await garbled.cache.set(PUBLISHED_MARK_KEY, '{"epoch":"9","version":1}', 60_000);
-      await garbled.registry.startEpochIfRestored();
+      await garbled.keySet.startEpochIfRestored();
       // Written into Redis by someone else: a mark far ahead would use up the epochs left.
       const forged = h.replica();
       const stranger = new KeySetSigner(parseSigningKey(generateKeySetKeyPair().signingKey));
@@ -214,7 +214,7 @@ describe('KeyRegistryService: epochs and the restore check (against PostgreSQL)'
       ]) {
         await forged.cache.set(PUBLISHED_MARK_KEY, text, 60_000);
         expect(await forged.mark.read()).toBeUndefined();
-        await forged.registry.startEpochIfRestored();
+        await forged.keySet.startEpochIfRestored();
       }
 
       expect(await headOf(unmarked)).toEqual(START);
@@ -228,7 +228,7 @@ describe('KeyRegistryService: epochs and the restore check (against PostgreSQL)'
         logger: createLogger({ service: 'key-registry', level: 'warn', destination: logs }),
       });
 
-      await expect(replica.registry.startEpochIfRestored()).resolves.toBeUndefined();
+      await expect(replica.keySet.startEpochIfRestored()).resolves.toBeUndefined();
 
       expect(logs.lines.map(({ level, msg, err }) => ({ level, msg, err: (err as { message?: string } | undefined)?.message }))).toEqual([
         {
@@ -245,7 +245,7 @@ describe('KeyRegistryService: epochs and the restore check (against PostgreSQL)'
       const replica = await replicaMarked({ epoch: 1, version: 9 });
       pinClock();
 
-      await replica.registry.onApplicationBootstrap();
+      await replica.keySet.onApplicationBootstrap();
 
       expect(await headOf(replica)).toEqual({ epoch: NOW_S, version: 1 });
     });
@@ -277,7 +277,7 @@ describe('KeyRegistryService: epochs and the restore check (against PostgreSQL)'
         await holder.query('BEGIN');
         await holder.query('SELECT 1 FROM key_registry.keyset_state WHERE id = 1 FOR UPDATE');
         let settled = 0;
-        const both = Promise.all([a, b].map((replica) => replica.registry.startEpochIfRestored().finally(() => settled++)));
+        const both = Promise.all([a, b].map((replica) => replica.keySet.startEpochIfRestored().finally(() => settled++)));
         // Both have read the state and wait for the row lock (or, were the check changed, are done without it).
         const waiting = async () =>
           Number(
