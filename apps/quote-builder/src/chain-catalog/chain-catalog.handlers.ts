@@ -3,7 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { intentHash } from '@swap/chains';
 import { IntentHashRequestDto, Subjects, type RpcReply } from '@swap/contracts';
 import { ChainKeyRequest } from './chain-catalog.messages';
-import { ChainCatalog } from './chain-catalog.service';
+import { ChainCatalog } from './chain-catalog';
 
 /** Bus handlers: the chain and token registry, and intent hashing, for swap-gateway. */
 @Controller()

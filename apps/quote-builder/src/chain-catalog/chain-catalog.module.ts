@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import { ChainAccess } from '@swap/chains';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { ChainCatalogHandlers } from './chain-catalog.handlers';
-import { ChainCatalogAnnouncer, ChainCatalog } from './chain-catalog.service';
+import { ChainCatalog } from './chain-catalog';
+import { ChainCatalogAnnouncer } from './chain-catalog-announcer';
 
 @Module({
   controllers: [ChainCatalogHandlers],

@@ -24,7 +24,7 @@ import { SolverConnections } from '../marketplace/solver-connections';
 import type { AuthenticatedSolver } from '../marketplace/solver-registry.service';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { QuoteRecords } from '../marketplace/quote-records';
-import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
+import { ChainCatalog } from '../chain-catalog/chain-catalog';
 import { HubIntentStates } from './hub-intent-states';
 
 /** Intents handed again to a solver that (re)connects: the newest open ones. */

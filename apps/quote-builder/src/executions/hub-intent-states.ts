@@ -3,7 +3,7 @@ import { ChainAccess } from '@swap/chains';
 import { AppError, ErrorCode } from '@swap/contracts';
 import type { Address, Hex } from 'viem';
 import { PrismaClient } from '../generated/prisma/client';
-import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
+import { ChainCatalog } from '../chain-catalog/chain-catalog';
 
 /**
  * Where an intent stands on the hub now: `open` (input left to fill or cancel), `solved`

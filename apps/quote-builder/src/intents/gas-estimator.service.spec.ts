@@ -2,7 +2,7 @@ import { ChainAccess, type ChainInfo, type EvmAdapter, type SpokeAdapter, type S
 import { loadConfig } from '@swap/config';
 import { AppError, ErrorCode } from '@swap/contracts';
 import { BaseError, EstimateGasExecutionError, HttpRequestError } from 'viem';
-import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
+import { ChainCatalog } from '../chain-catalog/chain-catalog';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { GasEstimatorService } from './gas-estimator.service';
 

@@ -10,7 +10,7 @@ import {
   type NetworkTx,
 } from '@swap/contracts';
 import { BaseError, EstimateGasExecutionError, HttpRequestError, TimeoutError, type Address, type Hex } from 'viem';
-import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
+import { ChainCatalog } from '../chain-catalog/chain-catalog';
 
 /**
  * What a built transaction will cost at the chain's current prices: EVM, the gas the node

@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeAbiParameters, decodeFunctionData, erc20Abi, getAddress, type Hex } from 'viem';
-import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
+import { ChainCatalog } from '../chain-catalog/chain-catalog';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import type { HubIntentState, HubIntentStates } from '../executions/hub-intent-states';
 import { HubWallets } from './hub-wallets';

@@ -38,7 +38,7 @@ import {
 } from '@swap/contracts';
 import { randomBytes } from 'node:crypto';
 import { isAddress, type Address, type Hex } from 'viem';
-import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
+import { ChainCatalog } from '../chain-catalog/chain-catalog';
 import { HubIntentStates, type HubIntentState } from '../executions/hub-intent-states';
 import { BuildAnnouncer } from './build-announcer';
 import { HubWallets } from './hub-wallets';

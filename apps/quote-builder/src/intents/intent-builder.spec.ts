@@ -4,7 +4,7 @@ import { getAddress } from 'viem';
 import { loadConfig } from '@swap/config';
 import { AppError, type IntentRequest } from '@swap/contracts';
 import { QuoteBuilderConfig } from '../quote-builder.config';
-import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
+import { ChainCatalog } from '../chain-catalog/chain-catalog';
 import type { HubIntentStates } from '../executions/hub-intent-states';
 import { HubWallets } from './hub-wallets';
 import { IntentBuilderService } from './intent-builder.service';

@@ -10,7 +10,7 @@ import type { IntentBuilderService } from '../intents/intent-builder.service';
 import type { QuoteRecords } from '../marketplace/quote-records';
 import type { RfqOutcome, RfqRequest, RfqService } from '../marketplace/rfq.service';
 import { QuoteBuilderConfig } from '../quote-builder.config';
-import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
+import { ChainCatalog } from '../chain-catalog/chain-catalog';
 import { QuoteService } from './quote.service';
 
 /** A hub whose USDC asset keeps 18 decimals, so amounts must be converted both ways. */

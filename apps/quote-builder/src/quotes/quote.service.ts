@@ -16,7 +16,7 @@ import { IntentBuilderService } from '../intents/intent-builder.service';
 import { QUOTE_FIELDS, resolveSwap, type ResolvedSwap } from '../intents/swap-resolution';
 import { RfqService, type RfqOutcome, type RfqRequest } from '../marketplace/rfq.service';
 import { QuoteBuilderConfig } from '../quote-builder.config';
-import { ChainCatalog } from '../chain-catalog/chain-catalog.service';
+import { ChainCatalog } from '../chain-catalog/chain-catalog';
 import { pickBest, type BestQuote } from './best-quote';
 import { QuoteRecords } from '../marketplace/quote-records';
 

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { IntentExtraDataRequestDto, IntentPacketRequestDto, IntentSubmitRequestDto, Subjects, type RpcReply } from '@swap/contracts';
-import { RelayLookups } from './relay-lookups.service';
+import { RelayLookups } from './relay-lookups';
 
 /** The relay routes of the swaps API, asked by swap-gateway over the bus. */
 @Controller()

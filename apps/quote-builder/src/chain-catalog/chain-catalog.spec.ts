@@ -1,6 +1,6 @@
 import { loadConfig } from '@swap/config';
 import { QuoteBuilderConfig } from '../quote-builder.config';
-import { ChainCatalog } from './chain-catalog.service';
+import { ChainCatalog } from './chain-catalog';
 
 describe('RPC endpoints from configuration', () => {
   it('puts CHAIN_RPC_URLS before the profile’s endpoints, and refuses an unknown chain', () => {

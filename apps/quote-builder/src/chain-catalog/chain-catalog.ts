@@ -1,7 +1,6 @@
-import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { applyRpcUrls, loadChainRegistry, type ChainRegistry } from '@swap/chains';
-import { Events, type PartnerFee, type ChainCatalogSnapshot, type Token, type TokensByChain } from '@swap/contracts';
-import { MessagingClient } from '@swap/messaging';
+import { type PartnerFee, type ChainCatalogSnapshot, type Token, type TokensByChain } from '@swap/contracts';
 import { createHash } from 'node:crypto';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 
@@ -48,21 +47,5 @@ export class ChainCatalog {
     return c.PARTNER_FEE_ADDRESS && (c.PARTNER_FEE_AMOUNT !== undefined || c.PARTNER_FEE_PERCENTAGE !== undefined)
       ? { address: c.PARTNER_FEE_ADDRESS, amount: c.PARTNER_FEE_AMOUNT, percentage: c.PARTNER_FEE_PERCENTAGE }
       : null;
-  }
-}
-
-/**
- * At start, tells the services that serve the public reads from memory (swap-gateway)
- * what this replica's registry holds; they may also ask (`registrySnapshot`).
- */
-@Injectable()
-export class ChainCatalogAnnouncer implements OnApplicationBootstrap {
-  constructor(
-    private readonly catalog: ChainCatalog,
-    private readonly messaging: MessagingClient,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.messaging.emit(Events.registryChanged, this.catalog.snapshot);
   }
 }

@@ -14,7 +14,7 @@ import { ChainIndex } from './chain-index';
 import { LeaseKeeper, PgLeaseStore } from './follower-leases';
 import { followedChains } from './log-decoding';
 
-/** `FOLLOWER_CONFIRMATIONS` as a map by canonical chain key; an unknown key stops the service at start. */
+/** An unknown chain key stops the service at start. */
 export function confirmationsByChain(registry: ChainRegistry, list: string | undefined): Map<string, number> {
   const depths = new Map<string, number>();
   for (const pair of list?.split(',') ?? []) {
@@ -26,12 +26,7 @@ export function confirmationsByChain(registry: ChainRegistry, list: string | und
   return depths;
 }
 
-/**
- * This replica's part in following the chains: a lease per chain (PostgreSQL, shared by
- * every replica), and a ChainFollower for each lease it holds. A chain is followed by one
- * replica at a time; when its holder dies, another takes it within FOLLOWER_LEASE_MS and
- * resumes from the cursor.
- */
+/** A ChainFollower for each chain lease this replica holds; see docs/architecture/settlement.md#chain-followers. */
 @Injectable()
 export class ChainFollowers implements OnModuleInit, OnModuleDestroy {
   readonly holder = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
@@ -50,8 +45,7 @@ export class ChainFollowers implements OnModuleInit, OnModuleDestroy {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.chainList = followedChains(chains.registry);
-    // Every followed chain has its series from the start (0 until something happens), so
-    // alerts on a sum over replicas, or on a rate, see zeros rather than nothing.
+    // Series exist from the start, so alerts on a sum or a rate see zeros rather than nothing.
     for (const { key } of this.chainList) {
       metrics.followerHeld.set({ chain: key }, 0);
       metrics.chainReorgs.inc({ chain: key }, 0);
@@ -61,7 +55,6 @@ export class ChainFollowers implements OnModuleInit, OnModuleDestroy {
     this.depths = confirmationsByChain(chains.registry, config.FOLLOWER_CONFIRMATIONS);
   }
 
-  /** The chains this replica follows now. */
   held(): string[] {
     return [...this.running.keys()];
   }
@@ -85,7 +78,7 @@ export class ChainFollowers implements OnModuleInit, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     const stopping = [...this.running.values()].map((f) => f.stop());
-    // Released only once the followers have stopped: a peer that takes over never overlaps them.
+    // Released only once the followers stopped: a peer taking over never overlaps them.
     await this.keeper?.stop(true, async () => void (await Promise.all(stopping)));
   }
 

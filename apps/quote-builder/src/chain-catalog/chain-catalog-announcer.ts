@@ -1,0 +1,20 @@
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Events } from '@swap/contracts';
+import { MessagingClient } from '@swap/messaging';
+import { ChainCatalog } from './chain-catalog';
+
+/**
+ * At start, tells the services that serve the public reads from memory (swap-gateway)
+ * what this replica's registry holds; they may also ask (`registrySnapshot`).
+ */
+@Injectable()
+export class ChainCatalogAnnouncer implements OnApplicationBootstrap {
+  constructor(
+    private readonly catalog: ChainCatalog,
+    private readonly messaging: MessagingClient,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.messaging.emit(Events.registryChanged, this.catalog.snapshot);
+  }
+}
