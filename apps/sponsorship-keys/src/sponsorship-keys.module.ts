@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { Events } from '@swap/contracts';
-import { ChainCatalogMirror, ChainCatalogMirrorEvents } from '@swap/messaging';
+import { ChainCatalogMirror, ChainCatalogMirrorEvents } from '@swap/chain-catalog';
 import { KeyAuthModule, keySetEventsController, LocalKeySetSource, operatorTokenFrom } from '@swap/key-auth';
 import { SponsoringKeysService } from './keys/sponsoring-keys.service';
 import { SponsorshipOpsController } from './ops/sponsorship-ops.controller';

@@ -1,4 +1,4 @@
-import { ChainCatalogMirror } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/chain-catalog';
 import type { ServiceDefinition } from '@swap/service-kit';
 import { SwapGatewayConfig } from './swap-gateway.config';
 import { SwapGatewayModule } from './swap-gateway.module';

@@ -8,6 +8,5 @@ export * from './messaging-client';
 export * from './work-queue';
 export * from './pg-work-queue';
 export * from './jetstream-work-queue';
-export * from './chain-catalog-mirror';
 export * from './nats-settings';
 export * from './jetstream-event-stream';

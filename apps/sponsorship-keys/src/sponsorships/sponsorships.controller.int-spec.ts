@@ -1,5 +1,6 @@
 import { AppError, type ChainCatalogSnapshot } from '@swap/contracts';
-import { InProcessBus, MessagingClient, ChainCatalogMirror } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/chain-catalog';
+import { InProcessBus, MessagingClient } from '@swap/messaging';
 import { RequestContext } from '@swap/observability';
 import { createPrismaClient, type DatabaseHandle } from '@swap/persistence';
 import { migrateService } from '@swap/service-kit';

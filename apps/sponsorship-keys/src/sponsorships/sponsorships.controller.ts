@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { ApiTag, addressProblemOn, AppError } from '@swap/contracts';
-import { ChainCatalogMirror } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/chain-catalog';
 import { RequestContext } from '@swap/observability';
 import { KeyedRoute } from '@swap/key-auth';
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiTag, ChainMapEntryDto, ErrorBodyDto, HubAssetDto, TokenDto } from '@swap/contracts';
-import { ChainCatalogMirror } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/chain-catalog';
 import type { FastifyReply } from 'fastify';
 
 const CHAIN_PARAM = {

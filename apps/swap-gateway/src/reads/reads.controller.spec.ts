@@ -1,5 +1,5 @@
 import { AppError, Subjects, type PartnerFee, type PartnerFeeQueryDto } from '@swap/contracts';
-import { ChainCatalogMirror } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/chain-catalog';
 import { FakeServices, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
 import { HubClock } from './hub-clock';
 import { ReadsController } from './reads.controller';

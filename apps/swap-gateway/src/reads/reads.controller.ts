@@ -10,7 +10,7 @@ import {
   PartnerFeeResponseDto,
   type PartnerFeeResponse,
 } from '@swap/contracts';
-import { ChainCatalogMirror } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/chain-catalog';
 import { HubClock } from './hub-clock';
 
 /** The public reads beside building: a deadline and the partner fee, answered from memory. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ChainCatalogMirror, ChainCatalogMirrorEvents } from '@swap/messaging';
+import { ChainCatalogMirror, ChainCatalogMirrorEvents } from '@swap/chain-catalog';
 import { ConfigController } from './config.controller';
 import { HubClock } from './hub-clock';
 import { ReadsController } from './reads.controller';

@@ -1,5 +1,5 @@
 import { AppError, Subjects } from '@swap/contracts';
-import { ChainCatalogMirror } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/chain-catalog';
 import { FakeReply, FakeServices, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
 import { TokensController } from './tokens.controller';
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiTag, ErrorBodyDto, TokenDto } from '@swap/contracts';
-import { ChainCatalogMirror } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/chain-catalog';
 import type { FastifyReply } from 'fastify';
 
 /** Public token reads, answered from quote-builder's chain catalog held in memory (the lists are JSON text already). */

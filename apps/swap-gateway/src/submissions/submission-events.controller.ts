@@ -21,7 +21,8 @@ import {
   SubmissionEventsQueryDto,
   txHashProblemOn,
 } from '@swap/contracts';
-import { ChainCatalogMirror, MessagingClient } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/chain-catalog';
+import { MessagingClient } from '@swap/messaging';
 import { createSession } from 'better-sse';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HEARTBEAT_MS, SubmissionStreams } from './submission-streams';

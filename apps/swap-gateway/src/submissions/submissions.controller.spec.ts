@@ -10,7 +10,7 @@ import {
 } from '@swap/contracts';
 import { createValidationPipe } from '@swap/service-kit';
 import { KeySetCache } from '@swap/key-auth';
-import { ChainCatalogMirror } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/chain-catalog';
 import { RequestContext, ServiceMetrics } from '@swap/observability';
 import pino from 'pino';
 import { FakeReply, FakeServices, fakeRequest, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';

@@ -25,7 +25,8 @@ import {
 } from '@swap/contracts';
 import type { ReadModelStore } from '@swap/cache';
 import { KeyedRoute } from '@swap/key-auth';
-import { ChainCatalogMirror, MessagingClient } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/chain-catalog';
+import { MessagingClient } from '@swap/messaging';
 import { RequestContext } from '@swap/observability';
 import { READ_MODELS } from '@swap/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 import { AppError, IntentRequestDto, QuoteRequestDto, Subjects, type ErrorBody } from '@swap/contracts';
-import { ChainCatalogMirror } from '@swap/messaging';
+import { ChainCatalogMirror } from '@swap/chain-catalog';
 import { createValidationPipe } from '@swap/service-kit';
 import { FakeServices, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
 

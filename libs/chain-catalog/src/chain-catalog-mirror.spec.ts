@@ -1,5 +1,5 @@
 import { AppError, type ChainCatalogSnapshot } from '@swap/contracts';
-import type { MessagingClient } from './messaging-client';
+import type { MessagingClient } from '@swap/messaging';
 import { ChainCatalogMirror } from './chain-catalog-mirror';
 
 const token = { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0xa', chainKey: '0x92.sonic', hubAsset: '0xa', vault: '0xv' };

@@ -13,7 +13,7 @@ import {
   type HubAssetsByChain,
   type Token,
 } from '@swap/contracts';
-import { MessagingClient } from './messaging-client';
+import { MessagingClient } from '@swap/messaging';
 
 /** A safety net for a missed event: the snapshot is asked for again this often. */
 const REFRESH_MS = 5 * 60_000;
