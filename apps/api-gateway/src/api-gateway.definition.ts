@@ -5,7 +5,6 @@ import { createUpstreams, registerProxies } from './proxy/proxy';
 import { errorBodyFor } from './proxy/routes';
 import { installUpgradeProxy } from './proxy/upgrade';
 
-/** The UPSTREAM_<SERVICE>_URL variable of a service (the embedded default points each at its own port). */
 export { upstreamVariable } from './api-gateway.config';
 
 export const apiGateway: ServiceDefinition<ApiGatewayConfig> = {
@@ -24,7 +23,6 @@ export const apiGateway: ServiceDefinition<ApiGatewayConfig> = {
     const upstreams = createUpstreams(config);
     await registerProxies(app, config, logger, upstreams);
     installUpgradeProxy(app.getHttpAdapter().getInstance(), config, logger, metrics, upstreams);
-    // The swap timeline page (apps/swap-explorer), over the public reads it calls through this gateway.
     serveWebApp(app.getHttpAdapter().getInstance(), {
       prefix: '/explorer',
       dir: webAppDir(__dirname, 'swap-explorer-web'),

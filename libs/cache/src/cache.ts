@@ -1,36 +1,22 @@
-/**
- * One cache interface for every service: Redis in a cluster, memory in the embedded
- * default. Values are text (callers pick the encoding, JSON for objects), so a response
- * body can be cached and served as it is. Keys are namespaced per service.
- */
+/** Values are text, so a body is served as cached; see docs/architecture/runtime.md#caches-and-read-models. */
 export interface Cache {
   readonly kind: 'redis' | 'memory';
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
   delete(key: string): Promise<void>;
-  /**
-   * The cached value, or the result of `compute` stored for `ttlMs`. Concurrent misses of
-   * one key share a single `compute` call (no stampede). A cache that fails counts as a
-   * miss: the value is computed and served, never lost to a cache error.
-   */
+  /** Concurrent misses share one `compute`; a cache that fails counts as a miss. */
   getOrCompute(key: string, ttlMs: number, compute: () => Promise<string>): Promise<string>;
-  /**
-   * Adds `by` to the counter at `key` (created at 0), atomically across every process
-   * sharing the cache. The counter lives `windowMs` from its first increment (a fixed
-   * window): the answer is the count after this increment and the time left of it.
-   */
+  /** A fixed window from the first increment, atomic across every process sharing the cache. */
   increment(key: string, by: number, windowMs: number): Promise<Counted>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** A counter after an increment: its value and the milliseconds until it starts again at 0. */
 export interface Counted {
   count: number;
   resetMs: number;
 }
 
-/** A computed value, and the write that stores it (done behind the caller's back). */
 export interface Computed {
   value: string;
   stored: Promise<unknown>;
@@ -38,7 +24,6 @@ export interface Computed {
 
 const NOTHING_TO_STORE: Promise<unknown> = Promise.resolve();
 
-/** The single-flight part shared by both implementations. */
 export abstract class BaseCache implements Cache {
   abstract readonly kind: 'redis' | 'memory';
   private readonly pending = new Map<string, Promise<string>>();
@@ -55,8 +40,7 @@ export abstract class BaseCache implements Cache {
     if (running) return running;
     const loading = this.load(key, ttlMs, compute);
     const value = loading.then((c) => c.value);
-    // The value goes back as soon as it is computed; the single-flight entry stays until
-    // it is stored too, so no caller computes it again in between.
+    // The entry stays until the value is stored too, so no caller computes it again in between.
     this.pending.set(key, value);
     void loading
       .then(
@@ -79,7 +63,6 @@ export abstract class BaseCache implements Cache {
     return this.computeMiss(key, ttlMs, compute);
   }
 
-  /** How a miss is computed and stored; a shared cache also coordinates with other processes here. */
   protected async computeMiss(key: string, ttlMs: number, compute: () => Promise<string>): Promise<Computed> {
     const value = await compute();
     return { value, stored: this.set(key, value, ttlMs).catch(() => undefined) };

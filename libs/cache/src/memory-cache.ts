@@ -5,10 +5,6 @@ interface Entry {
   expiresAt: number;
 }
 
-/**
- * In-memory cache with per-entry expiry, bounded by entries and by bytes (64 MiB by
- * default): expired entries are swept first, then the oldest go.
- */
 export class MemoryCache extends BaseCache {
   readonly kind = 'memory' as const;
   private readonly entries = new Map<string, Entry>();

@@ -1,29 +1,21 @@
 import { Redis } from 'ioredis';
 
-/**
- * Answers one service writes and others read, under one namespace they share (relay-tracker
- * writes each submission's status answer, swap-gateway serves it): every value carries a
- * version, and a write older than (or as old as) the stored one changes nothing, so
- * writers racing each other never put an older answer back. No process-memory tier: a
- * reader sees a write at once.
- */
+/** Versioned answers one service writes and others read; see docs/architecture/runtime.md#caches-and-read-models. */
 export interface ReadModelStore {
   readonly kind: 'redis' | 'memory';
-  /** Stores `value` at `version` unless a newer or equal version is stored; true when stored. */
   put(key: string, version: number, value: string, ttlMs: number): Promise<boolean>;
   get(key: string): Promise<string | undefined>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** HSET v/b only when the stored v is older, then the expiry; 1 when stored. */
 const PUT_IF_NEWER = `local cur = redis.call('hget', KEYS[1], 'v')
 if cur and tonumber(cur) >= tonumber(ARGV[1]) then return 0 end
 redis.call('hset', KEYS[1], 'v', ARGV[1], 'b', ARGV[2])
 redis.call('pexpire', KEYS[1], ARGV[3])
 return 1`;
 
-/** The read models on Redis (cluster mode): a hash per key, `v` the version and `b` the value. */
+/** A hash per key: `v` the version, `b` the value. */
 export class RedisReadModelStore implements ReadModelStore {
   readonly kind = 'redis' as const;
   private readonly client: Redis;
@@ -66,7 +58,7 @@ export class RedisReadModelStore implements ReadModelStore {
   }
 }
 
-/** The read models in process memory (the embedded default: one store shared by every service of the process), bounded by entries. */
+/** One store shared by every service of the embedded default's process. */
 export class MemoryReadModelStore implements ReadModelStore {
   readonly kind = 'memory' as const;
   private readonly entries = new Map<string, { version: number; value: string; expiresAt: number }>();

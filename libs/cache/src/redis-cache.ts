@@ -5,20 +5,17 @@ import { BaseCache, type Computed, type Counted } from './cache';
 export interface RedisCacheOptions {
   url: string;
   namespace: string;
-  /** Bound on every command, so a stalled Redis turns into an error rather than a hang. */
   commandTimeoutMs?: number;
 }
 
-/** Deletes the lock only if it is still ours (it may have expired and been taken). */
+/** The lock may have expired and been taken. */
 const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
-/** INCRBY, and the window's expiry set by the increment that created the counter. */
 const INCREMENT = `local c = redis.call('incrby', KEYS[1], ARGV[1])
 local t = redis.call('pttl', KEYS[1])
 if t < 0 then redis.call('pexpire', KEYS[1], ARGV[2]); t = tonumber(ARGV[2]) end
 return {c, t}`;
 
-/** Cache on Redis via ioredis; every key is prefixed with the service's namespace. */
 export class RedisCache extends BaseCache {
   readonly kind = 'redis' as const;
   readonly client: Redis;
@@ -32,7 +29,7 @@ export class RedisCache extends BaseCache {
       enableOfflineQueue: false,
       lazyConnect: true,
     });
-    // Connection errors surface through commands and readiness; do not crash on 'error'.
+    // Errors surface through commands and readiness.
     this.client.on('error', () => undefined);
   }
 
@@ -63,11 +60,7 @@ export class RedisCache extends BaseCache {
     return { count, resetMs };
   }
 
-  /**
-   * Replicas share this cache, so a miss takes a short lock: one process computes and
-   * stores while the others wait for its value. A waiter computes itself when the lock
-   * is gone without a value (the holder failed) or outlives its time.
-   */
+  /** One replica computes a miss while the others wait for its value. */
   protected override async computeMiss(key: string, ttlMs: number, compute: () => Promise<string>): Promise<Computed> {
     const lock = `lock:${key}`;
     const token = randomUUID();
@@ -111,7 +104,7 @@ export class RedisCache extends BaseCache {
 
   async close(): Promise<void> {
     if (this.client.status === 'end') return;
-    // Not connected (Redis was down): stop reconnecting at once; QUIT would wait for a connection.
+    // QUIT would wait for a connection.
     if (this.client.status !== 'ready') return this.client.disconnect(false);
     try {
       await this.client.quit();

@@ -1,11 +1,7 @@
 import type { Cache, Counted } from './cache';
 import { MemoryCache } from './memory-cache';
 
-/**
- * A shared cache (Redis) with a small, short-lived copy in process memory in front of it:
- * a hot key is served from memory for at most `nearTtlMs` before Redis is asked again, so
- * values can be at most that much older than the shared cache says.
- */
+/** Values at most `nearTtlMs` older than Redis says. */
 export class TieredCache implements Cache {
   readonly kind: Cache['kind'];
   private readonly near: MemoryCache;
@@ -36,7 +32,6 @@ export class TieredCache implements Cache {
     await this.far.delete(key);
   }
 
-  /** Counters are shared by every replica: always the far cache's. */
   increment(key: string, by: number, windowMs: number): Promise<Counted> {
     return this.far.increment(key, by, windowMs);
   }

@@ -3,7 +3,6 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { withoutUrlSecrets } from './url-secrets';
 
-/** Thrown when the environment does not satisfy a configuration class; lists every problem. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -13,11 +12,7 @@ export class ConfigError extends Error {
 
 export type ConfigSource = Record<string, string | undefined>;
 
-/**
- * Reads a typed configuration from environment-style variables, once, at boot.
- * Unset or empty variables take the class's defaults; anything that fails a rule is
- * reported by variable name and value, all problems at once.
- */
+/** Once, at boot; every problem at once. See docs/architecture/runtime.md#configuration. */
 export function loadConfig<T extends object>(cls: new () => T, source: ConfigSource = process.env): T {
   const defaults = new cls() as Record<string, unknown>;
   const known = Object.keys(defaults);
@@ -28,19 +23,18 @@ export function loadConfig<T extends object>(cls: new () => T, source: ConfigSou
   const instance = plainToInstance(cls, raw, { exposeDefaultValues: true });
   const errors = validateSync(instance, { forbidUnknownValues: false, stopAtFirstError: true });
   if (errors.length > 0) throw new ConfigError(errors.map((e) => describe(e, raw, defaults)));
-  // Keep only declared variables: the config object is not a copy of the environment.
   const result = new cls() as Record<string, unknown>;
   for (const key of known) result[key] = (instance as Record<string, unknown>)[key];
   return result as T;
 }
 
-/** Variables whose values are secrets: a problem with one names it, never quotes it (the message reaches logs). */
+/** Named, never quoted: the message reaches logs. */
 const SECRET_VARIABLE = /(TOKEN|PASSWORD|SECRET|CREDENTIALS?|KEY|SEED)$/;
 
 function describe(error: ValidationError, raw: Record<string, string>, defaults: Record<string, unknown>): string {
   const rules = Object.values(error.constraints ?? {}).join('; ');
   const given = raw[error.property];
-  // A default that breaks a rule across variables (a limit below another one that was set).
+  // A default that breaks a rule across variables (a limit below another that was set).
   if (given === undefined && defaults[error.property] !== undefined)
     return `${error.property} (default ${JSON.stringify(defaults[error.property])}) is invalid: ${rules}`;
   if (given === undefined) return `${error.property} is required: ${rules}`;
@@ -49,5 +43,5 @@ function describe(error: ValidationError, raw: Record<string, string>, defaults:
   return `${error.property}=${JSON.stringify(shown)} is invalid: ${rules}`;
 }
 
-/** Variables holding URLs: a user and password, an RPC provider's key in the path or query, may be in them. */
+/** A user, a password or an RPC provider's key may be in them. */
 const URL_VARIABLE = /_URLS?$/;

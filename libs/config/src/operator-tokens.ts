@@ -2,24 +2,17 @@ import { ValidateBy, type ValidationArguments, type ValidationOptions } from 'cl
 import { ConfigError } from './load-config';
 import { isLoopbackAddress } from './validators';
 
-/** One operator's credential from OPS_TOKEN: the name recorded as the actor, and the bearer token. */
 export interface OperatorCredential {
   name: string;
   token: string;
 }
 
-/** The operator name of a bare OPS_TOKEN (one token, no name). */
 export const DEFAULT_OPERATOR_NAME = 'operator';
 
 const OPERATOR_NAME = /^[\w.@-]{1,64}$/;
-/** A token: 16 to 512 visible ASCII characters, none of them the list's separators `,` and `:`. */
 const isOperatorToken = (token: string) => /^[\x21-\x7e]{16,512}$/.test(token) && !/[,:]/.test(token);
 
-/**
- * OPS_TOKEN read: one token (its operator is `operator`), or `name:token` pairs separated by
- * commas, each name and token used once. Throws an Error saying what is wrong; its message
- * never quotes a token (entries are named by position).
- */
+/** Its errors never quote a token: entries are named by position. */
 export function operatorCredentials(value: string): OperatorCredential[] {
   const entries = value.split(',').map((entry) => entry.trim());
   if (entries.length === 1 && !entries[0].includes(':')) {
@@ -47,10 +40,6 @@ export function operatorCredentials(value: string): OperatorCredential[] {
   return credentials;
 }
 
-/**
- * OPS_TOKEN's format when set (operatorCredentials). Whether one is required depends on
- * where the service listens: requireOperatorTokenBeyondLoopback, at boot.
- */
 export function IsOperatorTokens(options?: ValidationOptions): PropertyDecorator {
   const problem = (value: unknown): string | undefined => {
     if (value === undefined || value === null) return undefined;
@@ -74,11 +63,7 @@ export function IsOperatorTokens(options?: ValidationOptions): PropertyDecorator
   );
 }
 
-/**
- * A service with operator routes that listens beyond loopback needs OPS_TOKEN: there a
- * peer's address proves nothing (a proxy or sidecar on the same host makes every caller
- * local). Checked when the service starts, before it connects to anything.
- */
+/** Beyond loopback a peer's address proves nothing: a proxy or sidecar makes every caller local. */
 export function requireOperatorTokenBeyondLoopback(config: { HOST: string; OPS_TOKEN?: string }): void {
   if (config.OPS_TOKEN || isLoopbackAddress(config.HOST)) return;
   throw new ConfigError([

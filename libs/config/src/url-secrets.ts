@@ -1,8 +1,4 @@
-/**
- * A URL as logs and messages may show it: a password, or a user name standing alone (a NATS
- * token is one), replaced by `***`; the rest kept (the database a DATABASE_URL names helps).
- * The user information ends at the authority's last `@` (a password may hold one unencoded).
- */
+/** A user name standing alone is a NATS token; the userinfo ends at the last `@` (a password may hold one). */
 export function redactUrl(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i, (_, scheme: string, userinfo: string) => {
     const colon = userinfo.indexOf(':');
@@ -10,12 +6,7 @@ export function redactUrl(url: string): string {
   });
 }
 
-/**
- * URLs in a configuration value as a refusal quotes them: scheme, host and port (and a bare
- * `/`), what came after them, where an RPC provider's key often is, replaced by `…`; no user
- * or password, also where a URL lacks its scheme. Lists (comma-separated, `name=url` pairs)
- * keep their shape.
- */
+/** Scheme, host and port only: an RPC provider's key is often in the path. Lists keep their shape. */
 export function withoutUrlSecrets(value: string): string {
   return value
     .replace(

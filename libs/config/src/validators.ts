@@ -1,7 +1,6 @@
 import { ValidateBy, buildMessage, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import { isIP } from 'node:net';
 
-/** A URL (or a comma-separated list of them) whose scheme is one of `protocols`. */
 export function IsServiceUrl(protocols: string[], options?: ValidationOptions & { list?: boolean }): PropertyDecorator {
   return ValidateBy(
     {
@@ -32,7 +31,6 @@ export function IsServiceUrl(protocols: string[], options?: ValidationOptions & 
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-/** One entry of a trusted proxy list: an IP address, a CIDR range, or loopback/linklocal/uniquelocal. */
 function isProxyEntry(item: string): boolean {
   if (PROXY_NAMES.has(item)) return true;
   const [address, bits, extra] = item.split('/');
@@ -42,7 +40,6 @@ function isProxyEntry(item: string): boolean {
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
-/** A comma-separated list of trusted proxies (empty: trust none). */
 export function IsTrustedProxyList(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {
@@ -64,7 +61,6 @@ export function IsTrustedProxyList(options?: ValidationOptions): PropertyDecorat
   );
 }
 
-/** The list as Fastify's trustProxy takes it (false when empty). */
 export function trustedProxies(list: string): string[] | false {
   const items = list
     .split(',')
@@ -73,10 +69,6 @@ export function trustedProxies(list: string): string[] | false {
   return items.length ? items : false;
 }
 
-/**
- * Whether an address (a HOST to listen on, or a connection's peer) is this machine's own
- * loopback: 127.0.0.0/8, ::1 (also IPv4-mapped), or the name localhost.
- */
 export function isLoopbackAddress(address: string): boolean {
   const host = address
     .trim()
@@ -87,7 +79,6 @@ export function isLoopbackAddress(address: string): boolean {
   return isIP(v4) === 4 && v4.startsWith('127.');
 }
 
-/** A number no smaller than another variable of the same configuration (a whole no shorter than its part). */
 export function IsNotBelow(other: string, options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {

@@ -7,13 +7,7 @@ import { Counter } from 'prom-client';
 import { KEYED_ROUTE, type KeyedRouteOptions } from './keyed-route.decorator';
 import { KeySetCache, type KeyCheckOutcome } from './key-set-cache';
 
-/**
- * Checks `x-api-key` on routes marked `@KeyedRoute`, before their handler runs, in the
- * mode of the route's family: `off` checks nothing; `monitor` checks, counts the outcome
- * and serves; `enforce` rejects with the spec's exact messages; unknown (no trusted key
- * set held yet) answers 503 whatever the key, as the route may be enforced. The organisation of an
- * accepted key joins the request context (and so every log line of the request).
- */
+/** `x-api-key` in the mode of the route's family; see docs/architecture/key-sets.md#the-key-set-cache-and-the-modes. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   private readonly checks: Counter<'route' | 'family' | 'mode' | 'outcome' | 'org'>;
@@ -38,8 +32,7 @@ export class ApiKeyGuard implements CanActivate {
     const mode = this.keys.modeOf(route.family);
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (mode === 'off') {
-      // Never enforced, but a key presented still names its organisation (webhooks follow
-      // the swaps it submits), as the submit limits already identify clients by it.
+      // A key presented still names its organisation: webhooks follow the swaps it submits.
       const presented = request.headers['x-api-key'];
       if (presented && request.context) {
         const { outcome, entry } = this.keys.check(presented, route.scope);
@@ -49,7 +42,7 @@ export class ApiKeyGuard implements CanActivate {
     }
     const routeLabel = request.routeOptions.url ?? request.url;
     if (mode === undefined) {
-      // No trusted key set yet, so not even the mode is known: refuse rather than serve unchecked.
+      // Not even the mode is known yet: refuse rather than serve unchecked.
       this.checks.inc({ route: routeLabel, family: route.family, mode: 'unknown', outcome: 'unavailable', org: '' });
       throw rejection('unavailable', route.scope);
     }

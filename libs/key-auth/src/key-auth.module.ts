@@ -8,11 +8,9 @@ import { KeySetCache, type KeySetCacheOptions } from './key-set-cache';
 export interface KeyAuthModuleOptions {
   imports?: ModuleMetadata['imports'];
   inject?: unknown[];
-  /** Everything but the logger and metrics, which come from the service kit. */
   useFactory: (...deps: never[]) => Omit<KeySetCacheOptions, 'logger' | 'metrics'>;
 }
 
-/** A service's key set cache and the API key guard, installed for all its routes. */
 @Module({})
 export class KeyAuthModule {
   static register(options: KeyAuthModuleOptions): DynamicModule {

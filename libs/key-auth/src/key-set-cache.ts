@@ -7,38 +7,27 @@ import { KeySetRefused } from './key-set-signature';
 
 export type KeyCheckOutcome = 'ok' | 'missing' | 'invalid' | 'suspended' | 'scope' | 'unavailable';
 
-/** One version of a key set, checked and ready to hold (a portal or a sponsoring set: `modes` names the families it has). */
 export type VersionedKeySet = KeySetHead & KeySetSnapshot;
 
-/** One change on top of version `extends` of the same epoch (a portal change, without its signature's fields). */
 export type KeySetDelta = KeySetHead & Pick<PortalKeySetChange, 'extends' | 'upserts' | 'removals'> & Pick<KeySetSnapshot, 'modes'>;
 
-/** What the cache did with an offered set: took it, already held it, or refused an older one. */
 export type OfferOutcome = 'applied' | 'same' | 'older';
-/** What it did with a change: applied it, refused it as old, or needs a snapshot to get there. */
+/** `ahead`: a snapshot is needed to get there. */
 export type ChangeOutcome = 'applied' | 'stale' | 'ahead';
 
-/** Where a key set comes from, and how it is trusted (see SignedKeySetFeed, LocalKeySetSource). */
 export interface KeySetSource {
-  /**
-   * `newer-only`: a set replaces the held one only when it is newer (epoch, then version),
-   * as a set that crossed the bus may be a replay. `follow-source`: the service's own
-   * database is the truth, also when a restore took its version back.
-   */
+  /** See docs/architecture/runtime.md#key-checks-in-a-service. */
   readonly ordering: 'newer-only' | 'follow-source';
-  /** Fetches the current set and offers it (`cache.offer`); throws when it cannot or refuses it. */
   pull(cache: KeySetCache): Promise<void>;
-  /** At start, before the first pull: offers the last good set kept outside the process, if any. */
+  /** Before the first pull: the last good set kept outside the process, if any. */
   restore?(cache: KeySetCache): Promise<void>;
-  /** A change event from the bus. */
   onEvent?(event: unknown, cache: KeySetCache): void;
 }
 
 export interface KeySetCacheOptions {
-  /** Which registry this is (labels metrics and logs): `portal` or `sponsoring`. */
+  /** `portal` or `sponsoring`. */
   name: string;
   source: KeySetSource;
-  /** Periodic refresh (the spec's 15 s); a change event applies at once. */
   refreshMs: number;
   /** Modes no key set can move (sponsorships: always enforced). */
   fixedModes?: Partial<Record<RouteFamily, EnforcementMode>>;
@@ -46,16 +35,7 @@ export interface KeySetCacheOptions {
   metrics?: ServiceMetrics;
 }
 
-/**
- * The active key set of one registry, held in memory: a request is checked by hashing its
- * header and looking the hash up, with no network call. The set is restored from the kept
- * copy and loaded at start, refreshed every `refreshMs`, and changed at once by change
- * events; a failed or refused refresh keeps the last good set (so revocation is prompt,
- * not guaranteed, while the registry is unreachable; spec: Authentication rule 10).
- *
- * Fail closed: until a first set is held the modes are unknown, and every keyed route
- * answers 503 (`modeOf` is undefined); a family a held set does not name is unknown too.
- */
+/** One registry's key set in memory, failing closed; see docs/architecture/key-sets.md#fail-closed (spec: Authentication rule 10). */
 export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly entries = new Map<string, KeySetEntry>();
   private modes: Partial<Record<RouteFamily, EnforcementMode>> = {};
@@ -122,7 +102,6 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     clearTimeout(this.timer);
   }
 
-  /** Until a set is held, retries every second; then every `refreshMs`. */
   private schedule(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(
@@ -132,16 +111,11 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     this.timer.unref();
   }
 
-  /** A change event from the bus, handed to the source (which verifies it). */
   onEvent(event: unknown): void {
     this.options.source.onEvent?.(event, this);
   }
 
-  /**
-   * Pulls the source's current set. Calls while a pull runs share it and ask for one more
-   * after it (it may have read the registry just before a change committed), so pulls never
-   * overlap. Resolves false when it failed; the timer retries, never a tight loop.
-   */
+  /** Calls during a pull share it and ask for one more: it may have read just before a change committed. */
   refresh(): Promise<boolean> {
     if (this.refreshing) {
       this.again = true;
@@ -172,7 +146,6 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     else this.options.logger.warn({ registry: this.options.name, err: error, keeping: this.held ?? null }, message);
   }
 
-  /** Counts and logs a refused set or change; the held set stays as it is. */
   refused(refusal: KeySetRefused): void {
     this.refusals?.inc({ registry: this.options.name, reason: refusal.reason });
     this.options.logger.warn(
@@ -181,14 +154,12 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     );
   }
 
-  /** How a set's (epoch, version) compares with the held one: 1 newer, 0 the same, -1 older. */
   compare(set: { epoch: number; version: number }): 1 | 0 | -1 {
     if (!this.held) return 1;
     if (set.epoch !== this.held.epoch) return set.epoch > this.held.epoch ? 1 : -1;
     return set.version === this.held.version ? 0 : set.version > this.held.version ? 1 : -1;
   }
 
-  /** Offers a whole set; it replaces the held one as the source's ordering allows. */
   offer(set: VersionedKeySet): OfferOutcome {
     const order = this.compare(set);
     if (this.options.source.ordering === 'newer-only' && order <= 0) return order === 0 ? 'same' : 'older';
@@ -206,7 +177,6 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     return order === 0 ? 'same' : 'applied';
   }
 
-  /** Applies a change if it extends exactly the held version of the held epoch. */
   offerChange(change: KeySetDelta): ChangeOutcome {
     if (!this.held || change.epoch > this.held.epoch) return 'ahead';
     if (change.epoch < this.held.epoch || change.version <= this.held.version) return 'stale';
@@ -225,12 +195,11 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     this.epochGauge?.set({ registry: this.options.name }, this.epoch);
   }
 
-  /** The family's mode; undefined while it is unknown (no set held yet, or the set does not name it). */
+  /** Undefined while unknown: no set held yet, or the set does not name the family. */
   modeOf(family: RouteFamily): EnforcementMode | undefined {
     return this.options.fixedModes?.[family] ?? (this.held ? this.modes[family] : undefined);
   }
 
-  /** The outcome of checking a presented key (raw `x-api-key` header) against a scope. */
   check(presented: string | string[] | undefined, scope?: string): { outcome: KeyCheckOutcome; entry?: KeySetEntry } {
     if (presented === undefined || presented === '') return { outcome: 'missing' };
     if (!this.held) return { outcome: 'unavailable' };
@@ -243,10 +212,7 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
   }
 }
 
-/**
- * A key set read from the service's own database (sponsorship-keys): nothing crosses the
- * bus but a version hint, which only makes the service read its database sooner.
- */
+/** The service's own database (sponsorship-keys); the bus carries only a hint to read sooner. */
 export class LocalKeySetSource implements KeySetSource {
   readonly ordering = 'follow-source' as const;
 

@@ -6,7 +6,7 @@ import { KEPT_MAX_AGE_MS } from './signed-key-set-feed';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Constructor<T = object> = new (...args: any[]) => T;
 
-/** No default: unset, the variable is named as required at boot (loadConfig keeps declared fields only, so it is declared with this). */
+/** Declared without a default (loadConfig keeps declared fields only): unset, it is named as required. */
 const REQUIRED = undefined as unknown as string;
 
 function validKey(parse: (text: string) => unknown, value: unknown): boolean {
@@ -19,7 +19,7 @@ function validKey(parse: (text: string) => unknown, value: unknown): boolean {
   }
 }
 
-/** Whether a public key list is valid and names the signing key's public half (a signing key that does not parse is reported on its own). */
+/** A signing key that does not parse is reported on its own. */
 function matchesSigningKey(list: unknown, signingKey: unknown): boolean {
   if (!validKey(parsePublicKeys, list)) return false;
   if (!validKey(parseSigningKey, signingKey)) return true;
@@ -60,7 +60,6 @@ function IsKeySetSigningKey(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
-/** Services that hold a key set (portal or sponsoring): how often it is reloaded; a change event reloads it at once. */
 export function WithKeySetRefresh<B extends Constructor>(Base: B) {
   class KeySetRefreshConfig extends Base {
     @Type(() => Number)
@@ -72,22 +71,12 @@ export function WithKeySetRefresh<B extends Constructor>(Base: B) {
   return KeySetRefreshConfig;
 }
 
-/**
- * Services that hold the portal key set: key-registry's public key, required. Only key sets
- * and changes signed by it are applied; without it a service could trust nothing, so it
- * does not start.
- */
+/** Required: without key-registry's public key a service could trust nothing. Variables: docs/operators/configuration.md#variables. */
 export function WithKeySetVerification<B extends Constructor>(Base: B) {
   class KeySetVerificationConfig extends Base {
     @IsKeySetPublicKeys()
     KEYSET_PUBLIC_KEY: string = REQUIRED;
 
-    /**
-     * The oldest copy of the key set kept in the cache that a restarted replica starts from
-     * (ms, by its signature's time). Rewritten hourly while key-registry answers; older, it
-     * is refused (an old copy written back could bring revoked keys back) and the replica
-     * waits for key-registry, answering 503 on enforced routes. 2 hours to 30 days.
-     */
     @Type(() => Number)
     @Max(30 * 24 * 3_600_000, { message: 'KEYSET_KEPT_MAX_AGE_MS must be at most 2592000000 (30 days)' })
     @Min(7_200_000, { message: 'KEYSET_KEPT_MAX_AGE_MS must be at least 7200000 (2 hours: the copy is rewritten hourly)' })
@@ -97,12 +86,7 @@ export function WithKeySetVerification<B extends Constructor>(Base: B) {
   return KeySetVerificationConfig;
 }
 
-/**
- * key-registry: the private key that signs every key set and change it publishes (a
- * Secret in a cluster; generated per run in the embedded default). KEYSET_PUBLIC_KEY, when
- * set, must name its public half: a start with a mismatched pair fails at boot instead of
- * signing sets that every service refuses.
- */
+/** A mismatched KEYSET_PUBLIC_KEY fails at boot instead of signing sets that every service refuses. */
 export function WithKeySetSigning<B extends Constructor>(Base: B) {
   class KeySetSigningConfig extends Base {
     @IsKeySetSigningKey()

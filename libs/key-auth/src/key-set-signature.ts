@@ -1,11 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import type { SignedKeySet } from '@swap/contracts';
 
-/**
- * The canonical JSON of a value: object keys sorted (by UTF-16 code unit, as
- * `Array.prototype.sort` does), no whitespace, arrays in order. What is signed and what is
- * verified are the same bytes whatever order a serialiser wrote the fields in.
- */
+/** Keys sorted by UTF-16 code unit, no whitespace: the same bytes whatever order a serialiser wrote. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number') {
@@ -28,7 +24,6 @@ export function canonicalJson(value: unknown): string {
 const PKCS8_SEED_HEADER = Buffer.from('302e020100300506032b657004220420', 'hex');
 const SPKI_HEADER = Buffer.from('302a300506032b6570032100', 'hex');
 
-/** Bytes from hex (64 digits), or base64 / base64url; undefined when it is neither. */
 function decodeBytes(text: string): Buffer | undefined {
   const trimmed = text.trim();
   if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');
@@ -45,10 +40,7 @@ function ed25519(key: KeyObject): KeyObject {
   return key;
 }
 
-/**
- * The private signing key from its configured text: PKCS#8 PEM, PKCS#8 DER in base64, or
- * the 32-byte seed in base64 or hex. The message never repeats the text (it is a secret).
- */
+/** Its errors never repeat the text: it is a secret. */
 export function parseSigningKey(text: string): KeyObject {
   try {
     if (text.includes('-----BEGIN')) return ed25519(createPrivateKey(text));
@@ -65,7 +57,6 @@ export function parseSigningKey(text: string): KeyObject {
   throw new Error('must be an Ed25519 private key (PKCS#8 PEM, PKCS#8 DER in base64, or a 32-byte seed in base64 or hex)');
 }
 
-/** A public key from its configured text: SPKI PEM, SPKI DER in base64, or the raw 32 bytes in base64 or hex. */
 export function parsePublicKey(text: string): KeyObject {
   if (text.includes('-----BEGIN')) return ed25519(createPublicKey(text));
   const bytes = decodeBytes(text);
@@ -74,7 +65,6 @@ export function parsePublicKey(text: string): KeyObject {
   return ed25519(createPublicKey({ key: bytes, format: 'der', type: 'spki' }));
 }
 
-/** The public keys of a comma-separated list (two while a signing key is rotated). */
 export function parsePublicKeys(list: string): KeyObject[] {
   return list
     .split(',')
@@ -83,18 +73,15 @@ export function parsePublicKeys(list: string): KeyObject[] {
     .map(parsePublicKey);
 }
 
-/** The raw 32 bytes of an Ed25519 public key (or of a private key's public half). */
 function rawPublicKey(key: KeyObject): Buffer {
   const publicKey = key.type === 'private' ? createPublicKey(key) : key;
   return publicKey.export({ format: 'der', type: 'spki' }).subarray(SPKI_HEADER.length);
 }
 
-/** The name of a signing key: the first 16 hex digits of the SHA-256 of its raw public key. */
 export function keySetKeyId(key: KeyObject): string {
   return createHash('sha256').update(rawPublicKey(key)).digest('hex').slice(0, 16);
 }
 
-/** A fresh key pair in the forms the configuration takes: KEYSET_SIGNING_KEY (PKCS#8 DER, base64) and KEYSET_PUBLIC_KEY (raw, base64). */
 export function generateKeySetKeyPair(): { signingKey: string; publicKey: string } {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   return {
@@ -103,16 +90,13 @@ export function generateKeySetKeyPair(): { signingKey: string; publicKey: string
   };
 }
 
-/** A fresh pair as the environment of a run's services: key-registry signs with one half, swap-gateway verifies with the other. */
 export function generateKeySetEnv(): { KEYSET_SIGNING_KEY: string; KEYSET_PUBLIC_KEY: string } {
   const { signingKey, publicKey } = generateKeySetKeyPair();
   return { KEYSET_SIGNING_KEY: signingKey, KEYSET_PUBLIC_KEY: publicKey };
 }
 
-/** key-registry's side: signs a payload's canonical JSON. */
 export class KeySetSigner {
   readonly keyId: string;
-  /** The public key, raw in base64 (the form of KEYSET_PUBLIC_KEY), for logs and checks. */
   readonly publicKey: string;
 
   constructor(private readonly privateKey: KeyObject) {
@@ -126,10 +110,8 @@ export class KeySetSigner {
   }
 }
 
-/** Why a key set or change was refused (the metric's label). */
 export type RefusalReason = 'unsigned' | 'signature' | 'shape' | 'replay' | 'epoch' | 'expired';
 
-/** A key set or change that is not applied; the held set stays. */
 export class KeySetRefused extends Error {
   constructor(
     readonly reason: RefusalReason,
@@ -140,11 +122,7 @@ export class KeySetRefused extends Error {
   }
 }
 
-/**
- * A consuming service's side: checks the envelope and key-registry's signature. Only a
- * payload that verifies against a configured public key comes out; its shape is checked
- * next (key-set-schema.ts).
- */
+/** Only a payload that verifies comes out, its shape unchecked (key-set-schema.ts). See docs/architecture/key-sets.md#key-sets-are-signed. */
 export class KeySetSignatureCheck {
   private readonly keys: Map<string, KeyObject>;
 
@@ -152,7 +130,6 @@ export class KeySetSignatureCheck {
     this.keys = new Map(publicKeys.map((key) => [keySetKeyId(key), key]));
   }
 
-  /** The signed payload, untyped until its shape is checked. */
   open(message: unknown): unknown {
     if (typeof message !== 'object' || message === null || Array.isArray(message))
       throw new KeySetRefused('unsigned', 'not a signed key set: the message is not an object');

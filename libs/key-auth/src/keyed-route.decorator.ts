@@ -6,14 +6,11 @@ export const KEYED_ROUTE = 'swap:keyed-route';
 
 export interface KeyedRouteOptions {
   family: RouteFamily;
-  /** The scope a key needs here; sponsoring keys have none. */
+  /** Sponsoring keys have none. */
   scope?: Scope;
 }
 
-/**
- * Marks a route as checked by the API key guard, in the mode of its family, and says so in
- * OpenAPI: the `x-api-key` security scheme and the answers of a key check (spec, Errors).
- */
+/** Checked by the API key guard, and said so in OpenAPI (spec, Errors). */
 export const KeyedRoute = (options: KeyedRouteOptions) => {
   const key =
     options.family === 'sponsorships'

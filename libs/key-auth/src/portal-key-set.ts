@@ -4,22 +4,19 @@ import type { Logger } from '@swap/observability';
 import { KeySetSignatureCheck, parsePublicKeys } from './key-set-signature';
 import { SignedKeySetFeed, type KeptCopyStore } from './signed-key-set-feed';
 
-/** Where the last good portal key set is kept, in the service's cache namespace (shared by its replicas). */
 export const PORTAL_KEY_SET_STORE_KEY = 'keyset:portal';
 
 export interface PortalKeySetFeedOptions {
   messaging: MessagingClient;
-  /** KEYSET_PUBLIC_KEY: key-registry's public key (two, comma-separated, while rotating). */
+  /** KEYSET_PUBLIC_KEY. */
   publicKeys: string;
-  /** The service's shared cache (Redis; memory in the embedded default). */
   store?: KeptCopyStore;
-  /** KEYSET_KEPT_MAX_AGE_MS: the oldest kept copy taken at start. */
+  /** KEYSET_KEPT_MAX_AGE_MS. */
   keptMaxAgeMs?: number;
   timeoutMs: number;
   logger: Logger;
 }
 
-/** The portal key set of a service with keyed routes: signed snapshots and changes from key-registry over the bus. */
 export function portalKeySetFeed(options: PortalKeySetFeedOptions): SignedKeySetFeed {
   const { messaging } = options;
   return new SignedKeySetFeed({

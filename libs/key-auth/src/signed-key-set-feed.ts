@@ -5,10 +5,10 @@ import type { KeySetCache, KeySetSource } from './key-set-cache';
 import { portalKeySetChangeOf, portalKeySetSnapshotOf } from './key-set-schema';
 import { KeySetRefused, type KeySetSignatureCheck } from './key-set-signature';
 
-/** Where the last good signed set is kept between restarts: the service's cache (Redis in a cluster: root filesystems are read-only). */
+/** Redis in a cluster: root filesystems are read-only. */
 export type KeptCopyStore = Pick<Cache, 'get' | 'set'>;
 
-/** The kept copy: a signed snapshot and the signed changes applied on top of it, each checked again when read. */
+/** Each element checked again when read. */
 interface KeptCopy {
   snapshot: SignedKeySet<PortalKeySetSnapshot>;
   changes: SignedKeySet<PortalKeySetChange>[];
@@ -16,53 +16,26 @@ interface KeptCopy {
 
 export interface SignedKeySetFeedOptions {
   check: KeySetSignatureCheck;
-  /** Asks key-registry for its signed snapshot; resolves with the first answer. */
   request: () => Promise<unknown>;
-  /**
-   * Asks again, handing over every answer until closed: when the first answer was refused
-   * (someone else on the bus answered first), the real one is still heard.
-   */
+  /** When someone else on the bus answered first, the real answer is still heard. */
   gather?: (onAnswer: (answer: unknown) => void) => { close(): void };
-  /** How long a gathering waits for a valid answer. */
   timeoutMs: number;
   store?: KeptCopyStore;
   storeKey?: string;
-  /**
-   * The oldest kept copy taken at start (its snapshot's `issuedAt`), default a day: an older
-   * signed copy written back into the store by whoever can write it would bring back keys
-   * revoked since. The copy is rewritten with a fresh snapshot once the one it holds is an
-   * hour old (by its signature's time), at the next pull that key-registry answers.
-   */
+  /** An older copy written back into the store would bring back keys revoked since. */
   keptMaxAgeMs?: number;
-  /** The clock (tests). */
   now?: () => number;
   logger: Logger;
 }
 
-/** Changes kept on top of a snapshot before a fresh snapshot replaces them. */
 const MAX_KEPT_CHANGES = 100;
-/** The kept copy is written again at least this often while key-registry answers, so it stays younger than KEPT_MAX_AGE_MS. */
 const REWRITE_AFTER_MS = 3_600_000;
-/**
- * key-registry signs a snapshot when it is asked for one: a snapshot from the bus signed
- * longer ago than this is a replay (a copy taken earlier, from before a revocation or from
- * an earlier epoch), and one dated further ahead than this is not believed either. It is
- * what lets a replica that holds nothing yet (no kept copy, Redis unreachable) refuse an
- * old set that verifies. Clocks of a cluster agree far closer than this.
- */
+/** Signed on request: older (or further ahead) is a replay, even to a replica that holds nothing. */
 export const SNAPSHOT_MAX_AGE_MS = 60_000;
 
-/** The default of keptMaxAgeMs (KEYSET_KEPT_MAX_AGE_MS). */
 export const KEPT_MAX_AGE_MS = 24 * 3_600_000;
 
-/**
- * The portal key set as key-registry signs it (Ed25519). Every snapshot and change event is
- * verified and shape-checked before the cache sees it, and the cache takes only what is
- * newer than what it holds: a forged, unsigned, malformed or replayed set changes nothing.
- * A change applies only on top of the version it extends; otherwise a snapshot is fetched.
- * The last good signed copy is kept in the shared cache, so a service restarted while
- * key-registry is down starts from it (checked again) instead of from nothing.
- */
+/** The portal key set as key-registry signs it; see docs/architecture/key-sets.md#key-sets-are-signed. */
 export class SignedKeySetFeed implements KeySetSource {
   readonly ordering = 'newer-only' as const;
   private kept?: KeptCopy;
@@ -74,7 +47,6 @@ export class SignedKeySetFeed implements KeySetSource {
     return portalKeySetSnapshotOf(this.options.check.open(message));
   }
 
-  /** A snapshot answered on the bus: verified, shape-checked, and signed within the last minute (SNAPSHOT_MAX_AGE_MS). */
   private freshSnapshotOf(message: unknown): PortalKeySetSnapshot {
     const snapshot = this.snapshotOf(message);
     const age = this.now() - Date.parse(snapshot.issuedAt);
@@ -113,12 +85,10 @@ export class SignedKeySetFeed implements KeySetSource {
         `snapshot ${snapshot.epoch}/${snapshot.version} (epoch/version) is older than the held ${cache.epoch}/${cache.version}; after a registry restore, start a new epoch (POST /ops/keyset/epoch on key-registry)`,
       );
     }
-    // The held set is this snapshot now (or equals it): it becomes the kept copy's base.
     const rebase = outcome === 'applied' || (this.kept?.changes.length ?? 0) > 0 || Date.now() - this.keptAt > REWRITE_AFTER_MS;
     if (rebase) await this.keep({ snapshot: answer as SignedKeySet<PortalKeySetSnapshot>, changes: [] });
   }
 
-  /** Every answer to a second request, until one verifies; none in time is a failed refresh (the refusals were counted with the first answer). */
   private gatherValid(): Promise<{ answer: unknown; snapshot: PortalKeySetSnapshot }> {
     return new Promise((resolve, reject) => {
       let refused = 0;
@@ -164,7 +134,7 @@ export class SignedKeySetFeed implements KeySetSource {
         return;
       case 'stale': {
         const reason = change.epoch < cache.epoch ? 'epoch' : 'replay';
-        // The one just applied, heard again, is normal (a refresh got there first); anything older is worth a look.
+        // The one just applied, heard again, is normal (a refresh got there first).
         if (change.epoch === cache.epoch && change.version === cache.version) return;
         cache.refused(
           new KeySetRefused(reason, `change ${change.epoch}/${change.version} is not newer than the held ${cache.epoch}/${cache.version}`),
@@ -172,13 +142,11 @@ export class SignedKeySetFeed implements KeySetSource {
         return;
       }
       case 'ahead':
-        // A change missed, a new epoch, or nothing held yet: the whole set, verified like any other.
         void cache.refresh();
         return;
     }
   }
 
-  /** At start: the kept copy, its snapshot and each change checked again, applied as far as they hold. */
   async restore(cache: KeySetCache): Promise<void> {
     const { store, storeKey } = this.options;
     if (!store || !storeKey) return;
@@ -213,7 +181,7 @@ export class SignedKeySetFeed implements KeySetSource {
       applied.push(signed);
     }
     this.kept = { snapshot: copy.snapshot, changes: applied };
-    // Its age is the snapshot's: the next pull writes a fresh one if it is due, whatever the time of the restart.
+    // Its age is the snapshot's, whatever the time of the restart.
     this.keptAt = Date.parse(snapshot.issuedAt);
     this.options.logger.info(
       { epoch: cache.epoch, version: cache.version, changes: applied.length },
@@ -221,10 +189,7 @@ export class SignedKeySetFeed implements KeySetSource {
     );
   }
 
-  /**
-   * Writes the kept copy, unless the one in the store is already newer (another replica
-   * got further). A store that fails costs the copy, never the request path.
-   */
+  /** Unless the stored one is newer (another replica got further); a failing store costs the copy only. */
   private async keep(copy: KeptCopy): Promise<void> {
     this.kept = copy;
     this.keptAt = Date.now();
@@ -242,7 +207,7 @@ export class SignedKeySetFeed implements KeySetSource {
     }
   }
 
-  /** The (epoch, version) a kept copy ends at, from its last signed element; nothing when it does not verify (then it is overwritten). */
+  /** Undefined when it does not verify (it is then overwritten). */
   private signedHead(copy: KeptCopy | string): KeySetHead | undefined {
     try {
       const parsed = typeof copy === 'string' ? (JSON.parse(copy) as KeptCopy) : copy;

@@ -6,7 +6,6 @@ import type { Bus, BusDelivery, BusSubscription, MessageHeaders } from './bus';
 import { encodeErrorReply, encodeReply } from './envelope';
 import { PauseReasons, type IntakeMember } from './intake';
 
-/** The context a bus handler can take with `@Ctx()`: the subject and the message headers. */
 export class BusContext extends BaseRpcContext<[string, MessageHeaders]> {
   getSubject(): string {
     return this.args[0];
@@ -17,15 +16,12 @@ export class BusContext extends BaseRpcContext<[string, MessageHeaders]> {
 }
 
 export interface BusServerOptions {
-  /** Queue group for request handlers: replicas of one service share requests. */
   queue: string;
   metrics?: ServiceMetrics;
   logger?: Logger;
-  /** How long close() waits for handlers still running. */
   drainTimeoutMs?: number;
 }
 
-/** A handler's subscription; `queue` is set for request handlers (replicas share their requests). */
 interface Listener {
   pattern: string;
   handler: MessageHandler;
@@ -33,21 +29,9 @@ interface Listener {
   subscription?: BusSubscription;
 }
 
-/**
- * A NestJS microservice transport over a Bus (NATS or in-process). `@MessagePattern`
- * handlers subscribe in the service's queue group, so each request reaches one replica;
- * `@EventPattern` handlers subscribe without one, so every replica sees every event.
- * The request id travels in the `x-request-id` header and is restored around the handler.
- *
- * Paused (the replica is not ready: its database or NATS fails its checks), it leaves its
- * queue groups, draining what the bus already handed over, so requests go to the peers
- * rather than to a replica that would answer them with an error; handlers running finish
- * and reply. Events keep arriving (they update caches, every replica needs them). Resumed,
- * it joins the queue groups again.
- */
+/** The NestJS transport over a Bus; see docs/architecture/runtime.md#the-bus-server-and-the-client. */
 export class BusServer extends Server implements CustomTransportStrategy, IntakeMember {
   private readonly listeners: Listener[] = [];
-  /** Drains of subscriptions left while pausing, awaited by close(). */
   private readonly leaving = new Set<Promise<void>>();
   private readonly pauseReasons = new PauseReasons();
   private closed = false;
@@ -74,7 +58,7 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
     return this.pauseReasons.paused;
   }
 
-  /** Leaves the queue groups (requests go to the peers); messages already handed over are still handled. */
+  /** Events keep arriving: they update caches every replica needs. */
   pause(reason = 'paused'): void {
     if (!this.pauseReasons.add(reason)) return;
     for (const listener of this.listeners) {
@@ -86,13 +70,11 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
     }
   }
 
-  /** Joins the queue groups again once no reason to pause is left. */
   resume(reason = 'paused'): void {
     if (!this.pauseReasons.remove(reason) || this.closed) return;
     for (const listener of this.listeners) if (listener.queue && !listener.subscription) this.subscribe(listener);
   }
 
-  /** Stops taking messages, then waits (bounded) for the ones being handled. */
   async close(): Promise<void> {
     this.closed = true;
     const subscriptions = this.listeners.map((l) => l.subscription).filter((s): s is BusSubscription => s !== undefined);
@@ -120,20 +102,18 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
     );
   }
 
-  /** Drains a subscription (what the bus already sent still arrives), dropping it if the drain fails. */
   private leave(subscription: BusSubscription): Promise<void> {
     return subscription.drain().catch(() => subscription.unsubscribe());
   }
 
   on(): void {
-    // Bus status is reported through readiness probes, not through server events.
+    // Bus status is reported through readiness probes.
   }
 
   unwrap<T>(): T {
     return this.bus as T;
   }
 
-  /** A reply can fail when the connection is draining or gone; the caller then times out. */
   private reply(message: BusDelivery, data: string): void {
     try {
       message.respond?.(data);
@@ -143,10 +123,8 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
   }
 
   private async dispatch(pattern: string, handler: MessageHandler, message: BusDelivery): Promise<void> {
-    // A request handler acts only for a sender awaiting its answer in an inbox. Without one,
-    // the message is either an answer some responder was tricked into publishing onto this
-    // subject (a reply address it did not check), or a request whose answer would go onto a
-    // subject of the sender's choosing: neither is run.
+    // Without an inbox: a reply some responder was tricked into publishing here, or a request
+    // whose answer would go onto a subject of the sender's choosing. Neither is run.
     if (!handler.isEventHandler && !message.respond) {
       this.options.metrics?.refuseMessage(pattern);
       this.options.logger?.warn(
@@ -195,7 +173,6 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
   }
 }
 
-/** An organisation id as key-registry makes them (a UUID or a short token); anything else is dropped. */
 function orgIdOf(header: string | undefined): string | undefined {
   return header !== undefined && /^[A-Za-z0-9_-]{1,64}$/.test(header) ? header : undefined;
 }

@@ -1,6 +1,5 @@
 import { AppError, ErrorCode, toErrorBody, type ErrorBody } from '@swap/contracts';
 
-/** What a reply carries: the handler's result, or the error it raised in the common shape. */
 export type ReplyEnvelope<T = unknown> = { ok: true; data: T } | { ok: false; error: ErrorBody };
 
 export function encodeReply(value: unknown): string {
@@ -26,7 +25,6 @@ export function decodeReply<T>(data: string): ReplyEnvelope<T> {
 
 const OK_PREFIX = '{"ok":true,"data":';
 
-/** The `data` of a successful reply as its JSON text, when the reply is one (as encodeReply writes it). */
 export function okReplyData(text: string): string | undefined {
   return text.startsWith(OK_PREFIX) && text.endsWith('}') ? text.slice(OK_PREFIX.length, -1) : undefined;
 }

@@ -15,18 +15,12 @@ interface Subscriber {
   subject: string;
   queue?: string;
   handler: (message: BusDelivery) => void;
-  /** Messages routed to it and not yet handed over. */
   pending: number;
   draining: boolean;
   drained?: () => void;
 }
 
-/**
- * The embedded default's bus: the same semantics as NATS (queue groups share, plain
- * subscribers each receive, no responders fails fast, replies time out) inside one
- * process. Messages are delivered asynchronously and as strings, so handlers cannot share
- * objects with senders and behave as they would across a network.
- */
+/** Asynchronous and as strings, as across a network; see docs/architecture/runtime.md#the-bus. */
 export class InProcessBus implements Bus {
   readonly kind = 'in-process' as const;
   private readonly subscribers = new Set<Subscriber>();
@@ -62,7 +56,6 @@ export class InProcessBus implements Bus {
     if (this.closed) throw new BusUnavailableError('In-process bus is closed');
     let open = true;
     const respond = (replyData: string, replyHeaders?: MessageHeaders): void => {
-      // Asynchronous like a network hop, and never after the gatherer has stopped listening.
       setImmediate(() => open && onReply({ subject, data: replyData, headers: { ...(replyHeaders ?? {}) } }));
     };
     for (const target of this.route(subject)) this.deliver(target, { subject, data, headers: { ...(options?.headers ?? {}) }, respond });
@@ -73,7 +66,6 @@ export class InProcessBus implements Bus {
     const subscriber: Subscriber = { subject, queue: options?.queue, handler, pending: 0, draining: false };
     this.subscribers.add(subscriber);
     const unsubscribe = () => void this.subscribers.delete(subscriber);
-    // Like NATS: take no new messages, hand over those already routed, then go.
     const drain = async () => {
       subscriber.draining = true;
       if (subscriber.pending > 0) await new Promise<void>((resolve) => (subscriber.drained = resolve));
@@ -91,7 +83,6 @@ export class InProcessBus implements Bus {
     this.subscribers.clear();
   }
 
-  /** Every plain subscriber, plus one member of each queue group (round-robin). */
   private route(subject: string): Subscriber[] {
     const plain: Subscriber[] = [];
     const groups = new Map<string, Subscriber[]>();

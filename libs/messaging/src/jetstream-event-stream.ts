@@ -19,13 +19,10 @@ import { scopedNames, type JetStreamQueueNames } from './jetstream-work-queue';
 import { backoffMs } from './work-queue';
 
 export interface JetStreamEventStreamOptions extends JetStreamQueueNames {
-  /** Prepended to the subject and appended to the stream and consumer names (deployments sharing a NATS). */
   prefix?: string;
-  /** How long events are kept (limits retention), whoever read them. */
+  /** Kept this long whoever read them. */
   maxAgeMs: number;
-  /** Events published again with the same id within this window are dropped by the server. */
   duplicateWindowMs: number;
-  /** How long a taken event stays with the replica that took it before it is handed out again. */
   ackWaitMs: number;
   onError?: (error: unknown) => void;
 }
@@ -33,16 +30,10 @@ export interface JetStreamEventStreamOptions extends JetStreamQueueNames {
 /** JetStream's answer to creating a stream that exists with other settings. */
 const STREAM_NAME_IN_USE = 10058;
 
-/** Deliveries of one event before it is given up (a handler that keeps failing on it: the settlement fallback covers what it concerned). */
+/** Then given up: the settlement fallback covers what it concerned. */
 const MAX_DELIVER = 50;
 
-/**
- * A durable stream of events on NATS JetStream (cluster mode): published with an id (the
- * server drops a second publish of the same id within the duplicate window), kept for
- * `maxAgeMs`, and read by one durable pull consumer that every replica of the service
- * shares, so each event is handled by one replica; an event whose handler fails is handed
- * out again with back-off, one whose replica dies once its ack wait passes.
- */
+/** Each event handled by one replica; see docs/architecture/runtime.md#work-queues-and-event-streams. */
 export class JetStreamEventStream<T> implements IntakeMember {
   private readonly codec = JSONCodec<T>();
   private readonly pauseReasons = new PauseReasons();
@@ -59,7 +50,6 @@ export class JetStreamEventStream<T> implements IntakeMember {
     private readonly options: JetStreamEventStreamOptions,
   ) {}
 
-  /** Creates (or keeps) the stream and its durable consumer. */
   static async open<T>(nc: NatsConnection, options: JetStreamEventStreamOptions): Promise<JetStreamEventStream<T>> {
     const names = scopedNames(options);
     const jsm = await nc.jetstreamManager();
@@ -76,7 +66,7 @@ export class JetStreamEventStream<T> implements IntakeMember {
           duplicate_window: nanos(options.duplicateWindowMs),
         })
         .catch((error: NatsError) => {
-          // Another replica created it meanwhile (with other settings: an operator's, kept as they are).
+          // Another replica created it meanwhile; an operator's settings are kept as they are.
           if (error.api_error?.err_code !== STREAM_NAME_IN_USE) throw error;
         });
     }
@@ -91,14 +81,12 @@ export class JetStreamEventStream<T> implements IntakeMember {
     return new JetStreamEventStream<T>(nc.jetstream(), jsm, names, options);
   }
 
-  /** Publishes an event; `id` makes a repeat within the duplicate window a no-op. */
   async publish(event: T, id: string): Promise<void> {
     const h = natsHeaders();
     h.set('Nats-Msg-Id', id);
     await this.js.publish(this.names.subject, this.codec.encode(event), { headers: h });
   }
 
-  /** Hands each event to `handler`, at most `concurrency` at once, until stopped. */
   start(handler: (event: T) => Promise<void>, options: { concurrency: number }): void {
     this.running = true;
     this.loop = this.run(handler, options.concurrency);
@@ -120,13 +108,11 @@ export class JetStreamEventStream<T> implements IntakeMember {
     await Promise.all(this.inHand);
   }
 
-  /** Events not yet handed out, and those handed out more than once (an autoscaler's and an SRE's view). */
   async backlog(): Promise<{ pending: number; redelivered: number; inHand: number }> {
     const info = await this.jsm.consumers.info(this.names.stream, this.names.consumer);
     return { pending: info.num_pending, redelivered: info.num_redelivered, inHand: info.num_ack_pending };
   }
 
-  /** Deletes the stream (and its consumer): for tests and teardown. */
   async destroy(): Promise<void> {
     await this.jsm.streams.delete(this.names.stream).catch(() => false);
   }

@@ -17,37 +17,26 @@ import {
 } from 'nats';
 import { HandlerSlots, runWorkHandler, type WorkItem, type WorkQueue } from './work-queue';
 
-/** Names of a JetStream work queue: fixed (libs/contracts), so an autoscaler can name them. */
+/** Fixed (libs/contracts), so an autoscaler can name them. */
 export interface JetStreamQueueNames {
   stream: string;
   consumer: string;
-  /** Items are published on `<subject>.<id>`. */
   subject: string;
 }
 
 export interface JetStreamWorkQueueOptions extends JetStreamQueueNames {
-  /** Prepended to the subject and appended to the stream and consumer names (deployments sharing a NATS). */
+  /** Prepended to the subject and appended to the stream and consumer names. */
   prefix?: string;
-  /** How long an item stays with the replica that took it without a sign of work; renewed while its handler runs. */
   ackWaitMs: number;
-  /** How long one pull request lives at the server before the next replaces it (at least a second). */
   pullWaitMs?: number;
   onError?: (error: unknown) => void;
 }
 
-/** How soon a paused replica's messages may be delivered again (to a replica that is not paused). */
 const PAUSED_NAK_MS = 1_000;
 
-/** JetStream's answer to a second message on an item's subject (one per subject, discard new). */
+/** JetStream's answer to a second message on an item's subject. */
 const PER_SUBJECT_LIMIT = 10077;
 
-/**
- * A work queue on NATS JetStream, for cluster mode: a work-queue stream holding at most one
- * message per item (`<subject>.<id>`, a second add of a queued id is refused by the
- * stream), and a durable pull consumer shared by every replica. An item is acknowledged
- * only after its handler has committed what it did; a retry is a delayed NAK; an item
- * whose replica dies is delivered again once `ackWaitMs` passes without a sign of work.
- */
 export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
   readonly kind = 'jetstream' as const;
   private readonly codec = JSONCodec();
@@ -62,7 +51,6 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
     super();
   }
 
-  /** Creates (or keeps) the stream and the durable consumer, then the queue. */
   static async open(nc: NatsConnection, options: JetStreamWorkQueueOptions): Promise<JetStreamWorkQueue> {
     const names = scopedNames(options);
     const jsm = await nc.jetstreamManager();
@@ -81,9 +69,7 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
       try {
         await jsm.streams.update(names.stream, stream);
       } catch (error) {
-        // The platform's NATS authorization lets relay-tracker create its stream but not
-        // reconfigure it (a stream's settings could republish its messages onto any subject):
-        // the queue goes on with the stream as it is, and says so.
+        // Users may create their stream, not reconfigure it (that could republish onto any subject).
         if ((error as NatsError).code !== ErrorCode.PermissionsViolation) throw error;
         options.onError?.(
           new Error(
@@ -107,13 +93,12 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
       await this.js.publish(`${this.names.subject}.${id}`, this.codec.encode({ id }));
       return true;
     } catch (error) {
-      // Already there (one message per item), waiting or in a replica's hands: which, the stream does not say.
+      // Already there, waiting or in hand: which, the stream does not say.
       if ((error as { api_error?: { err_code?: number } }).api_error?.err_code !== PER_SUBJECT_LIMIT) throw error;
       return false;
     }
   }
 
-  /** Stops pulling: the subscription closes; what it still holds goes back (a delayed NAK). */
   override pause(reason?: string): boolean {
     const started = super.pause(reason);
     if (started) void this.messages?.close();
@@ -133,20 +118,11 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
     return (await this.jsm.consumers.info(this.names.stream, this.names.consumer)).num_redelivered;
   }
 
-  /** Deletes the stream (and its consumer): for tests and teardown. */
   async destroy(): Promise<void> {
     await this.jsm.streams.delete(this.names.stream).catch(() => false);
   }
 
-  /**
-   * One long-lived pull subscription (`consume`): its inbox stays open, so a message the
-   * server sends late (a pull re-issued after missed heartbeats on a busy event loop) is
-   * still received, not lost until its lease runs out as with one `fetch` per batch. The
-   * next pull is sent only as messages are taken from it, and a message is taken only when
-   * a handler slot is free, so a replica holds at most about `concurrency` beyond those in
-   * hand. Paused (not ready), it stops pulling and hands back what it still holds (a
-   * short delayed NAK: another replica takes them).
-   */
+  /** One long-lived `consume`, not a `fetch` per batch: a late message is still received. */
   protected async run(): Promise<void> {
     const consumer = await this.js.consumers.get(this.names.stream, this.names.consumer);
     while (this.running) {
@@ -188,7 +164,6 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
   private hand(msg: JsMsg): void {
     const item: WorkItem = { id: msg.subject.slice(this.names.subject.length + 1), attempt: msg.info.redeliveryCount };
     const work = (async () => {
-      // A sign of work keeps the item with this replica while its handler runs.
       const result = await runWorkHandler(
         this.handler!,
         item,
@@ -203,7 +178,7 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
   }
 }
 
-/** Whether a stream already has the settings a work queue gives it (the server adds defaults of its own). */
+/** The server adds defaults of its own: only these are compared. */
 function sameSettings(current: Partial<StreamConfig>, wanted: Partial<StreamConfig>): boolean {
   const keys = ['retention', 'storage', 'max_msgs_per_subject', 'discard', 'discard_new_per_subject'] as const;
   return (
@@ -211,7 +186,6 @@ function sameSettings(current: Partial<StreamConfig>, wanted: Partial<StreamConf
   );
 }
 
-/** The names as a deployment with a subject prefix uses them (none: the fixed names). */
 export function scopedNames(options: JetStreamQueueNames & { prefix?: string }): JetStreamQueueNames {
   if (!options.prefix) return { stream: options.stream, consumer: options.consumer, subject: options.subject };
   const suffix = nameSuffix(options.prefix);
@@ -226,7 +200,6 @@ function nameSuffix(prefix: string): string {
   return prefix.replace(/[^A-Za-z0-9_-]/g, '_');
 }
 
-/** Deletes every work-queue stream of a subject prefix (a finished test run, a bench). */
 export async function removePrefixedStreams(natsUrl: string, prefix: string): Promise<void> {
   const nc = await connect({ servers: natsUrl });
   try {

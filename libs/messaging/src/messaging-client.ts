@@ -18,12 +18,7 @@ export interface MessagingClientOptions {
   logger?: Logger;
 }
 
-/**
- * Typed request/reply and events over the bus. Subjects and payload types come from
- * libs/contracts; the current request id rides along in the headers. A request never
- * hangs: no responder becomes a 503, no reply in time a 504, and an error raised by the
- * handler arrives as the same AppError (status, code, message) it was on the other side.
- */
+/** Typed requests and events; see docs/architecture/runtime.md#the-bus-server-and-the-client. */
 export class MessagingClient {
   constructor(
     readonly bus: Bus,
@@ -36,10 +31,7 @@ export class MessagingClient {
     return reply.data;
   }
 
-  /**
-   * The reply's result as JSON text, not parsed: for an HTTP route that returns it as it
-   * is, the parse here and the serialisation there would only cost time.
-   */
+  /** Unparsed, for a route that returns it as it is. */
   async requestJson<S extends RpcSubject>(subject: S, payload: RpcRequest<S>, options?: { timeoutMs?: number }): Promise<string> {
     const data = await this.send(subject, payload, options);
     const ok = okReplyData(data);
@@ -53,7 +45,6 @@ export class MessagingClient {
     this.bus.publish(subject, JSON.stringify(payload), this.headers());
   }
 
-  /** The raw reply text of a request; bus failures become AppErrors. */
   private async send(subject: RpcSubject, payload: unknown, options?: { timeoutMs?: number }): Promise<string> {
     try {
       const reply = await this.bus.request(subject, JSON.stringify(payload), {
@@ -73,7 +64,7 @@ export class MessagingClient {
     return headers;
   }
 
-  /** Internal subjects and timings go to the log; the caller gets a stable code and a plain message. */
+  /** Subjects and timings go to the log, not to the caller. */
   private translate(subject: string, error: unknown): AppError {
     this.options.logger?.warn({ subject, err: error }, 'bus request failed');
     if (error instanceof BusTimeoutError) {

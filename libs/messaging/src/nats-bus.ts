@@ -34,49 +34,31 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 export interface NatsBusOptions {
-  /** One URL or a comma-separated list. */
   servers: string;
-  /** Connection name shown by the NATS server's monitoring. */
   name: string;
   connectTimeoutMs?: number;
-  /**
-   * Prepended to every subject (`<prefix>.<subject>`), so several deployments (or test
-   * runs) can share one NATS without hearing each other.
-   */
   subjectPrefix?: string;
-  /**
-   * Where replies to this connection's requests arrive (`<inboxPrefix>.…`, nats.js' `_INBOX`
-   * when unset). A NATS server that authorises each service lets it subscribe to its own
-   * inbox prefix only, so no one else reads its replies.
-   */
   inboxPrefix?: string;
-  /** How the connection logs in; none for a NATS without authorization. */
   auth?: NatsAuth;
-  /** TLS: set, the connection must be encrypted (a server without TLS is refused). */
+  /** Set, a server without TLS is refused. */
   tls?: NatsTls;
-  /** Told of every publish or subscription the server refuses (permissions), besides the request or subscription it concerns. */
   onPermissionError?: (refusal: PermissionRefusal) => void;
   logger?: Logger;
 }
 
-/** A NATS login: a user and password, an nkey seed (`SU…`), or a credentials file (user JWT and seed). */
 export type NatsAuth = { user: string; password: string } | { nkeySeed: string } | { credsFile: string };
 
 export interface NatsTls {
-  /** The CA that signed the server's certificate (else the system's CAs). */
   caFile?: string;
-  /** A client certificate and key, for servers that verify clients. */
   certFile?: string;
   keyFile?: string;
 }
 
-/** What the server refused: a publish (or request) or a subscription, on which subject. */
 export interface PermissionRefusal {
   operation: 'publish' | 'subscription';
   subject: string;
 }
 
-/** Thrown by a request whose subject this connection may not publish on. */
 export class BusPermissionError extends BusUnavailableError {
   constructor(
     readonly subject: string,
@@ -87,6 +69,7 @@ export class BusPermissionError extends BusUnavailableError {
   }
 }
 
+/** The bus over NATS; see docs/architecture/runtime.md#the-bus. */
 export class NatsBus implements Bus {
   readonly kind = 'nats' as const;
 
@@ -97,12 +80,11 @@ export class NatsBus implements Bus {
     private readonly refused: (refusal: PermissionRefusal) => void,
   ) {}
 
-  /** The connection itself, for what the Bus does not cover (JetStream work queues). */
+  /** For what the Bus does not cover (JetStream). */
   get connection(): NatsConnection {
     return this.nc;
   }
 
-  /** The subject prefix of this deployment ('' when none). */
   get subjectPrefix(): string {
     return this.prefix.replace(/\.$/, '');
   }
@@ -119,10 +101,9 @@ export class NatsBus implements Bus {
         reconnect: true,
         maxReconnectAttempts: -1,
         reconnectTimeWait: 1_000,
-        // Credentials rotated on the server while a replica runs: keep trying (readiness says so) rather than give up for good.
+        // Credentials rotated while a replica runs: keep trying (readiness says so).
         ignoreAuthErrorAbort: true,
-        // No stack captured per request and publish (a new Error each): the bus's own errors name
-        // the subject, and the capture cost a few % of CPU per request on the hot paths.
+        // A stack per request cost a few % of CPU on the hot paths; the bus's errors name the subject.
         noAsyncTraces: true,
         ...(options.inboxPrefix ? { inboxPrefix: options.inboxPrefix } : {}),
         ...authOptions(options.auth),
@@ -142,7 +123,7 @@ export class NatsBus implements Bus {
     return bus;
   }
 
-  /** Permission refusals arrive as status events (a publish has no answer of its own). */
+  /** A publish has no answer of its own: refusals arrive as status events. */
   private async watchStatus(): Promise<void> {
     for await (const status of this.nc.status()) {
       const context = (status as { permissionContext?: PermissionRefusal }).permissionContext;
@@ -178,7 +159,6 @@ export class NatsBus implements Bus {
   subscribe(subject: string, handler: (message: BusDelivery) => void, options?: { queue?: string }): BusSubscription {
     const sub = this.nc.subscribe(this.prefix + subject, {
       queue: options?.queue,
-      // A refused subscription is reported through the status events (watchStatus).
       callback: (err, msg) => {
         if (err) return;
         handler(this.fromNatsMsg(msg));
@@ -230,7 +210,7 @@ function authOptions(auth: NatsAuth | undefined): Partial<ConnectionOptions> {
   return { authenticator };
 }
 
-/** TLS whenever asked for, by options or by a `tls://` URL: nats.js alone would go on in plain text with a server that offers none. */
+/** nats.js alone would go on in plain text with a server that offers no TLS. */
 function tlsOptions(servers: string[], tls: NatsTls | undefined): Partial<ConnectionOptions> {
   if (!tls && !servers.some((server) => server.startsWith('tls://'))) return {};
   const options: TlsOptions = {};

@@ -3,20 +3,11 @@ import type { Logger } from '@swap/observability';
 import { nkeys } from 'nats';
 import type { NatsAuth, NatsBusOptions } from './nats-bus';
 
-/**
- * The inbox prefix of a service's requests, `_INBOX_<service>`: the NATS authorization
- * (charts/swap-platform/files/nats-permissions.conf) lets each service subscribe to its own
- * only, so no other service (and no one on `_INBOX.>`) reads the replies it is sent.
- */
+/** The NATS authorization lets each service read its own inbox only (docs/operators/securing-the-bus.md). */
 export function inboxPrefixOf(service: string): string {
   return `_INBOX_${service}`;
 }
 
-/**
- * How a service connects to NATS, from its configuration (the WithBus variables): its name,
- * its own inbox prefix, its credentials and TLS. Throws a ConfigError, naming the variable
- * but never showing a secret, when the nkey seed is not one.
- */
 export function natsBusOptions(settings: Partial<BusSettings>, service: string, logger?: Logger): NatsBusOptions {
   if (!settings.NATS_URL) throw new ConfigError(['NATS_URL is required']);
   const tls =

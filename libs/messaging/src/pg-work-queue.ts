@@ -1,26 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { HandlerSlots, runWorkHandler, type WorkItem, type WorkQueue } from './work-queue';
 
-/** Runs one SQL statement with positional parameters (`$1`…), returning its rows. */
 export type SqlRunner = <T = Record<string, unknown>>(text: string, ...params: unknown[]) => Promise<T[]>;
 
 export interface PgWorkQueueOptions {
-  /** The queue's table, schema-qualified (`relay_tracker.work_items`: id, due_at, attempts, lease_until, leased_by). */
+  /** Schema-qualified, with id, due_at, attempts, lease_until, leased_by. */
   table: string;
-  /** How long an item stays with the replica that took it; renewed while its handler runs. */
   leaseMs: number;
-  /** How often an idle consumer looks for due items (added items on this replica wake it at once). */
+  /** Items added on this replica wake it at once. */
   pollMs: number;
   onError?: (error: unknown) => void;
 }
 
-/**
- * A work queue in a PostgreSQL table, for the embedded default (and any deployment without
- * JetStream): items are leased with `FOR UPDATE SKIP LOCKED`, so replicas never take the
- * same item at once; a lease renews while its handler runs and, when a replica dies,
- * runs out and frees the item for another. Done items are deleted; retried ones get a new
- * due time.
- */
 export class PgWorkQueue extends HandlerSlots implements WorkQueue {
   readonly kind = 'postgres' as const;
   private readonly owner = randomUUID();
@@ -40,7 +31,6 @@ export class PgWorkQueue extends HandlerSlots implements WorkQueue {
       id,
     );
     this.wake?.();
-    // Leased: in a replica's hands, and deleted when its handler is done.
     return !row?.leased;
   }
 
@@ -67,7 +57,6 @@ export class PgWorkQueue extends HandlerSlots implements WorkQueue {
           this.options.onError?.(error);
         }
       }
-      // More may be due right away when every free slot was filled; otherwise wait.
       if (taken === 0 || taken === free)
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, taken === 0 ? this.options.pollMs : 0);

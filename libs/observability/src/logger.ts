@@ -10,14 +10,9 @@ export interface LoggerOptions {
   destination?: DestinationStream;
 }
 
-/**
- * JSON-lines logger of one service. Every line carries the service name and, inside a
- * request or message handler, the request id (and organisation when known) from the
- * request context: no call site has to pass them.
- */
+/** Request id and organisation come from the request context: no call site passes them. */
 export function createLogger(options: LoggerOptions): Logger {
-  // Lines to stdout are written asynchronously (coalesced when busy), so a request never
-  // waits on a write to the log; flush() at shutdown writes what is pending.
+  // Asynchronous, so a request never waits on the log; flush() at shutdown writes what is pending.
   const destination = options.destination ?? pino.destination({ dest: 1, sync: false });
   return pino(
     {
@@ -35,7 +30,6 @@ export function createLogger(options: LoggerOptions): Logger {
   );
 }
 
-/** Nest's logger interface on top of pino, so framework messages are JSON lines too. */
 export class NestPinoLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 

@@ -2,11 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/**
- * The Prometheus registry of one service. Each service has its own (not prom-client's
- * global one), so the embedded default can run all services in one process and each
- * `/metrics` still describes only its own service.
- */
+/** Not prom-client's global registry: the embedded default runs all services in one process. */
 export class ServiceMetrics {
   readonly registry = new Registry();
   readonly httpRequests: Counter<'method' | 'route' | 'status_code'>;
@@ -77,7 +73,6 @@ export class ServiceMetrics {
     this.busReply.observe({ subject }, seconds);
   }
 
-  /** A bus message not handled at all (a request without an inbox to answer to). */
   refuseMessage(subject: string): void {
     this.rpcHandled.inc({ subject, outcome: 'refused' });
   }

@@ -1,9 +1,7 @@
-/** A dependency a service needs to do its work, probed by `GET /readyz`. */
 export interface DependencyCheck {
   name: 'postgresql' | 'nats' | 'redis' | string;
-  /** Resolves when the dependency answers; rejects (or times out) otherwise. */
   check(): Promise<void>;
-  /** The service works without it (a cache): reported when down, but the service stays ready. */
+  /** Reported when down, but the service stays ready (a cache). */
   optional?: boolean;
 }
 
@@ -12,7 +10,6 @@ export interface ReadinessReport {
   checks: Record<string, { status: 'up' | 'down'; error?: string; ms: number; optional?: true }>;
 }
 
-/** Probes every dependency in parallel, each bounded by `timeoutMs`, so readiness never hangs. */
 export async function probeDependencies(checks: DependencyCheck[], timeoutMs = 2_000): Promise<ReadinessReport> {
   const entries = await Promise.all(
     checks.map(async (dep) => {

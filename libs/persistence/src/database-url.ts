@@ -1,13 +1,11 @@
 import { redactUrl } from '@swap/config';
 
-/** The database name in a PostgreSQL URL. */
 export function databaseNameOf(url: string): string {
   const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
   if (!name) throw new Error(`DATABASE_URL names no database: ${redactUrl(url)}`);
   return name;
 }
 
-/** The same server and credentials, another database. */
 export function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${encodeURIComponent(database)}`;

@@ -2,7 +2,6 @@ import pg from 'pg';
 import { redactUrl } from '@swap/config';
 import { databaseNameOf, quoteIdent, withDatabase } from './database-url';
 
-/** Creates the database named in `url` when it does not exist yet (a fresh machine's first start). */
 export async function ensureDatabase(url: string): Promise<boolean> {
   const name = databaseNameOf(url);
   const admin = new pg.Client({ connectionString: withDatabase(url, 'postgres'), connectionTimeoutMillis: 5_000 });

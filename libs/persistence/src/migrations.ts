@@ -5,9 +5,8 @@ import pg from 'pg';
 import { quoteIdent } from './database-url';
 
 export interface MigrationSet {
-  /** PostgreSQL schema the service owns; `_prisma_migrations` lives in it too. */
   schema: string;
-  /** Prisma's folder layout: `<dir>/<timestamp>_<name>/migration.sql`. */
+  /** `<dir>/<timestamp>_<name>/migration.sql`. */
   directory: string;
 }
 
@@ -17,7 +16,7 @@ export interface MigrationResult {
   alreadyApplied: number;
 }
 
-/** Prisma's own bookkeeping table, column for column, so `prisma migrate deploy` agrees with us. */
+/** Prisma's own, column for column, so `prisma migrate deploy` agrees with us. */
 const BOOKKEEPING_DDL = (schema: string) => `
 CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}."_prisma_migrations" (
   "id" VARCHAR(36) PRIMARY KEY NOT NULL,
@@ -35,7 +34,7 @@ export async function listMigrations(directory: string): Promise<{ name: string;
   try {
     entries = await readdir(directory);
   } catch (error) {
-    // No folder means no migrations yet; any other failure must not pass for "up to date".
+    // Any other failure must not pass for "up to date".
     if ((error as { code?: string }).code === 'ENOENT') return [];
     throw error;
   }
@@ -48,13 +47,7 @@ export async function listMigrations(directory: string): Promise<{ name: string;
   );
 }
 
-/**
- * Applies a service's SQL migrations the way `prisma migrate deploy` does, without
- * Prisma's native schema engine (which cannot be downloaded on offline machines): in
- * order, each in its own transaction, recorded in `_prisma_migrations` with Prisma's
- * SHA-256 checksum. An advisory lock per schema lets several replicas start at once.
- * A migration edited after it was applied, or one that failed earlier, stops the run.
- */
+/** As `prisma migrate deploy`, without its engine (offline machines); see docs/architecture/runtime.md#persistence. */
 export async function applyMigrations(databaseUrl: string, set: MigrationSet): Promise<MigrationResult> {
   const migrations = await listMigrations(set.directory);
   const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });

@@ -4,7 +4,6 @@ import pg from 'pg';
 export interface DatabaseHandle<C> {
   client: C;
   pool: pg.Pool;
-  /** Readiness probe: one round trip. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -13,11 +12,7 @@ export interface PrismaClientLike {
   $disconnect(): Promise<void>;
 }
 
-/**
- * A service's Prisma client on the `pg` driver adapter (Prisma 7 needs no query engine
- * binary this way). The same code talks to PostgreSQL in a cluster and to the embedded
- * default's PGlite socket server. Connections fail within `connectTimeoutMs`, never hang.
- */
+/** On the `pg` driver adapter: Prisma 7 needs no query engine binary this way. */
 export function createPrismaClient<C extends PrismaClientLike>(
   ClientClass: new (options: { adapter: PrismaPg }) => C,
   options: { url: string; schema: string; poolMax?: number; connectTimeoutMs?: number },

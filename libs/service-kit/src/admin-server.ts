@@ -6,13 +6,11 @@ import { answerClientError } from './http-edges';
 import type { ReadinessGate } from './readiness-gate';
 import type { SlowClientTimeouts } from './http-timeouts';
 
-/** Dependency checks and shutdown state of the running service, read by the admin port. */
 export class ServiceState {
   /** SIGTERM came: readiness says 503, and each response closes its connection. */
   shuttingDown = false;
-  /** The app itself is being torn down: a request that still arrives is refused with 503. */
+  /** The app itself is being torn down: a late request is refused with 503. */
   refusingRequests = false;
-  /** Pauses the replica's bus intake while its required checks fail (cluster mode). */
   gate?: ReadinessGate;
   openApiDocument: object = {};
   constructor(readonly checks: DependencyCheck[]) {}
@@ -24,12 +22,7 @@ export interface AdminServer {
   close(): Promise<void>;
 }
 
-/**
- * `/healthz` (alive), `/readyz` (dependencies reachable, 503 while draining) and `/metrics`
- * on ADMIN_PORT, apart from the port that serves clients: probes and scrapers reach it,
- * the gateway never routes to it, and a flood of public requests cannot starve it of
- * connections. Plain node:http: three read-only routes need no framework.
- */
+/** The admin port; see docs/architecture/runtime.md#readiness-and-bus-intake. */
 export async function startAdminServer(options: {
   service: string;
   host: string;
@@ -69,8 +62,7 @@ export async function startAdminServer(options: {
       const failing = Object.entries(report.checks)
         .filter(([, c]) => c.status === 'down' && !c.optional)
         .map(([name]) => name);
-      // Dependencies answer again but the gate has not yet seen enough good rounds: still out,
-      // so the Service and the bus take the replica back at the same time.
+      // Recovering but not yet enough good rounds: still out, so the Service and the bus take it back together.
       const message = failing.length
         ? `Not ready: ${failing.join(', ')} unreachable`
         : `Not ready: recovering (${gate!.failing.join(', ')} failed); taking work after ${gate!.resumeAfter} good checks in a row, ${gate!.goodRoundsSincePause} so far`;

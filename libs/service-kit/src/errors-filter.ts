@@ -5,11 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { throwError } from 'rxjs';
 import { printableText } from './input-text';
 
-/**
- * Every error, HTTP or bus, leaves a service in one shape: `{ statusCode, code, message,
- * requestId, details? }`. Unexpected errors are logged with their stack and answered with
- * a 500 that reveals nothing.
- */
+/** Every error, HTTP or bus, in one shape; see docs/architecture/runtime.md#validation-and-errors. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   constructor(private readonly logger: Logger) {}
@@ -25,7 +21,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 }
 
-/** The error body for a response, with the current request id; unexpected errors are logged. */
 export function describeError(exception: unknown, logger: Logger): ErrorBody {
   const body = toErrorBody(exception);
   if (isUnexpected(body)) logger.error({ err: exception }, 'unhandled error');

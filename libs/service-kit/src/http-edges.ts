@@ -5,18 +5,9 @@ import { ErrorCode, type ErrorBody } from '@swap/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBodyShaper } from './service-definition';
 
-/*
- * The edges of HTTP that no route sees, answered in the platform's error shape like every
- * other error: a URL the router cannot decode, a path segment over the router's limit
- * (fastify's `frameworkErrors`), and what Node's parser refuses before fastify has a
- * request at all (oversized headers, a malformed request line: `clientErrorHandler`). One
- * place for every service, the gateway included. Nothing from the request is echoed.
- */
-
-/** An error body as the platform writes it, on any path (a definition's errorBodyFor may differ). */
+/** The edges of HTTP no route sees; see docs/architecture/runtime.md#http-in-every-service. */
 export const platformErrorBody: ErrorBodyShaper = (_url, body) => body;
 
-/** fastify's maxParamLength (start-service sets it): no path parameter here is near it. */
 export const MAX_PATH_SEGMENT = 100;
 
 export const FRAMEWORK_ERRORS: Record<string, Omit<ErrorBody, 'requestId'>> = {
@@ -33,7 +24,6 @@ export const FRAMEWORK_ERRORS: Record<string, Omit<ErrorBody, 'requestId'>> = {
   FST_ERR_ASYNC_CONSTRAINT: { statusCode: 400, code: ErrorCode.BadRequest, message: 'The request could not be routed' },
 };
 
-/** fastify's `frameworkErrors` handler, writing bodies as `shape` says for the path. */
 export function frameworkErrorAnswer(shape: ErrorBodyShaper = platformErrorBody) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     const known = FRAMEWORK_ERRORS[error.code] ?? {
@@ -59,11 +49,7 @@ const CLIENT_ERRORS: Record<string, Omit<ErrorBody, 'requestId'>> = {
   ERR_HTTP_REQUEST_TIMEOUT: { statusCode: 408, code: ErrorCode.RequestTimeout, message: 'The request was not received in time' },
 };
 
-/**
- * Node's parser refused the bytes, or the client was too slow (its headers or whole request
- * not in within HTTP_*_TIMEOUT_MS): answer once in the error shape and close the connection.
- * A response already under way (the gateway answering before an upload ended) is cut instead.
- */
+/** A response already under way (the gateway answering before an upload ended) is cut instead. */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
   if (!socket.writable || answering || error.code === 'ECONNRESET') {
@@ -81,14 +67,9 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   );
 }
 
-/** `application/json` or `application/*+json`, with parameters (`; charset=utf-8`) or without. */
 const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json(?:\s*;|$)/;
 
-/**
- * Request bodies are JSON and nothing else: an empty body is no body (a DELETE sent with a
- * JSON content type and nothing in it), any other media type is 415 (form posts and text
- * are not parsed into something validation then misreads).
- */
+/** JSON only: form posts and text are not parsed into something validation then misreads. */
 export function installJsonBodies(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeAllContentTypeParsers();
@@ -96,7 +77,7 @@ export function installJsonBodies(fastify: FastifyInstance): void {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
     return parseJson(request, text, (error, parsed) => {
-      // secure-json-parse refuses prototype keys with the same error as broken JSON: say which it was.
+      // secure-json-parse refuses prototype keys with the error of broken JSON: say which it was.
       if (error && /"__proto__"\s*:|"constructor"\s*:\s*\{[^}]*"prototype"/.test(text)) {
         return done(
           Object.assign(new Error('The request body must not contain __proto__ or constructor.prototype keys'), { statusCode: 400 }),

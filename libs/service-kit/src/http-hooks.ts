@@ -7,18 +7,12 @@ import type { ErrorBodyShaper } from './service-definition';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The request context (request id, and the organisation once a key check knows it), entered around every hook and handler. */
     context?: RequestContextData;
     startedAt?: number;
   }
 }
 
-/**
- * Request id, request context, metrics and access log on the raw fastify instance: hooks
- * are cheaper than Nest interceptors and also see requests that never reach a handler
- * (404, 413). The context is entered again after body parsing, because stream events of
- * the parser run outside the context entered at `onRequest`.
- */
+/** Hooks rather than interceptors: they also see 404s and 413s. See docs/architecture/runtime.md#http-in-every-service. */
 export function installHttpHooks(
   fastify: FastifyInstance,
   deps: {
@@ -39,9 +33,7 @@ export function installHttpHooks(
     request.startedAt = performance.now();
     request.context = { requestId: String(request.id) };
     reply.header('x-request-id', request.context.requestId);
-    // While draining, a request on a connection already open is served (the app is whole until
-    // its own close starts) and its connection closed after the answer; only once the app is
-    // being torn down is a late one refused.
+    // While draining, requests are still served (onSend closes their connection); only teardown refuses.
     if (isRefusing()) {
       const body: ErrorBody = {
         statusCode: 503,
@@ -54,9 +46,7 @@ export function installHttpHooks(
     }
     RequestContext.run(request.context, done);
   });
-  // Text no route may take (NUL, broken Unicode, absurd nesting): 400 before any handler sees
-  // it. Not at the gateway (checkInput false): the service behind checks what it is sent and
-  // answers in its own routes' shape.
+  // Not at the gateway (checkInput false): the service behind answers in its own routes' shape.
   fastify.addHook('preValidation', (request, reply, done) => {
     const problem = checkInput ? inputProblem(request) : undefined;
     if (problem) {
@@ -71,8 +61,7 @@ export function installHttpHooks(
     }
     enter(request, reply, done);
   });
-  // A response finished while draining closes its connection, so keep-alive clients cannot
-  // hold the server open after their last in-flight request.
+  // So keep-alive clients cannot hold a draining server open after their last request.
   fastify.addHook('onSend', (_request, reply, payload, done) => {
     if (isShuttingDown()) void reply.header('connection', 'close');
     done(null, payload);
@@ -89,7 +78,6 @@ export function installHttpHooks(
         statusCode: reply.statusCode,
         ms: Math.round(seconds * 10_000) / 10,
       };
-      // The logger's mixin adds requestId (and orgId) from the request context.
       RequestContext.run(request.context ?? { requestId: String(request.id) }, () => logger.info(fields, 'request completed'));
     }
     done();
@@ -105,7 +93,6 @@ function inputProblem(request: FastifyRequest): string | undefined {
   );
 }
 
-/** No route takes a query parameter more than once: `?a=1&a=2` is refused by name, never read as a list. */
 function repeatedParameter(query: unknown): string | undefined {
   if (!query || typeof query !== 'object') return undefined;
   for (const [name, value] of Object.entries(query))
@@ -113,11 +100,7 @@ function repeatedParameter(query: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * What logs say of a request's URL: its path, never the query string (a key sent as
- * `?x-api-key=` reaches no log, whatever the parameter is called), with invitation tokens
- * and anything shaped like a platform credential hidden.
- */
+/** No query string (a key sent as `?x-api-key=` reaches no log), no token or credential. */
 export function loggedPath(url: string): string {
   const end = url.search(/[?#]/);
   const path = end === -1 ? url : url.slice(0, end);

@@ -7,11 +7,6 @@ export interface SlowClientTimeouts {
   connectionsCheckingInterval: number;
 }
 
-/**
- * Node's server options that bound slow clients (ServiceConfig's HTTP_*_TIMEOUT_MS), for the
- * public server and the admin port alike. A request whose headers or whole body are not in
- * by then is answered 408 by answerClientError and its connection closed.
- */
 export function slowClientTimeouts(
   config: Pick<ServiceConfig, 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIMEOUT_MS' | 'HTTP_KEEP_ALIVE_TIMEOUT_MS'>,
 ): SlowClientTimeouts {
@@ -19,7 +14,7 @@ export function slowClientTimeouts(
     headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
     keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
-    // How often Node looks for expired requests: its default (30 s) would stretch a 10 s limit to 40 s.
+    // Node's default (30 s) would stretch a 10 s limit to 40 s.
     connectionsCheckingInterval: Math.min(1_000, Math.max(25, Math.floor(config.HTTP_HEADERS_TIMEOUT_MS / 4))),
   };
 }

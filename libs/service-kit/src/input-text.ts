@@ -1,18 +1,14 @@
-/** How deep a request body may nest (the deepest DTO here is three levels). */
+/** The deepest DTO here is three levels. */
 export const MAX_INPUT_DEPTH = 32;
 
 const MAX_NAME_IN_MESSAGE = 64;
 
-/** A field name as it may appear in a message: control characters shown escaped, cut at 64 characters. */
 export function printableName(name: string): string {
   const shown = printableText(name);
   return shown.length > MAX_NAME_IN_MESSAGE ? `${shown.slice(0, MAX_NAME_IN_MESSAGE)}…` : shown;
 }
 
-/**
- * Text with its control characters (C0, DEL, C1, line and paragraph separators, and the
- * bidirectional overrides that reorder what a reader sees) shown as \uXXXX escapes.
- */
+/** Control characters, bidirectional overrides included, shown as \uXXXX escapes. */
 export function printableText(text: string): string {
   return text.replace(
     // eslint-disable-next-line no-control-regex
@@ -21,13 +17,7 @@ export function printableText(text: string): string {
   );
 }
 
-/**
- * What no request may carry, whatever the route (checked before validation, so no handler,
- * database or validator ever sees it): a body nested deeper than MAX_INPUT_DEPTH (the
- * validator recurses and would overflow the stack), text with a NUL character (PostgreSQL
- * cannot store it) or an unpaired UTF-16 surrogate (not Unicode text; JSON columns refuse
- * it). Answers the first problem found, naming where it is, or undefined.
- */
+/** What no request may carry; see docs/architecture/runtime.md#http-in-every-service. */
 export function inputTextProblem(value: unknown, where: string): string | undefined {
   const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
   while (stack.length) {
@@ -37,7 +27,6 @@ export function inputTextProblem(value: unknown, where: string): string | undefi
       if (problem) return `${path || where} must not contain ${problem}`;
       continue;
     }
-    // Parsed JSON and query strings only: a body left unparsed (the gateway streams it) is not looked into.
     if (!isPlainValue(v)) continue;
     if (depth >= MAX_INPUT_DEPTH) return `the ${where} is nested more than ${MAX_INPUT_DEPTH} levels deep`;
     for (const [key, child] of Object.entries(v)) {
@@ -56,7 +45,7 @@ export function inputTextProblem(value: unknown, where: string): string | undefi
 function isPlainValue(value: unknown): value is object {
   if (value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) return true;
-  // A JSON object, or a parsed query string (fast-querystring's objects have a bare prototype of their own).
+  // fast-querystring's objects have a bare prototype of their own.
   const proto = Object.getPrototypeOf(value);
   return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null;
 }

@@ -2,7 +2,7 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ServiceState } from './admin-server';
 
-/** The service's own OpenAPI document (`/openapi.json`), which the gateway merges into the public one. */
+/** The gateway merges this into the public document. */
 @ApiExcludeController()
 @Controller()
 export class OpenApiDocumentController {

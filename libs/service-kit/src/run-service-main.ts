@@ -3,12 +3,7 @@ import type { ServiceDefinition } from './service-definition';
 import { DRAIN_GRACE_MS } from './http-drain';
 import { startService, type RunningService } from './start-service';
 
-/**
- * The whole `main.ts` of a service in cluster mode: validated configuration from the
- * environment (a bad variable stops the process with its name), the service started
- * against NATS, PostgreSQL and Redis, and a graceful stop on SIGTERM or SIGINT that is
- * bounded by SHUTDOWN_TIMEOUT_MS.
- */
+/** The whole `main.ts` of a service in cluster mode; see docs/architecture/runtime.md#a-service-definition. */
 export async function runServiceMain<C extends ServiceConfig>(definition: ServiceDefinition<C>): Promise<RunningService> {
   let config: C;
   try {
@@ -24,7 +19,7 @@ export async function runServiceMain<C extends ServiceConfig>(definition: Servic
   try {
     service = await startService(definition, { config, drainGraceMs: processDrainGraceMs(config) });
   } catch (error) {
-    // A rule across variables checked at start (OPS_TOKEN beside HOST) is a configuration error too.
+    // A rule across variables (OPS_TOKEN beside HOST) is a configuration error too.
     if (error instanceof ConfigError) {
       process.stderr.write(`${definition.name}: ${error.message}\n`);
       process.exit(78);
@@ -36,18 +31,11 @@ export async function runServiceMain<C extends ServiceConfig>(definition: Servic
   return service;
 }
 
-/**
- * A process stopping on a signal waits for its clients to close their idle kept-alive
- * connections themselves (they do, a moment before the keep-alive timeout this server
- * announces) rather than closing them under a request that may be on its way: up to
- * HTTP_KEEP_ALIVE_TIMEOUT_MS, within half the shutdown budget. (In-process services, as
- * tests and the embedded platform run them, keep the short default.)
- */
+/** Clients close idle connections themselves just before the announced keep-alive timeout. */
 export function processDrainGraceMs(config: Pick<ServiceConfig, 'HTTP_KEEP_ALIVE_TIMEOUT_MS' | 'SHUTDOWN_TIMEOUT_MS'>): number {
   return Math.max(DRAIN_GRACE_MS, Math.min(config.HTTP_KEEP_ALIVE_TIMEOUT_MS, config.SHUTDOWN_TIMEOUT_MS / 2));
 }
 
-/** Runs `stop` once on SIGTERM/SIGINT; exits 0 when it finishes, 1 if it overruns `timeoutMs`. */
 export function stopOnSignals(stop: () => Promise<void>, timeoutMs: number): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {

@@ -3,16 +3,11 @@ import { schemaNameOf, type ServiceName } from '@swap/contracts';
 import { applyMigrations, type MigrationResult } from '@swap/persistence';
 import type { AnyServiceDefinition, DatabaseUse } from './service-definition';
 
-/**
- * The tables a service owns, by the platform's layout: its schema is its name with
- * underscores, its migrations sit in `apps/<service>/prisma/migrations` (beside the
- * compiled code too). `definitionDir` is the `__dirname` of the service's definition.
- */
+/** `definitionDir`: the `__dirname` of the service's definition. */
 export function ownDatabase(service: ServiceName, definitionDir: string, clientClass: DatabaseUse['clientClass']): DatabaseUse {
   return { schema: schemaNameOf(service), migrationsDir: join(definitionDir, '..', 'prisma', 'migrations'), clientClass };
 }
 
-/** Applies a service's migrations to its schema. */
 export function migrateService(databaseUrl: string, definition: AnyServiceDefinition): Promise<MigrationResult> {
   const database = definition.uses.database;
   if (!database) throw new Error(`${definition.name} owns no tables`);

@@ -14,7 +14,7 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
-/** What every page of a web app is served with: scripts and styles only from here, no framing, no referrer (portal invitation links carry tokens). */
+/** No referrer: portal invitation links carry tokens. */
 const SECURITY_HEADERS = {
   'content-security-policy':
     "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
@@ -29,10 +29,7 @@ interface Asset {
   immutable: boolean;
 }
 
-/**
- * Where `npm run build` puts a web app (`dist/<name>`, e.g. dist/partner-portal-web), from a
- * compiled service's directory or from its sources under jest.
- */
+/** From a compiled service's directory, or from its sources under jest. */
 export function webAppDir(serviceDir: string, name: string): string | undefined {
   return [join(serviceDir, '..', '..', '..', name), join(serviceDir, '..', '..', '..', 'dist', name)].find((dir) =>
     existsSync(join(dir, 'index.html')),
@@ -68,22 +65,15 @@ function notFound(reply: FastifyReply, message: string): FastifyReply {
 }
 
 export interface WebAppOptions {
-  /** Where it is served: `/portal`, `/explorer`. */
   prefix: string;
-  /** Its build (webAppDir); undefined when not built. */
+  /** Undefined when not built. */
   dir: string | undefined;
-  /** For a person: "The portal UI". */
   label: string;
-  /** A path under the prefix that belongs to an API, never to the app (`api`). */
+  /** A path under the prefix that belongs to an API, never to the app. */
   reserved?: string;
 }
 
-/**
- * A web app built by Vite (the portal UI at /portal/, the explorer page at /explorer/): the
- * files are read once at start into memory, so only files that exist in the build can be
- * answered (no path is ever joined from a request). Paths without an extension are the
- * single-page app's own (an invitation link, /explorer/tx/<hash>): they get index.html.
- */
+/** Read into memory at start: no path is ever joined from a request. */
 export function serveWebApp(fastify: FastifyInstance, options: WebAppOptions): void {
   const { prefix, label, reserved } = options;
   const assets = options.dir ? load(options.dir) : new Map<string, Asset>();

@@ -1,16 +1,11 @@
-/** One server-sent event as a client sees it (fields of the WHATWG event stream format). */
 export interface StreamedEvent {
   id?: string;
   event?: string;
   data: string;
-  /** Milliseconds since the stream was opened, when it was read. */
+  /** Milliseconds since the stream was opened. */
   receivedAt: number;
 }
 
-/**
- * What a test read of an event stream: its events, comment lines, whether the server ended it
- * cleanly, or broke the connection (`broken`: the body was cut off).
- */
 export interface StreamRead {
   status: number;
   contentType: string | null;
@@ -20,13 +15,7 @@ export interface StreamRead {
   broken: boolean;
 }
 
-/**
- * Reads `url` as an event stream until the server ends it, `until` says enough, or
- * `timeoutMs` passes (then the request is aborted: `ended` is false), or the connection
- * breaks (`broken`). Lines are parsed as
- * the WHATWG format says (`field:value`, one optional space, blank line dispatches, `:` a
- * comment); enough for tests of the platform's streams, not a general client.
- */
+/** The WHATWG format, enough for tests of the platform's streams: not a general client. */
 export async function readEventStream(
   url: string,
   options: { headers?: Record<string, string>; timeoutMs?: number; until?: (read: StreamRead) => boolean } = {},

@@ -21,7 +21,7 @@ export function sampleIntent(overrides: Partial<Intent> = {}): Intent {
   };
 }
 
-/** A build request body (`/v1/swaps/intents`, `/approve`, `/limit-orders`) without its deadline: minimum output 1, the user on both ends, any solver. */
+/** A build request body without its deadline. */
 export function intentRequestBody(fields: {
   srcChainKey: string;
   dstChainKey: string;

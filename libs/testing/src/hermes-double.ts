@@ -7,18 +7,12 @@ export interface HermesQuote {
   publishTime: number;
 }
 
-/**
- * A local stand-in for Pyth's Hermes that speaks its wire format: `GET
- * /v2/updates/price/latest` (JSON) and `GET /v2/updates/price/stream` (server-sent
- * events), both with `ids[]` and `parsed=true`. Tests push updates to open streams and
- * drop connections to exercise reconnects.
- */
+/** A local stand-in for Pyth's Hermes: its two price routes only, with `ids[]` and `parsed=true`. */
 export class HermesDouble {
   private server?: Server;
   private readonly streams = new Set<ServerResponse>();
   readonly latest = new Map<string, HermesQuote>();
   readonly requests: string[] = [];
-  /** When set, the next stream requests fail with this status. */
   failStreamsWith?: number;
   url = '';
 
@@ -38,7 +32,6 @@ export class HermesDouble {
     for (const res of this.streams) res.write(event);
   }
 
-  /** Ends every open stream, as a server restart or a network cut would. */
   dropStreams(): void {
     for (const res of this.streams) res.destroy();
     this.streams.clear();

@@ -4,7 +4,7 @@ import { generateKeySetEnv } from '@swap/key-auth';
 import { removePrefixedStreams } from '@swap/messaging';
 import pg from 'pg';
 
-/** The machine's real backends on their standard local ports; override with TEST_* variables. */
+/** Override with TEST_* variables. */
 export const testInfra = {
   postgresUrl: process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
   natsUrl: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
@@ -15,7 +15,6 @@ export function uniqueId(prefix = 't'): string {
   return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 }
 
-/** A fresh, empty database for one test file; `drop()` removes it (call it in afterAll). */
 export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = uniqueId('swap_test');
   const admin = async (sql: string) => {
@@ -33,13 +32,8 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
-/**
- * This test file's key-set signing pair, made for the run: key-registry signs with the
- * private key, every service holding the key set verifies with the public one.
- */
 export const testKeySetEnv: Readonly<Record<'KEYSET_SIGNING_KEY' | 'KEYSET_PUBLIC_KEY', string>> = generateKeySetEnv();
 
-/** The platform's defaults for one service, on a free port of 127.0.0.1 and quiet. */
 export function testServiceEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {
     HOST: '127.0.0.1',
@@ -55,16 +49,9 @@ export function testServiceEnv(extra: Record<string, string> = {}): Record<strin
   };
 }
 
-/**
- * The subject prefix of this test file's services: test files run in parallel on one
- * NATS, and services of one file must never answer another file's requests.
- */
+/** Test files run in parallel on one NATS: one file's services must never answer another's. */
 export const RUN_PREFIX = uniqueId('it').replace(/_/g, '-');
 
-/**
- * A TCP port of 127.0.0.1 nothing listens on right now: one to start a server on (devnet
- * nodes, bench services), or one an "upstream down" case can aim at.
- */
 export function unusedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -77,7 +64,6 @@ export function unusedPort(): Promise<number> {
   });
 }
 
-/** Polls `probe` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
 export async function eventually<T>(
   probe: () => Promise<T | undefined | false> | T | undefined | false,
   timeoutMs = 5_000,
@@ -97,13 +83,11 @@ export async function eventually<T>(
   }
 }
 
-/** A response body as JSON, typed loosely for assertions. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function jsonOf(response: Response): Promise<any> {
   return response.json();
 }
 
-/** Deletes the JetStream streams a test run's services made (named with its subject prefix), so runs leave none behind. */
 export function removeTestStreams(prefix: string = RUN_PREFIX): Promise<void> {
   return removePrefixedStreams(testInfra.natsUrl, prefix);
 }

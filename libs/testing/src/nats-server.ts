@@ -7,18 +7,14 @@ import { unusedPort } from './infra';
 const NATS_SERVER = '/usr/sbin/nats-server';
 
 export interface TestNatsServerOptions {
-  /** Lines of its configuration (listen and the JetStream store are written first). */
+  /** After listen and the JetStream store. */
   config?: string[];
-  /** Files copied beside the configuration (an included authorization block). */
+  /** Copied beside the configuration (an included authorization block). */
   files?: string[];
-  /** Its environment, added to this process's (public keys an authorization block reads). */
   env?: Record<string, string>;
 }
 
-/**
- * A nats-server of a test's own, on a port of its own, with JetStream, that the test can
- * stop (gracefully or killed) and start again on the same port with the same configuration.
- */
+/** Stopped (gracefully or killed) and started again on the same port. */
 export class TestNatsServer {
   private child?: ChildProcess;
   private exited?: Promise<void>;
@@ -48,7 +44,6 @@ export class TestNatsServer {
     return `nats://127.0.0.1:${this.port}`;
   }
 
-  /** Starts it again after stop(), on the same port; resolves once it says it is ready. */
   async resume(): Promise<void> {
     const child = spawn(NATS_SERVER, ['-c', join(this.dir, 'server.conf')], {
       env: { ...process.env, ...this.env },
@@ -70,7 +65,7 @@ export class TestNatsServer {
     );
   }
 
-  /** Stops it: SIGTERM lets it close its clients, SIGKILL is a crash. */
+  /** SIGKILL is a crash. */
   async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
@@ -78,14 +73,12 @@ export class TestNatsServer {
     await within(this.exited!, 10_000, 'nats-server to stop').catch(() => child.kill('SIGKILL'));
   }
 
-  /** Stops it and removes its files. */
   async remove(): Promise<void> {
     await this.stop();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
 
-/** Bounds a wait on an event (it is not a sleep: it resolves as soon as the event does). */
 export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>(

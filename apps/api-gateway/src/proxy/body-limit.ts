@@ -12,16 +12,7 @@ export class PayloadTooLargeError extends Error {
   }
 }
 
-/**
- * Request bodies cross the gateway as the raw bytes (never parsed and re-encoded, so they
- * reach the service unchanged), read whole before the upstream is asked: a client trickling
- * its body holds only its own connection to the gateway, never one of the upstream pool's
- * (a few clients doing so once stalled a whole prefix until their 408). The bytes are
- * counted on the way: a declared length over the limit is refused at once, a chunked body
- * as soon as it passes the limit. The bytes of all bodies still arriving are bounded too
- * (`receivingLimit`): past it a body is refused with 429 rather than held, so slow uploads
- * from many addresses cannot fill the gateway's memory.
- */
+/** Bodies read whole and bounded before the upstream is asked; see docs/operators/gateway.md#slow-clients. */
 export function installStreamingBodyLimit(fastify: FastifyInstance, limit: number, receivingLimit: number): void {
   let receiving = 0;
   // Whatever the method: a GET declaring a body over the limit is refused too, not read.
@@ -41,14 +32,12 @@ export function installStreamingBodyLimit(fastify: FastifyInstance, limit: numbe
       payload.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
       if (error) {
         chunks = [];
-        // What is still coming is not read: the connection closes after the refusal.
+        // Not read further: the connection closes after the refusal.
         payload.pause();
         return done(error);
       }
       const body = Buffer.concat(chunks, seen);
       chunks = [];
-      // Handed on as a stream of the bytes already here: @fastify/reply-from passes a stream through
-      // as it is (the upstream pool sends its bytes in one write: BufferedBody).
       done(null, new BufferedBody(body));
     };
     const onData = (chunk: Buffer) => {
@@ -64,11 +53,7 @@ export function installStreamingBodyLimit(fastify: FastifyInstance, limit: numbe
   });
 }
 
-/**
- * A request body read whole, as the stream @fastify/reply-from passes through untouched
- * (a Buffer there would be re-encoded as JSON). The upstream pool hands `bytes` to undici
- * instead of the stream, so headers and body go out in one write, with no stream to pump.
- */
+/** A stream, as reply-from would re-encode a Buffer as JSON; the pool sends `bytes` instead. */
 export class BufferedBody extends Readable {
   constructor(readonly bytes: Buffer) {
     super();
@@ -80,18 +65,13 @@ export class BufferedBody extends Readable {
   }
 }
 
-/** Refused while the bodies already arriving hold the gateway's whole allowance for them. */
 export class BodiesBusyError extends AppError {
   constructor() {
     super(429, ErrorCode.TooManyRequests, 'The gateway is receiving too many request bodies at once; retry shortly');
   }
 }
 
-/**
- * `Expect: 100-continue` with a declared length over the limit is answered 413 at once,
- * before the client sends the body (Node would otherwise say "100 Continue" first and the
- * refusal would come after the whole upload); any other expectation continues as usual.
- */
+/** 413 before the upload, rather than Node's "100 Continue" and a refusal after it. */
 export function refuseOversizedExpectations(server: Server, limit: number, body: (url: string, requestId: string) => unknown): void {
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     if (Number(req.headers['content-length']) > limit) {

@@ -2,17 +2,7 @@ import { ErrorCode, type ErrorBody } from '@swap/contracts';
 import type { FastifyInstance } from 'fastify';
 import ipaddr from 'ipaddr.js';
 
-/**
- * Bounds the proxied requests one client has in flight at once: each holds a connection to
- * the gateway, its body's bytes while they arrive (body-limit.ts) and then an upstream
- * connection until its answer has left, so without a bound one client could take a large
- * share of them. The client
- * is `request.ip`: the connection's peer, or the address a TRUSTED_PROXIES peer names in
- * X-Forwarded-For (never the header of anyone else), counted per IPv4 address and per IPv6
- * /64 (clientOf): one host usually holds a whole /64, and would otherwise get a fresh bound
- * for every address it picks. One over the bound is answered 429 at once, before its body
- * is read, and its connection closed.
- */
+/** Requests one client may have in flight; see docs/operators/gateway.md#slow-clients. */
 export function installClientConcurrencyLimit(
   fastify: FastifyInstance,
   limit: number,
@@ -44,7 +34,7 @@ export function installClientConcurrencyLimit(
   });
 }
 
-/** What the bound counts by: an IPv4 address (IPv4-mapped IPv6 included), or the /64 of an IPv6 one. */
+/** One host usually holds a whole IPv6 /64: counted as one client. */
 export function clientOf(ip: string): string {
   if (!ipaddr.isValid(ip)) return ip;
   let address = ipaddr.parse(ip);

@@ -13,17 +13,9 @@ import { errorBodyFor, ROUTES, upstreamsOf } from './routes';
 import { createStreamPool, registerStreamProxies } from './streams';
 import { UpstreamPool } from './upstream-pool';
 
-/**
- * Each service's replicas behind the gateway, shared by its prefixes and its WebSocket route;
- * `streams`: swap-gateway's again, for status streams only (streams.ts).
- */
+/** `streams`: swap-gateway's replicas again, for status streams only. */
 export type Upstreams = Map<ServiceName | 'streams', UpstreamPool>;
 
-/**
- * One UpstreamPool per service (its UPSTREAM_*_URL: one URL, or one per replica): undici
- * keep-alive pools, requests balanced over the replicas, a refused connection tried on the
- * next one (never a request that reached an upstream).
- */
 export function createUpstreams(config: ApiGatewayConfig): Upstreams {
   const upstreams: Upstreams = new Map();
   for (const { service } of ROUTES) {
@@ -44,28 +36,20 @@ export function createUpstreams(config: ApiGatewayConfig): Upstreams {
   return upstreams;
 }
 
-/**
- * One @fastify/http-proxy per prefix, over its service's UpstreamPool. The request goes on as it
- * came (method, path, query, headers including x-api-key, body bytes) plus the request id
- * and forwarding headers. Failures are answered in the platform's error shape and name no
- * internal address: an unreachable upstream is 502, a slow one 504.
- */
+/** One proxy per prefix; see docs/operators/gateway.md#how-the-gateway-is-built. */
 export async function registerProxies(
   app: NestFastifyApplication,
   config: ApiGatewayConfig,
   logger: Logger,
   upstreams: Upstreams,
 ): Promise<void> {
-  // reply-from leaves an undici instance it was given open; the pools close with the server
-  // (the streams' was destroyed before, in preClose: closing it again fails, and is let be).
+  // reply-from leaves a given undici instance open (the streams' was destroyed in preClose already).
   app
     .getHttpAdapter()
     .getInstance()
     .addHook('onClose', async () => {
       await Promise.all([...upstreams.values()].map((pool) => pool.close().catch(() => undefined)));
     });
-  // One encapsulated scope for all proxied prefixes: its body parsing and error handling
-  // apply to proxied requests only, never to the gateway's own routes.
   refuseOversizedExpectations(app.getHttpAdapter().getInstance().server, config.BODY_LIMIT_BYTES, (url, requestId) =>
     errorBodyFor(url, {
       statusCode: 413,
@@ -83,7 +67,6 @@ export async function registerProxies(
   await registerStreamProxies(app, config, logger, upstreams.get('streams')!);
 }
 
-/** Errors in a proxied scope (bodies refused, limits): the platform's shape, the connection closed when a body may still be arriving. */
 export function installProxyErrors(scope: FastifyInstance, logger: Logger): void {
   scope.setErrorHandler((error, request, reply) => {
     const body = describeError(error, logger);
@@ -95,7 +78,6 @@ export function installProxyErrors(scope: FastifyInstance, logger: Logger): void
   });
 }
 
-/** One @fastify/http-proxy for `route.prefix` over `pool` (its service's replicas). */
 export async function registerRoute(
   scope: FastifyInstance,
   route: { prefix: string; httpMethods?: string[] },
@@ -114,19 +96,16 @@ export async function registerRoute(
     disableRequestLogging: true,
     undici: pool,
     replyOptions: {
-      // Never replay a request here: an upstream 503 is the caller's to see, and the one retry
-      // there is (a connection refused, nothing sent) is the pool's.
+      // Never replay here: an upstream 503 is the caller's; the one retry (nothing sent) is the pool's.
       retryDelay: () => null,
       rewriteRequestHeaders: (request, { expect: _expect, ...headers }) => ({
-        // `Expect: 100-continue` (curl sends it for bodies over 1 KB) is answered here by
-        // Node's server; the upstream gets the body itself, which undici cannot announce.
+        // Node answered `Expect: 100-continue` (curl, bodies over 1 KB); undici cannot announce it.
         ...headers,
         'x-request-id': String(request.id),
         'x-forwarded-for': forwardedChain(request.raw as IncomingMessage, trust),
         'x-forwarded-proto': request.protocol,
       }),
-      // Hop-by-hop headers describe the gateway's connection to the service, not the client's:
-      // the client's own (HTTP/1.0, Connection: close) decide whether its connection stays.
+      // Hop-by-hop: the gateway's connection to the service, not the client's.
       rewriteHeaders: ({ connection: _connection, 'keep-alive': _keepAlive, ...headers }) => headers,
       onError: (reply, { error }) => sendUpstreamError(reply as unknown as FastifyReply, error, logger),
     },
@@ -139,16 +118,13 @@ function sendUpstreamError(reply: FastifyReply, error: Error & { code?: string; 
   if (cause instanceof PayloadTooLargeError || error instanceof PayloadTooLargeError) {
     body = { statusCode: 413, code: ErrorCode.PayloadTooLarge, message: (cause ?? error).message };
   } else if (error.code === 'FST_REPLY_FROM_GATEWAY_TIMEOUT') {
-    // The upstream took the request but did not answer in time. (A connect timeout means
-    // it could not be reached at all: 502 below.)
+    // Taken but not answered in time (a connect timeout is a 502 below).
     body = { statusCode: 504, code: ErrorCode.UpstreamTimeout, message: 'The upstream service did not answer in time' };
   } else {
     body = { statusCode: 502, code: ErrorCode.UpstreamUnavailable, message: 'The upstream service is unavailable' };
   }
   logger.warn({ err: error, path: loggedPath(reply.request.url) }, 'upstream request failed');
-  // The body may still be arriving (refused, or the upstream died while taking it: undici has
-  // let go of the stream, nobody reads it): close the connection after the answer, or the
-  // client would wait on its upload and hold the connection (and the gateway's drain) open.
+  // A body still arriving is read by nobody: close, or its upload holds the connection (and the drain) open.
   if (body.statusCode === 413 || !reply.request.raw.complete) void reply.header('connection', 'close');
   void reply
     .code(body.statusCode)

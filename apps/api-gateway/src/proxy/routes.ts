@@ -1,11 +1,7 @@
 import { solverErrorOf, type ErrorBody, type ServiceName, type SolverErrorBody } from '@swap/contracts';
 import { upstreamUrls, upstreamVariable, type ApiGatewayConfig } from '../api-gateway.config';
 
-/**
- * The gateway's routing table (ARCHITECTURE.md): path prefix → service. Paths pass
- * unchanged. `solverErrors`: the gateway's own refusals there (413, 502, 504) are written
- * in the solver API's wire format, like everything else under that prefix.
- */
+/** `solverErrors`: the gateway's own refusals there are in the solver API's wire format. */
 export const ROUTES: readonly { prefix: string; service: ServiceName; solverErrors?: boolean }[] = [
   { prefix: '/v1/swaps', service: 'swap-gateway' },
   { prefix: '/v1/leverage-yield', service: 'swap-gateway' },
@@ -22,17 +18,14 @@ export const ROUTES: readonly { prefix: string; service: ServiceName; solverErro
   { prefix: '/portal', service: 'partner-portal-api' },
 ];
 
-/** The configured base URLs of a service behind the gateway (one, or one per replica). */
 export function upstreamsOf(service: ServiceName, config: ApiGatewayConfig): string[] {
   return upstreamUrls(config[upstreamVariable(service)]);
 }
 
-/** An error body the gateway itself answers on a path, in that path's shape. */
 export function errorBodyFor(url: string, body: ErrorBody): ErrorBody | SolverErrorBody {
   return solverErrorsOn(url) ? solverErrorOf(body) : body;
 }
 
-/** Whether errors on this path (or URL) are written in the solver API's wire format. */
 export function solverErrorsOn(url: string): boolean {
   return ROUTES.some((r) => r.solverErrors && (url === r.prefix || url.startsWith(`${r.prefix}/`) || url.startsWith(`${r.prefix}?`)));
 }

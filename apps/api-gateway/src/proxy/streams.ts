@@ -7,16 +7,9 @@ import { installProxyErrors, registerRoute } from './proxy';
 import { errorBodyFor, upstreamsOf } from './routes';
 import { UpstreamPool } from './upstream-pool';
 
-/** Paths whose answers are server-sent event streams (swap-gateway's). */
 export const STREAM_PREFIXES = ['/v1/swaps/submit-tx/events'] as const;
 
-/**
- * swap-gateway's replicas again, for status streams only: a pool of their own (open streams
- * hold its connections, never those of ordinary requests), headers within
- * UPSTREAM_TIMEOUT_MS like any request, then a body that may last as long as the swap, cut
- * only when silent for STREAM_IDLE_TIMEOUT_MS (undici's bodyTimeout is the longest wait for
- * the next bytes; the stream's comment every 15 s keeps a live one going).
- */
+/** Status streams' own pool; see docs/operators/gateway.md#status-streams (bodyTimeout is the longest silence). */
 export function createStreamPool(config: ApiGatewayConfig): UpstreamPool {
   return new UpstreamPool(upstreamsOf('swap-gateway', config), {
     connections: config.STREAM_UPSTREAM_CONNECTIONS,
@@ -28,13 +21,7 @@ export function createStreamPool(config: ApiGatewayConfig): UpstreamPool {
   });
 }
 
-/**
- * The stream routes, in a scope apart from the other proxied prefixes: exempt from
- * UPSTREAM_CONCURRENCY_PER_CLIENT and bounded instead by STREAMS_PER_CLIENT open at once per
- * client (429 past it). Bytes go on as they arrive (reply-from pipes the upstream body; no
- * compression, no buffering). When the gateway stops, open streams end first (their clients
- * reconnect with Last-Event-ID), or the server's close would wait for them.
- */
+/** Open streams end first on stop, or the server's close would wait for them. */
 export async function registerStreamProxies(
   app: NestFastifyApplication,
   config: ApiGatewayConfig,

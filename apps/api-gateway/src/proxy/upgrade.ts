@@ -9,7 +9,6 @@ import { compileTrust, forwardedChain } from './forwarded';
 import type { Upstreams } from './proxy';
 import { isConnectError } from './upstream-pool';
 
-/** The paths that may become long-lived connections, and who serves them. */
 export const UPGRADE_ROUTES: readonly { path: string; service: ServiceName }[] = [
   { path: '/v1/intent/solvers/connect', service: 'quote-builder' },
 ];
@@ -17,14 +16,7 @@ export const UPGRADE_ROUTES: readonly { path: string; service: ServiceName }[] =
 const MAX_REFUSAL_BYTES = 16 * 1024;
 const HOP_BY_HOP = new Set(['host', 'x-request-id', 'x-forwarded-for', 'x-forwarded-proto']);
 
-/**
- * WebSocket upgrades, tunnelled byte for byte: the handshake goes to the upstream first,
- * and only its own answer goes back, so a refused solver sees the upstream's 401 (in the
- * platform's error shape) rather than a socket that opens and drops. After a 101 the two
- * sockets are piped together; frames, heartbeats and close codes pass untouched, and the
- * connection lives as long as both ends keep it (no idle timeout here: the marketplace
- * sends heartbeats). The gateway's close ends every tunnel.
- */
+/** WebSocket upgrades, tunnelled byte for byte; see docs/operators/gateway.md#the-solvers-websocket. */
 export function installUpgradeProxy(
   fastify: FastifyInstance,
   config: ApiGatewayConfig,
@@ -67,8 +59,6 @@ export function installUpgradeProxy(
     });
     if (head.length) socket.unshift(head);
 
-    // The next replica in turn; one whose connection cannot be opened (nothing was sent) hands
-    // the handshake to the next, as the HTTP proxy does.
     const open = (attempt: number): void => {
       const upstream = new URL(candidates[attempt]);
       let connected = false;
@@ -86,7 +76,6 @@ export function installUpgradeProxy(
       });
       proxied.on('upgrade', (res: IncomingMessage, upstreamSocket: Duplex, upstreamHead: Buffer) => {
         done(101);
-        // Small frames both ways: no idle timeout, no Nagle delay.
         for (const end of [socket, upstreamSocket] as (Duplex & Partial<Pick<Socket, 'setTimeout' | 'setNoDelay'>>)[]) {
           end.setTimeout?.(0);
           end.setNoDelay?.(true);
@@ -103,7 +92,7 @@ export function installUpgradeProxy(
         socket.on('close', close);
         upstreamSocket.pipe(socket).pipe(upstreamSocket);
       });
-      // The upstream answered without upgrading (a refused credential, say): its answer goes back as it is.
+      // Not upgraded (a refused credential, say): its answer goes back as it is.
       proxied.on('response', (res: IncomingMessage) => {
         done(res.statusCode ?? 502);
         const chunks: Buffer[] = [];

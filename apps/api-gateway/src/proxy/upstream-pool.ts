@@ -1,11 +1,7 @@
 import { Dispatcher, Pool } from 'undici';
 import { BufferedBody } from './body-limit';
 
-/**
- * Errors of a connection that never opened (refused, unreachable, timed out while
- * connecting, a name that does not resolve). Met before the request is written, they leave
- * it unsent: it may go to another replica.
- */
+/** A connection that never opened: met before the request is written, it may go to another replica. */
 const NOT_CONNECTED = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -19,7 +15,7 @@ const NOT_CONNECTED = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-/** How long an upstream that refused a connection is passed over while another is up (a restart takes seconds). */
+/** A restart takes seconds. */
 export const REFUSED_COOLDOWN_MS = 1_000;
 
 export function isConnectError(error: unknown): boolean {
@@ -27,18 +23,12 @@ export function isConnectError(error: unknown): boolean {
   return code !== undefined && NOT_CONNECTED.has(code);
 }
 
-/** A connection closed under a request (the peer reset or ended it) rather than a timeout or a refusal of ours. */
 const CLOSED_UNDER_REQUEST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 
-/** Methods that change nothing (RFC 9110 §9.2.1), sent without a body: sending one twice is harmless. */
+/** RFC 9110 §9.2.1: without a body, sending one of these twice is harmless. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/**
- * A request that may go to another replica although it was written to this one: a safe
- * method without a body whose connection closed before any answer began. That is the
- * kept-alive connection a stopping replica closed as idle just as the request went out
- * over it (the same rule as nginx's `proxy_next_upstream error` for idempotent requests).
- */
+/** A kept-alive connection a stopping replica closed just as this safe request went out (nginx's `proxy_next_upstream error`). */
 function mayResend(options: Dispatcher.DispatchOptions, error: unknown): boolean {
   const code = (error as { code?: string } | undefined)?.code;
   return (
@@ -49,21 +39,7 @@ function mayResend(options: Dispatcher.DispatchOptions, error: unknown): boolean
   );
 }
 
-/**
- * The replicas of one service behind the gateway: one keep-alive pool per URL, requests
- * taken in turn (round robin), and a replica that refused a connection passed over for a
- * second. A request is sent again to another replica when its connection to the first
- * could not be opened: undici writes a request only once it holds a connected socket, and
- * tells its handler so (`onConnect`) before the first byte goes out, so an error before
- * that means nothing reached the upstream. An error after it (a connection reset while
- * the request was being sent or answered) is retried only for a GET, HEAD or OPTIONS
- * without a body that has no answer yet, once (`mayResend`): a POST is never sent twice.
- * A body the gateway has read whole goes as its bytes (BufferedBody), so a resend after a
- * refused connection sends the same bytes.
- *
- * Used as @fastify/reply-from's undici instance (reply-from's own multi-upstream mode is a
- * BalancedPool, which neither retries nor passes over a refusing replica).
- */
+/** One service's replicas, round robin with resends; see docs/operators/gateway.md#how-the-gateway-is-built. */
 export class UpstreamPool extends Dispatcher {
   readonly origins: string[];
   private readonly hosts: string[];
@@ -80,20 +56,16 @@ export class UpstreamPool extends Dispatcher {
   }
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    // A body the gateway has read whole goes as its bytes: one write with the headers, no stream.
     const sent = options.body instanceof BufferedBody ? { ...options, body: options.body.bytes } : options;
     return this.attempt(sent, handler, this.order(), 0);
   }
 
-  /** The origins in the order one request tries them (for callers that open connections themselves: WebSocket upgrades). */
+  /** For callers that open connections themselves (WebSocket upgrades). */
   candidates(): string[] {
     return this.order().map((i) => this.origins[i]);
   }
 
-  /**
-   * The order to try the upstreams in for one request: the next in turn first, those that
-   * refused lately last (they may be back: tried when nothing else is left).
-   */
+  /** Those that refused lately go last: they may be back. */
   private order(): number[] {
     const now = Date.now();
     const start = this.cursor;
@@ -102,7 +74,6 @@ export class UpstreamPool extends Dispatcher {
     return [...inTurn.filter((i) => this.downUntil[i] <= now), ...inTurn.filter((i) => this.downUntil[i] > now)];
   }
 
-  /** Reports a connection to `origin` that could not be opened (for callers of `candidates`). */
   refused(origin: string): void {
     const index = this.origins.indexOf(origin);
     if (index >= 0) this.downUntil[index] = Date.now() + REFUSED_COOLDOWN_MS;
@@ -163,12 +134,7 @@ export class UpstreamPool extends Dispatcher {
   }
 }
 
-/**
- * The handler as the pool sees it: the same handler, told nothing of a failed attempt that
- * another upstream takes over (a connection refused, or a safe request's connection closed
- * before any answer); told of each attempt's connection (`onConnect`, the latest abort wins).
- * Both handler styles of undici are covered (onConnect/onError and onRequestStart/onResponseError).
- */
+/** The handler, told nothing of a failed attempt another upstream takes over; both undici handler styles. */
 function guard(
   handler: Dispatcher.DispatchHandler,
   hooks: { connected(): void; answered(): void; failed(error: unknown): boolean },
