@@ -1,6 +1,7 @@
-import { AppError, type ChainCatalogSnapshot } from '@swap/contracts';
-import type { MessagingClient } from '@swap/messaging';
-import { ChainCatalogMirror } from './chain-catalog-mirror';
+import { PATTERN_METADATA } from '@nestjs/microservices/constants';
+import { AppError, Events, Subjects, type ChainCatalogSnapshot } from '@swap/contracts';
+import { encodeReply, InProcessBus, MessagingClient } from '@swap/messaging';
+import { ChainCatalogMirror, ChainCatalogMirrorEvents } from './chain-catalog-mirror';
 
 const token = { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0xa', chainKey: '0x92.sonic', hubAsset: '0xa', vault: '0xv' };
 const snapshot = (version: string, symbol = 'USDC', startedAt = 1): ChainCatalogSnapshot => ({
@@ -81,5 +82,47 @@ describe('ChainCatalogMirror', () => {
     // A replica of the previous release (started earlier) answering late changes nothing.
     mirror.apply(snapshot('v1', 'OLD', 1));
     expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC.e');
+  });
+
+  describe('the subjects renamed at v2 (catalog, was registry): both served for one release', () => {
+    let bus: InProcessBus;
+    beforeEach(() => (bus = new InProcessBus()));
+    afterEach(() => bus.close());
+    const serve = (subject: string, answer: ChainCatalogSnapshot) => {
+      const asked: string[] = [];
+      bus.subscribe(subject, (m) => (asked.push(subject), m.respond?.(encodeReply(answer))));
+      return asked;
+    };
+
+    it('asks the v2 subject, and not v1, when quote-builder answers it', async () => {
+      const v2 = serve(Subjects.catalogSnapshot, snapshot('v1', 'NEW'));
+      const v1 = serve(Subjects.registrySnapshot, snapshot('v1', 'OLD'));
+      const mirror = new ChainCatalogMirror(new MessagingClient(bus, { timeoutMs: 1_000 }));
+      expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('NEW');
+      expect({ v2, v1 }).toEqual({ v2: [Subjects.catalogSnapshot], v1: [] });
+    });
+
+    it('asks v1 (registrySnapshot) when only a quote-builder of the previous release answers', async () => {
+      const v1 = serve(Subjects.registrySnapshot, snapshot('v1', 'OLD'));
+      const mirror = new ChainCatalogMirror(new MessagingClient(bus, { timeoutMs: 1_000 }));
+      expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('OLD');
+      expect(v1).toHaveLength(1);
+    });
+
+    it('fails as the v2 request did (503) when neither name is answered', async () => {
+      const mirror = new ChainCatalogMirror(new MessagingClient(bus, { timeoutMs: 1_000 }));
+      const error = await mirror.tokensOf('sonic').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).getStatus()).toBe(503);
+    });
+
+    it('takes the change event under both names', () => {
+      const patterns = Reflect.getMetadata(PATTERN_METADATA, ChainCatalogMirrorEvents.prototype.changed) as string[];
+      expect(patterns).toEqual([Events.catalogChanged, Events.registryChanged]);
+      expect({ catalogChanged: Events.catalogChanged, catalogSnapshot: Subjects.catalogSnapshot }).toEqual({
+        catalogChanged: 'quote-builder.catalog.changed.v2',
+        catalogSnapshot: 'quote-builder.catalog.snapshot.v2',
+      });
+    });
   });
 });

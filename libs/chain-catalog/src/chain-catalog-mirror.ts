@@ -45,7 +45,7 @@ function hubAssetsOf(snapshot: ChainCatalogSnapshot): HubAssetsByChain {
 
 /**
  * quote-builder's chain catalog (its ChainCatalog: chains, tokens, the deployment's partner fee) held in memory,
- * so the public reads cost no bus round trip: taken from quote-builder's `registryChanged`
+ * so the public reads cost no bus round trip: taken from quote-builder's `catalogChanged`
  * event (each replica sends it at start), asked for at boot and every few minutes. Until
  * the first snapshot arrives, a read waits for it (one request for all of them); if
  * quote-builder cannot be reached, the read fails as a bus request would (503/504).
@@ -155,8 +155,18 @@ export class ChainCatalogMirror implements ChainRules, OnApplicationBootstrap, O
   }
 
   private async refresh(): Promise<Held> {
-    this.apply(await this.messaging.request(Subjects.registrySnapshot, {}));
+    this.apply(await this.askSnapshot());
     return this.held!;
+  }
+
+  /** The v2 subject; a quote-builder of the previous release answers only v1 (registrySnapshot): asked next. Remove in the next release. */
+  private async askSnapshot(): Promise<ChainCatalogSnapshot> {
+    try {
+      return await this.messaging.request(Subjects.catalogSnapshot, {});
+    } catch (error) {
+      if (!(error instanceof AppError) || error.getStatus() !== 503) throw error;
+      return this.messaging.request(Subjects.registrySnapshot, {}).catch(() => Promise.reject(error));
+    }
   }
 }
 
@@ -172,12 +182,12 @@ function chainMapEntry(chain: ChainCatalogSnapshot['chains'][number]): ChainMapE
   };
 }
 
-/** Every replica takes every `registryChanged` event (an event handler has no queue group). */
+/** Every replica takes every `catalogChanged` event (and its v1 name's, for one release); an event handler has no queue group. */
 @Controller()
 export class ChainCatalogMirrorEvents {
   constructor(private readonly mirror: ChainCatalogMirror) {}
 
-  @EventPattern(Events.registryChanged)
+  @EventPattern([Events.catalogChanged, Events.registryChanged])
   changed(@Payload() snapshot: ChainCatalogSnapshot): void {
     if (
       snapshot &&

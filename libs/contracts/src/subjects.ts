@@ -43,6 +43,8 @@ export const Subjects = {
   tokensList: 'quote-builder.tokens.list.v1',
   tokensByChain: 'quote-builder.tokens.by-chain.v1',
   chainGet: 'quote-builder.chains.get.v1',
+  catalogSnapshot: 'quote-builder.catalog.snapshot.v2',
+  /** catalogSnapshot's name before v2: answered beside it for one release (the previous release's replicas ask it). */
   registrySnapshot: 'quote-builder.registry.snapshot.v1',
   intentHash: 'quote-builder.intents.hash.v1',
   intentBuild: 'quote-builder.intents.build.v1',
@@ -101,6 +103,7 @@ export interface RpcContract {
   [Subjects.tokensList]: { request: Record<string, never>; reply: TokensByChain };
   [Subjects.tokensByChain]: { request: { chainKey: ChainKey }; reply: Token[] };
   [Subjects.chainGet]: { request: { chainKey: ChainKey }; reply: ChainSummary };
+  [Subjects.catalogSnapshot]: { request: Record<string, never>; reply: ChainCatalogSnapshot };
   [Subjects.registrySnapshot]: { request: Record<string, never>; reply: ChainCatalogSnapshot };
   [Subjects.intentHash]: { request: { intent: Intent }; reply: { hash: string } };
   [Subjects.intentBuild]: { request: IntentRequest; reply: BuildResponse };
@@ -170,6 +173,8 @@ export const Events = {
   executionPosted: 'quote-builder.executions.posted.v1',
   replicaPresent: 'quote-builder.replicas.present.v1',
   replicaLeaving: 'quote-builder.replicas.leaving.v1',
+  catalogChanged: 'quote-builder.catalog.changed.v2',
+  /** catalogChanged's name before v2: sent beside it for one release (the previous release's replicas listen to it). */
   registryChanged: 'quote-builder.registry.changed.v1',
   submissionTransitioned: 'relay-tracker.submissions.transitioned.v2',
   intentBuilt: 'quote-builder.intents.built.v1',
@@ -190,6 +195,7 @@ export interface EventContract {
   /** A replica stopping cleanly: requests for quote stop waiting for its answer. */
   [Events.replicaLeaving]: { replica: string };
   /** A quote-builder replica started with this registry: services reading it from memory take it. */
+  [Events.catalogChanged]: ChainCatalogSnapshot;
   [Events.registryChanged]: ChainCatalogSnapshot;
   /**
    * A submission moved on: one event per history entry, in order, sent after the transition

@@ -63,7 +63,7 @@ const MAY_PUBLISH: Record<User, string> = {
   'swap-gateway': Subjects.keySetSnapshot,
   'quote-builder': Broadcasts.rfq,
   'relay-tracker': Subjects.intentExecute,
-  'sponsorship-keys': Subjects.registrySnapshot,
+  'sponsorship-keys': Subjects.catalogSnapshot,
   operator: Subjects.orgList,
 };
 
@@ -87,6 +87,7 @@ const REQUESTS: { caller: User; responder: User; subjects: string[] }[] = [
       Subjects.intentCancel,
       Subjects.intentHash,
       Subjects.deadline,
+      Subjects.catalogSnapshot,
       Subjects.registrySnapshot,
     ],
   },
@@ -103,7 +104,7 @@ const REQUESTS: { caller: User; responder: User; subjects: string[] }[] = [
     ],
   },
   { caller: 'swap-gateway', responder: 'key-registry', subjects: [Subjects.keySetSnapshot] },
-  { caller: 'sponsorship-keys', responder: 'quote-builder', subjects: [Subjects.registrySnapshot] },
+  { caller: 'sponsorship-keys', responder: 'quote-builder', subjects: [Subjects.catalogSnapshot, Subjects.registrySnapshot] },
   { caller: 'relay-tracker', responder: 'quote-builder', subjects: [Subjects.intentExecute, Subjects.intentSolverStatus] },
   { caller: 'partner-portal-api', responder: 'key-registry', subjects: PORTAL_CALLS },
   { caller: 'partner-portal-api', responder: 'relay-tracker', subjects: WEBHOOK_CALLS },
@@ -120,6 +121,8 @@ const EVENTS: { publisher: User; subject: string; subscribers: User[] }[] = [
   { publisher: 'quote-builder', subject: Events.executionPosted, subscribers: ['quote-builder'] },
   { publisher: 'quote-builder', subject: Events.replicaPresent, subscribers: ['quote-builder'] },
   { publisher: 'quote-builder', subject: Events.replicaLeaving, subscribers: ['quote-builder'] },
+  { publisher: 'quote-builder', subject: Events.catalogChanged, subscribers: ['swap-gateway', 'sponsorship-keys'] },
+  // catalogChanged's v1 name, sent beside it for one release.
   { publisher: 'quote-builder', subject: Events.registryChanged, subscribers: ['swap-gateway', 'sponsorship-keys'] },
   // swap-gateway's status streams hear every transition.
   { publisher: 'relay-tracker', subject: Events.submissionTransitioned, subscribers: ['swap-gateway'] },

@@ -5,7 +5,8 @@ import { ChainCatalog } from './chain-catalog';
 
 /**
  * At start, tells the services that serve the public reads from memory (swap-gateway)
- * what this replica's registry holds; they may also ask (`registrySnapshot`).
+ * what this replica's registry holds; they may also ask (`catalogSnapshot`). Sent under the v1 name too
+ * (registryChanged), for the previous release's replicas; remove it in the next.
  */
 @Injectable()
 export class ChainCatalogAnnouncer implements OnApplicationBootstrap {
@@ -15,6 +16,7 @@ export class ChainCatalogAnnouncer implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
+    this.messaging.emit(Events.catalogChanged, this.catalog.snapshot);
     this.messaging.emit(Events.registryChanged, this.catalog.snapshot);
   }
 }

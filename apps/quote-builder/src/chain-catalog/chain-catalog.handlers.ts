@@ -11,7 +11,7 @@ export class ChainCatalogHandlers {
   constructor(private readonly catalog: ChainCatalog) {}
 
   /* tokensList, tokensByChain and chainGet (and partnerFee in IntentsHandlers): swap-gateway
-     now answers these reads from memory (registrySnapshot); the handlers answer the previous
+     now answers these reads from memory (catalogSnapshot); the handlers answer the previous
      release's replicas during a rollout. Remove them in the release after this one. */
 
   @MessagePattern(Subjects.tokensList)
@@ -30,8 +30,9 @@ export class ChainCatalogHandlers {
     return { key, name, type, chainId, relayChainId, hub };
   }
 
-  @MessagePattern(Subjects.registrySnapshot)
-  snapshot(): RpcReply<typeof Subjects.registrySnapshot> {
+  /** Under its v2 name and its v1 name (registrySnapshot, for the previous release's replicas; remove it in the next). */
+  @MessagePattern([Subjects.catalogSnapshot, Subjects.registrySnapshot])
+  snapshot(): RpcReply<typeof Subjects.catalogSnapshot> {
     return this.catalog.snapshot;
   }
 

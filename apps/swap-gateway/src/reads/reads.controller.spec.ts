@@ -15,7 +15,7 @@ const DEPLOYMENT_FEE: PartnerFee = { address: '0x0000000000000000000000000000000
 
 function setup(partnerFee: PartnerFee | null) {
   const services = new FakeServices()
-    .answer(Subjects.registrySnapshot, () => ({ ...REGISTRY_SNAPSHOT, partnerFee }))
+    .answer(Subjects.catalogSnapshot, () => ({ ...REGISTRY_SNAPSHOT, partnerFee }))
     .answer(Subjects.deadline, ({ offsetSeconds }) => ({ deadline: (1_763_812_800n + BigInt(offsetSeconds)).toString() }));
   const controller = new ReadsController(new ChainCatalogMirror(services.messaging), new HubClock(services.messaging));
   return { services, controller };
@@ -64,7 +64,7 @@ describe('ReadsController.partnerFee', () => {
     });
     // The snapshot is read once and kept.
     await s.controller.partnerFee({ amount: '3' });
-    expect(s.services.payloadsOn(Subjects.registrySnapshot)).toHaveLength(1);
+    expect(s.services.payloadsOn(Subjects.catalogSnapshot)).toHaveLength(1);
   });
 
   it('answers no fee when neither the query nor the deployment names one', async () => {

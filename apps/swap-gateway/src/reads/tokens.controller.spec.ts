@@ -13,7 +13,7 @@ describe('TokensController', () => {
   let services: FakeServices;
   let controller: TokensController;
   beforeEach(() => {
-    services = new FakeServices().answer(Subjects.registrySnapshot, () => REGISTRY_SNAPSHOT);
+    services = new FakeServices().answer(Subjects.catalogSnapshot, () => REGISTRY_SNAPSHOT);
     controller = new TokensController(new ChainCatalogMirror(services.messaging));
   });
   afterEach(() => services.close());
@@ -29,7 +29,7 @@ describe('TokensController', () => {
       { body: hubTokens, type: 'application/json; charset=utf-8' },
       { body: '[]', type: 'application/json; charset=utf-8' },
     ]);
-    expect(services.payloadsOn(Subjects.registrySnapshot)).toHaveLength(1);
+    expect(services.payloadsOn(Subjects.catalogSnapshot)).toHaveLength(1);
   });
 
   it('answers an unknown chain key with 404 CHAIN_NOT_FOUND, sending nothing', async () => {

@@ -87,7 +87,7 @@ function setup(limitPerWallet = 1, limitPerClient = 1_000) {
     tracked: new Set(),
   };
   services
-    .answer(Subjects.registrySnapshot, () => REGISTRY_SNAPSHOT)
+    .answer(Subjects.catalogSnapshot, () => REGISTRY_SNAPSHOT)
     .answer(Subjects.submissionSubmit, (message) => relayTracker.submitAnswer(message))
     .answer(Subjects.submissionStatus, ({ txHash, srcChainKey }) => {
       if (!relayTracker.tracked.has(`${srcChainKey}/${txHash}`)) throw AppError.notFound('No submission of that transaction');
@@ -266,7 +266,7 @@ describe('SubmissionsController.submit', () => {
         { field: 'srcChainKey', rule: 'knownChain', message: 'srcChainKey: unknown chain key 0x1.nowhere' },
       ],
     });
-    expect(s.services.received.map((r) => r.subject)).toEqual([Subjects.registrySnapshot]);
+    expect(s.services.received.map((r) => r.subject)).toEqual([Subjects.catalogSnapshot]);
   });
 
   it('counts an EVM wallet in any letter case as one wallet, a Solana key as written', async () => {

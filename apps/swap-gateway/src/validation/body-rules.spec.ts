@@ -18,7 +18,7 @@ describe('swap bodies: every problem at once', () => {
   let validate: (body: unknown, metatype: new () => object) => Promise<unknown>;
 
   beforeEach(() => {
-    services = new FakeServices().answer(Subjects.registrySnapshot, () => REGISTRY_SNAPSHOT);
+    services = new FakeServices().answer(Subjects.catalogSnapshot, () => REGISTRY_SNAPSHOT);
     const pipe = createValidationPipe({ chainRules: new ChainCatalogMirror(services.messaging) });
     validate = async (body, metatype) => pipe.transform(body, { type: 'body', metatype });
   });
