@@ -16,9 +16,10 @@ export function EmailField(example = 'dev@acme.example') {
 export function NameField(max: number, example: string) {
   return applyDecorators(
     ApiProperty({ example, maxLength: max }),
+    // Checked in this order, the first failure answered: a non-string is named as such.
+    IsString({ message: 'name is required (a string)' }),
     Matches(/\S/, { message: 'name must not be blank' }),
     MaxLength(max, { message: `name must be at most ${max} characters` }),
     MinLength(1, { message: `name must be 1 to ${max} characters` }),
-    IsString({ message: 'name is required (a string)' }),
   );
 }
