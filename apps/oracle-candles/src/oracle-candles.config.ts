@@ -34,14 +34,12 @@ export class OracleCandlesConfig extends WithCache(WithDatabase(ServiceConfig)) 
   @IsInt()
   SIMULATION_TICK_MS = 1_000;
 
-  /** How often aggregated ticks are written to PostgreSQL. */
   @Type(() => Number)
   @Min(50)
   @Max(60_000)
   @IsInt()
   FLUSH_INTERVAL_MS = 1_000;
 
-  /** How long a candles or markets response is served from the cache. */
   @Type(() => Number)
   @Min(0)
   @Max(300_000)

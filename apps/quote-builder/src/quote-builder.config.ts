@@ -30,11 +30,7 @@ export class QuoteBuilderConfig extends WithChains(WithOperatorRoutes(WithCache(
   @IsInt()
   RFQ_DEADLINE_MS = 300;
 
-  /**
-   * How long a request for quote waits to hear from replicas it has not heard from lately
-   * (every replica answers each request with the solvers it asked; known replicas are
-   * awaited until they answer or the deadline passes).
-   */
+  /** How long a request for quote waits for replicas it has not heard from lately. */
   @Type(() => Number)
   @Min(1)
   @Max(1_000)
@@ -48,14 +44,14 @@ export class QuoteBuilderConfig extends WithChains(WithOperatorRoutes(WithCache(
   @IsInt()
   QUOTE_TTL_MS = 120_000;
 
-  /** Slippage of the minOutputAmount that /quote?includeTxData=true builds, in basis points. */
+  /** Basis points, for /quote?includeTxData=true. */
   @Type(() => Number)
   @Min(0)
   @Max(5_000)
   @IsInt()
   DEFAULT_SLIPPAGE_BPS = 50;
 
-  /** How often the marketplace sends a heartbeat to each solver (and how long silence is allowed: 2.5 times this). */
+  /** Silence is allowed for 2.5 times this. */
   @Type(() => Number)
   @Min(200)
   @Max(120_000)

@@ -25,7 +25,7 @@ export class SwapGatewayConfig extends WithKeySetRefresh(WithKeySetVerification(
   @IsInt()
   SUBMIT_LIMIT_PER_WALLET = 20;
 
-  /** The window of both submit-tx limits (fixed, from a counter's first request). */
+  /** Fixed, from a counter's first request. */
   @Type(() => Number)
   @Min(1_000)
   @Max(86_400_000)

@@ -3,12 +3,7 @@ import type { ChainInfo, ChainRegistry } from './chain-registry';
 import { EvmAdapter, type RpcObserver } from './evm-adapter';
 import { spokeNetworkOf, type SpokeAdapter } from './spokes';
 
-/**
- * A service's reads of the chains: one adapter per chain (made on first use, so a chain
- * without an RPC endpoint costs nothing until asked). A failed read is a 503 that names the
- * chain and never the RPC address; a rule the read itself enforces (an AppError) passes as
- * it is.
- */
+/** One adapter per chain, made on first use; a failed read is a 503 naming the chain, never the RPC address. */
 export class ChainAccess {
   private readonly evmAdapters = new Map<string, EvmAdapter>();
   private readonly spokeAdapters = new Map<string, SpokeAdapter>();
@@ -24,7 +19,7 @@ export class ChainAccess {
     );
   }
 
-  /** A network other than EVM, through its kind's adapter (spokes/); a kind without one is a 501. */
+  /** A network kind without an adapter is a 501. */
   spoke<T>(chain: ChainInfo, read: (adapter: SpokeAdapter) => Promise<T>): Promise<T> {
     const network = spokeNetworkOf(chain.type);
     if (!network) return Promise.reject(new AppError(501, ErrorCode.NotImplemented, `Transactions on ${chain.key} are not built yet`));
@@ -53,10 +48,7 @@ export class ChainAccess {
   }
 }
 
-/**
- * A deployment's RPC endpoints over the profile's: `0x92.sonic=https://…,solana=https://…`
- * (`CHAIN_RPC_URLS`). An unknown chain key is a configuration error.
- */
+/** `CHAIN_RPC_URLS` (`0x92.sonic=https://…,solana=https://…`) over the profile's endpoints. */
 export function applyRpcUrls(registry: ChainRegistry, list: string | undefined): ChainRegistry {
   for (const pair of list?.split(',') ?? []) {
     const [key, url] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];

@@ -23,15 +23,10 @@ export interface ChainInfo {
   hub: boolean;
   assetManager: string | null;
   connection: string | null;
-  /** Other names accepted for this chain (the public network's plain names). */
   aliases: string[];
   /** JSON-RPC endpoints, first preferred. */
   rpcUrls?: string[];
-  /**
-   * Hub contracts, where known: intents, the per-user wallet factory, the wallet router,
-   * and the hub asset manager (where spoke messages land and hub assets leave for their
-   * spoke; the devnet's HubEntry).
-   */
+  /** Hub contracts, where known; hubAssetManager is where spoke messages land (the devnet's HubEntry). */
   contracts?: { intents?: string; hubWalletFactory?: string; walletRouter?: string; protocolIntents?: string; hubAssetManager?: string };
 }
 
@@ -55,14 +50,11 @@ export function chainKeyFor(type: string, chainId: number | string, publicKey: s
   return `${hex}.${publicKey}`;
 }
 
-/**
- * Chains and their tokens, read from a profile (configuration data, not code). Lookups
- * accept a chain's key or one of its aliases and always answer with the canonical key.
- */
+/** Chains and tokens of a profile; lookups take a key or alias in any case and answer the canonical key. */
 export class ChainRegistry {
   private readonly byName = new Map<string, ChainInfo>();
   private readonly tokensByKey = new Map<ChainKey, TokenInfo[]>();
-  /** The profile with every EVM address in its EIP-55 form: what every answer built from it shows. */
+  /** EVM addresses in EIP-55 form, as every answer shows them. */
   readonly profile: ChainProfile;
 
   constructor(given: ChainProfile) {
@@ -86,12 +78,10 @@ export class ChainRegistry {
     return this.profile.chains.find((c) => c.hub)!;
   }
 
-  /** Keys and aliases in any letter case (`0xA4B1.Arbitrum` is `0xa4b1.arbitrum`). */
   findChain(keyOrAlias: string): ChainInfo | undefined {
     return this.byName.get(keyOrAlias.toLowerCase());
   }
 
-  /** The chain, or a 404 naming the unknown key. */
   getChain(keyOrAlias: string): ChainInfo {
     const chain = this.findChain(keyOrAlias);
     if (!chain) throw AppError.notFound(`Unknown chain key: ${keyOrAlias}`, ErrorCode.ChainNotFound);
@@ -132,11 +122,7 @@ export class ChainRegistry {
   }
 }
 
-/**
- * A profile's EVM addresses (tokens on EVM chains, hub assets and vaults, spoke and hub
- * contracts) in their EIP-55 form, whatever case the file wrote them in: answers show one
- * form, and lookups compare without case.
- */
+/** EVM addresses in EIP-55 form whatever case the file used: answers show one form, lookups ignore case. */
 function withChecksums(profile: ChainProfile): ChainProfile {
   const evm = (address: string): string => (/^0x[0-9a-fA-F]{40}$/.test(address) ? getAddress(address) : address);
   const evmChains = new Set(profile.chains.filter((c) => c.type === 'EVM').map((c) => c.key));

@@ -23,7 +23,6 @@ export interface CreatedIntent {
   intent: Intent;
 }
 
-/** A mined transaction as settlement checks it, with its receipt's logs. */
 export interface MinedTransaction {
   status: 'success' | 'reverted';
   blockNumber: bigint;
@@ -50,7 +49,6 @@ export interface IntentEvents {
   cancelled: Hex[];
 }
 
-/** A block as a chain follower checks it: its place, its identity and its parent's, its time. */
 export interface BlockRef {
   number: bigint;
   hash: Hex;
@@ -65,17 +63,13 @@ export interface RpcObserver {
   error(chainKey: string): void;
 }
 
-/** What the services ask of a chain, whatever its kind. */
 export interface ChainAdapter {
   readonly chain: ChainInfo;
   /** Timestamp (UNIX seconds) of the latest block. */
   latestBlockTime(): Promise<bigint>;
 }
 
-/**
- * An EVM chain through viem: block time, ERC-20 allowances, and the hub wallet a spoke
- * user's intents are created from.
- */
+/** An EVM chain through viem; see docs/architecture/chains.md#evm-chains. */
 export class EvmAdapter implements ChainAdapter {
   private readonly client: PublicClient;
   private blockTime?: { value: Promise<bigint>; at: number };
@@ -98,7 +92,6 @@ export class EvmAdapter implements ChainAdapter {
     });
   }
 
-  /** The latest block (one request: its number, hash, parent and time). */
   async latestBlock(): Promise<BlockRef> {
     const block = await this.header('latest');
     if (!block) throw new Error(`${this.chain.key} answered no latest block`);
@@ -110,10 +103,7 @@ export class EvmAdapter implements ChainAdapter {
     return this.header(`0x${number.toString(16)}`);
   }
 
-  /**
-   * A block's header fields a follower checks, read as JSON-RPC answers them (a follower asks
-   * several times a second: viem's block formatter would convert every field of it).
-   */
+  /** Read raw: a follower asks several times a second and viem's block formatter converts every field. */
   private async header(tag: string): Promise<BlockRef | undefined> {
     const block = (await this.client.request({ method: 'eth_getBlockByNumber', params: [tag as `0x${string}`, false] })) as {
       number: Hex | null;
@@ -131,10 +121,7 @@ export class EvmAdapter implements ChainAdapter {
     return this.client.getLogs({ address: addresses, fromBlock: from, toBlock: to });
   }
 
-  /**
-   * Kept for a second (a deadline check needs no fresher clock), and shared while it is
-   * being read, so a thousand builds a second make one read, not a thousand.
-   */
+  /** Kept for a second and shared while read: a thousand builds a second make one read. */
   latestBlockTime(): Promise<bigint> {
     if (this.blockTime && Date.now() - this.blockTime.at < 1_000) return this.blockTime.value;
     const value = this.client.getBlock({ blockTag: 'latest' }).then((b) => b.timestamp);
@@ -152,21 +139,18 @@ export class EvmAdapter implements ChainAdapter {
     return this.client.estimateGas({ account: tx.from, to: tx.to, value: tx.value, data: tx.data });
   }
 
-  /** What the chain charges per gas now (wei). */
+  /** Wei per gas now. */
   gasPrice(): Promise<bigint> {
     return this.client.getGasPrice();
   }
 
-  /**
-   * The intents-contract events of a mined transaction, decoded (logs of other contracts
-   * are ignored, whatever they claim to be), or undefined while the chain knows no receipt.
-   */
+  /** Undefined while the chain knows no receipt; see intentEventsIn. */
   async intentEvents(txHash: Hex, intents: Address): Promise<IntentEvents | undefined> {
     const receipt = await this.receipt(txHash);
     return receipt && intentEventsIn(receipt, intents);
   }
 
-  /** A mined transaction's sender, target, input and block (no receipt: for one whose logs were already read, so it succeeded). */
+  /** No receipt: for a transaction whose logs were already read, so it succeeded. */
   async transaction(txHash: Hex): Promise<Omit<MinedTransaction, 'status' | 'logs'> | undefined> {
     try {
       const tx = await this.client.getTransaction({ hash: txHash });
@@ -178,7 +162,6 @@ export class EvmAdapter implements ChainAdapter {
     }
   }
 
-  /** A transaction and its outcome, or undefined while the chain knows no receipt for it. */
   async minedTransaction(txHash: Hex): Promise<MinedTransaction | undefined> {
     const receipt = await this.receipt(txHash);
     if (!receipt) return undefined;
@@ -205,7 +188,6 @@ export class EvmAdapter implements ChainAdapter {
     return { exists, remainingInput, receivedOutput, pendingPayment };
   }
 
-  /** The transaction of an intents-contract event about this intent (IntentFilled or IntentCancelled), searched from a block on. */
   async intentEventTx(
     intents: Address,
     eventName: 'IntentFilled' | 'IntentCancelled',
@@ -226,7 +208,7 @@ export class EvmAdapter implements ChainAdapter {
     return undefined;
   }
 
-  /** The user's wallet on the hub for a spoke (relay chain id, raw address bytes), as the factory answers it (callers keep it). */
+  /** The spoke user's hub wallet (relay chain id, raw address bytes); callers cache it. */
   hubWalletOf(factory: Address, relayChainId: bigint, user: Hex): Promise<Address> {
     return this.client.readContract({
       address: factory,

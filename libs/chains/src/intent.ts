@@ -23,11 +23,7 @@ export const INTENT_TUPLE = {
   ],
 } as const;
 
-/**
- * The JSON intent (decimal strings) as the values viem encodes. Addresses go in lower case:
- * the same bytes, without viem checking a mixed-case checksum (a keccak each) on every
- * encoding of an intent whose addresses were checked when it was built or read.
- */
+/** Addresses in lower case: same bytes, and viem skips a checksum keccak per address on every encoding. */
 export function intentValues(intent: Intent) {
   return {
     intentId: BigInt(intent.intentId),
@@ -47,7 +43,6 @@ export function intentValues(intent: Intent) {
   };
 }
 
-/** `abi.encode(intent)` over the single tuple. */
 export function encodeIntent(intent: Intent): Hex {
   return encodeAbiParameters([INTENT_TUPLE], [intentValues(intent)]);
 }
@@ -57,7 +52,6 @@ export function intentHash(intent: Intent): Hex {
   return keccak256Hex(encodeIntent(intent));
 }
 
-/** A decoded intent tuple (an event's, a call's) as the JSON intent (decimal strings, 0x-hex bytes). */
 export function intentFromTuple(v: {
   intentId: bigint;
   creator: Address;
@@ -92,7 +86,7 @@ export function intentFromTuple(v: {
   };
 }
 
-/** Whether two JSON intents are the same tuple (numbers by value, hex in any letter case): the same hash without hashing. */
+/** The same hash without hashing: numbers by value, hex in any letter case. */
 export function sameIntent(a: Intent, b: Intent): boolean {
   for (const { name, type } of INTENT_TUPLE.components) {
     const x = a[name];

@@ -8,12 +8,7 @@ export const keccakReady: Promise<void> = createKeccak(256).then(
   () => undefined, // no WebAssembly here: the JavaScript one answers every time
 );
 
-/**
- * keccak256 of 0x-hex bytes, as viem's `keccak256` answers it (lower-case 0x-hex), computed
- * by hash-wasm's WebAssembly Keccak: ~2 µs for an intent's 800 bytes where the JavaScript
- * one (@noble/hashes, under viem) takes ~37 µs on the 2-core machine. Synchronous: the
- * hasher is used from init to digest in one go, so calls never interleave.
- */
+/** As viem's keccak256, in WebAssembly: ~2 µs for an intent where viem's takes ~37 µs; synchronous, so calls never interleave. */
 export function keccak256Hex(data: Hex): Hex {
   const bytes = hasher ? Buffer.from(data.slice(2), 'hex') : undefined;
   // Text that is not whole hex bytes (Buffer.from stops at the first bad digit): viem decides what it means.

@@ -1,10 +1,6 @@
 import { AppError, type PartnerFee, type PartnerFeeResponse } from '@swap/contracts';
 
-/**
- * The fee a partner takes from an input (spec: PartnerFee): `amount` wins over
- * `percentage` (basis points out of 10 000, rounded down); no object, no fee. The fee must
- * leave something to swap.
- */
+/** Spec: PartnerFee. `amount` wins over `percentage` (basis points, rounded down); it must leave something to swap. */
 export function partnerFeeOn(
   amount: bigint,
   fee: PartnerFee | undefined,
@@ -28,10 +24,7 @@ export function partnerFeeOn(
   return value;
 }
 
-/**
- * `GET /fees/partner`: the fee on an input amount, with the fee given in the query, else
- * the deployment's (quote-builder's PARTNER_FEE_* settings), else none.
- */
+/** `GET /fees/partner`: the query's fee, else the deployment's (PARTNER_FEE_*), else none. */
 export function partnerFeeQuote(amountText: string, given: PartnerFee | undefined, configured: PartnerFee | null): PartnerFeeResponse {
   const partnerFee = given ?? configured ?? undefined;
   const amount = BigInt(amountText);

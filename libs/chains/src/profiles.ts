@@ -5,10 +5,7 @@ import mainnet from './profiles/mainnet.json';
 
 const BUILT_IN: Record<string, ChainProfile> = { mainnet: mainnet as ChainProfile };
 
-/**
- * The registry for a profile name built into the platform (`mainnet`) or for a JSON file
- * of the same shape (an operator's own list, or the devnet's generated profile).
- */
+/** A built-in profile (`mainnet`) or a JSON file of the same shape (an operator's list, the devnet's). */
 export function loadChainRegistry(profileOrPath: string): ChainRegistry {
   const builtIn = BUILT_IN[profileOrPath];
   // A copy: a registry may be adjusted by its service (RPC endpoints) without touching others.

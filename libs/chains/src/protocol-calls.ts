@@ -24,11 +24,7 @@ const errors = [
   'TransferFailed',
 ] as const;
 
-/**
- * The hub intents contract as protocol-facts.md and the public client's ABI give it
- * (selectors checked in the specs): the calls, the events, the state read and the errors
- * a solver meets.
- */
+/** The hub intents contract as protocol-facts.md and the public client's ABI give it (selectors checked in the specs). */
 export const INTENTS_ABI = [
   { type: 'function', name: 'createIntent', stateMutability: 'nonpayable', inputs: [{ ...INTENT_TUPLE, name: 'intent' }], outputs: [] },
   { type: 'function', name: 'cancelIntent', stateMutability: 'nonpayable', inputs: [{ ...INTENT_TUPLE, name: 'intent' }], outputs: [] },
@@ -77,12 +73,7 @@ export const SPOKE_ABI = parseAbi([
   'event Message(uint256 indexed srcChainId, uint256 indexed dstChainId, uint256 nonce, address sender, bytes dstAddress, bytes payload)',
 ]);
 
-/**
- * Deliveries of relayed messages, as the devnet's receivers announce them
- * (tools/devnet/CONTRACTS.md): on the hub, the hub asset manager's `MessageReceived` (and
- * whether the hub calls it carried succeeded); on a spoke, the asset manager's `Released`.
- * Messages are numbered per connection (`connSn`, the connection's `Message` nonce).
- */
+/** Deliveries of relayed messages as the devnet's receivers announce them; see docs/architecture/chains.md#relayed-messages. */
 export const RECEIVER_ABI = parseAbi([
   'event MessageReceived(uint256 indexed srcChainId, uint256 indexed connSn, address wallet, bool callsSucceeded)',
   'event Released(uint256 indexed srcChainId, uint256 indexed connSn, address token, address to, uint256 amount)',
@@ -90,11 +81,7 @@ export const RECEIVER_ABI = parseAbi([
 
 export const HUB_WALLET_FACTORY_ABI = parseAbi(['function getDeployedAddress(uint256 chainId, bytes user) view returns (address)']);
 
-/**
- * The hub asset manager's withdrawal: a hub asset back to its spoke, for `to` there. The
- * devnet's contract (tools/devnet/CONTRACTS.md); the public network's equivalent is not
- * among the facts this project builds on, so only a profile naming `hubAssetManager` gets it.
- */
+/** Devnet only (tools/devnet/CONTRACTS.md): only a profile naming `hubAssetManager` gets withdrawals. */
 export const HUB_ASSET_MANAGER_ABI = parseAbi(['function withdrawTo(address hubAsset, uint256 dstChain, bytes to, uint256 amount)']);
 
 export function encodeWithdrawTo(hubAsset: Address, dstChain: bigint, to: Hex, amount: bigint): Hex {
@@ -164,12 +151,7 @@ export interface RelayData {
   payload: Hex;
 }
 
-/**
- * The relay data of an intent (protocol-facts.md): from the hub, the `createIntent` call
- * to the intents contract; from a spoke, the hub calls the user's hub wallet (the intent's
- * creator) runs: approve the whole deposit (input plus partner fee) to the intents
- * contract, then `createIntent`.
- */
+/** See docs/architecture/chains.md#relay-data. */
 export function relayDataOf(intent: Intent, hub: { relayChainId: string; intents: Address }): RelayData {
   const create = encodeCreateIntent(intent);
   if (intent.srcChain === hub.relayChainId) return { address: hub.intents, payload: create };

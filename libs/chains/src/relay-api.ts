@@ -25,19 +25,13 @@ export class RelayApiError extends Error {
   }
 }
 
-/**
- * The public relay API: one endpoint, `{ action, params }`. `submit` hands a source
- * transaction to the relay (with its payload where the chain's event does not carry it);
- * `get_transaction_packets` lists what the relay carries for it. Every failure (the
- * network, a non-2xx, `success: false`) is a RelayApiError: the caller retries.
- */
+/** The public relay API (one endpoint, `{ action, params }`); every failure is a RelayApiError: the caller retries. */
 export class RelayApiClient {
   constructor(
     private readonly url: string,
     private readonly options: { timeoutMs: number },
   ) {}
 
-  /** Hands a transaction to the relay; the answer is the relay's own `{ success, message }`. */
   async submit(
     relayChainId: string,
     txHash: string,

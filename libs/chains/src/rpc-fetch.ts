@@ -10,12 +10,7 @@ interface RpcResponse {
   text(): Promise<string>;
 }
 
-/**
- * A fetch for viem's HTTP transport on undici's `request`: the JSON-RPC body goes out and
- * the answer comes back as text, without the WHATWG Request, Response and stream objects
- * Node's fetch builds for each call (several times the CPU, and settlement's followers ask
- * their chains several times a second). `onRequest` is told of every request sent.
- */
+/** viem's fetch on undici's `request`: Node's fetch costs several times the CPU, and followers ask several times a second. */
 export function rpcFetch(onRequest?: () => void): typeof fetch {
   const send = async (url: string | URL | Request, init?: RequestInit): Promise<RpcResponse> => {
     onRequest?.();

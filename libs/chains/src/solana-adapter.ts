@@ -49,14 +49,11 @@ export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 export const ASSOCIATED_TOKEN_PROGRAM = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL';
 export const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111';
 
-/** Compute unit limits the public client asks for: a deposit, a message. */
+/** The public client's compute unit limits: a deposit, a message. */
 export const DEPOSIT_COMPUTE_UNITS = 1_400_000;
 export const MESSAGE_COMPUTE_UNITS = 1_000_000;
 
-/**
- * Anchor discriminators from the mainnet programs' IDLs (asset manager `transfer`,
- * connection `send_message`): the first 8 bytes of sha256("global:<name>").
- */
+/** Anchor discriminators from the mainnet programs' IDLs: the first 8 bytes of sha256("global:<name>"). */
 export const TRANSFER_DISCRIMINATOR = new Uint8Array([163, 52, 200, 231, 140, 3, 69, 186]);
 export const SEND_MESSAGE_DISCRIMINATOR = new Uint8Array([57, 40, 34, 178, 189, 10, 65, 26]);
 
@@ -93,7 +90,6 @@ const setComputeUnitPriceEncoder = getStructEncoder([
   ['microLamports', getU64Encoder()],
 ]);
 
-/** The two ComputeBudget instructions the public client puts first: a unit limit, a zero priority fee. */
 export function computeBudgetInstructions(units: number): Instruction[] {
   const programAddress = address(COMPUTE_BUDGET_PROGRAM);
   return [
@@ -102,7 +98,7 @@ export function computeBudgetInstructions(units: number): Instruction[] {
   ];
 }
 
-/** The asset manager's and the connection's PDAs (seeds as the public client derives them). */
+/** PDA seeds as the public client derives them. */
 export async function assetManagerAccounts(assetManager: string, connection: string) {
   const program = address(assetManager);
   const pda = async (programAddress: Address, ...seeds: Parameters<typeof getProgramDerivedAddress>[0]['seeds']) =>
@@ -118,12 +114,7 @@ export async function assetManagerAccounts(assetManager: string, connection: str
   };
 }
 
-/**
- * The asset manager's `transfer` as the public client builds it: accounts in IDL order, an
- * optional account left out stands as the program's own address (Anchor's convention),
- * the connection's config PDA as the one remaining account; `data` is what the
- * instruction carries (the public client passes keccak256 of the hub calls).
- */
+/** Accounts in IDL order; an absent optional account is the program's own address (Anchor's convention). */
 export async function transferInstruction(
   programs: { assetManager: string; connection: string },
   deposit: { user: string; token: string; to: Hex; amount: bigint; data: Hex },
@@ -155,7 +146,7 @@ export async function transferInstruction(
   return { programAddress: pdas.program, accounts, data };
 }
 
-/** The connection's `send_message` as the public client builds it (no dapp signer: the program's own address stands in). */
+/** No dapp signer: the program's own address stands in. */
 export async function sendMessageInstruction(
   connection: string,
   message: { user: string; dstChainId: bigint; dstAddress: Hex; payload: Hex },
@@ -179,7 +170,6 @@ export async function sendMessageInstruction(
   };
 }
 
-/** A v0 wire transaction paid by `feePayer`, its signature slot zeroed, as a wallet signs it. */
 export function unsignedTransaction(
   feePayer: string,
   lifetime: { blockhash: Blockhash; lastValidBlockHeight: bigint },
@@ -194,11 +184,7 @@ export function unsignedTransaction(
   return getBase64EncodedWireTransaction(compileTransaction(message));
 }
 
-/**
- * Solana through @solana/kit: the recent blockhash from the configured RPC, and unsigned
- * v0 transactions (fee payer: the user; its signature slot left empty) that call the
- * asset manager's `transfer` or the connection's `send_message` as the public client does.
- */
+/** Solana through @solana/kit; what it builds: docs/integrators/networks/solana.md#the-unsigned-answer. */
 export class SolanaAdapter implements SpokeAdapter {
   private readonly rpc: ReturnType<typeof createSolanaRpc>;
 
@@ -234,10 +220,7 @@ export class SolanaAdapter implements SpokeAdapter {
       .then((r) => r.value);
   }
 
-  /**
-   * What sending a base64 wire transaction costs now (lamports, per signature it needs); a
-   * transaction whose blockhash has expired is a 422 asking for a new build.
-   */
+  /** Lamports per signature needed; an expired blockhash is a 422. */
   async feeOf(tx: NetworkTx): Promise<SpokeFee> {
     requireEncoding(tx, 'base64', 'solanaTx', `${this.chain.key} transactions are sent as the builder returned them`);
     let transaction: ReturnType<ReturnType<typeof getTransactionDecoder>['decode']>;
@@ -276,10 +259,7 @@ export class SolanaAdapter implements SpokeAdapter {
     };
   }
 
-  /**
-   * A source transaction by its signature: its fee payer is the sender; a call to the
-   * asset manager's `transfer` is decoded (the chain holds only keccak256 of the hub calls).
-   */
+  /** The fee payer is the sender; the chain holds only keccak256 of the hub calls. */
   async checkSource(txId: string): Promise<SpokeSourceCheck> {
     if (!isSignature(txId))
       throw AppError.validation([
@@ -323,7 +303,7 @@ export class SolanaAdapter implements SpokeAdapter {
     return { found: true, success: true, sender };
   }
 
-  /** A message to the hub through the connection program (a cancel from Solana): it carries keccak256(payload). */
+  /** It carries keccak256(payload). */
   async buildMessage(message: SpokeMessage): Promise<NetworkTx> {
     const { connection } = this.programs();
     const instruction = await sendMessageInstruction(connection, { ...message, payload: keccak256(message.payload) });
@@ -338,7 +318,7 @@ export class SolanaAdapter implements SpokeAdapter {
     };
   }
 
-  /** The base64 wire transaction of a deposit: it carries keccak256(data), the relayer needs the data itself. */
+  /** It carries keccak256(data): the relayer needs the data itself. */
   async buildDeposit(deposit: SpokeDeposit): Promise<NetworkTx> {
     const programs = this.programs();
     const instruction = await transferInstruction(programs, { ...deposit, data: keccak256(deposit.data) });

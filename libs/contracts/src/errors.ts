@@ -1,9 +1,6 @@
 import { HttpException } from '@nestjs/common';
 
-/**
- * Stable, machine-readable error codes. Clients switch on `code`, never on `message`,
- * because messages may follow the spec's wording and change with it.
- */
+/** Clients switch on `code`, never on `message`: messages follow the spec's wording and change with it. */
 export const ErrorCode = {
   ValidationFailed: 'VALIDATION_FAILED',
   BadRequest: 'BAD_REQUEST',
@@ -52,7 +49,6 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** One violated rule of one field, as reported in `details` of a validation error. */
 export interface FieldViolation {
   field: string;
   rule: string;
@@ -89,11 +85,7 @@ export function defaultCodeFor(statusCode: number): string {
   return defaultCodes[statusCode] ?? (statusCode >= 500 ? ErrorCode.Internal : ErrorCode.BadRequest);
 }
 
-/**
- * An error that knows its HTTP status, stable code and client-facing message. It crosses
- * the message bus as an ErrorBody and is rebuilt on the other side, so a 404 raised in
- * quote-builder reaches the HTTP caller of swap-gateway as the same 404.
- */
+/** Crosses the bus as an ErrorBody and is rebuilt, so a 404 raised in quote-builder reaches the HTTP caller as the same 404. */
 export class AppError extends HttpException {
   readonly code: string;
   readonly details?: ErrorBody['details'];
@@ -136,12 +128,7 @@ export function isErrorBody(value: unknown): value is ErrorBody {
   );
 }
 
-/**
- * Any thrown value as an ErrorBody (without requestId; callers add theirs). AppErrors keep
- * their fields; framework errors (Nest's HttpException, fastify's 4xx) get a stable code
- * by status; a plain ErrorBody (what a bus handler's error becomes in transit) passes as
- * it is; anything else is an unexpected failure: a 500 that reveals nothing.
- */
+/** Without requestId; anything not an AppError, HttpException or ErrorBody is a 500 that reveals nothing. */
 export function toErrorBody(exception: unknown): ErrorBody {
   if (exception instanceof AppError) return exception.toBody();
   if (exception instanceof HttpException) return fromHttpException(exception);
@@ -157,7 +144,6 @@ export function toErrorBody(exception: unknown): ErrorBody {
   return { statusCode: 500, code: ErrorCode.Internal, message: 'Internal server error' };
 }
 
-/** True when the body stands for an unexpected failure worth logging with its stack. */
 export function isUnexpected(body: ErrorBody): boolean {
   return body.code === ErrorCode.Internal;
 }
@@ -186,7 +172,6 @@ function fromHttpException(exception: HttpException): ErrorBody {
   return { statusCode, code: defaultCodeFor(statusCode), message };
 }
 
-/** Text a caller sent, as a message may quote it: at most `max` characters. */
 function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -22,16 +22,12 @@ export const DefaultPorts: Record<ServiceName, number> = {
   'partner-portal-api': 3007,
 };
 
-/**
- * Each service's ADMIN_PORT (/healthz, /readyz, /metrics) when run on its own: its port
- * plus 1000, so the services of one machine never collide.
- */
+/** Port + 1000, so the services of one machine never collide. */
 export const DefaultAdminPorts = Object.fromEntries(Object.entries(DefaultPorts).map(([name, port]) => [name, port + 1000])) as Record<
   ServiceName,
   number
 >;
 
-/** Database schema owned by a service: its name with underscores. */
 export function schemaNameOf(service: ServiceName): string {
   return service.replace(/-/g, '_');
 }

@@ -35,10 +35,7 @@ import type {
 } from './domain/webhook';
 import type { ChainKey, ChainSummary, ChainCatalogSnapshot, Token, TokensByChain } from './domain/token';
 
-/**
- * NATS subjects, named `<service>.<noun>.<verb>.v<N>`; the version changes whenever the
- * message changes shape, so old and new replicas can run side by side during a rollout.
- */
+/** The version changes with the message's shape, so old and new replicas run side by side in a rollout. */
 export const Subjects = {
   tokensList: 'quote-builder.tokens.list.v1',
   tokensByChain: 'quote-builder.tokens.by-chain.v1',
@@ -98,7 +95,6 @@ export interface ModeSetting {
   updatedBy: string;
 }
 
-/** Request/reply messages: subject → request payload and reply payload. */
 export interface RpcContract {
   [Subjects.tokensList]: { request: Record<string, never>; reply: TokensByChain };
   [Subjects.tokensByChain]: { request: { chainKey: ChainKey }; reply: Token[] };
@@ -120,10 +116,7 @@ export interface RpcContract {
 
   [Subjects.submissionSubmit]: { request: SubmitTxMessage; reply: SubmitTxResponse };
   [Subjects.submissionStatus]: { request: { txHash: string; srcChainKey: ChainKey }; reply: SubmissionStatusResponse };
-  /**
-   * A submission's stream events after `after` (0 or absent: all), in order, with the seq of
-   * its last event and whether that one is terminal; 404 when unknown.
-   */
+  /** Events after `after` (0 or absent: all); 404 when unknown. */
   [Subjects.submissionEvents]: {
     request: { txHash: string; srcChainKey: ChainKey; after?: number };
     reply: { events: SubmissionStreamEvent[]; last: number; terminal: boolean };
@@ -180,28 +173,20 @@ export const Events = {
   intentBuilt: 'quote-builder.intents.built.v1',
 } as const;
 
-/** Fire-and-forget events: subject → payload. Every subscriber (every replica) receives each event. */
+/** Every subscriber (every replica) receives each event. */
 export interface EventContract {
   /** Signed by key-registry; a service verifies it before applying anything. */
   [Events.keySetChanged]: SignedKeySet<PortalKeySetChange>;
   /** A hint only: sponsorship-keys reloads its set from its own database, never from the bus. */
   [Events.sponsoringKeySetChanged]: { version: number };
-  /** A solver was suspended, lifted or removed: every replica drops or keeps its connections. */
   [Events.solverChanged]: { solverId: string; status: 'active' | 'suspended' | 'removed' };
-  /** An intent to hand to connected solvers: the winner only, or everyone once exclusivity ends. */
   [Events.executionPosted]: { frame: ExecuteFrame; audience: 'winner' | 'all' };
-  /** A quote-builder replica is up (sent every few seconds): requests for quote wait for its answer. */
+  /** Sent every few seconds: requests for quote wait for this replica's answer. */
   [Events.replicaPresent]: { replica: string };
-  /** A replica stopping cleanly: requests for quote stop waiting for its answer. */
   [Events.replicaLeaving]: { replica: string };
-  /** A quote-builder replica started with this registry: services reading it from memory take it. */
   [Events.catalogChanged]: ChainCatalogSnapshot;
   [Events.registryChanged]: ChainCatalogSnapshot;
-  /**
-   * A submission moved on: one event per history entry, in order, sent after the transition
-   * was committed (at most once: a stream that sees a gap in `seq` asks for the missing ones).
-   * v2 added the stream event (`seq`, the answer's `data` at that transition).
-   */
+  /** After commit, in order, at most once: a stream that sees a gap in `seq` asks for the missing ones. */
   [Events.submissionTransitioned]: {
     txHash: string;
     srcChainKey: string;
@@ -209,44 +194,28 @@ export interface EventContract {
     from: string;
     terminal: boolean;
   } & SubmissionStreamEvent;
-  /** quote-builder built an intent; relay-tracker (one replica, a queue group) keeps a build record of it. */
   [Events.intentBuilt]: IntentBuiltEvent;
 }
 
-/**
- * Scatter-gather subjects: every replica of the service hears each message and may answer
- * several times (libs/messaging `Bus.gather`). The request for quote goes to every
- * quote-builder replica, whichever holds the connection of each solver.
- */
+/** Scatter-gather (`Bus.gather`): every replica hears each message and may answer several times. */
 export const Broadcasts = {
   rfq: 'quote-builder.rfq.broadcast.v1',
 } as const;
 export type EventSubject = keyof EventContract;
 
-/** Header names carried on every bus message. */
 export const MessageHeaders = {
   requestId: 'x-request-id',
-  /** The organisation of the API key the request came with, where a key identified one (the bus is a trust boundary). */
+  /** The API key's organisation, where a key identified one (the bus is a trust boundary). */
   orgId: 'x-org-id',
 } as const;
 
-/**
- * Durable work queues (JetStream in cluster mode). The names are fixed here so that a
- * deployment's autoscaler (the chart's KEDA ScaledObject) can name the stream and the
- * consumer whose pending messages it scales relay-tracker on. A deployment with
- * NATS_SUBJECT_PREFIX appends it to the stream and consumer names.
- */
+/** Names fixed for the chart's KEDA ScaledObject; NATS_SUBJECT_PREFIX is appended to stream and consumer names. */
 export const WorkQueues = {
   settlement: { stream: 'RELAY_TRACKER_SETTLEMENT', consumer: 'relay-tracker-settlement', subject: 'relay-tracker.settlement.work' },
-  /** Webhook deliveries due now (an item per delivery id), sent by relay-tracker's webhook sender. */
   webhooks: { stream: 'RELAY_TRACKER_WEBHOOKS', consumer: 'relay-tracker-webhooks', subject: 'relay-tracker.webhooks.work' },
 } as const;
 
-/**
- * Durable event streams (JetStream in cluster mode): the chain followers' batches
- * (ChainEventBatch), read by settlement through one durable consumer shared by the
- * replicas. Kept a day (limits retention), deduplicated by batch id for two minutes.
- */
+/** One durable consumer shared by the replicas; kept a day, deduplicated by batch id for two minutes. */
 export const EventStreams = {
   chainEvents: {
     stream: 'RELAY_TRACKER_CHAIN_EVENTS',

@@ -11,12 +11,9 @@ export type QuoteResponse = Schemas['QuoteResponseDto'];
 export type IntentRequest = Schemas['IntentRequestDto'];
 export type BuildResponse = Schemas['BuildResponseDto'];
 export type Intent = Schemas['IntentDto'];
-/** An unsigned EVM transaction (`{ from, to, value, data, chainId }`). */
 export type EvmTx = Schemas['EvmTxDto'];
-/** An unsigned transaction on another network, in its own form (`{ from, to, encoding, data, … }`). */
 export type NetworkTx = Schemas['NetworkTxDto'];
 
-/** Whether a built transaction is an EVM one (the others carry `encoding`). */
 export function isEvmTx(tx: EvmTx | NetworkTx): tx is EvmTx {
   return !('encoding' in tx) && 'value' in tx;
 }
@@ -36,7 +33,7 @@ export interface ExplorerClient {
   /** An intent by the hub transaction that created it (404 → SwapApiError with code INTENT_NOT_FOUND). */
   intentByTx(txHash: string): Promise<ExplorerIntent>;
   intentByHash(intentHash: string): Promise<ExplorerIntent>;
-  /** The swap a source transaction (any chain), hub transaction, intent hash, fill or delivery belongs to: `{ submission, intent }`. */
+  /** By a source, hub, fill or delivery transaction, or an intent hash. */
   swap(hash: string): Promise<Schemas['SwapLookupDto']>;
   /** A user's intents, newest first: its hub wallet's and those built for its source-chain address. */
   userIntents(userAddress: string, query?: Query<'/v1/be/intent/user/{userAddress}'>): Promise<Schemas['UserIntentsPageDto']>;
@@ -46,7 +43,7 @@ export interface ExplorerClient {
   volumeStats(): Promise<Schemas['VolumeStatsDto']>;
   partners(query?: Query<'/v1/be/partners'>): Promise<Schemas['PartnersListDto']>;
   partnerSummary(receiver: string, query?: Query<'/v1/be/partners/{receiver}/summary'>): Promise<Schemas['PartnerSummaryDto']>;
-  /** The deployment's chain keys, hub assets and relay chain ids (the public client's config shapes). */
+  /** These three: the public client's config shapes. */
   chains(): Promise<string[]>;
   hubAssets(): Promise<Record<string, Record<string, Schemas['HubAssetDto']>>>;
   relayChainIdMap(): Promise<Record<string, number>>;
@@ -62,13 +59,12 @@ export const PUBLIC_CLIENT_DEFAULTS = {
   solver: '0x0000000000000000000000000000000000000000',
   /** No extra intent data (a partner fee is encoded by the service). */
   data: '0x',
-  /** How often the status is polled until solved or failed. */
   pollIntervalMs: 3_000,
 } as const;
 
 const TERMINAL = new Set(['solved', 'failed']);
 
-/** An answer outside 2xx: its status and its body (`{ statusCode, code, message, requestId }`, or the solver API's `{ detail }`). */
+/** An answer outside 2xx; `body` is the platform's error shape or the solver API's `{ detail }`. */
 export class SwapApiError extends Error {
   constructor(
     readonly status: number,
@@ -80,7 +76,7 @@ export class SwapApiError extends Error {
     this.name = 'SwapApiError';
   }
 
-  /** The error code (`CHAIN_NOT_FOUND`, …) of the platform's shape. */
+  /** `CHAIN_NOT_FOUND`, …; undefined for the solver API's shape. */
   get code(): string | undefined {
     return (this.body as Partial<ErrorBody>)?.code;
   }
@@ -92,7 +88,6 @@ export interface SwapClientOptions {
   /** Sent as `x-api-key` (a server-side secret: never put it in a browser bundle). */
   apiKey?: string;
   fetch?: typeof globalThis.fetch;
-  /** openapi-fetch middleware (logging, tracing, a check of every answer). */
   middleware?: Middleware[];
 }
 
@@ -122,11 +117,7 @@ export interface SwapClient {
     srcChainKey: string,
     options?: { intervalMs?: number; timeoutMs?: number; onStatus?: (s: SubmissionStatus) => void },
   ): Promise<SubmissionStatus>;
-  /**
-   * Follows a submission on its status stream: each transition once, in order, until solved
-   * or failed, resuming with Last-Event-ID when the stream breaks and polling when it cannot
-   * be had (watch.ts).
-   */
+  /** Each transition once, in order, until solved or failed; resumes a broken stream, polls without one (watch.ts). */
   watchSubmission(txHash: string, srcChainKey: string, options?: Omit<WatchOptions, 'fetch'>): AsyncGenerator<SubmissionEvent>;
   explorer: ExplorerClient;
 }

@@ -2,7 +2,7 @@ import { createParser } from 'eventsource-parser';
 import { Webhook } from 'standardwebhooks';
 import type { SubmissionStatus } from './client';
 
-/** One transition of a submission, as the status stream sends it (and as a webhook's data carries it). */
+/** One transition, as the status stream sends it (and a webhook's data carries it). */
 export interface SubmissionEvent {
   /** Its place in the submission's history, from 1: the stream's event id. */
   seq: number;
@@ -14,7 +14,6 @@ export interface SubmissionEvent {
 export interface WatchOptions {
   /** Resume after this event (what the last watch saw). */
   after?: number;
-  /** Stops watching (the iterator ends). */
   signal?: AbortSignal;
   /** Wait before reconnecting a stream that ended or broke before a terminal status (1 s). */
   reconnectMs?: number;
@@ -44,14 +43,7 @@ export class WatchRefusedError extends Error {
   }
 }
 
-/**
- * Follows a submission on its status stream (`GET /v1/swaps/submit-tx/events`): yields each
- * transition once, in order, until solved or failed. A stream that ends or breaks early is
- * resumed with `Last-Event-ID` (nothing missed, nothing repeated); when the stream cannot be
- * had (`failuresBeforePolling` connections in a row), the status route is polled instead and
- * each new history entry yielded (its data then the answer as of that poll). A 4xx (an
- * unknown submission: submit first) throws WatchRefusedError.
- */
+/** Resumes with Last-Event-ID, else polls (docs/integrators/push-status.md#resuming); a 4xx throws WatchRefusedError. */
 export async function* watchSubmission(
   baseUrl: string,
   txHash: string,
@@ -136,18 +128,13 @@ export async function* watchSubmission(
   }
 }
 
-/** A webhook delivery's body, verified. */
 export interface WebhookMessage {
   type: 'submission.status' | 'submission.terminal' | 'webhook.test';
   timestamp: string;
   data: SubmissionStatus & Record<string, unknown>;
 }
 
-/**
- * Verifies a webhook delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp` within
- * five minutes, a `webhook-signature` made with `secret`) and answers its body; throws when
- * it is not genuine. Pass the body exactly as received (the raw text, not re-serialised JSON).
- */
+/** Standard Webhooks (timestamp within five minutes); throws when not genuine. Pass the raw body text, not re-serialised JSON. */
 export function verifyWebhook(
   secret: string,
   body: string | Buffer,

@@ -16,13 +16,7 @@ export interface PendingCandle extends PartialCandle {
 
 const INTERVAL_SECONDS = INTERVALS.map((i) => i.seconds);
 
-/**
- * Folds ticks into candles in memory, for every interval at once (a tick is merged into
- * its 1m, 5m, 1h and 1d buckets; merging is associative, so this equals rolling the 1m
- * candles up). `drain()` hands the accumulated pieces to the store, which merges them
- * into the stored rows with the same rule; nothing is lost if a write fails, because
- * the pieces are merged back with `restore()`.
- */
+/** Folds ticks into every interval at once; a failed write's pieces are merged back (`restore()`). */
 export class CandleAggregator {
   private pending = new Map<string, PendingCandle>();
 
@@ -36,10 +30,7 @@ export class CandleAggregator {
     for (const interval of INTERVAL_SECONDS) this.merge(tick.symbol, interval, bucketStart(seconds, interval), piece);
   }
 
-  /**
-   * A whole candle of `interval` starting at `bucket` (backfilled history): merged into its
-   * own bucket and into every longer interval's bucket that contains it.
-   */
+  /** Backfilled history: merged into its bucket and every longer interval's bucket containing it. */
   addCandle(symbol: string, interval: number, bucket: number, candle: Omit<PartialCandle, 'openTime' | 'closeTime'>): void {
     if (bucket % interval !== 0) throw new Error(`candle at ${bucket} is not aligned to ${interval} s`);
     const piece: PartialCandle = { ...candle, openTime: bucket * 1000, closeTime: (bucket + interval) * 1000 - 1 };
@@ -48,14 +39,13 @@ export class CandleAggregator {
     }
   }
 
-  /** Everything accumulated since the last drain, in key order (a stable lock order for writers). */
+  /** In key order: a stable lock order for writers. */
   drain(): PendingCandle[] {
     const rows = [...this.pending.values()];
     this.pending = new Map();
     return rows.sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : a.interval - b.interval || a.bucket - b.bucket));
   }
 
-  /** Puts back pieces whose write failed, merged with whatever arrived meanwhile. */
   restore(rows: PendingCandle[]): void {
     for (const row of rows) this.merge(row.symbol, row.interval, row.bucket, row);
   }

@@ -28,7 +28,6 @@ const READ_JSON_SQL = `
   FROM oracle_candles.candles
   WHERE symbol = $1 AND interval_s = $2::int AND bucket >= $3::bigint AND bucket < $4::bigint`;
 
-/** Candles in PostgreSQL (schema oracle_candles). */
 @Injectable()
 export class CandleStore {
   private readonly knownSymbols = new Set<string>();
@@ -38,12 +37,7 @@ export class CandleStore {
     @Inject(DATABASE_POOL) private readonly pool: pg.Pool,
   ) {}
 
-  /**
-   * Merges pieces into the stored candles in one statement, with the same rule as the
-   * in-memory merge (partial-candle.ts). Row locks of the upsert serialise concurrent
-   * writers, and the rule is order-independent, so replicas racing on the same buckets
-   * converge on the same candle instead of overwriting each other.
-   */
+  /** One statement; replicas racing on a bucket converge: docs/architecture/oracle-candles.md#aggregation. */
   async write(rows: PendingCandle[]): Promise<void> {
     if (rows.length === 0) return;
     const symbols = rows.map((r) => r.symbol);
@@ -67,12 +61,7 @@ export class CandleStore {
     }
   }
 
-  /**
-   * Rolls the stored 1m candles of [from, to) up into their 5m, 1h and 1d candles again,
-   * merged with the same rule as every write (so history imported at a longer interval,
-   * and writes racing with it, are never lost): the repair path after a backfill of 1m
-   * history, and the cross-check that the incremental roll-up equals rolling up 1m.
-   */
+  /** Merged with the same rule as every write, so longer-interval history and racing writes are never lost. */
   async rebuildRollups(symbol: string, from: number, to: number): Promise<void> {
     for (const interval of ROLLUP_INTERVALS) {
       const lo = Math.floor(from / interval) * interval;
@@ -89,17 +78,9 @@ export class CandleStore {
     }
   }
 
-  /**
-   * Candles of one symbol and interval whose bucket starts in [from, to), oldest first, as
-   * the items of a JSON array (without the brackets). PostgreSQL writes the text itself:
-   * prices are the exact decimals with trailing zeros trimmed, and a candle whose bucket
-   * had not ended at `formingSince` (UNIX seconds) carries `"final":false`. One text value crosses the wire
-   * instead of thousands of rows, which keeps a 5000-candle read in a few milliseconds.
-   */
+  /** The items of a JSON array, oldest first, written by PostgreSQL: docs/architecture/oracle-candles.md#reading-candles. */
   async readJson(symbol: string, interval: number, from: number, to: number, formingSince: number): Promise<string> {
-    // Straight through the service's pg pool: the hottest read, without the ORM's per-query
-    // work. (Not a named statement: the embedded default's PGlite serves every connection
-    // from one session, where a name prepared on one would clash with another's.)
+    // The pg pool, not the ORM: the hottest read. Unnamed: PGlite serves every connection from one session.
     const { rows } = await this.pool.query<[string]>({
       text: READ_JSON_SQL,
       values: [symbol, interval, from, to, formingSince],
@@ -108,7 +89,6 @@ export class CandleStore {
     return rows[0][0];
   }
 
-  /** Every symbol with candle data. */
   async symbols(): Promise<string[]> {
     const rows = await this.db.market.findMany({ select: { symbol: true }, orderBy: { symbol: 'asc' } });
     return rows.map((r) => r.symbol);

@@ -1,13 +1,6 @@
 import type { Price } from '../prices/decimal-price';
 
-/**
- * What is known of one candle so far. `openTime`/`closeTime` (ms) are the times of the
- * ticks that set open and close, so pieces can be merged in any order and any number of
- * times with the same result: open is the earliest tick, close the latest (ties broken
- * by price, so the order of arrival never matters), high the maximum, low the minimum.
- * That makes merging commutative, associative and idempotent: late ticks, repeated
- * ticks, and two replicas writing the same ticks all land on the same candle.
- */
+/** `openTime`/`closeTime` (ms) make the merge order-independent: docs/architecture/oracle-candles.md#aggregation. */
 export interface PartialCandle {
   open: Price;
   openTime: number;

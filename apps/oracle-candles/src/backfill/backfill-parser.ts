@@ -22,12 +22,7 @@ export class BackfillError extends Error {}
 
 type Row = Record<string, unknown>;
 
-/**
- * Historical prices from CSV (with a header row) or JSON (an array of objects). A row is
- * either a tick `{symbol, timestamp, price}` or a candle `{symbol, timestamp, open, high,
- * low, close[, interval]}`; `timestamp` is UNIX seconds or ISO 8601 (a candle's must be
- * its bucket start); prices are decimal strings. Every problem is reported with its row.
- */
+/** Formats: docs/architecture/oracle-candles.md#backfill; a candle's timestamp must be its bucket start. */
 export function parseBackfill(text: string, format: 'csv' | 'json', defaultInterval: IntervalKey = '1m'): BackfillData {
   let rows: Row[];
   try {

@@ -1,8 +1,4 @@
-/**
- * Seeds candle history from a CSV or JSON file (docs/architecture/oracle-candles.md#backfill):
- *
- *   DATABASE_URL=… npm run candles:backfill -- --file history.csv [--interval 1h] [--rebuild-rollups]
- */
+/** Seeds candle history from a file; usage: docs/architecture/oracle-candles.md#backfill. */
 import { parseArgs } from 'node:util';
 import { INTERVAL_KEYS, type IntervalKey } from '../prices/intervals';
 import { runBackfill } from './backfill';

@@ -24,10 +24,7 @@ export interface BackfillResult {
 
 const BATCH = 5_000;
 
-/**
- * Loads a history file into the candles through the same aggregation and merge as live
- * ticks, so re-running an import, or importing over live data, never double-counts.
- */
+/** The same merge as live ticks: re-running an import, or importing over live data, never double-counts. */
 export async function runBackfill(options: BackfillOptions): Promise<BackfillResult> {
   const text = await readFile(options.file, 'utf8');
   const data = parseBackfill(text, extname(options.file).toLowerCase() === '.json' ? 'json' : 'csv', options.interval);

@@ -4,7 +4,7 @@ import { INTERVAL_KEYS, type IntervalKey } from '../prices/intervals';
 
 const UNIX_SECONDS = /^(0|[1-9]\d{0,11})$/;
 
-/** Query of `GET /v1/be/oracle/candles`; all four parameters are required. */
+/** All four parameters are required. */
 export class CandlesQuery {
   @ApiProperty({ example: 'ETH', description: 'A symbol from the markets list, exact case' })
   @Matches(/^\S+$/, { message: 'symbol must be a symbol without spaces' })

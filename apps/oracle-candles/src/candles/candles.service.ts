@@ -6,10 +6,7 @@ import { OracleCandlesConfig } from '../oracle-candles.config';
 import { INTERVALS, MAX_CANDLES_PER_REQUEST, bucketsInRange, intervalSeconds } from '../prices/intervals';
 import type { CandlesQuery } from './candles.query';
 
-/**
- * The public candle reads. Responses are built once per normalised query and served from
- * the cache as ready JSON text for CANDLE_CACHE_TTL_MS (concurrent misses compute once).
- */
+/** Cached as ready JSON text per normalised query: docs/architecture/oracle-candles.md#caching. */
 @Injectable()
 export class CandlesService {
   /** The clock that decides which candle is still forming (tests move it). */
@@ -25,7 +22,6 @@ export class CandlesService {
     return Math.round(this.config.CANDLE_CACHE_TTL_MS / 1000);
   }
 
-  /** `GET /v1/be/oracle/candles` as JSON text. */
   candlesJson(query: CandlesQuery): Promise<string> {
     const interval = intervalSeconds(query.interval);
     const from = Number(query.from);
@@ -40,17 +36,14 @@ export class CandlesService {
     }
     const key = `candles:v1:${query.interval}:${from}:${to}:${query.symbol}`;
     return this.cache.getOrCompute(key, this.config.CANDLE_CACHE_TTL_MS, async () => {
-      // A bucket just ended may still receive ticks that wait for the next flush: it stays
-      // "forming" for one flush interval and a second more.
+      // A bucket just ended may still get ticks waiting for the next flush: "forming" for a flush and a second more.
       const formingUntil = (this.now() - this.config.FLUSH_INTERVAL_MS - 1_000) / 1000;
       const items = count === 0 ? '' : await this.store.readJson(query.symbol, interval, from, to, formingUntil);
-      // The envelope is built like the rest of the body; `candles` arrive as ready JSON items.
       const head: Omit<CandlesResponse, 'candles'> = { symbol: query.symbol, quote: 'USD', interval: query.interval };
       return `${JSON.stringify(head).slice(0, -1)},"candles":[${items}]}`;
     });
   }
 
-  /** `GET /v1/be/oracle/markets` as JSON text. */
   marketsJson(): Promise<string> {
     return this.cache.getOrCompute('markets:v1', this.config.CANDLE_CACHE_TTL_MS, async () => {
       const body: MarketsResponse = {

@@ -4,7 +4,6 @@ import type { Tick } from '../aggregation/candle-aggregator';
 import { MAX_PRICE, priceFromMantissa } from '../prices/decimal-price';
 import type { PriceSource } from './price-source';
 
-/** One parsed update of Hermes' `/v2/updates/price/*` responses (the fields we read). */
 interface HermesParsedUpdate {
   id: string;
   price: { price: string; conf: string; expo: number; publish_time: number };
@@ -27,11 +26,7 @@ export interface HermesOptions {
   idleTimeoutMs?: number;
 }
 
-/**
- * Pyth's Hermes price service: the latest prices once at start, then its server-sent
- * event stream. When the stream ends or fails it reconnects with exponential back-off
- * (reset after data flows again) until stopped.
- */
+/** Pyth's Hermes: latest prices at start, then its event stream; see docs/architecture/oracle-candles.md#ingestion. */
 export class HermesPriceSource implements PriceSource {
   readonly name = 'hermes';
   readonly simulated = false;
@@ -39,7 +34,6 @@ export class HermesPriceSource implements PriceSource {
   private abort?: AbortController;
   private running?: Promise<void>;
   private stopped = false;
-  /** Consecutive failed connection attempts; exposed for tests and metrics. */
   failures = 0;
   connected = false;
 
@@ -132,7 +126,7 @@ export class HermesPriceSource implements PriceSource {
     return `${this.options.baseUrl.replace(/\/$/, '')}${path}?${query}&parsed=true`;
   }
 
-  /** Updates of configured feeds as ticks; malformed entries are skipped, not fatal. */
+  /** Malformed entries are skipped, not fatal. */
   private toTicks(message: HermesUpdateMessage): Tick[] {
     const ticks: Tick[] = [];
     const updates = Array.isArray(message?.parsed) ? message.parsed : [];

@@ -4,7 +4,7 @@ import type { PriceSource } from './price-source';
 
 const TICK_UNIT = 10n ** 10n; // 1e-8 USD in 1e-18 units
 
-/** mulberry32: a small, fast, seeded PRNG; the same seed gives the same walk. */
+/** mulberry32: the same seed gives the same walk. */
 function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -16,12 +16,7 @@ function prng(seed: number): () => number {
   };
 }
 
-/**
- * SIMULATED prices, for the embedded default and local sandboxes: a seeded random walk
- * around configured starting prices, one tick per symbol every `tickMs`. Each step moves a
- * price by at most ±0.1%, computed on exact integers. Never use it where real prices
- * matter; the service logs that it runs on simulated data.
- */
+/** SIMULATED prices (a seeded walk, ±0.1% a step) for sandboxes: never where real prices matter. */
 export class SimulatedPriceSource implements PriceSource {
   readonly name = 'simulated';
   readonly simulated = true;
@@ -37,7 +32,6 @@ export class SimulatedPriceSource implements PriceSource {
     this.random = prng(options.seed);
   }
 
-  /** The next tick of every symbol, at `timeMs`. */
   step(timeMs: number): Tick[] {
     const ticks: Tick[] = [];
     for (const [symbol, price] of this.prices) {

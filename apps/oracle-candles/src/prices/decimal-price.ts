@@ -1,8 +1,4 @@
-/**
- * USD prices as exact fixed-point numbers: a bigint count of 10^-18 dollars. Parsing and
- * formatting never touch floating point, so an 18-decimal price comes back out exactly as
- * it went in.
- */
+/** A bigint count of 10^-18 USD: no floating point, so a price comes back out exactly as it went in. */
 export const PRICE_DECIMALS = 18;
 const SCALE = 10n ** BigInt(PRICE_DECIMALS);
 const DECIMAL = /^(0|[1-9]\d{0,19})(?:\.(\d{1,18}))?$/;
@@ -30,7 +26,7 @@ export function formatPrice(price: Price): string {
   return fraction ? `${whole}.${fraction}` : whole.toString();
 }
 
-/** Pyth's integer mantissa and base-10 exponent ("6140993501000", -8) as an exact price. */
+/** Pyth's mantissa and exponent ("6140993501000", -8). */
 export function priceFromMantissa(mantissa: string, expo: number): Price {
   if (!/^\d{1,40}$/.test(mantissa))
     throw new PriceFormatError(`price mantissa must be a non-negative integer: ${JSON.stringify(mantissa)}`);
@@ -43,7 +39,6 @@ export function priceFromMantissa(mantissa: string, expo: number): Price {
   return BigInt(mantissa) * 10n ** BigInt(shift);
 }
 
-/** The price as NUMERIC literal text with all 18 places, for SQL parameters. */
 export function priceToNumericText(price: Price): string {
   return `${price / SCALE}.${(price % SCALE).toString().padStart(PRICE_DECIMALS, '0')}`;
 }

@@ -1,4 +1,3 @@
-/** The candle intervals of the spec, in order. */
 export const INTERVALS = [
   { key: '1m', label: '1 minute', seconds: 60 },
   { key: '5m', label: '5 minutes', seconds: 300 },
@@ -14,15 +13,12 @@ export function intervalSeconds(key: IntervalKey): number {
   return INTERVALS.find((i) => i.key === key)!.seconds;
 }
 
-/** Start of the bucket holding `seconds` (buckets are aligned to UNIX time, so to UTC). */
+/** Buckets are aligned to UNIX time, so to UTC. */
 export function bucketStart(seconds: number, interval: number): number {
   return Math.floor(seconds / interval) * interval;
 }
 
-/**
- * How many buckets start in [from, to): the candles the range could hold, whatever rows
- * exist. Empty (0) when `to` is not after `from`.
- */
+/** Buckets starting in [from, to), whatever rows exist. */
 export function bucketsInRange(from: number, to: number, interval: number): number {
   if (to <= from) return 0;
   return Math.ceil(to / interval) - Math.ceil(from / interval);

@@ -7,10 +7,7 @@ import { IngestionService } from '../ingestion/ingestion.service';
 import { oracleCandles } from '../oracle-candles.definition';
 import { parsePrice } from '../prices/decimal-price';
 
-/**
- * oracle-candles against a fresh PostgreSQL database and the real Redis (its own key
- * prefix), fed directly instead of by a price source. For the scenario specs.
- */
+/** For the scenario specs: a fresh database, the real Redis (own prefix), fed directly, no price source. */
 export interface OracleHarness {
   service: RunningService;
   databaseUrl: string;

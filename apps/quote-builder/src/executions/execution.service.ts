@@ -27,22 +27,13 @@ import { QuoteRecords } from '../marketplace/quote-records';
 import { ChainCatalog } from '../chain-catalog/chain-catalog';
 import { HubIntentStates } from './hub-intent-states';
 
-/** Intents handed again to a solver that (re)connects: the newest open ones. */
 const OPEN_ON_CONNECT = 200;
-/** How often each replica opens intents whose exclusivity ended (a backstop for a replica that died before its timer fired). */
+/** A backstop for a replica that died before its exclusivity timer fired. */
 const SWEEP_MS = 2_000;
 
 type ExecutionRow = Awaited<ReturnType<PrismaClient['execution']['findUniqueOrThrow']>>;
 
-/**
- * Intents open on the hub, handed to solvers (`/v1/intent/execute`): read from the hub
- * transaction that created them (never from the caller), checked against the quote they
- * came from, recorded once per intent, and sent to the quote's winner first, then, after
- * EXCLUSIVITY_MS, to every connected solver. Opening an intent to everyone is claimed in
- * the table (one UPDATE), so exactly one replica does it, on its timer or, should that
- * replica die first, on another's sweep. A solver's fill counts once the hub's own
- * IntentFilled event confirms it.
- */
+/** Intents handed to solvers; see docs/architecture/marketplace.md#execution-and-exclusivity. */
 @Injectable()
 export class ExecutionService implements OnModuleInit, OnModuleDestroy {
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -110,11 +101,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     return { answer: 'OK', intent_hash: created.intentHash };
   }
 
-  /**
-   * The solver's view of a hub intent transaction (the protocol's status codes). An intent
-   * not yet reported filled is looked up on the hub: cancelled there is failed (4, with
-   * `cancelled`), filled there is solved even before the solver's report arrives.
-   */
+  /** An intent not reported filled is looked up on the hub: filled there is solved before the solver's report. */
   async status(intentTxHash: string): Promise<IntentStatusResponse> {
     const row = await this.db.execution.findFirst({ where: { intentTxHash: intentTxHash.toLowerCase() }, orderBy: { createdAt: 'asc' } });
     if (!row) return { status: SolverStatusCode.NotFound };
@@ -131,11 +118,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     return { status: expired ? SolverStatusCode.Failed : SolverStatusCode.InProgress, intentHash: row.intentHash };
   }
 
-  /**
-   * An intent the hub says was filled before any solver reported it (a report still on its
-   * way, or a solver that never sends one): its fill transaction, read from the hub's
-   * IntentFilled events since the intent was created, recorded once.
-   */
+  /** For a report still on its way, or a solver that never sends one. */
   private async fillSeenOnHub(row: ExecutionRow): Promise<string | undefined> {
     const hub = this.catalog.chains.hub;
     const intents = this.intentsContract();
@@ -148,7 +131,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     return fillTxHash;
   }
 
-  /** A solver says it filled: believed only when the hub's IntentFilled event of that transaction says so. */
+  /** Believed only when the hub's IntentFilled event of that transaction says so. */
   async recordFill(solver: AuthenticatedSolver, frame: FilledFrame): Promise<void> {
     const intentHash = frame.intent_hash.toLowerCase();
     const row = await this.db.execution.findUnique({ where: { intentHash }, select: { status: true, filledBy: true } });
@@ -171,7 +154,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     if (count === 1) this.logger.info({ solver: solver.name, intentHash, fillTxHash: frame.fill_tx_hash }, 'intent filled');
   }
 
-  /** The IntentCreated event of the transaction: the one of the quote's tokens when several are there. */
+  /** The one of the quote's tokens when the transaction created several. */
   private async createdIntent(txHash: Hex, quote: QuoteRecord | undefined): Promise<CreatedIntent> {
     const hub = this.catalog.chains.hub;
     const intents = this.intentsContract();
@@ -188,7 +171,6 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     return matching ?? events.created[0];
   }
 
-  /** To the winner now and to everyone when its window ends; to everyone now without one. */
   private post(intentHash: string, exclusiveUntil: Date | null): void {
     void this.db.execution
       .findUniqueOrThrow({ where: { intentHash } })
@@ -204,7 +186,6 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
       .catch((error: Error) => this.logger.warn({ err: error, intentHash }, 'intent not handed to solvers'));
   }
 
-  /** Opens to every solver the intents whose winner's window is over, each claimed by one replica only. */
   private async openDue(): Promise<void> {
     try {
       const rows = await this.db.$queryRaw<ExecutionRow[]>`
@@ -218,7 +199,6 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  /** A solver that (re)connects is handed the intents still open to it (limit orders wait for it). */
   private async sendOpen(solver: AuthenticatedSolver, send: (frame: MarketplaceFrame) => void): Promise<void> {
     const now = BigInt(Math.floor(Date.now() / 1000));
     const rows = await this.db.execution.findMany({

@@ -3,7 +3,6 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { IntentStatusRequestDto, SolverExecuteRequestDto, Subjects, type RpcReply } from '@swap/contracts';
 import { ExecutionService } from './execution.service';
 
-/** Handing intents to solvers and reading their progress, for swap-gateway and relay-tracker. */
 @Controller()
 export class ExecutionsHandlers {
   constructor(private readonly executions: ExecutionService) {}

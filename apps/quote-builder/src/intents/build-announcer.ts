@@ -5,12 +5,7 @@ import { MessagingClient } from '@swap/messaging';
 import { RequestContext, type Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
 
-/**
- * Announces every intent this deployment builds (its hash, chains, deadline and the
- * organisation of the key the build came with), after the answer has gone: relay-tracker
- * keeps a build record, so a swap whose client never submits it is still adopted from the
- * chain and settled (docs/architecture/settlement.md).
- */
+/** So a swap whose client never submits it is still adopted and settled: docs/architecture/settlement.md#adoption. */
 @Injectable()
 export class BuildAnnouncer {
   constructor(

@@ -12,12 +12,7 @@ import {
 import { BaseError, EstimateGasExecutionError, HttpRequestError, TimeoutError, type Address, type Hex } from 'viem';
 import { ChainCatalog } from '../chain-catalog/chain-catalog';
 
-/**
- * What a built transaction will cost at the chain's current prices: EVM, the gas the node
- * estimates for it (sent by its `from`, now) times the current gas price; another network,
- * what its adapter reads of the fee (Solana: the cluster's fee for the message). A transaction the chain would reject is a 422 that
- * says why, not a guess.
- */
+/** At current prices; a transaction the chain would reject is a 422 that says why, not a guess. */
 @Injectable()
 export class GasEstimatorService {
   constructor(
@@ -62,7 +57,6 @@ export class GasEstimatorService {
       const price = await this.chains.evm(chain, (a) => a.gasPrice());
       return { chainKey: chain.key, gas: gas.toString(), price: price.toString(), fee: (gas * price).toString(), unit: 'wei' };
     }
-    // Another network: its adapter reads the transaction as the builder answered it.
     const { gas, price, fee, unit } = await this.chains.spoke(chain, (a) =>
       a.feeOf({ ...(tx as unknown as NetworkTx), encoding: tx.encoding ?? ('' as NetworkTx['encoding']) }),
     );
@@ -70,11 +64,7 @@ export class GasEstimatorService {
   }
 }
 
-/**
- * A transaction the node refuses to run (a revert, insufficient funds, a bad nonce) is the
- * transaction's fault: 422 with the node's reason. The node being unreachable or slow is
- * the chain's: it goes on as a 503.
- */
+/** A refusal (revert, funds, nonce) is the transaction's fault: 422; an unreachable or slow node goes on as a 503. */
 function rethrowRevert(error: unknown, chainKey: string): never {
   if (error instanceof EstimateGasExecutionError && !error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError)) {
     const reason = (error.cause as BaseError | undefined)?.shortMessage ?? error.shortMessage;

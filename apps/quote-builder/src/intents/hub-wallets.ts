@@ -7,23 +7,11 @@ import { CACHE } from '@swap/service-kit';
 import { Counter } from 'prom-client';
 import { isAddress, type Address, type Hex } from 'viem';
 
-/** Users whose hub wallet this process keeps (least recently used go first). */
 export const HUB_WALLETS_IN_PROCESS = 100_000;
-/**
- * How long the shared cache keeps one. It never changes for a factory, but a day bounds
- * what senders nobody returns for leave in Redis, and what a redeployed factory at the same
- * address could leave stale.
- */
+/** It never changes, but a day bounds what idle senders leave in Redis and what a redeployed factory leaves stale. */
 const SHARED_TTL_MS = 24 * 3_600_000;
 
-/**
- * The hub wallet a spoke user's intents are created from. It never changes for a factory,
- * relay chain and user, so it is read from the hub's wallet factory once and kept: in this
- * process (bounded, least recently used first out) and in the shared cache (Redis, every
- * replica), written there off the caller's path. Concurrent lookups of one user in this
- * process share one read. (The address is asked of the factory, not derived here: the
- * public client asks it too, and a wrongly derived creator would strand deposits.)
- */
+/** A spoke user's hub wallet, read once and kept; see docs/architecture/chains.md#hub-wallets. */
 @Injectable()
 export class HubWallets {
   private readonly near = new Map<string, Address>();

@@ -44,15 +44,7 @@ import { BuildAnnouncer } from './build-announcer';
 import { HubWallets } from './hub-wallets';
 import { INTENT_FIELDS, NATIVE, resolveSwap } from './swap-resolution';
 
-/**
- * Turns an intent request into the bytes the user signs, the way the protocol builds them
- * (protocol-facts.md): from the hub, `createIntent(intent)` on the intents contract; from an
- * EVM spoke, the asset manager's `transfer(token, hubWallet, amount, hubCalls)`, and from
- * another network its asset manager's deposit of the same, built by that network's adapter
- * (spokes/), where the hub calls approve the input and create the intent from the user's
- * hub wallet. The partner fee stays in the
- * deposit: `inputAmount` is the amount less the fee, `data` names it.
- */
+/** Builds the transactions a user signs; see docs/architecture/chains.md#building-an-intent. */
 @Injectable()
 export class IntentBuilderService {
   constructor(
@@ -63,7 +55,7 @@ export class IntentBuilderService {
     @Optional() private readonly announcer?: BuildAnnouncer,
   ) {}
 
-  /** The unsigned transaction, intent and relay data; the build is announced (a build record) once answered. */
+  /** The build is announced (a build record) once answered. */
   async build(request: IntentRequest): Promise<BuildResponse> {
     const built = await this.assemble(request);
     this.announcer?.announce(built, request, {
@@ -74,9 +66,7 @@ export class IntentBuilderService {
   }
 
   private async assemble(request: IntentRequest): Promise<BuildResponse> {
-    // Everything the body alone decides is checked before any chain is read. resolveIntent
-    // refuses a sender address on a network whose addresses it cannot read, so only EVM
-    // sources and networks with an adapter get this far.
+    // Everything the body alone decides is checked before any chain is read.
     const { src, dst, input, output, amount, srcAddress, dstAddress } = this.resolveIntent(request);
     const fee = partnerFeeOn(amount, request.partnerFee);
     if (request.partnerFee && request.data !== '0x') {
@@ -109,8 +99,7 @@ export class IntentBuilderService {
     const hubFee = toHubAmount(fee, input);
     const hubAmount = toHubAmount(amount, input);
     if (hubAmount - hubFee <= 0n) {
-      // A hub asset keeping fewer decimals than the token rounds a tiny amount down to nothing;
-      // the hub refuses an intent of 0, and from a spoke the deposit would already be made.
+      // Fewer hub decimals round a tiny amount to 0: the hub refuses it, after a spoke deposit was made.
       throw AppError.validation([
         {
           field: 'inputAmount',
@@ -119,9 +108,7 @@ export class IntentBuilderService {
         },
       ]);
     }
-    // The build's two reads (the hub's clock, the user's hub wallet) go out together. What
-    // can throw at once (no factory configured) is settled before either starts, so neither
-    // read is left without a caller awaiting it.
+    // What can throw at once is settled before the two reads start, so neither is left unawaited.
     const factory = src.hub ? undefined : this.hubContract(hub, 'hubWalletFactory');
     const [, creator] = await Promise.all([
       this.checkDeadline(request.deadline),
@@ -169,7 +156,7 @@ export class IntentBuilderService {
     return { tx, intent, relayData };
   }
 
-  /** A limit order: the same intent with deadline 0, open until a solver fills it or the user cancels. */
+  /** Deadline 0: open until a solver fills it or the user cancels. */
   buildLimitOrder(request: Omit<IntentRequest, 'deadline'>): Promise<BuildResponse> {
     return this.build({ ...request, deadline: '0' });
   }
@@ -201,12 +188,7 @@ export class IntentBuilderService {
     };
   }
 
-  /**
-   * The cancel transaction for the intent's source chain: on the hub, `cancelIntent` from
-   * its creator; from a spoke, a message through the spoke's connection asking the hub
-   * wallet to cancel (the relayer delivers it), and, where the deployment names its hub
-   * asset manager, to send the refunded input back to the sender on the source chain.
-   */
+  /** See docs/architecture/chains.md#cancelling-an-intent. */
   async cancel(request: CancelRequest): Promise<CancelResponse> {
     const src = this.chain(request.srcChainKey, 'srcChainKey');
     const { intent } = request;
@@ -252,10 +234,7 @@ export class IntentBuilderService {
       );
     }
     const payload = encodeHubCalls(calls);
-    // Addressed to the user's hub wallet (the intent's creator), which runs the calls on the
-    // hub, as the public client's callWallet does; the relay delivers to this address.
     const hubWallet = intent.creator.toLowerCase() as Hex;
-    // What the relayer delivers, as for a build: a network whose chain keeps only its hash (Solana) needs it at submit.
     const relayData = { address: checksummedAddress(intent.creator), payload };
     if (src.type !== 'EVM') {
       const user = this.spokeUserOf(src, intent.srcAddress as Hex);
@@ -275,11 +254,7 @@ export class IntentBuilderService {
     };
   }
 
-  /**
-   * A cancel is built only for an intent the hub holds open: one already solved, cancelled
-   * or never created is a 409 naming its state, before the user pays gas for a transaction
-   * that would revert on the hub.
-   */
+  /** A 409 before the user pays gas for a cancel that would revert on the hub. */
   private async requireOpen(intent: Intent): Promise<void> {
     const hash = intentHash(intent);
     const state = await this.hubIntents.of(hash);
@@ -293,7 +268,7 @@ export class IntentBuilderService {
     throw new AppError(409, ErrorCode.IntentNotOpen, `Intent ${hash} ${why[state]}`, { state, intentHash: hash });
   }
 
-  /** The hub's latest block time plus the offset, as the public protocol computes deadlines. */
+  /** As the public protocol computes deadlines. */
   async deadline(offsetSeconds: number): Promise<{ deadline: string }> {
     const hub = this.catalog.chains.hub;
     return { deadline: ((await this.chains.evm(hub, (a) => a.latestBlockTime())) + BigInt(offsetSeconds)).toString() };
@@ -303,13 +278,11 @@ export class IntentBuilderService {
     return partnerFeeQuote(amountText, given, this.catalog.configuredPartnerFee());
   }
 
-  /** Chains, tokens and addresses of an intent request (the same body serves build, allowance and approve). */
   private resolveIntent(request: IntentRequest) {
     const swap = resolveSwap(this.catalog.chains, request, INTENT_FIELDS);
     return { ...swap, amount: BigInt(request.inputAmount) };
   }
 
-  /** Who must be allowed to move an ERC-20 input: the hub's intents contract, or the spoke's asset manager. */
   private approvalSpender(src: ChainInfo, input: TokenInfo): Address | undefined {
     if (src.type !== 'EVM' || input.address === NATIVE) return undefined;
     return src.hub ? this.hubContract(src, 'intents') : this.spokeContract(src, 'assetManager');
@@ -349,7 +322,6 @@ export class IntentBuilderService {
     return address as Address;
   }
 
-  /** The intent's sender bytes on a network other than EVM must decode to one of its addresses. */
   private spokeAddressProblem(src: ChainInfo, srcAddress: string) {
     const network = spokeNetworkOf(src.type);
     const user = network && /^0x([0-9a-fA-F]{2})+$/.test(srcAddress) ? network.addressOfBytes(srcAddress as Hex) : undefined;
@@ -367,7 +339,7 @@ export class IntentBuilderService {
   }
 }
 
-/** An unsigned transaction on an EVM chain as every builder answers it: addresses EIP-55, the chain id to sign for. */
+/** Addresses EIP-55, and the chain id to sign for. */
 function evmTx(chain: ChainInfo, fields: Omit<EvmTx, 'chainId'>): EvmTx {
   return { ...fields, from: checksummedAddress(fields.from), to: checksummedAddress(fields.to), chainId: Number(chain.chainId) };
 }

@@ -31,7 +31,6 @@ class PartnerFeeMessage {
   partnerFee?: PartnerFeeDto;
 }
 
-/** Building the transactions users sign, for swap-gateway. */
 @Controller()
 export class IntentsHandlers {
   constructor(

@@ -4,7 +4,6 @@ import type { Hex } from 'viem';
 
 export const NATIVE = '0x0000000000000000000000000000000000000000';
 
-/** The two sides of a swap, as a body names them. */
 export interface SwapSides {
   srcChainKey: string;
   dstChainKey: string;
@@ -14,7 +13,7 @@ export interface SwapSides {
   dstAddress?: string;
 }
 
-/** What the body calls each side (the quote body says tokenSrc where the intent body says inputToken). */
+/** The quote body says tokenSrc where the intent body says inputToken. */
 export interface SwapFieldNames {
   srcChainKey: string;
   dstChainKey: string;
@@ -51,11 +50,7 @@ export interface ResolvedSwap {
   dstAddress: Hex;
 }
 
-/**
- * Chains, tokens and addresses of a swap body, every failure at once, each naming its
- * field: known chains and tokens, the hub's native token only in its wrapped form, two
- * different sides, and addresses of the right kind for their chain (when given).
- */
+/** Every failure at once, each naming its field; the hub's native token only in its wrapped form. */
 export function resolveSwap(registry: ChainRegistry, sides: SwapSides, fields: SwapFieldNames): ResolvedSwap {
   const problems: FieldViolation[] = [];
   const src = registry.findChain(sides.srcChainKey);
@@ -94,7 +89,6 @@ export function resolveSwap(registry: ChainRegistry, sides: SwapSides, fields: S
   return { src: src!, dst: dst!, input: input!, output: output!, srcAddress, dstAddress };
 }
 
-/** A supported token of the chain, by an address in that chain's form (EVM: the EIP-55 rule). */
 function token(
   registry: ChainRegistry,
   chain: ChainInfo,
@@ -109,11 +103,7 @@ function token(
   return found;
 }
 
-/**
- * An address as the raw bytes the intent carries (the public client's encodeAddress): EVM
- * the 20 bytes, other networks as their kind encodes them (spokes/). A bad one is added to
- * `problems` (and '0x' returned).
- */
+/** As the public client's encodeAddress; a bad one is added to `problems` and '0x' returned. */
 function addressBytes(chain: ChainInfo, address: string, field: string, problems: FieldViolation[]): Hex {
   const fail = (violation: FieldViolation): Hex => {
     problems.push(violation);

@@ -8,7 +8,6 @@ import { RfqService } from './rfq.service';
 import { SolverConnections } from './solver-connections';
 import { SolverRegistryService } from './solver-registry.service';
 
-/** The solver marketplace: registered solvers, their connections, and requests for quote across replicas. */
 @Module({
   controllers: [MarketplaceEvents, MarketplaceOperatorController],
   providers: [SolverRegistryService, SolverConnections, RfqService, QuoteRecords, operatorTokenFrom(QuoteBuilderConfig)],

@@ -5,7 +5,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SolverConnections } from './solver-connections';
 import { SolverRegistryService, type AuthenticatedSolver } from './solver-registry.service';
 
-/** Where solvers connect (through the gateway's `/v1/intent` prefix). */
 export const SOLVER_SOCKET_PATH = '/v1/intent/solvers/connect';
 
 /** Largest frame a solver may send; every frame of the protocol is far smaller. */
@@ -17,11 +16,7 @@ declare module 'fastify' {
   }
 }
 
-/**
- * The marketplace connection: a WebSocket on quote-builder's HTTP port. The credential is
- * checked before the upgrade (`Authorization: Bearer slv_…`), so a refused solver gets a
- * plain 401 in the platform's error shape and no socket.
- */
+/** The credential is checked before the upgrade, so a refused solver gets a plain 401 and no socket. */
 export async function registerMarketplaceSocket(app: NestFastifyApplication): Promise<void> {
   const connections = app.get(SolverConnections);
   const registry = app.get(SolverRegistryService);

@@ -20,10 +20,7 @@ class QuotesQuery {
   limit?: string;
 }
 
-/**
- * Operator routes on quote-builder's own (internal) port, for `npm run ops`; never behind
- * the gateway: registering, suspending and removing solvers, and reading recorded quotes.
- */
+/** On quote-builder's own port for `npm run ops`, never behind the gateway. */
 @ApiExcludeController()
 @UseGuards(OperatorGuard)
 @Controller('ops')
@@ -41,7 +38,7 @@ export class MarketplaceOperatorController {
     return (await this.solvers.list()).map((s) => ({ ...s, connected: connected.get(s.id) ?? 0 }));
   }
 
-  /** Registers a solver and shows its credential, once. */
+  /** The credential is shown this once. */
   @Post('solvers')
   add(@Body() body: SolverBody, @Req() req: FastifyRequest) {
     return this.solvers.add(body.name, operatorOf(req));

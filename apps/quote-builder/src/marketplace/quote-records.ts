@@ -14,22 +14,13 @@ export type NewQuote = Omit<QuoteRecord, 'id' | 'createdAt' | 'expiresAt' | 'req
 const INSERT_QUOTE = `INSERT INTO quote_builder.quotes (id, created_at, expires_at, request_id, src_chain_key, dst_chain_key, token_src, token_dst, hub_token_src, hub_token_dst, amount, fee_amount, hub_amount_in, hub_quoted_amount, quoted_amount, solver_id, solver_name, answers)
   VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::numeric, $12::numeric, $13::numeric, $14::numeric, $15::numeric, $16::uuid, $17, $18::jsonb)`;
 
-/** How long past its expiry a quote stays in the shared cache (its row is the lasting copy). */
 const CACHE_MARGIN_MS = 60_000;
-/** Inserts behind answers at most; past it (PostgreSQL slow or gone) quotes wait for theirs again. */
+/** Past it (PostgreSQL slow or gone) quotes wait for their insert again. */
 const MAX_INSERTS_BEHIND = 1_000;
 
-/**
- * The quotes the marketplace gave, kept so that what was quoted can be audited and honoured
- * at execution. A quote goes into the shared cache (Redis, every replica) before it is
- * answered, and into PostgreSQL just after, off the reply path: `/v1/intent/execute` on any
- * replica finds it from the moment the client has it (cache, or this replica's insert still
- * running), and the row is the audit copy. Without the cache, or with MAX_INSERTS_BEHIND
- * inserts still running, the insert is awaited before the answer, as it always was.
- */
+/** Quotes kept for audit and execution; see docs/architecture/marketplace.md#recorded-quotes. */
 @Injectable()
 export class QuoteRecords implements OnModuleDestroy {
-  /** Quotes answered whose insert is still running, by id. */
   private readonly storing = new Map<string, { record: QuoteRecord; done: Promise<void> }>();
   private readonly failures: Counter;
 
@@ -101,7 +92,6 @@ export class QuoteRecords implements OnModuleDestroy {
     return record;
   }
 
-  /** Writes still running finish before the pool closes. */
   async onModuleDestroy(): Promise<void> {
     await Promise.all([...this.storing.values()].map((s) => s.done));
   }
@@ -122,7 +112,6 @@ export class QuoteRecords implements OnModuleDestroy {
     return quote;
   }
 
-  /** The newest quotes first, for operators. */
   async recent(limit: number): Promise<QuoteRecord[]> {
     return (await this.db.quote.findMany({ orderBy: { createdAt: 'desc' }, take: limit })).map(recordOf);
   }

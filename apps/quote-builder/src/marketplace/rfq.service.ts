@@ -12,7 +12,6 @@ import type { AuthenticatedSolver } from './solver-registry.service';
 /** What is asked of solvers: hub assets, the input after the partner fee, in hub units. */
 export type RfqRequest = Pick<RfqFrame, 'token_src' | 'token_dst' | 'amount' | 'src_chain_id' | 'dst_chain_id'>;
 
-/** One solver's part in a request for quote. */
 export interface SolverOutcome {
   quotedAmount?: bigint;
   declined?: number;
@@ -31,7 +30,6 @@ export interface RfqOutcome {
   sentMs: number;
   /** Milliseconds from the ask until the last answer taken (the ask's own time when none came). */
   lastAnswerMs: number;
-  /** Milliseconds from the ask until the decision. */
   elapsedMs: number;
 }
 
@@ -39,23 +37,12 @@ export interface RfqOutcome {
 const PRESENCE_MS = 2_000;
 const PRESENCE_EXPIRY_MS = 3 * PRESENCE_MS;
 
-/** What the asking replica publishes: the frame for the solvers, and who asks. */
 interface RfqBroadcast {
   origin: string;
   frame: RfqFrame;
 }
 
-/**
- * Scatter-gather of requests for quote over the bus. The asking replica sends the RFQ to
- * its own solvers directly and publishes it to every other quote-builder replica (no
- * queue group); each answers at once with the solvers it forwarded the RFQ to, then passes
- * on each solver's answer as it arrives. Replicas announce themselves every PRESENCE_MS
- * (and their departure), so the asker knows whom to wait for: it is done when every live
- * replica has acknowledged and every solver it learnt of has answered, or at the deadline,
- * whichever is first. Right after start, before it has heard the others, it also waits
- * RFQ_ACK_WINDOW_MS for replicas it does not know yet. Answers after the decision are
- * dropped.
- */
+/** Requests for quote across replicas; see docs/architecture/marketplace.md#how-the-rfq-crosses-replicas. */
 @Injectable()
 export class RfqService implements OnModuleInit, OnModuleDestroy {
   private subscription?: BusSubscription;
@@ -118,12 +105,10 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
     await this.subscription?.drain();
   }
 
-  /** Another replica is up: requests for quote wait for its answer. */
   present(replica: string): void {
     if (replica !== this.connections.replicaId) this.knownReplicas.set(replica, Date.now());
   }
 
-  /** Another replica stopped: requests for quote no longer wait for it. */
   forget(replica: string): void {
     this.knownReplicas.delete(replica);
   }
@@ -164,8 +149,7 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
         resolve({ rfqId, asked: [...asked.values()], outcomes, sentMs, lastAnswerMs, elapsedMs: performance.now() - started });
       };
       const check = () => {
-        // Known replicas are waited for (a busy one acknowledges late, not never); unknown
-        // ones only matter when none is known, and then only for the window.
+        // A busy known replica acknowledges late, not never; unknown ones only count for a newcomer's window.
         const heardAll = expected.every((r) => acked.has(r)) && (windowOver || !newcomer);
         if (heardAll && [...asked.keys()].every((id) => outcomes.has(id))) finish();
       };
@@ -198,7 +182,6 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
         reject(new AppError(503, ErrorCode.DependencyUnavailable, 'The internal message bus is unavailable; retry later'));
         return;
       }
-      // This replica's own solvers are asked directly, without a trip through the bus.
       this.connections.forwardRfq(frame, onReply);
       sentMs = performance.now() - started;
       timers.push(
@@ -211,7 +194,6 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  /** The other replicas heard from lately: each is waited for until it answers (or the deadline). */
   private liveReplicas(): string[] {
     const cutoff = Date.now() - PRESENCE_EXPIRY_MS;
     for (const [replica, at] of this.knownReplicas) if (at < cutoff) this.knownReplicas.delete(replica);

@@ -23,7 +23,6 @@ export type RfqReply =
   | { kind: 'decline'; solverId: string; code: number; message?: string; ms: number }
   | { kind: 'missed'; solverId: string; reason: 'disconnected' | 'invalid' };
 
-/** One open marketplace connection of a solver to this replica. */
 interface Session {
   id: string;
   solver: AuthenticatedSolver;
@@ -32,7 +31,6 @@ interface Session {
   lastHeard: number;
 }
 
-/** A request for quote this replica forwarded and still waits on. */
 interface PendingRfq {
   sentAt: number;
   waiting: Map<string, Session>;
@@ -42,16 +40,10 @@ interface PendingRfq {
 
 const WS_CLOSE = { goingAway: 1001, policy: 1008, heartbeatTimeout: 4408, revoked: 4403 } as const;
 
-/**
- * The solvers connected to this replica and the frames between them and the marketplace:
- * heartbeats both ways, requests for quote out and their answers back, intents to fill
- * out and fills back. Each replica holds only its own connections; requests for quote
- * reach every replica over the bus (RfqService), so a solver is asked wherever it is
- * connected.
- */
+/** This replica's solver connections and their frames; RfqService reaches the other replicas' solvers. */
 @Injectable()
 export class SolverConnections implements OnModuleInit, OnModuleDestroy {
-  /** Stable for the life of this process: how the asking replica tells the others apart. */
+  /** Stable for the life of this process. */
   readonly replicaId = randomUUID();
   private readonly sessions = new Map<string, Session>();
   private readonly pending = new Map<string, PendingRfq>();
@@ -89,7 +81,7 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
     this.timers.push(setInterval(() => void this.revalidate(), Math.max(heartbeat, 30_000)).unref());
   }
 
-  /** Replica shutdown: solvers are told to go elsewhere (1001), and reconnect to another replica. */
+  /** Solvers are told to go elsewhere (1001) and reconnect to another replica. */
   onModuleDestroy(): void {
     for (const timer of this.timers) clearInterval(timer);
     for (const session of this.sessions.values()) session.socket.close(WS_CLOSE.goingAway, 'marketplace replica shutting down');
@@ -103,12 +95,10 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
     this.fillListeners.push(listener);
   }
 
-  /** Called for each new connection, with a way to send it frames (open intents, say). */
   onConnect(listener: (solver: AuthenticatedSolver, send: (frame: MarketplaceFrame) => void) => void): void {
     this.connectListeners.push(listener);
   }
 
-  /** Takes over an accepted WebSocket of an authenticated solver. */
   attach(socket: WebSocket, solver: AuthenticatedSolver): void {
     const now = Date.now();
     const session: Session = { id: randomUUID(), solver, socket, connectedAt: now, lastHeard: now };
@@ -128,22 +118,17 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
     for (const listener of this.connectListeners) listener(solver, (frame) => this.send(session, frame));
   }
 
-  /** Closes every connection of a solver (suspended or removed). */
   drop(solverId: string, reason: string): void {
     for (const session of this.sessions.values()) {
       if (session.solver.id === solverId) session.socket.close(WS_CLOSE.revoked, reason);
     }
   }
 
-  /** The connected solvers: one session each (the newest, when a solver connected twice). */
+  /** One session each: the newest, when a solver connected twice. */
   connectedSolvers(): AuthenticatedSolver[] {
     return [...this.latestSessions().values()].map((s) => s.solver);
   }
 
-  /**
-   * This replica's part of a request for quote: acknowledge with the solvers it asks, send
-   * them the frame, and pass each answer back as it comes; at the deadline, stop waiting.
-   */
   forwardRfq(frame: RfqFrame, respond: (reply: RfqReply) => void): void {
     const sessions = [...this.latestSessions().values()];
     respond({ kind: 'ack', replica: this.replicaId, solvers: sessions.map((s) => s.solver) });
@@ -159,7 +144,6 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
     for (const session of sessions) this.send(session, frame);
   }
 
-  /** Hands an intent to the winner of its quote, or to every other solver once exclusivity ends. */
   deliverExecution(frame: ExecuteFrame, audience: 'winner' | 'all'): void {
     for (const session of this.latestSessions().values()) {
       const isWinner = session.solver.id === frame.exclusive_solver;
@@ -306,6 +290,5 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
     session.socket.send(JSON.stringify(frame));
   }
 
-  /** Closing code of a refused or revoked connection, for the socket route. */
   static readonly closeCodes = WS_CLOSE;
 }

@@ -6,17 +6,12 @@ import type { Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 
-/** A solver as the marketplace knows it once its credential was accepted. */
 export interface AuthenticatedSolver {
   id: string;
   name: string;
 }
 
-/**
- * The solvers an operator registered. A solver's credential (`slv_` and 32 random bytes)
- * is shown once at registration; only its SHA-256 is stored, as with API keys. Suspending
- * or removing a solver is announced on the bus, so every replica drops its connections.
- */
+/** A credential (`slv_` + 32 random bytes) is shown once; only its SHA-256 is stored, as with API keys. */
 @Injectable()
 export class SolverRegistryService {
   constructor(
@@ -59,7 +54,6 @@ export class SolverRegistryService {
     return { removed: id };
   }
 
-  /** The active solver holding this credential, or undefined (unknown, removed or suspended). */
   async authenticate(credential: string): Promise<AuthenticatedSolver | undefined> {
     const row = await this.db.solver.findUnique({
       where: { credentialHash: hashKey(credential) },
@@ -68,7 +62,6 @@ export class SolverRegistryService {
     return row?.status === 'active' ? { id: row.id, name: row.name } : undefined;
   }
 
-  /** Which of these solvers are still active (a lost change event must not keep a suspended solver connected). */
   async activeAmong(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows = await this.db.solver.findMany({ where: { id: { in: ids }, status: 'active' }, select: { id: true } });

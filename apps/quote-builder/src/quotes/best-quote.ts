@@ -12,16 +12,10 @@ const LIQUIDITY_CODES = new Set<number>([
 export interface BestQuote {
   solver: AuthenticatedSolver;
   quotedAmount: bigint;
-  /** Every asked solver's part, for the audit record. */
   answers: QuoteAnswer[];
 }
 
-/**
- * The winner of a request for quote: the largest output among the valid answers (ties go
- * to the faster solver). Without one, the reason in the error shape: nobody to ask or
- * nobody answered in time (503 NO_SOLVER_AVAILABLE), solvers lacking the liquidity (422
- * NO_LIQUIDITY), or no solver able to route the pair (422 NO_ROUTE).
- */
+/** The largest output, ties to the faster solver; else 503 NO_SOLVER_AVAILABLE, 422 NO_LIQUIDITY or 422 NO_ROUTE. */
 export function pickBest(outcome: RfqOutcome, deadlineMs: number): BestQuote {
   const answers: QuoteAnswer[] = outcome.asked.map((solver) => {
     const o = outcome.outcomes.get(solver.id);

@@ -22,16 +22,10 @@ import { QuoteRecords } from '../marketplace/quote-records';
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
-/** The deadline the built transaction of a quote carries: the public client's default. */
+/** The public client's default. */
 export const QUOTE_DEADLINE_OFFSET_SECONDS = 300;
 
-/**
- * Step 1 of a swap. The tokens become their hub assets, the partner fee comes off the
- * amount first (so the quote matches what the intent will charge), the amount is
- * converted to hub-asset units, every connected solver is asked, the best output wins,
- * and the quote is recorded. With `includeTxData`, the intent for the quote is built as
- * `/intents` builds it, its minOutputAmount the quote less the slippage tolerance.
- */
+/** Step 1 of a swap; the steps: docs/integrators/quotes.md#asking-for-a-quote. */
 @Injectable()
 export class QuoteService {
   private readonly stages: Histogram<'stage'>;
@@ -54,7 +48,6 @@ export class QuoteService {
     });
   }
 
-  /** The RFQ's stages, then the pick (timed here). */
   private decide(asked: RfqOutcome): BestQuote {
     const started = performance.now();
     try {
@@ -67,7 +60,6 @@ export class QuoteService {
     }
   }
 
-  /** The quote stored (timed). */
   private async record(quote: Parameters<QuoteRecords['record']>[0]) {
     const started = performance.now();
     const record = await this.records.record(quote);
@@ -176,7 +168,7 @@ export class QuoteService {
     return response;
   }
 
-  /** The solver API's quote (`/v1/intent/quote`): hub assets in and out, the amount already after fees. */
+  /** `/v1/intent/quote`: hub assets in and out, the amount already after fees. */
   async quoteHubAssets(request: SolverQuoteRequest): Promise<SolverQuoteResponse> {
     const registry = this.catalog.chains;
     const known = (asset: string) => registry.profile.tokens.some((t) => t.hubAsset.toLowerCase() === asset.toLowerCase());

@@ -9,7 +9,6 @@ class QuoteMessageDto extends QuoteRequestDto {
   includeTxData!: boolean;
 }
 
-/** Quotes for swap-gateway's `POST /v1/swaps/quote`. */
 @Controller()
 export class QuotesHandlers {
   constructor(private readonly quotes: QuoteService) {}

@@ -15,11 +15,7 @@ import {
 import { ExecutionService } from '../executions/execution.service';
 import { QuoteService } from '../quotes/quote.service';
 
-/**
- * The public network's solver API (`/v1/intent/*`, snake_case, errors as
- * `{ detail: { code, message } }`), served by the marketplace: a quote from every
- * connected solver, an intent handed to them, and its progress.
- */
+/** The public network's solver API, served by the marketplace. */
 @ApiTags(ApiTag.solvers)
 @ApiDefaultResponse({ type: SolverErrorBodyDto, description: 'Errors: { detail: { code, message } } with the protocol’s negative codes' })
 @Controller('v1/intent')

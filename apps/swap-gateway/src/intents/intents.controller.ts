@@ -37,7 +37,6 @@ export class IntentsController {
   @ApiOperation({ summary: 'Build the unsigned transaction of an intent: { tx, intent, relayData }' })
   @ApiOkResponse({ type: BuildResponseDto })
   async build(@Body() body: IntentRequestDto, @Res() reply: FastifyReply): Promise<void> {
-    // The build response goes out as quote-builder wrote it.
     void reply.header('content-type', 'application/json; charset=utf-8').send(await this.messaging.requestJson(Subjects.intentBuild, body));
   }
 

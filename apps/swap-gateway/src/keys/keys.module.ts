@@ -6,11 +6,7 @@ import type { Logger } from '@swap/observability';
 import { CACHE, LOGGER, type Cache } from '@swap/service-kit';
 import { SwapGatewayConfig } from '../swap-gateway.config';
 
-/**
- * Portal keys: the key set key-registry signs (verified with KEYSET_PUBLIC_KEY, the last
- * good copy kept in the shared cache for a restart while key-registry is down), and the
- * guard on every keyed route.
- */
+/** The last good key set is kept in the shared cache for a restart while key-registry is down. */
 @Module({
   imports: [
     KeyAuthModule.register({
@@ -29,7 +25,6 @@ import { SwapGatewayConfig } from '../swap-gateway.config';
       }),
     }),
   ],
-  // key-registry announces every change of the key set, signed.
   controllers: [keySetEventsController(Events.keySetChanged)],
   exports: [KeyAuthModule],
 })

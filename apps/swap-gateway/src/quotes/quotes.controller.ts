@@ -26,7 +26,6 @@ export class QuotesController {
   @ApiResponse({ status: 422, type: ErrorBodyDto, description: 'NO_ROUTE (no solver can route the pair) or NO_LIQUIDITY' })
   @ApiResponse({ status: 503, type: ErrorBodyDto, description: 'NO_SOLVER_AVAILABLE: no solver connected, or none answered in time' })
   async quote(@Body() body: QuoteRequestDto, @Query() query: QuoteQueryDto, @Res() reply: FastifyReply): Promise<void> {
-    // The quote goes out as quote-builder wrote it.
     const json = await this.messaging.requestJson(Subjects.quoteRequest, { ...body, includeTxData: query.includeTxData === 'true' });
     void reply.header('content-type', 'application/json; charset=utf-8').send(json);
   }

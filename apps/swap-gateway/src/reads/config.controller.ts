@@ -10,12 +10,7 @@ const CHAIN_PARAM = {
   description: 'A chain key or a public plain name (arbitrum, sonic, …), any letter case',
 };
 
-/**
- * The data API's config reads (`/v1/be/config/*`) in the public client's shapes (its
- * IConfigApi: getChains, getSwapTokens, getSwapTokensByChainId, getHubAssets,
- * getHubAssetsByChainId, getRelayChainIdMap), answered from quote-builder's chain catalog held
- * in memory. Chain keys are this platform's canonical ones.
- */
+/** In the public client's IConfigApi shapes, from memory; chain keys are this platform's canonical ones. */
 @ApiTags(ApiTag.config)
 @ApiExtraModels(TokenDto, HubAssetDto)
 @Controller('v1/be/config')

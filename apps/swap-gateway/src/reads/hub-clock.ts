@@ -2,16 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Subjects } from '@swap/contracts';
 import { MessagingClient } from '@swap/messaging';
 
-/** How long the hub's latest block time is reused; quote-builder itself reads the chain at most this often. */
+/** quote-builder itself reads the chain at most this often. */
 const MAX_AGE_MS = 1_000;
 
-/**
- * The hub's latest block time, kept in memory for a second: a ready-made deadline (the
- * block time plus an offset, as the public client computes it) costs no bus round trip
- * while it is fresh, and concurrent reads of a stale one share a single request.
- * (Block time moves with every block: an event per block would cost chain reads whether
- * anyone asks or not, so this one is read through, not pushed.)
- */
+/** Read through, not pushed: an event per block would cost chain reads whether anyone asks or not (docs/architecture/services.md#public-reads). */
 @Injectable()
 export class HubClock {
   private latest?: { time: bigint; at: number };

@@ -5,7 +5,6 @@ import { HubClock } from './hub-clock';
 import { ReadsController } from './reads.controller';
 import { TokensController } from './tokens.controller';
 
-/** The public reads (tokens, deadline, partner fee, the data API's config), answered from memory. */
 @Module({
   controllers: [TokensController, ReadsController, ConfigController, ChainCatalogMirrorEvents],
   providers: [ChainCatalogMirror, HubClock],

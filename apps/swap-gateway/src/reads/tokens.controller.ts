@@ -4,7 +4,7 @@ import { ApiTag, ErrorBodyDto, TokenDto } from '@swap/contracts';
 import { ChainCatalogMirror } from '@swap/chain-catalog';
 import type { FastifyReply } from 'fastify';
 
-/** Public token reads, answered from quote-builder's chain catalog held in memory (the lists are JSON text already). */
+/** From memory: the lists are JSON text already. */
 @ApiTags(ApiTag.quote)
 @ApiExtraModels(TokenDto)
 @Controller('v1/swaps/tokens')

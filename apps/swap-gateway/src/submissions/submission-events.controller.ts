@@ -27,7 +27,7 @@ import { createSession } from 'better-sse';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HEARTBEAT_MS, SubmissionStreams } from './submission-streams';
 
-/** What an EventSource waits before reconnecting after a stream ends without a terminal status (a replica stopping). */
+/** After a stream ends without a terminal status (a replica stopping). */
 const RECONNECT_AFTER_MS = 1_000;
 
 /** The status of a submission pushed as server-sent events (docs/integrators/push-status.md). */
@@ -100,14 +100,14 @@ export class SubmissionEventsController {
     }
   }
 
-  /** Every replica hears each transition (a plain subscription, no queue group): its streams of that swap get it. */
+  /** No queue group: every replica hears each transition. */
   @EventPattern(Events.submissionTransitioned)
   transitioned(@Payload() event: EventContract[typeof Events.submissionTransitioned]): void {
     this.streams.deliver(event);
   }
 }
 
-/** The event id to resume after: the Last-Event-ID header, else the lastEventId parameter, else 0 (from the start). */
+/** The Last-Event-ID header, else the lastEventId parameter, else 0. */
 function lastEventIdOf(header: string | string[] | undefined, parameter: string | undefined): number {
   const given = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!given) return Number(parameter ?? 0);

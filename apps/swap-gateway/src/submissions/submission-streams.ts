@@ -8,26 +8,17 @@ import { LOGGER, READ_MODELS } from '@swap/service-kit';
 import type { Session } from 'better-sse';
 import { Gauge } from 'prom-client';
 
-/** A comment line on every stream this often, so proxies and clients see it alive. */
+/** So proxies and clients see the stream alive. */
 export const HEARTBEAT_MS = 15_000;
-/** A stream that heard nothing this long compares its last event with the read model (an announcement lost on the bus). */
+/** Then a quiet stream compares its last event with the read model (an announcement lost on the bus). */
 const RESYNC_AFTER_MS = 60_000;
 
-/** The submission a stream follows: the canonical chain key and the hash as stored. */
 export interface StreamTarget {
   txHash: string;
   srcChainKey: string;
 }
 
-/**
- * The open status streams of this replica (GET /v1/swaps/submit-tx/events), by submission.
- * Every replica hears every transition (a plain bus subscription) and hands it to the
- * streams of its swap; each stream sends the events in order of `seq`, once each: one it
- * already sent is dropped, and a gap (an announcement lost, or one that overtook another) is
- * filled by asking relay-tracker for the events after the last one sent. A stream closes
- * after a terminal status, and every stream ends when the service stops (clients reconnect
- * to another replica with Last-Event-ID).
- */
+/** This replica's status streams; see docs/integrators/push-status.md#how-it-works. */
 @Injectable()
 export class SubmissionStreams implements OnModuleDestroy {
   private readonly byKey = new Map<string, Set<SubmissionStream>>();
@@ -50,10 +41,7 @@ export class SubmissionStreams implements OnModuleDestroy {
     this.resyncTimer.unref();
   }
 
-  /**
-   * A stream for `target`, listening from now on (what it hears waits until `start`), so no
-   * transition committed between the replay's read and the stream's start is missed.
-   */
+  /** Listening from now on, so no transition between the replay's read and `start` is missed. */
   watch(target: StreamTarget, after: number): SubmissionStream {
     if (this.stopping) throw new Error('stopping');
     const stream = new SubmissionStream(target, after, this);
@@ -65,7 +53,6 @@ export class SubmissionStreams implements OnModuleDestroy {
     return stream;
   }
 
-  /** A transition announced on the bus: to the streams of its submission on this replica. */
   deliver(event: StreamTarget & SubmissionStreamEvent): void {
     const streams = this.byKey.get(keyOf(event));
     if (!streams) return;
@@ -73,20 +60,18 @@ export class SubmissionStreams implements OnModuleDestroy {
     for (const stream of streams) stream.hear({ seq, status, data });
   }
 
-  /** How many streams are open here. */
   get size(): number {
     let count = 0;
     for (const streams of this.byKey.values()) count += streams.size;
     return count;
   }
 
-  /** The events of the submission after `after`, from relay-tracker. */
   async eventsAfter(target: StreamTarget, after: number): Promise<SubmissionStreamEvent[]> {
     const { events } = await this.messaging.request(Subjects.submissionEvents, { ...target, after });
     return events;
   }
 
-  /** How many history entries the read model's answer holds (undefined: not there). */
+  /** Undefined: not in the read model. */
   async knownLength(target: StreamTarget): Promise<number | undefined> {
     const kept = await this.readModels.get(submissionStatusKey(target.srcChainKey, target.txHash)).catch(() => undefined);
     if (!kept) return undefined;
@@ -105,14 +90,14 @@ export class SubmissionStreams implements OnModuleDestroy {
     this.logger.warn({ err: error, ...target }, message);
   }
 
-  /** SIGTERM: every stream ends now (its client reconnects elsewhere, resuming after its last event). */
+  /** SIGTERM: clients reconnect elsewhere, resuming after their last event. */
   onModuleDestroy(): void {
     this.stopping = true;
     clearInterval(this.resyncTimer);
     for (const streams of [...this.byKey.values()]) for (const stream of [...streams]) stream.close();
   }
 
-  /** Streams quiet for a minute check the read model for events they did not hear; one at a time. */
+  /** One at a time. */
   private async resyncQuiet(): Promise<void> {
     const now = Date.now();
     for (const streams of [...this.byKey.values()])
@@ -120,10 +105,7 @@ export class SubmissionStreams implements OnModuleDestroy {
   }
 }
 
-/**
- * One open stream: events in order of seq, each once. Until `start` what it hears is kept;
- * while a gap is being filled, too.
- */
+/** Events in order of seq, each once; what it hears is held until `start`, and while a gap is filled. */
 export class SubmissionStream {
   private session?: Session;
   private response?: { end(): void };
@@ -141,7 +123,7 @@ export class SubmissionStream {
     this.lastSent = after;
   }
 
-  /** The session is open on `response`: the replay first, then what was heard meanwhile. */
+  /** The replay first, then what was heard meanwhile. */
   start(session: Session, response: { end(): void }, replay: SubmissionStreamEvent[]): void {
     this.session = session;
     this.response = response;
@@ -157,7 +139,6 @@ export class SubmissionStream {
     else this.send([event]);
   }
 
-  /** Asks for what came after the last event sent when the read model knows of more. */
   async resync(): Promise<void> {
     if (this.filling || this.closed) return;
     this.lastHeardAt = Date.now();
@@ -165,7 +146,6 @@ export class SubmissionStream {
     if (known !== undefined && known > this.lastSent) await this.fill();
   }
 
-  /** Ends the stream (once): after a terminal event, when its client went, when the service stops. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -173,10 +153,7 @@ export class SubmissionStream {
     this.response?.end();
   }
 
-  /**
-   * Sends what follows the last event sent, in order, with what was held; at a gap the rest is
-   * held and the missing events asked for (`mayFill`: not again right after asking).
-   */
+  /** At a gap the rest is held and the missing events asked for (`mayFill`: not again right after asking). */
   private send(events: SubmissionStreamEvent[], mayFill = true): void {
     const pending = [...this.held, ...events].sort((a, b) => a.seq - b.seq);
     this.held = [];
@@ -192,7 +169,7 @@ export class SubmissionStream {
     }
   }
 
-  /** Events after the last sent, from relay-tracker; then what was held. Without them the held wait for the next event or resync. */
+  /** Without an answer the held events wait for the next event or resync. */
   private async fill(): Promise<void> {
     if (this.filling || this.closed) return;
     this.filling = true;

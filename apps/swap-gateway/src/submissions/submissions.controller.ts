@@ -58,9 +58,7 @@ export class SubmissionsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SubmitTxResponse> {
-    // The body passed validation, the rules of its source network included (an unknown chain,
-    // a hash or address of the wrong form for it): a refused request is not counted and
-    // carries no limit headers.
+    // Validation (the source network's rules included) ran first: a refused request is not counted.
     const chain = await this.catalog.chain(body.srcChainKey);
     await this.limits.admitClient(request, reply);
     const wallet = canonicalAddress(chain.type, body.walletAddress);
@@ -107,8 +105,7 @@ export class SubmissionsController {
     const chain = await this.catalog.chain(query.srcChainKey);
     const problem = txHashProblemOn(chain.type, 'txHash', query.txHash);
     if (problem) throw AppError.validation([problem]);
-    // The read model relay-tracker writes on every change; a miss (never submitted, expired,
-    // Redis down) is asked of relay-tracker, which answers from its database. Misses are never kept.
+    // A read-model miss (never submitted, expired, Redis down) is asked of relay-tracker; misses are never kept.
     const txHash = canonicalTxHash(chain.type, query.txHash);
     const kept = await this.readModels.get(submissionStatusKey(chain.key, txHash)).catch(() => undefined);
     const json = kept ?? (await this.messaging.requestJson(Subjects.submissionStatus, { txHash: query.txHash, srcChainKey: chain.key }));

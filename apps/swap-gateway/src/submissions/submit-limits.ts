@@ -9,7 +9,6 @@ import { SwapGatewayConfig } from '../swap-gateway.config';
 
 export type LimitPolicy = 'client' | 'wallet';
 
-/** One counter after this request: where it stands in its window. */
 interface Standing {
   policy: LimitPolicy;
   limit: number;
@@ -17,18 +16,7 @@ interface Standing {
   resetMs: number;
 }
 
-/**
- * The limits of `POST /v1/swaps/submit-tx`, in fixed windows counted in the shared cache
- * (Redis: every swap-gateway replica sees the same counts; memory in the embedded default):
- * - per client: every request, duplicates included. The client is the API key when one
- *   validated against the key set (whatever the enforcement mode), else the client's IP
- *   (X-Forwarded-For believed only from TRUSTED_PROXIES);
- * - per wallet: new submissions only. A request is counted up front and given back when
- *   it turns out to be a duplicate or fails, so a wallet at its limit can still re-submit
- *   a swap already tracked.
- * A cache that fails lets requests through (counted in a metric, logged): a limit is not
- * worth refusing real swaps for.
- */
+/** Submit-tx limits (docs/integrators/whole-swap.md#limits-429); a failing cache lets requests through. */
 @Injectable()
 export class SubmitLimits {
   private readonly limited: Counter<'policy'>;
@@ -56,24 +44,18 @@ export class SubmitLimits {
     });
   }
 
-  /** Who is asking: the validated API key, else the client's address. */
   clientOf(request: FastifyRequest): string {
     const { outcome, entry } = this.keys.check(request.headers['x-api-key'], SWAPS_POST_ROUTES.submitTx.scope);
     return outcome === 'ok' && entry ? `key:${entry.keyId}` : `ip:${request.ip}`;
   }
 
-  /** Counts the request against its client; a client over its limit gets the 429. */
   async admitClient(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const standing = await this.count('client', this.clientOf(request), 1, this.config.SUBMIT_LIMIT_PER_CLIENT);
     this.report(reply, standing);
     if (standing && standing.count > standing.limit) this.refuse(reply, standing);
   }
 
-  /**
-   * Counts a possible new submission of `wallet`. Over the limit, `isTracked` decides: a
-   * swap already tracked goes through (it is a duplicate, not a new submission). The
-   * answer gives the count back (call it for a duplicate or a failure).
-   */
+  /** Over the limit a tracked swap still goes through; the answer gives the count back (a duplicate, a failure). */
   async reserveWallet(wallet: string, reply: FastifyReply, isTracked: () => Promise<boolean>): Promise<() => Promise<void>> {
     const key = `wallet:${wallet}`;
     const standing = await this.count('wallet', key, 1, this.config.SUBMIT_LIMIT_PER_WALLET);
@@ -105,7 +87,7 @@ export class SubmitLimits {
     return `submit-limit:${key}`;
   }
 
-  /** The IETF RateLimit-Policy and RateLimit fields (draft-ietf-httpapi-ratelimit-headers). */
+  /** draft-ietf-httpapi-ratelimit-headers. */
   private report(reply: FastifyReply, standing: Standing | undefined): void {
     const w = this.windowSeconds;
     void reply.header(

@@ -2,22 +2,16 @@ import { type ChainCatalogSnapshot, type RpcReply, type RpcRequest, type RpcSubj
 import { encodeErrorReply, encodeReply, InProcessBus, MessagingClient, type BusDelivery, type RequestOptions } from '@swap/messaging';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/*
- * Test doubles for swap-gateway's unit specs (*.spec.ts beside the code): the services it
- * asks over the bus, and the HTTP request and reply its handlers touch. Nothing here talks
- * to a network.
- */
+// Test doubles for swap-gateway's unit specs: the bus services and the HTTP request and reply; no network.
 
-/** One request a fake service received: its subject, parsed payload and the bus timeout the gateway gave it. */
 export interface Received {
   subject: string;
   payload: unknown;
   timeoutMs: number;
 }
 
-/** An in-process bus that notes the timeout of every request (what a gateway route lets a service take). */
+/** Notes each request's timeout: what a gateway route lets a service take. */
 class RecordingBus extends InProcessBus {
-  /** Per subject, the timeouts of requests not yet delivered, oldest first (delivery keeps their order). */
   private readonly timeouts = new Map<string, number[]>();
 
   override request(subject: string, data: string, options: RequestOptions): Promise<BusDelivery> {
@@ -25,23 +19,17 @@ class RecordingBus extends InProcessBus {
     return super.request(subject, data, options);
   }
 
-  /** The timeout of the oldest request on `subject` not yet delivered. */
   takeTimeout(subject: string): number {
     return this.timeouts.get(subject)?.shift() ?? -1;
   }
 }
 
-/**
- * quote-builder, relay-tracker and friends as swap-gateway meets them: subscribers on an
- * in-process bus that answer in the reply envelope a real BusServer writes (a thrown
- * AppError travels as its error body), behind a real MessagingClient.
- */
+/** Subscribers answering in a real BusServer's reply envelope, behind a real MessagingClient. */
 export class FakeServices {
   private readonly recording = new RecordingBus();
   readonly messaging = new MessagingClient(this.recording, { timeoutMs: 1_000 });
   readonly received: Received[] = [];
 
-  /** Serves `subject` with `handler`; what it returns (or throws) is the reply. */
   answer<S extends RpcSubject>(subject: S, handler: (payload: RpcRequest<S>) => RpcReply<S> | Promise<RpcReply<S>>): this {
     return this.serve(subject, (payload, respond) => {
       void (async () => handler(payload as RpcRequest<S>))().then(
@@ -51,12 +39,11 @@ export class FakeServices {
     });
   }
 
-  /** Serves `subject` with a reply whose data is this JSON text, byte for byte (as a service that writes its own JSON does). */
+  /** Byte for byte, as a service that writes its own JSON does. */
   answerJsonText(subject: RpcSubject, dataJson: string): this {
     return this.serve(subject, (_payload, respond) => respond(`{"ok":true,"data":${dataJson}}`));
   }
 
-  /** Serves `subject` with whatever `reply` does, whenever it does (for replies that take time). */
   serve(subject: RpcSubject, reply: (payload: unknown, respond: (data: string) => void) => void): this {
     this.recording.subscribe(
       subject,
@@ -70,7 +57,6 @@ export class FakeServices {
     return this;
   }
 
-  /** The payloads received on one subject, in order. */
   payloadsOn(subject: RpcSubject): unknown[] {
     return this.received.filter((r) => r.subject === subject).map((r) => r.payload);
   }
@@ -80,7 +66,6 @@ export class FakeServices {
   }
 }
 
-/** The parts of a Fastify reply the handlers use: headers set, read back, and a body sent. */
 export class FakeReply {
   readonly headers: Record<string, string> = {};
   body?: unknown;
@@ -104,12 +89,11 @@ export class FakeReply {
   }
 }
 
-/** A Fastify request as the submit-tx limits read it: the client's address and its headers. */
 export function fakeRequest(ip: string, headers: Record<string, string | string[]> = {}): FastifyRequest {
   return { ip, headers } as unknown as FastifyRequest;
 }
 
-/** quote-builder's registry as swap-gateway mirrors it: the hub, an EVM spoke and Solana. */
+/** The hub, an EVM spoke and Solana. */
 export const REGISTRY_SNAPSHOT: ChainCatalogSnapshot = {
   version: 'spec-registry-1',
   startedAt: 1_700_000_000_000,

@@ -2,11 +2,7 @@ import type { NetworkTx } from '@swap/contracts';
 import type { ChainInfo } from '../chain-registry';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
 
-/**
- * An adapter whose network library is loaded on its first call: the Stellar and Injective
- * SDKs take from a third of a second to a second to load (and pull ESM-only packages),
- * which no service or spec that never builds for them should pay.
- */
+/** Loads its network library on first call; why: docs/architecture/chains.md#loading-the-network-libraries. */
 export class DeferredAdapter implements SpokeAdapter {
   private adapter?: Promise<SpokeAdapter>;
 

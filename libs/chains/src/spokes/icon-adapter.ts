@@ -8,20 +8,15 @@ import type { ChainInfo } from '../chain-registry';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
 import { requireEncoding } from './network-tx';
 
-/** ICX as the registry lists it (the public client's `nativeToken` for `0x1.icon`). */
+/** ICX as the registry lists it (the public client's `nativeToken`). */
 export const ICON_NATIVE = 'cx0000000000000000000000000000000000000000';
-/**
- * The wICX contract an ICX deposit is sent to (with the ICX as the transaction's value):
- * @sodax/sdk's config (`spokeChainConfig['0x1.icon'].addresses.wICX`); ChainInfo has no
- * field for it.
- */
+/** From @sodax/sdk's config (`addresses.wICX`): ChainInfo has no field for it. */
 export const ICON_WICX = 'cx3975b43d260fb8ec802cef6e60c2f4d07486f11d';
-/** The governance contract answering `getStepPrice`. */
 export const ICON_GOVERNANCE = 'cx0000000000000000000000000000000000000001';
 /** The public client's fixed step limit, used where the node has no debug API to estimate with. */
 export const ICON_DEFAULT_STEP_LIMIT = 2_000_000n;
 
-/** A JSON-RPC error as an ICON node answers it (a plain Error: ChainAccess makes it a 503 unless the adapter maps it). */
+/** A plain Error: ChainAccess makes it a 503 unless the adapter maps it. */
 export class IconRpcError extends Error {
   constructor(
     readonly code: number,
@@ -36,11 +31,7 @@ export class IconRpcError extends Error {
   }
 }
 
-/**
- * icon-sdk-js's provider with its transport bounded: the library's own fetch has no
- * timeout, so each call is sent here with an AbortSignal; the library still builds the
- * request and parses the answer.
- */
+/** icon-sdk-js's own fetch has no timeout: calls are sent here with an AbortSignal. */
 class BoundedHttpProvider extends HttpProvider {
   constructor(
     url: string,
@@ -76,12 +67,12 @@ class BoundedHttpProvider extends HttpProvider {
   }
 }
 
-/** The node's debug endpoint beside its API: `…/api/v3[/channel]` → `…/api/v3d[/channel]`. */
+/** `…/api/v3[/channel]` → `…/api/v3d[/channel]`. */
 export function iconDebugUrl(url: string): string {
   return url.replace(/\/api\/v3(?=\/|$)/, '/api/v3d');
 }
 
-/** The network id from the chain id (`0x1.icon` → `0x1`). */
+/** `0x1.icon` → `0x1`. */
 export function iconNid(chainId: string | number): string {
   const nid = String(chainId).split('.')[0];
   if (!/^0x[0-9a-f]+$/i.test(nid)) throw new Error(`ICON chain id ${chainId} does not start with a hex network id`);
@@ -90,14 +81,9 @@ export function iconNid(chainId: string | number): string {
 
 const hexInt = (value: bigint): string => `0x${value.toString(16)}`;
 
-/** The raw ICON transaction parameters a wallet signs (icx_sendTransaction's params, unsigned). */
 type RawTransaction = ReturnType<typeof Converter.toRawTransaction>;
 
-/**
- * ICON through icon-sdk-js: deposits and messages as the unsigned icx_sendTransaction
- * params a wallet (Hana, ICONex, icon-sdk-js's SignedTransaction) signs as they are,
- * answered as their JSON text. The step limit comes from the node's debug_estimateStep.
- */
+/** ICON through icon-sdk-js; what it builds: docs/integrators/networks/icon.md#the-answer. */
 export class IconAdapter implements SpokeAdapter {
   private readonly service: IconService;
   private readonly debug: IconService;
@@ -120,11 +106,7 @@ export class IconAdapter implements SpokeAdapter {
     return BigInt(Converter.toBigNumber(block.timeStamp).toFixed()) / 1_000_000n;
   }
 
-  /**
-   * The public client's `IconSpokeService.transfer`: the token's IRC2 `transfer` to the
-   * asset manager, `_data` the RLP list [hub calls, hub wallet]; ICX goes to wICX's
-   * `transfer` as the transaction's value.
-   */
+  /** As the public client's `IconSpokeService.transfer`; ICX goes through wICX as the transaction's value. */
   async buildDeposit(deposit: SpokeDeposit): Promise<NetworkTx> {
     const assetManager = this.required('assetManager');
     const native = deposit.token === ICON_NATIVE;
@@ -136,7 +118,7 @@ export class IconAdapter implements SpokeAdapter {
     return this.answer(deposit.user, contract, builder);
   }
 
-  /** The public client's `IconSpokeService.call`: the connection's `sendMessage` (dstChainId in decimal, as it sends it). */
+  /** As the public client's `IconSpokeService.call` (dstChainId in decimal, as it sends it). */
   async buildMessage(message: SpokeMessage): Promise<NetworkTx> {
     const connection = this.required('connection');
     const builder = this.builder(message.user, connection)
@@ -145,7 +127,7 @@ export class IconAdapter implements SpokeAdapter {
     return this.answer(message.user, connection, builder);
   }
 
-  /** Steps the transaction takes now (debug_estimateStep) at the governance step price, in loop. */
+  /** In loop: debug_estimateStep at the governance step price. */
   async feeOf(tx: NetworkTx): Promise<SpokeFee> {
     requireEncoding(tx, 'json', 'iconTransaction', `${this.chain.key} transactions are sent as the builder returned them`);
     const raw = parseRawTransaction(tx.data);
@@ -174,7 +156,6 @@ export class IconAdapter implements SpokeAdapter {
     return { found: true, success: true, sender: tx.from, ...this.depositOf(tx) };
   }
 
-  /** What a successful transaction deposited, when it was a transfer into the asset manager. */
   private depositOf(tx: { to: string; value?: { toFixed(): string }; dataType: string; data: unknown }): {
     deposit?: { token: string; amount: bigint; to: Hex; data: Hex };
   } {
@@ -216,7 +197,7 @@ export class IconAdapter implements SpokeAdapter {
       .timestamp(Date.now() * 1000);
   }
 
-  /** The unsigned params with the step limit the node estimates (+10 %: the estimate is what it takes now). */
+  /** The node's estimate + 10 %: the estimate is what it takes now. */
   private async answer(from: string, to: string, builder: CallTransactionBuilder): Promise<NetworkTx> {
     const steps = await this.estimateSteps(Converter.toRawTransaction(builder.build()));
     const stepLimit = steps === undefined ? ICON_DEFAULT_STEP_LIMIT : steps + steps / 10n;
@@ -224,7 +205,7 @@ export class IconAdapter implements SpokeAdapter {
     return { from, to, encoding: 'json', data: JSON.stringify(Converter.toRawTransaction(transaction)) };
   }
 
-  /** debug_estimateStep; undefined where the node has no debug API; a refusal is a 422 with the node's reason. */
+  /** Undefined where the node has no debug API; a refusal is a 422. */
   private async estimateSteps(raw: RawTransaction): Promise<bigint | undefined> {
     const { stepLimit: _limit, signature: _signature, ...unsigned } = raw;
     void _limit;
@@ -259,7 +240,6 @@ function plainErrors<T>(promise: Promise<T>): Promise<T> {
   });
 }
 
-/** The unsigned params as a wallet takes them, or undefined when the text is not an ICON call/transfer transaction. */
 function parseRawTransaction(text: string): RawTransaction | undefined {
   let raw: unknown;
   try {

@@ -2,11 +2,7 @@ import type { Hex } from 'viem';
 import { IconAdapter } from './icon-adapter';
 import type { SpokeNetwork } from './spoke-network';
 
-/**
- * ICON: an address travels as 21 bytes, the kind byte (00 a wallet `hx…`, 01 a contract
- * `cx…`) then its 20 bytes (the public client's `encodeAddress` for `0x1.icon`). IRC2
- * amounts are arbitrary-precision integers; the bound is the public client's uint256.
- */
+/** IRC2 amounts are unbounded integers: the bound is the public client's uint256. */
 export const ICON: SpokeNetwork = {
   type: 'ICON',
   addressBytes: (address) => `0x${address.startsWith('cx') ? '01' : '00'}${address.slice(2)}` as Hex,

@@ -8,7 +8,6 @@ import { SUI } from './sui';
 
 export * from './spoke-network';
 
-/** Every network kind other than EVM whose transactions this platform builds, by the registry's chain `type`. */
 export const SPOKE_NETWORKS: Partial<Record<ChainType, SpokeNetwork>> = { SOLANA, SUI, STELLAR, INJECTIVE, ICON };
 
 export function spokeNetworkOf(type: ChainType): SpokeNetwork | undefined {

@@ -13,32 +13,23 @@ import type { ChainInfo } from '../chain-registry';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
 import { requireEncoding } from './network-tx';
 
-/** The gas limit every built transaction offers (an asset-manager transfer plus its cross-chain message). */
+/** Enough for an asset-manager transfer plus its cross-chain message. */
 export const INJECTIVE_GAS_LIMIT = 1_000_000;
-/**
- * Blocks a built transaction stays valid (~0.7 s each, so some minutes to sign): a
- * non-zero timeout height also keeps the amino sign bytes the same as the chain's, which
- * omit a zero height.
- */
+/** ~0.7 s blocks; a non-zero height also keeps the amino sign bytes equal to the chain's, which omit a zero one. */
 export const INJECTIVE_TIMEOUT_BLOCKS = 600;
 const EXECUTE_AMINO_TYPE = 'wasm/MsgExecuteContract';
 const EXECUTE_PROTO_TYPES = ['/cosmwasm.wasm.v1.MsgExecuteContract', '/injective.wasmx.v1.MsgExecuteContractCompat'];
-/**
- * Simulation only: the chain uses a placeholder key for a signer without one on chain and
- * checks no signature, but the library will not encode a signer info without a key.
- */
+/** Simulation only: the chain checks no signature, but the library will not encode a signer info without a key. */
 const SIMULATION_PUBKEY = Buffer.concat([Buffer.from([2]), Buffer.alloc(32, 1)]).toString('base64');
 
 type Coin = { denom: string; amount: string };
-/** The asset manager's execute message (the public client's `transfer`); amounts are CosmWasm Uint128 strings. */
+/** Amounts are CosmWasm Uint128 strings. */
 export interface InjectiveTransferMsg {
   transfer: { token: string; to: number[]; amount: string; data: number[] };
 }
-/** The connection's execute message (the public client's `send_message`). */
 export interface InjectiveSendMessageMsg {
   send_message: { dst_chain_id: number; dst_address: number[]; payload: number[] };
 }
-/** The amino StdSignDoc a Cosmos wallet signs (`signAmino`), as the builder answers it in `tx.data`. */
 export interface InjectiveSignDoc {
   chain_id: string;
   account_number: string;
@@ -53,13 +44,7 @@ interface RestTxLookup {
   tx_response?: { code: number; raw_log: string; txhash: string };
 }
 
-/**
- * Injective through @injectivelabs/sdk-ts's REST clients on the chain's LCD endpoint: the
- * account's number and sequence, the latest block, simulation and transaction lookup.
- * Transactions are answered as the amino StdSignDoc JSON (`encoding: 'json'`): a wallet
- * signs it as it is and returns its public key with the signature, so a user whose key
- * is not on chain yet can sign it too (a protobuf SignDoc would have to carry that key).
- */
+/** Injective through @injectivelabs/sdk-ts on the LCD endpoint; why amino: docs/integrators/networks/injective.md#the-unsigned-transaction. */
 export class InjectiveAdapter implements SpokeAdapter {
   private readonly auth: ChainRestAuthApi;
   private readonly tendermint: ChainRestTendermintApi;
@@ -104,10 +89,7 @@ export class InjectiveAdapter implements SpokeAdapter {
     return BigInt(Math.floor(new Date(block.header.time).getTime() / 1000));
   }
 
-  /**
-   * The gas the transaction uses now (simulated), at the price its fee offers; a
-   * simulation the chain refuses, or a use above the transaction's gas limit, is a 422.
-   */
+  /** Simulated gas at the offered price; a refusal or a use above the gas limit is a 422. */
   async feeOf(tx: NetworkTx): Promise<SpokeFee> {
     requireEncoding(tx, 'json', 'injectiveTx', `${this.chain.key} transactions are amino sign docs`);
     const doc = parseSignDoc(tx.data);
@@ -205,7 +187,7 @@ export class InjectiveAdapter implements SpokeAdapter {
     return { from: user, to: contract, encoding: 'json', data: JSON.stringify(sortObjectByKeys(signDoc)) };
   }
 
-  /** The signer's account number, sequence and on-chain key; an address the chain has never seen cannot pay a fee. */
+  /** An address the chain has never seen cannot pay a fee. */
   private async account(address: string): Promise<{ accountNumber: number; sequence: number; pubKey?: string }> {
     let response: AccountResponse;
     try {
@@ -260,7 +242,6 @@ function errorText(error: unknown): string {
   return e.originalMessage || e.message || String(error);
 }
 
-/** The builder's own answer back: an amino StdSignDoc of CosmWasm executes. */
 export function parseSignDoc(data: string): InjectiveSignDoc {
   const invalid = () =>
     AppError.validation([

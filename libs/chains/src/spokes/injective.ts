@@ -3,10 +3,6 @@ import { bytesToHex, hexToBytes, isHex } from 'viem';
 import { DeferredAdapter } from './deferred-adapter';
 import type { SpokeNetwork } from './spoke-network';
 
-/**
- * Injective: an address travels inside an intent as the UTF-8 bytes of its bech32 text
- * (the public client's encodeAddress); the asset manager takes a CosmWasm Uint128 amount.
- */
 export const INJECTIVE: SpokeNetwork = {
   type: 'INJECTIVE',
   addressBytes: (address) => bytesToHex(new TextEncoder().encode(address)),

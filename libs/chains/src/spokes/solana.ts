@@ -3,11 +3,6 @@ import { hexToBytes, toHex } from 'viem';
 import { SolanaAdapter } from '../solana-adapter';
 import type { SpokeNetwork } from './spoke-network';
 
-/**
- * Solana: addresses travel as the public key's 32 bytes (the public client's
- * encodeAddress); the asset manager's `transfer` takes a u64 amount and, like the public
- * client, the deposit carries keccak256 of the hub calls, not the calls.
- */
 export const SOLANA: SpokeNetwork = {
   type: 'SOLANA',
   addressBytes: (address) => toHex(new Uint8Array(getBase58Encoder().encode(address))),

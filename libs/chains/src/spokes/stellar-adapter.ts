@@ -19,12 +19,11 @@ import type { ChainInfo } from '../chain-registry';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
 import { requireEncoding } from './network-tx';
 
-/** The inclusion fee the public client bids above the base fee (@sodax/sdk STELLAR_PRIORITY_FEE). */
+/** Bid above the base fee (@sodax/sdk STELLAR_PRIORITY_FEE). */
 export const STELLAR_PRIORITY_FEE = 10_000n;
-/** How long a built transaction stays valid (@sodax/sdk STELLAR_DEFAULT_TX_TIMEOUT_SECONDS). */
+/** @sodax/sdk STELLAR_DEFAULT_TX_TIMEOUT_SECONDS. */
 export const STELLAR_TX_TIMEOUT_SECONDS = 100;
 
-/** The asset manager's `transfer(from, token, amount: u128, to: bytes, data: bytes)`, as the public client calls it. */
 export function depositOperation(assetManager: string, deposit: SpokeDeposit): xdr.Operation {
   return new Contract(assetManager).call(
     'transfer',
@@ -36,7 +35,6 @@ export function depositOperation(assetManager: string, deposit: SpokeDeposit): x
   );
 }
 
-/** The connection's `send_message(from, dst_chain_id: u128, dst_address: bytes, payload: bytes)`. */
 export function sendMessageOperation(connection: string, message: SpokeMessage): xdr.Operation {
   return new Contract(connection).call(
     'send_message',
@@ -47,7 +45,7 @@ export function sendMessageOperation(connection: string, message: SpokeMessage):
   );
 }
 
-/** One invocation from `source` at `sequence` (the account's current one: building uses the next). */
+/** `sequence` is the account's current one: building uses the next. */
 export function invocationTransaction(
   source: string,
   sequence: string,
@@ -61,12 +59,7 @@ export function invocationTransaction(
     .build();
 }
 
-/**
- * The transaction the public client submits: its priority transaction (fee = the
- * simulation's resource fee + the priority fee + the base fee) assembled with the
- * simulation (footprint, resources, the source-account auth), which adds the resource fee
- * once more as the declared resource fee.
- */
+/** As the public client submits it: assembling adds the resource fee once more, as the declared resource fee. */
 export function assembledInvocation(
   source: string,
   sequence: string,
@@ -79,11 +72,7 @@ export function assembledInvocation(
   return rpc.assembleTransaction(priority, simulation).build() as Transaction;
 }
 
-/**
- * Stellar through Soroban RPC (@stellar/stellar-sdk's rpc.Server; no Horizon): the
- * account's sequence, a simulation, and the unsigned transaction envelope (base64 XDR) a
- * Stellar wallet signs as it is.
- */
+/** Stellar through Soroban RPC, no Horizon; what it builds: docs/integrators/networks/stellar.md#the-unsigned-transaction. */
 export class StellarAdapter implements SpokeAdapter {
   private readonly server: rpc.Server;
   private passphrase?: string;
@@ -100,10 +89,7 @@ export class StellarAdapter implements SpokeAdapter {
     (this.server.httpClient.defaults as { timeout?: number }).timeout = timeout;
   }
 
-  /**
-   * An RPC read bounded by the timeout; what the library rejects with (a JSON-RPC error
-   * object, an HTTP error) becomes a plain Error, which ChainAccess answers as a 503.
-   */
+  /** The library rejects with plain objects: they become Errors, which ChainAccess answers as a 503. */
   private async read<T>(what: string, call: (server: rpc.Server) => Promise<T>): Promise<T> {
     const ms = this.options.timeoutMs ?? 5_000;
     let timer: NodeJS.Timeout | undefined;
@@ -137,11 +123,7 @@ export class StellarAdapter implements SpokeAdapter {
     return this.build(message.user, connection, sendMessageOperation(connection, message));
   }
 
-  /**
-   * What the transaction costs if sent now, in stroops: `gas` the resource fee a fresh
-   * simulation asks, `price` the inclusion fee the builder bids (base + priority fee),
-   * `fee` their sum.
-   */
+  /** In stroops: `gas` a fresh simulation's resource fee, `price` the inclusion fee bid (base + priority). */
   async feeOf(tx: NetworkTx): Promise<SpokeFee> {
     requireEncoding(tx, 'xdr', 'stellarTx', `${this.chain.key} transactions are base64 XDR envelopes as the builder returned them`);
     const passphrase = await this.networkPassphrase();
@@ -203,7 +185,7 @@ export class StellarAdapter implements SpokeAdapter {
     return { from: user, to, encoding: 'xdr', data: transaction.toXDR(), networkPassphrase: passphrase };
   }
 
-  /** A simulation that says the invocation would fail (or needs archived state restored first) is the transaction's fault: 422. */
+  /** A failing or restore-needing simulation is the transaction's fault: 422. */
   private async simulate(transaction: Transaction): Promise<rpc.Api.SimulateTransactionSuccessResponse> {
     const simulation = await this.read('simulateTransaction', (s) => s.simulateTransaction(transaction));
     if (rpc.Api.isSimulationError(simulation))
@@ -222,7 +204,7 @@ export class StellarAdapter implements SpokeAdapter {
   }
 }
 
-/** Why a transaction failed, by its result codes (e.g. "txFailed: invokeHostFunctionTrapped"). */
+/** E.g. "txFailed: invokeHostFunctionTrapped". */
 function failureOf(result: xdr.TransactionResult): string {
   const outcome = result.result;
   if (outcome.type !== 'txFailed') return outcome.type;
@@ -232,7 +214,6 @@ function failureOf(result: xdr.TransactionResult): string {
   return `${outcome.type}: ${codes.join(', ')}`;
 }
 
-/** What a call to the asset manager's `transfer` carried, when the transaction is one. */
 function depositOf(transaction: Transaction, assetManager: string): { token: string; amount: bigint; to: Hex; data: Hex } | undefined {
   for (const operation of transaction.operations) {
     if (operation.type !== 'invokeHostFunction' || operation.func.type !== 'hostFunctionTypeInvokeContract') continue;

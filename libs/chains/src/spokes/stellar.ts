@@ -3,19 +3,10 @@ import { toHex, type Hex } from 'viem';
 import { DeferredAdapter } from './deferred-adapter';
 import type { SpokeNetwork } from './spoke-network';
 
-/*
- * The Stellar SDK is loaded on first use, not when the registry is: every service (and
- * every spec) importing @swap/chains would otherwise load it, as network-addresses.ts
- * avoids too. Address encoding is synchronous, so it is required where it is needed.
- */
+// Loaded on first use, else every importer of @swap/chains pays for it; encoding is synchronous, hence require.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const stellarSdk = (): typeof StellarSdk => require('@stellar/stellar-sdk');
 
-/**
- * Stellar: addresses travel as the XDR of their ScVal (scvAddress of an account or a
- * contract), as the public client's encodeAddress writes them; the asset manager's
- * `transfer` takes a u128 amount.
- */
 export const STELLAR: SpokeNetwork = {
   type: 'STELLAR',
   addressBytes: (address) => toHex(stellarSdk().Address.fromString(address).toScVal().toXdr()),

@@ -10,10 +10,9 @@ import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceChe
 import { requireEncoding } from './network-tx';
 
 export const SUI_COIN_TYPE = normalizeStructTag('0x2::sui::SUI');
-/** How many of the user's coins of a type the deposit looks at, as the public client does. */
+/** Coins of a type a deposit looks at, as the public client does. */
 const COIN_PAGE = 10;
 
-/** A `package::module::object` address (the profile's asset manager and connection). */
 export function splitSuiAddress(address: string, field: string): SuiObjectAddress {
   const [packageId, module, objectId, ...rest] = address.split('::');
   if (!packageId || !module || !objectId || rest.length)
@@ -24,12 +23,7 @@ export function splitSuiAddress(address: string, field: string): SuiObjectAddres
 type ParsedTransactionData = ReturnType<typeof bcs.TransactionData.parse>;
 type SuiArgument = ReturnType<typeof bcs.Argument.parse>;
 
-/**
- * Sui through @mysten/sui's JSON-RPC client: the deposit and the message are programmable
- * transactions built like the public client's (SuiSpokeProvider.transfer / sendMessage),
- * then resolved against the node into the full TransactionData a wallet signs (gas coins,
- * price and budget included), answered as base64 BCS.
- */
+/** Sui through @mysten/sui's JSON-RPC client; what it builds: docs/integrators/networks/sui.md#the-unsigned-transaction. */
 export class SuiAdapter implements SpokeAdapter {
   private readonly client: SuiJsonRpcClient;
 
@@ -61,7 +55,7 @@ export class SuiAdapter implements SpokeAdapter {
     return splitSuiAddress(this.chain.connection, 'connection');
   }
 
-  /** The asset manager's package after upgrades: its config object's `latest_package_id`, as the public client reads it. */
+  /** The package after upgrades (`latest_package_id`), as the public client reads it. */
   async latestAssetManagerPackage(): Promise<string> {
     const { objectId } = this.assetManager();
     const answer = await this.client.getObject({ id: objectId, options: { showContent: true } });
@@ -95,7 +89,6 @@ export class SuiAdapter implements SpokeAdapter {
     return { from: message.user, to: target, encoding: 'base64', data: await this.build(tx, message.user) };
   }
 
-  /** The full TransactionData (sender, gas coins, reference price, dry-run budget) as base64 BCS. */
   private async build(tx: Transaction, sender: string): Promise<string> {
     tx.setSender(sender);
     try {
@@ -152,7 +145,7 @@ export class SuiAdapter implements SpokeAdapter {
     return deposit ? { found: true, success: true, sender, deposit } : { found: true, success: true, sender };
   }
 
-  /** The asset manager transfer a transaction made (any package version of the module, on the configured config object). */
+  /** Any package version of the module, on the configured config object. */
   private depositIn(
     data: NonNullable<ParsedTransactionData['V1']>,
     sender: string,
@@ -205,12 +198,7 @@ export interface SuiObjectAddress {
   objectId: string;
 }
 
-/**
- * The deposit's programmable transaction as the public client's SuiSpokeProvider.transfer
- * makes it, before the node resolves it: SUI split from the gas coin; another coin type
- * from the user's `coins` (the first ten the node lists), merged into the first and the
- * amount split off it, or the first coin itself when the coins taken hold it exactly.
- */
+/** As SuiSpokeProvider.transfer makes it, unresolved; coin handling: docs/integrators/networks/sui.md#the-unsigned-transaction. */
 export function suiDepositTransaction(args: {
   packageId: string;
   assetManager: SuiObjectAddress;
@@ -256,7 +244,6 @@ export function suiDepositTransaction(args: {
   return { tx, target };
 }
 
-/** The message's programmable transaction as the public client's SuiSpokeProvider.sendMessage makes it. */
 export function suiMessageTransaction(
   connection: SuiObjectAddress,
   message: SpokeMessage,

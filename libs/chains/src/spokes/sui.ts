@@ -4,7 +4,6 @@ import { hexToBytes, toHex } from 'viem';
 import { SuiAdapter } from './sui-adapter';
 import type { SpokeNetwork } from './spoke-network';
 
-/** Sui: addresses travel as their 32 BCS bytes (the public client's encodeAddress); the asset manager takes a Coin<T> of u64 balance. */
 export const SUI: SpokeNetwork = {
   type: 'SUI',
   addressBytes: (address) => toHex(bcs.Address.serialize(address).toBytes()),

@@ -2,7 +2,6 @@
 export const Scopes = ['swaps:read', 'swaps:write'] as const;
 export type Scope = (typeof Scopes)[number];
 
-/** Every portal-minted key carries both scopes. */
 export const PORTAL_KEY_SCOPES: readonly Scope[] = ['swaps:read', 'swaps:write'];
 
 export const EnforcementModes = ['off', 'monitor', 'enforce'] as const;
@@ -12,10 +11,7 @@ export type EnforcementMode = (typeof EnforcementModes)[number];
 export const RouteFamilies = ['swaps', 'leverage-yield'] as const;
 export type RouteFamily = (typeof RouteFamilies)[number] | 'sponsorships';
 
-/**
- * Legal mode moves (spec: Key enforcement mode): off → monitor → enforce, and the rollback
- * enforce → monitor. Anything else is refused.
- */
+/** Spec: Key enforcement mode; anything else is refused. */
 export const LEGAL_MODE_MOVES: Record<EnforcementMode, EnforcementMode[]> = {
   off: ['monitor'],
   monitor: ['enforce'],
@@ -39,7 +35,7 @@ export interface Organisation {
   createdAt: string;
 }
 
-/** One active key in the key set: looked up by the SHA-256 hex of the full key. */
+/** `hash`: SHA-256 hex of the full key. */
 export interface KeySetEntry {
   hash: string;
   keyId: string;
@@ -48,10 +44,7 @@ export interface KeySetEntry {
   suspended: boolean;
 }
 
-/**
- * An active key set with its modes, as a service reads it from its own database
- * (sponsorship-keys). The portal key set crosses the bus signed instead (key-set.ts).
- */
+/** Read from a service's own database (sponsorship-keys); the portal key set crosses the bus signed (key-set.ts). */
 export interface KeySetSnapshot {
   version: number;
   keys: KeySetEntry[];
@@ -67,5 +60,5 @@ export const KeyCheckMessages = {
   unavailable: 'API key verification is temporarily unavailable',
 } as const;
 
-/** The OpenAPI security scheme of the `x-api-key` header, as every service's document declares it. */
+/** The OpenAPI security scheme of the `x-api-key` header. */
 export const API_KEY_SCHEME = 'apiKey';

@@ -7,7 +7,7 @@ export interface PartnerFee {
   amount?: string;
 }
 
-/** Intent request (spec): the body of `POST /intents`, `/allowance/check` and `/approve`. */
+/** The body of `POST /intents`, `/allowance/check` and `/approve` (spec). */
 export interface IntentRequest {
   srcChainKey: string;
   dstChainKey: string;
@@ -24,11 +24,7 @@ export interface IntentRequest {
   partnerFee?: PartnerFee;
 }
 
-/**
- * An unsigned EVM transaction: `value` in wei as a decimal string, `from` and `to` EIP-55,
- * `chainId` the EVM chain id to sign for (a JSON number). The signer adds its nonce, gas
- * and fees.
- */
+/** `value` in wei as a decimal string, addresses EIP-55; the signer adds nonce, gas and fees. */
 export interface EvmTx {
   from: string;
   to: string;
@@ -37,12 +33,7 @@ export interface EvmTx {
   chainId: number;
 }
 
-/**
- * An unsigned transaction on a network other than EVM, in that network's own unsigned
- * form: `data` is what its wallets sign, encoded as `encoding` (Solana and Sui: base64
- * bytes; Stellar: the base64 XDR envelope; Injective and ICON: JSON text), `to` the
- * contract or program it calls, and the few facts a wallet needs beside it.
- */
+/** `data` is what the network's wallets sign; forms: docs/integrators/networks/README.md. */
 export interface NetworkTx {
   from: string;
   to: string;
@@ -56,18 +47,13 @@ export interface NetworkTx {
   networkPassphrase?: string;
 }
 
-/**
- * An unsigned Solana transaction: `data` is the base64 wire transaction whose fee-payer
- * signature slot is empty; it embeds a recent blockhash, so it must be signed and sent
- * before `lastValidBlockHeight`.
- */
+/** The fee-payer signature slot is empty; sign and send before `lastValidBlockHeight`. */
 export interface SolanaTx extends NetworkTx {
   encoding: 'base64';
   recentBlockhash: string;
   lastValidBlockHeight: string;
 }
 
-/** Build response (spec): `{ tx, intent, relayData }`. */
 export interface BuildResponse {
   tx: EvmTx | NetworkTx;
   intent: Intent;

@@ -1,11 +1,6 @@
 import type { SubmissionStatusData } from './intent';
 
-/**
- * The data API's explorer reads (`/v1/be/intent/*`, `/v1/be/solver/*`, `/v1/be/partners*`)
- * in the public wire shape (shared/reference/public-api-families.md §3, the public client's
- * IntentResponse, UserIntentsResponse and OrderbookResponse), with a few fields of this
- * platform's added (chain keys, the intent's state, event times). Amounts are decimal strings.
- */
+/** The explorer reads in the public wire shape (public-api-families.md §3) plus this platform's fields; amounts are decimal strings. */
 
 /** The intent as the hub's IntentCreated event carries it; relay chain ids as numbers (as the public client types them). */
 export interface ExplorerIntentFields {
@@ -35,7 +30,6 @@ export interface ExplorerIntentState {
 
 export type ExplorerEventName = 'IntentCreated' | 'IntentFilled' | 'IntentCancelled';
 
-/** One hub event of an intent. */
 export interface ExplorerIntentEvent {
   event: ExplorerEventName;
   txHash: string;
@@ -54,9 +48,7 @@ export interface ExplorerIntent {
   intentHash: string;
   txHash: string;
   logIndex: number;
-  /** The hub's chain id (an EVM chain id). */
   chainId: number;
-  /** The hub's chain key (this platform's canonical form). */
   chainKey: string;
   blockNumber: number;
   /** ISO 8601, when the hub created it. */
@@ -81,18 +73,12 @@ export interface UserIntentsPage {
   items: ExplorerIntent[];
 }
 
-/**
- * `GET /v1/be/intent/swap/{hash}` (this platform's, for the explorer page): the swap a hash
- * belongs to (a source transaction on any chain, the hub transaction that created its intent,
- * or its intent hash): the submission's status answer if it was submitted here, and its
- * intent from the hub index if the hub holds it.
- */
+/** `GET /v1/be/intent/swap/{hash}` (source tx, hub tx or intent hash); each part null where unknown here. */
 export interface SwapLookup {
   submission: SubmissionStatusData | null;
   intent: ExplorerIntent | null;
 }
 
-/** One open intent of the orderbook. */
 export interface OrderbookEntry {
   intentState: ExplorerIntentState;
   intentData: ExplorerIntentFields & { intentHash: string; txHash: string; blockNumber: number };
@@ -133,13 +119,12 @@ export interface VolumePage {
   hasMore: boolean;
 }
 
-/** `GET /v1/be/solver/volume/stats`. */
 export interface VolumeStats {
   /** Fill events indexed: an estimate from the table's statistics once it is large, cached about 60 s. */
   filledCount: number;
 }
 
-/** One partner-fee receiver seen in intents (the public item shape is not published: this platform's). */
+/** This platform's shape: the public one is not published. */
 export interface PartnerListItem {
   receiver: string;
   intentCount: number;
@@ -149,18 +134,15 @@ export interface PartnerListItem {
   lastSeenAt: string;
 }
 
-/** `GET /v1/be/partners`. */
 export interface PartnersList {
   partners: PartnerListItem[];
 }
 
-/** `GET /v1/be/partners/{receiver}/summary`. */
 export interface PartnerSummary {
   receiver: string;
   /** The source chain the figures are limited to (its chain key), or null for all. */
   chainId: string | null;
   /** Fees collected, per hub input token: each intent's fee in proportion to the input filled. */
   feeByInputToken: Record<string, string>;
-  /** Output received by the intents naming the receiver, per hub output token. */
   volumeByOutputToken: Record<string, string>;
 }

@@ -1,8 +1,4 @@
-/**
- * The intent tuple of the hub intents contract, field for field and in ABI order
- * (shared/reference/protocol-facts.md). On the wire every uint256 is a decimal string,
- * addresses are 0x-hex, `srcAddress`/`dstAddress`/`data` are 0x-hex bytes.
- */
+/** The hub's intent tuple in ABI order: uint256 as decimal strings, addresses and bytes as 0x-hex. */
 export interface Intent {
   intentId: string;
   creator: string;
@@ -35,31 +31,24 @@ export interface SubmitTxResponse {
   data: { status: 'inserted' | 'duplicate'; message: string };
 }
 
-/** One step of a submission's life as stored: the status it entered, when, and why. */
 export interface StoredTransition {
   status: SubmissionStatus;
   at: string;
   detail: string;
 }
 
-/** A history entry as answered and announced: with the time spent in the step it closes. */
 export interface SubmissionTransition extends StoredTransition {
-  /** Milliseconds from the previous entry to this one (0 for the first, and for steps taken at once). */
+  /** Milliseconds since the previous entry (0 for the first, and for steps taken at once). */
   durationMs: number;
 }
 
-/**
- * Where a submission's status answer is kept in the read models (relay-tracker writes it,
- * swap-gateway serves it): by the canonical chain key and the hash as stored (EVM in lower case).
- */
+/** The read-model key: canonical chain key and the hash as stored (EVM in lower case). */
 export function submissionStatusKey(srcChainKey: string, txHash: string): string {
   return `submission-status:${srcChainKey}:${txHash}`;
 }
 
-/** The statuses a submission never leaves. */
 export const TERMINAL_STATUSES: readonly SubmissionStatus[] = ['solved', 'failed'];
 
-/** A stored history with each entry's durationMs. */
 export function withDurations(history: readonly StoredTransition[]): SubmissionTransition[] {
   return history.map((entry, i) => ({
     status: entry.status,
@@ -69,7 +58,6 @@ export function withDurations(history: readonly StoredTransition[]): SubmissionT
   }));
 }
 
-/** The transactions of a swap, as they become known. */
 export interface SubmissionResult {
   /** The hub transaction that created the intent (the source transaction for a hub source). */
   hubTxHash?: string;
@@ -103,41 +91,33 @@ export interface SubmissionStatusResponse {
   };
 }
 
-/** The `data` of a status answer. */
 export type SubmissionStatusData = SubmissionStatusResponse['data'];
 
-/**
- * One event of a submission's status stream: a history entry, numbered from 1 by its place
- * in the history (the stream's event id), with the status answer's data as it was at that
- * transition.
- */
+/** `seq` numbers history entries from 1 (the stream's event id); `data` as it was at that transition. */
 export interface SubmissionStreamEvent {
   seq: number;
   status: SubmissionStatus;
   data: SubmissionStatusData;
 }
 
-/** What relay-tracker is asked at submit: the request, and the organisation of the key it came with. */
 export type SubmitTxMessage = SubmitTxRequest & { orgId?: string };
 
-/** What the relay is handed with a source transaction: the hub address the message is for, and its bytes. */
 export interface RelayDataView {
   address: string;
   payload: string;
 }
 
-/** `POST /v1/swaps/intents/packet`: the relay packet of a transaction (a fill's delivery, or a source's message to the hub). */
+/** `POST /v1/swaps/intents/packet`. */
 export interface IntentPacketRequest {
   /** The chain the transaction is on: its relay chain id (`146`) or its chain key. */
   chainId: string;
-  /** The transaction: `fillTxHash` (the public client's name) or `txHash`. */
+  /** The public client's name for `txHash`. */
   fillTxHash?: string;
   txHash?: string;
   /** Wait up to this many milliseconds for the packet to be executed (0 to 8000; default 0: answer at once). */
   timeout?: number;
 }
 
-/** A relay packet, in the public client's camelCase. */
 export interface IntentPacketResponse {
   srcChainId: number;
   srcTxHash: string;
@@ -159,9 +139,9 @@ export interface IntentExtraDataRequest {
   intent?: Intent;
 }
 
-/** `POST /v1/swaps/intents/submit`: hand a source transaction to the relay, without tracking it. */
+/** `POST /v1/swaps/intents/submit`: not tracked. */
 export interface IntentSubmitRequest {
-  /** The source chain: its relay chain id or its chain key. */
+  /** Relay chain id or chain key. */
   chainId: string;
   txHash: string;
   /** The build response's relayData; needed where the chain's event does not carry the payload (Solana). */
@@ -169,6 +149,5 @@ export interface IntentSubmitRequest {
 }
 
 export interface IntentSubmitResponse {
-  /** The relay's own answer. */
   result: { success: boolean; message?: string };
 }

@@ -6,31 +6,20 @@ export type PortalRouteFamily = (typeof RouteFamilies)[number];
 /** Every family's mode: a key set that leaves one out is refused, never read as `off`. */
 export type PortalModes = Record<PortalRouteFamily, EnforcementMode>;
 
-/**
- * Where a key set stands: versions count up within an epoch; a new epoch (after a registry
- * restore: started by key-registry when it notices one, or by an operator) starts them again.
- */
+/** Versions count up within an epoch; a restore starts a new one: docs/architecture/key-sets.md#a-registry-restore-is-an-epoch-change. */
 export interface KeySetHead {
   epoch: number;
   version: number;
 }
 
-/**
- * The highest epoch an operator may start. UNIX seconds stay far below it for millennia, so
- * an epoch asked for by mistake (a timestamp in milliseconds, a typo) still leaves room for
- * the automatic epochs after it; a maximal one would have blocked every later epoch.
- */
+/** Far above UNIX seconds, so an epoch asked for by mistake still leaves room for the automatic ones. */
 export const MAX_KEY_SET_EPOCH = 1_000_000_000_000;
 
-/** Whether `a` stands after `b` (a later epoch, or a later version of the same epoch). */
 export function isLaterKeySetHead(a: KeySetHead, b: KeySetHead): boolean {
   return a.epoch > b.epoch || (a.epoch === b.epoch && a.version > b.version);
 }
 
-/**
- * The whole portal key set at one version, as key-registry signs it. A service refuses
- * anything not newer than what it holds (KeySetHead).
- */
+/** A service refuses anything not newer than what it holds. */
 export interface PortalKeySetSnapshot {
   kind: 'portal-keyset.snapshot';
   epoch: number;
@@ -41,10 +30,7 @@ export interface PortalKeySetSnapshot {
   modes: PortalModes;
 }
 
-/**
- * One change of the portal key set, as key-registry signs it: applies only on top of
- * version `extends` of the same epoch; a service holding anything else asks for a snapshot.
- */
+/** Applies only on top of version `extends` of the same epoch; otherwise the service asks for a snapshot. */
 export interface PortalKeySetChange {
   kind: 'portal-keyset.change';
   epoch: number;
@@ -58,11 +44,7 @@ export interface PortalKeySetChange {
   modes: PortalModes;
 }
 
-/**
- * A payload with key-registry's Ed25519 signature over its canonical JSON (object keys
- * sorted, no spaces). `keyId` names the signing key (the first 16 hex digits of the SHA-256
- * of its raw public key), so a deployment can trust two keys while rotating.
- */
+/** `keyId` (16 hex digits of SHA-256 of the public key) lets a deployment trust two keys while rotating; see docs/architecture/key-sets.md#key-sets-are-signed. */
 export interface SignedKeySet<P> {
   payload: P;
   keyId: string;

@@ -4,7 +4,7 @@ import type { BuildResponse, PartnerFee } from './build';
 export const QuoteTypes = ['exact_input'] as const;
 export type QuoteType = (typeof QuoteTypes)[number];
 
-/** Quote request (spec): the body of `POST /v1/swaps/quote`. */
+/** The body of `POST /v1/swaps/quote` (spec). */
 export interface QuoteRequest {
   tokenSrc: string;
   tokenSrcChainKey: string;
@@ -21,7 +21,6 @@ export interface QuoteRequest {
   slippageBps?: number;
 }
 
-/** Quote response: `{ quotedAmount }` (spec), with the recorded quote's id and expiry, and `txData` when asked. */
 export interface QuoteResponse {
   /** Destination token smallest unit. */
   quotedAmount: string;
@@ -34,7 +33,6 @@ export interface QuoteResponse {
   txData?: BuildResponse;
 }
 
-/** The bus message behind `POST /v1/swaps/quote`. */
 export type QuoteMessage = QuoteRequest & { includeTxData: boolean };
 
 /** One solver's part in a quote, as recorded for audit. */
@@ -51,7 +49,6 @@ export interface QuoteAnswer {
   ms?: number;
 }
 
-/** A recorded quote, as operators read it back. */
 export interface QuoteRecord {
   id: string;
   createdAt: string;
@@ -74,7 +71,7 @@ export interface QuoteRecord {
   answers: QuoteAnswer[];
 }
 
-/** `POST /v1/swaps/gas/estimate`: a transaction as a builder returned it (EVM or Solana form). */
+/** `POST /v1/swaps/gas/estimate`: a transaction as a builder returned it. */
 export interface GasEstimateRequest {
   chainKey: string;
   tx: {
@@ -91,10 +88,9 @@ export interface GasEstimateRequest {
   };
 }
 
-/** Gas of a built transaction at current prices (`POST /v1/swaps/gas/estimate`). */
 export interface GasEstimateResponse {
   chainKey: string;
-  /** Gas units (EVM); the number of signatures (Solana); the network's own measure elsewhere (docs/integrators/gas.md). */
+  /** Gas units (EVM); the number of signatures (Solana); the network's own measure elsewhere. */
   gas: string;
   /** Wei per gas (EVM: the fee per gas the chain asks now); lamports per signature (Solana); per unit of gas elsewhere. */
   price: string;

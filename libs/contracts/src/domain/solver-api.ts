@@ -1,14 +1,8 @@
 import { ErrorCode, type ErrorBody } from '../errors';
 import type { Intent } from './intent';
 
-/*
- * The solver side of the platform, in the public network's wire format (snake_case;
- * shared/reference/protocol-facts.md): the solver API under `/v1/intent/*`, and the
- * marketplace connection through which registered solvers are asked for quotes and
- * handed intents to fill.
- */
+// The solver API (`/v1/intent/*`) and the marketplace frames, in the public network's snake_case wire format.
 
-/** Solver status codes of the public network. */
 export const SolverStatusCode = {
   NotFound: -1,
   NotStarted: 1,
@@ -73,7 +67,6 @@ export interface SolverStatusResponse {
 
 /* The marketplace connection: JSON text frames over a WebSocket (docs/integrators/solvers.md). */
 
-/** Sent once, after the credential was accepted. */
 export interface WelcomeFrame {
   type: 'welcome';
   solver_id: string;
@@ -102,7 +95,6 @@ export interface RfqFrame {
   answer_by: number;
 }
 
-/** An intent open on the hub for solvers to fill. */
 export interface ExecuteFrame {
   type: 'execute';
   intent_hash: string;
@@ -146,7 +138,6 @@ export interface FilledFrame {
 
 export type SolverFrame = QuoteFrame | DeclineFrame | FilledFrame | HeartbeatFrame;
 
-/** A registered solver as operators see it (never its credential). */
 export interface SolverView {
   id: string;
   name: string;
@@ -157,7 +148,6 @@ export interface SolverView {
   connected?: number;
 }
 
-/** The platform's error codes in the public solver API's negative codes. */
 const PROTOCOL_CODES: Partial<Record<string, number>> = {
   [ErrorCode.NoRoute]: SolverErrorCode.NoPathFound,
   [ErrorCode.NoLiquidity]: SolverErrorCode.NoPrivateLiquidity,
@@ -168,7 +158,6 @@ const PROTOCOL_CODES: Partial<Record<string, number>> = {
   [ErrorCode.NoSolverAvailable]: SolverErrorCode.Stopped,
 };
 
-/** A platform error body in the solver API's wire format (`/v1/intent/*`). */
 export function solverErrorOf(error: ErrorBody): SolverErrorBody {
   const detailCode = (error.details as { protocolCode?: unknown } | undefined)?.protocolCode;
   const code = typeof detailCode === 'number' ? detailCode : (PROTOCOL_CODES[error.code] ?? SolverErrorCode.Unknown);

@@ -1,12 +1,6 @@
 import type { Scope } from './api-key';
 
-/**
- * The 13 POST routes of the swaps API and the scope each requires, by what the call
- * causes (spec: Authentication → Scopes): `swaps:read` for quotes, estimates, checks and
- * lookups and for `approve` (a builder of an unsigned transaction); `swaps:write` for
- * creating, submitting and cancelling intents and limit orders, and `submit-tx`. A route
- * that is not built yet is listed all the same, so its scope is decided here, once.
- */
+/** Scopes by what the call causes (spec: Authentication → Scopes); routes not built yet are listed so it is decided once. */
 export const SWAPS_POST_ROUTES = {
   quote: { path: '/v1/swaps/quote', scope: 'swaps:read' },
   allowanceCheck: { path: '/v1/swaps/allowance/check', scope: 'swaps:read' },

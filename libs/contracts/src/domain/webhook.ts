@@ -2,14 +2,13 @@
 export const WEBHOOK_EVENT_TYPES = ['submission.status', 'submission.terminal'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-/** An organisation's webhook endpoint as the portal shows it (never its secret). */
 export interface WebhookEndpointView {
   id: string;
   url: string;
   description?: string;
   events: WebhookEventType[];
   createdAt: string;
-  /** The previous secret still signs (beside the new one) until then, after a rotation. */
+  /** After a rotation the previous secret still signs, beside the new one, until then. */
   previousSecretValidUntil?: string;
   /** Every delivery has failed since then (cleared by a success). */
   failingSince?: string;
@@ -18,12 +17,11 @@ export interface WebhookEndpointView {
   disabledReason?: string;
 }
 
-/** A new endpoint, with its secret (shown this once). */
+/** The secret is shown this once. */
 export interface CreatedWebhookEndpoint extends WebhookEndpointView {
   secret: string;
 }
 
-/** One message to an endpoint and what became of it. */
 export interface WebhookDeliveryView {
   id: string;
   type: string;

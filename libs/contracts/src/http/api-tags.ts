@@ -1,8 +1,4 @@
-/**
- * The tags of the public API document, in the order a swap meets them (the docs page and
- * the merged document list them so), then the other surfaces. Controllers tag their
- * routes with these names; the gateway orders and describes them.
- */
+/** In the order a swap meets them, then the other surfaces; the gateway orders and describes them. */
 export const ApiTag = {
   quote: '1. Tokens and quote',
   build: '2. Build the transactions',

@@ -183,7 +183,6 @@ export class EvmTxDto {
   chainId!: number;
 }
 
-/** An unsigned transaction on a network other than EVM, in that network's own unsigned form (docs/integrators/networks/). */
 export class NetworkTxDto {
   @ApiProperty({ description: 'The sender, who signs, in its network’s address form' })
   from!: string;

@@ -71,7 +71,6 @@ export class IntentDto implements Intent {
   data!: string;
 }
 
-/** Body of `POST /v1/swaps/intents/hash`. */
 export class IntentHashRequestDto {
   @ApiProperty({ type: IntentDto })
   @NestedObject(() => IntentDto)
@@ -79,10 +78,9 @@ export class IntentHashRequestDto {
   intent!: IntentDto;
 }
 
-/** Body of `POST /v1/swaps/submit-tx` (spec: Submit request). No partnerFee: the intent carries it. */
-/** A transaction hash field's message: both forms the platform takes. */
 const TX_HASH_MESSAGE = (field: string) => `${field} must be a transaction hash: 0x and 64 hex digits (EVM) or a base58 signature (Solana)`;
 
+/** Spec: Submit request. No partnerFee: the intent carries it. */
 export class SubmitTxRequestDto implements SubmitTxRequest {
   @ApiProperty({ example: '0x3f1c…', description: 'Hash of the broadcast source-network transaction' })
   @MaxLength(128, { message: TX_HASH_MESSAGE('txHash') })
@@ -118,7 +116,6 @@ export class SubmitTxRequestDto implements SubmitTxRequest {
   relayData!: string;
 }
 
-/** Query of `GET /v1/swaps/submit-tx/status`. */
 export class SubmissionStatusQueryDto {
   @ApiProperty({ description: 'Hash of the submitted source-network transaction' })
   @MaxLength(128)
@@ -133,10 +130,9 @@ export class SubmissionStatusQueryDto {
   srcChainKey!: string;
 }
 
-/** An event id of a status stream: its place in the submission's history (0: before the first). */
+/** Its place in the submission's history (0: before the first). */
 export const STREAM_EVENT_ID = /^\d{1,7}$/;
 
-/** Query of `GET /v1/swaps/submit-tx/events`. */
 export class SubmissionEventsQueryDto extends SubmissionStatusQueryDto {
   @ApiPropertyOptional({
     example: '3',
@@ -150,7 +146,7 @@ export class SubmissionEventsQueryDto extends SubmissionStatusQueryDto {
 
 const TX_HASH_TEXT = /^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/;
 const CHAIN_ID_MESSAGE = 'chainId must be a relay chain id (like 146) or a chain key (like 0x92.sonic)';
-/** `chainId` of the relay routes: a relay chain id or a chain key; the public client sends relay chain ids as numbers, taken as their text. */
+/** The public client sends relay chain ids as numbers: taken as their text. */
 function RelayChainIdField(example: string, description: string) {
   return applyDecorators(
     ApiProperty({ example, description: `${description} (a relay chain id may be a JSON number)` }),
@@ -163,7 +159,6 @@ function RelayChainIdField(example: string, description: string) {
   );
 }
 
-/** Body of `POST /v1/swaps/intents/packet`. */
 export class IntentPacketRequestDto implements IntentPacketRequest {
   @RelayChainIdField('146', 'The chain of the transaction: relay chain id or chain key')
   chainId!: string;
@@ -188,7 +183,6 @@ export class IntentPacketRequestDto implements IntentPacketRequest {
   timeout?: number;
 }
 
-/** Body of `POST /v1/swaps/intents/extra-data`. */
 export class IntentExtraDataRequestDto implements IntentExtraDataRequest {
   @ApiPropertyOptional({ description: 'A submitted source transaction (one of txHash and intent)' })
   @IsOptional()
@@ -223,7 +217,6 @@ class RelayDataInputDto implements RelayDataView {
   payload!: string;
 }
 
-/** Body of `POST /v1/swaps/intents/submit`. */
 export class IntentSubmitRequestDto implements IntentSubmitRequest {
   @RelayChainIdField('23', 'The source chain: relay chain id or chain key')
   chainId!: string;

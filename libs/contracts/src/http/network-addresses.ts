@@ -5,7 +5,7 @@ import { EVM_HASH_PATTERN, isEvmAddressText } from './validators';
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 const HEX_64 = /^[0-9a-fA-F]{64}$/;
 
-/** CRC16-XModem (polynomial 0x1021, initial 0), the checksum Stellar strkeys end with (SEP-23), little-endian. */
+/** CRC16-XModem, the checksum Stellar strkeys end with (SEP-23), little-endian. */
 function crc16XModem(bytes: Uint8Array): number {
   let crc = 0;
   for (const byte of bytes) {
@@ -15,12 +15,7 @@ function crc16XModem(bytes: Uint8Array): number {
   return crc;
 }
 
-/**
- * Whether a text is a Stellar strkey of the version byte's kind (SEP-23: base32 of version,
- * 32-byte key, CRC16). Checked here rather than through @stellar/stellar-sdk so that every
- * service validating bodies does not load the whole Stellar SDK; the unit spec compares it
- * with the SDK's StrKey.
- */
+/** Not through @stellar/stellar-sdk: every service validating bodies would load it (the spec compares with StrKey). */
 function isStrKey(value: string, version: number): boolean {
   if (value.length !== 56) return false;
   try {
@@ -35,7 +30,6 @@ function isStrKey(value: string, version: number): boolean {
 const STRKEY_ACCOUNT = 6 << 3; // G…
 const STRKEY_CONTRACT = 2 << 3; // C…
 
-/** Whether a text is a bech32 account address with the prefix, its checksum right and 20 bytes long. */
 function isBech32Account(value: string, prefix: string): boolean {
   try {
     const decoded = bech32.decode(value as `${string}1${string}`);
@@ -45,14 +39,7 @@ function isBech32Account(value: string, prefix: string): boolean {
   }
 }
 
-/**
- * A wallet or contract address per network kind (the registry's chain `type`), each rule
- * with the network's own checksum where it has one:
- * EVM 20-byte hex (EIP-55 when mixed case); Solana a base58 public key; Sui 0x and 64 hex
- * digits (32 bytes); Stellar a G… account or C… contract strkey (its CRC16 checked);
- * Injective bech32 `inj1…` (its checksum checked, 20 bytes); ICON `hx…` (a wallet) or `cx…`
- * (a contract) and 40 hex digits.
- */
+/** Per chain `type`; see docs/architecture/chains.md#addresses-and-transaction-ids. */
 const ADDRESS_RULES: Record<string, { rule: string; holds: (value: string) => boolean; form: string }> = {
   EVM: {
     rule: 'evmAddress',
@@ -87,22 +74,14 @@ const ADDRESS_RULES: Record<string, { rule: string; holds: (value: string) => bo
   },
 };
 
-/**
- * Whether a text is an account address on a network of the given kind. Kinds without a
- * rule here pass; their services check them. One rule for every field that names a wallet
- * on a chosen network.
- */
+/** The one rule for every field naming a wallet on a chosen network; kinds without a rule pass. */
 export function addressProblemOn(chainType: string, field: string, value: string): FieldViolation | undefined {
   const rule = ADDRESS_RULES[chainType];
   if (!rule || rule.holds(value)) return undefined;
   return { field, rule: rule.rule, message: `${field} must be ${rule.form}` };
 }
 
-/**
- * Transaction ids per network kind: EVM and ICON 0x and 64 hex digits; Solana a base58
- * signature; Sui a base58 digest of 32 bytes; Stellar and Injective 64 hex digits (a
- * leading 0x accepted for Injective, whose explorers show both).
- */
+/** Injective accepts a leading 0x: its explorers show both. */
 const TX_HASH_RULES: Record<string, { rule: string; holds: (value: string) => boolean; form: string }> = {
   EVM: { rule: 'evmTxHash', holds: (v) => EVM_HASH_PATTERN.test(v), form: '0x followed by 64 hex digits on an EVM network' },
   SOLANA: {
@@ -124,25 +103,20 @@ const TX_HASH_RULES: Record<string, { rule: string; holds: (value: string) => bo
   ICON: { rule: 'iconTxHash', holds: (v) => EVM_HASH_PATTERN.test(v), form: '0x followed by 64 hex digits on ICON' },
 };
 
-/** Whether a text is a transaction id on a network of the given kind. */
 export function txHashProblemOn(chainType: string, field: string, value: string): FieldViolation | undefined {
   const rule = TX_HASH_RULES[chainType];
   if (!rule || rule.holds(value)) return undefined;
   return { field, rule: rule.rule, message: `${field} must be ${rule.form}` };
 }
 
-/**
- * One text per transaction id, so two spellings of one transaction are one submission:
- * hex ids lower case (EVM, ICON, Stellar), Injective's as its chain writes them (upper
- * case, no 0x); base58 ids (Solana, Sui) are case-sensitive and kept as given.
- */
+/** One text per transaction id, so two spellings are one submission; base58 ids are case-sensitive. */
 export function canonicalTxHash(chainType: string, txHash: string): string {
   if (chainType === 'INJECTIVE') return txHash.replace(/^0x/i, '').toUpperCase();
   if (chainType === 'EVM' || chainType === 'ICON' || chainType === 'STELLAR') return txHash.toLowerCase();
   return txHash;
 }
 
-/** One text per wallet: hex addresses (EVM, Sui) lower case; the others are case-checked forms, kept as given. */
+/** Hex addresses lower case; the others are case-checked forms, kept as given. */
 export function canonicalAddress(chainType: string, address: string): string {
   return chainType === 'EVM' || chainType === 'SUI' ? address.toLowerCase() : address;
 }

@@ -2,14 +2,9 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
 
-/** The longest organisation name, wherever one is given (portal, operator routes, the bus). */
 export const ORGANISATION_NAME_MAX_LENGTH = 64;
 
-/**
- * An organisation's `name`: 1 to 64 characters, not blank, with the same messages on every
- * path that creates one (partner-portal-api's `POST /portal/api/orgs`, key-registry's
- * operator route and its bus handler).
- */
+/** The same messages on every path that creates an organisation (portal, operator route, bus). */
 export function OrganisationNameField(): PropertyDecorator {
   const max = ORGANISATION_NAME_MAX_LENGTH;
   return applyDecorators(

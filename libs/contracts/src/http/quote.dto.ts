@@ -119,7 +119,6 @@ export class QuoteResponseDto implements QuoteResponse {
 /** `POST /v1/swaps/limit-orders`: the intent body without a deadline (a limit order carries 0). */
 export class LimitOrderRequestDto extends OmitType(IntentRequestDto, ['deadline'] as const) {}
 
-/** A transaction as a builder returned it: EVM `{ from, to, value, data }`, Solana the base64 form. */
 export class GasTxDto {
   @ApiProperty()
   @MaxLength(128)

@@ -6,7 +6,7 @@ import { checksummedAddress } from './evm-checksum';
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
-/** A uint256 as a decimal string: digits only (no sign, exponent or fraction), at most 2^256 - 1. */
+/** Digits only (no sign, exponent or fraction), at most 2^256 - 1. */
 export function isUint256String(value: unknown): boolean {
   return typeof value === 'string' && /^(0|[1-9]\d{0,77})$/.test(value) && BigInt(value) <= UINT256_MAX;
 }
@@ -27,10 +27,7 @@ export function IsUint256String(options?: ValidationOptions): PropertyDecorator 
   );
 }
 
-/**
- * An amount above zero (rule `positive`), beside IsUint256String: a decimal string whose
- * first digit is not 0 (so `"0"` and leading zeros are refused, each saying why).
- */
+/** Beside IsUint256String: refuses `"0"` and leading zeros, each saying why. */
 export function IsPositiveAmount(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {
@@ -44,12 +41,7 @@ export function IsPositiveAmount(options?: ValidationOptions): PropertyDecorator
   );
 }
 
-/**
- * An EVM address as text: 0x and 40 hex digits; when the letters mix cases they must be a
- * valid EIP-55 checksum (a wrong one is a typo, not an address), while all lower or all
- * upper case carries no checksum. The one rule every field holding an EVM address follows.
- */
-/** A 32-byte hash as EVM networks write it (a transaction hash, an intent hash): 0x and 64 hex digits, either case. */
+/** A transaction or intent hash: 0x and 64 hex digits, either case. */
 export const EVM_HASH_PATTERN = /^0x[0-9a-fA-F]{64}$/;
 
 export function isEvmAddressText(value: unknown): value is string {
@@ -96,42 +88,26 @@ import { addressProblemOn, txHashProblemOn } from './network-addresses';
 
 export { addressProblemOn, canonicalAddress, canonicalTxHash, txHashProblemOn } from './network-addresses';
 
-/**
- * A nested object field: validated as its class, and an object (class-validator's
- * ValidateNested alone lets an array through, whose elements it checks instead: `[]`
- * passed as an intent). The one way a DTO nests another.
- */
+/** The one way a DTO nests another: ValidateNested alone lets an array through (`[]` passed as an intent). */
 export function NestedObject(type: () => new () => object): PropertyDecorator {
   return applyDecorators(ValidateNested(), Type(type), IsObject({ message: '$property must be an object' }));
 }
 
-/**
- * What a body field's rule depends on when it names something on a chain the body names:
- * `chainKey` (the field is a chain key: it must be known), `token` (a supported token of
- * that chain), `address` (a wallet in that chain's form), `txHash` (a transaction id of
- * that chain's kind), `intentFrom` (an intent whose srcChain must be that chain's relay id).
- */
+/** `intentFrom`: an intent whose srcChain must be the named chain's relay id. */
 export type ChainBoundKind = 'chainKey' | 'token' | 'address' | 'txHash' | 'intentFrom';
 
-/** What the chain-bound rules ask of the service's chain catalog. */
 export interface ChainRules {
-  /** A chain by key or alias in any letter case; undefined when the deployment has none. */
+  /** Key or alias in any letter case. */
   findChain(keyOrAlias: string): Promise<{ key: string; type: string; relayChainId: string } | undefined>;
-  /** Whether the address is a supported token of the chain (EVM addresses in any case). */
+  /** EVM addresses in any case. */
   hasToken(chainKey: string, address: string): Promise<boolean>;
 }
 
 const CHAIN_BOUND = 'chainBound';
 
-/**
- * Declares a body field whose rule depends on a chain the body names (`chainField`): it
- * is checked in the same pass as the field rules by a service that knows the chains (the
- * validation pipe given ChainRules), so a body's problems are answered all at once. Where
- * no service checks it (a bus payload), the builder's own checks still run.
- */
+/** Checked by the validation pipe in the same pass as the field rules, so a body's problems come all at once. */
 export function OnChain(kind: ChainBoundKind, chainField?: string): PropertyDecorator {
-  // Recorded among class-validator's metadata (which mapped types such as OmitType copy),
-  // passing by itself: the pipe reads it and runs the rule with the chains it knows.
+  // Passes by itself, kept in class-validator's metadata (which OmitType copies): the pipe runs the rule.
   return ValidateBy({ name: CHAIN_BOUND, constraints: [kind, chainField], validator: { validate: () => true } });
 }
 
@@ -163,11 +139,7 @@ export function hasChainBoundFields(target: unknown): target is new (...args: ne
   return typeof target === 'function' && chainBoundFieldsOf(target as new (...args: never[]) => unknown).length > 0;
 }
 
-/**
- * The chain-bound rules of a body (as sent: before any transform), each naming its field.
- * Fields already refused by their own rules, values of the wrong type and chains the body
- * does not name correctly are left to the field rules (one problem per field).
- */
+/** On the body as sent; what the field rules already refuse is left to them (one problem per field). */
 export async function chainBoundProblems(
   target: new (...args: never[]) => unknown,
   body: Record<string, unknown>,
@@ -214,7 +186,6 @@ async function chainBoundProblem(
   return tokenProblemOn(chain, field, value, await rules.hasToken(chain.key, value));
 }
 
-/** A token field's rule on its chain: an address of the chain's form (EVM: the EIP-55 rule), of a supported token. */
 export function tokenProblemOn(
   chain: { key: string; type: string },
   field: string,
