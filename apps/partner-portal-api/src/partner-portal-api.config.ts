@@ -11,14 +11,14 @@ export class PartnerPortalApiConfig extends WithOperatorRoutes(WithCache(WithDat
   @IsIn(['key-registry', 'disabled'], { message: 'PORTAL_KEY_SERVICE must be key-registry or disabled' })
   PORTAL_KEY_SERVICE: 'key-registry' | 'disabled' = 'key-registry';
 
-  /** Where people open the portal (invitation links are built on it). */
+  /** Invitation links are built on it. */
   @IsUrl(
     { require_tld: false, protocols: ['http', 'https'], require_protocol: true },
     { message: 'PORTAL_PUBLIC_URL must be an http(s) URL' },
   )
   PORTAL_PUBLIC_URL = 'http://localhost:3000';
 
-  /** How long a session lasts after sign-in (absolute; signing in again starts a new one). */
+  /** Absolute; signing in again starts a new one. */
   @Type(() => Number)
   @Min(60_000)
   @Max(30 * 24 * 3_600_000)
@@ -38,7 +38,6 @@ export class PartnerPortalApiConfig extends WithOperatorRoutes(WithCache(WithDat
   @IsInt()
   SIGN_IN_WINDOW_MS = 15 * 60_000;
 
-  /** How long an invitation link can be accepted. */
   @Type(() => Number)
   @Min(60_000)
   @Max(90 * 24 * 3_600_000)

@@ -5,12 +5,7 @@ import WebSocket from 'ws';
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 30_000;
 
-/**
- * The solver's end of the marketplace connection: a WebSocket authenticated with its
- * credential, kept alive with heartbeats (answered, and watched: a marketplace silent for
- * 2.5 heartbeats is presumed gone), and reopened with exponential back-off whenever it
- * drops. Frames go to `onFrame`; `send` drops frames while disconnected.
- */
+/** Reopened with back-off whenever it drops; `send` drops frames while disconnected. See docs/integrators/solvers.md. */
 export class MarketplaceClient {
   private socket?: WebSocket;
   private retryMs = FIRST_RETRY_MS;

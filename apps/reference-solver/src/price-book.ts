@@ -3,19 +3,14 @@ import { priceOf } from './pricing';
 
 interface Price {
   value: bigint;
-  /** Start of the candle it closes (UNIX seconds). */
+  /** Start of the candle it closes, UNIX seconds. */
   at: number;
 }
 
-/**
- * The latest USD prices, read from the oracle's public candles: the close of the newest
- * one-minute candle of each symbol the solver has been asked about. A symbol is fetched
- * on first use and then kept fresh every PRICE_REFRESH_MS; a price older than
- * PRICE_MAX_AGE_SECONDS counts as none.
- */
+/** The newest 1m close of each symbol asked about, fetched on first use, then every PRICE_REFRESH_MS. */
 export class PriceBook {
   private readonly prices = new Map<string, Price>();
-  /** Symbols asked for, each with its first fetch (concurrent first uses wait for the same one). */
+  /** Concurrent first uses wait for the same fetch. */
   private readonly watched = new Map<string, Promise<void>>();
 
   constructor(
@@ -24,7 +19,6 @@ export class PriceBook {
     private readonly logger: Logger,
   ) {}
 
-  /** The current price, fetched now if the symbol was never asked for. */
   async price(symbol: string): Promise<bigint | undefined> {
     let first = this.watched.get(symbol);
     if (!first) this.watched.set(symbol, (first = this.fetch(symbol)));
@@ -32,7 +26,6 @@ export class PriceBook {
     return this.fresh(symbol);
   }
 
-  /** The price as last read, without waiting. */
   fresh(symbol: string): bigint | undefined {
     const price = this.prices.get(symbol);
     if (!price || Date.now() / 1000 - price.at > this.maxAgeSeconds + 60) return undefined;

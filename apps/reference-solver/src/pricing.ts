@@ -4,7 +4,6 @@ import { parseUnits } from 'viem';
 export const PRICE_DECIMALS = 18;
 const PRICE_ONE = 10n ** BigInt(PRICE_DECIMALS);
 
-/** A decimal price string (`"3021.45"`) as an 18-decimal fixed-point integer. */
 export function priceOf(text: string): bigint {
   return parseUnits(text, PRICE_DECIMALS);
 }
@@ -15,10 +14,7 @@ export interface Side {
   price: bigint;
 }
 
-/**
- * What `amountIn` of the input buys of the output at these prices, less the spread in basis
- * points, rounded down (in one division, so no intermediate rounding).
- */
+/** Less the spread, rounded down in one division (no intermediate rounding). */
 export function outputFor(amountIn: bigint, input: Side, output: Side, spreadBps: number): bigint {
   if (input.price <= 0n || output.price <= 0n) return 0n;
   const numerator = amountIn * input.price * 10n ** BigInt(output.decimals) * BigInt(10_000 - spreadBps);
@@ -26,7 +22,7 @@ export function outputFor(amountIn: bigint, input: Side, output: Side, spreadBps
   return numerator / denominator;
 }
 
-/** The USD value of an amount, in whole dollars (rounded down). */
+/** Whole dollars, rounded down. */
 export function usdValue(amount: bigint, side: Side): bigint {
   return (amount * side.price) / 10n ** BigInt(side.decimals) / PRICE_ONE;
 }

@@ -1,9 +1,4 @@
-/**
- * reference-solver's public entry: what tools and end-to-end tests may use of it (the
- * linter lets them import an app only through its `*.definition.ts`). It is no NestJS
- * service, so its entry is the solver itself, its configuration, and the helper that
- * registers solvers with a quote-builder and starts them.
- */
+/** The public entry tools and end-to-end tests may import; no NestJS service, so the solver itself. */
 export { ReferenceSolver } from './reference-solver';
 export { ReferenceSolverConfig } from './reference-solver.config';
 export { registerAndStartSolvers } from './start-solvers';

@@ -25,7 +25,7 @@ import type { ReferenceSolverConfig } from './reference-solver.config';
 
 const ZERO = '0x0000000000000000000000000000000000000000';
 const BALANCE_TTL_MS = 5_000;
-/** Errors of fillIntent that mean someone else got there first, or the intent is gone. */
+/** Someone else got there first, or the intent is gone. */
 const LOST_RACE = new Set(['IntentNotFound', 'IntentExpired', 'InvalidSolver']);
 
 interface Asset {
@@ -35,14 +35,7 @@ interface Asset {
 
 type Priced = { out: bigint; input: Side; output: Side } | { code: number; message: string };
 
-/**
- * A solver that uses only what an outside solver would: its credential and the
- * marketplace connection, the oracle's public candles for prices, a hub RPC endpoint and
- * its own key. It quotes the oracle's mid price less its spread, within its inventory and
- * a per-trade limit, and fills an intent it is handed with `fillIntent` on the hub when
- * its price meets the intent's minimum output; an intent it cannot fill yet (a limit
- * order below the market) waits, and is tried again on every price refresh.
- */
+/** Uses only what an outside solver would; see docs/integrators/solvers.md#the-reference-solver. */
 export class ReferenceSolver {
   readonly account: PrivateKeyAccount;
   private readonly client: PublicClient;
@@ -54,7 +47,6 @@ export class ReferenceSolver {
   private readonly assets = new Map<string, Promise<Asset | undefined>>();
   private readonly balances = new Map<string, { value: bigint; at: number }>();
   private readonly approved = new Set<string>();
-  /** Intents handed to this solver and not yet filled, by hash. */
   readonly open = new Map<string, ExecuteFrame>();
   private readonly filling = new Set<string>();
   private queue: Promise<void> = Promise.resolve();
@@ -66,7 +58,7 @@ export class ReferenceSolver {
     private readonly logger: Logger,
   ) {
     this.account = privateKeyToAccount(config.SOLVER_PRIVATE_KEY as Hex);
-    // Receipts are awaited by polling: every 250 ms, not viem's default 4 s, so a fill is seen as it lands.
+    // Not viem's default 4 s, so a fill is seen as it lands.
     this.client = createPublicClient({ transport: http(config.HUB_RPC_URL, { timeout: 10_000 }), pollingInterval: config.RECEIPT_POLL_MS });
     this.prices = new PriceBook(config.ORACLE_URL, config.PRICE_MAX_AGE_SECONDS, logger);
     this.aliases = new Map(
@@ -138,7 +130,6 @@ export class ReferenceSolver {
     else this.marketplace.send({ type: 'decline', rfq_id: rfq.rfq_id, code: priced.code, message: priced.message });
   }
 
-  /** What it pays for `amountIn` of `src` in `dst`, at its price, or why it will not. */
   private async price(src: string, dst: string, amountIn: bigint): Promise<Priced> {
     const [inAsset, outAsset] = await Promise.all([this.asset(src), this.asset(dst)]);
     if (!inAsset || !outAsset) return { code: SolverErrorCode.NoPathFound, message: 'unknown asset' };
@@ -161,7 +152,7 @@ export class ReferenceSolver {
     return { out, input, output };
   }
 
-  /** Fills an open intent if its price meets the minimum now; otherwise it stays open for the next refresh. */
+  /** Otherwise it stays open for the next refresh. */
   private async tryFill(intentHash: string): Promise<void> {
     const frame = this.open.get(intentHash);
     if (!frame || this.filling.has(intentHash)) return;
@@ -205,7 +196,7 @@ export class ReferenceSolver {
       const receipt = await this.client.waitForTransactionReceipt({ hash: txHash });
       this.balances.delete(intent.outputToken.toLowerCase());
       if (receipt.status !== 'success') {
-        // Simulated fine, reverted on chain: another solver's fill landed first (or a cancel).
+        // Simulated fine, reverted on chain: another fill (or a cancel) landed first.
         const [open] = await this.client.readContract({
           address: intents,
           abi: INTENTS_ABI,
@@ -226,7 +217,6 @@ export class ReferenceSolver {
     } catch (error) {
       const reason = revertName(error);
       if (reason && LOST_RACE.has(reason)) {
-        // Another solver filled it, or its creator cancelled it: nothing to do.
         this.open.delete(frame.intent_hash);
         this.logger.debug({ intentHash: frame.intent_hash, reason }, 'intent no longer fillable');
         return;
@@ -261,7 +251,6 @@ export class ReferenceSolver {
     this.approved.add(token.toLowerCase());
   }
 
-  /** A hub asset's symbol and decimals, read from the token once. */
   private asset(address: string): Promise<Asset | undefined> {
     const key = address.toLowerCase();
     let known = this.assets.get(key);
@@ -300,7 +289,7 @@ export class ReferenceSolver {
   }
 }
 
-/** The intents contract's custom errors by selector (a node may return a revert viem does not decode). */
+/** By selector: a node may return a revert viem does not decode. */
 const ERROR_NAMES = new Map(INTENTS_ABI.filter((e) => e.type === 'error').map((e) => [toFunctionSelector(`${e.name}()`), e.name]));
 
 function revertName(error: unknown): string | undefined {

@@ -3,11 +3,7 @@ import { createLogger } from '@swap/observability';
 import { ReferenceSolver } from './reference-solver';
 import { ReferenceSolverConfig } from './reference-solver.config';
 
-/**
- * Registers reference solvers with a quote-builder (its operator routes) and starts them,
- * straight on its marketplace, pricing from an oracle: one per wallet, named
- * `<namePrefix>-<i>`. For tests and benches that run quote-builder as a process.
- */
+/** One per wallet, named `<namePrefix>-<i>`, for tests and benches that run quote-builder as a process. */
 export async function registerAndStartSolvers(options: {
   quoteBuilderUrl: string;
   oracleUrl: string;

@@ -3,14 +3,10 @@ import type { RpcObserver } from '@swap/chains';
 import { ServiceMetrics } from '@swap/observability';
 import { Counter, Gauge, Histogram } from 'prom-client';
 
-/** Seconds a swap spends in one step: from under a second (a hub source) to the not-found window and solvers' time. */
+/** From under a second (a hub source) to the not-found window and solvers' time. */
 const STEP_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800];
 
-/**
- * relay-tracker's own metrics, named once (docs/operators/scaling-relay-tracker.md lists
- * them with what to alert on): the followers' lag and reads, settlement's swaps by status,
- * time per step, adoptions, and the backlog an autoscaler scales on.
- */
+/** What to alert on: docs/operators/scaling-relay-tracker.md. */
 @Injectable()
 export class RelayTrackerMetrics implements RpcObserver {
   readonly followerLagBlocks: Gauge<'chain'>;

@@ -25,7 +25,6 @@ import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 import { WEBHOOK_NETWORK, WebhooksService } from './webhooks/webhooks.service';
 import { WebhooksHandlers } from './webhooks/webhooks.handlers';
 
-/** relay-tracker: submissions, the chain followers and their index, settlement driving each swap to solved or failed, the relay lookups, webhooks; the data API's explorer reads. */
 @Module({
   controllers: [SubmissionsHandlers, RelayHandlers, WebhooksHandlers, ExplorerController],
   providers: [
@@ -48,7 +47,7 @@ import { WebhooksHandlers } from './webhooks/webhooks.handlers';
     Adoption,
     WebhooksService,
     WebhookDispatcher,
-    // The system resolver, and no connect hook (tests give their own: docs/architecture/webhooks.md).
+    // Tests give their own resolver and connect hook.
     { provide: WEBHOOK_NETWORK, useValue: {} },
     {
       provide: SettlementChains,

@@ -2,10 +2,6 @@ import { JetStreamWorkQueue, MessagingClient, NatsBus, PgWorkQueue, type WorkQue
 import type pg from 'pg';
 import type { WORK_QUEUES } from './relay-tracker.config';
 
-/**
- * One of relay-tracker's work queues as WORK_QUEUE says: JetStream (cluster mode; its stream
- * and consumer names from libs/contracts WorkQueues) or a PostgreSQL table (the embedded default).
- */
 export async function openWorkQueue(options: {
   kind: (typeof WORK_QUEUES)[number];
   messaging: MessagingClient;

@@ -1,10 +1,4 @@
-/**
- * The quotes bench's solvers, as their own process (so they do not share the load
- * generator's event loop): each connects to the marketplace with its credential and
- * answers every request for quote after a fixed delay, with an amount of its own.
- *
- *   MARKETPLACE_URL=ws://… BENCH_SOLVERS='[{"credential":"slv_…","delayMs":5}]' node bench-solvers.js
- */
+/** Its own process, off the load generator's event loop: MARKETPLACE_URL=ws://… BENCH_SOLVERS='[{"credential":"slv_…","delayMs":5}]'. */
 import WebSocket from 'ws';
 
 const url = process.env.MARKETPLACE_URL!;

@@ -1,14 +1,4 @@
-/**
- * The explorer part of `npm run bench` (`npm run bench -- explorer`): relay-tracker's data
- * API reads on a hub index of 10 million intents (generated once into the bench database
- * and kept: intents, one fill for nine in ten, their IntentCreated and IntentFilled events),
- * each measured under 50 concurrent clients beside its reference in the same run, the same
- * rows fetched by one plain SQL query on a pool of the service's size:
- *  1. an intent by hash, with its events;
- *  2. a user's history page (the user's intents, newest first, about 10 each, with their events);
- *  3. a volume page (50 fills, keyset, from a random place in the table).
- * Only the service's public entry (its definition, for the migrations) is imported.
- */
+/** The explorer part of `npm run bench`; see docs/development.md#the-explorer-part. */
 import { migrateService } from '@swap/service-kit';
 import { unusedPort } from '@swap/testing';
 import { createHash } from 'node:crypto';
@@ -18,18 +8,17 @@ import { relayTracker } from '../../../apps/relay-tracker/src/relay-tracker.defi
 import { concurrently } from './latency';
 import type { BenchContext } from './oracle-bench';
 
-/** Intents in the generated index (BENCH_EXPLORER_INTENTS to try a smaller one). */
 const INTENTS = Number(process.env.BENCH_EXPLORER_INTENTS ?? 10_000_000);
 const USERS = Math.max(1, Math.floor(INTENTS / 10));
 const FIRST_BLOCK = 1_000_000;
 const START = 1_735_689_600; // 2025-01-01T00:00:00Z
 const HUB = '0x92.sonic';
-/** The service's pool size (DATABASE_POOL_MAX default), which the SQL reference uses too. */
+/** DATABASE_POOL_MAX's default, for the SQL reference too. */
 const SQL_POOL = 10;
 const BATCH = 500_000;
 const WARM_UP_SECONDS = 2;
 
-/** Intent `i`'s hash, as the generator writes it: sha256 of i as a signed 64-bit big-endian integer. */
+/** As the generator writes it: sha256 of i as a signed 64-bit big-endian integer. */
 function hashOf(i: number): string {
   const bytes = Buffer.alloc(8);
   bytes.writeBigInt64BE(BigInt(i));
@@ -39,7 +28,7 @@ function hashOf(i: number): string {
 const userAddress = (u: number) => `0x${(u + 0x1000000).toString(16).padStart(40, '0')}`;
 const volumeCursor = (block: number, logIndex: number) => Buffer.from(`${block}:${logIndex}:d`).toString('base64url');
 const blocks = Math.ceil(INTENTS / 4);
-/** A deterministic spread of samples over the table (never the same row twice in a row). */
+/** Never the same row twice in a row. */
 const pick = (i: number, n: number) => ((i * 7919 + 13) % n) + 1;
 
 export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Promise<void> {
@@ -119,7 +108,7 @@ export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Pr
         return body.length;
       };
       const viaSql = (i: number) => read.sql(sql, i).then(() => undefined);
-      // Each warmed up first (connections, prepared plans, the JIT), on other rows than those measured.
+      // Warmed up (connections, prepared plans, the JIT) on other rows than those measured.
       await concurrently(ctx.connections, WARM_UP_SECONDS, (i) => viaService(i + 1_000_003));
       const service = await concurrently(ctx.connections, seconds, viaService);
       await concurrently(ctx.connections, WARM_UP_SECONDS, (i) => viaSql(i + 1_000_003));
@@ -140,7 +129,6 @@ export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Pr
   ctx.print([...lines, '']);
 }
 
-/** The generated hub index: made once (indexes built after the rows), kept for later runs. */
 async function ensureIndex(url: string, ctx: BenchContext): Promise<{ intents: number; fills: number; events: number }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -149,7 +137,7 @@ async function ensureIndex(url: string, ctx: BenchContext): Promise<{ intents: n
     if ((await count('explorer_intents')) !== INTENTS) {
       ctx.print([`generating a hub index of ${INTENTS.toLocaleString('en')} intents into the bench database (once; kept for later runs)…`]);
       await client.query('TRUNCATE relay_tracker.explorer_intents, relay_tracker.explorer_fills, relay_tracker.chain_events');
-      // Rows first, indexes after (built in one sort each), the explorer triggers off: the rows are written as they would keep them.
+      // Indexes after the rows (one sort each), triggers off: the rows are written as the triggers would keep them.
       const { rows: indexes } = await client.query<{ name: string; def: string }>(
         `SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = 'relay_tracker'
          AND tablename IN ('explorer_intents', 'explorer_fills', 'chain_events') AND indexname NOT LIKE '%_pkey'`,
@@ -178,12 +166,7 @@ async function ensureIndex(url: string, ctx: BenchContext): Promise<{ intents: n
   }
 }
 
-/**
- * Intents `$1`…`$2`: four per hub block, one user in USERS ($6) per ten intents (spread
- * over the whole table), a hub wallet per hundred, eight tokens, four source chains; nine
- * in ten filled two blocks later by one of ten solvers (their fill rows written here too),
- * one in ten open.
- */
+/** Four per hub block, a user per ten intents, a hub wallet per hundred; nine in ten filled two blocks later. */
 const GENERATE_INTENTS = `
 WITH g AS (
   SELECT i,
@@ -216,7 +199,6 @@ INSERT INTO relay_tracker.explorer_fills (block_number, log_index, chain_key, in
 SELECT block + 2, 100 + ((i - 1) % 4)::int, $3, hash, fill_tx, to_timestamp($5::bigint + (i - 1) / 4 + 2), solver, tin, tout, 1000000, 995000
 FROM g WHERE filled`;
 
-/** The hub events of the intents created in blocks `$1`…`$2` and of their fills (IntentCreated with the intent, IntentFilled with the state left). */
 const GENERATE_EVENTS = `
 INSERT INTO relay_tracker.chain_events (chain_key, block_number, block_hash, log_index, tx_hash, block_time, kind, intent_hash, data)
 SELECT chain_key, block_number, '0xbench', log_index, tx_hash, block_time, 'intent_created', intent_hash, jsonb_build_object('intent', intent)

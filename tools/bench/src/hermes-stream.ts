@@ -1,10 +1,4 @@
-/**
- * A stand-in for Pyth's Hermes (`/v2/updates/price/latest` and the server-sent event
- * stream `/v2/updates/price/stream`, in the public wire format the real service uses),
- * for the ingestion bench: it streams as fast as the reader takes, one event per second of
- * market time, each carrying one update of every feed. Also the bare reader of the same
- * stream, the reference the service's ingestion is measured against.
- */
+/** A stand-in for Pyth's Hermes in its public wire format, streaming as fast as the reader takes; and the bare reader. */
 import { createParser } from 'eventsource-parser';
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -12,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 
 export interface HermesStream {
   url: string;
-  /** Price symbol → feed id (64 hex digits), as a markets file names them. */
+  /** Symbol → feed id (64 hex digits). */
   feeds: Record<string, string>;
   close(): Promise<void>;
 }
@@ -52,7 +46,6 @@ export async function startHermesStream(symbols: string[]): Promise<HermesStream
     let second = 1;
     let open = true;
     res.on('close', () => (open = false));
-    // Write while the socket takes it; wait for 'drain' when it does not (the reader's pace).
     const pump = () => {
       while (open) {
         let chunk = '';
@@ -78,7 +71,7 @@ export async function startHermesStream(symbols: string[]): Promise<HermesStream
   };
 }
 
-/** The reference: a bare Node reader of the same stream for `seconds`, parsing every event; updates per second. */
+/** Updates per second. */
 export async function bareStreamRate(stream: HermesStream, seconds: number): Promise<number> {
   const abort = new AbortController();
   let updates = 0;

@@ -1,14 +1,4 @@
-/**
- * The intents part of `npm run bench`: `POST /v1/swaps/intents` from an EVM spoke, through
- * api-gateway, in cluster mode against the devnet, at the bench's connection count. The
- * build reads two things from chains: the hub's block time for the deadline check (kept
- * for a second) and the user's hub wallet (kept per user, in the process and in Redis).
- * New users: every request comes from another of 100 000 users, so each build asks the
- * hub's wallet factory as a new user's would; its reference is that same read asked of
- * the devnet's hub node directly (`eth_call getDeployedAddress`, a new user each, same
- * connections). Returning users: 100 users over and over; their reference is the token
- * list through the same gateway. A bare Node server answering a build's body is printed too.
- */
+/** The intents part of `npm run bench`; see docs/development.md#the-intents-part. */
 import autocannon from 'autocannon';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,7 +54,7 @@ export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Pro
         data: '0x',
         partnerFee: { address: '0x000000000000000000000000000000000000fee5', percentage: 10 },
       });
-    // Distinct users: 0x…0001, 0x…0002, … (valid addresses nobody's hub wallet was looked up for).
+    // Valid addresses nobody's hub wallet was looked up for.
     const USERS = 100_000;
     let nextUser = 1;
     const userAt = (n: number) => `0x${(0xb0000000 + (n % USERS)).toString(16).padStart(40, '0')}`;
@@ -76,7 +66,6 @@ export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Pro
     const firstBody = await first.text();
     if (first.status !== 200) throw new Error(`intents answered ${first.status}: ${firstBody}`);
 
-    // The reference: a bare Node server answering the same body, measured in this run.
     const bodyFile = join(mkdtempSync(join(tmpdir(), 'bench-intents-')), 'body.json');
     writeFileSync(bodyFile, firstBody);
     const bare = { port: await unusedPort(), proxy: await unusedPort() };
@@ -112,7 +101,7 @@ export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Pro
     const r = await autocannon({ ...options, duration: ctx.duration });
     const newUsers = nextUser - usersBefore;
 
-    // The node's own rate for the read a new user's build needs, asked directly (other users again).
+    // The read a new user's build needs, asked of the node directly (other users again).
     const hub = registry.hub;
     const factory = hub.contracts!.hubWalletFactory as Address;
     let nextRead = 0;
@@ -147,7 +136,6 @@ export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Pro
     await autocannon({ ...nodeOptions, duration: Math.min(2, ctx.duration) });
     const node = await autocannon({ ...nodeOptions, duration: ctx.duration });
 
-    // Returning users (their wallets kept) beside the token list through the same gateway.
     const RETURNING = 100;
     let nextReturning = 0;
     const returningOptions = {
@@ -168,7 +156,6 @@ export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Pro
     await autocannon({ ...tokenOptions, duration: Math.min(2, ctx.duration) });
     const tokens = await autocannon({ ...tokenOptions, duration: ctx.duration });
     await autocannon({ ...returningOptions, duration: Math.min(2, ctx.duration) });
-    // Where a returning user's build spends CPU: each process's user and kernel time per build.
     const processes = {
       'api-gateway': apiGateway.pid,
       'swap-gateway': swapGateway.pid,

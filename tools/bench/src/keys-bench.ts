@@ -1,8 +1,4 @@
-/**
- * The key-check part of `npm run bench`: a keyed route (POST /v1/swaps/intents/hash on
- * swap-gateway, cluster mode) with its family in `off`, and in `enforce` with a valid key,
- * in one run. The check is a SHA-256 and a map look-up, so the ratio should stay near 100%.
- */
+/** The key part of `npm run bench`; see docs/development.md#the-key-part. */
 import { withDatabase } from '@swap/persistence';
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
@@ -14,10 +10,7 @@ const INTENT = sampleIntent();
 export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promise<void> {
   const url = ctx.benchDatabaseUrl;
 
-  // Two swap-gateways, each with its quote-builder and key-registry (a fresh one each run,
-  // modes off): one whose family is then enforced, one whose family stays off (its registry
-  // in a database of its own). Runs alternate between them so that drift of this shared
-  // machine falls on both alike.
+  // Runs alternate between the two so that drift of this shared machine falls on both alike.
   const ports = { quote: await unusedPort(), swap: await unusedPort(), quoteOff: await unusedPort(), swapOff: await unusedPort() };
   const common = { DATABASE_URL: url, NATS_URL: ctx.natsUrl, HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' };
   const enforced = { ...common, NATS_SUBJECT_PREFIX: `bench-enforce-${Date.now()}` };
@@ -108,8 +101,7 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
     p99: worst(results.enforce),
     non2xx: results.enforce.reduce((s, r) => s + r.non2xx, 0),
   };
-  // Each enforce run against the off run just before it: the median of those ratios is the
-  // figure least moved by whatever else the machine does meanwhile.
+  // The median of paired ratios is the figure least moved by whatever else the machine does.
   const ratios = results.enforce.map((r, i) => r.rps / results.off[i].rps).sort((a, b) => a - b);
   const medianRatio = ratios[Math.floor(ratios.length / 2)];
   const cpu = (rs: { cpuPerRequest: number }[]) =>
@@ -134,7 +126,6 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
   ]);
 }
 
-/** User + system CPU seconds a process has used (Linux /proc), 0 where unknown. */
 function cpuSeconds(pid: number | undefined): number {
   if (!pid) return 0;
   try {

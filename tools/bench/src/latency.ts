@@ -4,17 +4,13 @@ export interface LatencyRequest {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
-  /** The status every answer must have (a different one stops the bench). */
+  /** A different one stops the bench. */
   status?: number;
-  /** A pause before each request (the machine idles between them, as it does while a quote waits for solvers). */
+  /** The machine idles between requests, as while a quote waits for solvers. */
   pauseMs?: number;
 }
 
-/**
- * Latency without queueing: one connection, one request at a time, for `seconds`. Under
- * saturating load p50 is mostly time spent waiting in line (Little's law), which says
- * little about what a hop or a service itself adds; this is where milliseconds are read.
- */
+/** One request at a time: under saturating load p50 is mostly queueing (Little's law), not what a hop adds. */
 export async function sequentialLatency(
   origin: string,
   request: LatencyRequest,
@@ -39,14 +35,13 @@ export async function sequentialLatency(
   return percentiles(samples);
 }
 
-/** p50 and p99 of latency samples (sorted in place), and how many there were. */
+/** Sorts in place. */
 export function percentiles(samples: number[]): { p50: number; p99: number; n: number } {
   samples.sort((a, b) => a - b);
   const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
   return { p50: at(0.5), p99: at(0.99), n: samples.length };
 }
 
-/** Runs `clients` loops of `once(i)` (i counting across them) for `seconds`; latency samples. */
 export async function concurrently(clients: number, seconds: number, once: (i: number) => Promise<number | void>) {
   const samples: number[] = [];
   let next = 0;

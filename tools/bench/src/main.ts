@@ -1,17 +1,4 @@
-/**
- * `npm run bench`: requests per second and latency of `GET /v1/swaps/tokens/<chain_key>`
- * through api-gateway and directly on swap-gateway (cluster mode: one process per service,
- * NATS between swap-gateway and quote-builder), with a bare Node server and a minimal
- * undici proxy measured in the same run as the reference for one proxy hop. The load
- * generator (autocannon, in this process), the proxies and the services share the
- * machine's cores, so the figures that matter are the ratios within one run.
- *
- * `npm run bench -- gateway|keys|intents|quotes|oracle|explorer|settlement` runs one part. Variables: BENCH_DURATION (seconds per
- * measurement, default 8), BENCH_CONNECTIONS (50), BENCH_LOG_LEVEL (services' log level,
- * default info), BENCH_NODE_ARGS (node flags for every process it starts, e.g. `--cpu-prof
- * --cpu-prof-dir=/tmp/prof`), NATS_URL, REDIS_URL, DATABASE_URL (a server URL; the bench uses its own
- * database swap_bench on it).
- */
+/** `npm run bench`, its parts and variables: docs/development.md#benchmarks. */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -39,7 +26,6 @@ const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const ROUTE = '/v1/swaps/tokens/0xa4b1.arbitrum';
 const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-/** The bench's own database on the server (quote-builder's tables, the oracle's year of candles). */
 const BENCH_DATABASE_URL = withDatabase(POSTGRES_URL, 'swap_bench');
 
 interface Measurement {
@@ -53,20 +39,17 @@ interface Measurement {
 
 const children: ChildProcess[] = [];
 
-/** Service PORT → its ADMIN_PORT, where /readyz answers. */
 const adminPorts = new Map<number, number>();
 
-/** The run's key-set signing pair: key-registry signs with it, every swap-gateway verifies. */
 const keySetEnv = generateKeySetEnv();
 
-/** Starts a built entry point; a service (one given a PORT) also gets a free ADMIN_PORT. */
+/** A service (one given a PORT) also gets a free ADMIN_PORT. */
 async function start(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildProcess> {
   const full: Record<string, string> = { ...keySetEnv, ...env };
   if (full.PORT) {
     full.ADMIN_PORT ??= String(await unusedPort());
     adminPorts.set(Number(full.PORT), Number(full.ADMIN_PORT));
   }
-  // BENCH_NODE_ARGS: extra node flags for every process started (--cpu-prof --cpu-prof-dir=… to see where a figure goes).
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...extra, ...nodeArgs, join(ROOT, script)], {
     env: { ...process.env, ...full },
@@ -76,7 +59,6 @@ async function start(script: string, env: Record<string, string>, nodeArgs: stri
   return child;
 }
 
-/** Waits for a service started with this PORT to answer on its admin port (`/readyz` unless told). */
 async function waitForService(port: number, path = '/readyz'): Promise<void> {
   const admin = adminPorts.get(port);
   if (admin === undefined) throw new Error(`no service was started on port ${port}`);

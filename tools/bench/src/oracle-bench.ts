@@ -1,17 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-/**
- * The oracle-candles part of `npm run bench`, every figure beside a reference measured in
- * the same run:
- *  1. cached reads through api-gateway: 500 candles vs the tiny markets body, same hop;
- *  2. uncached reads of 5000 1m candles (a new range each time) from a table of one year
- *     of 1m candles for 20 symbols (about 10.5 million rows; generated once into the bench
- *     database and kept), under concurrent load, against the same rows fetched by one plain
- *     SQL query each on a pool of the service's size;
- *  3. ingestion through the service: oracle-candles reading a Hermes stand-in's event
- *     stream as fast as it can (aggregating and merging into PostgreSQL), against a bare
- *     Node reader of the same stream.
- * Only the service's public entry (its definition, for the migrations) is imported.
- */
+/** The oracle-candles part of `npm run bench`; see docs/development.md#the-oracle-part. */
 import { migrateService } from '@swap/service-kit';
 import { unusedPort } from '@swap/testing';
 import autocannon from 'autocannon';
@@ -27,23 +15,16 @@ import { concurrently } from './latency';
 
 export interface BenchContext {
   postgresUrl: string;
-  /** The bench's own database (`swap_bench`), quote-builder's tables migrated. */
+  /** `swap_bench`, quote-builder's tables migrated. */
   benchDatabaseUrl: string;
   redisUrl: string;
   duration: number;
   connections: number;
-  /** Starts a built entry point; one given a PORT also gets a free ADMIN_PORT. */
   start(script: string, env: Record<string, string>, nodeArgs?: string[]): Promise<ChildProcess>;
   waitFor(url: string): Promise<void>;
-  /** Waits for the service started on this PORT to answer on its admin port (`/readyz` unless told). */
   waitForService(port: number, path?: string): Promise<void>;
-  /** The admin port of the service started on this PORT (`/metrics`). */
   adminPortOf(port: number): number;
-  /**
-   * Starts a key-registry with these settings on a fresh key_registry schema of `databaseUrl`
-   * (the bench's database unless told; every family off), ready: the signed key set every
-   * swap-gateway needs. Every process gets the run's key pair.
-   */
+  /** On a fresh key_registry schema, every family off: the signed key set every swap-gateway needs. */
   startKeyRegistry(env: Record<string, string>, databaseUrl?: string): Promise<number>;
   print(lines: string[]): void;
 }
@@ -57,7 +38,6 @@ export async function benchOracle(ctx: BenchContext): Promise<void> {
   await migrateService(url, oracleCandles);
   const rows = await ensureYearOfCandles(url, ctx);
 
-  // 1 + 2: oracle-candles and the gateway as processes, as in a cluster.
   const oraclePort = await unusedPort();
   const gatewayPort = await unusedPort();
   const common = {
@@ -115,7 +95,6 @@ async function measure(url: string, ctx: BenchContext) {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
 }
 
-/** Generates the year of candles once (the bench database keeps it between runs). */
 async function ensureYearOfCandles(url: string, ctx: BenchContext): Promise<number> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -145,10 +124,10 @@ async function ensureYearOfCandles(url: string, ctx: BenchContext): Promise<numb
   }
 }
 
-/** The service's pool size (DATABASE_POOL_MAX default), which the SQL reference uses too. */
+/** DATABASE_POOL_MAX's default, for the SQL reference too. */
 const SQL_POOL = 10;
 
-/** A different 5000-minute range for every read, spread over the year: never a cache hit. */
+/** Never a cache hit. */
 function rangeOf(i: number) {
   const from = START + ((i * 7919) % (YEAR_MINUTES - 6000)) * 60;
   return { symbol: SYMBOLS[i % SYMBOLS.length], from, to: from + 5000 * 60 };
@@ -170,7 +149,6 @@ async function uncachedReads(origin: string, ctx: BenchContext) {
   }
 }
 
-/** The reference for uncached reads: the same rows, one plain SQL query each, same concurrency. */
 async function sqlReads(url: string, ctx: BenchContext) {
   const pool = new pg.Pool({ connectionString: url, max: SQL_POOL });
   try {
@@ -187,7 +165,6 @@ async function sqlReads(url: string, ctx: BenchContext) {
   }
 }
 
-/** The ingestion counters of oracle-candles, read from one /metrics sample (summed over labels). */
 async function ingestionCounters(adminPort: number) {
   const samples = parseMetrics(await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text());
   const sum = (name: string) => samples.filter((m) => m.name === name).reduce((total, m) => total + m.value, 0);
@@ -229,7 +206,6 @@ async function ingestThroughService(url: string, ctx: BenchContext) {
     try {
       await ctx.waitForService(port);
       const admin = ctx.adminPortOf(port);
-      // Warm up until ticks flow, then count over the window.
       const warmUntil = performance.now() + 10_000;
       while ((await ingestionCounters(admin)).ticks === 0 && performance.now() < warmUntil) await new Promise((r) => setTimeout(r, 100));
       await new Promise((r) => setTimeout(r, 1000));

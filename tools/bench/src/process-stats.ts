@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { parseMetrics } from '../../ops/src/prometheus-text';
 
-/** Busy and total jiffies of all CPUs (/proc/stat; zeros where there is none). */
+/** Jiffies; zeros where there is no /proc/stat. */
 export function machineCpu(): { busy: number; total: number } {
   try {
     const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
@@ -13,13 +13,11 @@ export function machineCpu(): { busy: number; total: number } {
   }
 }
 
-/** CPU seconds (user + system) a process has used so far (/proc/<pid>/stat). */
 export function processCpuSeconds(pid: number | undefined): number {
   const { user, system } = processCpuSplit(pid);
   return user + system;
 }
 
-/** CPU seconds a process has used so far, in its own code (user) and in the kernel for it (system: its socket writes, say). */
 export function processCpuSplit(pid: number | undefined): { user: number; system: number } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -30,7 +28,7 @@ export function processCpuSplit(pid: number | undefined): { user: number; system
   }
 }
 
-/** The local nats-server's pid, where this machine runs one (its CPU is part of every bus hop). */
+/** Its CPU is part of every bus hop. */
 export function natsServerPid(): number | undefined {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -43,13 +41,12 @@ export function natsServerPid(): number | undefined {
   return undefined;
 }
 
-/** The sum of a metric's samples (every label set) on a service's /metrics. */
 export async function metricSum(adminPort: number, name: string): Promise<number> {
   const samples = parseMetrics(await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text());
   return samples.filter((m) => m.name === name).reduce((total, m) => total + m.value, 0);
 }
 
-/** Rows a schema's tables had inserted, updated or deleted so far (PostgreSQL's statistics, flushed within a second). */
+/** From PostgreSQL's statistics, flushed when a backend idles. */
 export async function rowsWritten(sql: pg.Pool, schema: string): Promise<number> {
   const { rows } = await sql.query<{ n: string }>(
     `SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::text AS n FROM pg_stat_user_tables WHERE schemaname = $1`,
@@ -58,7 +55,6 @@ export async function rowsWritten(sql: pg.Pool, schema: string): Promise<number>
   return Number(rows[0].n);
 }
 
-/** Messages into a nats-server so far (its monitoring port's /varz). */
 export async function natsMessagesIn(monitorUrl: string): Promise<number> {
   const varz = (await (await fetch(`${monitorUrl}/varz`)).json()) as { in_msgs: number };
   return varz.in_msgs;

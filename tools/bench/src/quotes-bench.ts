@@ -1,11 +1,4 @@
-/**
- * The quotes part of `npm run bench`: `POST /v1/swaps/quote` through api-gateway in
- * cluster mode (api-gateway → swap-gateway → NATS → quote-builder → NATS scatter-gather →
- * five solvers over WebSockets → the best answer, recorded in PostgreSQL). The solvers run
- * in their own process and answer after 5, 16, 27, 38 and 50 ms, so a quote cannot be
- * faster than 50 ms: the figure that matters is how little the marketplace adds to the
- * slowest in-deadline answer. A bare Node server measured in the same run is the reference.
- */
+/** The quotes part of `npm run bench`; see docs/development.md#the-quotes-part. */
 import { unusedPort } from '@swap/testing';
 import autocannon from 'autocannon';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -16,7 +9,7 @@ import { Subjects } from '@swap/contracts';
 import type { BenchContext } from './oracle-bench';
 import { parseMetrics } from '../../ops/src/prometheus-text';
 
-/** The histograms the stage line reads: on which service, which metric, and the stage a sample counts for (none: skipped). */
+/** `stage` undefined: the sample is skipped. */
 const STAGE_SERIES: { on: 'quote' | 'swap'; metric: string; stage: (labels: Record<string, string>) => string | undefined }[] = [
   { on: 'quote', metric: 'quote_stage_seconds', stage: (l) => l.stage },
   { on: 'quote', metric: 'bus_reply_seconds', stage: (l) => (l.subject === Subjects.quoteRequest ? 'reply' : undefined) },
@@ -28,7 +21,6 @@ const STAGE_SERIES: { on: 'quote' | 'swap'; metric: string; stage: (labels: Reco
   },
 ];
 
-/** quote-builder's quote stages, its handler and answer on the bus, and swap-gateway's route, so far: sum and count each. */
 async function quoteStages(adminPorts: { quote: number; swap: number }): Promise<Map<string, { sum: number; count: number }>> {
   const read = async (port: number) => parseMetrics(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
   const samples = { quote: await read(adminPorts.quote), swap: await read(adminPorts.swap) };
@@ -76,7 +68,6 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
   });
   for (const port of [ports.quote, ports.swap, ports.gateway]) await ctx.waitForService(port);
 
-  // Five solvers registered as an operator would, connected through the gateway.
   const operator = `http://127.0.0.1:${ports.quote}/ops/solvers`;
   const stamp = Date.now().toString(36);
   const solvers = [];
@@ -114,7 +105,6 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
   const firstText = await first.text();
   if (first.status !== 200) throw new Error(`quote answered ${first.status}: ${firstText}`);
 
-  // The reference: a bare Node server answering a body of the same size, in this run.
   const bodyFile = join(mkdtempSync(join(tmpdir(), 'bench-quotes-')), 'body.json');
   writeFileSync(bodyFile, firstText);
   await ctx.start('dist/tools/bench/src/reference-servers.js', {
@@ -125,8 +115,7 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
   await ctx.waitFor(`http://127.0.0.1:${ports.proxy}/`);
   const bare = await autocannon({ url: `http://127.0.0.1:${ports.bare}/`, connections: ctx.connections, duration: ctx.duration });
 
-  // Unloaded: one quote at a time, so the figure is the marketplace's own latency; the
-  // solver API's quote (hub assets, api-gateway → quote-builder) shows it without swap-gateway's hop.
+  // One quote at a time, so the figure is the marketplace's own latency.
   const seconds = Math.max(3, Math.round(ctx.duration / 2));
   const stagesBefore = await quoteStages({ quote: ctx.adminPortOf(ports.quote), swap: ctx.adminPortOf(ports.swap) });
   const latency = await sequentialLatency(gateway, { method: 'POST', path: '/v1/swaps/quote', body }, seconds);
@@ -145,10 +134,10 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     quote_type: 'exact_input',
   });
   const solverApi = await sequentialLatency(gateway, { method: 'POST', path: '/v1/intent/quote', body: hubBody }, seconds);
-  // The same hops without a marketplace: a body quote-builder refuses (400) after the same validation.
+  // The same hops without a marketplace: refused (400) after the same validation.
   const refused = JSON.stringify({ ...JSON.parse(body), tokenSrcChainKey: 'nowhere' });
   const path = await sequentialLatency(gateway, { method: 'POST', path: '/v1/swaps/quote', body: refused, status: 400 }, seconds);
-  // The same, each after the machine has idled as long as a quote waits for its slowest solver.
+  // Each after idling as long as a quote waits for its slowest solver.
   const idlePath = await sequentialLatency(
     gateway,
     { method: 'POST', path: '/v1/swaps/quote', body: refused, status: 400, pauseMs: Math.max(...DELAYS_MS) },

@@ -1,12 +1,4 @@
-/**
- * The bench's reference pair, run as its own process: a bare Node `http` server answering
- * a fixed JSON body (the same body as the measured route), and a minimal undici proxy in
- * front of it. They show what one proxy hop costs on this machine by itself. With
- * SSE_PORT, a bare event-stream server too: `GET /` holds a stream open (`text/event-stream`),
- * `POST /fire` writes one event to every open stream, its data the time it was written.
- *
- *   BARE_PORT=… PROXY_PORT=… BODY_FILE=… [SSE_PORT=…] node reference-servers.js
- */
+/** A bare server, an undici proxy and (SSE_PORT) a bare event stream: BARE_PORT=… PROXY_PORT=… BODY_FILE=… [SSE_PORT=…]. */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Pool } from 'undici';

@@ -1,19 +1,4 @@
-/**
- * The settlement part of `npm run bench`, in cluster mode on the devnet (anvil chains, the
- * devnet relayer, a JetStream nats-server of the bench's own with its monitoring port,
- * PostgreSQL, Redis, two reference solvers):
- *  1. IntentFilled on the hub → solved on the status route: swaps submitted a few at a time;
- *     the bench watches the hub for IntentFilled and polls the status route, both every 25 ms;
- *  2. batches of Arbitrum → hub swaps (broadcast first, then submitted at once) with one
- *     relay-tracker replica and then two: swaps/s, and per settled swap the CPU of each
- *     service, relay-tracker's RPC calls, the rows written in its tables and the NATS
- *     messages (the figures docs/operators/capacity.md plans with);
- *  3. status reads through api-gateway beside the token list through the same gateway and a
- *     bare Node server answering the same body;
- *  4. status streams: memory per open stream, transition → event with 1 000 open
- *     (status-streams-bench.ts).
- * Every figure is printed beside its reference from this run.
- */
+/** The settlement part of `npm run bench`; see docs/development.md#the-settlement-part. */
 import { loadChainRegistry } from '@swap/chains';
 import { migrateService } from '@swap/service-kit';
 import { TestNatsServer, unusedPort } from '@swap/testing';
@@ -57,18 +42,14 @@ import {
 
 const LATENCY_SWAPS = Number(process.env.BENCH_SETTLEMENT_LATENCY_SWAPS ?? 40);
 const BATCH = Number(process.env.BENCH_SETTLEMENT_BATCH ?? 120);
-/** Swaps settled by freshly started replicas before a batch is measured (their code compiled, their connections open). */
+/** Settled by fresh replicas before a batch is measured (code compiled, connections open). */
 const WARM_UP = Number(process.env.BENCH_SETTLEMENT_WARM_UP ?? 40);
 /** relay-tracker's SETTLEMENT_CONCURRENCY default. */
 const CONCURRENCY = 32;
-/** PostgreSQL flushes a backend's statistics when it has been idle this long (PGSTAT_IDLE_INTERVAL, 10 s), so a batch's writes are read after it. */
+/** PostgreSQL flushes an idle backend's statistics after PGSTAT_IDLE_INTERVAL (10 s). */
 const STATS_SETTLE_MS = 11_000;
 const TOKEN_LIST = '/v1/swaps/tokens/0xa4b1.arbitrum';
-/**
- * Replica counts the batches run with, in order: `1,2,2,1` (the devnet slows as it grows, so
- * each count is measured early and late and compared by its mean). BENCH_TRACKER_NODE_ARGS
- * (say `--cpu-prof --cpu-prof-dir=/tmp/prof`) go to relay-tracker's node.
- */
+/** The devnet slows as it grows, so each count is measured early and late. */
 const REPLICA_COUNTS = (process.env.BENCH_SETTLEMENT_REPLICAS ?? '1,2,2,1').split(',').map(Number);
 
 interface Service {
@@ -83,15 +64,14 @@ interface Batch {
   perSecond: number;
   seconds: number;
   machineBusy: number;
-  /** CPU milliseconds per settled swap, by service (relay-tracker: all replicas together). */
+  /** Per settled swap, by service (relay-tracker: all replicas together). */
   cpuMs: Record<string, number>;
   rpcCalls: number;
-  /** The part of relay-tracker's CPU spent in the kernel on its behalf (socket writes and reads, mostly). */
   trackerSystemShare: number;
   rows: number;
   natsMessages: number;
   stages: Stages;
-  /** The devnet hub's pace before the batch: the median time of a plain transfer, sent and mined. */
+  /** The median time of a plain hub transfer, sent and mined, before the batch. */
   hubPaceMs: number;
 }
 
@@ -121,7 +101,6 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
       CHAIN_PROFILE: devnet.profilePath,
       RELAY_API_URL: devnet.relayApiUrl,
       WORK_QUEUE: 'jetstream',
-      // Webhooks to the bench's own receiver on loopback (status-streams-bench.ts).
       WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
       WEBHOOK_ALLOW_HTTP: 'true',
@@ -142,7 +121,7 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
     };
     const quote = await startService('quote-builder');
     const oracle = await startService('oracle-candles');
-    // The signed key set swap-gateway checks keys with (families off: a key only names its organisation).
+    // Families off: a key only names its organisation.
     const keyRegistryPort = await ctx.startKeyRegistry(common);
     const swapGateway = await startService('swap-gateway');
     const apiGateway = await startService('api-gateway', {
@@ -161,7 +140,6 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
     await runTrackers(1);
     const gateway = `http://127.0.0.1:${apiGateway.port}`;
 
-    // Two reference solvers on the marketplace, pricing from the oracle.
     const hub = registry.hub;
     solvers.push(
       ...(await registerAndStartSolvers({
@@ -185,7 +163,6 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
     const watcher = new FillWatcher(swaps.client(HUB), registry.hub.contracts!.intents as Address);
     watcher.start();
 
-    // 1. IntentFilled seen on the hub → solved on the status route.
     const latencies: Record<'hub' | 'spoke', number[]> = { hub: [], spoke: [] };
     for (let i = 0; i < LATENCY_SWAPS; i += 4) {
       const group = await Promise.all([0, 1, 2, 3].map((j) => swaps.prepare(j, (i + j) % 2 === 0 ? HUB : OTHER_SPOKE)));
@@ -203,15 +180,13 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
       );
     }
 
-    // What relay-tracker's tables are written while no swap moves (the followers' cursors, every block).
+    // Writes while no swap moves (the followers' cursors, every block).
     const idleRows = await rowsWritten(sql, 'relay_tracker');
     const idleCpu = processCpuSeconds(trackers[0].pid);
     await new Promise((r) => setTimeout(r, STATS_SETTLE_MS));
     const idleRowsPerSecond = ((await rowsWritten(sql, 'relay_tracker')) - idleRows) / (STATS_SETTLE_MS / 1000);
-    /** What one replica spends with no swap moving (its followers, leases and timers), ms of CPU per second. */
     const idleCpuMsPerSecond = ((processCpuSeconds(trackers[0].pid) - idleCpu) * 1000) / (STATS_SETTLE_MS / 1000);
 
-    // 2. Batches: submitted at once, one relay-tracker replica, then two.
     const batches: Batch[] = [];
     for (const replicas of REPLICA_COUNTS) {
       if (replicas !== trackers.length) await runTrackers(replicas);
@@ -274,7 +249,6 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
     }
     watcher.stop();
 
-    // 3. Status reads through the gateway, beside the token list through the same gateway and a bare server.
     const sample = (
       await sql.query<{ tx_hash: string; src_chain_key: string }>(
         `SELECT tx_hash, src_chain_key FROM relay_tracker.submissions WHERE status = 'solved' LIMIT 1`,
@@ -300,7 +274,6 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
     const tokens = await load(`${gateway}${TOKEN_LIST}`);
     const polls = await load(`${gateway}${statusPath}`);
 
-    // 4. Status streams: memory per open stream, transition → event with many open.
     const streams = await benchStatusStreams({
       gateway,
       swapGatewayPid: swapGateway.pid,
@@ -322,7 +295,7 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
     };
     const perSecond = { one: mean(1, (b) => b.perSecond), two: mean(2, (b) => b.perSecond) };
     const cpuPerSwap = { one: mean(1, (b) => b.cpuMs['relay-tracker']), two: mean(2, (b) => b.cpuMs['relay-tracker']) };
-    // Stops the replicas now (and waits), so a profiling run's relay-tracker writes its profile before the bench ends.
+    // Now, so a profiling run's relay-tracker writes its profile before the bench ends.
     for (const t of trackers) if (t.pid) process.kill(t.pid, 'SIGTERM');
     await Promise.all(trackers.map((t) => t.exited));
     ctx.print([

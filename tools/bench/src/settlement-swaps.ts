@@ -18,14 +18,13 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { DEV_KEYS } from '../../devnet/src/devnet';
 import { percentile } from './process-stats';
 
-/** anvil's development account 7: used by nothing but the bench's pace measurement. */
+/** Account 7: used by nothing but the pace measurement. */
 const PACE_KEY = '0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356';
 
 export const SPOKE = '0xa4b1.arbitrum';
 export const HUB = '0x92.sonic';
 export const OTHER_SPOKE = '0x2105.base';
 
-/** A swap built, signed and broadcast (mined), with its submit-tx body ready. */
 export interface Prepared {
   txHash: Hex;
   srcChainKey: string;
@@ -34,7 +33,6 @@ export interface Prepared {
   body: string;
 }
 
-/** Builds, signs and broadcasts swaps from four demo wallets (the bench's users). */
 export class SwapMaker {
   private readonly accounts: PrivateKeyAccount[] = DEV_KEYS.slice(1, 5).map((k) => privateKeyToAccount(k));
   private readonly chains = new Map<string, { chain: Chain; client: PublicClient }>();
@@ -61,11 +59,7 @@ export class SwapMaker {
     return this.chains.get(key)!.client;
   }
 
-  /**
-   * The devnet's own pace: the median time of `samples` plain transfers on the hub, each sent
-   * and waited for (from anvil account 7, which nothing else uses). Printed beside each batch:
-   * the relayer and the solvers send every hub transaction of a swap one after another.
-   */
+  /** The median plain hub transfer, sent and mined: the relayer and solvers send a swap's hub transactions one after another. */
   async hubRoundTripMs(samples = 10): Promise<number> {
     const { chain, client } = this.chains.get(HUB)!;
     const wallet = createWalletClient({ chain, transport: http(), account: privateKeyToAccount(PACE_KEY) });
@@ -91,7 +85,7 @@ export class SwapMaker {
     }
   }
 
-  /** One Arbitrum swap to `dst`, built and broadcast (mined), not yet submitted. */
+  /** Built and broadcast, not yet submitted. */
   async prepare(wallet: number, dst: string): Promise<Prepared> {
     const account = this.accounts[wallet];
     const built = await this.post<BuildResponse & { tx: EvmTx }>('/v1/swaps/intents', {
@@ -111,7 +105,6 @@ export class SwapMaker {
     return { txHash, srcChainKey: SPOKE, walletAddress: account.address, intentHash, body };
   }
 
-  /** `count` hub-bound swaps, four wallets building and broadcasting at once. */
   async batch(count: number, dst = HUB): Promise<Prepared[]> {
     const batch: Prepared[] = [];
     await Promise.all(
@@ -155,7 +148,7 @@ export class SwapMaker {
   }
 }
 
-/** When each IntentFilled was first seen on the hub (performance.now(), and the wall clock in `seenAt`), read every `everyMs`. */
+/** `seen`: performance.now(); `seenAt`: the wall clock. */
 export class FillWatcher {
   readonly seen = new Map<string, number>();
   readonly seenAt = new Map<string, number>();
@@ -197,7 +190,7 @@ export class FillWatcher {
   }
 }
 
-/** Where a batch's swaps spent their time, from their histories and the fills the watcher saw (wall clock, ms). */
+/** Wall clock, ms. */
 export interface Stages {
   toMarketplace: number[];
   toFill: number[];
@@ -243,7 +236,7 @@ export async function submit(gateway: string, swap: Prepared, headers: Record<st
   if (res.status !== 200) throw new Error(`submit-tx answered ${res.status}: ${await res.text()}`);
 }
 
-/** Polls the status route every `everyMs` until solved; when it was first seen solved (performance.now()). */
+/** When it was first seen solved (performance.now()). */
 export async function pollUntilSolved(gateway: string, swap: Prepared, everyMs: number): Promise<number> {
   const deadline = Date.now() + 120_000;
   for (;;) {

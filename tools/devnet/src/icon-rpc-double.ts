@@ -3,10 +3,8 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { toRlp, type Hex } from 'viem';
 
-/** icx_sendTransaction params as icon-sdk-js writes them (Converter.toRawTransaction, SignedTransaction.getProperties). */
 type RawTransaction = ReturnType<typeof Converter.toRawTransaction>;
 
-/** icx_getTransactionResult's answer, the JSON icon-sdk-js's TransactionResult formatter reads. */
 interface TransactionResultJson {
   status: '0x0' | '0x1';
   to: string;
@@ -24,7 +22,7 @@ interface TransactionResultJson {
 
 type RpcAnswer = { result: unknown } | { error: { code: number; message: string } };
 
-/** A fixed key signing the constructed source transactions (a test key, never funded anywhere). */
+/** A test key, never funded anywhere. */
 const SOURCE_KEY = '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0';
 const GOVERNANCE = 'cx0000000000000000000000000000000000000001';
 const ICX = 10n ** 18n;
@@ -32,33 +30,21 @@ const ICX = 10n ** 18n;
 const hexInt = (value: bigint | number): string => `0x${value.toString(16)}`;
 const hash32 = (seed: string): string => `0x${createHash('sha3-256').update(seed).digest('hex')}`;
 
-/**
- * A stand-in for an ICON node's JSON-RPC v3, for the devnet and tests: no ICON node runs
- * on these machines, so every answer here is constructed. It speaks the real protocol
- * (POST `/api/v3` and the debug API on `/api/v3d`, errors as JSON-RPC errors with HTTP
- * 400 as goloop answers them) for what the platform reads: icx_getLastBlock, icx_call
- * (governance getStepPrice, IRC2 balanceOf), icx_getBalance, debug_estimateStep,
- * icx_getTransactionResult and icx_getTransactionByHash. Every address holds 1 000 000
- * ICX and tokens unless a test sets it, so a build for any well-formed user succeeds.
- * Source transactions are built and signed with icon-sdk-js.
- */
+/** Constructed answers, not an ICON node; see docs/integrators/devnet.md#the-rpc-stand-ins. */
 export class IconRpcDouble {
   private server?: Server;
   private readonly balances = new Map<string, bigint>();
   private readonly transactions = new Map<string, { tx: RawTransaction & { txHash: string }; result: TransactionResultJson }>();
   private height = 80_000_000;
   url = '';
-  /** Loop per step (ICON mainnet's 12.5 Gloop). */
+  /** ICON mainnet's 12.5 Gloop per step. */
   stepPrice = 12_500_000_000n;
-  /** What debug_estimateStep answers for a transaction that would run. */
   steps = 150_000n;
-  /** False: the node has no debug API (debug_* answer "method not found"). */
+  /** False: debug_* answer "method not found". */
   debugApi = true;
-  /** Set: debug_estimateStep answers that the SCORE reverted with this reason. */
   revert?: string;
-  /** True: requests are read and never answered (a node that hangs). */
+  /** A node that hangs. */
   stall = false;
-  /** The wallet that signs the constructed source transactions. */
   readonly sourceWallet = Wallet.loadPrivateKey(SOURCE_KEY);
 
   async start(port = 0): Promise<void> {
@@ -93,16 +79,11 @@ export class IconRpcDouble {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** An address's ICX (and IRC2) balance in loop. */
   setBalance(address: string, loop: bigint): void {
     this.balances.set(address, loop);
   }
 
-  /**
-   * A deposit as the public client sends it (the token's `transfer` to the asset manager,
-   * `_data` = RLP [hub calls, hub wallet]; ICX through wICX with value), signed by
-   * `sourceWallet`, in a block; `failure` makes it fail on chain. Answers its hash.
-   */
+  /** As the public client sends it (`_data` = RLP [hub calls, hub wallet]; ICX through wICX); answers its hash. */
   seedDeposit(deposit: {
     token: string;
     assetManager: string;
@@ -128,7 +109,6 @@ export class IconRpcDouble {
     return this.seedTransaction(new SignedTransaction(transaction, this.sourceWallet).getProperties(), deposit.failure);
   }
 
-  /** Any signed transaction (its properties as SignedTransaction gives them) put in the next block. */
   seedTransaction(signed: RawTransaction, failure?: string): string {
     const txHash = `0x${Util.makeTxHash(signed)}`;
     const height = ++this.height;
@@ -189,7 +169,7 @@ export class IconRpcDouble {
     return { error: { code: -30003, message: `MethodNotFound: ${String(data?.method)}` } };
   }
 
-  /** What the transaction would take; it is refused as goloop would (SCORE error codes -30000 - status). */
+  /** Refused as goloop would (SCORE error codes -30000 - status). */
   private estimate(params: Record<string, unknown>): RpcAnswer {
     let valid: boolean;
     try {

@@ -11,10 +11,9 @@ interface SeededAccount {
   accountNumber: number;
   sequence: number;
   pubKey?: string;
-  /** When set, a simulation whose funds exceed these fails like the bank module's check. */
+  /** A simulation whose funds exceed these fails like the bank module's check. */
   balances?: Coin[];
 }
-/** A transaction as the LCD's GET /cosmos/tx/v1beta1/txs/{hash} answers it. */
 interface RestTx {
   tx: { '@type': string; body: { messages: unknown[]; memo: string; timeout_height: string }; auth_info: unknown; signatures: string[] };
   tx_response: {
@@ -31,21 +30,12 @@ interface RestTx {
 
 const ETH_ACCOUNT = '/injective.types.v1beta1.EthAccount';
 const ETH_PUBKEY = '/injective.crypto.v1beta1.ethsecp256k1.PubKey';
-/** keccak256 of empty code: what every externally owned EthAccount carries. */
+/** keccak256 of empty code, as every externally owned EthAccount carries. */
 const EMPTY_CODE_HASH = 'xdJGAYb3IzySfn2y3McDwOUAtlPKgic7e/rYBF2FpHA=';
-/** Gas a CosmWasm execute simulates to here (a real asset-manager transfer uses a few hundred thousand). */
+/** A real asset-manager transfer uses a few hundred thousand. */
 export const SIMULATED_GAS_USED = 285_000;
 
-/**
- * A stand-in for an Injective LCD (Cosmos REST) endpoint, for the devnet and the adapter's
- * tests: no Injective node runs on these machines. Its answers are constructed, in the
- * shapes a real node's REST gateway gives for the paths @injectivelabs/sdk-ts reads:
- * accounts (an EthAccount; any well-formed inj address has one, unless marked missing),
- * the latest block (a height that advances every 700 ms), simulation (the transaction
- * decoded with the library; it fails on funds beyond a seeded balance) and transaction
- * lookup (seeded transactions, built with the library; any other hash is not found).
- * It listens on 127.0.0.1 only.
- */
+/** Constructed LCD answers, not an Injective node; see docs/integrators/devnet.md#the-rpc-stand-ins. */
 export class InjectiveRpcDouble {
   private server?: Server;
   private readonly started = Date.now();
@@ -75,13 +65,12 @@ export class InjectiveRpcDouble {
     this.accounts.set(address, account);
   }
 
-  /** An address the chain has never seen (the LCD answers 404). */
+  /** The LCD answers 404. */
   markMissing(address: string): void {
     this.accounts.delete(address);
     this.missing.add(address);
   }
 
-  /** A successful asset-manager deposit, as the chain would report it. */
   seedDeposit(input: {
     hash: string;
     sender: string;
@@ -101,7 +90,7 @@ export class InjectiveRpcDouble {
     this.seedTx(input.hash, [message.toWeb3()], 0, '');
   }
 
-  /** A transaction included in a block but failed on chain with `reason` (its raw_log). */
+  /** Failed on chain with `reason` (its raw_log). */
   seedFailed(input: { hash: string; sender: string; contract: string; msg: object; reason: string }): void {
     const message = MsgExecuteContract.fromJSON({ sender: input.sender, contractAddress: input.contract, msg: input.msg, funds: [] });
     this.seedTx(input.hash, [message.toWeb3()], 5, input.reason);
@@ -240,7 +229,6 @@ export class InjectiveRpcDouble {
   }
 }
 
-/** The gRPC gateway's error body: `{ code, message, details }` with the HTTP status it maps the code to. */
 function grpcError(status: number, code: number, message: string): Reply {
   return { status, body: { code, message, details: [] } };
 }

@@ -1,7 +1,4 @@
-/**
- * `npm run devnet`: the local chains on their own (the embedded default starts them too).
- * Variables: DATA_DIR (./.data), DEVNET_PORT (first chain's port, default 8546).
- */
+/** `npm run devnet`: DATA_DIR (./.data), DEVNET_PORT (first chain's port, default 8546). */
 import { resolve } from 'node:path';
 import { stopOnSignals } from '@swap/service-kit';
 import { startDevnet } from './devnet';

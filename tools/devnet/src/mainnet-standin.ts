@@ -29,51 +29,36 @@ import { DEV_KEYS, startAnvil, stopAnvil, waitForRpc } from './devnet';
 const NATIVE = '0x0000000000000000000000000000000000000000';
 
 export interface MainnetStandInOptions {
-  /**
-   * EVM spokes of the mainnet profile to stand in for, besides the hub (always started).
-   * Default: `0xa4b1.arbitrum`.
-   */
+  /** Besides the hub (always started); default `0xa4b1.arbitrum`. */
   spokes?: string[];
-  /**
-   * Token symbols to place, by chain key; a chain not named gets every ERC-20 the profile
-   * lists for it. The hub gets, besides its own, the hub asset of every spoke token placed.
-   */
+  /** Symbols by chain key; a chain not named gets every ERC-20 the profile lists for it. */
   tokens?: Record<string, string[]>;
-  /** Wallets minted `fundUnits` whole tokens of every placed token (spoke tokens and hub assets). Default: anvil development accounts 1 to 4. */
+  /** Default: anvil development accounts 1 to 4. */
   fund?: Address[];
-  /** Whole tokens minted to each funded wallet (default 1 000 000). */
+  /** Whole tokens of every placed token (default 1 000 000). */
   fundUnits?: string;
-  /** Where the compiled devnet contracts are cached (default: a directory under the OS temp dir). */
   cacheDir?: string;
   log?: (line: string) => void;
 }
 
-/** One contract the stand-in put at an address of the mainnet profile. */
 export interface PlacedContract {
   chainKey: string;
   address: Address;
-  /** The devnet contract whose code runs there (tools/devnet/contracts). */
   contract: keyof Artifacts;
-  /** What the profile names there: `intents`, `assetManager`, `token USDC`, `hubAsset of USDC on 0xa4b1.arbitrum`… */
+  /** `intents`, `assetManager`, `token USDC`, `hubAsset of USDC on 0xa4b1.arbitrum`… */
   role: string;
 }
 
 export interface MainnetStandIn {
-  /** The built-in `mainnet` profile with the stand-in RPC endpoints applied (what a service loads from CHAIN_PROFILE=mainnet and CHAIN_RPC_URLS). */
+  /** The `mainnet` profile with the stand-in RPC endpoints applied. */
   registry: ChainRegistry;
-  /** RPC endpoint of each stood-in chain, by chain key. */
   rpcUrls: Record<string, string>;
-  /** The value of CHAIN_RPC_URLS: `0x92.sonic=http://127.0.0.1:…,0xa4b1.arbitrum=http://…`. */
+  /** The value of CHAIN_RPC_URLS. */
   chainRpcUrlsSetting: string;
-  /** anvil's development accounts (0 deploys and is the stand-in's relayer; 1–4 funded by default). */
+  /** 0 deploys; 1–4 funded by default. */
   accounts: { address: Address; privateKey: Hex }[];
-  /** The code placed at mainnet addresses. */
   placed: PlacedContract[];
-  /**
-   * The hub entry (the devnet's `HubEntry`, at an ordinary address: the mainnet profile names
-   * no hub asset manager). The intents contract and hub wallet factory placed on the hub are
-   * wired to it, so spoke deposits and fills bound for a spoke would run as on the devnet.
-   */
+  /** At an ordinary address: the mainnet profile names no hub asset manager. */
   hubEntry: Address;
   close(): Promise<void>;
 }
@@ -87,17 +72,7 @@ interface Node {
   test: TestClient;
 }
 
-/**
- * Local anvil nodes standing in for mainnet RPC endpoints: one per chain, with the real chain
- * id, and the devnet's compiled contracts placed with `anvil_setCode` at the addresses the
- * built-in `mainnet` profile names (the hub's intents contract and wallet factory, each
- * spoke's asset manager and connection, and an ERC-20 at every token and hub-asset address
- * used). The code is what a real deployment of that contract returns (immutables included:
- * each is first deployed with constructor arguments naming the mainnet addresses, then its
- * runtime code is copied); the one storage the constructors write, a token's name and
- * symbol, is set with `anvil_setStorageAt` and read back; balances are minted through the
- * token's own `mint`. Nothing here reaches the internet.
- */
+/** Local anvil nodes with the devnet's code at the mainnet profile's addresses; see docs/integrators/devnet.md#the-mainnet-stand-in. */
 export async function startMainnetStandIn(options: MainnetStandInOptions = {}): Promise<MainnetStandIn> {
   const log = options.log ?? (() => undefined);
   const registry = loadChainRegistry('mainnet');
@@ -135,7 +110,6 @@ export async function startMainnetStandIn(options: MainnetStandInOptions = {}): 
     const deploy = (node: Node, artifact: Artifact, args: unknown[]) => writer(node).deploy(artifact, args);
     const call = (node: Node, artifact: Artifact, address: Address, functionName: string, args: unknown[]) =>
       writer(node).call(artifact, address, functionName, args);
-    /** The runtime code a deployment with these arguments leaves, placed at `at`. */
     const place = async (node: Node, name: keyof Artifacts, args: unknown[], at: string, role: string) => {
       const template = await deploy(node, artifacts[name], args);
       const code = await node.client.getCode({ address: template });
@@ -146,8 +120,7 @@ export async function startMainnetStandIn(options: MainnetStandInOptions = {}): 
       return address;
     };
 
-    // Tokens: one template per decimals (the decimals are an immutable of the code), name and
-    // symbol written to their storage slots, then minted to the funded wallets.
+    // One template per decimals: they are an immutable of the code.
     const templates = new Map<string, Promise<Hex>>();
     const tokenCode = (node: Node, decimals: number) => {
       const key = `${node.chain.key}/${decimals}`;
@@ -189,8 +162,6 @@ export async function startMainnetStandIn(options: MainnetStandInOptions = {}): 
       return all.filter((t) => symbols.includes(t.symbol));
     };
 
-    // The hub: the hub entry (ordinary address), then the intents contract and the wallet
-    // factory at their mainnet addresses, wired to it.
     const hubRelay = BigInt(hubChain.relayChainId);
     const hubEntry = await deploy(hub, artifacts.HubEntry, [deployer.address, hubRelay]);
     const hubConnection = await deploy(hub, artifacts.Connection, [hubRelay]);
@@ -204,8 +175,6 @@ export async function startMainnetStandIn(options: MainnetStandInOptions = {}): 
         await placeToken(hub, t.hubAsset, `${t.name} (hub)`, t.symbol, t.hubDecimals ?? t.decimals, `hubAsset of ${t.symbol}`);
     }
 
-    // Each spoke: its connection and asset manager at their mainnet addresses, its tokens,
-    // and their hub assets on the hub (registered with the hub entry).
     for (const node of spokeNodes) {
       const spoke = node.chain;
       const relay = BigInt(spoke.relayChainId);
@@ -248,11 +217,7 @@ export async function startMainnetStandIn(options: MainnetStandInOptions = {}): 
   }
 }
 
-/**
- * The storage of a Solidity `string` at `slot`: a short one (31 bytes or fewer) in the slot
- * itself with length × 2 in its last byte; a longer one as length × 2 + 1 there and the bytes
- * from keccak256(slot) on.
- */
+/** Solidity's layout: up to 31 bytes in the slot with length × 2 last; longer, length × 2 + 1 there and the bytes from keccak256(slot). */
 export function stringStorage(slot: bigint, value: string): [Hex, Hex][] {
   const bytes = Buffer.from(value, 'utf8');
   const slotHex = numberToHex(slot, { size: 32 });
@@ -272,7 +237,7 @@ export function stringStorage(slot: bigint, value: string): [Hex, Hex][] {
   return out;
 }
 
-/** An anvil for the chain on a free port; a node that dies before answering is replaced (three tries). */
+/** A node that dies before answering is replaced (three tries). */
 async function startNode(chain: ChainInfo, processes: ChildProcess[]): Promise<Node> {
   const chainId = chain.chainId as number;
   for (let attempt = 1; ; attempt++) {

@@ -30,31 +30,21 @@ interface Endpoint {
   client: PublicClient;
   wallet: WalletClient;
   viemChain: Chain;
-  /** Where its messages are read: the chain's connection contract. */
   connection: Address;
-  /** What receives messages bound for it: the hub entry, or the spoke's asset manager. */
+  /** The hub entry, or the spoke's asset manager. */
   receiver: Address;
   nextBlock: bigint;
-  /** Deliveries to this chain go one at a time (one key, one nonce sequence). */
+  /** One at a time: one key, one nonce sequence. */
   queue: Promise<void>;
 }
 
-/**
- * The devnet's stand-in for the relay network: it reads `Message` events from the chains'
- * connection contracts only (by the log's address, never by the event's shape alone),
- * delivers each to its destination with its own funded key (the hub entry for the hub,
- * the asset manager for a spoke), where a sequence number guard makes a second delivery
- * fail, and answers the public relay API (`submit`, `get_transaction_packets`,
- * `get_packet`) for what it carried. Stopped, it delivers nothing; started again, it picks
- * up every message it has not delivered, reading the destinations to tell.
- */
+/** The relay network's stand-in; its rules are in tools/devnet/CONTRACTS.md. */
 export class DevnetRelayer {
   private readonly endpoints = new Map<string, Endpoint>();
   private readonly packets = new Map<string, RelayPacket[]>();
   private readonly account: PrivateKeyAccount;
   private server?: Server;
   private timer?: NodeJS.Timeout;
-  /** Deliveries held back while stopped, sent again on start. */
   private parked: (() => void)[] = [];
   private running = false;
   private scanning = false;
@@ -77,8 +67,7 @@ export class DevnetRelayer {
       });
       this.endpoints.set(chain.relayChainId, {
         chain,
-        // Receipts polled every 20 ms (viem's default is 4 s): deliveries to a chain go one after
-        // another, and anvil takes a few ms longer to mine as its chain grows.
+        // Not viem's 4 s: deliveries to a chain go one after another.
         client: createPublicClient({ chain: viemChain, transport: http(rpc), pollingInterval: 20 }),
         wallet: createWalletClient({ chain: viemChain, transport: http(rpc), account: this.account }),
         viemChain,
@@ -94,7 +83,6 @@ export class DevnetRelayer {
     return this.account.address;
   }
 
-  /** Carries messages from now on, every `pollMs`. */
   start(): void {
     if (this.running) return;
     this.running = true;
@@ -105,14 +93,13 @@ export class DevnetRelayer {
     void this.scan();
   }
 
-  /** Stops carrying messages (the relay API keeps answering what it knows). */
+  /** The relay API keeps answering what it knows. */
   async stop(): Promise<void> {
     this.running = false;
     clearInterval(this.timer);
     await Promise.all([...this.endpoints.values()].map((e) => e.queue.catch(() => undefined)));
   }
 
-  /** Serves the relay API: POST `{ action, params }`. */
   async listen(port = 0): Promise<string> {
     this.server = createServer((req, res) => {
       let body = '';
@@ -168,7 +155,7 @@ export class DevnetRelayer {
     }
   }
 
-  /** The messages of one transaction, read from its receipt (a `submit` need not wait for a scan). */
+  /** From the receipt, so a `submit` need not wait for a scan. */
   private async read(endpoint: Endpoint, txHash: Hex): Promise<void> {
     const receipt = await endpoint.client.getTransactionReceipt({ hash: txHash });
     for (const log of receipt.logs) {
@@ -205,7 +192,6 @@ export class DevnetRelayer {
     }
   }
 
-  /** A message seen on its source chain: a packet, delivered unless it already was. */
   private track(
     source: Endpoint,
     log: {
@@ -213,7 +199,7 @@ export class DevnetRelayer {
       args: { srcChainId?: bigint; dstChainId?: bigint; nonce?: bigint; sender?: Address; dstAddress?: Hex; payload?: Hex };
     },
   ): void {
-    // Only the connection contract's own events count (the filter asked by address; check again).
+    // Only the connection contract's own events count.
     const { srcChainId, dstChainId, nonce, sender, dstAddress, payload } = log.args;
     if (!log.transactionHash || srcChainId === undefined || dstChainId === undefined || nonce === undefined || !sender || !payload) return;
     if (srcChainId.toString() !== source.chain.relayChainId) return;
@@ -243,20 +229,19 @@ export class DevnetRelayer {
     const send = () => {
       destination.queue = destination.queue.then(async () => {
         if (!this.running) {
-          // Stopped: the packet stays pending and goes out on start.
           packet.status = 'pending';
           this.parked.push(send);
           return;
         }
         const delivered = await this.deliver(destination, packet, srcChainId, sender, nonce, payload);
-        // A failed delivery waits for its retry outside the queue, so it never holds up the others.
+        // Retried outside the queue, so it never holds up the others.
         if (!delivered) setTimeout(send, Math.min(5_000, 250 * 2 ** attempt++)).unref();
       });
     };
     send();
   }
 
-  /** One attempt; true once the destination has the message (now or before). */
+  /** True once the destination has the message (now or before). */
   private async deliver(
     destination: Endpoint,
     packet: RelayPacket,
@@ -285,8 +270,7 @@ export class DevnetRelayer {
         args: [srcChainId, sender, connSn, payload],
         account: this.account,
         chain: destination.viemChain,
-        // A fixed, generous limit: the receiver catches a failing call, so an estimate would
-        // find the gas at which the calls fail cheaply rather than the gas they need.
+        // Fixed: the receiver catches failing calls, so an estimate would find the gas at which they fail cheaply.
         gas: DELIVERY_GAS,
       });
       const receipt = await destination.client.waitForTransactionReceipt({ hash });
@@ -302,7 +286,7 @@ export class DevnetRelayer {
     }
   }
 
-  /** The destination transaction of a delivery made earlier (by this relayer before a restart, say). */
+  /** A delivery made earlier (before a restart, say). */
   private async deliveryTx(destination: Endpoint, srcChainId: bigint, connSn: bigint): Promise<string> {
     const event = destination.chain.hub ? RECEIVED : RELEASED;
     const logs = await destination.client.getLogs({ address: destination.receiver, event, args: { srcChainId, connSn }, fromBlock: 0n });

@@ -9,21 +9,12 @@ import {
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 
-/** A transaction the double reports as landed: its wire form (signed) and, for a failed one, the program's error. */
 export interface SeededSolanaTransaction {
   wire: Base64EncodedWireTransaction;
   err?: TransactionError;
 }
 
-/**
- * A stand-in for a Solana RPC endpoint, for the devnet: no Solana validator runs on these
- * machines, and building a Solana transaction needs only a recent blockhash. It answers
- * the JSON-RPC methods the platform calls (getLatestBlockhash, getSlot, getBlockTime,
- * getHealth, getFeeForMessage, getTransaction) with a blockhash that changes every 400 ms,
- * like slots do, Solana's base fee of 5 000 lamports per required signature, and the
- * transactions a test seeded (constructed, signed with @solana/kit; never on any chain),
- * in getTransaction's base64 shape; any other signature is not found (null).
- */
+/** Constructed answers, not a Solana validator; see docs/integrators/devnet.md#the-rpc-stand-ins. */
 export class SolanaRpcDouble {
   private server?: Server;
   private readonly transactions = new Map<string, SeededSolanaTransaction & { slot: number }>();
@@ -56,7 +47,7 @@ export class SolanaRpcDouble {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
-  /** Reports a signed wire transaction as landed (failed when `err` is given); answers its signature. */
+  /** Failed when `err` is given; answers its signature. */
   seedTransaction(transaction: SeededSolanaTransaction): string {
     const signature = getSignatureFromTransaction(getTransactionDecoder().decode(getBase64Encoder().encode(transaction.wire)));
     this.transactions.set(signature, { ...transaction, slot: this.slot() });
@@ -98,7 +89,6 @@ export class SolanaRpcDouble {
     }
   }
 
-  /** getTransaction's answer (encoding base64) for a seeded transaction. */
   private landed(seeded: SeededSolanaTransaction & { slot: number }) {
     const err = seeded.err ?? null;
     return {

@@ -14,7 +14,7 @@ import { createServer, type Server } from 'node:http';
 
 type RpcAnswer = { result: unknown } | { error: { code: number; message: string } };
 
-/** What a seeded source transaction calls: the asset manager's transfer as the public client encodes it. */
+/** The asset manager's transfer as the public client encodes it. */
 export interface SeededDeposit {
   user: string;
   assetManager: string;
@@ -26,18 +26,7 @@ export interface SeededDeposit {
   data: string;
 }
 
-/**
- * A stand-in for a Soroban RPC endpoint (Stellar's JSON-RPC), for the devnet and the
- * Stellar adapter's specs: no Stellar node runs on these machines. Every answer is
- * CONSTRUCTED, typed and encoded with @stellar/stellar-sdk, in the shapes rpc.Server reads:
- * getNetwork (mainnet's passphrase unless told otherwise), getHealth, getLedgerEntries
- * (an account entry for any G… account: seeded ones with their sequence and balance,
- * others with a default, so a build for any well-formed user succeeds), simulateTransaction
- * (a fixed resource fee, the invoked contract's instance read and one entry written, the
- * caller's source-account authorisation; or the error a test seeded for a function), and
- * getTransaction (seeded successful and failed transactions; any other hash NOT_FOUND).
- * It listens on 127.0.0.1 only. No Horizon: the platform reads Soroban RPC alone.
- */
+/** Constructed Soroban RPC answers, not a Stellar node; see docs/integrators/devnet.md#the-rpc-stand-ins. */
 export class StellarRpcDouble {
   private server?: Server;
   private readonly started = Date.now();
@@ -45,7 +34,7 @@ export class StellarRpcDouble {
   private readonly transactions = new Map<string, Record<string, unknown>>();
   private readonly failures = new Map<string, string>();
   url = '';
-  /** The resource fee (stroops) every successful simulation asks. */
+  /** Stroops, asked by every successful simulation. */
   minResourceFee = 87_654n;
 
   constructor(readonly passphrase: string = Networks.PUBLIC) {}
@@ -76,22 +65,20 @@ export class StellarRpcDouble {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
-  /** An account with this sequence (the last used) and balance in stroops. */
+  /** `sequence`: the last used. */
   seedAccount(address: string, sequence: bigint, balance = 100_000_000_000n): void {
     this.accounts.set(address, { sequence, balance });
   }
 
-  /** An account the ledger does not hold (never funded). */
   forgetAccount(address: string): void {
     this.accounts.set(address, null);
   }
 
-  /** Simulations of calls to `fn` answer this error (as a contract that panics does). */
   failSimulation(fn: string, error: string): void {
     this.failures.set(fn, error);
   }
 
-  /** A deposit included in a ledger, successful or failed on chain; answers its hash (hex). */
+  /** Answers its hash (hex). */
   seedDeposit(deposit: SeededDeposit, outcome: 'success' | 'failed' = 'success'): string {
     const operation = new Contract(deposit.assetManager).call(
       'transfer',
@@ -151,7 +138,7 @@ export class StellarRpcDouble {
     return hash;
   }
 
-  /** Ledgers close every 5 s, as on mainnet. */
+  /** Every 5 s, as on mainnet. */
   private ledger(): number {
     return 55_000_000 + Math.floor((Date.now() - this.started) / 5_000);
   }

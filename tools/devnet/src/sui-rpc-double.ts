@@ -27,15 +27,15 @@ import {
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 
-/** The Sui mainnet chain identifier (the digest of its genesis checkpoint). */
+/** The digest of Sui mainnet's genesis checkpoint. */
 export const SUI_MAINNET_CHAIN_IDENTIFIER = '4btiuiMPvEENsttpZC7CZ53DruC3MAgfznDbASZ7DR6S';
 
 export interface SuiRpcDoubleOptions {
-  /** The asset manager as the profile lists it: `<original package>::asset_manager::<config object>`. */
+  /** `<original package>::asset_manager::<config object>`, as the profile lists it. */
   assetManager: string;
-  /** The connection as the profile lists it: `<package>::<module>::<state object>`. */
+  /** `<package>::<module>::<state object>`. */
   connection: string;
-  /** The asset manager's latest package (the config object's `latest_package_id`); the original one unless told. */
+  /** The config object's `latest_package_id`; the original package unless told. */
   latestPackageId?: string;
 }
 
@@ -51,24 +51,14 @@ type JsonRpcAnswer = { result: unknown } | { error: { code: number; message: str
 
 const DEFAULT_BALANCE = 1_000_000_000_000_000n;
 
-/**
- * A stand-in for a Sui full node's JSON-RPC, for the devnet and tests: no Sui node runs on
- * these machines. Every answer is CONSTRUCTED here (typed with @mysten/sui's JSON-RPC
- * types): the asset manager's config object and the connection's state as shared objects,
- * the Move signatures of `asset_manager::transfer` and `connectionv3::send_message_ua` as
- * this project assumes them (their real ABI is not among the public facts), a coin of
- * every type for every owner unless a test seeded that owner's coins, a reference gas
- * price of 750 mist, dry runs with a fixed cost per command, and the source transactions a
- * test seeds. It listens on 127.0.0.1 only.
- */
+/** Constructed answers, not a Sui node; Move signatures as assumed here. See docs/integrators/devnet.md#the-rpc-stand-ins. */
 export class SuiRpcDouble {
   private server?: Server;
   url = '';
   referenceGasPrice = 750n;
   epoch = 1_000n;
-  /** Set to make every dry run fail with this error (a transaction the network would refuse). */
+  /** Every dry run fails with this error (a transaction the network would refuse). */
   dryRunFailure?: string;
-  /** Every JSON-RPC method asked, in order (what a test may assert the adapter read). */
   readonly calls: string[] = [];
   readonly latestPackageId: string;
   private readonly objects = new Map<string, SuiObjectData>();
@@ -147,12 +137,12 @@ export class SuiRpcDouble {
     const server = this.server;
     if (!server) return;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    // Clients keep connections alive; closing waits for them otherwise.
+    // Otherwise closing waits for kept-alive connections.
     server.closeAllConnections();
     await closed;
   }
 
-  /** What `owner` holds of `coinType` (replacing the default coin the double answers for any owner). */
+  /** Replaces the default coin the double answers for any owner. */
   seedCoins(owner: string, coinType: string, coins: SeededSuiCoin[]): void {
     const type = normalizeStructTag(coinType);
     const stored = coins.map((coin, i) =>
@@ -161,11 +151,7 @@ export class SuiRpcDouble {
     this.coins.set(`${normalizeSuiAddress(owner)}|${type}`, stored);
   }
 
-  /**
-   * A source transaction as the node would report it: `transactionData` is the BCS
-   * TransactionData (as a wallet signed it); `error` makes it one that failed on chain.
-   * Answers its digest.
-   */
+  /** `transactionData`: BCS TransactionData as a wallet signed it; `error`: failed on chain. Answers its digest. */
   seedTransaction(transactionData: Uint8Array, outcome: { error?: string; balanceChanges?: BalanceChange[] } = {}): string {
     const digest = TransactionDataBuilder.getDigestFromBytes(transactionData);
     const data = bcs.TransactionData.parse(transactionData);
@@ -278,7 +264,7 @@ export class SuiRpcDouble {
     return { coinObjectId: id, coinType, balance: balance.toString(), version, digest, previousTransaction: digestOf(`${id}:previous`) };
   }
 
-  /** An owner's coins of a type: the seeded ones, or one coin of a large balance (so any well-formed user can build). */
+  /** The seeded ones, or one coin of a large balance so any well-formed user can build. */
   private coinsOf(owner: string, coinType: string): CoinStruct[] {
     const type = normalizeStructTag(coinType);
     const key = `${normalizeSuiAddress(owner)}|${type}`;
@@ -327,7 +313,7 @@ export class SuiRpcDouble {
     };
   }
 
-  /** Effects whose cost grows with the commands run: a constructed schedule, not Sui's. */
+  /** A constructed cost schedule, not Sui's. */
   private effects(
     digest: string,
     sender: string,
@@ -357,7 +343,7 @@ export class SuiRpcDouble {
     };
   }
 
-  /** The fields of a system state the Sui client reads (epoch, gas price, protocol version); the rest left out. */
+  /** Only what the Sui client reads. */
   private systemState(): Partial<SuiSystemStateSummary> {
     return {
       epoch: this.epoch.toString(),
@@ -371,7 +357,6 @@ export class SuiRpcDouble {
   }
 }
 
-/** A deterministic 32-byte object/transaction digest in Sui's base58 form. */
 function digestOf(seed: string): string {
   return toBase58(createHash('sha256').update(seed).digest());
 }

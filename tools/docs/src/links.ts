@@ -1,24 +1,15 @@
-/**
- * The link check of the repository's Markdown (docs/development.md, Documentation): every
- * relative link names a file that exists, every #anchor a heading of the file it points
- * into (GitHub's slugs), every http(s) link is a well-formed URL. Nothing is fetched.
- */
+/** The link check of the repository's Markdown: docs/development.md#documentation. */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 
-/** A link as written in a Markdown file, with the line it is on (1-based). */
 export interface MarkdownLink {
   target: string;
   line: number;
 }
 
-/** Folders never searched for Markdown: dependencies, build output, tools' state. */
 const SKIPPED_DIRECTORIES = new Set(['node_modules', 'dist', 'coverage', 'tmp']);
 
-/**
- * GitHub's heading slug (github-slugger): lower case, every character that is not a
- * letter, mark, digit, connector (`_`), space or hyphen removed, each space a hyphen.
- */
+/** GitHub's heading slug (github-slugger). */
 export function slugify(heading: string): string {
   return headingText(heading)
     .toLowerCase()
@@ -26,7 +17,6 @@ export function slugify(heading: string): string {
     .replace(/ /g, '-');
 }
 
-/** The text a heading renders to: links and images by their text, no code or emphasis marks, no HTML tags. */
 function headingText(heading: string): string {
   return heading
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
@@ -37,7 +27,7 @@ function headingText(heading: string): string {
     .trim();
 }
 
-/** Each line of the file with fenced code blocks blanked (their text is neither heading nor link). */
+/** Fenced code blocks blanked: their text is neither heading nor link. */
 function proseLines(markdown: string): string[] {
   let fence: string | undefined;
   return markdown.split(/\r?\n/).map((line) => {
@@ -54,15 +44,11 @@ function proseLines(markdown: string): string[] {
   });
 }
 
-/** Code spans blanked, so that `[a](b)` written as code is not a link. */
 function withoutCodeSpans(line: string): string {
   return line.replace(/(`+)[\s\S]*?\1/g, (span) => ' '.repeat(span.length));
 }
 
-/**
- * The anchors a Markdown file offers: the slug of every ATX heading (`#` … `######`),
- * duplicates numbered -1, -2, … as GitHub does, and the ids of `<a id>`/`<a name>` tags.
- */
+/** Duplicate headings numbered -1, -2, … as GitHub does; `<a id>`/`<a name>` tags too. */
 export function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
@@ -79,11 +65,6 @@ export function anchorsOf(markdown: string): Set<string> {
   return anchors;
 }
 
-/**
- * Every link target of a Markdown file: inline links and images (`[text](target "title")`),
- * reference definitions (`[id]: target`), autolinks (`<https://…>`) and the `href`/`src`
- * of HTML tags; outside fenced code blocks and code spans.
- */
 export function linksOf(markdown: string): MarkdownLink[] {
   const links: MarkdownLink[] = [];
   proseLines(markdown).forEach((raw, index) => {
@@ -104,7 +85,7 @@ export function linksOf(markdown: string): MarkdownLink[] {
   return links;
 }
 
-/** Why a link is broken, or undefined when it is sound. `file` and `root` are absolute paths. */
+/** Undefined when the link is sound; `file` and `root` are absolute paths. */
 export function checkLink(file: string, target: string, root: string, anchorsOfFile: (path: string) => Set<string>): string | undefined {
   if (target === '') return 'empty link';
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(target);
@@ -153,7 +134,6 @@ export function checkLink(file: string, target: string, root: string, anchorsOfF
   return `no heading with the anchor #${decodedAnchor} in ${where}`;
 }
 
-/** The Markdown files of the repository (README.md, docs/, every other *.md), as paths from `root` with `/`. */
 export function markdownFiles(root: string): string[] {
   const found: string[] = [];
   const walk = (directory: string) => {
@@ -168,7 +148,6 @@ export function markdownFiles(root: string): string[] {
   return found.sort();
 }
 
-/** Every broken link of the repository's Markdown, one line each: `file:line: target: reason`. */
 export function brokenLinks(root: string, files = markdownFiles(root)): string[] {
   const anchorCache = new Map<string, Set<string>>();
   const anchorsOfFile = (path: string) => {

@@ -4,13 +4,7 @@ import { stopOnSignals } from '@swap/service-kit';
 import { resolve } from 'node:path';
 import { startPlatform } from './platform';
 
-/**
- * `npm start`: the embedded default. Variables: PORT (gateway, default 3000), DATA_DIR
- * (default ./.data), LOG_LEVEL (default info), SERVICE_PORTS (`fixed` 3001–3007, or
- * `ephemeral`), DEVNET (`off` to run without the local chains), OPS_TOKEN (the operator
- * routes then need `Authorization: Bearer`, as in a cluster), and CHAIN_PROFILE and a few
- * service variables passed on.
- */
+/** `npm start`; its variables: docs/operators/configuration.md#npm-start-the-embedded-default. */
 async function main(): Promise<void> {
   const dataDir = resolve(process.env.DATA_DIR ?? '.data');
   const gatewayPort = Number(process.env.PORT ?? 3000);

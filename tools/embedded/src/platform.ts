@@ -14,22 +14,16 @@ import { startEmbeddedSolvers, type RunningSolver } from './solvers';
 import { BACKEND_SERVICES, DATABASE_SERVICES, GATEWAY } from '../../platform-services/src';
 
 export interface PlatformOptions {
-  /** Where state lives between runs (PGlite's files). */
   dataDir: string;
-  /** Gateway port; 0 picks a free one. */
+  /** 0 picks a free one. */
   gatewayPort: number;
   /** `fixed`: the documented ports (3001–3007); `ephemeral`: free ports (tests). */
   servicePorts: 'fixed' | 'ephemeral';
   logLevel: string;
   logDestination?: DestinationStream;
-  /** Extra variables for every service (for example CHAIN_PROFILE). */
   env?: Record<string, string>;
-  /**
-   * Start the local chains (tools/devnet) and point quote-builder at them, unless the
-   * variables already name a CHAIN_PROFILE. `fixed` ports start at 8546.
-   */
+  /** Unless the variables already name a CHAIN_PROFILE; `fixed` ports start at 8546. */
   devnet?: boolean;
-  /** Extra variables for the reference solvers (PRICE_REFRESH_MS, say). */
   solverEnv?: Record<string, string>;
 }
 
@@ -39,16 +33,12 @@ export interface Platform {
   databaseUrl: string;
   dataDir: string;
   devnet?: Devnet;
-  /** The reference solvers (with the devnet only: they fill on its hub). */
+  /** With the devnet only: they fill on its hub. */
   solvers: RunningSolver[];
   stop(): Promise<void>;
 }
 
-/**
- * The whole platform in one process: every service on its own port behind the gateway,
- * the in-process bus instead of NATS, PGlite instead of a PostgreSQL server (with the
- * same migrations), memory caches instead of Redis.
- */
+/** One process: the in-process bus for NATS, PGlite for PostgreSQL, memory caches for Redis. */
 export async function startPlatform(options: PlatformOptions): Promise<Platform> {
   const database: EmbeddedDatabase = await startEmbeddedDatabase(options.dataDir);
   const bus = new InProcessBus();
@@ -59,8 +49,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   let solvers: RunningSolver[] = [];
   const stop = async () => {
     for (const s of solvers) await s.solver.stop();
-    // In reverse start order: the gateway first, so no new work arrives, and each service
-    // before the ones it asks over the bus (quote-builder, which answers swap-gateway, last).
+    // The gateway first, so no new work arrives, and each service before the ones it asks over the bus.
     for (const service of [...started].reverse()) await service.close();
     await bus.close();
     await readModels.close();
@@ -82,10 +71,8 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       env.CHAIN_PROFILE = devnet.profilePath;
       env.RELAY_API_URL ??= devnet.relayApiUrl;
     }
-    // No JetStream in process: settlement's work waits in a PostgreSQL table.
     // Invitation links point at the gateway, which serves the portal at /portal/.
     const portalUrl: Record<string, string> = options.gatewayPort ? { PORTAL_PUBLIC_URL: `http://127.0.0.1:${options.gatewayPort}` } : {};
-    // key-registry signs the key set with a key pair made for this run; swap-gateway trusts its public half.
     const base = {
       HOST: '127.0.0.1',
       LOG_LEVEL: options.logLevel,
@@ -107,8 +94,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     const upstreams: Record<string, string> = {};
     for (const service of started) upstreams[upstreamVariable(service.name)] = service.url;
     const gatewayAdminPort = options.servicePorts === 'fixed' ? DefaultAdminPorts['api-gateway'] : 0;
-    // Every client of the embedded default is this machine (127.0.0.1): one address for all of
-    // them, so the gateway's per-client bound is raised unless it is set.
+    // Every client is 127.0.0.1, so the gateway's per-client bound is raised unless it is set.
     const gatewayEnv = {
       UPSTREAM_CONCURRENCY_PER_CLIENT: '1024',
       ...base,
@@ -131,7 +117,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
         env: options.solverEnv,
       });
     }
-    // The reference solvers price from the oracle's candles: "up" means a quote can be answered.
+    // The reference solvers price from the candles: "up" means a quote can be answered.
     if (devnet) await waitForPrices(gateway.url, [...new Set(devnet.profile.tokens.map((t) => t.symbol))], 10_000);
     return { gatewayUrl: gateway.url, services: started, databaseUrl: database.url, dataDir: database.dataDir, devnet, solvers, stop };
   } catch (error) {
@@ -140,10 +126,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   }
 }
 
-/**
- * Waits (bounded) until the oracle serves a recent candle of every token symbol it knows
- * (WETH and the like are priced as another symbol); a start does not fail on it.
- */
+/** Bounded; a start does not fail on it. */
 async function waitForPrices(gatewayUrl: string, tokenSymbols: string[], timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   const markets = await fetch(`${gatewayUrl}/v1/be/oracle/markets`)
@@ -165,11 +148,7 @@ async function waitForPrices(gatewayUrl: string, tokenSymbols: string[], timeout
   return false;
 }
 
-/**
- * Webhooks on one machine: endpoint secrets sealed with a key kept under the data directory
- * (made on the first start, kept across restarts so stored secrets stay readable), and
- * deliveries allowed to this machine's loopback receivers over http (the chart allows neither).
- */
+/** A sealing key kept across restarts so stored secrets stay readable; loopback receivers over http (the chart allows neither). */
 function webhookEnv(dataDir: string): Record<string, string> {
   const keyFile = join(dataDir, 'webhook-encryption.key');
   if (!existsSync(keyFile)) {

@@ -6,7 +6,7 @@ import type { DestinationStream } from 'pino';
 import { ReferenceSolver, ReferenceSolverConfig } from '../../../apps/reference-solver/src/reference-solver.definition';
 import type { Devnet } from '../../devnet/src/devnet';
 
-/** The embedded default's two reference solvers: different spreads, so "best wins" shows. */
+/** Different spreads, so "best wins" shows. */
 export const EMBEDDED_SOLVERS = [
   { name: 'reference-tight', spreadBps: 20 },
   { name: 'reference-wide', spreadBps: 45 },
@@ -19,12 +19,7 @@ export interface RunningSolver {
   solver: ReferenceSolver;
 }
 
-/**
- * Registers the reference solvers with quote-builder through its operator routes (as an
- * operator would), keeps their credentials in the data directory so a restart reuses
- * them, and starts them against the gateway, the oracle and the devnet hub, each with its
- * own funded devnet wallet.
- */
+/** Registered through the operator routes, credentials kept in the data directory so a restart reuses them. */
 export async function startEmbeddedSolvers(options: {
   dataDir: string;
   quoteBuilderUrl: string;
@@ -32,7 +27,7 @@ export async function startEmbeddedSolvers(options: {
   devnet: Devnet;
   logLevel: string;
   logDestination?: DestinationStream;
-  /** The platform's OPS_TOKEN, when set: the registrations then act as its first operator. */
+  /** The registrations then act as its first operator. */
   opsToken?: string;
   env?: Record<string, string>;
 }): Promise<RunningSolver[]> {
@@ -57,7 +52,7 @@ export async function startEmbeddedSolvers(options: {
   for (const [i, plan] of EMBEDDED_SOLVERS.entries()) {
     const known = registered.find((s) => s.name === plan.name);
     if (!known || !saved[plan.name]) {
-      // Registered before but its credential is lost (a new data directory): register it afresh.
+      // Its credential is lost (a new data directory): register it afresh.
       if (known) await ops('DELETE', `/ops/solvers/${known.id}`);
       saved[plan.name] = (await ops<{ credential: string }>('POST', '/ops/solvers', { name: plan.name })).credential;
     }

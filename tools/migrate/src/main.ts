@@ -1,9 +1,4 @@
-/**
- * `npm run migrate [-- <service> ...]`: creates the database named in DATABASE_URL when it
- * is missing, then applies each service's migrations to its own schema (all services that
- * own tables, or only those named). Run it as its own step before the services start (a
- * Kubernetes Job / Helm hook in a cluster); it is safe to run concurrently and repeatedly.
- */
+/** `npm run migrate [-- <service> ...]`: safe to run concurrently and repeatedly; see docs/operators/database-migrations.md. */
 import { redactUrl } from '@swap/config';
 import { ensureDatabase } from '@swap/persistence';
 import { migrateService } from '@swap/service-kit';

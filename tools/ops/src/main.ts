@@ -1,14 +1,4 @@
-/**
- * The operator's tool: `npm run ops -- <command>`. It talks to the running services'
- * operator routes (their own ports, never the gateway) and their /metrics, not to tables.
- *
- * Variables: KEY_REGISTRY_URL (http://127.0.0.1:3005), SPONSORSHIP_KEYS_URL
- * (http://127.0.0.1:3006), PORTAL_API_URL (http://127.0.0.1:3007), QUOTE_BUILDER_URL (http://127.0.0.1:3002), SWAP_GATEWAY_URL
- * (http://127.0.0.1:3001), SWAP_GATEWAY_ADMIN_URL and SPONSORSHIP_KEYS_ADMIN_URL (their
- * /metrics: http://127.0.0.1:4001 and :4006), OPS_TOKEN (when the services have one: your
- * token, or your `name:token` pair of theirs, sent as `Authorization: Bearer`; the services
- * record the operator its credential names).
- */
+/** `npm run ops -- <command>`: docs/operators/operator-access.md#the-ops-tool; PORTAL_API_URL (http://127.0.0.1:3007) too. */
 import { operatorHeaders } from './operator-headers';
 import { parseMetrics, type MetricSample } from './prometheus-text';
 
@@ -169,7 +159,7 @@ run(process.argv.slice(2)).then(
   },
 );
 
-/** An epoch as typed: digits only (the route checks the range), anything else said here. */
+/** Digits only; the route checks the range. */
 function epochOf(text: string): number {
   if (!/^[0-9]{1,13}$/.test(text))
     throw new Error(`epoch must be a whole number of at most 13 digits (at most 10^12), not ${JSON.stringify(text)}`);

@@ -1,10 +1,6 @@
 import { operatorCredentials } from '@swap/config';
 
-/**
- * The headers that carry the operator's credential: `Authorization: Bearer <token>` when
- * OPS_TOKEN is set (one operator's token, or their `name:token` pair of the services' list;
- * the services name the operator after it), nothing on services that answer loopback only.
- */
+/** OPS_TOKEN is one operator's token or `name:token` pair; unset, for services that answer loopback only. */
 export function operatorHeaders(opsToken: string | undefined): Record<string, string> {
   if (!opsToken) return {};
   const credentials = operatorCredentials(opsToken);

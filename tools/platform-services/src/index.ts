@@ -1,7 +1,4 @@
-/**
- * The platform's services, each by its public entry (its definition): the one list the
- * embedded default starts and the migrate tool migrates.
- */
+/** The one list the embedded default starts and the migrate tool migrates. */
 import type { AnyServiceDefinition } from '@swap/service-kit';
 import { apiGateway } from '../../../apps/api-gateway/src/api-gateway.definition';
 import { keyRegistry } from '../../../apps/key-registry/src/key-registry.definition';
@@ -12,7 +9,7 @@ import { relayTracker } from '../../../apps/relay-tracker/src/relay-tracker.defi
 import { sponsorshipKeys } from '../../../apps/sponsorship-keys/src/sponsorship-keys.definition';
 import { swapGateway } from '../../../apps/swap-gateway/src/swap-gateway.definition';
 
-/** Every service behind the gateway, in start order (providers of bus replies first). */
+/** In start order: providers of bus replies first. */
 export const BACKEND_SERVICES: readonly AnyServiceDefinition[] = [
   quoteBuilder,
   keyRegistry,
@@ -25,5 +22,4 @@ export const BACKEND_SERVICES: readonly AnyServiceDefinition[] = [
 
 export const GATEWAY: AnyServiceDefinition = apiGateway;
 
-/** The services that own a database schema, with their migrations. */
 export const DATABASE_SERVICES = [...BACKEND_SERVICES, GATEWAY].filter((d) => d.uses.database);

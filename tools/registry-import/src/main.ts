@@ -1,12 +1,4 @@
-/**
- * Regenerates libs/chains/src/profiles/mainnet.json from the public protocol facts in
- * ../shared/reference (chains with the hub's contracts, swap tokens, and the hub assets'
- * decimals), re-keyed as the service spec requires:
- * EVM networks `<hex_chain_id>.<network_name>` (the hub becomes `0x92.sonic`), other
- * networks by plain name. The public plain names stay as aliases.
- *
- *   npm run registry:import -- [path/to/reference]
- */
+/** `npm run registry:import -- [path/to/reference]`: mainnet.json re-keyed as the spec requires, plain names kept as aliases. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chainKeyFor, type ChainInfo, type ChainProfile, type TokenInfo } from '@swap/chains';

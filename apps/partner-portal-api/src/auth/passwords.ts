@@ -22,7 +22,7 @@ export async function hashPassword(password: string, logN: number): Promise<stri
   return ['scrypt', logN, options.r, options.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
-/** Whether `password` matches `stored` (constant-time comparison; a malformed record never matches). */
+/** Constant-time; a malformed record never matches. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, logN, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;

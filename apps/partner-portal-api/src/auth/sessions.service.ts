@@ -11,11 +11,7 @@ export interface PortalUser {
 
 const SWEEP_EVERY_MS = 10 * 60_000;
 
-/**
- * Server-side sessions in PostgreSQL: the browser holds a random token (cookie), the
- * table only its SHA-256, so a leaked table opens no session. Sessions expire after
- * SESSION_TTL_MS; signing in replaces the browser's previous session (rotation).
- */
+/** The table holds only each token's SHA-256, so a leaked table opens no session. */
 @Injectable()
 export class SessionsService implements OnModuleInit, OnModuleDestroy {
   private sweeper?: NodeJS.Timeout;
@@ -36,7 +32,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.sweeper);
   }
 
-  /** A new session for the user; the one the browser had before (if any) ends. */
+  /** The browser's previous session ends (rotation). */
   async open(userId: string, previousToken?: string): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     await this.db.$transaction([
@@ -46,7 +42,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     return token;
   }
 
-  /** The user of a live session, or undefined (an expired one is removed). */
+  /** An expired session is removed. */
   async userOf(token: string | undefined): Promise<PortalUser | undefined> {
     if (!token || token.length > 128) return undefined;
     const session = await this.db.session.findUnique({ where: { tokenHash: hashKey(token) }, include: { user: true } });

@@ -18,11 +18,7 @@ function view(key: ApiKeyView): PortalKeyView {
   return { id: key.id, name: key.name, prefix: key.prefix, permissions: key.scopes, createdAt: key.createdAt };
 }
 
-/**
- * An organisation's API keys, kept by key-registry (over the bus). The portal mints a new
- * key itself and sends key-registry only its SHA-256 and display prefix: the secret is
- * shown to the person once and never crosses the bus or lands in a table.
- */
+/** The portal mints keys and sends key-registry only hashes: docs/integrators/partner-portal.md#keys-never-cross-the-bus. */
 @Injectable()
 export class KeysService {
   constructor(
@@ -53,7 +49,7 @@ export class KeysService {
     await this.keyService(() => this.messaging.request(Subjects.keyRevoke, { orgId, keyId, actor: actorOf(user) }));
   }
 
-  /** PORTAL_KEY_SERVICE=disabled: this deployment has no key service; retrying will not help. */
+  /** Retrying will not help. */
   private configured(): void {
     if (this.config.PORTAL_KEY_SERVICE === 'disabled') {
       throw new AppError(
@@ -65,7 +61,7 @@ export class KeysService {
     }
   }
 
-  /** key-registry not answering (down, or slow) is a 503 the portal may retry. */
+  /** No answer is a 503 the portal may retry. */
   private async keyService<T>(call: () => Promise<T>): Promise<T> {
     try {
       return await call();

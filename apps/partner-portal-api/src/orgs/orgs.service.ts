@@ -15,12 +15,7 @@ export function actorOf(user: PortalUser): string {
   return `user:${user.id}`;
 }
 
-/**
- * Organisations as the portal sees them: who belongs, with which role. Organisations
- * themselves are created in key-registry (over the bus); memberships and invitations are
- * the portal's. Someone who is not a member gets 404 for every organisation route (an
- * organisation's existence is not disclosed); a member without the role gets 403.
- */
+/** Memberships and invitations (organisations live in key-registry); roles: docs/integrators/partner-portal.md#the-api. */
 @Injectable()
 export class OrgsService {
   constructor(
@@ -29,7 +24,7 @@ export class OrgsService {
     private readonly config: PartnerPortalApiConfig,
   ) {}
 
-  /** The user's membership of the organisation, with one of `roles` (any role when omitted). */
+  /** Any role when `roles` is omitted. */
   async member(user: PortalUser, orgId: string, roles?: Role[], doing = 'do this'): Promise<Membership> {
     const membership = await this.db.membership.findUnique({ where: { orgId_userId: { orgId, userId: user.id } } });
     if (!membership) throw notFound();
@@ -55,11 +50,7 @@ export class OrgsService {
     return rows.map((m) => ({ userId: m.userId, email: m.user.email, role: m.role, joinedAt: m.createdAt.toISOString() }));
   }
 
-  /**
-   * Owners change any role; admins move people between admin and member only. The last
-   * owner keeps the role. The organisation's rows are locked, so two changes at once
-   * cannot both remove "the other" owner.
-   */
+  /** The rows are locked, so two changes at once cannot both remove "the other" owner. */
   async changeRole(user: PortalUser, orgId: string, userId: string, role: Role) {
     return this.db.$transaction(async (tx) => {
       const { rows, me } = await lockMembers(tx, orgId, user);
@@ -80,7 +71,6 @@ export class OrgsService {
     });
   }
 
-  /** Anyone may leave; owners and admins remove others (admins not owners); the last owner stays. */
   async removeMember(user: PortalUser, orgId: string, userId: string): Promise<void> {
     await this.db.$transaction(async (tx) => {
       const { rows, me } = await lockMembers(tx, orgId, user);
@@ -114,7 +104,7 @@ export class OrgsService {
     return this.createInvitation(orgId, me.orgName, email, role, actorOf(user));
   }
 
-  /** An operator invites the first owner of an organisation made before the portal (its name from key-registry). */
+  /** The first owner of an organisation made before the portal. */
   async inviteOwner(orgId: string, email: string, operator: string) {
     const org = (await this.messaging.request(Subjects.orgList, {})).find((o) => o.id === orgId);
     if (!org) throw notFound();
@@ -142,16 +132,12 @@ export class OrgsService {
     if (count === 0) throw new AppError(404, ErrorCode.NotFound, 'Invitation not found; it may have been accepted or revoked');
   }
 
-  /** What an invitation link offers (the token is the secret): shown before accepting. */
   async preview(token: string) {
     const found = await openInvitation(this.db, token);
     return { orgName: found.orgName, role: found.role, email: found.email, expiresAt: found.expiresAt.toISOString() };
   }
 
-  /**
-   * The signed-in user whose email the invitation names joins with its role. The
-   * invitation is claimed by one conditional UPDATE, so two accepts at once cannot both join.
-   */
+  /** Claimed by one conditional UPDATE, so two accepts at once cannot both join. */
   async accept(user: PortalUser, token: string) {
     return this.db.$transaction(async (tx) => {
       const found = await openInvitation(tx, token);
@@ -190,7 +176,7 @@ export class OrgsService {
 type Tx = Prisma.TransactionClient;
 type MemberRow = { user_id: string; role: Role };
 
-/** The organisation's memberships, locked for the transaction, and the caller's own (404 if not a member). */
+/** 404 if the caller is not a member. */
 async function lockMembers(tx: Tx, orgId: string, user: PortalUser): Promise<{ rows: MemberRow[]; me: MemberRow }> {
   const rows = await tx.$queryRaw<
     MemberRow[]
@@ -206,7 +192,6 @@ function isLastOwner(rows: MemberRow[], member: MemberRow): boolean {
 
 const invitationGone = () => new AppError(404, ErrorCode.NotFound, 'Invitation not found, already used or expired; ask for a new one');
 
-/** An invitation that can still be accepted, by its token. */
 async function openInvitation(db: Pick<Tx, 'invitation'>, token: string) {
   const found = await db.invitation.findUnique({ where: { tokenHash: hashKey(token) } });
   if (!found || found.acceptedAt || found.expiresAt.getTime() <= Date.now()) throw invitationGone();

@@ -21,14 +21,7 @@ interface Candidate {
   intent: Intent;
 }
 
-/**
- * Adoption: an intent this deployment built (a build record) that the hub follower saw
- * created, with no submission ADOPT_AFTER_MS later, becomes a submission of its source
- * transaction (the hub transaction for a hub source; for a spoke, the deposit whose message
- * the hub received in that transaction), settled like any other. Its first history entry
- * says it was adopted; its organisation is the build's. Intents built elsewhere have no
- * record and are never adopted.
- */
+/** Submits what this deployment built and nobody submitted; see docs/architecture/settlement.md#adoption. */
 @Injectable()
 export class Adoption implements OnModuleInit, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
@@ -53,7 +46,6 @@ export class Adoption implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.timer);
   }
 
-  /** Adopts what is due; the ids of the submissions made. */
   async sweep(): Promise<string[]> {
     if (this.running) return [];
     this.running = true;
@@ -154,7 +146,6 @@ export class Adoption implements OnModuleInit, OnModuleDestroy {
   }
 }
 
-/** The user's address on an EVM spoke, as the intent carries it (its bytes), checksummed. */
 function walletOf(srcAddress: string): string {
   try {
     return getAddress(srcAddress);

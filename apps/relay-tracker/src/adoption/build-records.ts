@@ -6,16 +6,12 @@ import { LOGGER } from '@swap/service-kit';
 import { PrismaClient } from '../generated/prisma/client';
 import { RelayTrackerConfig } from '../relay-tracker.config';
 
-/** A limit order (deadline 0) is kept this long for adoption. */
+/** A limit order has deadline 0. */
 const LIMIT_ORDER_KEEP_MS = 7 * 86_400_000;
 const PURGE_EVERY_MS = 60_000;
 const HASH = /^0x[0-9a-f]{64}$/;
 
-/**
- * The intents quote-builder built (Events.intentBuilt), kept until their deadline plus
- * ADOPT_AFTER_MS: one replica stores each (a queue group), so a swap that was built here,
- * signed and broadcast, but never submitted, can be adopted from the chain (Adoption).
- */
+/** Build records for adoption, one replica storing each (a queue group); see docs/architecture/settlement.md#adoption. */
 @Injectable()
 export class BuildRecords implements OnModuleInit, OnModuleDestroy, IntakeMember {
   private subscription?: BusSubscription;
@@ -44,7 +40,7 @@ export class BuildRecords implements OnModuleInit, OnModuleDestroy, IntakeMember
     await this.subscription?.drain().catch(() => undefined);
   }
 
-  /** Not ready (its database is down): the peers store the records meanwhile. */
+  /** Its database is down: the peers store the records meanwhile. */
   pause(): void {
     if (this.paused) return;
     this.paused = true;
@@ -58,7 +54,6 @@ export class BuildRecords implements OnModuleInit, OnModuleDestroy, IntakeMember
     this.subscribe();
   }
 
-  /** Stores one record (a second of the same intent changes nothing). */
   async keep(built: IntentBuiltEvent): Promise<void> {
     if (!HASH.test(built.intentHash) || !/^\d{1,20}$/.test(built.deadline)) return;
     const deadlineMs = Number(built.deadline) * 1000;

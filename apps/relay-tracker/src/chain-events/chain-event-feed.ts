@@ -7,12 +7,12 @@ import { RelayTrackerConfig } from '../relay-tracker.config';
 
 type BatchHandler = (batch: ChainEventBatch) => Promise<void>;
 
-/** Batches are kept a day on the stream, and a repeat of one within two minutes (a follower taking over) is dropped. */
+/** A repeat within the duplicate window (a follower taking over) is dropped. */
 const KEEP_MS = 86_400_000;
 const DUPLICATE_WINDOW_MS = 120_000;
 const ACK_WAIT_MS = 30_000;
 
-/** The id a batch is published under: the same range of the same chain is the same batch. */
+/** The same range of the same chain is the same batch. */
 export function batchId(batch: ChainEventBatch): string {
   const last = batch.events.at(-1)?.blockHash ?? '';
   return batch.retractedAfter !== undefined
@@ -20,13 +20,7 @@ export function batchId(batch: ChainEventBatch): string {
     : `${batch.chainKey}:${batch.fromBlock}-${batch.toBlock}:${last}`;
 }
 
-/**
- * How the followers' batches reach settlement: in cluster mode the durable JetStream stream
- * RELAY_TRACKER_CHAIN_EVENTS (each batch to one replica, through one shared consumer); in
- * the embedded default, handed over in process. Either way the index is written first, so
- * a batch only says where to look; a follower that takes a chain over hands out again what
- * its predecessor may not have (published_through).
- */
+/** Batches say where to look (the index is written first); see docs/architecture/settlement.md#chain-followers. */
 @Injectable()
 export class ChainEventFeed implements OnModuleDestroy {
   private stream?: JetStreamEventStream<ChainEventBatch>;
@@ -41,7 +35,6 @@ export class ChainEventFeed implements OnModuleDestroy {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** Opens the stream (cluster mode); nothing to open in process. */
   open(): Promise<void> {
     this.opening ??= (async () => {
       if (this.config.WORK_QUEUE !== 'jetstream') return;
@@ -64,11 +57,10 @@ export class ChainEventFeed implements OnModuleDestroy {
     if (this.stream) return this.stream.publish(batch, batchId(batch));
     const handler = this.handler;
     if (!handler) return;
-    // In process: handed over after this turn, so a follower never waits for settlement.
+    // After this turn, so a follower never waits for settlement.
     setImmediate(() => void handler(batch).catch((error: unknown) => this.logger.warn({ err: error }, 'chain event batch not handled')));
   }
 
-  /** Hands every batch to `handler` (in cluster mode, the batches this replica takes from the shared consumer). */
   async consume(handler: BatchHandler, concurrency: number): Promise<void> {
     this.handler = handler;
     await this.open();
@@ -77,7 +69,6 @@ export class ChainEventFeed implements OnModuleDestroy {
     this.leaveIntake = this.intake.add(this.stream);
   }
 
-  /** The shared consumer's backlog (cluster mode): what an autoscaler and an SRE read. */
   async backlog(): Promise<{ pending: number; redelivered: number; inHand: number } | undefined> {
     return this.stream?.backlog();
   }

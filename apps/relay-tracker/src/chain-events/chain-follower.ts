@@ -25,30 +25,17 @@ export interface FollowerDeps {
   logger: Logger;
 }
 
-/**
- * A range without events moves the database's cursor at most this often (the hub's clock
- * for deadlines, `cursor_time`, is at most this stale); a range with events at once.
- */
+/** A range without events moves the stored cursor at most this often, so the hub's clock for deadlines is at most this stale. */
 const EMPTY_COMMIT_MS = 2_000;
 
-/** Back-off after failed reads: 0.5 s doubling to 30 s. */
 const backoff = (failures: number) => Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
 
-/**
- * Reads one chain block by block into the index, while this replica holds its lease: from
- * its durable cursor, `confirmations` behind the head, each range's events and the cursor
- * committed together (no block skipped, none indexed twice), then handed to settlement. A
- * reorganisation (the head below the cursor, or a block whose parent is not the cursor)
- * rewinds to the newest block the chain still holds and retracts what came after. RPC
- * errors are retried with back-off; a lost lease stops it.
- */
+/** Reads one chain into the index while this replica holds its lease; see docs/architecture/settlement.md#chain-followers. */
 export class ChainFollower {
-  /** Where the follower has read to (in memory). */
   private cursor?: FollowCursor;
-  /** Where the database's cursor is: ranges without events are committed only every EMPTY_COMMIT_MS. */
+  /** The stored cursor, behind `cursor` while ranges without events wait for EMPTY_COMMIT_MS. */
   private committed?: FollowCursor;
   private committedAt = 0;
-  /** The cursor block's time (ms). */
   private cursorTime?: number;
   private published?: bigint;
   private stopped = false;
@@ -90,7 +77,7 @@ export class ChainFollower {
           return;
         }
         failures++;
-        // One line per failure streak, then one every ten (a chain down for minutes is not a log flood).
+        // A chain down for minutes is one line per ten failures, not a log flood.
         if (failures === 1 || failures % 10 === 0)
           this.deps.logger.warn({ err: error, chain: this.chainKey, failures }, 'chain follower read failed; retrying with back-off');
         await this.sleep(backoff(failures));
@@ -115,7 +102,7 @@ export class ChainFollower {
     return this.deps.access.evm(this.deps.chain, fn);
   }
 
-  /** One step; true when there is more to read at once. */
+  /** True when there is more to read at once. */
   private async tick(): Promise<boolean> {
     if (!this.cursor) {
       await this.load();
@@ -145,7 +132,7 @@ export class ChainFollower {
       ),
     );
     const last = step.to === head.number ? head : await this.read((a) => a.blockAt(step.to));
-    // The chain moved under the read (a reorganisation between the calls): read again.
+    // A reorganisation between the calls: read again.
     if (!last || logs.some((l) => l.blockNumber === step.to && l.blockHash?.toLowerCase() !== last.hash.toLowerCase())) return true;
     const times = await this.blockTimes(logs, last);
     const events = decodeLogs(this.deps.chain, this.contracts, logs, (n) => times.get(n)!);
@@ -173,7 +160,6 @@ export class ChainFollower {
     return step.to < head.number - BigInt(this.settings.confirmations);
   }
 
-  /** The lease was just taken: the cursor as the database holds it, or (the very first time) one below the head. */
   private async load(): Promise<void> {
     const state = await this.deps.index.state(this.chainKey);
     if (state?.cursor) {
@@ -206,19 +192,13 @@ export class ChainFollower {
     this.deps.logger.info({ chain: this.chainKey, cursor: cursor.number.toString() }, 'chain follower starts (first run)');
   }
 
-  /**
-   * The chain no longer holds the cursor: back to where it forked, the later events out of
-   * the index. The blocks kept are those committed, so the fork found is at most the
-   * database's cursor (ranges read past it had no events: they are read again).
-   */
+  /** The blocks kept are those committed, so the fork is at most the stored cursor (ranges past it had no events). */
   private async rewind(): Promise<void> {
     const from = this.committed!;
     const window = reorgWindow(this.settings.confirmations);
     const known = await this.deps.index.recentBlocks(this.chainKey, window);
     let fork = await forkPoint(known, async (n) => (await this.read((a) => a.blockAt(n)))?.hash);
     if (!fork) {
-      // Deeper than the blocks kept: start again below the oldest one (its events are read
-      // again, none twice), or, on a chain that no longer reaches it, from its genesis.
       const head = await this.read((a) => a.latestBlock());
       const { height, newChain } = deepRewindHeight(known.at(-1)?.number ?? from.number, head.number);
       const block = await this.read((a) => a.blockAt(height));
@@ -257,7 +237,7 @@ export class ChainFollower {
       });
   }
 
-  /** Hands out again what the index holds past the last batch handed out (a predecessor died, or a publish failed). */
+  /** What the index holds past the last batch handed out (a predecessor died, or a publish failed). */
   private async republish(from: bigint, to: bigint): Promise<void> {
     for (let start = from; start <= to; start += BigInt(this.settings.maxRange)) {
       const end = start + BigInt(this.settings.maxRange) - 1n < to ? start + BigInt(this.settings.maxRange) - 1n : to;
@@ -269,14 +249,13 @@ export class ChainFollower {
     await this.deps.index.markPublished(this.chainKey, this.deps.holder, to);
   }
 
-  /** Hands a batch to settlement and records it (a follower taking over hands out only what comes after). */
   private async hand(batch: ChainEventBatch): Promise<void> {
     if (batch.events.length === 0 && !batch.retracted?.length) return;
     await this.deps.feed.publish(batch);
     await this.deps.index.markPublished(this.chainKey, this.deps.holder, BigInt(batch.toBlock));
   }
 
-  /** Each block's time: from the logs where the node gives it, else asked (once per block). */
+  /** From the logs where the node gives it, else asked once per block. */
   private async blockTimes(logs: Log[], last: BlockRef): Promise<Map<bigint, Date>> {
     const times = new Map<bigint, Date>([[last.number, new Date(Number(last.timestamp) * 1000)]]);
     for (const log of logs) {
@@ -291,7 +270,7 @@ export class ChainFollower {
     return times;
   }
 
-  /** Who filled each intent: the fill transaction's sender (the event does not say), asked once per transaction. */
+  /** The fill transaction's sender (the event does not name the solver). */
   private async nameSolvers(events: IndexedChainEvent[]): Promise<void> {
     const senders = new Map<string, string | undefined>();
     for (const event of events) {
@@ -303,7 +282,6 @@ export class ChainFollower {
     }
   }
 
-  /** How far behind the head the index is, in blocks and in the chain's seconds (0 when caught up). */
   private observeLag(head: BlockRef): void {
     const cursor = this.cursor;
     if (!cursor) return;

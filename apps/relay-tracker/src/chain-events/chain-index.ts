@@ -4,7 +4,6 @@ import { DATABASE_POOL } from '@swap/service-kit';
 import type pg from 'pg';
 import type { FollowCursor } from './follow-plan';
 
-/** A followed chain's row: its lease and its cursor. */
 export interface FollowerState {
   chainKey: string;
   holder: string | null;
@@ -13,21 +12,18 @@ export interface FollowerState {
   publishedThrough?: bigint;
 }
 
-/** What one read of a block range adds to the index. */
 export interface RangeCommit {
-  /** The cursor the follower read from (the commit is refused if the row has another: a lost lease). */
+  /** The commit is refused if the row's cursor is another (a lost lease). */
   expected: FollowCursor | undefined;
   to: { number: bigint; hash: string; time: Date };
   events: IndexedChainEvent[];
-  /** The hashes of the blocks read (the range's last, and every block with an event). */
+  /** The range's last block and every block with an event. */
   blocks: FollowCursor[];
-  /** Events up to this block were handed to settlement. */
   publishedThrough: bigint | undefined;
-  /** Hashes older than `to - keepBlocks` are dropped. */
   keepBlocks: number;
 }
 
-/** A follower that lost its lease (or whose cursor moved under it): it stops; another replica follows. */
+/** A lost lease (or a cursor moved under the follower): it stops; another replica follows. */
 export class LostLeaseError extends Error {
   constructor(chainKey: string) {
     super(`the lease of ${chainKey} is no longer this replica's`);
@@ -49,19 +45,14 @@ interface EventRow {
   data: Record<string, unknown>;
 }
 
-/** The columns of an event row, numbers as text (selected from `chain_events e`: order by e.block_number, not the text alias). */
+/** Numbers as text: order by e.block_number, not the text alias. */
 const EVENT_COLUMNS = `e.chain_key, e.block_number::text AS block_number, e.block_hash, e.log_index, e.tx_hash, e.block_time, e.kind, e.intent_hash, e.peer_chain, e.conn_sn::text AS conn_sn, e.data`;
 
-/**
- * The hub index and the spokes' events (relay-tracker's schema): written by the chain
- * followers, one transaction per block range together with the cursor (so no block is
- * skipped and none indexed twice), and read by settlement and the explorer.
- */
+/** The hub index and the spokes' events, one transaction per range with the cursor; see docs/architecture/settlement.md#chain-followers. */
 @Injectable()
 export class ChainIndex {
   constructor(@Inject(DATABASE_POOL) private readonly pool: pg.Pool) {}
 
-  /** A row per followed chain (a lease nobody holds, no cursor yet). */
   async ensureFollowers(chainKeys: string[]): Promise<void> {
     if (chainKeys.length === 0) return;
     await this.pool.query(
@@ -94,7 +85,7 @@ export class ChainIndex {
     };
   }
 
-  /** Adds a read range's events and moves the cursor, as one transaction, if the lease and the cursor are still this follower's. */
+  /** One transaction, refused unless the lease and the cursor are still this follower's. */
   async commit(chainKey: string, holder: string, commit: RangeCommit): Promise<void> {
     await this.inTransaction(async (tx) => {
       const moved = await tx.query(
@@ -130,7 +121,6 @@ export class ChainIndex {
     });
   }
 
-  /** Records how far events were handed to settlement. */
   async markPublished(chainKey: string, holder: string, through: bigint): Promise<void> {
     await this.pool.query(`UPDATE relay_tracker.chain_followers SET published_through = $3 WHERE chain_key = $1 AND holder = $2`, [
       chainKey,
@@ -139,10 +129,7 @@ export class ChainIndex {
     ]);
   }
 
-  /**
-   * The chain forked after `fork`: the events of later blocks leave the index (returned, so
-   * the swaps they concerned are looked at again) and the cursor goes back to it.
-   */
+  /** Retracts the events after `fork` (returned: their swaps are looked at again) and moves the cursor back to it. */
   async rewind(chainKey: string, holder: string, from: FollowCursor, fork: FollowCursor & { time?: Date }): Promise<IndexedChainEvent[]> {
     return this.inTransaction(async (tx) => {
       const moved = await tx.query(
@@ -162,7 +149,6 @@ export class ChainIndex {
     });
   }
 
-  /** The blocks read most recently (newest first), to find a fork. */
   async recentBlocks(chainKey: string, limit: number): Promise<FollowCursor[]> {
     const { rows } = await this.pool.query<{ number: string; hash: string }>(
       `SELECT b.number::text AS number, b.hash FROM relay_tracker.chain_blocks b WHERE b.chain_key = $1 ORDER BY b.number DESC LIMIT $2`,
@@ -171,7 +157,6 @@ export class ChainIndex {
     return rows.map((r) => ({ number: BigInt(r.number), hash: r.hash }));
   }
 
-  /** The index's events of blocks `from`…`to` of a chain, in chain order (a follower taking over hands them out again). */
   async eventsBetween(chainKey: string, from: bigint, to: bigint): Promise<IndexedChainEvent[]> {
     return this.events(
       `SELECT ${EVENT_COLUMNS} FROM relay_tracker.chain_events e
@@ -180,10 +165,7 @@ export class ChainIndex {
     );
   }
 
-  /**
-   * The hub's events about an intent (oldest first), and how far the hub is read: the time of
-   * its cursor's block, the hub's clock for deadlines (undefined while nobody follows it).
-   */
+  /** `hubTime`: the hub cursor's block time, the clock for deadlines (undefined while nobody follows the hub). */
   async intentEvents(intentHash: string, hubKey: string): Promise<{ events: IndexedChainEvent[]; hubTime?: Date }> {
     const { rows } = await this.pool.query<EventRow & { hub_time: Date | null }>(
       `SELECT ${EVENT_COLUMNS}, NULL::timestamptz AS hub_time FROM relay_tracker.chain_events e WHERE e.intent_hash = $1
@@ -198,7 +180,6 @@ export class ChainIndex {
     return { events, hubTime: clock?.hub_time ?? undefined };
   }
 
-  /** A transaction's events on a chain. */
   async txEvents(chainKey: string, txHash: string): Promise<IndexedChainEvent[]> {
     return this.events(
       `SELECT ${EVENT_COLUMNS} FROM relay_tracker.chain_events e WHERE e.chain_key = $1 AND e.tx_hash = $2 ORDER BY e.block_number, e.log_index`,
@@ -206,11 +187,7 @@ export class ChainIndex {
     );
   }
 
-  /**
-   * Where a spoke's deposit stands on the hub, in one read: the intent created (any
-   * transaction), or the deposit's message (its connection sequence number, from the
-   * source transaction's own event) delivered to the hub with calls that failed.
-   */
+  /** A spoke deposit on the hub: its intent created, or its message (by sequence number) delivered with calls that failed. */
   async hubOutcome(
     intentHash: string,
     source: { chainKey: string; txHash: string; relayChainId: string },
@@ -229,7 +206,7 @@ export class ChainIndex {
     return { created, refused };
   }
 
-  /** The delivery on `dstKey` of the message a hub transaction sent there (a fill's output), in one read. */
+  /** The delivery of the message a hub transaction sent to `dst` (a fill's output). */
   async deliveryOf(
     hub: { key: string; relayChainId: string },
     hubTxHash: string,
@@ -265,7 +242,7 @@ export class ChainIndex {
   }
 }
 
-/** The event columns, all null (a row that carries something else, in a UNION with events). */
+/** EVENT_COLUMNS all null, for a row of another kind in a UNION with events. */
 const NO_EVENT = `NULL::text, NULL::text, NULL::text, NULL::int, NULL::text, NULL::timestamptz, NULL::text, NULL::char(66), NULL::text, NULL::text, NULL::jsonb`;
 
 async function insertEvents(tx: pg.PoolClient, events: IndexedChainEvent[]): Promise<void> {

@@ -1,16 +1,11 @@
 import type pg from 'pg';
 
-/**
- * Who follows a chain: a lease per chain, shared by the relay-tracker replicas, so that
- * each chain is read by exactly one of them at a time and taken over within a few seconds
- * when its holder dies (it stops renewing; the lease runs out).
- */
+/** A lease per chain, so that one replica follows it; see docs/architecture/settlement.md#chain-followers. */
 export interface LeaseStore {
-  /** Takes the leases of `chains` that are free, run out, or already `holder`'s; the chains it holds now. */
+  /** Takes those free, run out, or already `holder`'s; returns the chains held now. */
   acquire(chains: string[], holder: string, leaseMs: number): Promise<string[]>;
-  /** Extends the leases of `chains` that `holder` still holds; those it still holds. */
   renew(chains: string[], holder: string, leaseMs: number): Promise<string[]>;
-  /** Gives leases up at once (a clean stop: a peer takes over without waiting). */
+  /** A clean stop: a peer takes over without waiting. */
   release(chains: string[], holder: string): Promise<void>;
 }
 
@@ -18,7 +13,6 @@ export interface LeaseKeeperOptions {
   chains: string[];
   holder: string;
   leaseMs: number;
-  /** How often leases are renewed and free ones tried. */
   everyMs: number;
   now?: () => number;
   onGained(chainKey: string): void;
@@ -26,13 +20,7 @@ export interface LeaseKeeperOptions {
   onError?(error: unknown): void;
 }
 
-/**
- * Keeps this replica's leases: renews those it holds and tries the others every `everyMs`
- * (one statement each, whatever the number of chains). A lease it cannot renew (the store
- * answers no, or has not answered before the lease would run out, less one period) is given
- * up here first, so its follower stops before a peer can take the chain; the store's own
- * check (the follower's commit needs the lease) is the second guard.
- */
+/** A lease it cannot renew is given up here before it runs out; the commit's lease check is the second guard. */
 export class LeaseKeeper {
   private readonly held = new Map<string, number>();
   private timer?: NodeJS.Timeout;
@@ -53,11 +41,7 @@ export class LeaseKeeper {
     return this.held.has(chainKey);
   }
 
-  /**
-   * Stops renewing: each lease held is lost here (onLost), and, with `release`, given up once
-   * `settled` (the followers stopped) so a peer takes over at once; without, they run out
-   * as after a crash.
-   */
+  /** With `release`, leases are given up once `settled` (followers stopped); without, they run out as after a crash. */
   async stop(release = true, settled: () => Promise<void> = async () => undefined): Promise<void> {
     clearInterval(this.timer);
     const chains = [...this.held.keys()];
@@ -118,7 +102,7 @@ export class LeaseKeeper {
   }
 }
 
-/** The leases in relay-tracker's database (its `chain_followers` rows), timed by the database's clock. */
+/** Timed by the database's clock. */
 export class PgLeaseStore implements LeaseStore {
   constructor(private readonly pool: pg.Pool) {}
 

@@ -2,17 +2,12 @@ import { INTENTS_ABI, intentFromTuple, RECEIVER_ABI, SPOKE_ABI, type ChainInfo, 
 import type { ChainEventKind, IndexedChainEvent } from '@swap/contracts';
 import { decodeEventLog, type Address, type Log } from 'viem';
 
-/** A contract a follower reads, and what its logs are. */
 interface WatchedContract {
   address: Address;
   role: 'intents' | 'connection' | 'receiver' | 'asset-manager';
 }
 
-/**
- * The contracts of a chain that settlement follows: on the hub, the intents contract, the
- * hub asset manager (where spoke messages land) and its connection; on a spoke, its
- * connection and its asset manager (deposits leave from it, deliveries are released by it).
- */
+/** The contracts settlement follows on a chain; see docs/architecture/settlement.md#chain-followers. */
 export function watchedContracts(chain: ChainInfo): WatchedContract[] {
   const list: WatchedContract[] = [];
   const add = (address: string | null | undefined, role: WatchedContract['role']) => {
@@ -29,17 +24,11 @@ export function watchedContracts(chain: ChainInfo): WatchedContract[] {
   return list;
 }
 
-/** The EVM chains of the profile that have an RPC endpoint and contracts to follow. */
 export function followedChains(registry: ChainRegistry): ChainInfo[] {
   return registry.chains.filter((c) => c.type === 'EVM' && (c.rpcUrls?.length ?? 0) > 0 && watchedContracts(c).length > 0);
 }
 
-/**
- * The logs of a block range as index rows. Only the watched contracts' logs count (by the
- * log's address, whatever a log claims to be). On a spoke, a transaction of the asset
- * manager whose logs say nothing this code knows still counts as `activity` (a deposit of a
- * network whose events are not decoded here): its swap is looked at.
- */
+/** Logs count by their address, whatever they claim; an undecoded asset-manager transaction is `activity` (its swap is looked at). */
 export function decodeLogs(
   chain: ChainInfo,
   contracts: WatchedContract[],

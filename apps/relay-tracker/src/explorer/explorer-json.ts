@@ -1,13 +1,7 @@
 import { checksummedAddress } from '@swap/contracts';
 
-/**
- * The explorer's answers as JSON text, written here from the columns the queries select
- * (every value already text or a plain number): no row object is built and no generic
- * serialiser runs, and PostgreSQL only reads (building JSON there cost it more than the
- * query itself). The wire shape is docs/integrators/explorer.md's.
- */
+/* Answers written as JSON text from the columns read (cheaper than JSON built in PostgreSQL); shape: docs/integrators/explorer.md. */
 
-/** The intent's fields, read out of explorer_intents.intent (row `i` unless told) as text. */
 export function intentFieldColumns(intent = 'i.intent'): string {
   const fields: [string, string][] = [
     ['f_intent_id', 'intentId'],
@@ -28,22 +22,19 @@ export function intentFieldColumns(intent = 'i.intent'): string {
   return fields.map(([alias, field]) => `${intent}->>'${field}' AS ${alias}`).join(', ');
 }
 
-/** Milliseconds since 1970 of a timestamptz, as text. */
 const ms = (column: string) => `(extract(epoch from ${column}) * 1000)::bigint::text`;
 
-/** An intent row's columns (row `i`): identity, time, state and fields. */
 export const INTENT_COLUMNS = `i.intent_hash, i.chain_key, i.tx_hash, i.log_index, i.block_number::text AS block_number, ${ms('i.block_time')} AS at_ms,
   i.remaining_input::text AS remaining_input, i.received_output::text AS received_output, i.pending_payment, i.cancelled, i.open,
   ${intentFieldColumns()}`;
 
-/** Its hub events, one row each (row `e`, joined by EVENTS_JOIN; all null for an intent with none). */
+/** All null for an intent with no events. */
 export const EVENT_COLUMNS = `e.kind AS e_kind, e.tx_hash AS e_tx, e.log_index AS e_log, e.block_number::text AS e_block, ${ms('e.block_time')} AS e_ms,
   e.data->>'remainingInput' AS e_remaining, e.data->>'receivedOutput' AS e_received, e.data->>'pendingPayment' AS e_pending, e.data->>'solver' AS e_solver`;
 
 export const EVENTS_JOIN = `LEFT JOIN relay_tracker.chain_events e
   ON e.intent_hash = i.intent_hash AND e.kind IN ('intent_created', 'intent_filled', 'intent_cancelled')`;
 
-/** Rows of intents and their events, each intent's rows together, events oldest first. */
 export const INTENT_EVENT_ORDER = 'e.block_number, e.log_index';
 
 export interface IntentFieldRow {
@@ -102,17 +93,16 @@ export interface FillRow {
   at_ms: string;
 }
 
-/** What the answers need of the deployment's chains: the hub's chain id, and a relay chain id's key. */
 export interface ChainNames {
   hubChainId: number;
   keyOfRelayId: Map<string, string>;
 }
 
 const text = (value: string | null | undefined) => JSON.stringify(value ?? '');
-/** An EVM address as every answer writes it: EIP-55 (the index keeps them in lower case). */
+/** EIP-55 (the index keeps lower case). */
 const address = (value: string | null | undefined) =>
   value && /^0x[0-9a-fA-F]{40}$/.test(value) ? `"${checksummedAddress(value)}"` : text(value);
-/** A time in ms as a JSON ISO string; rows of a page share a few block times, so the last ones are kept. */
+/** Rows of a page share a few block times, so the last ones are kept. */
 const isoCache = new Map<string, string>();
 function iso(msText: string): string {
   let found = isoCache.get(msText);
@@ -124,7 +114,7 @@ function iso(msText: string): string {
   return found;
 }
 
-/** The intent's fields in the public shape: relay chain ids as numbers (as the public client types them). */
+/** Relay chain ids as numbers, as the public client types them. */
 export function intentFieldsJson(r: IntentFieldRow): string {
   return `{"intentId":${text(r.f_intent_id)},"creator":${address(r.f_creator)},"inputToken":${address(r.f_input_token)},"outputToken":${address(
     r.f_output_token,
@@ -152,7 +142,6 @@ function eventJson(e: EventRow): string {
   return `${base},"intentState":${state}${e.e_solver ? `,"solver":${address(e.e_solver)}` : ''}}`;
 }
 
-/** Intent answers from rows of intents joined with their events (each intent's rows together), in the rows' order. */
 export function intentsJson(rows: (IntentRow & EventRow)[], chains: ChainNames): string[] {
   const out: string[] = [];
   for (let start = 0; start < rows.length;) {
@@ -178,7 +167,6 @@ export function intentsJson(rows: (IntentRow & EventRow)[], chains: ChainNames):
   return out;
 }
 
-/** An orderbook entry of an intent row. */
 export function orderbookEntryJson(r: IntentRow): string {
   const fields = intentFieldsJson(r);
   return `{"intentState":${stateJson(r)},"intentData":${fields.slice(0, -1)},"intentHash":"${r.intent_hash}","txHash":${text(
@@ -186,7 +174,6 @@ export function orderbookEntryJson(r: IntentRow): string {
   )},"blockNumber":${r.block_number}}}`;
 }
 
-/** A volume record of a fill row (with its intent's fields as `data` when the row carries them). Hashes are hex as indexed, addresses EIP-55. */
 export function volumeRecordJson(f: FillRow & Partial<IntentFieldRow>, hubChainId: number, withData: boolean): string {
   const base = `{"intentHash":"${f.intent_hash}","solver":${address(f.solver)},"inputToken":${address(f.input_token)},"outputToken":${address(f.output_token)},"amount":"${
     f.input_amount
@@ -196,7 +183,6 @@ export function volumeRecordJson(f: FillRow & Partial<IntentFieldRow>, hubChainI
   return withData && f.f_intent_id !== undefined ? `${base},"data":${intentFieldsJson(f as IntentFieldRow)}}` : `${base}}`;
 }
 
-/** A volume page's cursor: the last record's block and log index, and the listing's direction, opaque to callers (base64url). */
 export function encodeCursor(blockNumber: string, logIndex: number, desc: boolean): string {
   return Buffer.from(`${blockNumber}:${logIndex}:${desc ? 'd' : 'a'}`).toString('base64url');
 }

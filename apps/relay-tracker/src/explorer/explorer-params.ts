@@ -3,20 +3,17 @@ import { getBase58Encoder } from '@solana/kit';
 import { toHex } from 'viem';
 import { MAX_OFFSET, type PageQuery } from './explorer.query';
 
-/** SQL conditions and their parameters, numbered as they are added. */
 export class Where {
   private readonly parts: string[] = [];
 
   /** `params`: another statement part's, to number placeholders on from them. */
   constructor(readonly params: unknown[] = []) {}
 
-  /** A parameter's placeholder. */
   param(value: unknown): string {
     this.params.push(value);
     return `$${this.params.length}`;
   }
 
-  /** A condition on parameters (their placeholders in order). */
   add(sql: (...placeholders: string[]) => string, ...values: unknown[]): void {
     this.parts.push(sql(...values.map((v) => this.param(v))));
   }
@@ -29,7 +26,6 @@ export class Where {
     return this.parts.length ? `WHERE ${this.parts.join(' AND ')}` : '';
   }
 
-  /** The conditions after another one (` AND …`, or nothing). */
   get and(): string {
     return this.parts.map((part) => ` AND ${part}`).join('');
   }
@@ -44,11 +40,7 @@ export function hashOrFail(field: string, value: string): void {
     throw AppError.validation([{ field, rule: 'evmHash', message: `${field} must be 0x followed by 64 hex digits (a hub hash)` }]);
 }
 
-/**
- * A user as the index stores it: an EVM address (a hub wallet, or an EVM source address)
- * in lower case, or a Solana public key as its 32 bytes in hex (intents carry source
- * addresses as bytes).
- */
+/** EVM addresses in lower case; a Solana key as its 32 bytes in hex (intents carry source addresses as bytes). */
 export function userBytes(address: string): string {
   if (isEvmAddressText(address)) return address.toLowerCase();
   if (/^0x[0-9a-fA-F]{40}$/.test(address)) {
@@ -108,7 +100,6 @@ export function dateOf(field: string, text: string): Date {
   return date;
 }
 
-/** A range whose end comes before its start is a 400 naming the end (nothing could match it). */
 export function orderedOrFail(from: { field: string; value: number | undefined }, to: { field: string; value: number | undefined }): void {
   if (from.value === undefined || to.value === undefined || from.value <= to.value) return;
   throw AppError.validation([{ field: to.field, rule: 'order', message: `${to.field} must not come before ${from.field}` }]);

@@ -36,23 +36,15 @@ import {
 import { dateOf, hashOrFail, intentNotFound, limitOf, orderedOrFail, page, userBytes, Where } from './explorer-params';
 import type { OrderbookQuery, PartnersQuery, UserIntentsQuery, VolumeQuery } from './explorer.query';
 
-/** volume/stats is answered from memory this long. */
 const STATS_TTL_MS = 60_000;
-/** Above this many fills the count is the table's statistics (an estimate), not a scan. */
+/** Above this many fills the count is the planner's estimate, not a scan. */
 const EXACT_COUNT_BELOW = 100_000;
 
-/**
- * The data API's explorer reads, from the hub index's read models (explorer_intents,
- * explorer_fills: kept by triggers on chain_events). Each answer is one statement, its
- * plan prepared once per connection, its JSON written from the columns read
- * (explorer-json.ts); the `…Json` methods give the text the routes send, the others the
- * same answer parsed.
- */
+/** One prepared statement per answer, its JSON written from the columns read; see docs/development.md#the-explorer-part. */
 @Injectable()
 export class ExplorerReads {
   private stats?: { value: VolumeStats; at: number };
   private readonly names: ChainNames;
-  /** Statement texts' digests (their prepared names), and each pooled connection's number. */
   private readonly digests = new Map<string, string>();
   private readonly clientIds = new WeakMap<pg.PoolClient, number>();
   private lastClientId = 0;
@@ -92,7 +84,7 @@ export class ExplorerReads {
     return JSON.parse(await this.intentByHashJson(intentHash)) as ExplorerIntent;
   }
 
-  /** The intent a hub transaction created (its first), or with this hash; undefined when the index holds none. */
+  /** By `tx_hash`: the first intent that hub transaction created. */
   async findIntent(column: 'tx_hash' | 'intent_hash', hash: string): Promise<ExplorerIntent | undefined> {
     const json = await this.findIntentJson(column, hash);
     return json === undefined ? undefined : (JSON.parse(json) as ExplorerIntent);
@@ -108,7 +100,7 @@ export class ExplorerReads {
     return intentsJson(rows, this.names)[0];
   }
 
-  /** A user's intents, newest first: those its hub wallet created and those built for its source-chain address. */
+  /** Those its hub wallet created and those built for its source-chain address. */
   async userIntentsJson(userAddress: string, query: UserIntentsQuery): Promise<string> {
     const user = userBytes(userAddress);
     const { offset, limit } = page(query);
@@ -122,7 +114,7 @@ export class ExplorerReads {
     if (end) range.add((p) => `i.block_time <= ${p}`, end);
     if (query.fromBlock) range.add((p) => `i.block_number >= ${p}`, query.fromBlock);
     if (query.toBlock) range.add((p) => `i.block_number <= ${p}`, query.toBlock);
-    // The user's wallet or source address: each has its own index (newest first), a union of two ordered scans.
+    // Each column has its own index: a union of two ordered scans.
     const mine = (column: 'creator' | 'src_address', top?: number) =>
       `(SELECT i.intent_hash, i.block_number, i.log_index FROM relay_tracker.explorer_intents i WHERE i.${column} = ${userParam}${range.and}
         ${top === undefined ? '' : `ORDER BY i.block_number DESC, i.log_index DESC LIMIT ${top}`})`;
@@ -144,7 +136,6 @@ export class ExplorerReads {
     return JSON.parse(await this.userIntentsJson(userAddress, query)) as UserIntentsPage;
   }
 
-  /** Open intents (not cancelled, input remaining), newest first, with the filters given. */
   async orderbookJson(query: OrderbookQuery): Promise<string> {
     const { offset, limit } = page(query);
     orderedOrFail(
@@ -176,7 +167,6 @@ export class ExplorerReads {
     return JSON.parse(await this.orderbookJson(query)) as OrderbookPage;
   }
 
-  /** Fill events, one record each, by block (newest first unless sort=asc), a keyset page at a time. */
   async volumeJson(query: VolumeQuery): Promise<string> {
     const limit = limitOf(query.limit);
     const desc = query.sort !== 'asc';
@@ -240,7 +230,6 @@ export class ExplorerReads {
     return JSON.parse(await this.volumeJson(query)) as VolumePage;
   }
 
-  /** The number of fills indexed: exact while the table is small, the planner's estimate beyond; from memory for 60 s. */
   async volumeStats(): Promise<VolumeStats> {
     if (this.stats && Date.now() - this.stats.at < STATS_TTL_MS) return this.stats.value;
     const { rows } = await this.pool.query<{ estimate: string }>(
@@ -255,7 +244,6 @@ export class ExplorerReads {
     return this.stats.value;
   }
 
-  /** Every partner-fee receiver intents named, newest first (at most 1 000). */
   async partners(query: PartnersQuery): Promise<PartnersList> {
     const where = new Where();
     where.fixed('i.fee_receiver IS NOT NULL');
@@ -277,7 +265,7 @@ export class ExplorerReads {
     };
   }
 
-  /** Fees a receiver collected per input token (each intent's fee in proportion to the input filled) and the output its intents received. */
+  /** Each intent's fee counts in proportion to the input filled. */
   async partnerSummary(receiver: string, query: PartnersQuery): Promise<PartnerSummary> {
     if (!isEvmAddressText(receiver))
       throw AppError.validation([
@@ -306,7 +294,6 @@ export class ExplorerReads {
     };
   }
 
-  /** A chain named by key, plain name, relay chain id or chain id; an unknown one is a 400 naming the parameter. */
   private chainOf(field: string, name: string): ChainInfo {
     const registry = this.chains.registry;
     // A number is a relay chain id before it is an EVM chain id (`1` is Solana, not Ethereum).
@@ -325,12 +312,7 @@ export class ExplorerReads {
     return chain;
   }
 
-  /**
-   * A statement prepared once per connection (named by the connection and the text: the
-   * explorer's are few and run often). The name carries the connection because a server
-   * that multiplexes clients onto one session (the embedded default's PGlite) would see two
-   * connections prepare the same name.
-   */
+  /** The prepared name carries the connection: PGlite serves every connection from one session, where names would clash. */
   private async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
     let digest = this.digests.get(text);
     if (digest === undefined) {

@@ -123,7 +123,6 @@ export class ExplorerController {
   }
 }
 
-/** An answer PostgreSQL wrote as JSON text, sent as it is. */
 function send(reply: FastifyReply, json: string): void {
   void reply.header('content-type', 'application/json; charset=utf-8').send(json);
 }

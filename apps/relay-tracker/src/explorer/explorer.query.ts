@@ -2,7 +2,6 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches, MaxLength } from 'class-validator';
 
-/** A non-negative integer in a query string. */
 const COUNT = /^(0|[1-9]\d{0,8})$/;
 const BLOCK = /^(0|[1-9]\d{0,15})$/;
 /** UNIX seconds up to the year 5138. */
@@ -11,10 +10,9 @@ const SECONDS = /^(0|[1-9]\d{0,10})$/;
 const DATE = /^(\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?|\d{1,15})$/;
 const ADDRESS_TEXT = /^0x[0-9a-fA-F]{40}$/;
 
-/** The largest offset a page may start at (deeper reads: narrow by date or block, or use volume's cursor). */
+/** Deeper reads narrow by date or block, or use volume's cursor. */
 export const MAX_OFFSET = 100_000;
 
-/** An optional parameter: documented, and refused with `message` unless it matches `pattern`. */
 function Optional(pattern: RegExp, message: string, doc: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(IsOptional(), ApiPropertyOptional(doc), Matches(pattern, { message }));
 }
@@ -28,7 +26,6 @@ const DateText = (field: string, doc: ApiPropertyOptions) =>
   Optional(DATE, `${field} must be an ISO 8601 date or milliseconds since 1970`, doc);
 const Limit = (description: string) => Optional(COUNT, 'limit must be an integer from 1 to 100', { example: '50', description });
 
-/** An optional `true` or `false`. */
 function Flag(field: string, description: string): PropertyDecorator {
   return applyDecorators(
     IsOptional(),
@@ -37,7 +34,7 @@ function Flag(field: string, description: string): PropertyDecorator {
   );
 }
 
-/** An optional chain, by key, plain name or id (resolved, and refused when unknown, by the reads). */
+/** Resolved, and refused when unknown, by the reads. */
 function Chain(doc: ApiPropertyOptions): PropertyDecorator {
   return applyDecorators(IsOptional(), ApiPropertyOptional(doc), MaxLength(64));
 }

@@ -15,13 +15,7 @@ import { statusAnswer } from '../submissions/status-answer';
 import { SettlementChains } from '../settlement/settlement-chains';
 import { ExplorerReads } from './explorer-reads';
 
-/**
- * The explorer page's one read: whatever hash a support desk was given (the user's source
- * transaction on any chain, the hub transaction that created the intent, the intent hash,
- * a fill or a delivery), the swap it belongs to: its submission's status answer (history with step
- * durations, the failure in words, the chain transactions) and its intent from the hub index
- * (amounts, state, the solver of each fill).
- */
+/** Whatever hash a support desk was given (source, hub, intent, fill, delivery): the swap's status answer and its indexed intent. */
 @Injectable()
 export class SwapLookups {
   constructor(
@@ -42,7 +36,7 @@ export class SwapLookups {
       ]);
     }
     const key = evm ? hash.toLowerCase() : hash;
-    // A source transaction, on whichever chain it was submitted for (the newest, should two chains share a hash).
+    // The newest, should two chains share a hash.
     let submission = await this.newestSubmission('tx_hash', key);
     let intent: ExplorerIntent | undefined;
     if (submission) intent = await this.reads.findIntent('intent_hash', submission.intentHash);
@@ -60,7 +54,6 @@ export class SwapLookups {
     return { submission: submission ?? null, intent: intent ?? null };
   }
 
-  /** The status answer of the newest submission with this source transaction (any chain) or intent. */
   private async newestSubmission(column: 'tx_hash' | 'intent_hash', value: string): Promise<SubmissionStatusData | undefined> {
     const [row] = await submissionsOf(
       this.pool,
@@ -70,11 +63,7 @@ export class SwapLookups {
     return row && statusAnswer(row).data;
   }
 
-  /**
-   * A hash nobody submitted, traced through the hub index: a spoke's deposit (its message
-   * delivered to the hub in the transaction that created the intent), a fill, or a fill's
-   * delivery on a spoke (the message the fill sent). The intent's hash, if any.
-   */
+  /** A hash nobody submitted: a spoke deposit, a fill, or a fill's delivery, traced through the index to its intent's hash. */
   private async traceInIndex(txHash: string): Promise<string | undefined> {
     const spokes = this.chains.registry.chains.filter((c) => !c.hub);
     const hub = this.chains.hub;

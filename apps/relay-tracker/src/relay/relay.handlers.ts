@@ -3,7 +3,6 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { IntentExtraDataRequestDto, IntentPacketRequestDto, IntentSubmitRequestDto, Subjects, type RpcReply } from '@swap/contracts';
 import { RelayLookups } from './relay-lookups';
 
-/** The relay routes of the swaps API, asked by swap-gateway over the bus. */
 @Controller()
 export class RelayHandlers {
   constructor(private readonly relay: RelayLookups) {}

@@ -5,7 +5,6 @@ import { followedChains } from '../chain-events/log-decoding';
 import { RelayTrackerConfig } from '../relay-tracker.config';
 import { RelayTrackerMetrics } from '../relay-tracker.metrics';
 
-/** The chains relay-tracker watches: the registry (the same profile quote-builder reads), their RPCs, and the relay. */
 export class SettlementChains {
   readonly registry: ChainRegistry;
   readonly access: ChainAccess;
@@ -32,7 +31,6 @@ export class SettlementChains {
     return this.registry.getChain(key);
   }
 
-  /** The chain whose relay chain id this is (intents name chains so). */
   byRelayId(relayChainId: string): ChainInfo | undefined {
     return this.registry.chains.find((c) => c.relayChainId === relayChainId);
   }

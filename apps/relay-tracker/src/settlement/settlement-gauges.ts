@@ -10,7 +10,6 @@ import { SettlementQueue } from './settlement-queue';
 const EVERY_MS = 5_000;
 const IN_FLIGHT: SubmissionStatus[] = ['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution'];
 
-/** Keeps the gauges an SRE scales and alerts on current: swaps in flight by status, the work and event backlogs. */
 @Injectable()
 export class SettlementGauges implements OnModuleInit, OnModuleDestroy {
   private timer?: NodeJS.Timeout;

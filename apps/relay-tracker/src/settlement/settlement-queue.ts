@@ -9,19 +9,10 @@ import { openWorkQueue } from '../work-queue';
 import { SettlementWorker } from './settlement.worker';
 
 const READINESS_EVERY_MS = 2_000;
-/** How often a replica looks for swaps whose time came (a rule's deadline, a retry, the fallback check). */
 const TIMERS_EVERY_MS = 1_000;
-/** Swaps one look at the timers takes. */
 const TIMERS_BATCH = 500;
 
-/**
- * Settlement's work: an item per swap that has something to do now, shared by the replicas
- * through the WorkQueue (`WORK_QUEUE`: JetStream in cluster mode, a PostgreSQL table in the
- * embedded default) and worked by SettlementWorker. Swaps that wait hold no item: an event
- * (SettlementWakeups) or their time (`wake_at`, looked for here every second by each
- * replica, each swap taken by one) hands them one. A replica whose database stops answering
- * takes no work until it answers again.
- */
+/** An item per swap with something to do now; see docs/architecture/settlement.md#work-shared-by-replicas. */
 @Injectable()
 export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
   private queue!: WorkQueue;
@@ -50,7 +41,6 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
       onError: (error) => this.logger.warn({ err: error }, 'settlement queue error'),
     });
     this.queue.start((item) => this.worker.process(item), { concurrency: this.config.SETTLEMENT_CONCURRENCY });
-    // The service's readiness gate pauses the queue too while its database or NATS is down.
     this.leaveIntake = this.intake.add(this.queue);
     this.timers.push(
       setInterval(() => void this.checkReadiness(), READINESS_EVERY_MS).unref(),
@@ -64,10 +54,7 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
     await this.queue.stop();
   }
 
-  /**
-   * Hands a swap to settlement now. False when its item may be in a replica's hands: a swap
-   * woken by an event is then handed out by the timers (the event set its time two seconds on).
-   */
+  /** False when its item may be in a replica's hands: the timers hand it out then (the event set its time two seconds on). */
   add(id: string): Promise<boolean> {
     return this.queue.add(id);
   }
@@ -89,11 +76,7 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  /**
-   * Swaps whose time came get their item. Their next time is pushed a fallback period on
-   * first, so a replica that dies between this and the hand-over loses nothing: the swap
-   * comes back then.
-   */
+  /** Their time is pushed a fallback period on first, so a replica dying before the hand-over loses nothing. */
   private async wakeDue(): Promise<void> {
     if (this.lookingAtTimers) return;
     this.lookingAtTimers = true;
@@ -106,7 +89,7 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
       );
       const busy: string[] = [];
       for (const { id } of due) if (!(await this.queue.add(id))) busy.push(id);
-      // In a replica's hands (or already waiting): looked for again in a few seconds, not a fallback period.
+      // In a replica's hands: looked for again in a few seconds, not a fallback period.
       if (busy.length)
         await this.pool.query(
           `UPDATE relay_tracker.submissions SET wake_at = now() + interval '5 seconds' WHERE id = ANY($1::uuid[]) AND wake_at IS NOT NULL`,

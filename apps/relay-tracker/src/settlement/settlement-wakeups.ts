@@ -7,18 +7,9 @@ import { ChainEventFeed } from '../chain-events/chain-event-feed';
 import { SettlementChains } from './settlement-chains';
 import { SettlementQueue } from './settlement-queue';
 
-/** Batches one replica works on at once. */
 const BATCH_CONCURRENCY = 4;
 
-/**
- * Fans the followers' events out to the swaps waiting for them: each batch finds, in one
- * statement, the swaps it concerns (a source transaction seen, their intent created, filled
- * or cancelled on the hub, a fill's message delivered to its spoke, a deposit the hub could
- * not act on), marks them (`event_seq`, so a step that looked before the event looks
- * again; `wake_at` two seconds on, so a swap whose item was in a replica's hands, which
- * refuses a second one, is handed out by the timers soon after it is let go, while one
- * looked at sooner sets its own time) and hands them to settlement's work queue.
- */
+/** Wakes the swaps a batch concerns; see docs/architecture/settlement.md#waking-on-events. */
 @Injectable()
 export class SettlementWakeups implements OnModuleInit {
   constructor(
@@ -33,7 +24,6 @@ export class SettlementWakeups implements OnModuleInit {
     await this.feed.consume(async (batch) => void (await this.wake(batch)), BATCH_CONCURRENCY);
   }
 
-  /** The swaps a batch concerns, woken; their ids. */
   async wake(batch: ChainEventBatch): Promise<string[]> {
     const events: IndexedChainEvent[] = [...batch.events, ...(batch.retracted ?? [])];
     if (events.length === 0) return [];
@@ -42,7 +32,7 @@ export class SettlementWakeups implements OnModuleInit {
     const hub = this.chains.hub;
     const txs = unique(events.filter((e) => e.kind !== 'message_received').map((e) => e.txHash));
     const intents = unique(events.flatMap((e) => (e.intentHash ? [e.intentHash] : [])));
-    // Deliveries on a spoke of messages the hub sent (a fill's output): the swaps whose fill sent them.
+    // A fill's output delivered on a spoke.
     const delivered = chain.hub
       ? []
       : unique(events.filter((e) => e.kind === 'message_received' && e.peerChain === hub.relayChainId && e.connSn).map((e) => e.connSn!));
@@ -57,7 +47,7 @@ export class SettlementWakeups implements OnModuleInit {
        RETURNING s.id::text AS id`,
       [chain.key, txs, intents, hub.key, chain.relayChainId, delivered],
     );
-    // Deposits the hub received but could not act on (their calls failed): the relaying swaps they came from.
+    // Deposits whose hub calls failed.
     const refused = chain.hub
       ? events.filter((e) => e.kind === 'message_received' && e.connSn && (e.data as { ok?: boolean } | undefined)?.ok === false)
       : [];

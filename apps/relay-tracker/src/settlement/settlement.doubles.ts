@@ -28,27 +28,20 @@ import { MemorySubmissionStore } from './submission-store.double';
 export * from './settlement.fixtures';
 export { MemorySubmissionStore, type Announced } from './submission-store.double';
 
-/*
- * Fixed doubles for the settlement specs (settlement-*.spec.ts): the store kept in memory
- * with the SQL's compare-and-set rules and index facts, the chains and the relay answering
- * what a test set, the solver marketplace accepting or refusing. The worker is the real one.
- */
+/* Doubles for the settlement specs; the worker is the real one. */
 
-// --- The chains, the relay, the marketplace, the claims -----------------------------------------
-
-/** ChainAccess answering from memory; `down` makes every read fail as an RPC error does (a 503 naming the chain). */
+/** `down` makes every read fail as an RPC error does. */
 export class FixedChainAccess extends ChainAccess {
   readonly mined = new Map<string, MinedTransaction>();
   readonly reads: { chain: string; read: string; txHash: string }[] = [];
   down = false;
-  /** Runs after the next read, before its answer is returned (something happening while a step looks). */
+  /** Runs before the next read's answer is returned (something happening while a step looks). */
   afterNextRead?: () => Promise<unknown>;
 
   constructor() {
     super({ timeoutMs: 1 });
   }
 
-  /** What another network's adapter says of its source transactions (unknown: not found). */
   readonly networkSources = new Map<string, SpokeSourceCheck>();
 
   mine(chainKey: string, txHash: string, transaction: MinedTransaction): void {
@@ -100,7 +93,6 @@ export class FixedChainAccess extends ChainAccess {
   }
 }
 
-/** The relay API: submits and packet reads recorded; `down` makes them fail as a 5xx does. */
 export class FixedRelay extends RelayApiClient {
   readonly submits: { chainId: string; txHash: string; data?: { address: string; payload: string } }[] = [];
   readonly packetReads: { chainId: string; txHash: string }[] = [];
@@ -124,7 +116,6 @@ export class FixedRelay extends RelayApiClient {
   }
 }
 
-/** The chains of the profile above, read through the fixed access and relay. */
 export class FixedSettlementChains extends SettlementChains {
   declare readonly access: FixedChainAccess;
   declare readonly relay: FixedRelay;
@@ -135,7 +126,6 @@ export class FixedSettlementChains extends SettlementChains {
   }
 }
 
-/** The bus as settlement uses it: intentExecute (the solver marketplace) accepts, or fails with `refusal`. */
 export class FixedMarketplace extends MessagingClient {
   readonly requests: { subject: string; payload: unknown }[] = [];
   refusal?: AppError;
@@ -151,7 +141,6 @@ export class FixedMarketplace extends MessagingClient {
   }
 }
 
-/** The rejected claims table (what ClaimsService writes), in memory. */
 export class MemoryClaimsDb {
   readonly rejected: { submissionId: string; walletAddress: string; intentHash: string; reason: string; settled: boolean }[] = [];
   readonly rejectedClaim = {
@@ -166,14 +155,11 @@ export class MemoryClaimsDb {
   }
 }
 
-// --- The harness --------------------------------------------------------------------------------
-
 export interface Settlement {
   store: MemorySubmissionStore;
   chains: FixedSettlementChains;
   marketplace: FixedMarketplace;
   claims: MemoryClaimsDb;
-  /** One settlement turn of this swap, as the work queue hands it out. */
   run(id: string): Promise<WorkResult>;
   /** Another replica's worker, on the same store, chains and marketplace. */
   replica(): SettlementWorker;

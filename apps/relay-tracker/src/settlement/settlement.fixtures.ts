@@ -12,18 +12,11 @@ import {
 import type { IndexedChainEvent, Intent } from '@swap/contracts';
 import { encodeAbiParameters, encodeEventTopics, keccak256, toHex, type Hex, type Log } from 'viem';
 
-/*
- * What the settlement specs (settlement-*.spec.ts) settle: a deployment of a hub, a spoke its
- * followers read and a spoke nobody follows; intents as quote-builder builds them, the
- * genuine calldata of their source transactions, and index rows as the followers write them.
- */
-
-// --- The deployment: the hub, a followed spoke, a spoke nobody follows (no RPC endpoint) ---
+/* What the settlement specs settle: a hub, a followed spoke, a spoke nobody follows, genuine calldata and index rows. */
 
 export const HUB = { key: '0x92.sonic', relayChainId: '146' };
 export const SPOKE = { key: '0xa4b1.arbitrum', relayChainId: '23' };
 export const UNFOLLOWED = { key: '0x2105.base', relayChainId: '30' };
-/** A network other than EVM, read through its adapter (spokes/). */
 export const NETWORK = { key: 'solana', relayChainId: '1' };
 export const INTENTS = '0x6382D6ccD780758C5e8A6123c33ee8F4472F96ef';
 export const SPOKE_ASSET_MANAGER = '0x348BE44F63A458be9C1b13D6fD8e99048F297Bc3';
@@ -70,18 +63,14 @@ export const PROFILE: ChainProfile = {
   tokens: [],
 };
 
-/** The settings the rules read (the defaults of RelayTrackerConfig, written out so a spec computes its times from them). */
+/** RelayTrackerConfig's defaults, written out so a spec computes its times from them. */
 export const SETTINGS = { NOT_FOUND_WINDOW_MS: 600_000, FALLBACK_CHECK_MS: 30_000, STEP_POLL_MS: 500, CANCEL_WATCH_MS: 86_400_000 };
 
-// --- The people, the intents and their transactions -------------------------------------------
-
 export const USER = '0x4fc1A3B9c2F4A1B8D1e5e6F7a8B9C0d1E2F3A4B5';
-/** The user's wallet on the hub: the creator of intents from a spoke. */
 export const HUB_WALLET = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 /** 2025-11-22T13:00:00Z. */
 export const DEADLINE = '1763816400';
 
-/** An intent from the spoke to the hub, as quote-builder builds it. */
 export function spokeIntent(over: Partial<Intent> = {}): Intent {
   return {
     intentId: '77',
@@ -102,7 +91,6 @@ export function spokeIntent(over: Partial<Intent> = {}): Intent {
   };
 }
 
-/** An intent created on the hub by the user, to the spoke by default. */
 export function hubIntent(over: Partial<Intent> = {}): Intent {
   return spokeIntent({
     creator: USER,
@@ -114,20 +102,16 @@ export function hubIntent(over: Partial<Intent> = {}): Intent {
   });
 }
 
-/** A transaction hash named for the test (keccak of its label). */
 export const tx = (label: string): string => keccak256(toHex(label));
 
-/** The relay payload a spoke deposit carries (the hub calls), lower case as stored. */
 export const payloadOf = (intent: Intent): string =>
   relayDataOf(intent, { relayChainId: HUB.relayChainId, intents: INTENTS }).payload.toLowerCase();
 
-/** The user's deposit on the spoke: the asset manager's transfer carrying the hub calls that create `intent`. */
 export function spokeDeposit(intent: Intent, over: Partial<MinedTransaction> = {}): MinedTransaction {
   const input = encodeAssetManagerTransfer(ARB_USDC, HUB_WALLET.toLowerCase() as Hex, 2_500_000n, payloadOf(intent) as Hex);
   return { status: 'success', blockNumber: 1_200n, from: USER, to: SPOKE_ASSET_MANAGER, input, logs: [], ...over };
 }
 
-/** The user's createIntent on the hub, its receipt holding the contract's IntentCreated (none when it reverted). */
 export function hubCreate(intent: Intent, over: Partial<MinedTransaction> = {}): MinedTransaction {
   const created = INTENTS_ABI.find((item) => item.type === 'event' && item.name === 'IntentCreated')!;
   const log: Log = {
@@ -144,8 +128,6 @@ export function hubCreate(intent: Intent, over: Partial<MinedTransaction> = {}):
   const logs = over.status === 'reverted' ? [] : [log];
   return { status: 'success', blockNumber: 9_000n, from: USER, to: INTENTS, input: encodeCreateIntent(intent), logs, ...over };
 }
-
-// --- Index rows, as the followers write them ----------------------------------------------------
 
 let logIndex = 0;
 const row = (chainKey: string, txHash: string, kind: IndexedChainEvent['kind'], more: Partial<IndexedChainEvent>): IndexedChainEvent => ({

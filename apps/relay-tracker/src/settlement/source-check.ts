@@ -13,16 +13,12 @@ import {
 import type { Intent } from '@swap/contracts';
 import { decodeFunctionData, keccak256, type Address, type Hex } from 'viem';
 
-/** What a mined source transaction is: a swap (its intent and relay payload, read from the chain), or not. */
 export type SourceVerdict = { ok: true; intent: Intent; intentHash: Hex; payload: Hex } | { ok: false; userMessage: string };
 
 const NOT_A_SWAP = (chainKey: string) =>
   `This transaction on ${chainKey} is not a swap the platform built: it did not go to the swap contract with an intent. Nothing was swapped.`;
 
-/**
- * A hub source: `createIntent(intent)` on the intents contract, confirmed by the contract's
- * own IntentCreated event in the receipt. The payload is the call itself.
- */
+/** `createIntent(intent)`, confirmed by the contract's own IntentCreated in the receipt; the payload is the call itself. */
 export function checkHubSource(tx: MinedTransaction, events: IntentEvents, intents: Address, chainKey: string): SourceVerdict {
   if (!tx.to || tx.to.toLowerCase() !== intents.toLowerCase()) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
   let intent: Intent;
@@ -38,11 +34,7 @@ export function checkHubSource(tx: MinedTransaction, events: IntentEvents, inten
   return { ok: true, intent, intentHash: hash, payload: tx.input.toLowerCase() as Hex };
 }
 
-/**
- * An EVM spoke source: the asset manager's `transfer(token, to, amount, data)`, where
- * `data` (the relay payload) is the hub calls, one of which is `createIntent(intent)` on
- * the hub's intents contract.
- */
+/** The asset manager's `transfer(token, to, amount, data)`, `data` being hub calls that include `createIntent(intent)`. */
 export function checkSpokeSource(
   tx: MinedTransaction,
   assetManager: Address,
@@ -57,7 +49,7 @@ export function checkSpokeSource(
     const payload = (call.args[3] as Hex).toLowerCase() as Hex;
     const intent = intentOfHubCalls(payload, intents);
     if (!intent) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
-    // The claim was true (the usual case): its hash, computed at submit, is the intent's.
+    // A true claim's hash was computed at submit.
     const hash = claimed?.intentHash && sameIntent(intent, claimed.intent) ? (claimed.intentHash as Hex) : intentHash(intent);
     return { ok: true, intent, intentHash: hash, payload };
   } catch {
@@ -66,10 +58,8 @@ export function checkSpokeSource(
 }
 
 /**
- * A successful source transaction on a network other than EVM, as its adapter read it: a
- * deposit into the asset manager whose hub calls create an intent for the hub wallet it
- * paid, sent by the wallet the intent was built for. Where the chain holds only the calls'
- * hash (Solana), the calls are the ones submitted, if they hash to it.
+ * A deposit creating an intent for the hub wallet it paid, sent by the intent's wallet; where the chain
+ * holds only the calls' hash (Solana), the submitted calls count if they hash to it.
  */
 export function checkNetworkSource(
   check: Extract<SpokeSourceCheck, { success: true }>,
@@ -104,7 +94,6 @@ export function checkNetworkSource(
   return { ok: true, intent, intentHash: hash, payload };
 }
 
-/** The intent a list of hub calls creates on the intents contract, if any. */
 export function intentOfHubCalls(payload: Hex, intents: Address): Intent | undefined {
   for (const call of decodeHubCalls(payload)) {
     if (call.target.toLowerCase() !== intents.toLowerCase()) continue;

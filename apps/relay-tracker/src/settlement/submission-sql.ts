@@ -1,13 +1,7 @@
 import type { IndexedChainEvent, Intent, SubmissionStatus } from '@swap/contracts';
 import type pg from 'pg';
 
-/**
- * What the index says about a swap, read in the same statement as its row, for the step its
- * status calls for: its source transaction's events (pending), its intent's events on the
- * hub (relaying, posted_execution, failed), the hub's deliveries of its source's message
- * (relaying), its fill's deliveries (posted_execution, once the fill is known), and the hub's
- * clock (posted_execution). Absent where the status needs none.
- */
+/** What the index says about a swap, read with its row; only what its status calls for (columnsWithFacts). */
 export interface SettlementFacts {
   sourceEvents: IndexedChainEvent[];
   intentEvents: IndexedChainEvent[];
@@ -16,7 +10,6 @@ export interface SettlementFacts {
   hubTime?: Date;
 }
 
-/** A submission as settlement reads and writes it (relay_tracker.submissions). */
 export interface SubmissionRow {
   id: string;
   txHash: string;
@@ -44,11 +37,9 @@ export interface SubmissionRow {
   wakeAt: Date | null;
   adopted: boolean;
   claimsPending: boolean;
-  /** Read with the row by the settlement store (SubmissionColumns.withFacts). */
   facts?: SettlementFacts;
 }
 
-/** Columns a step may set along with its transitions. */
 export type SubmissionPatch = Partial<
   Pick<
     SubmissionRow,
@@ -67,7 +58,6 @@ export type SubmissionPatch = Partial<
   >
 > & { intent?: Intent };
 
-/** Every column of a submission, as `submissionOf` reads them. */
 export const SUBMISSION_COLUMNS = `id::text AS id, tx_hash, src_chain_key, wallet_address, intent, relay_data, intent_hash, status::text AS status,
   user_message, created_at, updated_at, history, processing_attempts, failed_at_step, verified, not_found_since, hub_tx_hash, fill_tx_hash,
   delivery_tx_hash, intent_cancelled, submitted_by_org, version::text AS version, event_seq, wake_at, adopted, claims_pending`;
@@ -88,7 +78,7 @@ const COLUMN_OF: Record<keyof SubmissionPatch, string> = {
   intent: 'intent',
 };
 
-/** `col = $n` for each field a patch sets, its values appended to `params` (JSON for the intent). */
+/** Appends the values to `params`. */
 export function patchSets(patch: SubmissionPatch, params: unknown[]): string[] {
   const sets: string[] = [];
   for (const [field, value] of Object.entries(patch) as [keyof SubmissionPatch, unknown][]) {
@@ -99,22 +89,18 @@ export function patchSets(patch: SubmissionPatch, params: unknown[]): string[] {
   return sets;
 }
 
-/** An event of the index as a JSON object (the shape of IndexedChainEvent), for json_agg. */
+/** The shape of IndexedChainEvent. */
 const EVENT_JSON = (e: string) =>
   `json_build_object('chainKey', ${e}.chain_key, 'blockNumber', ${e}.block_number::text, 'blockHash', ${e}.block_hash, 'logIndex', ${e}.log_index,
     'txHash', ${e}.tx_hash, 'blockTime', ${e}.block_time, 'kind', ${e}.kind, 'intentHash', ${e}.intent_hash, 'peerChain', ${e}.peer_chain,
     'connSn', ${e}.conn_sn::text, 'data', ${e}.data) ORDER BY ${e}.block_number, ${e}.log_index`;
 
-/** SQL text as a literal (a chain key or relay id from the profile, never a request's). */
+/** Only for text from the profile, never a request's. */
 function literal(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
-/**
- * The submission columns with the index facts its status calls for (SettlementFacts), as
- * subqueries of the same statement: one round trip reads a swap and what the chains said
- * about it. Only the branch of the row's status runs (CASE).
- */
+/** One round trip reads a swap and what the chains said; only the CASE branch of the row's status runs. */
 export function columnsWithFacts(hub: { key: string; relayChainId: string }): string {
   const t = 'relay_tracker.submissions';
   const hubKey = literal(hub.key);
@@ -175,7 +161,6 @@ export function submissionOf(r: Record<string, unknown>): SubmissionRow {
   };
 }
 
-/** One statement's rows as submissions. */
 export async function submissionsOf(pool: pg.Pool, text: string, params: unknown[]): Promise<SubmissionRow[]> {
   return (await pool.query(text, params)).rows.map(submissionOf);
 }

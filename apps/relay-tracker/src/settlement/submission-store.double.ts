@@ -16,21 +16,14 @@ export interface Announced {
 const relayIdOf = (chainKey: string) => [HUB, SPOKE, UNFOLLOWED].find((c) => c.key === chainKey)?.relayChainId;
 const ORDER: SubmissionStatus[] = ['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution'];
 
-/**
- * SubmissionStore in memory, with the SQL's rules: every write a compare-and-set on the
- * status (a park also on `event_seq`), version + 1 on transition/patch/touch, attempts reset
- * by a transition and grown by a touch, rows read with the facts their status calls for
- * (columnsWithFacts), from the index and the hub follower's clock set here.
- */
+/** SubmissionStore in memory, keeping the SQL's compare-and-set, version and attempts rules and its facts. */
 export class MemorySubmissionStore implements Pick<SubmissionStore, 'find' | 'transition' | 'patch' | 'park' | 'touch'> {
   private readonly rows = new Map<string, SubmissionRow>();
   readonly index: IndexedChainEvent[] = [];
-  /** The hub follower's cursor time; undefined before its first commit. */
   hubTime?: Date;
   readonly announced: Announced[] = [];
   private readonly before = new Map<Write, () => Promise<unknown>>();
 
-  /** A swap as submit-tx inserts it (pending, looked at again after the fallback), or already at `status`. */
   submitted(intent: Intent, fields: Partial<SubmissionRow> & Pick<SubmissionRow, 'txHash' | 'srcChainKey'>): SubmissionRow {
     const now = new Date();
     const through = ORDER.slice(0, ORDER.indexOf(fields.status ?? 'pending') + 1);
@@ -65,19 +58,17 @@ export class MemorySubmissionStore implements Pick<SubmissionStore, 'find' | 'tr
     return this.read(row);
   }
 
-  /** The row as stored now, with its facts. */
   get(id: string): SubmissionRow {
     const row = this.rows.get(id);
     if (!row) throw new Error(`no submission ${id}`);
     return this.read(row);
   }
 
-  /** The statuses of its history, in order. */
   statuses(id: string): SubmissionStatus[] {
     return (this.get(id).history as StoredTransition[]).map((h) => h.status);
   }
 
-  /** A follower commits events; the swaps they concern are woken as SettlementWakeups does (event_seq + 1, looked at in 2 s). */
+  /** Wakes the swaps concerned as SettlementWakeups does. */
   record(...batch: IndexedChainEvent[]): void {
     this.index.push(...batch);
     const txs = batch.filter((e) => e.kind !== 'message_received');
@@ -167,7 +158,6 @@ export class MemorySubmissionStore implements Pick<SubmissionStore, 'find' | 'tr
     });
   }
 
-  /** The stored row if it is still at the status `row` was read at (WHERE id = $1 AND status = $2). */
   private async matching(write: Write, row: SubmissionRow): Promise<SubmissionRow | undefined> {
     const hook = this.before.get(write);
     this.before.delete(write);
@@ -180,7 +170,7 @@ export class MemorySubmissionStore implements Pick<SubmissionStore, 'find' | 'tr
     return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
   }
 
-  /** A copy of the row (a step never holds the stored one) with the facts of its status, as columnsWithFacts reads them. */
+  /** A copy: a step never holds the stored row. */
   private read(stored: SubmissionRow): SubmissionRow {
     const { facts: _none, ...row } = stored;
     const copy = structuredClone(row);

@@ -15,18 +15,7 @@ export type { SubmissionPatch, SubmissionRow } from './submission-sql';
 
 const STATUS = 'relay_tracker."SubmissionStatus"';
 
-/**
- * Moves submissions on, each change a compare-and-set on the status it expects: if another
- * replica moved the swap first, the update matches nothing and is dropped. Every change of
- * the status answer bumps the row's version and is written through to the read model;
- * every transition is announced on the bus after it is committed, with the status answer's
- * data at that transition (the stream's event; the trigger submissions_record_events stores
- * the same in the same statement). A swap that waits is
- * parked with the time it is looked at again, unless an event came since its step looked
- * (`event_seq`): then the step looks again at once. One plain statement each, returning the
- * row with the index facts its new status calls for (settlement's hot path;
- * docs/operators/capacity.md counts them).
- */
+/** Compare-and-set writes of a swap, one statement each; see docs/architecture/settlement.md#waking-on-events. */
 @Injectable()
 export class SubmissionStore {
   private readonly columns: string;
@@ -48,7 +37,7 @@ export class SubmissionStore {
     return row ?? null;
   }
 
-  /** Applies `steps` (in order) from `row.status`; the new row, or undefined when the swap was no longer there. */
+  /** Undefined when the swap was no longer at `row.status`. */
   async transition(
     row: SubmissionRow,
     steps: { status: SubmissionStatus; detail: string }[],
@@ -70,7 +59,7 @@ export class SubmissionStore {
     );
     if (!moved) return undefined;
     await this.readModel.write(moved);
-    // The transition's webhook deliveries were written with it (an organisation's swap): sent now.
+    // Its webhook deliveries were written with it: sent now.
     if (moved.submittedByOrg) this.webhooks.kick();
     let from: SubmissionStatus = row.status;
     const last = (moved.history as StoredTransition[]).length;
@@ -99,7 +88,7 @@ export class SubmissionStore {
     return moved;
   }
 
-  /** Stores what a step learned without moving the swap (compare-and-set on its status); the new row, or undefined. */
+  /** Stores what a step learned without moving the swap. */
   async patch(row: SubmissionRow, patch: SubmissionPatch): Promise<SubmissionRow | undefined> {
     const params: unknown[] = [row.id, row.status];
     const sets = patchSets(patch, params);
@@ -113,10 +102,7 @@ export class SubmissionStore {
     return patched;
   }
 
-  /**
-   * Parks a swap until `wakeAt` (null: nothing left to do), if no event concerning it came
-   * since `row` was read and it is still where it was; false otherwise (look again now).
-   */
+  /** False when an event came since `row` was read (look again now); `wakeAt` null: nothing left to do. */
   async park(row: SubmissionRow, wakeAt: Date | null): Promise<boolean> {
     const { rowCount } = await this.pool.query(
       `UPDATE relay_tracker.submissions SET wake_at = $2 WHERE id = $1::uuid AND status = $3::${STATUS} AND event_seq = $4`,
@@ -125,7 +111,7 @@ export class SubmissionStore {
     return rowCount === 1;
   }
 
-  /** A step failed (an RPC, the relay API, the bus): its attempts grow and it is tried again at `wakeAt`. */
+  /** A step failed transiently: tried again at `wakeAt`. */
   async touch(row: SubmissionRow, wakeAt: Date): Promise<void> {
     const [touched] = await submissionsOf(
       this.pool,

@@ -5,7 +5,6 @@ import { RequestContext } from '@swap/observability';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
 import type { SubmissionRow } from '../settlement/submission-store';
 
-/** What the chain says a source transaction carried. */
 export interface ChainTruth {
   intent: Intent;
   intentHash: string;
@@ -13,20 +12,12 @@ export interface ChainTruth {
   from: string;
 }
 
-/**
- * The chain is the truth: whoever submits a hash first does not fix its intent. A claim
- * (intent, relay payload, wallet) that differs from what the mined transaction carried is
- * kept here, with its submitter, for audit; the swap's state comes from the chain.
- */
+/** Claims that differ from the chain, kept for audit; see docs/architecture/settlement.md#idempotency-and-claims. */
 @Injectable()
 export class ClaimsService {
   constructor(private readonly db: PrismaClient) {}
 
-  /**
-   * Once the source transaction is read: the first claim is kept apart if it was not what
-   * the chain says. (Claims that were only compared with it are settled once the swap is
-   * marked verified: `settle`.)
-   */
+  /** The first claim, once the source transaction is read; later ones are settled by `settle`. */
   async checkAgainstChain(row: SubmissionRow, truth: ChainTruth): Promise<void> {
     if (row.adopted) return; // taken from the chain itself: nobody claimed anything
     const reasons = differences({ intentHash: row.intentHash ?? '', relayData: row.relayData, walletAddress: row.walletAddress }, truth);
@@ -46,12 +37,7 @@ export class ClaimsService {
     }
   }
 
-  /**
-   * Claims that were only compared with the first claim, now compared with the chain: true
-   * ones are dropped, false ones kept with their reasons. Run once the swap is marked
-   * verified; a repeat racing with that settles its own claim (checkRepeat reads the row
-   * again after storing it).
-   */
+  /** Claims only compared with the first one, now with the chain; a repeat racing with this settles itself (checkRepeat). */
   async settle(submissionId: string, truth: Omit<ChainTruth, 'intent'>): Promise<void> {
     for (const claim of await this.db.rejectedClaim.findMany({ where: { submissionId, settled: false } })) {
       const wrong = differences(claim, truth);
@@ -61,7 +47,6 @@ export class ClaimsService {
     await this.db.$executeRaw`UPDATE relay_tracker.submissions SET claims_pending = false WHERE id = ${submissionId}::uuid`;
   }
 
-  /** A repeated submit of a known pair: kept apart when it claims something else than the swap holds. */
   async checkRepeat(row: SubmissionRow, claim: SubmitTxMessage): Promise<void> {
     const held = {
       intent: row.intent as unknown as Intent,
@@ -87,7 +72,6 @@ export class ClaimsService {
       row.verified,
     );
     if (row.verified) return;
-    // Settlement settles pending claims when it reads the chain; the flag tells it there is one.
     await this.db.$executeRaw`UPDATE relay_tracker.submissions SET claims_pending = true WHERE id = ${row.id}::uuid`;
     // The chain may have been read while this claim was compared with the first one.
     const now = await this.db.submission.findUnique({ where: { id: row.id } });

@@ -6,19 +6,12 @@ import { LOGGER, READ_MODELS } from '@swap/service-kit';
 import type { SubmissionRow } from '../settlement/submission-store';
 import { statusAnswer } from './status-answer';
 
-/** An answer in flight is kept a day, a final one an hour (a later read puts it back from the database). */
 const IN_FLIGHT_TTL_MS = 86_400_000;
 const TERMINAL_TTL_MS = 3_600_000;
 const RETRY_EVERY_MS = 1_000;
 const MAX_UNWRITTEN = 10_000;
 
-/**
- * The status answers in the read models (Redis in a cluster), written through on every
- * change of a submission's row with its version, so swap-gateway answers status polls
- * without asking this service; an older write never replaces a newer one. A write that
- * fails (Redis down) is kept and tried again each second, newest version only, so a stale
- * answer does not outlive the outage for long.
- */
+/** Written through on every change of a row; see docs/architecture/settlement.md#status-from-a-read-model. */
 @Injectable()
 export class StatusReadModel implements OnModuleDestroy {
   private readonly unwritten = new Map<string, { version: number; value: string; ttlMs: number }>();
@@ -29,7 +22,7 @@ export class StatusReadModel implements OnModuleDestroy {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** Writes the row's answer; never throws (the database stays the truth, a miss is answered from it). */
+  /** Never throws: the database stays the truth, a miss is answered from it. */
   async write(row: SubmissionRow): Promise<void> {
     const key = submissionStatusKey(row.srcChainKey, row.txHash);
     const entry = {

@@ -5,7 +5,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { SubmissionsService } from './submissions.service';
 
-/** The submit request, and the organisation of the API key it came with (for claims). */
+/** With the organisation of the API key it came with (for claims). */
 class SubmitTxMessageDto extends SubmitTxRequestDto {
   @IsOptional()
   @MaxLength(64)
@@ -13,7 +13,7 @@ class SubmitTxMessageDto extends SubmitTxRequestDto {
   orgId?: string;
 }
 
-/** Which submission's stream events, and after which of them (the stream's Last-Event-ID). */
+/** `after`: the stream's Last-Event-ID. */
 class SubmissionEventsQueryDto extends SubmissionStatusQueryDto {
   @IsOptional()
   @Type(() => Number)

@@ -24,13 +24,7 @@ import { statusAnswer, storedStreamEvent, type SubmissionState } from './status-
 import { StatusReadModel } from './status-read-model';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 
-/**
- * Submissions of broadcast source transactions, unique on (txHash, srcChainKey), EVM hashes
- * in lower case (so the same transaction in other letters is the same submission): the
- * first submit of a pair inserts it and hands it to settlement (`inserted`); every later
- * one changes nothing (`duplicate`), whatever the concurrency (the unique index decides),
- * and a later claim that differs is kept for audit only.
- */
+/** The unique index decides `inserted` or `duplicate`; see docs/architecture/settlement.md#idempotency-and-claims. */
 @Injectable()
 export class SubmissionsService {
   constructor(
@@ -46,7 +40,6 @@ export class SubmissionsService {
   async submit(request: SubmitTxMessage): Promise<SubmitTxResponse> {
     const txHash = this.normalise(request.txHash, request.srcChainKey);
     const history: StoredTransition[] = [{ status: 'pending', at: new Date().toISOString(), detail: 'submitted' }];
-    // One statement: the new row, or nothing when the pair is known (then it is read).
     const [inserted] = await submissionsOf(
       this.pool,
       `INSERT INTO relay_tracker.submissions (id, tx_hash, src_chain_key, wallet_address, intent, relay_data, intent_hash, history, submitted_by_org, wake_at)
@@ -63,7 +56,7 @@ export class SubmissionsService {
         intentHash(request.intent),
         JSON.stringify(history),
         request.orgId ?? null,
-        // Looked at now (the item below); this is the guard should the hand-over be lost.
+        // The guard should the hand-over below be lost.
         new Date(Date.now() + this.config.FALLBACK_CHECK_MS),
       ],
     );
@@ -77,14 +70,13 @@ export class SubmissionsService {
         data: { status: 'inserted', message: 'Submission received; poll GET /v1/swaps/submit-tx/status until solved or failed' },
       };
     }
-    // A replica that died between the insert and the hand-over left a swap without work; the
-    // client's retry puts it back (adding an item already queued changes nothing).
+    // A replica that died before the hand-over left a swap without work: the client's retry puts it back.
     if (row.status === 'pending') await this.queue.add(row.id);
     await this.claims.checkRepeat(row, request);
     return { success: true, data: { status: 'duplicate', message: 'This transaction was already submitted; nothing changed' } };
   }
 
-  /** The status answer from the database; it is written to the read model too (a miss there is repaired by the read that found it). */
+  /** Also writes the read model: a miss there is repaired by the read that found it. */
   async status(txHash: string, srcChainKey: string): Promise<SubmissionStatusResponse> {
     const row = await this.find(this.normalise(txHash, srcChainKey), srcChainKey);
     if (!row) throw new AppError(404, ErrorCode.NotFound, `No submission of transaction ${txHash} on ${srcChainKey}`);
@@ -92,10 +84,7 @@ export class SubmissionsService {
     return statusAnswer(row);
   }
 
-  /**
-   * The stream events of a submission after `after` (its history entries from `after + 1`,
-   * each with the answer as it was then), in order; 404 when the submission is unknown.
-   */
+  /** History entries after `after`, each with the answer as it was then. */
   async events(
     txHash: string,
     srcChainKey: string,
@@ -149,7 +138,6 @@ export class SubmissionsService {
     return row;
   }
 
-  /** One text per transaction (canonicalTxHash: hex ids in one case; base58 signatures as given). */
   private normalise(txHash: string, srcChainKey: string): string {
     const chain = this.chains.registry.findChain(srcChainKey);
     return chain ? canonicalTxHash(chain.type, txHash) : txHash;

@@ -8,27 +8,15 @@ import { RelayTrackerConfig } from '../relay-tracker.config';
 import { openWorkQueue } from '../work-queue';
 import { LOG_DAYS, WebhooksService } from './webhooks.service';
 
-/** How often a replica looks for deliveries due (a retry's time, or one whose kick was lost). */
 const DUE_EVERY_MS = 1_000;
 const DUE_BATCH = 500;
-/** A claimed delivery is due again this long after, should its item be lost with its replica. */
+/** A claimed delivery is due again after this, should its item be lost with its replica. */
 const CLAIM_MS = 60_000;
-/** A delivery waiting for its swap's earlier event to the same endpoint is looked at again this soon. */
 const WAIT_FOR_EARLIER_MS = 1_000;
-/** Finished deliveries older than the log's 7 days are deleted this often, a batch at a time. */
 const PRUNE_EVERY_MS = 3_600_000;
 const PRUNE_BATCH = 10_000;
 
-/**
- * When each webhook delivery is tried: deliveries due now (new ones, written by the
- * transition's own transaction, and retries whose time came) are claimed in the database and
- * handed to the webhook work queue (JetStream in cluster mode, a PostgreSQL table in the
- * embedded default), whose items every replica works, WEBHOOK_CONCURRENCY at once, apart
- * from settlement's slots: a slow endpoint holds a webhook slot (10 s at most), never a
- * settlement one. A replica that moved a swap looks at once (`kick`); every replica also
- * looks each second. A delivery is sent only as the earliest still owed of its swap to its
- * endpoint: per endpoint, in the order of the swap's transitions.
- */
+/** When each delivery is tried, apart from settlement's slots; see docs/architecture/webhooks.md#from-a-transition-to-a-delivery. */
 @Injectable()
 export class WebhookDispatcher implements OnModuleInit, OnModuleDestroy {
   private queue?: WorkQueue;
@@ -66,7 +54,7 @@ export class WebhookDispatcher implements OnModuleInit, OnModuleDestroy {
       async (item) => {
         const outcome = await this.webhooks.attempt(item.id);
         if (outcome.waits) return { retryInMs: WAIT_FOR_EARLIER_MS };
-        // The swap's next event to this endpoint may have waited behind this one: looked for now.
+        // The swap's next event to this endpoint may have waited behind this one.
         if (outcome.ok) this.kick();
         return { done: true };
       },
@@ -77,7 +65,6 @@ export class WebhookDispatcher implements OnModuleInit, OnModuleDestroy {
     this.pruner = setInterval(() => void this.prune(), PRUNE_EVERY_MS).unref();
   }
 
-  /** The delivery log keeps 7 days: older finished deliveries go (every replica may do it; each row once). */
   async prune(): Promise<number> {
     let total = 0;
     try {
@@ -96,7 +83,7 @@ export class WebhookDispatcher implements OnModuleInit, OnModuleDestroy {
     await this.queue?.stop();
   }
 
-  /** Looks for deliveries due now (a swap just moved); looks once more after a look in progress. */
+  /** Looks for deliveries due now (a swap just moved), once more after a look in progress. */
   kick(): void {
     if (!this.queue) return;
     if (this.looking) {

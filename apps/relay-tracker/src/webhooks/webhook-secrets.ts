@@ -1,15 +1,10 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
-/** A new endpoint secret as Standard Webhooks writes it: `whsec_` and the base64 of 32 random bytes. */
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
-/**
- * Endpoint secrets at rest: AES-256-GCM under WEBHOOK_ENCRYPTION_KEY, stored as
- * `v1.<iv>.<tag>.<ciphertext>` (base64 each). The key never reaches the database; a row
- * read without it (a dump) holds nothing usable.
- */
+/** Endpoint secrets at rest; see docs/architecture/webhooks.md#in-relay-tracker-apart-from-settlement. */
 export class SecretBox {
   private readonly key: Buffer;
 

@@ -3,40 +3,25 @@ import { Webhook } from 'standardwebhooks';
 import { Agent, buildConnector, request } from 'undici';
 import { AddressGuard, RefusedAddressError } from './webhook-address-guard';
 
-/** A 2xx within this long is success; anything else (or nothing) is a failed attempt. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-/** Bytes of a receiver's answer read (and dropped); the rest is not read at all. */
 const ANSWER_BYTES = 4_096;
 
-/** One message to one endpoint, as Standard Webhooks sends it. */
 export interface OutgoingWebhook {
   /** `webhook-id`: the same on every attempt (the receiver's idempotency key). */
   id: string;
   url: string;
-  /** Endpoint secrets (`whsec_…`) to sign with: the current one, and the previous while its overlap lasts. */
   secrets: string[];
-  /** The JSON body: `{ type, timestamp, data }`. */
   body: string;
 }
 
-/** What one attempt came to. */
 export interface AttemptOutcome {
   ok: boolean;
   statusCode?: number;
-  /** Why it failed, for the delivery log (no response, refused address, timeout…). */
   error?: string;
   latencyMs: number;
 }
 
-/**
- * Sends webhook deliveries: signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`,
- * `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, one per secret,
- * space-separated), over connections only to addresses the AddressGuard permits: the host
- * is resolved before each delivery and again when a connection opens (the address it
- * connects to is the one just checked), so a name that resolves to a private address is
- * never connected to. `https` only unless `allowHttp`; redirects are not followed; the
- * answer is read up to 4 KB and dropped.
- */
+/** Signed per Standard Webhooks, sent through the AddressGuard; see docs/architecture/webhooks.md#the-address-guard. */
 export class WebhookSender {
   private readonly agent: Agent;
 
@@ -46,8 +31,7 @@ export class WebhookSender {
   ) {
     const connect = buildConnector({ timeout: DELIVERY_TIMEOUT_MS });
     this.agent = new Agent({
-      // Every connection: the host resolved now, and only a permitted address connected to
-      // (the TLS server name and Host header stay the endpoint's own).
+      // Connects to the address just checked; the TLS server name and Host header stay the endpoint's own.
       connect: (options, callback) => {
         this.guard.resolve(options.hostname).then(
           (addresses) => {
@@ -64,7 +48,7 @@ export class WebhookSender {
     });
   }
 
-  /** Why an endpoint URL cannot be used, or undefined (checked when it is added, and at every delivery). */
+  /** Checked when an endpoint is added, and at every delivery. */
   urlProblem(url: string): string | undefined {
     let parsed: URL;
     try {
@@ -130,7 +114,6 @@ export class WebhookSender {
   }
 }
 
-/** Reads at most `limit` bytes of a body, then lets go of the rest. */
 async function readSome(body: AsyncIterable<Buffer> & { destroy(): void }, limit: number): Promise<void> {
   let read = 0;
   for await (const chunk of body) {

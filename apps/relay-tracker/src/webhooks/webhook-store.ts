@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { SubmissionState } from '../submissions/status-answer';
 
-/** An endpoint as the sender reads it (secrets still sealed). */
+/** Secrets still sealed. */
 export interface EndpointRow {
   id: string;
   orgId: string;
@@ -17,7 +17,6 @@ export interface EndpointRow {
   disabledReason: string | null;
 }
 
-/** A delivery with what its message needs: the endpoint, and the submission's event when it is one. */
 export interface DeliveryRow {
   id: string;
   endpointId: string;
@@ -33,7 +32,6 @@ export interface DeliveryRow {
   lastLatencyMs: number | null;
   deliveredAt: Date | null;
   gaveUpAt: Date | null;
-  /** An earlier event of the same swap to the same endpoint is still to be delivered. */
   waitsForEarlier?: boolean;
   event?: {
     txHash: string;
@@ -55,7 +53,7 @@ function camel(row: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]));
 }
 
-/** relay_tracker.webhook_endpoints and webhook_deliveries, in plain SQL (the sender's hot path). */
+/** Plain SQL: the sender's hot path. */
 export class WebhookStore {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -75,7 +73,7 @@ export class WebhookStore {
     return rows[0] ? (camel(rows[0]) as unknown as EndpointRow) : undefined;
   }
 
-  /** Adds an endpoint unless the organisation has `limit` already (one statement: concurrent adds cannot pass it). */
+  /** One statement under a lock, so concurrent adds cannot pass `limit`. */
   async addEndpoint(
     e: { id: string; orgId: string; url: string; description?: string; events: string[]; secret: string; createdBy: string },
     limit: number,
@@ -99,7 +97,6 @@ export class WebhookStore {
     return rowCount === 1;
   }
 
-  /** The new secret; the current one stays valid until `until`. */
   async rotate(orgId: string, id: string, sealed: string, until: Date): Promise<boolean> {
     const { rowCount } = await this.pool.query(
       `UPDATE relay_tracker.webhook_endpoints SET previous_secret = secret, previous_secret_until = $4, secret = $3
@@ -116,7 +113,6 @@ export class WebhookStore {
     );
   }
 
-  /** A delivery with its endpoint's row and its event (the submission's values at that transition). */
   async delivery(id: string): Promise<{ delivery: DeliveryRow; endpoint: EndpointRow } | undefined> {
     const { rows } = await this.pool.query(
       `SELECT ${DELIVERY_COLUMNS},
@@ -147,7 +143,7 @@ export class WebhookStore {
     return { delivery, endpoint };
   }
 
-  /** What an attempt came to: delivered, or its next attempt (null: given up). */
+  /** `next` null: given up. */
   async recordAttempt(
     id: string,
     outcome: { ok: boolean; statusCode?: number; error?: string; latencyMs: number },
@@ -163,10 +159,6 @@ export class WebhookStore {
     );
   }
 
-  /**
-   * The endpoint's health after an attempt: a success clears its failing time; a failure
-   * starts it, and an endpoint failing since before `disableBefore` is disabled with why.
-   */
   async endpointAttempted(endpointId: string, ok: boolean, error: string | undefined, disableBefore: Date): Promise<void> {
     if (ok) {
       await this.pool.query(
@@ -187,7 +179,6 @@ export class WebhookStore {
     );
   }
 
-  /** Sends a delivery again now (a replay): its attempts go on from where they were. */
   async replay(endpointId: string, deliveryId: string): Promise<boolean> {
     const { rowCount } = await this.pool.query(
       `UPDATE relay_tracker.webhook_deliveries SET next_attempt_at = now(), gave_up_at = NULL, delivered_at = NULL
@@ -197,10 +188,7 @@ export class WebhookStore {
     return rowCount === 1;
   }
 
-  /**
-   * The endpoint's deliveries of the last `days` days, newest first (a swap's events of one
-   * moment by their place in its history), `limit` at a time after `cursor`; `only`: that one.
-   */
+  /** Newest first (a swap's events of one moment by their place in its history); `only`: that delivery. */
   async deliveries(
     endpointId: string,
     days: number,
@@ -220,11 +208,7 @@ export class WebhookStore {
     return rows.map((r) => camel(r) as unknown as DeliveryRow);
   }
 
-  /**
-   * Deliveries due now, each the earliest still owed of its swap to its endpoint, of enabled
-   * endpoints: claimed for `leaseMs` (a replica that dies before handing one over loses
-   * nothing: it is due again then) and returned.
-   */
+  /** Each the earliest still owed of its swap to its endpoint, claimed for `leaseMs` so a dead replica loses nothing. */
   async claimDue(leaseMs: number, limit: number): Promise<string[]> {
     const { rows } = await this.pool.query<{ id: string }>(
       `UPDATE relay_tracker.webhook_deliveries SET next_attempt_at = now() + make_interval(secs => $1::double precision / 1000)
@@ -241,7 +225,6 @@ export class WebhookStore {
     return rows.map((r) => r.id);
   }
 
-  /** Deletes finished deliveries (delivered or given up) older than `days` days, `limit` at a time; how many went. */
   async prune(days: number, limit: number): Promise<number> {
     const { rowCount } = await this.pool.query(
       `DELETE FROM relay_tracker.webhook_deliveries WHERE id IN (

@@ -4,7 +4,7 @@ import { Subjects, WEBHOOK_EVENT_TYPES, type RpcReply, type WebhookEventType } f
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { WebhooksService } from './webhooks.service';
 
-/** Who asks (partner-portal-api, for a member of the organisation it names): the organisation and the acting user. */
+/** partner-portal-api asks for a member of the organisation it names. */
 class OrgMessage {
   @MaxLength(64)
   @IsString()
@@ -51,7 +51,7 @@ class ReplayMessage extends EndpointMessage {
   deliveryId!: string;
 }
 
-/** The webhook routes partner-portal-api asks over the bus (it checks the member's role first). */
+/** partner-portal-api checks the member's role first. */
 @Controller()
 export class WebhooksHandlers {
   constructor(private readonly webhooks: WebhooksService) {}

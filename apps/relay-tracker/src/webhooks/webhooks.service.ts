@@ -19,30 +19,20 @@ import { newWebhookSecret, SecretBox } from './webhook-secrets';
 import { WebhookSender, type AttemptOutcome } from './webhook-sender';
 import { WebhookStore, type DeliveryRow, type EndpointRow } from './webhook-store';
 
-/** Endpoints an organisation may have. */
 export const MAX_ENDPOINTS = 5;
-/** How long a rotated-out secret still signs (beside the new one). */
 export const ROTATION_OVERLAP_MS = 86_400_000;
-/** How far back the delivery log goes (older finished deliveries are deleted: WebhookDispatcher). */
+/** Older finished deliveries are deleted by WebhookDispatcher. */
 export const LOG_DAYS = 7;
 const LOG_PAGE = 50;
 
-/** Hooks for tests: the resolver the address guard asks, and every connection a delivery opens. */
+/** For tests: the resolver the address guard asks, and every connection a delivery opens. */
 export const WEBHOOK_NETWORK = Symbol('WEBHOOK_NETWORK');
 export interface WebhookNetwork {
   resolver?: (host: string) => Promise<string[]>;
   onConnect?: (host: string, address: string) => void;
 }
 
-/**
- * Webhooks per organisation: its endpoints (at most 5, secrets sealed at rest, rotated with
- * a day's overlap), and each delivery's attempt: the message built from the swap's event as
- * it was at that transition, signed, sent, and its outcome recorded with the next attempt's
- * time (the retry schedule, jittered) or given up after WEBHOOK_RETRY_FOR_MS; an endpoint
- * failing for WEBHOOK_DISABLE_AFTER_MS is disabled. Which deliveries exist is decided in the
- * database (the trigger submission_events_queue_webhooks); when each is tried, by
- * WebhookDispatcher.
- */
+/** An organisation's endpoints and each delivery's attempt; see docs/architecture/webhooks.md#from-a-transition-to-a-delivery. */
 @Injectable()
 export class WebhooksService implements OnModuleDestroy {
   readonly store: WebhookStore;
@@ -65,7 +55,6 @@ export class WebhooksService implements OnModuleDestroy {
     this.delays = config.WEBHOOK_RETRY_DELAYS_MS.split(',').map(Number);
   }
 
-  /** Whether webhooks can run here (WEBHOOK_ENCRYPTION_KEY is set). */
   get enabled(): boolean {
     return Boolean(this.box);
   }
@@ -104,7 +93,6 @@ export class WebhooksService implements OnModuleDestroy {
     return { deleted: id };
   }
 
-  /** A new secret, shown this once; the current one keeps signing beside it for a day. */
   async rotate(orgId: string, id: string, actor: string): Promise<CreatedWebhookEndpoint> {
     const box = this.sealer();
     const secret = newWebhookSecret();
@@ -114,7 +102,6 @@ export class WebhooksService implements OnModuleDestroy {
     return { ...endpointView((await this.store.endpoint(orgId, id))!), secret };
   }
 
-  /** Sends a `webhook.test` event now and answers what became of it (kept in the log like any delivery). */
   async test(orgId: string, id: string): Promise<WebhookAttemptView> {
     this.sealer();
     const endpoint = await this.store.endpoint(orgId, id);
@@ -145,7 +132,6 @@ export class WebhooksService implements OnModuleDestroy {
     };
   }
 
-  /** Sends a delivery again (same webhook-id: a receiver that has it already may skip it). */
   async replay(orgId: string, id: string, deliveryId: string): Promise<WebhookDeliveryView> {
     if (!(await this.store.endpoint(orgId, id)) || !(await this.store.replay(id, deliveryId)))
       throw AppError.notFound(`No delivery ${deliveryId} of webhook endpoint ${id} in this organisation`);
@@ -153,12 +139,7 @@ export class WebhooksService implements OnModuleDestroy {
     return deliveryView(replayed);
   }
 
-  /**
-   * One attempt at a delivery (the dispatcher's work, and a test's): sent and recorded, its
-   * next attempt scheduled when it failed. Nothing is sent for a delivery already done, of a
-   * disabled endpoint, or whose swap's earlier event to the same endpoint is still owed
-   * (`waits`: it comes back once that one is done).
-   */
+  /** `waits`: an earlier event of the swap to the same endpoint is still owed; it comes back once that one is done. */
   async attempt(deliveryId: string): Promise<AttemptOutcome & { waits?: boolean }> {
     const found = await this.store.delivery(deliveryId);
     if (!found) return { ok: true, latencyMs: 0 };
@@ -167,7 +148,7 @@ export class WebhooksService implements OnModuleDestroy {
     if (delivery.waitsForEarlier) return { ok: false, waits: true, latencyMs: 0 };
     const secrets = this.secretsOf(endpoint);
     if (!secrets) {
-      // A deployment problem (WEBHOOK_ENCRYPTION_KEY changed), not the endpoint's: logged, kept in its log, retried.
+      // A deployment problem (WEBHOOK_ENCRYPTION_KEY changed), not the endpoint's: retried.
       const unreadable = { ok: false, error: 'the endpoint secret cannot be opened with this WEBHOOK_ENCRYPTION_KEY', latencyMs: 0 };
       this.logger.error(
         { deliveryId, endpointId: endpoint.id },
@@ -184,7 +165,7 @@ export class WebhooksService implements OnModuleDestroy {
     return outcome;
   }
 
-  /** When a delivery that failed its attempt is tried again; null once WEBHOOK_RETRY_FOR_MS after its event has passed. */
+  /** Null once WEBHOOK_RETRY_FOR_MS after its event has passed. */
   private nextAttempt(delivery: DeliveryRow): Date | null {
     if (delivery.type === 'webhook.test') return null;
     const wait = this.delays[Math.min(delivery.attempts, this.delays.length - 1)];
@@ -192,7 +173,7 @@ export class WebhooksService implements OnModuleDestroy {
     return at > delivery.createdAt.getTime() + this.config.WEBHOOK_RETRY_FOR_MS ? null : new Date(at);
   }
 
-  /** The secrets to sign with (the current one, the previous while it overlaps); undefined when they cannot be opened. */
+  /** Undefined when they cannot be opened. */
   private secretsOf(endpoint: EndpointRow): string[] | undefined {
     const box = this.sealer();
     try {
@@ -212,7 +193,7 @@ export class WebhooksService implements OnModuleDestroy {
   }
 }
 
-/** The body every attempt of a delivery sends: `{ type, timestamp, data }`, data the status answer's then, with txHash and srcChainKey. */
+/** The same on every attempt: `data` is the status answer as it was at the transition. */
 export function messageBody(delivery: DeliveryRow): string {
   if (!delivery.event || delivery.seq === null) {
     return JSON.stringify({

@@ -14,11 +14,7 @@ export interface SponsoringKeyView {
   createdAt: string;
 }
 
-/**
- * The sponsoring-key registry: not self-serve, keys are minted by an operator only. Keys
- * start `spk_` and are looked up only by this service's own routes, so a portal key never
- * passes here and a sponsoring key never passes on the swaps routes.
- */
+/** Operator-minted `spk_` keys, looked up only by this service's routes (never the swaps routes). */
 @Injectable()
 export class SponsoringKeysService {
   constructor(
@@ -62,7 +58,7 @@ export class SponsoringKeysService {
     };
   }
 
-  /** A change with a bump of the key set version in one transaction, announced after commit. */
+  /** Announced after commit. */
   private change<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
     return versionedChange({
       db: this.db,
