@@ -141,7 +141,8 @@ describe('the embedded default, called through the gateway', () => {
     expect(doc.components.schemas.TokenDto).toBeDefined();
     expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }));
     expect(doc.paths['/v1/swaps/quote'].post.security).toEqual([{ apiKey: [] }]);
-    expect(doc.paths['/v1/swaps/deadline'].get.security).toBeUndefined();
+    expect(doc.paths['/v1/swaps/deadline'].get.security).toEqual([]);
+    expect(doc.paths['/portal/api/me'].get.security).toEqual([{ portalSession: [] }]);
     const page = await get(`${platform.gatewayUrl}/v1/docs`);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.text).toContain('/v1/docs/assets/swagger-ui-bundle.js');

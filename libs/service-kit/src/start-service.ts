@@ -214,6 +214,12 @@ export async function startService<C extends ServiceConfig>(
           },
           API_KEY_SCHEME,
         )
+        // The partner portal's session (its SESSION_SCHEME, on the routes behind SessionGuard).
+        .addCookieAuth(
+          'portal_session',
+          { type: 'apiKey', description: 'The partner portal session, set by sign-up and sign-in (/portal/api/auth)' },
+          'portalSession',
+        )
         .build(),
       // The error shape is part of every service's document, referenced or not: the gateway's merge answers every operation's errors with it.
       { extraModels: [ErrorBodyDto], autoTagControllers: false },

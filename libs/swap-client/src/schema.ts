@@ -2515,6 +2515,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /**
              * @description NO_SOLVER_AVAILABLE: no solver connected, or none answered in time
              *
@@ -2528,7 +2537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2559,7 +2568,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2608,7 +2626,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2654,7 +2681,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2713,6 +2749,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description API key verification is temporarily unavailable (retry; the request was not handled), or a dependency of the route is down */
             503: {
                 headers: {
@@ -2722,7 +2767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2781,6 +2826,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /**
              * @description CHAIN_UNAVAILABLE or NOT_CONFIGURED: a chain read the build needs failed
              *
@@ -2794,7 +2848,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2862,6 +2916,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /**
              * @description CHAIN_UNAVAILABLE or NOT_CONFIGURED: the chain could not be read
              *
@@ -2875,7 +2938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2934,6 +2997,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description API key verification is temporarily unavailable (retry; the request was not handled), or a dependency of the route is down */
             503: {
                 headers: {
@@ -2943,7 +3015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3002,6 +3074,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description API key verification is temporarily unavailable (retry; the request was not handled), or a dependency of the route is down */
             503: {
                 headers: {
@@ -3011,7 +3092,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3051,7 +3132,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3119,6 +3209,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description RELAY_UNAVAILABLE: the relay API could not be reached */
             502: {
                 headers: {
@@ -3137,7 +3236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3214,7 +3313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3273,6 +3372,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description API key verification is temporarily unavailable (retry; the request was not handled), or a dependency of the route is down */
             503: {
                 headers: {
@@ -3282,7 +3390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3341,6 +3449,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description API key verification is temporarily unavailable (retry; the request was not handled), or a dependency of the route is down */
             503: {
                 headers: {
@@ -3350,7 +3467,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3418,6 +3535,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description RELAY_UNAVAILABLE: the relay API could not be reached */
             502: {
                 headers: {
@@ -3436,7 +3562,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3504,6 +3630,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description RELAY_UNAVAILABLE: the relay API could not be reached */
             502: {
                 headers: {
@@ -3522,7 +3657,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3571,7 +3706,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3634,7 +3778,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3702,6 +3855,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description NOT_IMPLEMENTED: cancels from this kind of network are not built yet */
             501: {
                 headers: {
@@ -3720,7 +3882,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3748,7 +3910,16 @@ export interface operations {
                     "application/json": components["schemas"]["MarketsResponseDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3793,7 +3964,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3842,7 +4022,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3895,7 +4084,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3944,7 +4142,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3993,7 +4200,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4051,7 +4267,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4117,7 +4342,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4145,7 +4379,16 @@ export interface operations {
                     "application/json": components["schemas"]["VolumeStatsDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4185,7 +4428,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4228,7 +4480,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4256,7 +4517,16 @@ export interface operations {
                     "application/json": string[];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4284,7 +4554,16 @@ export interface operations {
                     "application/json": components["schemas"]["ChainMapEntryDto"][];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4314,7 +4593,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4363,7 +4651,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4395,7 +4692,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4446,7 +4752,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4476,7 +4791,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4510,6 +4834,15 @@ export interface operations {
             };
             /** @description A field or parameter that breaks a rule, named with the rule */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolverErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4558,6 +4891,15 @@ export interface operations {
                     "application/json": components["schemas"]["SolverErrorBodyDto"];
                 };
             };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolverErrorBodyDto"];
+                };
+            };
             /** @description Errors: { detail: { code, message } } with the protocol’s negative codes */
             default: {
                 headers: {
@@ -4592,6 +4934,15 @@ export interface operations {
             };
             /** @description A field or parameter that breaks a rule, named with the rule */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolverErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4645,6 +4996,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description API key verification is temporarily unavailable (retry; the request was not handled), or a dependency of the route is down */
             503: {
                 headers: {
@@ -4654,7 +5014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4713,6 +5073,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description API key verification is temporarily unavailable (retry; the request was not handled), or a dependency of the route is down */
             503: {
                 headers: {
@@ -4722,7 +5091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4750,7 +5119,16 @@ export interface operations {
                     "application/json": components["schemas"]["CsrfView"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4791,7 +5169,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4832,7 +5219,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4858,7 +5254,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4886,7 +5291,25 @@ export interface operations {
                     "application/json": components["schemas"]["MeView"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4927,7 +5350,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4966,7 +5407,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5009,7 +5468,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5047,7 +5524,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5086,7 +5581,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5124,7 +5637,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5168,7 +5699,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5207,7 +5756,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5250,7 +5817,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5288,7 +5873,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5327,7 +5930,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5366,7 +5987,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5405,7 +6044,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5448,7 +6105,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5486,7 +6161,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5526,7 +6219,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5566,7 +6277,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5609,7 +6338,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -5650,7 +6397,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency) */
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
             default: {
                 headers: {
                     [name: string]: unknown;

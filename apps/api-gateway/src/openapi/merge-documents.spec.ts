@@ -9,6 +9,7 @@ const doc = (paths: OpenApiDocument['paths'], schemas: Record<string, unknown> =
 
 const OPTIONS = {
   info: { title: 'API', version: '1' },
+  servers: [{ url: '/' }],
   tags: [
     { name: 'first', description: 'd1' },
     { name: 'second', description: 'd2' },
@@ -83,7 +84,7 @@ describe('mergeDocuments', () => {
     expect(Object.keys(merged.paths)).toEqual(['/v1/swaps/b', '/v1/swaps/a', '/v1/swaps/c']);
   });
 
-  it('gives every operation its error responses in the shape of its path, a 400 only where it takes input', () => {
+  it('gives every operation its error responses in the shape of its path, a 400 only where it takes input, the gateway’s 429 everywhere', () => {
     const merged = mergeDocuments(
       [
         {
@@ -102,12 +103,37 @@ describe('mergeDocuments', () => {
       ],
       OPTIONS,
     );
-    expect(merged.paths['/v1/swaps/tokens'].get.responses).toEqual({ default: expect.objectContaining(ref('Error')) });
+    expect(merged.paths['/v1/swaps/tokens'].get.responses).toEqual({
+      '429': expect.objectContaining(ref('Error')),
+      default: expect.objectContaining(ref('Error')),
+    });
     expect(merged.paths['/v1/swaps/quote'].post.responses).toEqual({
       '400': expect.objectContaining(ref('Error')),
+      '429': expect.objectContaining(ref('Error')),
       default: expect.objectContaining(ref('Error')),
     });
     expect(merged.paths['/v1/intent/quote'].post.responses!['400']).toEqual(expect.objectContaining(ref('SolverError')));
+    expect(merged.paths['/v1/intent/quote'].post.responses!['429']).toEqual(expect.objectContaining(ref('SolverError')));
+  });
+
+  it('marks an operation that declares no security as public (security: []), keeping what a service declared', () => {
+    const merged = mergeDocuments(
+      [
+        {
+          service: 'swap-gateway',
+          prefixes: ['/v1/swaps'],
+          document: doc({
+            '/v1/swaps/tokens': { get: {} },
+            '/v1/swaps/quote': { post: { security: [{ apiKey: [] }], responses: { '429': { description: 'own' } } } },
+          }),
+        },
+      ],
+      OPTIONS,
+    );
+    expect(merged.paths['/v1/swaps/tokens'].get.security).toEqual([]);
+    expect(merged.paths['/v1/swaps/quote'].post.security).toEqual([{ apiKey: [] }]);
+    expect(merged.paths['/v1/swaps/quote'].post.responses!['429']).toEqual({ description: 'own' });
+    expect(merged.servers).toEqual([{ url: '/' }]);
   });
 
   it('leaves out schemas no public path reaches, following references between schemas', () => {

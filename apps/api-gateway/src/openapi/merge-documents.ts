@@ -1,7 +1,8 @@
 /** Minimal OpenAPI 3 shapes the merge touches. */
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string; description?: string; [k: string]: unknown };
+  info: { title: string; version: string; description?: string; license?: { name: string; url?: string }; [k: string]: unknown };
+  servers?: { url: string; description?: string }[];
   tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
   components?: { schemas?: Record<string, unknown>; securitySchemes?: Record<string, unknown>; [k: string]: unknown };
@@ -28,6 +29,7 @@ export interface ServiceDocument {
 
 export interface MergeOptions {
   info: OpenApiDocument['info'];
+  servers: NonNullable<OpenApiDocument['servers']>;
   /** Tags in the order the document lists them (the steps of a swap first), with their descriptions. */
   tags: readonly { name: string; description: string }[];
   /** The schema of an error body on a path (`{ detail: { code, message } }` on the solver API, the platform's shape elsewhere). */
@@ -41,13 +43,15 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
  * prefixes, and their schemas. Two services may name different schemas alike; the later
  * one is renamed `<service>.<Name>` and its references follow. Then the rules every
  * operation shares are applied here, once: each answers its errors in the error shape
- * (`default`, and a 400 where it takes input); tags and paths follow the swap's steps;
- * schemas no public path references (bus messages, internal shapes) are left out.
+ * (`default`, a 400 where it takes input, and the gateway's own 429); an operation that
+ * declares no security is public, and says so (`security: []`); tags and paths follow the
+ * swap's steps; schemas no public path references (bus messages, internal shapes) are left out.
  */
 export function mergeDocuments(parts: ServiceDocument[], options: MergeOptions): OpenApiDocument {
   const merged: OpenApiDocument = {
     openapi: '3.0.0',
     info: options.info,
+    servers: options.servers,
     tags: [],
     paths: {},
     components: { schemas: {}, securitySchemes: {} },
@@ -78,7 +82,13 @@ export function mergeDocuments(parts: ServiceDocument[], options: MergeOptions):
     for (const tag of doc.tags ?? []) tags.set(tag.name, tag);
   }
   for (const [path, item] of Object.entries(merged.paths)) {
-    for (const method of METHODS) if (item[method]) withErrorResponses(item[method], options.errorSchemaFor(path));
+    for (const method of METHODS) {
+      if (!item[method]) continue;
+      withErrorResponses(item[method], options.errorSchemaFor(path));
+      // Services declare the security of every route that checks a credential (KeyedRoute's
+      // x-api-key, the portal's session cookie): a route without one takes none.
+      item[method].security ??= [];
+    }
   }
   merged.tags = orderTags(merged, options.tags);
   merged.paths = orderPaths(
@@ -99,8 +109,12 @@ function withErrorResponses(op: OpenApiOperation, errorSchema: string): void {
   op.responses ??= {};
   const takesInput = Boolean(op.requestBody) || (op.parameters ?? []).some((p) => p.in !== 'header');
   if (takesInput && !op.responses['400']) op.responses['400'] = error('A field or parameter that breaks a rule, named with the rule');
+  // The gateway's bounds hold on every route it proxies: a client's requests in flight, the bodies it is receiving.
+  op.responses['429'] ??= error(
+    'Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After',
+  );
   op.responses.default ??= error(
-    'Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 429 too many, 502/503/504 a dependency)',
+    'Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency)',
   );
 }
 

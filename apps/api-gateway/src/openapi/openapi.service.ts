@@ -14,7 +14,13 @@ const DESCRIPTION = [
   'A swap in five steps: **1** list tokens and quote; **2** get a deadline, check the allowance (approve if needed) and build the intent transaction; the user signs and broadcasts it; **3** submit its hash; **4** poll the status every ~3 s until `solved` or `failed`; **5** cancel if it failed and was not refunded.',
   '',
   'Errors: `{ statusCode, code, message, requestId, details? }` (the solver API: `{ detail: { code, message } }`). Keys: `x-api-key` on the POST swap routes (checked in the deployment’s mode) and on sponsorship routes. All routes carry the `/v1/` prefix.',
+  '',
+  'Partner portal (`/portal/api`): the `portal_session` cookie that sign-up and sign-in set; every portal mutation, sign-up and sign-in included, also sends `x-csrf-token` equal to the `portal_csrf` cookie (`GET /portal/api/auth/csrf`), else `403 CSRF_REJECTED`.',
 ].join('\n');
+// package.json's `UNLICENSED` (there is no LICENSE file): no licence is granted; the link is npm's meaning of the word.
+const LICENSE = { name: 'UNLICENSED: no licence is granted', url: 'https://docs.npmjs.com/cli/v11/configuring-npm/package-json#license' };
+// Relative: the platform that serves this document (`npm start`: http://localhost:3000), so the docs page tries calls against it.
+const SERVERS = [{ url: '/', description: 'The gateway that serves this document' }];
 const FETCH_TIMEOUT_MS = 2_000;
 
 /** Collects each upstream's `/openapi.json` and serves them as one document, cached briefly. */
@@ -54,7 +60,8 @@ export class OpenApiService {
     );
     const parts = fetched.filter((p): p is ServiceDocument => p !== undefined);
     const doc = mergeDocuments(parts, {
-      info: { title: 'Cross-network swap platform API', version: '1', description: DESCRIPTION },
+      info: { title: 'Cross-network swap platform API', version: '1', description: DESCRIPTION, license: LICENSE },
+      servers: SERVERS,
       tags: API_TAGS,
       errorSchemaFor: (path) => (solverErrorsOn(path) ? 'SolverErrorBodyDto' : 'ErrorBodyDto'),
     });

@@ -11,7 +11,7 @@ import { PartnerPortalApiConfig } from '../partner-portal-api.config';
 import { EmailField } from '../portal-fields';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
 import { clearSessionCookie, CSRF_COOKIE, SESSION_COOKIE, setCsrfCookie, setSessionCookie } from './portal-cookies';
-import { CsrfGuard, CurrentUser, SessionGuard } from './portal.guards';
+import { ApiSession, CsrfGuard, CurrentUser, SessionGuard } from './portal.guards';
 import { SessionsService, type PortalUser } from './sessions.service';
 import { CsrfView, MeView, SessionUserView } from '../portal-views.dto';
 
@@ -125,6 +125,7 @@ export class AuthController {
 
   @Get('me')
   @UseGuards(SessionGuard)
+  @ApiSession()
   @ApiOperation({ summary: 'The signed-in user and their organisations' })
   @ApiOkResponse({ type: MeView })
   async me(@CurrentUser() user: PortalUser) {

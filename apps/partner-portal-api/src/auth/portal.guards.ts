@@ -1,18 +1,19 @@
-import { createParamDecorator, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { AppError, ErrorCode } from '@swap/contracts';
+import { applyDecorators, createParamDecorator, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { ApiCookieAuth, ApiResponse } from '@nestjs/swagger';
+import { AppError, ErrorBodyDto, ErrorCode } from '@swap/contracts';
 import { sameSecret } from '@swap/key-auth';
 import type { FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from './portal-cookies';
 import { SessionsService, type PortalUser } from './sessions.service';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const NO_SESSION = 'Sign in first (no session, or it expired)';
+/** The OpenAPI security scheme of the session cookie, as every service's document declares it (service-kit). */
+export const SESSION_SCHEME = 'portalSession';
 
 type PortalRequest = FastifyRequest & { portalUser?: PortalUser };
 
-/**
- * Double-submit CSRF: every mutation (sign-up and sign-in included) carries `x-csrf-token`
- * equal to the `portal_csrf` cookie, which another site can neither read nor set.
- */
+/** Double-submit: every mutation carries `x-csrf-token` equal to a cookie another site can neither read nor set. */
 @Injectable()
 export class CsrfGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
@@ -31,7 +32,7 @@ export class CsrfGuard implements CanActivate {
   }
 }
 
-/** A signed-in user is required; the user is then available with `@CurrentUser()`. */
+/** The user is then available with `@CurrentUser()`. */
 @Injectable()
 export class SessionGuard implements CanActivate {
   constructor(private readonly sessions: SessionsService) {}
@@ -39,11 +40,15 @@ export class SessionGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<PortalRequest>();
     const user = await this.sessions.userOf(request.cookies?.[SESSION_COOKIE]);
-    if (!user) throw new AppError(401, ErrorCode.Unauthorized, 'Sign in first (no session, or it expired)');
+    if (!user) throw new AppError(401, ErrorCode.Unauthorized, NO_SESSION);
     request.portalUser = user;
     return true;
   }
 }
+
+/** Says in OpenAPI what SessionGuard checks: the session cookie, and its 401. */
+export const ApiSession = () =>
+  applyDecorators(ApiCookieAuth(SESSION_SCHEME), ApiResponse({ status: 401, type: ErrorBodyDto, description: NO_SESSION }));
 
 export const CurrentUser = createParamDecorator(
   (_: unknown, context: ExecutionContext): PortalUser => context.switchToHttp().getRequest<PortalRequest>().portalUser!,

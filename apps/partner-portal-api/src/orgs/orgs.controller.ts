@@ -3,7 +3,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards 
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { uuidParam as uuid } from '@swap/service-kit';
 import { IsIn } from 'class-validator';
-import { CsrfGuard, CurrentUser, SessionGuard } from '../auth/portal.guards';
+import { ApiSession, CsrfGuard, CurrentUser, SessionGuard } from '../auth/portal.guards';
 import type { PortalUser } from '../auth/sessions.service';
 import type { Role } from '../generated/prisma/client';
 import { KeysService } from '../keys/keys.service';
@@ -48,6 +48,7 @@ class RoleBody {
 /** Organisations, members, invitations and keys (`/portal/api/orgs/*`, `/portal/api/invitations/*`). */
 @ApiTags(ApiTag.portal)
 @UseGuards(CsrfGuard, SessionGuard)
+@ApiSession()
 @Controller('portal/api')
 export class OrgsController {
   constructor(

@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { ApiTag, AppError, ErrorCode, Subjects, type RpcRequest, type RpcSubject, type RpcReply } from '@swap/contracts';
 import { MessagingClient } from '@swap/messaging';
 import { uuidParam as uuid } from '@swap/service-kit';
-import { CsrfGuard, CurrentUser, SessionGuard } from '../auth/portal.guards';
+import { ApiSession, CsrfGuard, CurrentUser, SessionGuard } from '../auth/portal.guards';
 import type { PortalUser } from '../auth/sessions.service';
 import { actorOf, MANAGERS, OrgsService } from '../orgs/orgs.service';
 import {
@@ -16,14 +16,10 @@ import {
   WebhookEndpointDto,
 } from './webhooks.dto';
 
-/**
- * An organisation's webhook endpoints (`/portal/api/orgs/:orgId/webhooks/*`): owners and
- * admins manage them, members read them and their delivery log. relay-tracker keeps them
- * and sends the deliveries (docs/integrators/webhooks.md); the portal checks the member's
- * role and asks it over the bus.
- */
+/** The portal checks the member's role and asks relay-tracker, which keeps the endpoints: docs/architecture/webhooks.md. */
 @ApiTags(ApiTag.portal)
 @UseGuards(CsrfGuard, SessionGuard)
+@ApiSession()
 @Controller('portal/api/orgs/:orgId/webhooks')
 export class WebhooksController {
   constructor(
@@ -107,7 +103,7 @@ export class WebhooksController {
     return this.ask(Subjects.webhookReplay, { orgId, id, deliveryId, actor: actorOf(user) });
   }
 
-  /** relay-tracker over the bus; its not answering is a 503 the portal may retry. */
+  /** No answer is a 503 the portal may retry. */
   private async ask<S extends RpcSubject>(subject: S, request: RpcRequest<S>): Promise<RpcReply<S>> {
     try {
       return await this.messaging.request(subject, request);
