@@ -23,7 +23,24 @@ case $TAG in
   *) echo "base-image: this machine's Node is $(node --version), but docker/Dockerfile starts from $TAG; make its FROM lines node:$LINE-bookworm-slim" >&2; exit 1 ;;
 esac
 CACHE_DIR=/var/cache/swap-platform
-MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# The Debian archive this machine's apt already uses (deb822 .sources or one-line sources.list);
+# DEBIAN_MIRROR overrides it. No mirror host is named here.
+apt_mirror() {
+  local file
+  for file in "${APT_ETC:-/etc/apt}"/sources.list.d/*.sources; do
+    [ -f "$file" ] || continue
+    # The stanza whose suites hold bookworm itself (not bookworm-security alone): its first URI.
+    awk 'BEGIN { RS = ""; FS = "\n" }
+      /(^|\n)Suites:[^\n]*[[:space:]]bookworm([[:space:]]|$)/ && !/(^|\n)Enabled: *no/ {
+        for (i = 1; i <= NF; i++) if ($i ~ /^URIs:/) { split($i, u, /[[:space:]]+/); print u[2]; exit }
+      }' "$file"
+  done | head -n 1
+  for file in "${APT_ETC:-/etc/apt}"/sources.list "${APT_ETC:-/etc/apt}"/sources.list.d/*.list; do
+    [ -f "$file" ] || continue
+    awk '$1 == "deb" { uri = ($2 ~ /^\[/) ? $3 : $2; suite = ($2 ~ /^\[/) ? $4 : $3; if (suite == "bookworm") { print uri; exit } }' "$file"
+  done | head -n 1
+}
+MIRROR=${DEBIAN_MIRROR:-$(apt_mirror | head -n 1)}
 SCRIPT=$(readlink -f "${BASH_SOURCE[0]}")
 
 log() { echo "base-image: $*"; }
@@ -105,6 +122,7 @@ if [ -f "$ROOTFS_TAR" ]; then
   log "Debian bookworm from the cache ($ROOTFS_TAR)"
   tar -C "$ROOT" -xf "$ROOTFS_TAR"
 else
+  [ -n "$MIRROR" ] || skip "no Debian bookworm archive found in this machine's apt sources (/etc/apt/sources.list*); set DEBIAN_MIRROR to one"
   log "debootstrap --variant=minbase bookworm from $MIRROR (a few minutes, once)"
   start=$SECONDS
   debootstrap --variant=minbase bookworm "$ROOT" "$MIRROR" >/var/log/swap-base-debootstrap.log 2>&1 || {
