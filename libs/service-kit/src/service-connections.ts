@@ -1,0 +1,137 @@
+import type { Provider } from '@nestjs/common';
+import { RedisCache, RedisReadModelStore, TieredCache, type Cache, type ReadModelStore } from '@swap/cache';
+import type { BusSettings, CacheSettings, DatabaseSettings, ServiceConfig } from '@swap/config';
+import { MessagingClient, NatsBus, natsBusOptions, type Bus } from '@swap/messaging';
+import type { DependencyCheck, Logger } from '@swap/observability';
+import { createPrismaClient, type DatabaseHandle, type PrismaClientLike } from '@swap/persistence';
+import type { DatabaseUse } from './service-definition';
+import type { ServiceName } from '@swap/contracts';
+import type { SharedRuntime } from './start-service';
+import { CACHE, DATABASE_POOL, READ_MODELS } from './tokens';
+
+export type AnyServiceConfig = ServiceConfig & Partial<BusSettings & CacheSettings & DatabaseSettings>;
+
+/** What of a service definition its connections need: its name and what it uses. */
+export interface ConnectionNeeds {
+  name: ServiceName;
+  uses: { bus?: boolean; cache?: boolean; readModels?: boolean; database?: DatabaseUse };
+}
+
+/** Where the read models live: one namespace for every service of a deployment (CACHE_KEY_PREFIX, when set, scopes it). */
+export function readModelNamespace(prefix: string | undefined): string {
+  return prefix ? `${prefix}:read-models` : 'read-models';
+}
+
+/**
+ * A service's connections (bus, cache, read models, database; each only if its definition
+ * uses it, shared ones in the embedded default): the providers they give its module, their
+ * readiness checks, and their closing, in the order they opened.
+ */
+export class ServiceConnections {
+  readonly providers: Provider[] = [];
+  readonly checks: DependencyCheck[] = [];
+  bus?: Bus;
+  private readonly closers: (() => Promise<void>)[] = [];
+
+  private constructor(
+    private readonly definition: ConnectionNeeds,
+    private readonly config: AnyServiceConfig,
+    private readonly shared: SharedRuntime,
+    private readonly logger: Logger,
+  ) {}
+
+  static async open(
+    definition: ConnectionNeeds,
+    config: AnyServiceConfig,
+    shared: SharedRuntime,
+    logger: Logger,
+  ): Promise<ServiceConnections> {
+    const connections = new ServiceConnections(definition, config, shared, logger);
+    try {
+      await connections.connectBus();
+      await connections.connectCache();
+      await connections.connectReadModels();
+      connections.connectDatabase();
+      return connections;
+    } catch (error) {
+      await connections.close();
+      throw error;
+    }
+  }
+
+  get usesDatabase(): boolean {
+    return Boolean(this.definition.uses.database);
+  }
+
+  /** Closed before the connections (the admin port: readiness answers until the app has drained). */
+  closeFirst(closer: () => Promise<void>): void {
+    this.closers.unshift(closer);
+  }
+
+  /** Closes each in turn; a failure is logged (when a logger is given) and the rest still close. */
+  async close(logger?: Logger): Promise<void> {
+    for (const close of this.closers) await close().catch((error: Error) => logger?.warn({ err: error }, 'error while closing'));
+  }
+
+  private async connectBus(): Promise<void> {
+    if (!this.definition.uses.bus) return;
+    let bus = this.shared.bus;
+    if (!bus) {
+      const nats = await NatsBus.connect(natsBusOptions(this.config, this.definition.name, this.logger));
+      this.closers.push(() => nats.close());
+      bus = nats;
+    }
+    this.bus = bus;
+    this.checks.push({ name: bus.kind === 'nats' ? 'nats' : 'bus', check: () => bus.ping() });
+    this.providers.push({
+      provide: MessagingClient,
+      useValue: new MessagingClient(bus, { timeoutMs: this.config.RPC_TIMEOUT_MS ?? 5_000, logger: this.logger }),
+    });
+  }
+
+  private async connectCache(): Promise<void> {
+    if (!this.definition.uses.cache) return;
+    const namespace = this.config.CACHE_KEY_PREFIX ?? this.definition.name;
+    let cache: Cache;
+    if (this.shared.cache) cache = this.shared.cache(namespace);
+    else {
+      const redis = new RedisCache({ url: this.config.REDIS_URL!, namespace });
+      await redis.connect().catch((error: Error) => this.logger.warn({ err: error }, 'Redis unreachable at start; readiness reports it'));
+      // A hot key is answered from process memory for up to a second before Redis is asked again.
+      const tiered = new TieredCache(redis, { namespace });
+      this.closers.push(() => tiered.close());
+      cache = tiered;
+    }
+    // Every use of the cache works without it (a miss, an uncounted limit): down is reported, not fatal.
+    this.checks.push({ name: cache.kind === 'redis' ? 'redis' : 'cache', check: () => cache.ping(), optional: true });
+    this.providers.push({ provide: CACHE, useValue: cache });
+  }
+
+  private async connectReadModels(): Promise<void> {
+    if (!this.definition.uses.readModels) return;
+    let store: ReadModelStore;
+    if (this.shared.readModels) store = this.shared.readModels;
+    else {
+      const redis = new RedisReadModelStore({ url: this.config.REDIS_URL!, namespace: readModelNamespace(this.config.CACHE_KEY_PREFIX) });
+      await redis.connect().catch((error: Error) => this.logger.warn({ err: error }, 'Redis unreachable at start; readiness reports it'));
+      this.closers.push(() => redis.close());
+      store = redis;
+    }
+    // Readers fall back to the writer, writers keep the database the truth: down is reported, not fatal.
+    this.checks.push({ name: 'read-models', check: () => store.ping(), optional: true });
+    this.providers.push({ provide: READ_MODELS, useValue: store });
+  }
+
+  private connectDatabase(): void {
+    const database = this.definition.uses.database;
+    if (!database) return;
+    const handle: DatabaseHandle<PrismaClientLike> = createPrismaClient(database.clientClass, {
+      url: this.shared.databaseUrl ?? this.config.DATABASE_URL!,
+      schema: database.schema,
+      poolMax: this.config.DATABASE_POOL_MAX,
+    });
+    this.closers.push(() => handle.close());
+    this.checks.push({ name: 'postgresql', check: () => handle.ping() });
+    this.providers.push({ provide: database.clientClass, useValue: handle.client }, { provide: DATABASE_POOL, useValue: handle.pool });
+  }
+}
