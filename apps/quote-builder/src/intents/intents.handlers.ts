@@ -1,35 +1,9 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  CancelRequestDto,
-  NestedObject,
-  GasEstimateRequestDto,
-  IntentRequestDto,
-  LimitOrderRequestDto,
-  PartnerFeeDto,
-  Subjects,
-  type RpcReply,
-} from '@swap/contracts';
-import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { CancelRequestDto, GasEstimateRequestDto, IntentRequestDto, LimitOrderRequestDto, Subjects, type RpcReply } from '@swap/contracts';
 import { GasEstimatorService } from './gas-estimator.service';
 import { IntentBuilderService } from './intent-builder.service';
-
-class DeadlineMessage {
-  /** 0 asks for the hub's latest block time itself (swap-gateway keeps it a second). */
-  @Min(0)
-  @Max(604_800)
-  @IsInt()
-  offsetSeconds!: number;
-}
-
-class PartnerFeeMessage {
-  @Matches(/^[1-9]\d{0,77}$/, { message: 'amount must be a positive integer in a decimal string' })
-  amount!: string;
-
-  @IsOptional()
-  @NestedObject(() => PartnerFeeDto)
-  partnerFee?: PartnerFeeDto;
-}
+import { DeadlineMessage, PartnerFeeMessage } from './intents.messages';
 
 @Controller()
 export class IntentsHandlers {

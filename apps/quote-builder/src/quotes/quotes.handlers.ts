@@ -1,13 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { QuoteRequestDto, Subjects, type RpcReply } from '@swap/contracts';
-import { IsBoolean } from 'class-validator';
+import { Subjects, type RpcReply } from '@swap/contracts';
 import { QuoteService } from './quote.service';
-
-class QuoteMessageDto extends QuoteRequestDto {
-  @IsBoolean()
-  includeTxData!: boolean;
-}
+import { QuoteMessageDto } from './quotes.messages';
 
 @Controller()
 export class QuotesHandlers {

@@ -1,27 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SubmissionStatusQueryDto, SubmitTxRequestDto, Subjects, type RpcReply } from '@swap/contracts';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { SubmissionStatusQueryDto, Subjects, type RpcReply } from '@swap/contracts';
 import { SubmissionsService } from './submissions.service';
-
-/** With the organisation of the API key it came with (for claims). */
-class SubmitTxMessageDto extends SubmitTxRequestDto {
-  @IsOptional()
-  @MaxLength(64)
-  @IsString()
-  orgId?: string;
-}
-
-/** `after`: the stream's Last-Event-ID. */
-class SubmissionEventsQueryDto extends SubmissionStatusQueryDto {
-  @IsOptional()
-  @Type(() => Number)
-  @Min(0)
-  @Max(1_000_000)
-  @IsInt()
-  after?: number;
-}
+import { SubmissionEventsQueryDto, SubmitTxMessageDto } from './submissions.messages';
 
 @Controller()
 export class SubmissionsHandlers {

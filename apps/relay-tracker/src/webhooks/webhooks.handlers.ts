@@ -1,55 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { Subjects, WEBHOOK_EVENT_TYPES, type RpcReply, type WebhookEventType } from '@swap/contracts';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { Subjects, type RpcReply } from '@swap/contracts';
 import { WebhooksService } from './webhooks.service';
-
-/** partner-portal-api asks for a member of the organisation it names. */
-class OrgMessage {
-  @MaxLength(64)
-  @IsString()
-  orgId!: string;
-
-  @IsOptional()
-  @MaxLength(200)
-  @IsString()
-  actor?: string;
-}
-
-class CreateMessage extends OrgMessage {
-  @MaxLength(2_048)
-  @MinLength(1)
-  @IsString()
-  url!: string;
-
-  @IsOptional()
-  @MaxLength(200)
-  @IsString()
-  description?: string;
-
-  @IsOptional()
-  @ArrayMaxSize(2)
-  @IsIn(WEBHOOK_EVENT_TYPES, { each: true, message: `events must be among ${WEBHOOK_EVENT_TYPES.join(', ')}` })
-  @IsArray()
-  events?: WebhookEventType[];
-}
-
-class EndpointMessage extends OrgMessage {
-  @IsUUID()
-  id!: string;
-}
-
-class DeliveriesMessage extends EndpointMessage {
-  @IsOptional()
-  @MaxLength(200)
-  @IsString()
-  cursor?: string;
-}
-
-class ReplayMessage extends EndpointMessage {
-  @IsUUID()
-  deliveryId!: string;
-}
+import { CreateMessage, DeliveriesMessage, EndpointMessage, OrgMessage, ReplayMessage } from './webhooks.messages';
 
 /** partner-portal-api checks the member's role first. */
 @Controller()
