@@ -1,7 +1,9 @@
 /** The key part of `npm run bench`; see docs/development.md#the-key-part. */
 import { withDatabase } from '@swap/persistence';
 import autocannon from 'autocannon';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sampleIntent, unusedPort } from '@swap/testing';
 import type { BenchContext } from './oracle-bench';
 
@@ -56,7 +58,19 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
     headers: { 'content-type': 'application/json' },
     body,
   });
-  if (keyless.status !== 200) throw new Error(`the off-mode swap-gateway answered ${keyless.status} without a key`);
+  const answer = await keyless.text();
+  if (keyless.status !== 200) throw new Error(`the off-mode swap-gateway answered ${keyless.status} without a key: ${answer}`);
+
+  // The same-run reference: a bare Node server answering the very body the route answers.
+  const bodyFile = join(mkdtempSync(join(tmpdir(), 'bench-keys-')), 'body.json');
+  writeFileSync(bodyFile, answer);
+  const bare = { port: await unusedPort(), proxy: await unusedPort() };
+  const bareProcess = await ctx.start('dist/tools/bench/src/reference-servers.js', {
+    BARE_PORT: String(bare.port),
+    PROXY_PORT: String(bare.proxy),
+    BODY_FILE: bodyFile,
+  });
+  await ctx.waitFor(`http://127.0.0.1:${bare.proxy}/`);
 
   const run = async (port: number, seconds: number, pid?: number) => {
     const cpuBefore = cpuSeconds(pid);
@@ -81,26 +95,26 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
   await run(ports.swap, 2);
   const rounds = 7;
   const slice = Math.max(2, Math.round(ctx.duration / 2));
-  const results = { off: [] as Awaited<ReturnType<typeof run>>[], enforce: [] as Awaited<ReturnType<typeof run>>[] };
+  type Run = Awaited<ReturnType<typeof run>>;
+  const results = { bare: [] as Run[], off: [] as Run[], enforce: [] as Run[] };
+  await run(bare.port, 2);
   for (let i = 0; i < rounds; i++) {
+    results.bare.push(await run(bare.port, slice, bareProcess.pid));
     results.off.push(await run(ports.swapOff, slice, offProcess.pid));
     results.enforce.push(await run(ports.swap, slice, enforcedProcess.pid));
   }
   const total = (rs: { rps: number }[]) => rs.reduce((sum, r) => sum + r.rps, 0) / rs.length;
   const worst = (rs: { p99: number }[]) => Math.max(...rs.map((r) => r.p99));
   const median = (rs: { p50: number }[]) => [...rs.map((r) => r.p50)].sort((a, b) => a - b)[Math.floor(rs.length / 2)];
-  const off = {
-    rps: total(results.off),
-    p50: median(results.off),
-    p99: worst(results.off),
-    non2xx: results.off.reduce((s, r) => s + r.non2xx, 0),
-  };
-  const enforce = {
-    rps: total(results.enforce),
-    p50: median(results.enforce),
-    p99: worst(results.enforce),
-    non2xx: results.enforce.reduce((s, r) => s + r.non2xx, 0),
-  };
+  const summary = (rs: Run[]) => ({
+    rps: total(rs),
+    p50: median(rs),
+    p99: worst(rs),
+    non2xx: rs.reduce((s, r) => s + r.non2xx, 0),
+  });
+  const reference = summary(results.bare);
+  const off = summary(results.off);
+  const enforce = summary(results.enforce);
   // The median of paired ratios is the figure least moved by whatever else the machine does.
   const ratios = results.enforce.map((r, i) => r.rps / results.off[i].rps).sort((a, b) => a - b);
   const medianRatio = ratios[Math.floor(ratios.length / 2)];
@@ -113,6 +127,7 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
     `${'mode'.padEnd(12)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}`,
     ...(
       [
+        ['bare server', reference],
         ['off', off],
         ['enforce', enforce],
       ] as const
@@ -121,7 +136,8 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
         `${m.padEnd(12)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.non2xx).padStart(8)}`,
     ),
     `enforce keeps ${(medianRatio * 100).toFixed(1)}% of the off-mode throughput (median of ${rounds} paired runs; target >= 95%); mean over all runs ${((enforce.rps / off.rps) * 100).toFixed(1)}%`,
-    `swap-gateway CPU per request (median; steadier than throughput on a shared machine): off ${cpu(results.off).toFixed(0)} µs, enforce ${cpu(results.enforce).toFixed(0)} µs`,
+    `reference: the bare Node server answering the same body serves ${reference.rps.toFixed(0)} req/s; off keeps ${((off.rps / reference.rps) * 100).toFixed(1)}% of it, enforce ${((enforce.rps / reference.rps) * 100).toFixed(1)}%`,
+    `swap-gateway CPU per request (median; steadier than throughput on a shared machine): off ${cpu(results.off).toFixed(0)} µs, enforce ${cpu(results.enforce).toFixed(0)} µs (bare server ${cpu(results.bare).toFixed(0)} µs)`,
     '',
   ]);
 }
