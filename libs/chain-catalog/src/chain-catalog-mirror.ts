@@ -43,13 +43,7 @@ function hubAssetsOf(snapshot: ChainCatalogSnapshot): HubAssetsByChain {
   );
 }
 
-/**
- * quote-builder's chain catalog (its ChainCatalog: chains, tokens, the deployment's partner fee) held in memory,
- * so the public reads cost no bus round trip: taken from quote-builder's `catalogChanged`
- * event (each replica sends it at start), asked for at boot and every few minutes. Until
- * the first snapshot arrives, a read waits for it (one request for all of them); if
- * quote-builder cannot be reached, the read fails as a bus request would (503/504).
- */
+/** quote-builder's chain catalog held in memory for the public reads; see docs/architecture/services.md#public-reads. */
 @Injectable()
 export class ChainCatalogMirror implements ChainRules, OnApplicationBootstrap, OnModuleDestroy {
   private held?: Held;

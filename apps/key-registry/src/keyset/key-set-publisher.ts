@@ -52,11 +52,7 @@ export class KeySetPublisher implements OnApplicationBootstrap {
     await this.startEpochIfRestored();
   }
 
-  /**
-   * Runs a change with a version bump in one transaction, then announces it. What it
-   * touched is read back after the bump (which serialises changes), so each event holds
-   * the state of its version.
-   */
+  /** A change and its version bump in one transaction, then announced; what it touched is read after the bump (which serialises changes). */
   change<T>(work: (tx: Tx, touched: Touched) => Promise<T>): Promise<T> {
     const touched = new Touched();
     return versionedChange({
@@ -103,11 +99,7 @@ export class KeySetPublisher implements OnApplicationBootstrap {
     return this.signer.sign(payload);
   }
 
-  /**
-   * Starts a new epoch (versions begin again at 1), as an operator does after restoring the
-   * database. The new epoch is the one asked for, else the later of the next number and the
-   * current UNIX time in seconds (above any epoch started before, even one the restore lost).
-   */
+  /** A new epoch (versions again from 1): the one asked for, else the later of the next number and the UNIX time in seconds. */
   async startEpoch(actor: string, requested?: number, above?: KeySetHead): Promise<KeySetHead> {
     const event = await this.db.$transaction(async (tx): Promise<PortalKeySetChange> => {
       const [state] = await tx.$queryRaw<
@@ -150,11 +142,7 @@ export class KeySetPublisher implements OnApplicationBootstrap {
     return { epoch: event.epoch, version: event.version };
   }
 
-  /**
-   * Starts a new epoch when the database is behind the mark of what was announced (it was
-   * restored). A cache that cannot be read skips the check, saying so. Of two replicas
-   * finding it at once, the second finds the first's epoch (a 409, taken as done).
-   */
+  /** A new epoch when the database is behind the published mark (restored); a second replica finding it gets a 409, taken as done. */
   async startEpochIfRestored(): Promise<void> {
     try {
       const announced = await this.mark.read();
@@ -208,10 +196,7 @@ export class KeySetPublisher implements OnApplicationBootstrap {
     ) as PortalModes;
   }
 
-  /**
-   * Publishes a signed change, a failed publish logged (the services' periodic refresh picks
-   * the change up anyway); then moves the mark of what was announced: the change is committed.
-   */
+  /** Publishes the signed change (a failure only logged: the services' refresh picks it up), then raises the mark. */
   private announce(change: PortalKeySetChange): void {
     try {
       this.messaging.emit(Events.keySetChanged, this.signer.sign(change));

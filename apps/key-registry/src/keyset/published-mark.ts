@@ -14,16 +14,7 @@ interface MarkPayload extends KeySetHead {
   kind: 'portal-keyset.mark';
 }
 
-/**
- * The furthest (epoch, version) key-registry has announced, kept outside its database (in
- * the shared cache, Redis in a cluster), so that a database restored to an earlier version
- * is noticed: its version is then behind the mark. It is signed with the key-set signing
- * key, so whoever can write Redis cannot invent one (a mark far ahead would make the next
- * automatic epoch use up the epochs left); an unsigned or forged mark counts as none.
- * Raised by reading and writing: two replicas raising it at once can leave it one change
- * low, and an older genuine mark written back, or one deleted, hides a restore until the
- * operator's epoch (POST /ops/keyset/epoch).
- */
+/** The furthest (epoch, version) announced, signed, kept in the cache; see docs/architecture/key-sets.md#a-registry-restore-is-an-epoch-change. */
 @Injectable()
 export class PublishedMark {
   private readonly check: KeySetSignatureCheck;
