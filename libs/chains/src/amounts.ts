@@ -1,4 +1,8 @@
-import type { TokenInfo } from './chain-registry';
+/** A token's decimals and its hub asset's, where they differ (a TokenInfo is one). */
+export interface TokenDecimals {
+  decimals: number;
+  hubDecimals?: number;
+}
 
 /** Going down rounds down, or up (`round: 'up'`) where a minimum must not be weakened. */
 export function rescale(amount: bigint, fromDecimals: number, toDecimals: number, round: 'down' | 'up' = 'down'): bigint {
@@ -9,16 +13,16 @@ export function rescale(amount: bigint, fromDecimals: number, toDecimals: number
   return round === 'up' && down * unit !== amount ? down + 1n : down;
 }
 
-export function hubDecimalsOf(token: TokenInfo): number {
+export function hubDecimalsOf(token: TokenDecimals): number {
   return token.hubDecimals ?? token.decimals;
 }
 
-export function toHubAmount(amount: bigint, token: TokenInfo, round: 'down' | 'up' = 'down'): bigint {
+export function toHubAmount(amount: bigint, token: TokenDecimals, round: 'down' | 'up' = 'down'): bigint {
   return rescale(amount, token.decimals, hubDecimalsOf(token), round);
 }
 
 /** Rounded down: never promise more than arrives. */
-export function fromHubAmount(amount: bigint, token: TokenInfo): bigint {
+export function fromHubAmount(amount: bigint, token: TokenDecimals): bigint {
   return rescale(amount, hubDecimalsOf(token), token.decimals, 'down');
 }
 

@@ -6,7 +6,7 @@ import type { DependencyCheck, Logger } from '@swap/observability';
 import { createPrismaClient, type DatabaseHandle, type PrismaClientLike } from '@swap/persistence';
 import type { DatabaseUse } from './service-definition';
 import type { ServiceName } from '@swap/contracts';
-import type { SharedRuntime } from './start-service';
+import type { DestinationStream } from 'pino';
 import { CACHE, DATABASE_POOL, READ_MODELS } from './tokens';
 
 export type AnyServiceConfig = ServiceConfig & Partial<BusSettings & CacheSettings & DatabaseSettings>;
@@ -15,6 +15,16 @@ export type AnyServiceConfig = ServiceConfig & Partial<BusSettings & CacheSettin
 export interface ConnectionNeeds {
   name: ServiceName;
   uses: { bus?: boolean; cache?: boolean; readModels?: boolean; database?: DatabaseUse };
+}
+
+/** Pieces the embedded default shares between services instead of connecting to servers. */
+export interface SharedRuntime {
+  bus?: Bus;
+  cache?: (namespace: string) => Cache;
+  /** One store for every service of the process (the read models are shared between services). */
+  readModels?: ReadModelStore;
+  databaseUrl?: string;
+  logDestination?: DestinationStream;
 }
 
 /** Where the read models live: one namespace for every service of a deployment (CACHE_KEY_PREFIX, when set, scopes it). */

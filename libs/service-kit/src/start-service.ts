@@ -1,32 +1,21 @@
 import type { Provider } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { Cache, ReadModelStore } from '@swap/cache';
+import type { Cache } from '@swap/cache';
 import { requireOperatorTokenBeyondLoopback, type ServiceConfig } from '@swap/config';
 import type { ServiceName } from '@swap/contracts';
 import { BusIntake, type Bus } from '@swap/messaging';
 import { createLogger, ServiceMetrics, type Logger } from '@swap/observability';
-import type { DestinationStream } from 'pino';
 import { startAdminServer, ServiceState } from './admin-server';
 import { stopAccepting } from './http-drain';
 import { slowClientTimeouts } from './http-timeouts';
 import { ReadinessGate } from './readiness-gate';
 import { createServiceApp, serviceOpenApiDocument, startBusServer } from './service-app';
-import { ServiceConnections, type AnyServiceConfig } from './service-connections';
+import { ServiceConnections, type AnyServiceConfig, type SharedRuntime } from './service-connections';
 import type { ServiceDefinition } from './service-definition';
 import { CACHE, LOGGER, READ_MODELS, SERVICE_NAME } from './tokens';
 
 export { DEFAULT_BODY_LIMIT_BYTES } from './service-app';
-export { readModelNamespace } from './service-connections';
-
-/** Pieces the embedded default shares between services instead of connecting to servers. */
-export interface SharedRuntime {
-  bus?: Bus;
-  cache?: (namespace: string) => Cache;
-  /** One store for every service of the process (the read models are shared between services). */
-  readModels?: ReadModelStore;
-  databaseUrl?: string;
-  logDestination?: DestinationStream;
-}
+export { readModelNamespace, type SharedRuntime } from './service-connections';
 
 export interface RunningService {
   name: ServiceName;

@@ -1,6 +1,9 @@
 import { createParser } from 'eventsource-parser';
 import { Webhook } from 'standardwebhooks';
-import type { SubmissionStatus } from './client';
+import type { components } from './schema';
+
+/** The status answer's data (client.ts exports it by this name too). */
+type SubmissionStatus = components['schemas']['SubmissionStatusResponseDto']['data'];
 
 /** One transition, as the status stream sends it (and a webhook's data carries it). */
 export interface SubmissionEvent {

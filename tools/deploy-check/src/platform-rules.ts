@@ -1,15 +1,11 @@
 import { WorkQueues } from '@swap/contracts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHART, nameOf, type KubeObject } from './manifests';
+import { CHART, nameOf, type KubeObject, type RuleOptions } from './manifests';
+
+export type { RuleOptions } from './manifests';
 
 /** Rules beyond Kubernetes' schemas, each naming the object and field; see docs/operators/kubernetes.md#checking-a-change. */
-export interface RuleOptions {
-  expectedImage?: RegExp;
-  migrations: 'helm-hook' | 'per-release' | 'renamed-by-overlays';
-  /** false: the chart's nats.auth.enabled=false. */
-  busCredentials?: boolean;
-}
 
 type PodSpec = {
   containers: Container[];

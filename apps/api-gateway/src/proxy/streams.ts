@@ -3,7 +3,7 @@ import type { Logger } from '@swap/observability';
 import type { FastifyInstance } from 'fastify';
 import type { ApiGatewayConfig } from '../api-gateway.config';
 import { installClientConcurrencyLimit } from './client-concurrency';
-import { installProxyErrors, registerRoute } from './proxy';
+import { installProxyErrors, registerRoute } from './proxy-route';
 import { errorBodyFor, upstreamsOf } from './routes';
 import { UpstreamPool } from './upstream-pool';
 

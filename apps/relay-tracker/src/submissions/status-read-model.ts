@@ -3,7 +3,7 @@ import type { ReadModelStore } from '@swap/cache';
 import { submissionStatusKey, TERMINAL_STATUSES } from '@swap/contracts';
 import type { Logger } from '@swap/observability';
 import { LOGGER, READ_MODELS } from '@swap/service-kit';
-import type { SubmissionRow } from '../settlement/submission-store';
+import type { SubmissionRow } from '../settlement/submission-sql';
 import { statusAnswer } from './status-answer';
 
 const IN_FLIGHT_TTL_MS = 86_400_000;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { getAddress } from 'viem';
 import { checksummedAddress } from './evm-checksum';
-import { isEvmAddressText } from './validators';
+import { isEvmAddressText } from './evm-checksum';
 
 describe('checksummedAddress', () => {
   it('is viem’s EIP-55 form whatever the case it is given, repeatedly', () => {

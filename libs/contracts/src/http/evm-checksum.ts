@@ -15,3 +15,12 @@ export function checksummedAddress(address: string): Address {
   }
   return form;
 }
+
+/** A transaction or intent hash: 0x and 64 hex digits, either case. */
+export const EVM_HASH_PATTERN = /^0x[0-9a-fA-F]{64}$/;
+
+export function isEvmAddressText(value: unknown): value is string {
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) return false;
+  const digits = value.slice(2);
+  return digits === digits.toLowerCase() || digits === digits.toUpperCase() || checksummedAddress(value) === value;
+}

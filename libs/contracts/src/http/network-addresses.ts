@@ -1,6 +1,6 @@
 import { base32, base58, bech32 } from '@scure/base';
 import type { FieldViolation } from '../errors';
-import { EVM_HASH_PATTERN, isEvmAddressText } from './validators';
+import { EVM_HASH_PATTERN, isEvmAddressText } from './evm-checksum';
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 const HEX_64 = /^[0-9a-fA-F]{64}$/;

@@ -18,7 +18,8 @@ import type {
   SolverStatusResponse,
 } from '../domain/solver-api';
 import { BuildResponseDto, IntentRequestDto, PartnerFeeDto } from './build.dto';
-import { EVM_HASH_PATTERN, IsEvmAddress, IsPositiveAmount, IsUint256String, NestedObject, OnChain } from './validators';
+import { EVM_HASH_PATTERN } from './evm-checksum';
+import { IsEvmAddress, IsPositiveAmount, IsUint256String, NestedObject, OnChain } from './validators';
 
 /** The spec's Quote request. */
 export class QuoteRequestDto implements QuoteRequest {

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsObject, ValidateBy, ValidateNested, buildMessage, getMetadataStorage, type ValidationOptions } from 'class-validator';
 import type { FieldViolation } from '../errors';
-import { checksummedAddress } from './evm-checksum';
+import { isEvmAddressText } from './evm-checksum';
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
@@ -39,15 +39,6 @@ export function IsPositiveAmount(options?: ValidationOptions): PropertyDecorator
     },
     options,
   );
-}
-
-/** A transaction or intent hash: 0x and 64 hex digits, either case. */
-export const EVM_HASH_PATTERN = /^0x[0-9a-fA-F]{64}$/;
-
-export function isEvmAddressText(value: unknown): value is string {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) return false;
-  const digits = value.slice(2);
-  return digits === digits.toLowerCase() || digits === digits.toUpperCase() || checksummedAddress(value) === value;
 }
 
 export function IsEvmAddress(options?: ValidationOptions): PropertyDecorator {
