@@ -170,14 +170,18 @@ export async function runSwap(options: SwapOptions, log: (line: string) => void 
   log(`4. broadcast ${txHash} mined in block ${receipt.blockNumber} (${receipt.status})`);
   if (receipt.status !== 'success') throw new Error(`The source transaction reverted: ${txHash}`);
 
-  // 5. Submit, then poll until solved or failed.
-  const submitted = await api.submit({
-    txHash,
-    srcChainKey: options.from,
-    walletAddress: account.address,
-    intent: built.intent,
-    relayData: built.relayData.payload,
-  });
+  // 5. Submit, then poll until solved or failed. A lost answer (5xx, no connection) is retried
+  // for a minute: submitting is idempotent, and inserted or duplicate both mean tracked.
+  const submitted = await api.submit(
+    {
+      txHash,
+      srcChainKey: options.from,
+      walletAddress: account.address,
+      intent: built.intent,
+      relayData: built.relayData.payload,
+    },
+    { onRetry: ({ attempt, error, delayMs }) => log(`   submit answer lost (${String(error)}); retry ${attempt} in ${delayMs} ms`) },
+  );
   log(
     `5. submit    ${submitted.data.status}; following its status stream (polling every ${options.pollMs / 1000} s if the stream cannot be had)`,
   );

@@ -91,6 +91,20 @@ export interface SwapClientOptions {
   middleware?: Middleware[];
 }
 
+/** How `submit` retries a submit whose answer was lost; see the README's "Submitting is safe to retry". */
+export interface SubmitOptions {
+  /** How long to keep trying after a 502, 503 or 504 or a failed connection (default 60 s; 0: never retry). */
+  retryForMs?: number;
+  /** Told of each retry before it waits. */
+  onRetry?: (retry: { attempt: number; error: unknown; delayMs: number }) => void;
+}
+
+/** A submit answered 502, 503 or 504, or never answered (fetch's TypeError): it may have been stored, and is safe to send again. */
+export function isLostSubmitAnswer(error: unknown): boolean {
+  if (error instanceof SwapApiError) return error.status === 502 || error.status === 503 || error.status === 504;
+  return error instanceof TypeError;
+}
+
 /** An intent request as the public client writes it: `solver` and `data` may be left out. */
 export type IntentInput = Omit<IntentRequest, 'solver' | 'data'> & Partial<Pick<IntentRequest, 'solver' | 'data'>>;
 export type LimitOrderInput = Omit<Schemas['LimitOrderRequestDto'], 'solver' | 'data'> & Partial<Pick<IntentRequest, 'solver' | 'data'>>;
@@ -109,7 +123,11 @@ export interface SwapClient {
   /** A limit order: the intent body without a deadline; the intent carries deadline 0. */
   limitOrder(body: LimitOrderInput): Promise<BuildResponse>;
   cancel(srcChainKey: string, intent: Intent): Promise<Schemas['CancelResponseDto']>;
-  submit(body: SubmitTxRequest): Promise<SubmitTxResponse>;
+  /**
+   * Submits the broadcast transaction, retried with backoff for up to a minute where the answer
+   * was lost (idempotent: `inserted` and `duplicate` both mean the swap is tracked).
+   */
+  submit(body: SubmitTxRequest, options?: SubmitOptions): Promise<SubmitTxResponse>;
   status(txHash: string, srcChainKey: string): Promise<SubmissionStatus>;
   /** Polls the status every `intervalMs` (3 s) until solved or failed, calling `onStatus` on each change. */
   waitForSettlement(
@@ -180,7 +198,20 @@ export function createSwapClient(options: SwapClientOptions): SwapClient {
         raw.POST('/v1/swaps/limit-orders', { body: { solver: PUBLIC_CLIENT_DEFAULTS.solver, data: PUBLIC_CLIENT_DEFAULTS.data, ...body } }),
       ),
     cancel: (srcChainKey, i) => ok(raw.POST('/v1/swaps/intents/cancel', { body: { srcChainKey, intent: i } })),
-    submit: (body) => ok(raw.POST('/v1/swaps/submit-tx', { body })),
+    async submit(body, o = {}) {
+      const until = Date.now() + (o.retryForMs ?? 60_000);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await ok(raw.POST('/v1/swaps/submit-tx', { body }));
+        } catch (error) {
+          // Exponential from 250 ms to 5 s, with jitter so that clients cut off together do not return together.
+          const delayMs = Math.round(Math.min(5_000, 250 * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5));
+          if (!isLostSubmitAnswer(error) || Date.now() + delayMs > until) throw error;
+          o.onRetry?.({ attempt, error, delayMs });
+          await new Promise((r) => setTimeout(r, delayMs));
+        }
+      }
+    },
     status: async (txHash, srcChainKey) =>
       (await ok(raw.GET('/v1/swaps/submit-tx/status', { params: { query: { txHash, srcChainKey } } }))).data,
     async waitForSettlement(txHash, srcChainKey, o = {}) {

@@ -15,7 +15,7 @@ import { RequestContext, ServiceMetrics } from '@swap/observability';
 import pino from 'pino';
 import { FakeReply, FakeServices, fakeRequest, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
 import type { SwapGatewayConfig } from '../swap-gateway.config';
-import { SubmissionsController } from './submissions.controller';
+import { SUBMIT_ATTEMPTS, SubmissionsController } from './submissions.controller';
 import { SubmitLimits } from './submit-limits';
 
 /*
@@ -76,7 +76,7 @@ const STATUS: SubmissionStatusResponse = {
 
 /** relay-tracker as the spec wants it: what submit answers, and which swaps it already tracks. */
 interface RelayTracker {
-  submitAnswer: (message: SubmitTxMessage) => SubmitTxResponse;
+  submitAnswer: (message: SubmitTxMessage) => SubmitTxResponse | Promise<SubmitTxResponse>;
   tracked: Set<string>;
 }
 
@@ -104,6 +104,8 @@ function setup(limitPerWallet = 1, limitPerClient = 1_000) {
     SUBMIT_LIMIT_PER_CLIENT: limitPerClient,
     SUBMIT_LIMIT_PER_WALLET: limitPerWallet,
     SUBMIT_LIMIT_WINDOW_MS: 60_000,
+    // Each hand-over attempt waits half of it: 200 ms.
+    RPC_TIMEOUT_MS: 400,
   } as SwapGatewayConfig;
   const limits = new SubmitLimits(
     new MemoryCache({ namespace: 'swap-gateway', now: () => 1_000_000 }),
@@ -114,7 +116,7 @@ function setup(limitPerWallet = 1, limitPerClient = 1_000) {
   );
   const readModels = new MemoryReadModelStore();
   const catalog = new ChainCatalogMirror(services.messaging);
-  const controller = new SubmissionsController(services.messaging, catalog, limits, readModels);
+  const controller = new SubmissionsController(services.messaging, catalog, limits, readModels, config);
   // Bodies pass the service's validation pipe first, as on the route (the chain-bound rules included).
   const pipe = createValidationPipe({ chainRules: catalog });
   const submit = async (b: SubmitTxRequestDto, reply = new FakeReply()) =>
@@ -293,6 +295,43 @@ describe('SubmissionsController.submit', () => {
     await expect(s.submit(body())).resolves.toEqual({ success: true, data: { status: 'duplicate', message: 'Already submitted' } });
     s.relayTracker.submitAnswer = () => ({ success: true, data: { status: 'inserted', message: 'Submission recorded' } });
     await expect(s.submit(body({ txHash: hash(2) }))).resolves.toMatchObject({ data: { status: 'inserted' } });
+  });
+
+  describe('a submit whose answer was lost (a relay-tracker replica died answering, the bus timed out)', () => {
+    /** relay-tracker's answers in turn: 'lost' never answers (the replica died), else the reply or error given. */
+    const answersInTurn = (...answers: ('lost' | 'inserted' | 'duplicate' | AppError)[]) => {
+      s.relayTracker.submitAnswer = () => {
+        const next = answers.shift() ?? 'inserted';
+        if (next === 'lost') return new Promise<never>(() => undefined);
+        if (next instanceof AppError) throw next;
+        return { success: true, data: { status: next, message: next === 'inserted' ? 'Submission recorded' : 'Already submitted' } };
+      };
+    };
+    const handedOver = () => s.services.payloadsOn(Subjects.submissionSubmit).length;
+
+    it('is handed over again, and the retry’s duplicate (this swap, stored by the dead replica) is answered and counted once against the wallet', async () => {
+      answersInTurn('lost', 'duplicate');
+      await expect(s.submit(body())).resolves.toEqual({ success: true, data: { status: 'duplicate', message: 'Already submitted' } });
+      expect(handedOver()).toBe(2);
+      // The wallet's one submission a window is this swap: another one is refused, not handed over.
+      answersInTurn('inserted');
+      expect(await refusal(s.submit(body({ txHash: hash(2) })))).toMatchObject({ statusCode: 429 });
+      expect(handedOver()).toBe(2);
+    });
+
+    it(`gives up after ${SUBMIT_ATTEMPTS} lost answers with the bus timeout (504), the wallet's count given back`, async () => {
+      answersInTurn('lost', 'lost', 'lost');
+      expect(await refusal(s.submit(body()))).toMatchObject({ statusCode: 504, code: 'DEPENDENCY_TIMEOUT' });
+      expect(handedOver()).toBe(SUBMIT_ATTEMPTS);
+      answersInTurn('inserted');
+      await expect(s.submit(body({ txHash: hash(2) }))).resolves.toMatchObject({ data: { status: 'inserted' } });
+    });
+
+    it('is not handed over again when relay-tracker answered, even with a refusal', async () => {
+      answersInTurn(AppError.validation([{ field: 'intent', rule: 'matchesChain', message: 'intent does not match the chain' }]));
+      expect(await refusal(s.submit(body()))).toMatchObject({ statusCode: 400 });
+      expect(handedOver()).toBe(1);
+    });
   });
 
   it('past the wallet limit, lets a swap relay-tracker already tracks through and refuses a new one without handing it over', async () => {

@@ -10,6 +10,7 @@ import {
 import {
   ApiTag,
   AppError,
+  ErrorCode,
   canonicalAddress,
   canonicalTxHash,
   ErrorBodyDto,
@@ -31,7 +32,11 @@ import { RequestContext } from '@swap/observability';
 import { READ_MODELS } from '@swap/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+import { SwapGatewayConfig } from '../swap-gateway.config';
 import { SubmitLimits } from './submit-limits';
+
+/** A submit whose answer was lost (the bus timed out, or no replica answered) is handed over again, this many times in all: it is idempotent. */
+export const SUBMIT_ATTEMPTS = 3;
 
 /** Step 4 and 5 of a swap: submit the broadcast transaction, then poll its status. */
 @Controller('v1/swaps/submit-tx')
@@ -41,6 +46,7 @@ export class SubmissionsController {
     private readonly catalog: ChainCatalogMirror,
     private readonly limits: SubmitLimits,
     @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
+    private readonly config: SwapGatewayConfig,
   ) {}
 
   @Post()
@@ -67,16 +73,27 @@ export class SubmissionsController {
     );
     const orgId = RequestContext.current()?.orgId;
     try {
-      const response = await this.messaging.request(Subjects.submissionSubmit, {
-        ...body,
-        srcChainKey: chain.key,
-        ...(orgId ? { orgId } : {}),
-      });
-      if (response.data.status !== 'inserted') await giveBack();
+      const { response, answerLost } = await this.handOver({ ...body, srcChainKey: chain.key, ...(orgId ? { orgId } : {}) });
+      // A duplicate after a lost answer is most likely this very submit, stored by the replica that died: counted once.
+      if (response.data.status !== 'inserted' && !answerLost) await giveBack();
       return response;
     } catch (error) {
       await giveBack();
       throw error;
+    }
+  }
+
+  /** Sends the submit to relay-tracker, again where its answer was lost; each attempt bounded so all fit the gateway's upstream timeout. */
+  private async handOver(message: SubmitTxRequestDto & { orgId?: string }): Promise<{ response: SubmitTxResponse; answerLost: boolean }> {
+    const timeoutMs = Math.max(500, Math.floor(this.config.RPC_TIMEOUT_MS / 2));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return { response: await this.messaging.request(Subjects.submissionSubmit, message, { timeoutMs }), answerLost: attempt > 1 };
+      } catch (error) {
+        const lost =
+          error instanceof AppError && (error.code === ErrorCode.DependencyTimeout || error.code === ErrorCode.DependencyUnavailable);
+        if (!lost || attempt >= SUBMIT_ATTEMPTS) throw error;
+      }
     }
   }
 
