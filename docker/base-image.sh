@@ -23,24 +23,46 @@ case $TAG in
   *) echo "base-image: this machine's Node is $(node --version), but docker/Dockerfile starts from $TAG; make its FROM lines node:$LINE-bookworm-slim" >&2; exit 1 ;;
 esac
 CACHE_DIR=/var/cache/swap-platform
-# The Debian archive this machine's apt already uses (deb822 .sources or one-line sources.list);
-# DEBIAN_MIRROR overrides it. No mirror host is named here.
+# The Debian archive this machine's apt already uses (its first enabled entry with `main` whose
+# URI is a Debian archive root, …/debian; deb822 .sources first, then one-line lists); any
+# Debian archive serves bookworm. DEBIAN_MIRROR overrides it. No mirror host is named here.
 apt_mirror() {
-  local file
-  for file in "${APT_ETC:-/etc/apt}"/sources.list.d/*.sources; do
-    [ -f "$file" ] || continue
-    # The stanza whose suites hold bookworm itself (not bookworm-security alone): its first URI.
-    awk 'BEGIN { RS = ""; FS = "\n" }
-      /(^|\n)Suites:[^\n]*[[:space:]]bookworm([[:space:]]|$)/ && !/(^|\n)Enabled: *no/ {
-        for (i = 1; i <= NF; i++) if ($i ~ /^URIs:/) { split($i, u, /[[:space:]]+/); print u[2]; exit }
-      }' "$file"
-  done | head -n 1
-  for file in "${APT_ETC:-/etc/apt}"/sources.list "${APT_ETC:-/etc/apt}"/sources.list.d/*.list; do
-    [ -f "$file" ] || continue
-    awk '$1 == "deb" { uri = ($2 ~ /^\[/) ? $3 : $2; suite = ($2 ~ /^\[/) ? $4 : $3; if (suite == "bookworm") { print uri; exit } }' "$file"
-  done | head -n 1
+  local etc=${APT_ETC:-/etc/apt} files=() file
+  for file in "$etc"/sources.list.d/*.sources "$etc"/sources.list "$etc"/sources.list.d/*.list; do
+    [ -f "$file" ] && files+=("$file")
+  done
+  [ ${#files[@]} -gt 0 ] || return 0
+  # One awk over every file, printing at most one line (no `head` in a pipe: under pipefail a
+  # writer cut off by SIGPIPE would end this script).
+  awk '
+    function archive(uri) { return uri ~ /^https?:\/\/[^ \t]+\/debian\/?$/ }
+    function take(uri) { print uri; found = 1; exit }
+    function flush(   n, i, u) {
+      if (!found && uris != "" && comps ~ /(^|[ \t])main([ \t]|$)/ && enabled != "no") {
+        n = split(uris, u, /[ \t]+/)
+        for (i = 1; i <= n; i++) if (archive(u[i])) take(u[i])
+      }
+      uris = ""; comps = ""; enabled = ""; key = ""
+    }
+    FNR == 1 { flush(); deb822 = (FILENAME ~ /\.sources$/) }
+    deb822 && /^[ \t]*$/ { flush(); next }
+    deb822 && /^#/ { next }
+    deb822 && /^[ \t]/ { if (key == "uris") uris = uris " " $0; else if (key == "components") comps = comps " " $0; next }
+    deb822 {
+      key = tolower($0); sub(/:.*/, "", key); value = $0; sub(/^[^:]*:[ \t]*/, "", value)
+      if (key == "uris") uris = value; else if (key == "components") comps = value; else if (key == "enabled") enabled = tolower(value)
+      next
+    }
+    $1 == "deb" {
+      line = $0; sub(/^deb[ \t]+/, "", line)
+      if (line ~ /^\[/) sub(/^\[[^]]*\][ \t]*/, "", line)
+      n = split(line, w, /[ \t]+/)
+      if (archive(w[1])) for (i = 3; i <= n; i++) if (w[i] == "main") take(w[1])
+    }
+    END { if (!found) flush() }
+  ' "${files[@]}"
 }
-MIRROR=${DEBIAN_MIRROR:-$(apt_mirror | head -n 1)}
+MIRROR=${DEBIAN_MIRROR:-$(apt_mirror)}
 SCRIPT=$(readlink -f "${BASH_SOURCE[0]}")
 
 log() { echo "base-image: $*"; }
@@ -122,7 +144,7 @@ if [ -f "$ROOTFS_TAR" ]; then
   log "Debian bookworm from the cache ($ROOTFS_TAR)"
   tar -C "$ROOT" -xf "$ROOTFS_TAR"
 else
-  [ -n "$MIRROR" ] || skip "no Debian bookworm archive found in this machine's apt sources (/etc/apt/sources.list*); set DEBIAN_MIRROR to one"
+  [ -n "$MIRROR" ] || skip "no Debian archive found in this machine's apt sources (/etc/apt/sources.list*): set DEBIAN_MIRROR to one (a Debian archive root, e.g. …/debian)"
   log "debootstrap --variant=minbase bookworm from $MIRROR (a few minutes, once)"
   start=$SECONDS
   debootstrap --variant=minbase bookworm "$ROOT" "$MIRROR" >/var/log/swap-base-debootstrap.log 2>&1 || {
