@@ -3,6 +3,7 @@ import { operatorTokenFrom } from '@swap/key-auth';
 import { AuthController } from './auth/auth.controller';
 import { CsrfGuard, SessionGuard } from './auth/portal.guards';
 import { SessionsService } from './auth/sessions.service';
+import { SignInThrottle } from './auth/sign-in-throttle';
 import { KeysService } from './keys/keys.service';
 import { PortalOpsController } from './ops/portal-ops.controller';
 import { OrgsController } from './orgs/orgs.controller';
@@ -13,6 +14,14 @@ import { WebhooksController } from './webhooks/webhooks.controller';
 /** partner-portal-api: accounts and sessions, organisations and roles, keys through key-registry, webhook endpoints through relay-tracker. */
 @Module({
   controllers: [AuthController, OrgsController, WebhooksController, PortalOpsController],
-  providers: [SessionsService, OrgsService, KeysService, CsrfGuard, SessionGuard, operatorTokenFrom(PartnerPortalApiConfig)],
+  providers: [
+    SessionsService,
+    SignInThrottle,
+    OrgsService,
+    KeysService,
+    CsrfGuard,
+    SessionGuard,
+    operatorTokenFrom(PartnerPortalApiConfig),
+  ],
 })
 export class PartnerPortalApiModule {}

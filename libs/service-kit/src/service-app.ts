@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { trustedProxies, type ServiceConfig } from '@swap/config';
-import { API_KEY_SCHEME, ErrorBodyDto } from '@swap/contracts';
+import { API_KEY_SCHEME, ErrorBodyDto, PORTAL_SESSION_COOKIE, PORTAL_SESSION_SCHEME } from '@swap/contracts';
 import { BusIntake, BusServer, type Bus } from '@swap/messaging';
 import { NestPinoLogger, resolveRequestId, type Logger, type ServiceMetrics } from '@swap/observability';
 import type { ServiceState } from './admin-server';
@@ -115,9 +115,9 @@ export function serviceOpenApiDocument(
       )
       // The partner portal's session (its SESSION_SCHEME, on the routes behind SessionGuard).
       .addCookieAuth(
-        'portal_session',
+        PORTAL_SESSION_COOKIE,
         { type: 'apiKey', description: 'The partner portal session, set by sign-up and sign-in (/portal/api/auth)' },
-        'portalSession',
+        PORTAL_SESSION_SCHEME,
       )
       .build(),
     // The error shape is part of every service's document, referenced or not: the gateway's merge answers every operation's errors with it.

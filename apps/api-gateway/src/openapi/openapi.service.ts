@@ -13,7 +13,7 @@ const DESCRIPTION = [
   '',
   'A swap in five steps: **1** list tokens and quote; **2** get a deadline, check the allowance (approve if needed) and build the intent transaction; the user signs and broadcasts it; **3** submit its hash; **4** poll the status every ~3 s until `solved` or `failed`; **5** cancel if it failed and was not refunded.',
   '',
-  'Errors: `{ statusCode, code, message, requestId, details? }` (the solver API: `{ detail: { code, message } }`). Keys: `x-api-key` on the POST swap routes (checked in the deployment’s mode) and on sponsorship routes. All routes carry the `/v1/` prefix.',
+  'Errors: `{ statusCode, code, message, requestId, details? }` (the solver API: `{ detail: { code, message } }`). Keys: `x-api-key` on the POST swap routes (checked in the deployment’s mode) and on sponsorship routes. The API’s routes carry the `/v1/` prefix; the partner portal’s, `/portal/api`.',
   '',
   'Partner portal (`/portal/api`): the `portal_session` cookie that sign-up and sign-in set; every portal mutation, sign-up and sign-in included, also sends `x-csrf-token` equal to the `portal_csrf` cookie (`GET /portal/api/auth/csrf`), else `403 CSRF_REJECTED`.',
 ].join('\n');

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiTag, AppError, ErrorCode } from '@swap/contracts';
 import type { Logger } from '@swap/observability';
-import { CACHE, LOGGER, type Cache } from '@swap/service-kit';
+import { LOGGER } from '@swap/service-kit';
 import { IsString, MaxLength, MinLength } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
@@ -11,8 +11,9 @@ import { PartnerPortalApiConfig } from '../partner-portal-api.config';
 import { EmailField } from '../portal-fields';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
 import { clearSessionCookie, CSRF_COOKIE, SESSION_COOKIE, setCsrfCookie, setSessionCookie } from './portal-cookies';
-import { ApiSession, CsrfGuard, CurrentUser, SessionGuard } from './portal.guards';
+import { ApiSession, CsrfGuard, CurrentUser, SESSION_SCHEME, SessionGuard } from './portal.guards';
 import { SessionsService, type PortalUser } from './sessions.service';
+import { SignInThrottle } from './sign-in-throttle';
 import { CsrfView, MeView, SessionUserView } from '../portal-views.dto';
 
 class SignUpBody {
@@ -51,7 +52,7 @@ export class AuthController {
     private readonly db: PrismaClient,
     private readonly sessions: SessionsService,
     private readonly config: PartnerPortalApiConfig,
-    @Inject(CACHE) private readonly cache: Cache,
+    private readonly throttle: SignInThrottle,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -97,8 +98,8 @@ export class AuthController {
       { key: `portal:sign-in:ip:${req.ip}`, limit: this.config.SIGN_IN_FAILURE_LIMIT * 10 },
     ];
     const window = this.config.SIGN_IN_WINDOW_MS;
-    const counted = await Promise.all(counters.map((c) => this.cache.increment(c.key, 0, window).catch(() => undefined)));
-    const blocked = counted.find((c, i) => c && c.count >= counters[i].limit);
+    const counted = await Promise.all(counters.map((c) => this.throttle.count(c.key, 0, window)));
+    const blocked = counted.find((c, i) => c.count >= counters[i].limit);
     if (blocked) {
       const seconds = Math.max(1, Math.ceil(blocked.resetMs / 1000));
       reply.header('retry-after', String(seconds));
@@ -108,7 +109,7 @@ export class AuthController {
     // An unknown email costs what a wrong password does, so timing tells nothing.
     const ok = await verifyPassword(body.password, user?.passwordHash ?? (await (this.decoy ??= decoyHash(this.config.SCRYPT_LOG_N))));
     if (!user || !ok) {
-      await Promise.all(counters.map((c) => this.cache.increment(c.key, 1, window).catch(() => undefined)));
+      await Promise.all(counters.map((c) => this.throttle.count(c.key, 1, window)));
       throw new AppError(401, ErrorCode.Unauthorized, BAD_CREDENTIALS);
     }
     await this.startSession(req, reply, user.id);
@@ -118,6 +119,9 @@ export class AuthController {
   @Post('auth/sign-out')
   @HttpCode(204)
   @ApiOperation({ summary: 'Ends the session' })
+  // The session is read if there is one: optional (an empty requirement beside the cookie's).
+  @ApiSecurity(SESSION_SCHEME)
+  @ApiSecurity({})
   async signOut(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     await this.sessions.close(req.cookies?.[SESSION_COOKIE]);
     clearSessionCookie(req, reply);

@@ -1,8 +1,9 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
+import { PORTAL_SESSION_COOKIE } from '@swap/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** The session cookie: HttpOnly, so page scripts never see it. */
-export const SESSION_COOKIE = 'portal_session';
+export const SESSION_COOKIE = PORTAL_SESSION_COOKIE;
 /** The double-submit CSRF cookie: readable by the portal's scripts, echoed in `x-csrf-token`. */
 export const CSRF_COOKIE = 'portal_csrf';
 export const CSRF_HEADER = 'x-csrf-token';

@@ -1,6 +1,6 @@
 import { applyDecorators, createParamDecorator, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ApiCookieAuth, ApiResponse } from '@nestjs/swagger';
-import { AppError, ErrorBodyDto, ErrorCode } from '@swap/contracts';
+import { AppError, ErrorBodyDto, ErrorCode, PORTAL_SESSION_SCHEME } from '@swap/contracts';
 import { sameSecret } from '@swap/key-auth';
 import type { FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from './portal-cookies';
@@ -9,7 +9,7 @@ import { SessionsService, type PortalUser } from './sessions.service';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const NO_SESSION = 'Sign in first (no session, or it expired)';
 /** The OpenAPI security scheme of the session cookie, as every service's document declares it (service-kit). */
-export const SESSION_SCHEME = 'portalSession';
+export const SESSION_SCHEME = PORTAL_SESSION_SCHEME;
 
 type PortalRequest = FastifyRequest & { portalUser?: PortalUser };
 

@@ -62,3 +62,6 @@ export const KeyCheckMessages = {
 
 /** The OpenAPI security scheme of the `x-api-key` header. */
 export const API_KEY_SCHEME = 'apiKey';
+/** The partner portal's session cookie, and its OpenAPI security scheme (every service's document declares it; the portal's routes use it). */
+export const PORTAL_SESSION_COOKIE = 'portal_session';
+export const PORTAL_SESSION_SCHEME = 'portalSession';
