@@ -107,6 +107,20 @@ describe('the chart', () => {
     );
   });
 
+  it('requires Redis authenticated: its URL from a Secret, unless redis.allowNoAuth; never credentials in the ConfigMap', () => {
+    expect(refused(chart('redis without credentials', ['secrets.redisUrl.name=']))).toContain('name the Secret with its URL and credentials in secrets.redisUrl');
+    expect(refused(chart('credentials in the configmap', ['config.redisUrl=redis://:hunter2@redis:6379']))).toContain(
+      'config.redisUrl holds credentials',
+    );
+    const secured = render(tools, chart('default', []));
+    const env = (objects: KubeObject[], name: string) =>
+      Object.fromEntries(container(find(objects, 'Deployment', name)).env.map((e: { name: string }) => [e.name, e]));
+    expect(env(secured, 'swap-swap-gateway').REDIS_URL.valueFrom.secretKeyRef).toEqual({ name: 'swap-platform-redis', key: 'REDIS_URL' });
+    const open = render(tools, chart('allowNoAuth', ['secrets.redisUrl.name=', 'redis.allowNoAuth=true']));
+    expect(env(open, 'swap-swap-gateway').REDIS_URL).toBeUndefined();
+    expect(find(open, 'ConfigMap', 'swap-config')?.data?.REDIS_URL).toBe('redis://redis:6379');
+  });
+
   it('takes secrets and extra environment by reference, and requires the operator token', () => {
     const objects = render(tools, chart('prod', [], RENDER_SOURCES[1].kind === 'chart' ? RENDER_SOURCES[1].valuesFiles : []));
     const quoteBuilder = container(find(objects, 'Deployment', 'swap-quote-builder'));
