@@ -29,7 +29,7 @@ export class RedisCache extends BaseCache {
       enableOfflineQueue: false,
       lazyConnect: true,
     });
-    // Errors surface through commands and readiness.
+    // Needed: an 'error' event without a listener would crash the process; errors surface through commands and readiness.
     this.client.on('error', () => undefined);
   }
 

@@ -1,31 +1,30 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
-import type { components, paths } from './schema';
+import type { paths } from './schema';
+import type {
+  BuildResponse,
+  ErrorBody,
+  EvmTx,
+  ExplorerIntent,
+  Intent,
+  IntentRequest,
+  NetworkTx,
+  QuoteRequest,
+  QuoteResponse,
+  Schemas,
+  SolverErrorBody,
+  SubmissionStatus,
+  SubmitTxRequest,
+  SubmitTxResponse,
+  Token,
+  VolumePage,
+} from './types';
 import { watchSubmission, type SubmissionEvent, type WatchOptions } from './watch';
 
 /* The typed client of the public API, generated from its OpenAPI document (schema.ts). */
 
-export type Schemas = components['schemas'];
-export type Token = Schemas['TokenDto'];
-export type QuoteRequest = Schemas['QuoteRequestDto'];
-export type QuoteResponse = Schemas['QuoteResponseDto'];
-export type IntentRequest = Schemas['IntentRequestDto'];
-export type BuildResponse = Schemas['BuildResponseDto'];
-export type Intent = Schemas['IntentDto'];
-export type EvmTx = Schemas['EvmTxDto'];
-export type NetworkTx = Schemas['NetworkTxDto'];
-
 export function isEvmTx(tx: EvmTx | NetworkTx): tx is EvmTx {
   return !('encoding' in tx) && 'value' in tx;
 }
-export type SubmitTxRequest = Schemas['SubmitTxRequestDto'];
-export type SubmitTxResponse = Schemas['SubmitTxResponseDto'];
-export type SubmissionStatus = Schemas['SubmissionStatusResponseDto']['data'];
-export type PartnerFee = Schemas['PartnerFeeDto'];
-export type ErrorBody = Schemas['ErrorBodyDto'];
-export type SolverErrorBody = Schemas['SolverErrorBodyDto'];
-export type ExplorerIntent = Schemas['ExplorerIntentDto'];
-export type VolumePage = Schemas['VolumePageDto'];
-
 type Query<P extends keyof paths> = paths[P]['get'] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
 /** The data API's explorer and config reads (`/v1/be/*`, keyless). */

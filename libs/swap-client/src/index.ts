@@ -1,3 +1,4 @@
 export * from './client';
+export * from './types';
 export type { components, paths } from './schema';
 export * from './watch';

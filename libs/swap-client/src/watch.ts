@@ -1,9 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import { Webhook } from 'standardwebhooks';
-import type { components } from './schema';
-
-/** The status answer's data (client.ts exports it by this name too). */
-type SubmissionStatus = components['schemas']['SubmissionStatusResponseDto']['data'];
+import type { SubmissionStatus } from './types';
 
 /** One transition, as the status stream sends it (and a webhook's data carries it). */
 export interface SubmissionEvent {

@@ -3,16 +3,9 @@ import { join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse, parseAllDocuments } from 'yaml';
 import type { KubeTools } from './kube-tools';
+import type { RuleOptions } from './rule-options';
 
 /** Three levels up from the sources, four from their build in dist/. */
-/** What a deployment's rules expect of it (platform-rules.ts applies them). */
-export interface RuleOptions {
-  expectedImage?: RegExp;
-  migrations: 'helm-hook' | 'per-release' | 'renamed-by-overlays';
-  /** false: the chart's nats.auth.enabled=false. */
-  busCredentials?: boolean;
-}
-
 export const ROOT = [join(__dirname, '..', '..', '..'), join(__dirname, '..', '..', '..', '..')].find((dir) =>
   existsSync(join(dir, 'charts')),
 )!;

@@ -1,11 +1,10 @@
+// Rules beyond Kubernetes' schemas, each naming the object and field; see docs/operators/kubernetes.md#checking-a-change.
 import { WorkQueues } from '@swap/contracts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHART, nameOf, type KubeObject, type RuleOptions } from './manifests';
+import { CHART, nameOf, type KubeObject } from './manifests';
+import type { RuleOptions } from './rule-options';
 
-export type { RuleOptions } from './manifests';
-
-/** Rules beyond Kubernetes' schemas, each naming the object and field; see docs/operators/kubernetes.md#checking-a-change. */
 
 type PodSpec = {
   containers: Container[];
