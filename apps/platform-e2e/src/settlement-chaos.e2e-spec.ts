@@ -225,7 +225,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
       return { status: res.status, body: await jsonOf(res) };
     };
     const deadline = (await jsonOf(await fetch(`${swapGateway}/v1/swaps/deadline?offsetSeconds=900`))).deadline as string;
-    const api = createSwapClient({ baseUrl: swapGateway });
+    const api = createSwapClient({ baseUrl: swapGateway, apiKey });
 
     // Kill one replica with SIGKILL every second (each in turn) and start it again, until all are done.
     const rows = new pg.Pool({ connectionString: db.url, max: 2 });
