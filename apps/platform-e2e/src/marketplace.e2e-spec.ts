@@ -289,4 +289,57 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
     const fill = await hub.getTransactionReceipt({ hash: solved.fillTxHash });
     expect(fill.from.toLowerCase()).toBe(wide.solver.account.address.toLowerCase());
   });
+
+  it('limits the keyless solver API per client (last: it uses up this client’s minute): 429 in the solver shape, at most one hub read per unknown transaction', async () => {
+    const quoteBuilder = platform.services.find((s) => s.name === 'quote-builder')!;
+    const hubReads = async () => {
+      const text = await (await fetch(`${quoteBuilder.adminUrl}/metrics`)).text();
+      return [...text.matchAll(/^execute_hub_reads_total\{[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+    };
+    const raw = (path: string, body: unknown) =>
+      fetch(`${gateway}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const inBatches = async (n: number, call: (i: number) => Promise<Response>) => {
+      const answers: { status: number; body: unknown; retryAfter: string | null; policy: string | null }[] = [];
+      for (let i = 0; i < n; i += 20) {
+        const batch = await Promise.all(Array.from({ length: Math.min(20, n - i) }, (_, j) => call(i + j)));
+        for (const res of batch)
+          answers.push({
+            status: res.status,
+            body: await jsonOf(res),
+            retryAfter: res.headers.get('retry-after'),
+            policy: res.headers.get('ratelimit-policy'),
+          });
+      }
+      return answers;
+    };
+
+    // 300 executes of 10 transactions the hub does not know: the limit (60 a minute) answers most; the hub is read once per hash.
+    const before = await hubReads();
+    const unknown = Array.from({ length: 10 }, (_, i) => `0x${'e'.repeat(62)}${String(i).padStart(2, '0')}`);
+    const executes = await inBatches(300, (i) => raw('/v1/intent/execute', { intent_tx_hash: unknown[i % 10] }));
+    const limited = executes.filter((a) => a.status === 429);
+    expect(executes.filter((a) => a.status !== 429 && a.status !== 404)).toEqual([]);
+    expect(limited.length).toBeGreaterThanOrEqual(300 - 2 * 60);
+    expect(limited[0]).toEqual({
+      status: 429,
+      body: {
+        detail: {
+          code: -429,
+          message: expect.stringMatching(/^Too many execute requests from this client: at most 60 a minute; retry after \d+ s$/),
+        },
+      },
+      retryAfter: expect.stringMatching(/^\d+$/),
+      policy: '"execute";q=60;w=60',
+    });
+    expect((await hubReads()) - before).toBeLessThanOrEqual(unknown.length);
+
+    // Quotes: 120 a minute (each is an RFQ to every solver and a stored row); past it, 429 before any solver is asked.
+    const amounts = await inBatches(140, () =>
+      raw('/v1/intent/quote', { token_src: token('USDC'), token_dst: token('WETH'), amount: '1000000', quote_type: 'exact_input' }),
+    );
+    expect(amounts.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(140 - 120);
+    expect(amounts.find((a) => a.status === 429)?.body).toEqual({
+      detail: { code: -429, message: expect.stringContaining('quote requests') },
+    });
+  });
 });

@@ -44,6 +44,26 @@ export class QuoteBuilderConfig extends WithChains(WithOperatorRoutes(WithCache(
   @IsInt()
   QUOTE_TTL_MS = 120_000;
 
+  /** Keyless solver API, per client address a minute: quotes (each is an RFQ to every solver and a stored row) and executes. */
+  @Type(() => Number)
+  @Min(1)
+  @Max(1_000_000_000)
+  @IsInt()
+  SOLVER_API_QUOTES_PER_MINUTE = 120;
+
+  @Type(() => Number)
+  @Min(1)
+  @Max(1_000_000_000)
+  @IsInt()
+  SOLVER_API_EXECUTES_PER_MINUTE = 60;
+
+  /** How long a stored quote is kept after it expires, for audit; older rows are purged. */
+  @Type(() => Number)
+  @Min(0)
+  @Max(3_650 * 86_400_000)
+  @IsInt()
+  QUOTE_RETENTION_AFTER_EXPIRY_MS = 86_400_000;
+
   /** Basis points, for /quote?includeTxData=true. */
   @Type(() => Number)
   @Min(0)

@@ -14,3 +14,4 @@ export * from './readiness-gate';
 export * from './http-drain';
 export * from './http-timeouts';
 export * from './web-app';
+export * from './rate-limit-headers';

@@ -4841,7 +4841,7 @@ export interface operations {
                     "application/json": components["schemas"]["SolverErrorBodyDto"];
                 };
             };
-            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            /** @description This client’s limit a minute was reached (detail.code -429), or too many of its requests are in progress at the gateway; retry after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4891,7 +4891,7 @@ export interface operations {
                     "application/json": components["schemas"]["SolverErrorBodyDto"];
                 };
             };
-            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            /** @description This client’s limit a minute was reached (detail.code -429), or too many of its requests are in progress at the gateway; retry after Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;

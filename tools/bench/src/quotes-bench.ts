@@ -57,7 +57,13 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     RFQ_DEADLINE_MS: String(RFQ_DEADLINE_MS),
   };
-  await ctx.start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
+  // The bench is one client asking far more than the keyless solver API's per-client limit allows.
+  await ctx.start('dist/apps/quote-builder/src/main.js', {
+    ...common,
+    PORT: String(ports.quote),
+    SOLVER_API_QUOTES_PER_MINUTE: '1000000000',
+    SOLVER_API_EXECUTES_PER_MINUTE: '1000000000',
+  });
   await ctx.startKeyRegistry(common); // the signed key set swap-gateway checks keys with (families off)
   await ctx.start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
   await ctx.start('dist/apps/api-gateway/src/main.js', {

@@ -16,7 +16,8 @@ import {
   type SolverExecuteResponse,
 } from '@swap/contracts';
 import { MessagingClient } from '@swap/messaging';
-import type { Logger } from '@swap/observability';
+import { ServiceMetrics, type Logger } from '@swap/observability';
+import { Counter } from 'prom-client';
 import { LOGGER } from '@swap/service-kit';
 import type { Address, Hex } from 'viem';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
@@ -30,6 +31,9 @@ import { HubIntentStates } from './hub-intent-states';
 const OPEN_ON_CONNECT = 200;
 /** A backstop for a replica that died before its exclusivity timer fired. */
 const SWEEP_MS = 2_000;
+/** How long a keyless execute's unknown transaction is remembered (at most this many at once). */
+const REMEMBER_UNKNOWN_MS = 5_000;
+const MAX_REMEMBERED = 10_000;
 
 type ExecutionRow = Awaited<ReturnType<PrismaClient['execution']['findUniqueOrThrow']>>;
 
@@ -38,6 +42,9 @@ type ExecutionRow = Awaited<ReturnType<PrismaClient['execution']['findUniqueOrTh
 export class ExecutionService implements OnModuleInit, OnModuleDestroy {
   private readonly timers = new Set<NodeJS.Timeout>();
   private sweeper?: NodeJS.Timeout;
+  /** Transactions the hub did not know, by hash: when that stops being believed, and the answer given. */
+  private readonly unknown = new Map<string, { until: number; error: AppError }>();
+  private readonly hubReads: Counter<'outcome'>;
 
   constructor(
     private readonly db: PrismaClient,
@@ -49,7 +56,15 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     private readonly config: QuoteBuilderConfig,
     private readonly hubIntents: HubIntentStates,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    metrics: ServiceMetrics,
+  ) {
+    this.hubReads = new Counter({
+      name: 'execute_hub_reads_total',
+      help: 'Hub reads of an executed transaction (a repeated execute, or a recently unknown transaction, reads nothing)',
+      labelNames: ['outcome'],
+      registers: [metrics.registry],
+    });
+  }
 
   onModuleInit(): void {
     this.connections.onFill(
@@ -73,10 +88,18 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     for (const timer of this.timers) clearTimeout(timer);
   }
 
-  async execute(request: SolverExecuteRequest): Promise<SolverExecuteResponse> {
+  /** `rememberUnknown` (the keyless HTTP route): a transaction the hub did not know is answered from memory for a few seconds. */
+  async execute(request: SolverExecuteRequest, options: { rememberUnknown?: boolean } = {}): Promise<SolverExecuteResponse> {
     const txHash = request.intent_tx_hash.toLowerCase() as Hex;
     const quote = request.quote_uuid ? await this.quotes.get(request.quote_uuid) : undefined;
-    const created = await this.createdIntent(txHash, quote);
+    // Executed before: answered from its row, without reading the hub again.
+    const known = await this.db.execution.findFirst({ where: { intentTxHash: txHash }, select: { intentHash: true, intent: true } });
+    const knownIntent = known?.intent as unknown as Intent | undefined;
+    if (known && knownIntent && (!quote || sameTokens(knownIntent, quote))) {
+      if (quote) checkAgainstQuote(knownIntent, quote);
+      return { answer: 'OK', intent_hash: known.intentHash };
+    }
+    const created = options.rememberUnknown ? await this.createdIntentRemembered(txHash, quote) : await this.createdIntent(txHash, quote);
     if (quote) checkAgainstQuote(created.intent, quote);
 
     const winner = quote?.solverId ?? null;
@@ -154,20 +177,31 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     if (count === 1) this.logger.info({ solver: solver.name, intentHash, fillTxHash: frame.fill_tx_hash }, 'intent filled');
   }
 
+  private async createdIntentRemembered(txHash: Hex, quote: QuoteRecord | undefined): Promise<CreatedIntent> {
+    const remembered = this.unknown.get(txHash);
+    if (remembered && remembered.until > Date.now()) throw remembered.error;
+    try {
+      return await this.createdIntent(txHash, quote);
+    } catch (error) {
+      if (error instanceof AppError && error.code === ErrorCode.IntentNotFound) {
+        if (this.unknown.size >= MAX_REMEMBERED) this.unknown.clear();
+        this.unknown.set(txHash, { until: Date.now() + REMEMBER_UNKNOWN_MS, error });
+      }
+      throw error;
+    }
+  }
+
   /** The one of the quote's tokens when the transaction created several. */
   private async createdIntent(txHash: Hex, quote: QuoteRecord | undefined): Promise<CreatedIntent> {
     const hub = this.catalog.chains.hub;
     const intents = this.intentsContract();
     const events = await this.chains.evm(hub, (a) => a.intentEvents(txHash, intents));
+    this.hubReads.inc({ outcome: events?.created.length ? 'created' : 'unknown' });
     if (!events) throw new AppError(404, ErrorCode.IntentNotFound, `The hub knows no transaction ${txHash} (not mined yet?)`);
     if (events.status !== 'success' || events.created.length === 0) {
       throw new AppError(404, ErrorCode.IntentNotFound, `Transaction ${txHash} created no intent on the hub's intents contract`);
     }
-    const matching = quote
-      ? events.created.find(
-          (c) => sameAddress(c.intent.inputToken, quote.hubTokenSrc) && sameAddress(c.intent.outputToken, quote.hubTokenDst),
-        )
-      : undefined;
+    const matching = quote ? events.created.find((c) => sameTokens(c.intent, quote)) : undefined;
     return matching ?? events.created[0];
   }
 
@@ -261,4 +295,9 @@ function checkAgainstQuote(intent: Intent, quote: QuoteRecord): void {
 
 function sameAddress(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
+}
+
+/** The intent trades the quote's pair of hub tokens. */
+function sameTokens(intent: Pick<Intent, 'inputToken' | 'outputToken'>, quote: QuoteRecord): boolean {
+  return sameAddress(intent.inputToken, quote.hubTokenSrc) && sameAddress(intent.outputToken, quote.hubTokenDst);
 }

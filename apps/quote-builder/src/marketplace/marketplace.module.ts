@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { operatorTokenFrom } from '@swap/key-auth';
 import { QuoteBuilderConfig } from '../quote-builder.config';
+import { QuotePurge } from './quote-purge';
 import { QuoteRecords } from './quote-records';
 import { MarketplaceEvents } from './marketplace.events';
 import { MarketplaceOperatorController } from './operator.controller';
@@ -10,7 +11,7 @@ import { SolverRegistryService } from './solver-registry.service';
 
 @Module({
   controllers: [MarketplaceEvents, MarketplaceOperatorController],
-  providers: [SolverRegistryService, SolverConnections, RfqService, QuoteRecords, operatorTokenFrom(QuoteBuilderConfig)],
+  providers: [SolverRegistryService, SolverConnections, RfqService, QuoteRecords, QuotePurge, operatorTokenFrom(QuoteBuilderConfig)],
   exports: [SolverRegistryService, SolverConnections, RfqService, QuoteRecords],
 })
 export class MarketplaceModule {}

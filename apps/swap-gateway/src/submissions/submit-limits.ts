@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, ErrorCode, SWAPS_POST_ROUTES } from '@swap/contracts';
 import { KeySetCache } from '@swap/key-auth';
-import { LOGGER, type Cache, CACHE } from '@swap/service-kit';
+import { LOGGER, reportRateLimit, retryAfter, type Cache, CACHE, type RateStanding } from '@swap/service-kit';
 import { ServiceMetrics, type Logger } from '@swap/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter } from 'prom-client';
@@ -9,11 +9,8 @@ import { SwapGatewayConfig } from '../swap-gateway.config';
 
 export type LimitPolicy = 'client' | 'wallet';
 
-interface Standing {
+interface Standing extends RateStanding {
   policy: LimitPolicy;
-  limit: number;
-  count: number;
-  resetMs: number;
 }
 
 /** Submit-tx limits (docs/integrators/whole-swap.md#limits-429); a failing cache lets requests through. */
@@ -87,23 +84,17 @@ export class SubmitLimits {
     return `submit-limit:${key}`;
   }
 
-  /** draft-ietf-httpapi-ratelimit-headers. */
   private report(reply: FastifyReply, standing: Standing | undefined): void {
-    const w = this.windowSeconds;
-    void reply.header(
-      'ratelimit-policy',
-      `"client";q=${this.config.SUBMIT_LIMIT_PER_CLIENT};w=${w}, "wallet";q=${this.config.SUBMIT_LIMIT_PER_WALLET};w=${w}`,
-    );
-    if (!standing) return;
-    const item = `"${standing.policy}";r=${Math.max(0, standing.limit - standing.count)};t=${Math.ceil(standing.resetMs / 1000)}`;
-    const previous = reply.getHeader('ratelimit');
-    void reply.header('ratelimit', previous ? `${String(previous)}, ${item}` : item);
+    const policies = [
+      { name: 'client', limit: this.config.SUBMIT_LIMIT_PER_CLIENT },
+      { name: 'wallet', limit: this.config.SUBMIT_LIMIT_PER_WALLET },
+    ];
+    reportRateLimit(reply, policies, this.windowSeconds, standing);
   }
 
   private refuse(reply: FastifyReply, standing: Standing): never {
     this.limited.inc({ policy: standing.policy });
-    const seconds = Math.max(1, Math.ceil(standing.resetMs / 1000));
-    void reply.header('retry-after', String(seconds));
+    const seconds = retryAfter(reply, standing);
     const who = standing.policy === 'client' ? 'this client' : 'this walletAddress';
     const what = standing.policy === 'client' ? 'submit-tx requests' : 'new submissions';
     throw new AppError(

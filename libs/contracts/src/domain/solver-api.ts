@@ -24,6 +24,8 @@ export const SolverErrorCode = {
   MaxInputAmount: -14,
   MaxDiffOutput: -15,
   Stopped: -16,
+  /** This platform's own: the client's limit on the keyless solver API was reached (HTTP 429, Retry-After). */
+  RateLimited: -429,
   Unknown: -999,
 } as const;
 
