@@ -227,7 +227,7 @@ done
 for name in "${SERVICES[@]}"; do
   docker run -d --name "$(container_of "$name")" --label "swap-smoke=$RUN" "${HARDENED[@]}" \
     -e HOST=127.0.0.1 -e PORT="$(port_of "$name")" -e ADMIN_PORT="$(admin_of "$name")" \
-    -e DATABASE_URL="$DATABASE_URL" -e NATS_URL="$NATS_URL" -e NATS_SUBJECT_PREFIX="$PREFIX" \
+    -e DATABASE_URL="$DATABASE_URL" -e NATS_URL="$NATS_URL" -e NATS_ALLOW_ANONYMOUS=true -e NATS_SUBJECT_PREFIX="$PREFIX" \
     -e REDIS_URL="$REDIS_URL" -e CACHE_KEY_PREFIX="$PREFIX-$name" -e KEYSET_SIGNING_KEY -e KEYSET_PUBLIC_KEY \
     -e PORTAL_PUBLIC_URL="http://127.0.0.1:$(port_of api-gateway)" \
     "${upstreams[@]}" \

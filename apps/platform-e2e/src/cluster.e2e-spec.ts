@@ -37,6 +37,7 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
     const common = {
       ...testKeySetEnv,
       NATS_URL: testInfra.natsUrl,
+      NATS_ALLOW_ANONYMOUS: 'true',
       NATS_SUBJECT_PREFIX: RUN_PREFIX,
       REDIS_URL: testInfra.redisUrl,
       CACHE_KEY_PREFIX: uniqueId('cluster'),

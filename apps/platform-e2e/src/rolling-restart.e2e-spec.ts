@@ -82,6 +82,7 @@ describe('a rolling restart of swap-gateway behind the gateway, under load', () 
     env = {
       ...testKeySetEnv,
       NATS_URL: testInfra.natsUrl,
+      NATS_ALLOW_ANONYMOUS: 'true',
       NATS_SUBJECT_PREFIX: RUN_PREFIX,
       REDIS_URL: testInfra.redisUrl,
       CACHE_KEY_PREFIX: uniqueId('rolling'),

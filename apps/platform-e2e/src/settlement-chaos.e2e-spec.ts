@@ -91,6 +91,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     common = {
       ...testKeySetEnv,
       NATS_URL: testInfra.natsUrl,
+      NATS_ALLOW_ANONYMOUS: 'true',
       NATS_SUBJECT_PREFIX: RUN_PREFIX,
       REDIS_URL: testInfra.redisUrl,
       CACHE_KEY_PREFIX: uniqueId('chaos'),

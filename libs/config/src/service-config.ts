@@ -113,6 +113,10 @@ export function WithBus<B extends Constructor>(Base: B) {
     @IsReadableFile()
     NATS_TLS_CA_FILE?: string = undefined;
 
+    /** `true`: start even where NATS lets anyone in without credentials (a developer's machine, the tests). */
+    @IsIn(['true', 'false'], { message: 'NATS_ALLOW_ANONYMOUS must be true or false' })
+    NATS_ALLOW_ANONYMOUS: 'true' | 'false' = 'false';
+
     @ValidateIf((c: BusConfig) => c.NATS_TLS_CERT_FILE !== undefined || c.NATS_TLS_KEY_FILE !== undefined)
     @IsReadableFile()
     @IsDefined({ message: 'NATS_TLS_CERT_FILE must be set with NATS_TLS_KEY_FILE' })
@@ -216,6 +220,7 @@ export function WithOperatorRoutes<B extends Constructor>(Base: B) {
 export type BusSettings = Pick<
   InstanceType<ReturnType<typeof WithBus>>,
   | 'NATS_URL'
+  | 'NATS_ALLOW_ANONYMOUS'
   | 'NATS_SUBJECT_PREFIX'
   | 'RPC_TIMEOUT_MS'
   | 'NATS_USER'

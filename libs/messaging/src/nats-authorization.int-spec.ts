@@ -1,6 +1,6 @@
 import { ServiceConfig, WithBus, loadConfig } from '@swap/config';
 import { AppError, Broadcasts, Events, EventStreams, Subjects, WorkQueues } from '@swap/contracts';
-import { eventually, TestNatsServer, within } from '@swap/testing';
+import { eventually, testInfra, TestNatsServer, unusedPort, within } from '@swap/testing';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -472,6 +472,12 @@ describe('the shipped NATS authorization on a real nats-server', () => {
     await Promise.all([registry.nc.flush(), listener.nc.flush()]);
     expect(await registry.settledRefusals()).toEqual([]);
     expect(heard).toEqual([]);
+  });
+
+  it('is found to refuse anonymous clients, where the machine’s plain test server admits them (the check a service makes at start)', async () => {
+    expect(await NatsBus.acceptsAnonymous({ servers: server.url, name: 'probe' })).toBe(false);
+    expect(await NatsBus.acceptsAnonymous({ servers: testInfra.natsUrl, name: 'probe' })).toBe(true);
+    expect(await NatsBus.acceptsAnonymous({ servers: `nats://127.0.0.1:${await unusedPort()}`, name: 'probe' })).toBe(false);
   });
 
   it('refuses a client without credentials, with an unknown nkey, or with a user and password', async () => {

@@ -89,6 +89,27 @@ export class NatsBus implements Bus {
     return this.prefix.replace(/\.$/, '');
   }
 
+  /**
+   * Whether the NATS server lets a client in without credentials: a connection is tried with
+   * none (the same servers and TLS, no retry). Refused, or unreachable, answers false.
+   */
+  static async acceptsAnonymous(options: Pick<NatsBusOptions, 'servers' | 'name' | 'tls'>): Promise<boolean> {
+    const servers = options.servers.split(',').map((s) => s.trim());
+    try {
+      const probe = await connect({
+        servers,
+        name: `${options.name ?? 'service'}-anonymous-probe`,
+        timeout: 2_000,
+        reconnect: false,
+        ...tlsOptions(servers, options.tls),
+      });
+      await probe.close();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
     const servers = options.servers.split(',').map((s) => s.trim());
     const shown = servers.map(redactUrl).join(', ');

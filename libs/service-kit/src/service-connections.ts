@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { RedisCache, RedisReadModelStore, TieredCache, type Cache, type ReadModelStore } from '@swap/cache';
-import type { BusSettings, CacheSettings, DatabaseSettings, ServiceConfig } from '@swap/config';
+import { ConfigError, redactUrl, type BusSettings, type CacheSettings, type DatabaseSettings, type ServiceConfig } from '@swap/config';
 import { MessagingClient, NatsBus, natsBusOptions, type Bus } from '@swap/messaging';
 import type { DependencyCheck, Logger } from '@swap/observability';
 import { createPrismaClient, type DatabaseHandle, type PrismaClientLike } from '@swap/persistence';
@@ -87,9 +87,17 @@ export class ServiceConnections {
     if (!this.definition.uses.bus) return;
     let bus = this.shared.bus;
     if (!bus) {
-      const nats = await NatsBus.connect(natsBusOptions(this.config, this.definition.name, this.logger));
+      const options = natsBusOptions(this.config, this.definition.name, this.logger);
+      const nats = await NatsBus.connect(options);
       this.closers.push(() => nats.close());
       bus = nats;
+      if (this.config.NATS_ALLOW_ANONYMOUS !== 'true' && (await NatsBus.acceptsAnonymous(options))) {
+        throw new ConfigError([
+          `NATS at ${redactUrl(String(this.config.NATS_URL))} lets clients in without credentials: anyone who reaches it could publish as any service ` +
+            '(docs/operators/securing-the-bus.md). Give NATS its authorization and this service its credentials, or set ' +
+            'NATS_ALLOW_ANONYMOUS=true where nothing else can reach that server (a developer machine, tests)',
+        ]);
+      }
     }
     this.bus = bus;
     this.checks.push({ name: bus.kind === 'nats' ? 'nats' : 'bus', check: () => bus.ping() });

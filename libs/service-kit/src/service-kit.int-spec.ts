@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Module, Param, Post, Query } from '@nestjs/common';
 import { AppError, NestedObject } from '@swap/contracts';
 import { connect } from 'node:net';
-import { ServiceConfig, WithBus, WithCache } from '@swap/config';
+import { ConfigError, ServiceConfig, WithBus, WithCache } from '@swap/config';
 import { eventually, jsonOf, LogCapture, testServiceEnv, unusedPort } from '@swap/testing';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import type { ServiceDefinition } from './service-definition';
@@ -373,5 +373,19 @@ describe('the edges every service answers in the error shape', () => {
     expect(body.message).toBe('Unknown thing: a\\u0001\\u001b\\u000ab\\u0085\\u202e');
     const detailed = await jsonOf(await fetch(`${service.url}/v1/test/checked/x%01%e2%80%ae`));
     expect(detailed.details).toEqual([{ field: 'key', rule: 'known', message: 'key x\\u0001\\u202e is not known' }]);
+  });
+});
+
+describe('a service on a NATS that admits clients without credentials', () => {
+  it('refuses to start unless NATS_ALLOW_ANONYMOUS=true, naming the variable and why', async () => {
+    const error = await startServiceFromEnv(definition, testServiceEnv({ NATS_ALLOW_ANONYMOUS: 'false' })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      expect.stringMatching(
+        /lets clients in without credentials: anyone who reaches it could publish as any service .* or set NATS_ALLOW_ANONYMOUS=true where nothing else can reach that server/,
+      ),
+    ]);
+    const allowed = await startServiceFromEnv(definition, testServiceEnv({ NATS_ALLOW_ANONYMOUS: 'true' }));
+    await allowed.close();
   });
 });

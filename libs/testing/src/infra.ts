@@ -41,6 +41,8 @@ export function testServiceEnv(extra: Record<string, string> = {}): Record<strin
     ADMIN_PORT: '0',
     LOG_LEVEL: 'silent',
     NATS_URL: testInfra.natsUrl,
+    // The test server has no authorization: services are told that is meant.
+    NATS_ALLOW_ANONYMOUS: 'true',
     REDIS_URL: testInfra.redisUrl,
     NATS_SUBJECT_PREFIX: RUN_PREFIX,
     CACHE_KEY_PREFIX: RUN_PREFIX,

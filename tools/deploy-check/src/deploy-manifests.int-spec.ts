@@ -108,7 +108,9 @@ describe('the chart', () => {
   });
 
   it('requires Redis authenticated: its URL from a Secret, unless redis.allowNoAuth; never credentials in the ConfigMap', () => {
-    expect(refused(chart('redis without credentials', ['secrets.redisUrl.name=']))).toContain('name the Secret with its URL and credentials in secrets.redisUrl');
+    expect(refused(chart('redis without credentials', ['secrets.redisUrl.name=']))).toContain(
+      'name the Secret with its URL and credentials in secrets.redisUrl',
+    );
     expect(refused(chart('credentials in the configmap', ['config.redisUrl=redis://:hunter2@redis:6379']))).toContain(
       'config.redisUrl holds credentials',
     );
@@ -213,6 +215,12 @@ describe('the chart', () => {
     const objects = render(tools, chart('no nats auth', ['nats.auth.enabled=false']));
     expect(container(find(objects, 'Deployment', 'swap-swap-gateway')).env.map((e: { name: string }) => e.name)).not.toContain(
       'NATS_NKEY_SEED',
+    );
+    // Told so in the values, the services accept a NATS that admits anyone; with credentials they refuse one.
+    expect(container(find(objects, 'Deployment', 'swap-swap-gateway')).env).toContainEqual({ name: 'NATS_ALLOW_ANONYMOUS', value: 'true' });
+    const secured = render(tools, chart('nats auth', []));
+    expect(container(find(secured, 'Deployment', 'swap-swap-gateway')).env.map((e: { name: string }) => e.name)).not.toContain(
+      'NATS_ALLOW_ANONYMOUS',
     );
     expect(natsProblems(objects, { busCredentials: false })).toEqual([]);
     expect(natsProblems(objects)).toContain(
