@@ -1,7 +1,7 @@
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
 import { AppError, Events, Subjects, type ChainCatalogSnapshot } from '@swap/contracts';
 import { encodeReply, InProcessBus, MessagingClient } from '@swap/messaging';
-import { ChainCatalogMirror, ChainCatalogMirrorEvents } from './chain-catalog-mirror';
+import { ChainCatalogMirror, ChainCatalogMirrorEvents, MAX_CATALOG_CLOCK_SKEW_MS } from './chain-catalog-mirror';
 
 const token = { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0xa', chainKey: '0x92.sonic', hubAsset: '0xa', vault: '0xv' };
 const snapshot = (version: string, symbol = 'USDC', startedAt = 1): ChainCatalogSnapshot => ({
@@ -82,6 +82,23 @@ describe('ChainCatalogMirror', () => {
     // A replica of the previous release (started earlier) answering late changes nothing.
     mirror.apply(snapshot('v1', 'OLD', 1));
     expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC.e');
+  });
+
+  it('refuses a snapshot dated ahead of its clock (a forged one would outlive every genuine announcement), first or later', async () => {
+    const { client, release } = answering(snapshot('v1', 'USDC', Date.now()));
+    release();
+    const mirror = new ChainCatalogMirror(client);
+    expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC');
+    expect(mirror.apply(snapshot('forged', 'EVIL', Date.now() + MAX_CATALOG_CLOCK_SKEW_MS + 60_000))).toBe('refused');
+    expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC');
+    // A replica restarted now still replaces what is held.
+    expect(mirror.apply(snapshot('v2', 'USDC.e', Date.now()))).toBe('taken');
+    expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC.e');
+
+    const first = answering(snapshot('forged', 'EVIL', Date.now() + 10 * 60_000));
+    first.release();
+    const error = await new ChainCatalogMirror(first.client).tokensOf('sonic').catch((e: unknown) => e);
+    expect((error as AppError).toBody()).toMatchObject({ statusCode: 503, message: expect.stringContaining('dated ahead') });
   });
 
   describe('the subjects renamed at v2 (catalog, was registry): both served for one release', () => {

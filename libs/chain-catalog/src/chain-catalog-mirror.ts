@@ -15,6 +15,9 @@ import {
 } from '@swap/contracts';
 import { MessagingClient } from '@swap/messaging';
 
+/** A snapshot said to start later than this past the mirror's clock is refused: no clock is that far off. */
+export const MAX_CATALOG_CLOCK_SKEW_MS = 60_000;
+
 /** A safety net for a missed event: the snapshot is asked for again this often. */
 const REFRESH_MS = 5 * 60_000;
 
@@ -65,10 +68,12 @@ export class ChainCatalogMirror implements ChainRules, OnApplicationBootstrap, O
   /**
    * Takes a snapshot (from the event or a reply). The same version again changes nothing;
    * one from a replica that started before the one held came from is older (a replica of
-   * the previous release answering during a rollout) and is ignored.
+   * the previous release answering during a rollout) and is ignored; one dated ahead of this
+   * clock is refused (kept, it would outlive every genuine announcement after it).
    */
-  apply(snapshot: ChainCatalogSnapshot): void {
-    if (this.held && (this.held.snapshot.version === snapshot.version || snapshot.startedAt < this.held.snapshot.startedAt)) return;
+  apply(snapshot: ChainCatalogSnapshot): 'taken' | 'kept' | 'refused' {
+    if (!(snapshot.startedAt <= Date.now() + MAX_CATALOG_CLOCK_SKEW_MS)) return 'refused';
+    if (this.held && (this.held.snapshot.version === snapshot.version || snapshot.startedAt < this.held.snapshot.startedAt)) return 'kept';
     const byName = new Map<string, ChainSummary>();
     const tokensJson = new Map<string, string>();
     for (const { aliases, ...chain } of snapshot.chains) {
@@ -96,6 +101,7 @@ export class ChainCatalogMirror implements ChainRules, OnApplicationBootstrap, O
         relayChainIds: JSON.stringify(Object.fromEntries(snapshot.chains.map((c) => [c.key, Number(c.relayChainId)]))),
       },
     };
+    return 'taken';
   }
 
   /** A chain by key or alias, in any letter case; an unknown one is the registry's 404. */
@@ -149,7 +155,14 @@ export class ChainCatalogMirror implements ChainRules, OnApplicationBootstrap, O
   }
 
   private async refresh(): Promise<Held> {
-    this.apply(await this.askSnapshot());
+    const snapshot = await this.askSnapshot();
+    if (this.apply(snapshot) === 'refused' && !this.held) {
+      throw new AppError(
+        503,
+        ErrorCode.DependencyUnavailable,
+        'The chain catalog answered a snapshot dated ahead of this clock; retry later',
+      );
+    }
     return this.held!;
   }
 
