@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { CHART, nameOf, type KubeObject } from './manifests';
 import type { RuleOptions } from './rule-options';
 
-
 type PodSpec = {
   containers: Container[];
   securityContext?: SecurityContext;
