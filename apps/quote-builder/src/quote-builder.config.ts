@@ -7,6 +7,9 @@ export class QuoteBuilderConfig extends WithChains(WithOperatorRoutes(WithCache(
   override PORT = DefaultPorts['quote-builder'];
   override ADMIN_PORT = DefaultAdminPorts['quote-builder'];
 
+  /** The api-gateway in front (on this host in the embedded default and cluster mode) names the client: the solver API's limits count it. */
+  override TRUSTED_PROXIES = 'loopback';
+
   /** The deployment's partner fee, applied by GET /fees/partner when the query names none. */
   @IsOptional()
   @IsEvmAddress()

@@ -101,7 +101,8 @@ export class NatsBus implements Bus {
         name: `${options.name ?? 'service'}-anonymous-probe`,
         timeout: 2_000,
         reconnect: false,
-        ...tlsOptions(servers, options.tls),
+        // The server's CA only: a client certificate could log the probe in (certificates mapped to users).
+        ...tlsOptions(servers, options.tls?.caFile ? { caFile: options.tls.caFile } : undefined),
       });
       await probe.close();
       return true;

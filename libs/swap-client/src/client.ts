@@ -98,10 +98,14 @@ export interface SubmitOptions {
   onRetry?: (retry: { attempt: number; error: unknown; delayMs: number }) => void;
 }
 
-/** A submit answered 502, 503 or 504, or never answered (fetch's TypeError): it may have been stored, and is safe to send again. */
+/**
+ * A submit answered 502, 503 or 504, or never answered (fetch's own TypeError: "fetch failed",
+ * or "terminated" mid-answer): it may have been stored, and is safe to send again. A TypeError
+ * of the caller's making (a bad URL, a body JSON cannot write) is not.
+ */
 export function isLostSubmitAnswer(error: unknown): boolean {
   if (error instanceof SwapApiError) return error.status === 502 || error.status === 503 || error.status === 504;
-  return error instanceof TypeError;
+  return error instanceof TypeError && (error.message === 'fetch failed' || error.message === 'terminated');
 }
 
 /** An intent request as the public client writes it: `solver` and `data` may be left out. */
@@ -198,7 +202,7 @@ export function createSwapClient(options: SwapClientOptions): SwapClient {
       ),
     cancel: (srcChainKey, i) => ok(raw.POST('/v1/swaps/intents/cancel', { body: { srcChainKey, intent: i } })),
     async submit(body, o = {}) {
-      const until = Date.now() + (o.retryForMs ?? 60_000);
+      const until = Date.now() + (Number.isFinite(o.retryForMs) ? o.retryForMs! : 60_000);
       for (let attempt = 1; ; attempt++) {
         try {
           return await ok(raw.POST('/v1/swaps/submit-tx', { body }));

@@ -83,6 +83,10 @@ describe('submit: safe to retry, and retried where the answer was lost', () => {
       false,
     ]);
     expect(isLostSubmitAnswer(new TypeError('fetch failed'))).toBe(true);
+    expect(isLostSubmitAnswer(new TypeError('terminated'))).toBe(true);
+    // The caller's own mistakes are thrown at once, not retried for a minute.
+    expect(isLostSubmitAnswer(new TypeError('Invalid URL'))).toBe(false);
+    expect(isLostSubmitAnswer(new TypeError('Do not know how to serialize a BigInt'))).toBe(false);
     expect(isLostSubmitAnswer(new Error('other'))).toBe(false);
   });
 });

@@ -42,8 +42,8 @@ type ExecutionRow = Awaited<ReturnType<PrismaClient['execution']['findUniqueOrTh
 export class ExecutionService implements OnModuleInit, OnModuleDestroy {
   private readonly timers = new Set<NodeJS.Timeout>();
   private sweeper?: NodeJS.Timeout;
-  /** Transactions the hub did not know, by hash: when that stops being believed, and the answer given. */
-  private readonly unknown = new Map<string, { until: number; error: AppError }>();
+  /** Keyless executes' hub reads by hash: the read in flight (shared), then, if the hub did not know it, its answer until `until`. */
+  private readonly lookups = new Map<string, { until: number; read: Promise<CreatedIntent> }>();
   private readonly hubReads: Counter<'outcome'>;
 
   constructor(
@@ -93,7 +93,11 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     const txHash = request.intent_tx_hash.toLowerCase() as Hex;
     const quote = request.quote_uuid ? await this.quotes.get(request.quote_uuid) : undefined;
     // Executed before: answered from its row, without reading the hub again.
-    const known = await this.db.execution.findFirst({ where: { intentTxHash: txHash }, select: { intentHash: true, intent: true } });
+    const known = await this.db.execution.findFirst({
+      where: { intentTxHash: txHash },
+      select: { intentHash: true, intent: true },
+      orderBy: { createdAt: 'asc' },
+    });
     const knownIntent = known?.intent as unknown as Intent | undefined;
     if (known && knownIntent && (!quote || sameTokens(knownIntent, quote))) {
       if (quote) checkAgainstQuote(knownIntent, quote);
@@ -177,18 +181,21 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     if (count === 1) this.logger.info({ solver: solver.name, intentHash, fillTxHash: frame.fill_tx_hash }, 'intent filled');
   }
 
-  private async createdIntentRemembered(txHash: Hex, quote: QuoteRecord | undefined): Promise<CreatedIntent> {
-    const remembered = this.unknown.get(txHash);
-    if (remembered && remembered.until > Date.now()) throw remembered.error;
-    try {
-      return await this.createdIntent(txHash, quote);
-    } catch (error) {
-      if (error instanceof AppError && error.code === ErrorCode.IntentNotFound) {
-        if (this.unknown.size >= MAX_REMEMBERED) this.unknown.clear();
-        this.unknown.set(txHash, { until: Date.now() + REMEMBER_UNKNOWN_MS, error });
-      }
-      throw error;
-    }
+  private createdIntentRemembered(txHash: Hex, quote: QuoteRecord | undefined): Promise<CreatedIntent> {
+    const key = `${txHash}:${quote?.id ?? ''}`;
+    const held = this.lookups.get(key);
+    if (held && held.until > Date.now()) return held.read;
+    if (this.lookups.size >= MAX_REMEMBERED) this.lookups.clear();
+    const entry = { until: Number.POSITIVE_INFINITY, read: this.createdIntent(txHash, quote) };
+    this.lookups.set(key, entry);
+    entry.read.then(
+      () => this.lookups.delete(key),
+      (error: unknown) => {
+        if (error instanceof AppError && error.code === ErrorCode.IntentNotFound) entry.until = Date.now() + REMEMBER_UNKNOWN_MS;
+        else this.lookups.delete(key);
+      },
+    );
+    return entry.read;
   }
 
   /** The one of the quote's tokens when the transaction created several. */

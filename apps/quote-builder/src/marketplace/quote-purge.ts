@@ -5,6 +5,8 @@ import type pg from 'pg';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 
 const EVERY_MS = 10 * 60_000;
+/** The first run, a minute after start (a replica restarted more often than EVERY_MS still purges). */
+const FIRST_AFTER_MS = 60_000;
 const BATCH = 5_000;
 
 /**
@@ -14,6 +16,8 @@ const BATCH = 5_000;
 @Injectable()
 export class QuotePurge implements OnApplicationBootstrap, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
+  private first?: NodeJS.Timeout;
+  private stopped = false;
 
   constructor(
     @Inject(DATABASE_POOL) private readonly pool: Pick<pg.Pool, 'query'>,
@@ -22,14 +26,16 @@ export class QuotePurge implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(
-      () => void this.purge().catch((error: Error) => this.logger.warn({ err: error }, 'quote purge failed')),
-      EVERY_MS,
-    );
+    const run = () => void this.purge().catch((error: Error) => this.logger.warn({ err: error }, 'quote purge failed'));
+    this.first = setTimeout(run, FIRST_AFTER_MS);
+    this.timer = setInterval(run, EVERY_MS);
+    this.first.unref();
     this.timer.unref();
   }
 
   onModuleDestroy(): void {
+    this.stopped = true;
+    clearTimeout(this.first);
     clearInterval(this.timer);
   }
 
@@ -44,7 +50,7 @@ export class QuotePurge implements OnApplicationBootstrap, OnModuleDestroy {
         [before, new Date(now.getTime() - this.config.QUOTE_RETENTION_AFTER_EXPIRY_MS)],
       );
       purged += rowCount ?? 0;
-      if ((rowCount ?? 0) < BATCH) break;
+      if ((rowCount ?? 0) < BATCH || this.stopped) break;
     }
     if (purged > 0) this.logger.info({ purged, before }, 'expired quotes purged');
     return purged;

@@ -19,6 +19,7 @@ const WINDOW_MS = 60_000;
 export class SolverApiLimits {
   private readonly local = new MemoryCache({ namespace: 'solver-api-limits', maxEntries: 100_000 });
   private readonly limited: Counter<'route'>;
+  private reportedAt = 0;
 
   constructor(
     @Inject(CACHE) private readonly cache: Cache,
@@ -55,7 +56,10 @@ export class SolverApiLimits {
     try {
       return await this.cache.increment(key, 1, WINDOW_MS);
     } catch (error) {
-      this.logger.warn({ err: error }, 'solver API limit counted in this replica’s memory: the shared cache failed');
+      if (Date.now() - this.reportedAt >= WINDOW_MS) {
+        this.reportedAt = Date.now();
+        this.logger.warn({ err: error }, 'solver API limits counted in this replica’s memory: the shared cache failed');
+      }
       return this.local.increment(key, 1, WINDOW_MS);
     }
   }

@@ -37,6 +37,7 @@ import { SubmitLimits } from './submit-limits';
 
 /** A submit whose answer was lost (the bus timed out, or no replica answered) is handed over again, this many times in all: it is idempotent. */
 export const SUBMIT_ATTEMPTS = 3;
+const NO_RESPONDER_PAUSE_MS = 250;
 
 /** Step 4 and 5 of a swap: submit the broadcast transaction, then poll its status. */
 @Controller('v1/swaps/submit-tx')
@@ -85,14 +86,18 @@ export class SubmissionsController {
 
   /** Sends the submit to relay-tracker, again where its answer was lost; each attempt bounded so all fit the gateway's upstream timeout. */
   private async handOver(message: SubmitTxRequestDto & { orgId?: string }): Promise<{ response: SubmitTxResponse; answerLost: boolean }> {
-    const timeoutMs = Math.max(500, Math.floor(this.config.RPC_TIMEOUT_MS / 2));
+    const timeoutMs = Math.max(200, Math.floor(this.config.RPC_TIMEOUT_MS / 2));
+    // Only a timed-out attempt may have been stored (no responder, or a refusal, stored nothing).
+    let answerLost = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return { response: await this.messaging.request(Subjects.submissionSubmit, message, { timeoutMs }), answerLost: attempt > 1 };
+        return { response: await this.messaging.request(Subjects.submissionSubmit, message, { timeoutMs }), answerLost };
       } catch (error) {
-        const lost =
-          error instanceof AppError && (error.code === ErrorCode.DependencyTimeout || error.code === ErrorCode.DependencyUnavailable);
-        if (!lost || attempt >= SUBMIT_ATTEMPTS) throw error;
+        const code = error instanceof AppError ? error.code : undefined;
+        if ((code !== ErrorCode.DependencyTimeout && code !== ErrorCode.DependencyUnavailable) || attempt >= SUBMIT_ATTEMPTS) throw error;
+        if (code === ErrorCode.DependencyTimeout) answerLost = true;
+        // No replica took it (one restarting): a moment for another to subscribe.
+        else await new Promise((resolve) => setTimeout(resolve, NO_RESPONDER_PAUSE_MS));
       }
     }
   }
