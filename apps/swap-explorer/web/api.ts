@@ -1,78 +1,15 @@
 /** The public reads the page makes, same origin through the gateway (keyless: /v1/be/* and the status stream). */
 
-export type Status = 'pending' | 'relaying' | 'relayed' | 'posting_execution' | 'posted_execution' | 'solved' | 'failed';
+import type { ExplorerIntent, Schemas, SubmissionStatus } from '@swap/client/types';
 
-export interface Transition {
-  status: Status;
-  at: string;
-  detail: string;
-  durationMs: number;
-}
-
-export interface Submission {
-  txHash: string;
-  srcChainKey: string;
-  status: Status;
-  userMessage?: string;
-  failedAtStep?: Status;
-  processingAttempts: number;
-  result?: { hubTxHash?: string; fillTxHash?: string; deliveryTxHash?: string };
-  intentCancelled?: boolean;
-  history: Transition[];
-  intentHash: string;
-  createdAt: string;
-  updatedAt: string;
-  terminal: boolean;
-}
-
-export interface IntentEvent {
-  event: 'IntentCreated' | 'IntentFilled' | 'IntentCancelled';
-  txHash: string;
-  blockNumber: number;
-  timestamp: string;
-  intentState?: { remainingInput: string; receivedOutput: string; pendingPayment: boolean };
-  solver?: string;
-}
-
-export interface Intent {
-  intentHash: string;
-  txHash: string;
-  chainKey: string;
-  timestamp: string;
-  open: boolean;
-  cancelled: boolean;
-  srcChainKey: string | null;
-  dstChainKey: string | null;
-  intent: {
-    intentId: string;
-    creator: string;
-    inputToken: string;
-    outputToken: string;
-    inputAmount: string;
-    minOutputAmount: string;
-    deadline: string;
-    allowPartialFill: boolean;
-    srcChain: number;
-    dstChain: number;
-    srcAddress: string;
-    dstAddress: string;
-    solver: string;
-    data: string;
-  };
-  intentState: { remainingInput: string; receivedOutput: string; pendingPayment: boolean };
-  events: IntentEvent[];
-}
-
-export interface SwapLookup {
-  submission: Submission | null;
-  intent: Intent | null;
-}
-
-export interface HubAsset {
-  asset: string;
-  decimal: number;
-  symbol: string;
-}
+// The public API's own types (generated from its OpenAPI document), not copies of them.
+export type Submission = SubmissionStatus;
+export type Status = Submission['status'];
+export type Transition = Submission['history'][number];
+export type Intent = ExplorerIntent;
+export type IntentEvent = Intent['events'][number];
+export type SwapLookup = Schemas['SwapLookupDto'];
+export type HubAsset = Schemas['HubAssetDto'];
 
 /** An answer outside 2xx, with the platform's message. */
 export class ApiError extends Error {
