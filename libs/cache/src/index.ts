@@ -3,3 +3,4 @@ export * from './memory-cache';
 export * from './redis-cache';
 export * from './tiered-cache';
 export * from './read-model-store';
+export * from './fallback-counter';

@@ -16,7 +16,7 @@ import { OpenApiDocumentController } from './openapi-document.controller';
 import type { ServiceDefinition } from './service-definition';
 import { createValidationPipe } from './validation';
 
-export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The service's Nest application on Fastify, with the platform's HTTP edges, hooks, errors and validation. */
 export async function createServiceApp<C extends ServiceConfig>(

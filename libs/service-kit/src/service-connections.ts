@@ -28,7 +28,7 @@ export interface SharedRuntime {
 }
 
 /** Where the read models live: one namespace for every service of a deployment (CACHE_KEY_PREFIX, when set, scopes it). */
-export function readModelNamespace(prefix: string | undefined): string {
+function readModelNamespace(prefix: string | undefined): string {
   return prefix ? `${prefix}:read-models` : 'read-models';
 }
 

@@ -14,8 +14,7 @@ import { ServiceConnections, type AnyServiceConfig, type SharedRuntime } from '.
 import type { ServiceDefinition } from './service-definition';
 import { CACHE, LOGGER, READ_MODELS, SERVICE_NAME } from './tokens';
 
-export { DEFAULT_BODY_LIMIT_BYTES } from './service-app';
-export { readModelNamespace, type SharedRuntime } from './service-connections';
+export type { SharedRuntime } from './service-connections';
 
 export interface RunningService {
   name: ServiceName;

@@ -1,30 +1,14 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { PortalHarness, type Answer } from '../testing/portal-harness';
+import { randomUUID } from 'node:crypto';
+import { portalHarnessPerSuite, sha256, UUID, type Answer } from '../testing/portal-harness';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const NOT_FOUND = { code: 'NOT_FOUND', message: 'Organisation not found' };
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 describe('organisation boundaries: keys by role, other organisations kept out, bad input named (partner-portal-api over PostgreSQL, NATS, Redis)', () => {
-  let h: PortalHarness;
-
-  beforeAll(async () => {
-    h = await PortalHarness.start();
-  });
-  afterEach(() => h.cleanUp());
-  afterAll(() => h?.stop());
+  const h = portalHarnessPerSuite();
 
   /** An organisation of an owner, an admin and a member, with one key. */
   async function team(name = 'Acme Wallet') {
-    const [owner, admin, member] = [await h.person('owner'), await h.person('admin'), await h.person('member')];
-    const orgId = await h.org(
-      owner,
-      [
-        [admin, 'admin'],
-        [member, 'member'],
-      ],
-      name,
-    );
+    const { orgId, owner, admin, member } = await h().team(name);
     const key = await owner.call('POST', `/portal/api/orgs/${orgId}/keys`, { name: 'production' });
     expect(key.status).toBe(201);
     return { orgId, owner, admin, member, keyId: key.body.id as string };
@@ -37,7 +21,7 @@ describe('organisation boundaries: keys by role, other organisations kept out, b
       'an %s creates a key: the full key once, key-registry sent only its SHA-256 and display prefix',
       async (who) => {
         const t = await team();
-        h.registry.received.splice(0);
+        h().registry.received.splice(0);
 
         const res = await t[who].call('POST', `/portal/api/orgs/${t.orgId}/keys`, { name: 'staging' });
 
@@ -52,10 +36,10 @@ describe('organisation boundaries: keys by role, other organisations kept out, b
             createdAt: expect.any(String),
           },
         });
-        expect(h.registry.requestsOn('key-registry.keys.create.v1')).toEqual([
+        expect(h().registry.requestsOn('key-registry.keys.create.v1')).toEqual([
           { orgId: t.orgId, name: 'staging', keyHash: sha256(res.body.key), prefix: res.body.key.slice(0, 12), actor: `user:${t[who].id}` },
         ]);
-        expect((await h.stateOf(t.orgId)).keys).toEqual(['production', 'staging']);
+        expect((await h().stateOf(t.orgId)).keys).toEqual(['production', 'staging']);
       },
     );
 
@@ -68,7 +52,7 @@ describe('organisation boundaries: keys by role, other organisations kept out, b
         code: 'NOT_FOUND',
         message: 'API key not found; it may already be revoked',
       });
-      expect((await h.stateOf(t.orgId)).keys).toEqual([]);
+      expect((await h().stateOf(t.orgId)).keys).toEqual([]);
     });
 
     it('a member reads the keys (names and prefixes, never the secret)', async () => {
@@ -92,8 +76,8 @@ describe('organisation boundaries: keys by role, other organisations kept out, b
 
     it('a member may neither create nor revoke a key (403): key-registry is not asked, the keys stay', async () => {
       const t = await team();
-      const before = await h.stateOf(t.orgId);
-      h.registry.received.splice(0);
+      const before = await h().stateOf(t.orgId);
+      h().registry.received.splice(0);
 
       const created = await t.member.call('POST', `/portal/api/orgs/${t.orgId}/keys`, { name: 'mine' });
       const revoked = await t.member.call('DELETE', `/portal/api/orgs/${t.orgId}/keys/${t.keyId}`);
@@ -102,8 +86,8 @@ describe('organisation boundaries: keys by role, other organisations kept out, b
         { status: 403, code: 'FORBIDDEN', message: 'Only an owner or an admin may create keys; you are a member of this organisation' },
         { status: 403, code: 'FORBIDDEN', message: 'Only an owner or an admin may revoke keys; you are a member of this organisation' },
       ]);
-      expect(h.registry.received).toEqual([]);
-      expect(await h.stateOf(t.orgId)).toEqual(before);
+      expect(h().registry.received).toEqual([]);
+      expect(await h().stateOf(t.orgId)).toEqual(before);
     });
   });
 
@@ -134,8 +118,8 @@ describe('organisation boundaries: keys by role, other organisations kept out, b
 
     it("is not disclosed to the owner of another: every route on B's id answers 404, key-registry is not asked, B is unchanged", async () => {
       const { a, b, invitationId } = await twoOrganisations();
-      const before = await h.stateOf(b.orgId);
-      h.registry.received.splice(0);
+      const before = await h().stateOf(b.orgId);
+      h().registry.received.splice(0);
 
       const answers = [];
       for (const [method, path, body] of routes(b.orgId, { userId: b.member.id, invitationId, keyId: b.keyId }))
@@ -149,14 +133,14 @@ describe('organisation boundaries: keys by role, other organisations kept out, b
           ...NOT_FOUND,
         })),
       );
-      expect(h.registry.received).toEqual([]);
-      expect(await h.stateOf(b.orgId)).toEqual(before);
+      expect(h().registry.received).toEqual([]);
+      expect(await h().stateOf(b.orgId)).toEqual(before);
     });
 
     it("cannot be reached through one's own organisation: B's member, invitation and key named under A answer 404, B is unchanged", async () => {
       const { a, b, invitationId } = await twoOrganisations();
-      const before = await h.stateOf(b.orgId);
-      const beforeA = await h.stateOf(a.orgId);
+      const before = await h().stateOf(b.orgId);
+      const beforeA = await h().stateOf(a.orgId);
 
       const patched = await a.owner.call('PATCH', `/portal/api/orgs/${a.orgId}/members/${b.member.id}`, { role: 'admin' });
       const removed = await a.owner.call('DELETE', `/portal/api/orgs/${a.orgId}/members/${b.member.id}`);
@@ -170,33 +154,33 @@ describe('organisation boundaries: keys by role, other organisations kept out, b
         { status: 404, code: 'NOT_FOUND', message: 'API key not found; it may already be revoked' },
       ]);
       // The portal asked key-registry for A's key of that id, never B's.
-      expect(h.registry.requestsOn('key-registry.keys.revoke.v1').at(-1)).toEqual({
+      expect(h().registry.requestsOn('key-registry.keys.revoke.v1').at(-1)).toEqual({
         orgId: a.orgId,
         keyId: b.keyId,
         actor: `user:${a.owner.id}`,
       });
-      expect([await h.stateOf(b.orgId), await h.stateOf(a.orgId)]).toEqual([before, beforeA]);
+      expect([await h().stateOf(b.orgId), await h().stateOf(a.orgId)]).toEqual([before, beforeA]);
     });
 
     it('is not disclosed to someone removed from it: after removal every route answers 404', async () => {
       const b = await team('Beta Pay');
       expect((await b.owner.call('DELETE', `/portal/api/orgs/${b.orgId}/members/${b.admin.id}`)).status).toBe(204);
-      const before = await h.stateOf(b.orgId);
+      const before = await h().stateOf(b.orgId);
 
       const answers = [];
       for (const [method, path, body] of routes(b.orgId, { userId: b.member.id, invitationId: randomUUID(), keyId: b.keyId }))
         answers.push(outcome(await b.admin.call(method, path, body)).status);
 
       expect(answers).toEqual(routes(b.orgId, { userId: '', invitationId: '', keyId: '' }).map(() => 404));
-      expect(await h.stateOf(b.orgId)).toEqual(before);
+      expect(await h().stateOf(b.orgId)).toEqual(before);
     });
   });
 
   describe('sessions and CSRF', () => {
     it('refuses every organisation route without a session (401); nothing changes', async () => {
       const t = await team();
-      const anonymous = await h.anonymous();
-      const before = await h.stateOf(t.orgId);
+      const anonymous = await h().anonymous();
+      const before = await h().stateOf(t.orgId);
 
       const answers = [];
       for (const [method, path, body] of [
@@ -211,12 +195,12 @@ describe('organisation boundaries: keys by role, other organisations kept out, b
       expect(answers).toEqual(
         answers.map(() => ({ status: 401, code: 'UNAUTHORIZED', message: 'Sign in first (no session, or it expired)' })),
       );
-      expect(await h.stateOf(t.orgId)).toEqual(before);
+      expect(await h().stateOf(t.orgId)).toEqual(before);
     });
 
     it("refuses an owner's change without the CSRF header (403 CSRF_REJECTED); nothing changes", async () => {
       const t = await team();
-      const before = await h.stateOf(t.orgId);
+      const before = await h().stateOf(t.orgId);
 
       const changed = await t.owner.call('PATCH', `/portal/api/orgs/${t.orgId}/members/${t.member.id}`, { role: 'admin' }, { csrf: false });
       const removed = await t.owner.call('DELETE', `/portal/api/orgs/${t.orgId}/members/${t.member.id}`, undefined, { csrf: false });
@@ -225,19 +209,19 @@ describe('organisation boundaries: keys by role, other organisations kept out, b
         [403, 'CSRF_REJECTED'],
         [403, 'CSRF_REJECTED'],
       ]);
-      expect(await h.stateOf(t.orgId)).toEqual(before);
+      expect(await h().stateOf(t.orgId)).toEqual(before);
     });
 
     it('ends with sign-out: the old session can no longer act on the organisation', async () => {
       const t = await team();
       const stale = new Map(t.owner.cookies);
       expect((await t.owner.call('POST', '/portal/api/auth/sign-out')).status).toBe(204);
-      const replay = await h.anonymous();
+      const replay = await h().anonymous();
       for (const [k, v] of stale) replay.cookies.set(k, v);
-      const before = await h.stateOf(t.orgId);
+      const before = await h().stateOf(t.orgId);
 
       expect(outcome(await replay.call('DELETE', `/portal/api/orgs/${t.orgId}/members/${t.member.id}`)).status).toBe(401);
-      expect(await h.stateOf(t.orgId)).toEqual(before);
+      expect(await h().stateOf(t.orgId)).toEqual(before);
     });
   });
 
@@ -255,11 +239,11 @@ describe('organisation boundaries: keys by role, other organisations kept out, b
       ['a name of 65 characters', { name: 'x'.repeat(65) }, named('name', 'maxLength', 'name must be at most 64 characters')],
       ['a name that is a number', { name: 42 }, named('name', 'isString', 'name is required (a string)')],
     ])('creating an organisation with %s answers 400 naming the field; no organisation is made', async (_case, body, violation) => {
-      const ada = await h.person('ada');
-      h.registry.received.splice(0);
+      const ada = await h().person('ada');
+      h().registry.received.splice(0);
 
       expect(await ada.call('POST', '/portal/api/orgs', body)).toEqual(refusedWith(violation));
-      expect(h.registry.received).toEqual([]);
+      expect(h().registry.received).toEqual([]);
       expect((await ada.call('GET', '/portal/api/me')).body.memberships).toEqual([]);
     });
 
@@ -270,10 +254,10 @@ describe('organisation boundaries: keys by role, other organisations kept out, b
       ['an unknown field', { role: 'admin', orgId: 'x' }, named('orgId', 'whitelistValidation', 'property orgId should not exist')],
     ])('changing a role with %s answers 400 naming the field; nothing changes', async (_case, body, violation) => {
       const t = await team();
-      const before = await h.stateOf(t.orgId);
+      const before = await h().stateOf(t.orgId);
 
       expect(await t.owner.call('PATCH', `/portal/api/orgs/${t.orgId}/members/${t.member.id}`, body)).toEqual(refusedWith(violation));
-      expect(await h.stateOf(t.orgId)).toEqual(before);
+      expect(await h().stateOf(t.orgId)).toEqual(before);
     });
 
     it.each<[string, unknown, Violation]>([
@@ -283,17 +267,17 @@ describe('organisation boundaries: keys by role, other organisations kept out, b
       ['a name that is a list', { name: ['k'] }, named('name', 'isString', 'name is required (a string)')],
     ])('creating a key with %s answers 400 naming the field; key-registry is not asked', async (_case, body, violation) => {
       const t = await team();
-      const before = await h.stateOf(t.orgId);
-      h.registry.received.splice(0);
+      const before = await h().stateOf(t.orgId);
+      h().registry.received.splice(0);
 
       expect(await t.owner.call('POST', `/portal/api/orgs/${t.orgId}/keys`, body)).toEqual(refusedWith(violation));
-      expect(h.registry.received).toEqual([]);
-      expect(await h.stateOf(t.orgId)).toEqual(before);
+      expect(h().registry.received).toEqual([]);
+      expect(await h().stateOf(t.orgId)).toEqual(before);
     });
 
     it('answers 400 for an id in the path that is not a UUID, for every organisation route; nothing changes', async () => {
       const t = await team();
-      const before = await h.stateOf(t.orgId);
+      const before = await h().stateOf(t.orgId);
 
       const answers = [];
       for (const [method, path, body] of [
@@ -308,7 +292,7 @@ describe('organisation boundaries: keys by role, other organisations kept out, b
       expect(answers).toEqual(
         answers.map(({ path }) => ({ path, status: 400, code: 'VALIDATION_FAILED', message: 'the id in the path must be a UUID' })),
       );
-      expect(await h.stateOf(t.orgId)).toEqual(before);
+      expect(await h().stateOf(t.orgId)).toEqual(before);
     });
   });
 });

@@ -1,31 +1,14 @@
-import { createHash } from 'node:crypto';
 import type { Role } from '../generated/prisma/client';
-import { PortalHarness, TESTER_TOKEN, type Answer, type Person } from '../testing/portal-harness';
+import { portalHarnessPerSuite, sha256, TESTER_TOKEN, UUID, type Answer, type Person } from '../testing/portal-harness';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const WEEK_MS = 7 * 24 * 3_600_000;
 const GONE = 'Invitation not found, already used or expired; ask for a new one';
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 describe('organisation invitations: who invites, single use, expiry, bound to the e-mail (partner-portal-api over PostgreSQL, NATS, Redis)', () => {
-  let h: PortalHarness;
+  const h = portalHarnessPerSuite();
 
-  beforeAll(async () => {
-    h = await PortalHarness.start();
-  });
-  afterEach(() => h.cleanUp());
-  afterAll(() => h?.stop());
-
-  /** An organisation of an owner, an admin and a member. */
-  async function team() {
-    const [owner, admin, member] = [await h.person('owner'), await h.person('admin'), await h.person('member')];
-    const orgId = await h.org(owner, [
-      [admin, 'admin'],
-      [member, 'member'],
-    ]);
-    return { orgId, owner, admin, member };
-  }
+  const team = () => h().team();
   const invite = (by: Person, orgId: string, email: string, role: Role = 'member') =>
     by.call('POST', `/portal/api/orgs/${orgId}/invitations`, { email, role });
   /** The invitation's token, from an answer that must have been 201. */
@@ -33,7 +16,7 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
     expect(res.status).toBe(201);
     return res.body.token!;
   };
-  const invitationsIn = (orgId: string) => h.db.invitation.findMany({ where: { orgId }, orderBy: { createdAt: 'asc' } });
+  const invitationsIn = (orgId: string) => h().db.invitation.findMany({ where: { orgId }, orderBy: { createdAt: 'asc' } });
 
   describe('who may invite', () => {
     it.each<['owner' | 'admin', Role]>([
@@ -89,7 +72,7 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
 
     it('answers 404 to someone who is not a member (the organisation is not disclosed); nothing is stored', async () => {
       const t = await team();
-      const stranger = await h.person('stranger');
+      const stranger = await h().person('stranger');
 
       expect(await invite(stranger, t.orgId, 'dana@example.com')).toEqual({
         status: 404,
@@ -145,7 +128,7 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
     it('shows what the link offers, then the invited person joins with its role; the invitation is marked used by them', async () => {
       const t = await team();
       const token = tokenOf(await invite(t.admin, t.orgId, 'Dana@Example.com', 'admin'));
-      const dana = await h.person('dana', 'dana@example.com');
+      const dana = await h().person('dana', 'dana@example.com');
 
       expect(await dana.call('GET', `/portal/api/invitations/${token}`)).toEqual({
         status: 200,
@@ -156,7 +139,7 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
         body: { orgId: t.orgId, orgName: 'Acme Wallet', role: 'admin' },
       });
 
-      expect((await h.stateOf(t.orgId)).members).toEqual([
+      expect((await h().stateOf(t.orgId)).members).toEqual([
         [t.owner.email, 'owner'],
         [t.admin.email, 'admin'],
         [t.member.email, 'member'],
@@ -172,11 +155,11 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
     it('is single-use: a second accept and a later look answer 404; the membership is not touched', async () => {
       const t = await team();
       const token = tokenOf(await invite(t.owner, t.orgId, 'dana@example.com', 'member'));
-      const dana = await h.person('dana', 'dana@example.com');
+      const dana = await h().person('dana', 'dana@example.com');
       expect((await dana.call('POST', `/portal/api/invitations/${token}/accept`)).status).toBe(200);
       // Promoted since: a second use must not put the invited role back.
       expect((await t.owner.call('PATCH', `/portal/api/orgs/${t.orgId}/members/${dana.id}`, { role: 'admin' })).status).toBe(200);
-      const before = await h.stateOf(t.orgId);
+      const before = await h().stateOf(t.orgId);
 
       const again = await dana.call('POST', `/portal/api/invitations/${token}/accept`);
       const look = await dana.call('GET', `/portal/api/invitations/${token}`);
@@ -185,25 +168,25 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
         { status: 404, body: expect.objectContaining({ code: 'NOT_FOUND', message: GONE }) },
         { status: 404, body: expect.objectContaining({ code: 'NOT_FOUND', message: GONE }) },
       ]);
-      expect(await h.stateOf(t.orgId)).toEqual(before);
+      expect(await h().stateOf(t.orgId)).toEqual(before);
     });
 
     it('is single-use under two accepts at the same moment: one 200, one 404, one membership', async () => {
       const t = await team();
       const token = tokenOf(await invite(t.owner, t.orgId, 'dana@example.com', 'member'));
-      const dana = await h.person('dana', 'dana@example.com');
+      const dana = await h().person('dana', 'dana@example.com');
 
       const answers = await Promise.all([1, 2, 3].map(() => dana.call('POST', `/portal/api/invitations/${token}/accept`)));
 
       expect(answers.map((a) => a.status).sort()).toEqual([200, 404, 404]);
-      expect(await h.db.membership.count({ where: { orgId: t.orgId, userId: dana.id } })).toBe(1);
+      expect(await h().db.membership.count({ where: { orgId: t.orgId, userId: dana.id } })).toBe(1);
     });
 
     it('is bound to its email: someone else signed in gets 403, does not join, and the invitation stays open for the invited one', async () => {
       const t = await team();
       const token = tokenOf(await invite(t.owner, t.orgId, 'dana@example.com', 'admin'));
-      const eve = await h.person('eve');
-      const before = await h.stateOf(t.orgId);
+      const eve = await h().person('eve');
+      const before = await h().stateOf(t.orgId);
 
       const res = await eve.call('POST', `/portal/api/invitations/${token}/accept`);
 
@@ -214,32 +197,32 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
           message: 'This invitation is for another email address; sign in with the invited one',
         }),
       });
-      expect(await h.stateOf(t.orgId)).toEqual(before);
+      expect(await h().stateOf(t.orgId)).toEqual(before);
       expect(before.invitations).toEqual([{ email: 'dana@example.com', role: 'admin', accepted: false }]);
-      const dana = await h.person('dana', 'dana@example.com');
+      const dana = await h().person('dana', 'dana@example.com');
       expect((await dana.call('POST', `/portal/api/invitations/${token}/accept`)).status).toBe(200);
     });
 
     it('needs a session: without one, accepting answers 401 and the invitation stays open', async () => {
       const t = await team();
       const token = tokenOf(await invite(t.owner, t.orgId, 'dana@example.com'));
-      const anonymous = await h.anonymous();
-      const before = await h.stateOf(t.orgId);
+      const anonymous = await h().anonymous();
+      const before = await h().stateOf(t.orgId);
 
       expect(await anonymous.call('POST', `/portal/api/invitations/${token}/accept`)).toEqual({
         status: 401,
         body: expect.objectContaining({ code: 'UNAUTHORIZED', message: 'Sign in first (no session, or it expired)' }),
       });
-      expect(await h.stateOf(t.orgId)).toEqual(before);
+      expect(await h().stateOf(t.orgId)).toEqual(before);
     });
 
     it('expires: after its time, accepting and looking answer 404, it is no longer listed, and no one joins', async () => {
       const t = await team();
       const res = await invite(t.owner, t.orgId, 'dana@example.com');
       const token = tokenOf(res);
-      await h.db.invitation.update({ where: { id: res.body.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
-      const dana = await h.person('dana', 'dana@example.com');
-      const before = await h.stateOf(t.orgId);
+      await h().db.invitation.update({ where: { id: res.body.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+      const dana = await h().person('dana', 'dana@example.com');
+      const before = await h().stateOf(t.orgId);
 
       const accepted = await dana.call('POST', `/portal/api/invitations/${token}/accept`);
       const looked = await dana.call('GET', `/portal/api/invitations/${token}`);
@@ -247,26 +230,26 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
 
       expect([accepted.status, accepted.body.message, looked.status, looked.body.message]).toEqual([404, GONE, 404, GONE]);
       expect(listed).toEqual({ status: 200, body: [] });
-      expect(await h.stateOf(t.orgId)).toEqual(before);
+      expect(await h().stateOf(t.orgId)).toEqual(before);
     });
 
     it('refuses someone who joined in the meantime with 409, and the invitation is not used up', async () => {
       const t = await team();
       const token = tokenOf(await invite(t.owner, t.orgId, 'dana@example.com', 'admin'));
-      const dana = await h.person('dana', 'dana@example.com');
-      await h.db.membership.create({ data: { orgId: t.orgId, orgName: 'Acme Wallet', userId: dana.id, role: 'member' } });
-      const before = await h.stateOf(t.orgId);
+      const dana = await h().person('dana', 'dana@example.com');
+      await h().db.membership.create({ data: { orgId: t.orgId, orgName: 'Acme Wallet', userId: dana.id, role: 'member' } });
+      const before = await h().stateOf(t.orgId);
 
       expect(await dana.call('POST', `/portal/api/invitations/${token}/accept`)).toEqual({
         status: 409,
         body: expect.objectContaining({ code: 'CONFLICT', message: 'You are already a member of Acme Wallet' }),
       });
-      expect(await h.stateOf(t.orgId)).toEqual(before);
+      expect(await h().stateOf(t.orgId)).toEqual(before);
       expect(before.invitations).toEqual([{ email: 'dana@example.com', role: 'admin', accepted: false }]);
     });
 
     it('answers 404 for a token that was never issued', async () => {
-      const dana = await h.person('dana');
+      const dana = await h().person('dana');
 
       expect((await dana.call('POST', `/portal/api/invitations/${'A'.repeat(32)}/accept`)).status).toBe(404);
       expect((await dana.call('GET', `/portal/api/invitations/${'A'.repeat(32)}`)).status).toBe(404);
@@ -282,9 +265,9 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
         const expired = await invite(t.owner, t.orgId, 'expired@example.com');
         const open = await invite(t.owner, t.orgId, 'open@example.com', 'admin');
         const later = await invite(t.admin, t.orgId, 'later@example.com');
-        const user = await h.person('used', 'used@example.com');
+        const user = await h().person('used', 'used@example.com');
         expect((await user.call('POST', `/portal/api/invitations/${used.body.token}/accept`)).status).toBe(200);
-        await h.db.invitation.update({ where: { id: expired.body.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+        await h().db.invitation.update({ where: { id: expired.body.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
 
         const res = await t[who].call('GET', `/portal/api/orgs/${t.orgId}/invitations`);
 
@@ -304,7 +287,7 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
     it('refuses a member listing or withdrawing invitations with 403; the invitation stays', async () => {
       const t = await team();
       const res = await invite(t.owner, t.orgId, 'dana@example.com');
-      const before = await h.stateOf(t.orgId);
+      const before = await h().stateOf(t.orgId);
 
       const listed = await t.member.call('GET', `/portal/api/orgs/${t.orgId}/invitations`);
       const withdrawn = await t.member.call('DELETE', `/portal/api/orgs/${t.orgId}/invitations/${res.body.id}`);
@@ -315,7 +298,7 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
         403,
         'Only an owner or an admin may revoke invitations; you are a member of this organisation',
       ]);
-      expect(await h.stateOf(t.orgId)).toEqual(before);
+      expect(await h().stateOf(t.orgId)).toEqual(before);
     });
 
     it.each<'owner' | 'admin'>(['owner', 'admin'])(
@@ -323,7 +306,7 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
       async (who) => {
         const t = await team();
         const res = await invite(t.owner, t.orgId, 'dana@example.com');
-        const dana = await h.person('dana', 'dana@example.com');
+        const dana = await h().person('dana', 'dana@example.com');
 
         expect((await t[who].call('DELETE', `/portal/api/orgs/${t.orgId}/invitations/${res.body.id}`)).status).toBe(204);
 
@@ -333,26 +316,26 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
           status: 404,
           body: expect.objectContaining({ code: 'NOT_FOUND', message: 'Invitation not found; it may have been accepted or revoked' }),
         });
-        expect((await h.stateOf(t.orgId)).members.map(([email]) => email)).not.toContain('dana@example.com');
+        expect((await h().stateOf(t.orgId)).members.map(([email]) => email)).not.toContain('dana@example.com');
       },
     );
 
     it('cannot withdraw an invitation already accepted (404); the membership and the record stay', async () => {
       const t = await team();
       const res = await invite(t.owner, t.orgId, 'dana@example.com');
-      const dana = await h.person('dana', 'dana@example.com');
+      const dana = await h().person('dana', 'dana@example.com');
       expect((await dana.call('POST', `/portal/api/invitations/${res.body.token}/accept`)).status).toBe(200);
-      const before = await h.stateOf(t.orgId);
+      const before = await h().stateOf(t.orgId);
 
       expect((await t.owner.call('DELETE', `/portal/api/orgs/${t.orgId}/invitations/${res.body.id}`)).status).toBe(404);
 
-      expect(await h.stateOf(t.orgId)).toEqual(before);
+      expect(await h().stateOf(t.orgId)).toEqual(before);
     });
   });
 
   describe("an operator's invitation of the first owner", () => {
     const opsInvite = (orgId: string, body: unknown, token: string | null = TESTER_TOKEN): Promise<Answer> =>
-      fetch(`${h.url}/ops/organisations/${orgId}/invitations`, {
+      fetch(`${h().url}/ops/organisations/${orgId}/invitations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body: JSON.stringify(body),
@@ -360,8 +343,8 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
       }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
     it('invites an owner to an organisation key-registry knows and the portal does not; accepting makes them its owner', async () => {
-      const legacy = h.registry.addOrganisation('Legacy Ltd');
-      h.track(legacy.id);
+      const legacy = h().registry.addOrganisation('Legacy Ltd');
+      h().track(legacy.id);
 
       const res = await opsInvite(legacy.id, { email: 'First@Legacy.example' });
 
@@ -371,18 +354,18 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
       });
       const [row] = await invitationsIn(legacy.id);
       expect({ orgName: row.orgName, invitedBy: row.invitedBy }).toEqual({ orgName: 'Legacy Ltd', invitedBy: 'operator:tester' });
-      const first = await h.person('first', 'first@legacy.example');
+      const first = await h().person('first', 'first@legacy.example');
       expect((await first.call('POST', `/portal/api/invitations/${res.body.token}/accept`)).body).toEqual({
         orgId: legacy.id,
         orgName: 'Legacy Ltd',
         role: 'owner',
       });
-      expect((await h.stateOf(legacy.id)).members).toEqual([['first@legacy.example', 'owner']]);
+      expect((await h().stateOf(legacy.id)).members).toEqual([['first@legacy.example', 'owner']]);
     });
 
     it('answers 404 for an organisation key-registry does not know, and 401 without the operator token; nothing is stored', async () => {
-      const legacy = h.registry.addOrganisation('Legacy Ltd');
-      h.track(legacy.id);
+      const legacy = h().registry.addOrganisation('Legacy Ltd');
+      h().track(legacy.id);
       const unknown = '00000000-0000-4000-8000-000000000000';
 
       const [missing, anonymous] = [
@@ -396,7 +379,7 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
         401,
         'Operator routes need Authorization: Bearer <OPS_TOKEN>',
       ]);
-      expect(await h.db.invitation.count({ where: { orgId: { in: [unknown, legacy.id] } } })).toBe(0);
+      expect(await h().db.invitation.count({ where: { orgId: { in: [unknown, legacy.id] } } })).toBe(0);
     });
   });
 });

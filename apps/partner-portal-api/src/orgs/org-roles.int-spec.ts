@@ -1,7 +1,6 @@
 import type { Role } from '../generated/prisma/client';
-import { PortalHarness, type OrgState, type Person } from '../testing/portal-harness';
+import { portalHarnessPerSuite, UUID, type OrgState, type Person } from '../testing/portal-harness';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 const ONLY_MANAGERS_CHANGE = 'Only an owner or an admin may change roles; you are a member of this organisation';
@@ -27,19 +26,13 @@ function withMember(state: OrgState, email: string, role: Role | undefined): Org
 }
 
 describe('organisation roles: who changes roles, who removes members, the last owner (partner-portal-api over PostgreSQL, NATS, Redis)', () => {
-  let h: PortalHarness;
-
-  beforeAll(async () => {
-    h = await PortalHarness.start();
-  });
-  afterEach(() => h.cleanUp());
-  afterAll(() => h?.stop());
+  const h = portalHarnessPerSuite();
 
   /** An organisation with a person in each of `seats` (the first owner creates it). */
   async function team(seats: Seat[]): Promise<{ orgId: string; seat: Record<Seat, Person> }> {
     const seat = {} as Record<Seat, Person>;
-    for (const s of seats) seat[s] = await h.person(s.replace(' ', '-'));
-    const orgId = await h.org(
+    for (const s of seats) seat[s] = await h().person(s.replace(' ', '-'));
+    const orgId = await h().org(
       seat.owner,
       seats.filter((s) => s !== 'owner').map((s) => [seat[s], ROLE_OF[s]]),
     );
@@ -48,14 +41,14 @@ describe('organisation roles: who changes roles, who removes members, the last o
   const everyone: Seat[] = ['owner', 'second owner', 'admin', 'other admin', 'member', 'other member'];
 
   it('makes the creator of an organisation its only owner', async () => {
-    const ada = await h.person('ada');
+    const ada = await h().person('ada');
 
     const created = await ada.call('POST', '/portal/api/orgs', { name: '  Acme Wallet ' });
-    h.track(created.body.id);
+    h().track(created.body.id);
 
     expect(created).toEqual({ status: 201, body: { id: expect.stringMatching(UUID), name: 'Acme Wallet', role: 'owner' } });
-    expect(await h.stateOf(created.body.id)).toEqual({ members: [[ada.email, 'owner']], invitations: [], keys: [] });
-    expect(h.registry.requestsOn('key-registry.orgs.create.v1')).toEqual([{ name: 'Acme Wallet', actor: `user:${ada.id}` }]);
+    expect(await h().stateOf(created.body.id)).toEqual({ members: [[ada.email, 'owner']], invitations: [], keys: [] });
+    expect(h().registry.requestsOn('key-registry.orgs.create.v1')).toEqual([{ name: 'Acme Wallet', actor: `user:${ada.id}` }]);
   });
 
   describe('listing members', () => {
@@ -101,7 +94,7 @@ describe('organisation roles: who changes roles, who removes members, the last o
       ['second owner', 'owner', 'admin'],
     ])('lets the %s give the %s the role %s; only that role changes', async (actor, target, role) => {
       const { orgId, seat } = await team(everyone);
-      const before = await h.stateOf(orgId);
+      const before = await h().stateOf(orgId);
 
       const res = await seat[actor].call('PATCH', `/portal/api/orgs/${orgId}/members/${seat[target].id}`, { role });
 
@@ -109,7 +102,7 @@ describe('organisation roles: who changes roles, who removes members, the last o
         status: 200,
         body: { userId: seat[target].id, email: seat[target].email, role, joinedAt: expect.stringMatching(ISO) },
       });
-      expect(await h.stateOf(orgId)).toEqual(withMember(before, seat[target].email, role));
+      expect(await h().stateOf(orgId)).toEqual(withMember(before, seat[target].email, role));
     });
 
     it.each<[Seat, Seat, Role, string]>([
@@ -123,19 +116,19 @@ describe('organisation roles: who changes roles, who removes members, the last o
       ['member', 'owner', 'member', ONLY_MANAGERS_CHANGE],
     ])('refuses the %s giving the %s the role %s with 403; nothing changes', async (actor, target, role, message) => {
       const { orgId, seat } = await team(everyone);
-      const before = await h.stateOf(orgId);
+      const before = await h().stateOf(orgId);
 
       const res = await seat[actor].call('PATCH', `/portal/api/orgs/${orgId}/members/${seat[target].id}`, { role });
 
       expect(res).toEqual({ status: 403, body: expect.objectContaining({ code: 'FORBIDDEN', message }) });
-      expect(await h.stateOf(orgId)).toEqual(before);
+      expect(await h().stateOf(orgId)).toEqual(before);
     });
 
     it('answers 404 for someone who is not a member of this organisation (a member of another one); nothing changes', async () => {
       const { orgId, seat } = await team(['owner', 'member']);
-      const outsider = await h.person('outsider');
-      const elsewhere = await h.org(outsider);
-      const [before, beforeElsewhere] = [await h.stateOf(orgId), await h.stateOf(elsewhere)];
+      const outsider = await h().person('outsider');
+      const elsewhere = await h().org(outsider);
+      const [before, beforeElsewhere] = [await h().stateOf(orgId), await h().stateOf(elsewhere)];
 
       const res = await seat.owner.call('PATCH', `/portal/api/orgs/${orgId}/members/${outsider.id}`, { role: 'member' });
 
@@ -143,7 +136,7 @@ describe('organisation roles: who changes roles, who removes members, the last o
         status: 404,
         body: expect.objectContaining({ code: 'NOT_FOUND', message: 'No such member of this organisation' }),
       });
-      expect([await h.stateOf(orgId), await h.stateOf(elsewhere)]).toEqual([before, beforeElsewhere]);
+      expect([await h().stateOf(orgId), await h().stateOf(elsewhere)]).toEqual([before, beforeElsewhere]);
     });
   });
 
@@ -159,14 +152,14 @@ describe('organisation roles: who changes roles, who removes members, the last o
       ['an owner leaves while another owner stays', 'owner', 'owner'],
     ])('%s (204); only that membership goes, and the organisation is gone for them', async (_case, actor, target) => {
       const { orgId, seat } = await team(everyone);
-      const before = await h.stateOf(orgId);
+      const before = await h().stateOf(orgId);
 
       expect(await seat[actor].call('DELETE', `/portal/api/orgs/${orgId}/members/${seat[target].id}`)).toEqual({
         status: 204,
         body: undefined,
       });
 
-      expect(await h.stateOf(orgId)).toEqual(withMember(before, seat[target].email, undefined));
+      expect(await h().stateOf(orgId)).toEqual(withMember(before, seat[target].email, undefined));
       expect(await seat[target].call('GET', `/portal/api/orgs/${orgId}/keys`)).toEqual({
         status: 404,
         body: expect.objectContaining({ message: 'Organisation not found' }),
@@ -182,18 +175,18 @@ describe('organisation roles: who changes roles, who removes members, the last o
       ['member', 'owner', ONLY_MANAGERS_REMOVE],
     ])('refuses the %s removing the %s with 403; nothing changes', async (actor, target, message) => {
       const { orgId, seat } = await team(everyone);
-      const before = await h.stateOf(orgId);
+      const before = await h().stateOf(orgId);
 
       const res = await seat[actor].call('DELETE', `/portal/api/orgs/${orgId}/members/${seat[target].id}`);
 
       expect(res).toEqual({ status: 403, body: expect.objectContaining({ code: 'FORBIDDEN', message }) });
-      expect(await h.stateOf(orgId)).toEqual(before);
+      expect(await h().stateOf(orgId)).toEqual(before);
     });
 
     it('answers 404 when the person to remove is not a member; nothing changes', async () => {
       const { orgId, seat } = await team(['owner', 'member']);
-      const outsider = await h.person('outsider');
-      const before = await h.stateOf(orgId);
+      const outsider = await h().person('outsider');
+      const before = await h().stateOf(orgId);
 
       const res = await seat.owner.call('DELETE', `/portal/api/orgs/${orgId}/members/${outsider.id}`);
 
@@ -201,34 +194,34 @@ describe('organisation roles: who changes roles, who removes members, the last o
         status: 404,
         body: expect.objectContaining({ code: 'NOT_FOUND', message: 'No such member of this organisation' }),
       });
-      expect(await h.stateOf(orgId)).toEqual(before);
+      expect(await h().stateOf(orgId)).toEqual(before);
     });
   });
 
   describe('the last owner', () => {
     it('cannot leave (409); the membership stays', async () => {
       const { orgId, seat } = await team(['owner', 'admin', 'member']);
-      const before = await h.stateOf(orgId);
+      const before = await h().stateOf(orgId);
 
       const res = await seat.owner.call('DELETE', `/portal/api/orgs/${orgId}/members/${seat.owner.id}`);
 
       expect(res).toEqual({ status: 409, body: expect.objectContaining({ code: 'CONFLICT', message: LAST_OWNER_CANNOT_LEAVE }) });
-      expect(await h.stateOf(orgId)).toEqual(before);
+      expect(await h().stateOf(orgId)).toEqual(before);
     });
 
     it.each<Role>(['admin', 'member'])('cannot step down to %s (409); the role stays', async (role) => {
       const { orgId, seat } = await team(['owner', 'admin', 'member']);
-      const before = await h.stateOf(orgId);
+      const before = await h().stateOf(orgId);
 
       const res = await seat.owner.call('PATCH', `/portal/api/orgs/${orgId}/members/${seat.owner.id}`, { role });
 
       expect(res).toEqual({ status: 409, body: expect.objectContaining({ code: 'CONFLICT', message: LAST_OWNER_STAYS }) });
-      expect(await h.stateOf(orgId)).toEqual(before);
+      expect(await h().stateOf(orgId)).toEqual(before);
     });
 
     it('cannot be demoted or removed by an admin (403); nothing changes', async () => {
       const { orgId, seat } = await team(['owner', 'admin']);
-      const before = await h.stateOf(orgId);
+      const before = await h().stateOf(orgId);
 
       const demoted = await seat.admin.call('PATCH', `/portal/api/orgs/${orgId}/members/${seat.owner.id}`, { role: 'member' });
       const removed = await seat.admin.call('DELETE', `/portal/api/orgs/${orgId}/members/${seat.owner.id}`);
@@ -239,7 +232,7 @@ describe('organisation roles: who changes roles, who removes members, the last o
         403,
         'Only an owner may remove an owner',
       ]);
-      expect(await h.stateOf(orgId)).toEqual(before);
+      expect(await h().stateOf(orgId)).toEqual(before);
     });
 
     it('may leave once another member is an owner, who is then the last owner and cannot leave', async () => {
@@ -250,7 +243,7 @@ describe('organisation roles: who changes roles, who removes members, the last o
       const left = await seat.admin.call('DELETE', `/portal/api/orgs/${orgId}/members/${seat.admin.id}`);
 
       expect([left.status, left.body.message]).toEqual([409, LAST_OWNER_CANNOT_LEAVE]);
-      expect((await h.stateOf(orgId)).members).toEqual([[seat.admin.email, 'owner']]);
+      expect((await h().stateOf(orgId)).members).toEqual([[seat.admin.email, 'owner']]);
     });
 
     it('stays with one of two owners who demote each other at the same moment (one 200, one 403)', async () => {
@@ -262,7 +255,7 @@ describe('organisation roles: who changes roles, who removes members, the last o
             seat.owner.call('PATCH', `/portal/api/orgs/${orgId}/members/${seat['second owner'].id}`, { role: 'admin' }),
             seat['second owner'].call('PATCH', `/portal/api/orgs/${orgId}/members/${seat.owner.id}`, { role: 'admin' }),
           ]);
-          const owners = await h.db.membership.count({ where: { orgId, role: 'owner' } });
+          const owners = await h().db.membership.count({ where: { orgId, role: 'owner' } });
           return { statuses: [a.status, b.status].sort(), owners };
         }),
       );
@@ -279,7 +272,7 @@ describe('organisation roles: who changes roles, who removes members, the last o
             seat.owner.call('DELETE', `/portal/api/orgs/${orgId}/members/${seat.owner.id}`),
             seat['second owner'].call('DELETE', `/portal/api/orgs/${orgId}/members/${seat['second owner'].id}`),
           ]);
-          const owners = await h.db.membership.count({ where: { orgId, role: 'owner' } });
+          const owners = await h().db.membership.count({ where: { orgId, role: 'owner' } });
           return { statuses: [a.status, b.status].sort(), owners };
         }),
       );
@@ -297,7 +290,7 @@ describe('organisation roles: who changes roles, who removes members, the last o
               seat[s].call('PATCH', `/portal/api/orgs/${orgId}/members/${seat[s].id}`, { role: 'member' }),
             ),
           );
-          const owners = await h.db.membership.count({ where: { orgId, role: 'owner' } });
+          const owners = await h().db.membership.count({ where: { orgId, role: 'owner' } });
           return { statuses: [a.status, b.status].sort(), owners };
         }),
       );
@@ -321,7 +314,7 @@ describe('organisation roles: who changes roles, who removes members, the last o
       ]).toContainEqual({
         demoted: demoted.status,
         left: left.status,
-        owner: (await h.stateOf(orgId)).members
+        owner: (await h().stateOf(orgId)).members
           .filter(([, role]) => role === 'owner')
           .map(([email]) => email)
           .join(),

@@ -12,7 +12,7 @@ import { encodeErrorReply, encodeReply, NatsBus } from '@swap/messaging';
 import { createPrismaClient, type DatabaseHandle } from '@swap/persistence';
 import { migrateService, startServiceFromEnv, type RunningService } from '@swap/service-kit';
 import { createTestDatabase, RUN_PREFIX, testInfra, testServiceEnv } from '@swap/testing';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { PrismaClient, type Role } from '../generated/prisma/client';
 import { partnerPortalApi } from '../partner-portal-api.definition';
 
@@ -177,6 +177,24 @@ export interface OrgState {
   keys: string[];
 }
 
+/** A UUID as the portal answers ids. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** SHA-256 in hex, as keys and invitation tokens are stored. */
+export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** A harness for the enclosing describe (`env` as for `start`): started before its tests, cleaned after each, stopped after all. */
+export function portalHarnessPerSuite(
+  env: () => Promise<Record<string, string>> | Record<string, string> = () => ({}),
+): () => PortalHarness {
+  let h: PortalHarness | undefined;
+  beforeAll(async () => {
+    h = await PortalHarness.start(await env());
+  });
+  afterEach(() => h!.cleanUp());
+  afterAll(() => h?.stop());
+  return () => h!;
+}
+
 export class PortalHarness {
   private readonly people: string[] = [];
   private readonly orgs: string[] = [];
@@ -260,6 +278,20 @@ export class PortalHarness {
     this.orgs.push(orgId);
     for (const [person, role] of others) await this.db.membership.create({ data: { orgId, orgName: name, userId: person.id, role } });
     return orgId;
+  }
+
+  /** An organisation of an owner, an admin and a member (its name `name`). */
+  async team(name?: string): Promise<{ orgId: string; owner: Person; admin: Person; member: Person }> {
+    const [owner, admin, member] = [await this.person('owner'), await this.person('admin'), await this.person('member')];
+    const orgId = await this.org(
+      owner,
+      [
+        [admin, 'admin'],
+        [member, 'member'],
+      ],
+      name,
+    );
+    return { orgId, owner, admin, member };
   }
 
   /** Notes an organisation made otherwise (an operator's), so `cleanUp` removes it. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MemoryCache, type Cache, type Counted } from '@swap/cache';
+import { FallbackCounter, type Cache } from '@swap/cache';
 import { AppError, ErrorCode, SolverErrorCode } from '@swap/contracts';
 import { ServiceMetrics, type Logger } from '@swap/observability';
 import { CACHE, LOGGER, reportRateLimit, retryAfter } from '@swap/service-kit';
@@ -17,13 +17,12 @@ const WINDOW_MS = 60_000;
  */
 @Injectable()
 export class SolverApiLimits {
-  private readonly local = new MemoryCache({ namespace: 'solver-api-limits', maxEntries: 100_000 });
+  private readonly counter: FallbackCounter;
   private readonly limited: Counter<'route'>;
-  private reportedAt = 0;
 
   constructor(
-    @Inject(CACHE) private readonly cache: Cache,
-    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(CACHE) cache: Cache,
+    @Inject(LOGGER) logger: Logger,
     private readonly config: QuoteBuilderConfig,
     metrics: ServiceMetrics,
   ) {
@@ -33,12 +32,15 @@ export class SolverApiLimits {
       labelNames: ['route'],
       registers: [metrics.registry],
     });
+    this.counter = new FallbackCounter(cache, (error) =>
+      logger.warn({ err: error }, 'solver API limits counted in this replica’s memory: the shared cache failed'),
+    );
   }
 
   /** Counts the request against its client's limit for the route; past it, a 429 with Retry-After. */
   async admit(route: SolverApiRoute, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const limit = route === 'quote' ? this.config.SOLVER_API_QUOTES_PER_MINUTE : this.config.SOLVER_API_EXECUTES_PER_MINUTE;
-    const { count, resetMs } = await this.count(`solver-api:${route}:${request.ip}`);
+    const { count, resetMs } = await this.counter.count(`solver-api:${route}:${request.ip}`, 1, WINDOW_MS);
     const standing = { policy: route, limit, count, resetMs };
     reportRateLimit(reply, [{ name: route, limit }], WINDOW_MS / 1000, standing);
     if (count <= limit) return;
@@ -50,17 +52,5 @@ export class SolverApiLimits {
       `Too many ${route} requests from this client: at most ${limit} a minute; retry after ${seconds} s`,
       { protocolCode: SolverErrorCode.RateLimited },
     );
-  }
-
-  private async count(key: string): Promise<Counted> {
-    try {
-      return await this.cache.increment(key, 1, WINDOW_MS);
-    } catch (error) {
-      if (Date.now() - this.reportedAt >= WINDOW_MS) {
-        this.reportedAt = Date.now();
-        this.logger.warn({ err: error }, 'solver API limits counted in this replica’s memory: the shared cache failed');
-      }
-      return this.local.increment(key, 1, WINDOW_MS);
-    }
   }
 }
