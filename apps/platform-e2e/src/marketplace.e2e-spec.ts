@@ -285,7 +285,11 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
     const intentTx = await send(quote.body.txData.tx);
     const started = Date.now();
     expect((await post('/v1/intent/execute', { intent_tx_hash: intentTx, quote_uuid: quote.body.quoteId })).status).toBe(200);
-    const solved = await solvedStatus(intentTx);
+    // A fill not seen has failed on busy runs now and then, cause not yet known: say what the platform and solvers logged.
+    const solved = await solvedStatus(intentTx).catch((error: Error) => {
+      const said = logs.where((l) => l.level === 'warn' || l.level === 'error').slice(-20);
+      throw new Error(`${error.message}; warnings and errors logged meanwhile: ${JSON.stringify(said)}`);
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     const fill = await hub.getTransactionReceipt({ hash: solved.fillTxHash });
     expect(fill.from.toLowerCase()).toBe(wide.solver.account.address.toLowerCase());
