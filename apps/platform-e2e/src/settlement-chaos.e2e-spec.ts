@@ -233,6 +233,8 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     rows.on('error', () => undefined);
     let kills = 0;
     let done = false;
+    /** When each replica was killed, for the failure's account of a stall. */
+    const killed: { at: number; pid?: number }[] = [];
     // Who follows the hub, and how far it is read, every 100 ms: the lease must move when its holder is killed.
     const samples: { at: number; holder: string | null; cursor: string | null }[] = [];
     const sampling = (async () => {
@@ -248,6 +250,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
       for (let i = 0; !done; i = (i + 1) % REPLICAS) {
         await new Promise((r) => setTimeout(r, 1_000));
         if (done) break;
+        killed.push({ at: Date.now(), pid: replicas[i]!.child.pid });
         replicas[i]!.child.kill('SIGKILL');
         await replicas[i]!.exited;
         kills++;
@@ -333,9 +336,21 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     const holders = new Set(samples.map((s) => s.holder?.split(':').slice(0, 2).join(':')).filter(Boolean));
     expect(holders.size).toBeGreaterThanOrEqual(2);
     let stalled = 0;
+    let stallStart = samples[0].at;
     for (let i = 1, since = samples[0].at; i < samples.length; i++) {
       if (samples[i].cursor !== samples[i - 1].cursor) since = samples[i].at;
-      stalled = Math.max(stalled, samples[i].at - since);
+      if (samples[i].at - since > stalled) [stalled, stallStart] = [samples[i].at - since, since];
+    }
+    if (stalled >= 10_000) {
+      // Who held the hub and who was killed around the stall, in ms from its start.
+      const around = (at: number) => at >= stallStart - 3_000 && at <= stallStart + stalled + 3_000;
+      const changes = samples.filter((s, i) => i === 0 || s.cursor !== samples[i - 1].cursor || s.holder !== samples[i - 1].holder);
+      process.stderr.write(
+        `chaos stall: ${JSON.stringify({
+          killed: killed.filter((k) => around(k.at)).map((k) => ({ ...k, at: k.at - stallStart })),
+          samples: changes.filter((s) => around(s.at)).map((s) => ({ ...s, at: s.at - stallStart })),
+        })}\n`,
+      );
     }
     expect(stalled).toBeLessThan(10_000);
     process.stdout.write(

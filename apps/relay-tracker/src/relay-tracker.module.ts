@@ -4,6 +4,7 @@ import { BuildRecords } from './adoption/build-records';
 import { ChainEventFeed } from './chain-events/chain-event-feed';
 import { ChainFollowers } from './chain-events/chain-followers';
 import { ChainIndex } from './chain-events/chain-index';
+import { FollowerPool } from './chain-events/follower-pool';
 import { ExplorerController } from './explorer/explorer.controller';
 import { ExplorerReads } from './explorer/explorer-reads';
 import { SwapLookups } from './explorer/swap-lookup';
@@ -38,6 +39,7 @@ import { WebhooksHandlers } from './webhooks/webhooks.handlers';
     SettlementQueue,
     SettlementWakeups,
     SettlementGauges,
+    FollowerPool,
     ChainIndex,
     ExplorerReads,
     SwapLookups,

@@ -1,8 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { ChainInfo, ChainRegistry } from '@swap/chains';
 import type { Logger } from '@swap/observability';
-import { DATABASE_POOL, LOGGER } from '@swap/service-kit';
-import type pg from 'pg';
+import { LOGGER } from '@swap/service-kit';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { RelayTrackerConfig } from '../relay-tracker.config';
@@ -11,6 +10,7 @@ import { SettlementChains } from '../settlement/settlement-chains';
 import { ChainEventFeed } from './chain-event-feed';
 import { ChainFollower } from './chain-follower';
 import { ChainIndex } from './chain-index';
+import { FollowerPool } from './follower-pool';
 import { LeaseKeeper, PgLeaseStore } from './follower-leases';
 import { followedChains } from './log-decoding';
 
@@ -36,7 +36,7 @@ export class ChainFollowers implements OnModuleInit, OnModuleDestroy {
   private readonly depths: Map<string, number>;
 
   constructor(
-    @Inject(DATABASE_POOL) private readonly pool: pg.Pool,
+    private readonly followerPool: FollowerPool,
     private readonly chains: SettlementChains,
     private readonly index: ChainIndex,
     private readonly feed: ChainEventFeed,
@@ -64,7 +64,7 @@ export class ChainFollowers implements OnModuleInit, OnModuleDestroy {
     if (skipped.length) this.logger.info({ chains: skipped }, 'EVM chains without an RPC endpoint or contracts are not followed');
     await this.index.ensureFollowers(this.chainList.map((c) => c.key));
     await this.feed.open();
-    this.keeper = new LeaseKeeper(new PgLeaseStore(this.pool), {
+    this.keeper = new LeaseKeeper(new PgLeaseStore(this.followerPool.pool), {
       chains: this.chainList.map((c) => c.key),
       holder: this.holder,
       leaseMs: this.config.FOLLOWER_LEASE_MS,

@@ -1,8 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ChainEventKind, IndexedChainEvent } from '@swap/contracts';
 import { DATABASE_POOL } from '@swap/service-kit';
 import type pg from 'pg';
 import type { FollowCursor } from './follow-plan';
+import { FollowerPool } from './follower-pool';
 
 export interface FollowerState {
   chainKey: string;
@@ -51,18 +52,26 @@ const EVENT_COLUMNS = `e.chain_key, e.block_number::text AS block_number, e.bloc
 /** The hub index and the spokes' events, one transaction per range with the cursor; see docs/architecture/settlement.md#chain-followers. */
 @Injectable()
 export class ChainIndex {
-  constructor(@Inject(DATABASE_POOL) private readonly pool: pg.Pool) {}
+  /** The follower's reads and writes; the others' reads stay on the service's pool. */
+  private readonly writes: pg.Pool;
+
+  constructor(
+    @Inject(DATABASE_POOL) private readonly pool: pg.Pool,
+    @Optional() followerPool?: FollowerPool,
+  ) {
+    this.writes = followerPool?.pool ?? pool;
+  }
 
   async ensureFollowers(chainKeys: string[]): Promise<void> {
     if (chainKeys.length === 0) return;
-    await this.pool.query(
+    await this.writes.query(
       `INSERT INTO relay_tracker.chain_followers (chain_key) SELECT unnest($1::text[]) ON CONFLICT (chain_key) DO NOTHING`,
       [chainKeys],
     );
   }
 
   async state(chainKey: string): Promise<FollowerState | undefined> {
-    const { rows } = await this.pool.query<{
+    const { rows } = await this.writes.query<{
       holder: string | null;
       cursor_number: string | null;
       cursor_hash: string | null;
@@ -122,7 +131,7 @@ export class ChainIndex {
   }
 
   async markPublished(chainKey: string, holder: string, through: bigint): Promise<void> {
-    await this.pool.query(`UPDATE relay_tracker.chain_followers SET published_through = $3 WHERE chain_key = $1 AND holder = $2`, [
+    await this.writes.query(`UPDATE relay_tracker.chain_followers SET published_through = $3 WHERE chain_key = $1 AND holder = $2`, [
       chainKey,
       holder,
       through,
@@ -150,7 +159,7 @@ export class ChainIndex {
   }
 
   async recentBlocks(chainKey: string, limit: number): Promise<FollowCursor[]> {
-    const { rows } = await this.pool.query<{ number: string; hash: string }>(
+    const { rows } = await this.writes.query<{ number: string; hash: string }>(
       `SELECT b.number::text AS number, b.hash FROM relay_tracker.chain_blocks b WHERE b.chain_key = $1 ORDER BY b.number DESC LIMIT $2`,
       [chainKey, limit],
     );
@@ -162,6 +171,7 @@ export class ChainIndex {
       `SELECT ${EVENT_COLUMNS} FROM relay_tracker.chain_events e
        WHERE e.chain_key = $1 AND e.block_number BETWEEN $2 AND $3 ORDER BY e.block_number, e.log_index`,
       [chainKey, from, to],
+      this.writes,
     );
   }
 
@@ -222,12 +232,12 @@ export class ChainIndex {
     return delivered;
   }
 
-  private async events(text: string, params: unknown[]): Promise<IndexedChainEvent[]> {
-    return (await this.pool.query<EventRow>(text, params)).rows.map(toEvent);
+  private async events(text: string, params: unknown[], pool = this.pool): Promise<IndexedChainEvent[]> {
+    return (await pool.query<EventRow>(text, params)).rows.map(toEvent);
   }
 
   private async inTransaction<T>(work: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.writes.connect();
     try {
       await client.query('BEGIN');
       const result = await work(client);
