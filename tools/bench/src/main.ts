@@ -17,6 +17,7 @@ import { sequentialLatency } from './latency';
 import { benchQuotes } from './quotes-bench';
 import { benchExplorer } from './explorer-bench';
 import { benchSettlement } from './settlement-bench';
+import { benchSoak } from './soak-bench';
 import { benchOracle, type BenchContext } from './oracle-bench';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
@@ -200,6 +201,8 @@ async function main(): Promise<void> {
   if (!only || only === 'oracle') await benchOracle(ctx);
   if (!only || only === 'explorer') await benchExplorer({ ...ctx, natsUrl: NATS_URL });
   if (!only || only === 'settlement') await benchSettlement(ctx);
+  // Long by design (20 min): only when asked for by name.
+  if (only === 'soak') await benchSoak(ctx);
 }
 
 function pct(ratio: number): string {

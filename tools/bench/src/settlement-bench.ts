@@ -1,18 +1,12 @@
 /** The settlement part of `npm run bench`; see docs/development.md#the-settlement-part. */
-import { loadChainRegistry } from '@swap/chains';
-import { migrateService } from '@swap/service-kit';
-import { TestNatsServer, unusedPort } from '@swap/testing';
+import { unusedPort } from '@swap/testing';
 import autocannon from 'autocannon';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Address } from 'viem';
-import { oracleCandles } from '../../../apps/oracle-candles/src/oracle-candles.definition';
-import { registerAndStartSolvers, type ReferenceSolver } from '../../../apps/reference-solver/src/reference-solver.definition';
-import { relayTracker } from '../../../apps/relay-tracker/src/relay-tracker.definition';
-import { startDevnet } from '../../devnet/src/devnet';
+import { startDevnetPlatform, type Service } from './devnet-platform';
 import type { BenchContext } from './oracle-bench';
 import {
   machineCpu,
@@ -52,13 +46,6 @@ const TOKEN_LIST = '/v1/swaps/tokens/0xa4b1.arbitrum';
 /** The devnet slows as it grows, so each count is measured early and late. */
 const REPLICA_COUNTS = (process.env.BENCH_SETTLEMENT_REPLICAS ?? '1,2,2,1').split(',').map(Number);
 
-interface Service {
-  name: string;
-  pid?: number;
-  port: number;
-  exited: Promise<void>;
-}
-
 interface Batch {
   replicas: number;
   perSecond: number;
@@ -76,87 +63,12 @@ interface Batch {
 }
 
 export async function benchSettlement(ctx: BenchContext): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-settlement-'));
-  const devnet = await startDevnet({ dataDir, basePort: 0 });
-  const monitorPort = await unusedPort();
-  const nats = await TestNatsServer.start({ config: [`http: "127.0.0.1:${monitorPort}"`] });
-  const monitor = `http://127.0.0.1:${monitorPort}`;
-  const solvers: ReferenceSolver[] = [];
-  const prefix = `bench-settle-${Date.now().toString(36)}`;
-  const sql = new pg.Pool({ connectionString: ctx.benchDatabaseUrl, max: 50 });
-  sql.on('error', () => undefined);
+  const platform = await startDevnetPlatform(ctx, { prefix: `bench-settle-${Date.now().toString(36)}` });
+  const { registry, sql, monitor, nats, swapGateway, apiGateway, quote, keyRegistryPort, gateway } = platform;
   try {
-    const registry = loadChainRegistry(devnet.profilePath);
-    for (const d of [relayTracker, oracleCandles]) await migrateService(ctx.benchDatabaseUrl, d);
-    await sql.query(
-      'TRUNCATE relay_tracker.submissions, relay_tracker.work_items, relay_tracker.chain_events, relay_tracker.chain_blocks, relay_tracker.chain_followers, relay_tracker.build_records CASCADE',
-    );
-    const common = {
-      DATABASE_URL: ctx.benchDatabaseUrl,
-      NATS_URL: nats.url,
-      REDIS_URL: ctx.redisUrl,
-      CACHE_KEY_PREFIX: prefix,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      CHAIN_PROFILE: devnet.profilePath,
-      RELAY_API_URL: devnet.relayApiUrl,
-      WORK_QUEUE: 'jetstream',
-      WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
-      WEBHOOK_ALLOW_HTTP: 'true',
-      PRICE_SOURCE: 'simulated',
-      SIMULATION_TICK_MS: '200',
-      FLUSH_INTERVAL_MS: '200',
-      CANDLE_CACHE_TTL_MS: '500',
-      EXCLUSIVITY_MS: '0',
-      SUBMIT_LIMIT_PER_CLIENT: '1000000',
-      SUBMIT_LIMIT_PER_WALLET: '1000000',
-    };
-    const startService = async (name: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Service> => {
-      const port = await unusedPort();
-      const child = await ctx.start(`dist/apps/${name}/src/main.js`, { ...common, ...env, PORT: String(port) }, nodeArgs);
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      await ctx.waitForService(port);
-      return { name, pid: child.pid, port, exited };
-    };
-    const quote = await startService('quote-builder');
-    const oracle = await startService('oracle-candles');
-    // Families off: a key only names its organisation.
-    const keyRegistryPort = await ctx.startKeyRegistry(common);
-    const swapGateway = await startService('swap-gateway');
-    const apiGateway = await startService('api-gateway', {
-      UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${swapGateway.port}`,
-      // The bench is one client address holding thousands of status streams.
-      STREAMS_PER_CLIENT: '100000',
-    });
-    let trackers: Service[] = [];
-    const runTrackers = async (replicas: number) => {
-      for (const t of trackers) if (t.pid) process.kill(t.pid, 'SIGTERM');
-      trackers = [];
-      const nodeArgs = process.env.BENCH_TRACKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-      for (let i = 0; i < replicas; i++)
-        trackers.push(await startService('relay-tracker', { SETTLEMENT_CONCURRENCY: String(CONCURRENCY) }, nodeArgs));
-    };
+    const nodeArgs = process.env.BENCH_TRACKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    const runTrackers = (replicas: number) => platform.runTrackers(replicas, { SETTLEMENT_CONCURRENCY: String(CONCURRENCY) }, nodeArgs);
     await runTrackers(1);
-    const gateway = `http://127.0.0.1:${apiGateway.port}`;
-
-    const hub = registry.hub;
-    solvers.push(
-      ...(await registerAndStartSolvers({
-        quoteBuilderUrl: `http://127.0.0.1:${quote.port}`,
-        oracleUrl: `http://127.0.0.1:${oracle.port}`,
-        hubRpcUrl: hub.rpcUrls![0],
-        intentsContract: hub.contracts!.intents!,
-        wallets: devnet.solvers,
-        namePrefix: prefix,
-      })),
-    );
-    await until(() => solvers.every((s) => s.connected), 15_000, 'the solvers did not connect');
-    await until(
-      async () => (await pricedSymbols(`http://127.0.0.1:${oracle.port}`, ['USDC', 'ETH'])) === 2,
-      20_000,
-      'the oracle has no prices',
-    );
 
     const swaps = new SwapMaker(registry, gateway);
     await swaps.approveAll();
@@ -182,14 +94,14 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
 
     // Writes while no swap moves (the followers' cursors, every block).
     const idleRows = await rowsWritten(sql, 'relay_tracker');
-    const idleCpu = processCpuSeconds(trackers[0].pid);
+    const idleCpu = processCpuSeconds(platform.trackers[0].pid);
     await new Promise((r) => setTimeout(r, STATS_SETTLE_MS));
     const idleRowsPerSecond = ((await rowsWritten(sql, 'relay_tracker')) - idleRows) / (STATS_SETTLE_MS / 1000);
-    const idleCpuMsPerSecond = ((processCpuSeconds(trackers[0].pid) - idleCpu) * 1000) / (STATS_SETTLE_MS / 1000);
+    const idleCpuMsPerSecond = ((processCpuSeconds(platform.trackers[0].pid) - idleCpu) * 1000) / (STATS_SETTLE_MS / 1000);
 
     const batches: Batch[] = [];
     for (const replicas of REPLICA_COUNTS) {
-      if (replicas !== trackers.length) await runTrackers(replicas);
+      if (replicas !== platform.trackers.length) await runTrackers(replicas);
       if (WARM_UP > 0) {
         const warmUp = await swaps.batch(WARM_UP);
         await mapLimit(warmUp, 50, (swap) => submit(gateway, swap));
@@ -197,16 +109,16 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
       }
       const batch = await swaps.batch(BATCH);
       const hubPaceMs = await swaps.hubRoundTripMs();
-      const services = [...trackers, swapGateway, apiGateway, quote];
+      const services = [...platform.trackers, swapGateway, apiGateway, quote];
       const trackerSplit = () =>
-        trackers
+        platform.trackers
           .map((t) => processCpuSplit(t.pid))
           .reduce((a, b) => ({ user: a.user + b.user, system: a.system + b.system }), { user: 0, system: 0 });
       const splitBefore = trackerSplit();
       const before = {
         machine: machineCpu(),
         cpu: services.map((s) => processCpuSeconds(s.pid)),
-        rpc: await sumOver(trackers, ctx, 'chain_rpc_requests_total'),
+        rpc: await sumOver(platform.trackers, ctx, 'chain_rpc_requests_total'),
         rows: await rowsWritten(sql, 'relay_tracker'),
         nats: await natsMessagesIn(monitor),
       };
@@ -222,15 +134,15 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
       const machine = machineCpu();
       const cpu = services.map((s) => processCpuSeconds(s.pid));
       const splitAfter = trackerSplit();
-      const rpc = await sumOver(trackers, ctx, 'chain_rpc_requests_total');
+      const rpc = await sumOver(platform.trackers, ctx, 'chain_rpc_requests_total');
       const nats2 = await natsMessagesIn(monitor);
       await new Promise((r) => setTimeout(r, STATS_SETTLE_MS));
       const rows = (await rowsWritten(sql, 'relay_tracker')) - before.rows - idleRowsPerSecond * (seconds + STATS_SETTLE_MS / 1000);
       const solved = await solvedCount(sql, batch);
       if (solved !== batch.length) throw new Error(`${batch.length - solved} of the batch failed`);
       const perSwapMs = (i: number) => ((cpu[i] - before.cpu[i]) * 1000) / batch.length;
-      const cpuMs: Record<string, number> = { 'relay-tracker': trackers.reduce((sum, _t, i) => sum + perSwapMs(i), 0) };
-      for (const [i, s] of services.entries()) if (i >= trackers.length) cpuMs[s.name] = perSwapMs(i);
+      const cpuMs: Record<string, number> = { 'relay-tracker': platform.trackers.reduce((sum, _t, i) => sum + perSwapMs(i), 0) };
+      for (const [i, s] of services.entries()) if (i >= platform.trackers.length) cpuMs[s.name] = perSwapMs(i);
       batches.push({
         replicas,
         perSecond: batch.length / seconds,
@@ -256,7 +168,7 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
     ).rows[0];
     const statusPath = `/v1/swaps/submit-tx/status?txHash=${sample.tx_hash}&srcChainKey=${sample.src_chain_key}`;
     const statusBody = await (await fetch(`${gateway}${statusPath}`)).text();
-    const bodyFile = join(dataDir, 'status.json');
+    const bodyFile = join(platform.dataDir, 'status.json');
     writeFileSync(bodyFile, statusBody);
     const bare = { port: await unusedPort(), proxy: await unusedPort(), sse: await unusedPort() };
     const references = await ctx.start('dist/tools/bench/src/reference-servers.js', {
@@ -296,8 +208,8 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
     const perSecond = { one: mean(1, (b) => b.perSecond), two: mean(2, (b) => b.perSecond) };
     const cpuPerSwap = { one: mean(1, (b) => b.cpuMs['relay-tracker']), two: mean(2, (b) => b.cpuMs['relay-tracker']) };
     // Now, so a profiling run's relay-tracker writes its profile before the bench ends.
-    for (const t of trackers) if (t.pid) process.kill(t.pid, 'SIGTERM');
-    await Promise.all(trackers.map((t) => t.exited));
+    for (const t of platform.trackers) if (t.pid) process.kill(t.pid, 'SIGTERM');
+    await Promise.all(platform.trackers.map((t) => t.exited));
     ctx.print([
       '',
       `settlement: cluster mode on the devnet (JetStream, devnet relayer, 2 reference solvers; relay-tracker's followers poll every 250 ms; anvil blocks every 1 s plus instant mining; ${cpus().length} cores)`,
@@ -328,11 +240,7 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
       '',
     ]);
   } finally {
-    for (const s of solvers) await s.stop().catch(() => undefined);
-    await sql.end().catch(() => undefined);
-    await devnet.stop();
-    await nats.remove().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
+    await platform.stop();
   }
 }
 
@@ -356,16 +264,4 @@ async function solvedCount(sql: pg.Pool, batch: Prepared[]): Promise<number> {
     [batch.map((s) => s.txHash.toLowerCase())],
   );
   return rows[0].n;
-}
-
-async function pricedSymbols(oracle: string, symbols: string[]): Promise<number> {
-  const now = Math.floor(Date.now() / 1000);
-  let priced = 0;
-  for (const symbol of symbols) {
-    const res = await fetch(`${oracle}/v1/be/oracle/candles?symbol=${symbol}&interval=1m&from=${now - 120}&to=${now + 60}`).catch(
-      () => undefined,
-    );
-    if (res?.ok && ((await res.json()) as { candles: unknown[] }).candles.length > 0) priced++;
-  }
-  return priced;
 }
