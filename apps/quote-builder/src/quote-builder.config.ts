@@ -87,4 +87,11 @@ export class QuoteBuilderConfig extends WithChains(WithOperatorRoutes(WithCache(
   @Max(600_000)
   @IsInt()
   EXCLUSIVITY_MS = 3_000;
+
+  /** An intent still open this long after it was last offered to every solver is offered again (a hand-over lost with the bus down). */
+  @Type(() => Number)
+  @Min(1_000)
+  @Max(3_600_000)
+  @IsInt()
+  REOFFER_MS = 10_000;
 }

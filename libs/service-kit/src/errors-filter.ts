@@ -1,8 +1,9 @@
 import { ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
-import { isUnexpected, toErrorBody, type ErrorBody } from '@swap/contracts';
+import { ErrorCode, isUnexpected, toErrorBody, type ErrorBody } from '@swap/contracts';
 import { RequestContext, type Logger } from '@swap/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { throwError } from 'rxjs';
+import { unavailableDependency } from './dependency-errors';
 import { printableText } from './input-text';
 
 /** Every error, HTTP or bus, in one shape; see docs/architecture/runtime.md#validation-and-errors. */
@@ -22,12 +23,25 @@ export class AllExceptionsFilter implements ExceptionFilter {
 }
 
 export function describeError(exception: unknown, logger: Logger): ErrorBody {
-  const body = toErrorBody(exception);
-  if (isUnexpected(body)) logger.error({ err: exception }, 'unhandled error');
+  let body = toErrorBody(exception);
+  // A database or cache that cannot be reached is the caller's cue to retry, not a bug of ours.
+  const dependency = isUnexpected(body) ? unavailableDependency(exception) : undefined;
+  if (dependency) {
+    body = {
+      statusCode: 503,
+      code: ErrorCode.DependencyUnavailable,
+      message: `${capitalised(dependency)} is unavailable right now; retry in a moment`,
+    };
+    logger.warn({ err: exception }, `answered 503: ${dependency} is unavailable`);
+  } else if (isUnexpected(body)) logger.error({ err: exception }, 'unhandled error');
   // Messages may quote what the caller sent (an unknown chain key): never its control characters.
   body.message = printableText(body.message);
   if (Array.isArray(body.details))
     body.details = body.details.map((d) => ({ ...d, field: printableText(d.field), message: printableText(d.message) }));
   const requestId = RequestContext.requestId();
   return requestId ? { ...body, requestId } : body;
+}
+
+function capitalised(text: string): string {
+  return text[0].toUpperCase() + text.slice(1);
 }

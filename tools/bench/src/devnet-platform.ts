@@ -41,6 +41,8 @@ export interface DevnetPlatform {
   gateway: string;
   trackers: Service[];
   startService(name: string, env?: Record<string, string>, nodeArgs?: string[]): Promise<Service>;
+  /** Every service with its admin port, relay-tracker's replicas numbered: what the soak and faults parts watch. */
+  admins(): { name: string; adminPort: number }[];
   /** Stops the running relay-tracker replicas and starts `replicas` new ones. */
   runTrackers(replicas: number, env?: Record<string, string>, nodeArgs?: string[]): Promise<void>;
   stop(): Promise<void>;
@@ -49,7 +51,11 @@ export interface DevnetPlatform {
 /** Fresh relay-tracker tables, 2 reference solvers connected, the oracle pricing: ready for swaps. */
 export async function startDevnetPlatform(
   ctx: BenchContext,
-  options: { prefix: string; env?: Record<string, string> },
+  options: {
+    prefix: string;
+    /** Added to every service's env, last; given the devnet and NATS once they run (the faults part puts its proxies between). */
+    env?: (started: { devnet: Devnet; natsUrl: string; dataDir: string }) => Promise<Record<string, string>>;
+  },
 ): Promise<DevnetPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), `${options.prefix}-`));
   const devnet = await startDevnet({ dataDir, basePort: 0 });
@@ -91,7 +97,7 @@ export async function startDevnetPlatform(
       EXCLUSIVITY_MS: '0',
       SUBMIT_LIMIT_PER_CLIENT: '1000000',
       SUBMIT_LIMIT_PER_WALLET: '1000000',
-      ...options.env,
+      ...(await options.env?.({ devnet, natsUrl: nats.url, dataDir })),
     };
     const startService = async (name: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Service> => {
       const port = await unusedPort();
@@ -103,7 +109,7 @@ export async function startDevnetPlatform(
     const quote = await startService('quote-builder');
     const oracle = await startService('oracle-candles');
     // Families off: a key only names its organisation.
-    const keyRegistryPort = await ctx.startKeyRegistry(common);
+    const keyRegistryPort = await ctx.startKeyRegistry(common, common.DATABASE_URL);
     const swapGateway = await startService('swap-gateway');
     const apiGateway = await startService('api-gateway', {
       UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${swapGateway.port}`,
@@ -128,6 +134,11 @@ export async function startDevnetPlatform(
       gateway: `http://127.0.0.1:${apiGateway.port}`,
       trackers: [],
       startService,
+      admins: () => [
+        ...[quote, oracle, swapGateway, apiGateway].map((s) => ({ name: s.name, adminPort: ctx.adminPortOf(s.port) })),
+        ...platform.trackers.map((t, i) => ({ name: `relay-tracker ${i + 1}`, adminPort: ctx.adminPortOf(t.port) })),
+        { name: 'key-registry', adminPort: ctx.adminPortOf(keyRegistryPort) },
+      ],
       async runTrackers(replicas, env = {}, nodeArgs = []) {
         for (const t of platform.trackers) if (t.pid) process.kill(t.pid, 'SIGTERM');
         platform.trackers = [];

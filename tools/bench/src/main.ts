@@ -18,6 +18,7 @@ import { benchQuotes } from './quotes-bench';
 import { benchExplorer } from './explorer-bench';
 import { benchSettlement } from './settlement-bench';
 import { benchSoak } from './soak-bench';
+import { benchFaults } from './faults-bench';
 import { benchOracle, type BenchContext } from './oracle-bench';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
@@ -201,8 +202,9 @@ async function main(): Promise<void> {
   if (!only || only === 'oracle') await benchOracle(ctx);
   if (!only || only === 'explorer') await benchExplorer({ ...ctx, natsUrl: NATS_URL });
   if (!only || only === 'settlement') await benchSettlement(ctx);
-  // Long by design (20 min): only when asked for by name.
+  // Long by design (20 and 5 min): only when asked for by name.
   if (only === 'soak') await benchSoak(ctx);
+  if (only === 'faults') await benchFaults(ctx);
 }
 
 function pct(ratio: number): string {

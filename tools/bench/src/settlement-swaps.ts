@@ -93,6 +93,8 @@ export class SwapMaker {
       inputAmount: String(1_000_000 + ++this.n),
       deadline: this.deadline,
     });
+    // Hashed before the deposit is sent: a swap whose deposit is on chain is always submitted.
+    const intentHash = (await this.post<{ hash: string }>('/v1/swaps/intents/hash', { intent: built.intent })).hash;
     const txHash = await this.send(account, built.tx);
     const body = JSON.stringify({
       txHash,
@@ -101,7 +103,6 @@ export class SwapMaker {
       intent: built.intent,
       relayData: built.relayData.payload,
     });
-    const intentHash = (await this.post<{ hash: string }>('/v1/swaps/intents/hash', { intent: built.intent })).hash;
     return { txHash, srcChainKey: SPOKE, walletAddress: account.address, intentHash, body };
   }
 

@@ -4,7 +4,7 @@ import { cpus } from 'node:os';
 import type pg from 'pg';
 import { partnerPortalApi } from '../../../apps/partner-portal-api/src/partner-portal-api.definition';
 import { parseMetrics } from '../../ops/src/prometheus-text';
-import { startDevnetPlatform, type Service } from './devnet-platform';
+import { startDevnetPlatform } from './devnet-platform';
 import type { BenchContext } from './oracle-bench';
 import { pct, until } from './process-stats';
 import { HUB, SPOKE, submit, SwapMaker } from './settlement-swaps';
@@ -65,13 +65,10 @@ export async function benchSoak(ctx: BenchContext): Promise<void> {
       SIGN_IN_FAILURE_LIMIT: '1000',
     });
     const { gateway, registry } = platform;
-    const services: Service[] = [platform.quote, platform.oracle, platform.swapGateway, platform.apiGateway, portal, ...platform.trackers];
-    const watched: Watched[] = services.map((s, i) => ({
-      name: s.name === 'relay-tracker' ? `relay-tracker ${i - services.indexOf(platform.trackers[0]) + 1}` : s.name,
-      adminPort: ctx.adminPortOf(s.port),
+    const watched: Watched[] = [...platform.admins(), { name: portal.name, adminPort: ctx.adminPortOf(portal.port) }].map((s) => ({
+      ...s,
       samples: [],
     }));
-    watched.push({ name: 'key-registry', adminPort: ctx.adminPortOf(platform.keyRegistryPort), samples: [] });
 
     const swaps = new SwapMaker(registry, gateway);
     await swaps.approveAll();

@@ -238,6 +238,28 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     } catch (error) {
       this.logger.warn({ err: error }, 'intents past their exclusivity not opened; next sweep retries');
     }
+    await this.offerAgain();
+  }
+
+  /**
+   * Intents still open REOFFER_MS after they were last offered to everyone go out again, claimed
+   * by one replica: a hand-over lost on the bus (down at that moment) delays a swap, never strands it.
+   */
+  private async offerAgain(): Promise<void> {
+    try {
+      const rows = await this.db.$queryRaw<ExecutionRow[]>`
+        UPDATE quote_builder.executions SET opened_to_all_at = now()
+        WHERE intent_hash IN (
+          SELECT intent_hash FROM quote_builder.executions
+          WHERE status = 'posted' AND opened_to_all_at < now() - make_interval(secs => ${this.config.REOFFER_MS / 1000}::double precision)
+            AND (deadline = 0 OR deadline >= extract(epoch FROM now()))
+          ORDER BY opened_to_all_at LIMIT ${OPEN_ON_CONNECT} FOR UPDATE SKIP LOCKED)
+        RETURNING intent_hash AS "intentHash", intent_tx_hash AS "intentTxHash", intent, deadline, quote_id AS "quoteId",
+          exclusive_solver AS "exclusiveSolver", exclusive_until AS "exclusiveUntil", opened_to_all_at AS "openedToAllAt"`;
+      for (const row of rows) this.messaging.emit(Events.executionPosted, { frame: frameOf(row), audience: 'all' });
+    } catch (error) {
+      this.logger.warn({ err: error }, 'open intents not offered again; next sweep retries');
+    }
   }
 
   private async sendOpen(solver: AuthenticatedSolver, send: (frame: MarketplaceFrame) => void): Promise<void> {

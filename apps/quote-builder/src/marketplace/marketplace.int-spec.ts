@@ -1,5 +1,6 @@
 import { migrateService, startServiceFromEnv, type RunningService } from '@swap/service-kit';
 import { createTestDatabase, eventually, jsonOf, testServiceEnv } from '@swap/testing';
+import pg from 'pg';
 import WebSocket from 'ws';
 import { quoteBuilder } from '../quote-builder.definition';
 
@@ -269,5 +270,32 @@ describe('the solver marketplace across two quote-builder replicas over the real
     await eventually(
       async () => (await ops(a, 'GET', '/ops/solvers')).body.find((s: { name: string }) => s.name === 'silent').connected === 0,
     );
+  });
+
+  it('offers an intent again while it stays open: a hand-over lost on the bus strands nothing', async () => {
+    const late = await register('late');
+    await late.connect(b.url);
+    await eventually(() => late.frames.some((f) => f.type === 'welcome'));
+    // Recorded and offered a minute ago, its hand-over lost (no frame ever reached a solver); still open, deadline ahead.
+    const intentHash = `0x${'ab'.repeat(32)}`;
+    const sql = new pg.Client({ connectionString: db.url });
+    await sql.connect();
+    try {
+      await sql.query(
+        `INSERT INTO quote_builder.executions (intent_hash, intent_tx_hash, intent, deadline, status, opened_to_all_at, updated_at)
+         VALUES ($1, $2, '{"intentId":"1"}', $3, 'posted', now() - interval '1 minute', now())`,
+        [intentHash, `0x${'cd'.repeat(32)}`, Math.floor(Date.now() / 1000) + 3600],
+      );
+      await eventually(() => late.frames.some((f) => f.type === 'execute' && f.intent_hash === intentHash), 10_000, 50);
+      const { rows } = await sql.query(
+        `SELECT now() - opened_to_all_at < interval '10 seconds' AS recent FROM quote_builder.executions WHERE intent_hash = $1`,
+        [intentHash],
+      );
+      expect(rows).toEqual([{ recent: true }]);
+    } finally {
+      await sql.query(`DELETE FROM quote_builder.executions WHERE intent_hash = $1`, [intentHash]);
+      await sql.end();
+      await late.close();
+    }
   });
 });
