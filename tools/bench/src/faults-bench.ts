@@ -19,8 +19,8 @@ const SETTLE_LIMIT_MS = 240_000;
 
 interface Phase {
   dependency: string;
-  /** Builds (or their intent hash) refused while it was cut: nothing was sent for them. */
-  refused: number;
+  /** Builds (or their intent hash) refused while it was cut, by answer: nothing was sent for them. */
+  refused: Map<string, number>;
   retries: number;
   swaps: Prepared[];
   /** Per service, ms from the restore to its readiness answering 200 again (0: never unready). */
@@ -63,7 +63,7 @@ export async function benchFaults(ctx: BenchContext): Promise<void> {
     const swaps = new SwapMaker(platform.registry, platform.gateway);
     await swaps.approveAll();
     const api = createSwapClient({ baseUrl: platform.gateway });
-    const calm: Phase = { dependency: 'none', refused: 0, retries: 0, swaps: [], readyAfterMs: new Map(), unready: new Set() };
+    const calm: Phase = { dependency: 'none', refused: new Map(), retries: 0, swaps: [], readyAfterMs: new Map(), unready: new Set() };
     let phase = calm;
     const submits: Promise<unknown>[] = [];
     const lost: { swap: Prepared; error: string }[] = [];
@@ -72,10 +72,11 @@ export async function benchFaults(ctx: BenchContext): Promise<void> {
     const traffic = [0, 1, 2, 3].map(async (wallet) => {
       while (!stopped) {
         const current = phase;
-        const swap = await swaps.prepare(wallet, HUB).catch(() => undefined);
-        if (!swap) {
-          current.refused++;
-        } else {
+        const swap = await swaps.prepare(wallet, HUB).catch((error: Error) => {
+          const answer = / answered (\d{3})/.exec(error.message)?.[1] ?? error.message.slice(0, 40);
+          current.refused.set(answer, (current.refused.get(answer) ?? 0) + 1);
+        });
+        if (swap) {
           current.swaps.push(swap);
           submits.push(
             api
@@ -90,7 +91,7 @@ export async function benchFaults(ctx: BenchContext): Promise<void> {
     const phases: Phase[] = [];
     for (const proxy of proxies) {
       await sleep(CALM_SECONDS * 1000);
-      phase = { dependency: proxy.name, refused: 0, retries: 0, swaps: [], readyAfterMs: new Map(), unready: new Set() };
+      phase = { dependency: proxy.name, refused: new Map(), retries: 0, swaps: [], readyAfterMs: new Map(), unready: new Set() };
       phases.push(phase);
       await proxy.cut();
       const cutEnds = Date.now() + CUT_SECONDS * 1000;
@@ -132,7 +133,7 @@ export async function benchFaults(ctx: BenchContext): Promise<void> {
         .filter((r) => r.p !== calm)
         .map(({ p, o }) => {
           const slowest = Math.max(...p.readyAfterMs.values());
-          return `  ${p.dependency.padEnd(16)} ${String(p.swaps.length).padEnd(11)} ${String(o.solved).padEnd(7)} ${String(o.failed).padEnd(7)} ${String(o.pending).padEnd(10)} ${String(p.refused).padEnd(15)} ${String(p.retries).padEnd(16)} ${([...p.unready].join(', ') || 'none').padEnd(40)} ${secs(slowest)}`;
+          return `  ${p.dependency.padEnd(16)} ${String(p.swaps.length).padEnd(11)} ${String(o.solved).padEnd(7)} ${String(o.failed).padEnd(7)} ${String(o.pending).padEnd(10)} ${(refusedText(p.refused) || '0').padEnd(15)} ${String(p.retries).padEnd(16)} ${([...p.unready].join(', ') || 'none').padEnd(40)} ${secs(slowest)}`;
         }),
       ...rows.flatMap(({ o }) => o.failedMessages.map((m) => `  failed: ${m}`)),
       ...rows.flatMap(({ p, o }) => o.unsettled.slice(0, 5).map((m) => `  unsettled (${p.dependency} cut): ${m}`)),
@@ -140,8 +141,10 @@ export async function benchFaults(ctx: BenchContext): Promise<void> {
       `faults: ${
         lost.length === 0 &&
         rows.every((r) => r.o.failed === 0 && r.o.pending === 0) &&
-        phases.every((p) => Math.max(...p.readyAfterMs.values()) <= READY_TARGET_MS)
-          ? `no swap lost or failed, every service ready within ${READY_TARGET_MS / 1000} s of each cut's end`
+        phases.every((p) => Math.max(...p.readyAfterMs.values()) <= READY_TARGET_MS) &&
+        // A cut dependency is a clear 503 (or 504), never a 500 or no answer.
+        phases.every((p) => [...p.refused.keys()].every((answer) => answer === '503' || answer === '504'))
+          ? `no swap lost or failed, every refused build a 503 or 504, every service ready within ${READY_TARGET_MS / 1000} s of each cut's end`
           : 'over the target (above)'
       }`,
       '',
@@ -172,6 +175,12 @@ async function outcomes(
       return row?.status === 'solved' || row?.status === 'failed' ? [] : [`${s.txHash}: ${row?.status ?? 'never stored'}`];
     }),
   };
+}
+
+/** "244 (503)": the answers the refused builds got. */
+function refusedText(refused: Map<string, number>): string {
+  const total = [...refused.values()].reduce((a, b) => a + b, 0);
+  return total ? `${total} (${[...refused].map(([answer, n]) => (refused.size > 1 ? `${n}× ${answer}` : answer)).join(', ')})` : '';
 }
 
 function sleep(ms: number): Promise<void> {

@@ -39,7 +39,14 @@ describe('the chain followers’ own connections', () => {
       expect(await leases.acquire([HUB], 'replica-a', 2_000)).toEqual([HUB]);
       expect(await leases.renew([HUB], 'replica-a', 2_000)).toEqual([HUB]);
       const to = { number: 7n, hash: `0x${'07'.repeat(32)}`, time: new Date('2026-11-26T12:00:00Z') };
-      await index.commit(HUB, 'replica-a', { expected: undefined, to, events: [], blocks: [to], keepBlocks: 64, publishedThrough: undefined });
+      await index.commit(HUB, 'replica-a', {
+        expected: undefined,
+        to,
+        events: [],
+        blocks: [to],
+        keepBlocks: 64,
+        publishedThrough: undefined,
+      });
       expect(await index.state(HUB)).toMatchObject({ holder: 'replica-a', cursor: { number: 7n, hash: to.hash } });
       expect(await index.recentBlocks(HUB, 5)).toEqual([{ number: 7n, hash: to.hash }]);
     } finally {
