@@ -81,6 +81,12 @@ describe('errors that say a dependency is unavailable', () => {
       unavailableDependency(Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' })),
     ).toBeUndefined();
     expect(unavailableDependency(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBeUndefined();
+    // A protocol violation (our own SQL's parameters) and a commit whose outcome is unknown are not "retry".
+    expect(unavailableDependency(Object.assign(new Error('bind message supplies 1 parameters'), { code: '08P01' }))).toBeUndefined();
+    expect(unavailableDependency(Object.assign(new Error('transaction resolution unknown'), { code: '08007' }))).toBeUndefined();
+    expect(unavailableDependency(Object.assign(new Error('server shutting down'), { code: '57P01' }))).toBe('the database');
+    // A client that hung up on us is not a dependency down.
+    expect(unavailableDependency(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }))).toBeUndefined();
     expect(unavailableDependency(undefined)).toBeUndefined();
   });
 

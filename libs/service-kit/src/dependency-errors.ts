@@ -11,13 +11,13 @@ export function unavailableDependency(error: unknown): 'the database' | 'the cac
       name?: unknown;
       meta?: { driverAdapterError?: unknown };
     };
-    if (typeof code === 'string' && (PRISMA_UNREACHABLE.has(code) || /^08|^57P0[123]$/.test(code))) return 'the database';
+    if (typeof code === 'string' && (PRISMA_UNREACHABLE.has(code) || PG_CONNECTION_STATES.has(code))) return 'the database';
     if (meta?.driverAdapterError && unavailableDependency(meta.driverAdapterError)) return 'the database';
     if (typeof (e as { kind?: unknown }).kind === 'string' && ADAPTER_UNREACHABLE.has((e as { kind: string }).kind)) return 'the database';
     if (typeof message === 'string' && PG_DROPPED.test(message)) return 'the database';
     if (name === 'MaxRetriesPerRequestError' || (typeof message === 'string' && REDIS_DROPPED.test(message))) return 'the cache';
-    // A connection refused or reset under a client that does not say which (node-postgres' pool).
-    if (typeof code === 'string' && SOCKET_CODES.has(code)) return 'a dependency';
+    // A connection that could not be made, under a client that does not say to what (node-postgres' pool).
+    if (typeof code === 'string' && SOCKET_CODES.has(code) && (e as { syscall?: unknown }).syscall === 'connect') return 'a dependency';
   }
   return undefined;
 }
@@ -29,4 +29,6 @@ const ADAPTER_UNREACHABLE = new Set(['DatabaseNotReachable', 'ConnectionClosed',
 const PG_DROPPED = /^Connection terminated|timeout exceeded when trying to connect|^Client has encountered a connection error/;
 /** ioredis' words when the connection is down and the offline queue is off. */
 const REDIS_DROPPED = /^Connection is closed\.|Stream isn't writeable/;
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH']);
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH']);
+/** SQLSTATE: the connection failed or was lost, the server shutting down or starting; not 08P01 (a protocol error is ours) nor 08007 (a commit's fate unknown). */
+const PG_CONNECTION_STATES = new Set(['08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03']);

@@ -1,5 +1,7 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
+const DEFAULT_PORTS: Record<string, number> = { 'postgresql:': 5432, 'postgres:': 5432, 'redis:': 6379, 'nats:': 4222, 'http:': 80 };
+
 /**
  * A TCP proxy on loopback that the faults part cuts: every open connection is closed and new
  * ones are refused, as when the dependency goes down, until it is restored on the same port.
@@ -17,7 +19,9 @@ export class CutProxy {
   /** Proxies to the host and port of `targetUrl` (any scheme). */
   static async start(name: string, targetUrl: string): Promise<CutProxy> {
     const url = new URL(targetUrl);
-    const proxy = new CutProxy(name, { host: url.hostname, port: Number(url.port) }, 0);
+    const port = Number(url.port) || DEFAULT_PORTS[url.protocol];
+    if (!port) throw new Error(`${name}: no port in ${url.protocol}//${url.host}`);
+    const proxy = new CutProxy(name, { host: url.hostname.replace(/^\[|\]$/g, ''), port }, 0);
     await proxy.listen();
     return proxy;
   }

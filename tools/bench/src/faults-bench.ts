@@ -31,30 +31,41 @@ interface Phase {
 
 export async function benchFaults(ctx: BenchContext): Promise<void> {
   const prefix = `bench-faults-${Date.now().toString(36)}`;
-  const proxies: CutProxy[] = [await CutProxy.start('PostgreSQL', ctx.benchDatabaseUrl), await CutProxy.start('Redis', ctx.redisUrl)];
-  const [database, redis] = proxies;
-  const platform = await startDevnetPlatform(ctx, {
-    prefix,
-    // Every service reaches each dependency through a proxy the bench cuts; the solvers and the bench's own wallets do not.
-    env: async ({ devnet, natsUrl, dataDir }) => {
-      const nats = await CutProxy.start('NATS', natsUrl);
-      const relay = await CutProxy.start('the relay API', devnet.relayApiUrl);
-      const profile = JSON.parse(readFileSync(devnet.profilePath, 'utf8')) as { chains: { hub?: boolean; rpcUrls: string[] }[] };
-      const hubChain = profile.chains.find((c) => c.hub)!;
-      const hub = await CutProxy.start('the hub RPC', hubChain.rpcUrls[0]);
-      hubChain.rpcUrls = [hub.rewrite(hubChain.rpcUrls[0])];
-      const profilePath = join(dataDir, 'profile-through-proxies.json');
-      writeFileSync(profilePath, JSON.stringify(profile));
-      proxies.push(nats, hub, relay);
-      return {
-        DATABASE_URL: database.rewrite(ctx.benchDatabaseUrl),
-        REDIS_URL: redis.rewrite(ctx.redisUrl),
-        NATS_URL: nats.rewrite(natsUrl),
-        CHAIN_PROFILE: profilePath,
-        RELAY_API_URL: relay.rewrite(devnet.relayApiUrl),
-      };
-    },
-  });
+  const proxies: CutProxy[] = [];
+  // Closed however the start ends: a listening proxy would keep the bench's process alive.
+  const closeProxies = async () => {
+    for (const proxy of proxies) await proxy.stop();
+  };
+  let platform;
+  try {
+    proxies.push(await CutProxy.start('PostgreSQL', ctx.benchDatabaseUrl), await CutProxy.start('Redis', ctx.redisUrl));
+    const [database, redis] = proxies;
+    platform = await startDevnetPlatform(ctx, {
+      prefix,
+      // Every service reaches each dependency through a proxy the bench cuts; the solvers and the bench's own wallets do not.
+      env: async ({ devnet, natsUrl, dataDir }) => {
+        const nats = await CutProxy.start('NATS', natsUrl);
+        const relay = await CutProxy.start('the relay API', devnet.relayApiUrl);
+        const profile = JSON.parse(readFileSync(devnet.profilePath, 'utf8')) as { chains: { hub?: boolean; rpcUrls: string[] }[] };
+        const hubChain = profile.chains.find((c) => c.hub)!;
+        const hub = await CutProxy.start('the hub RPC', hubChain.rpcUrls[0]);
+        hubChain.rpcUrls = [hub.rewrite(hubChain.rpcUrls[0])];
+        const profilePath = join(dataDir, 'profile-through-proxies.json');
+        writeFileSync(profilePath, JSON.stringify(profile));
+        proxies.push(nats, hub, relay);
+        return {
+          DATABASE_URL: database.rewrite(ctx.benchDatabaseUrl),
+          REDIS_URL: redis.rewrite(ctx.redisUrl),
+          NATS_URL: nats.rewrite(natsUrl),
+          CHAIN_PROFILE: profilePath,
+          RELAY_API_URL: relay.rewrite(devnet.relayApiUrl),
+        };
+      },
+    });
+  } catch (error) {
+    await closeProxies();
+    throw error;
+  }
   try {
     await platform.runTrackers(2);
     const readiness = platform.admins().map(({ name, adminPort }) => ({ name, url: `http://127.0.0.1:${adminPort}/readyz` }));
@@ -150,8 +161,8 @@ export async function benchFaults(ctx: BenchContext): Promise<void> {
       '',
     ]);
   } finally {
-    for (const proxy of proxies) await proxy.stop();
     await platform.stop();
+    await closeProxies();
   }
 }
 

@@ -76,7 +76,9 @@ export async function benchSoak(ctx: BenchContext): Promise<void> {
 
     const tally = { reads: new Tally(), quotes: new Tally(), builds: new Tally(), swaps: new Tally(), signIns: new Tally() };
     const submitted: string[] = [];
-    const end = Date.now() + MINUTES * 60_000;
+    // The warm-up counts from here, when the traffic starts.
+    const trafficFrom = Date.now();
+    const end = trafficFrom + MINUTES * 60_000;
     const running = () => Date.now() < end;
     const usdc = (key: string) => registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
     const weth = registry.tokensOf(HUB).find((t) => t.symbol === 'WETH')!.address;
@@ -159,7 +161,9 @@ export async function benchSoak(ctx: BenchContext): Promise<void> {
     const sampling = (async () => {
       while (running()) {
         await sleep(Math.min(SAMPLE_SECONDS * 1000, Math.max(0, end - Date.now())));
-        for (const w of watched) w.samples.push(await sampleOf(w.adminPort));
+        // A service that does not answer its metrics is a finding, not the end of the soak.
+        for (const w of watched)
+          w.samples.push(await sampleOf(w.adminPort).catch(() => ({ at: Date.now(), rss: NaN, heap: NaN, loopP99Ms: NaN })));
       }
     })();
     await Promise.all([...traffic, sampling]);
@@ -173,7 +177,7 @@ export async function benchSoak(ctx: BenchContext): Promise<void> {
     );
     const outcome = await settled(platform.sql, submitted);
 
-    const ref = (w: Watched) => w.samples.find((s) => s.at - started >= WARM_UP_MINUTES * 60_000);
+    const ref = (w: Watched) => w.samples.find((s) => s.at - trafficFrom >= WARM_UP_MINUTES * 60_000 && Number.isFinite(s.rss));
     const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
     const rows = watched.map((w) => {
       const reference = ref(w);
@@ -189,7 +193,7 @@ export async function benchSoak(ctx: BenchContext): Promise<void> {
       '',
       `soak: ${MINUTES} min of steady mixed traffic on the devnet cluster (2 relay-tracker replicas, JetStream, 2 reference solvers, ${cpus().length} cores); every service sampled each ${SAMPLE_SECONDS} s`,
       `  traffic: reads ${tally.reads} (20/s), quotes ${tally.quotes} (2/s), builds for new users ${tally.builds} (2/s), swaps submitted ${tally.swaps} (4 wallets), portal sign-ins ${tally.signIns} (1 in 4 a wrong password)`,
-      `  swaps: ${outcome.solved} solved, ${outcome.failed} failed of ${submitted.length} submitted`,
+      `  swaps: ${outcome.solved} solved, ${outcome.failed} failed, ${outcome.pending} still unsettled 3 min after the traffic, of ${submitted.length} submitted`,
       `  reference: each service's own first sample ${WARM_UP_MINUTES} min in; resident memory growth from it to the last sample (target ≤ ${pct(GROWTH_LIMIT)}), and whether it rose at every sample after it (a climb)`,
       `  ${pad('service', 18)} ${pad('RSS at ref', 11)} ${pad('RSS at end', 11)} ${pad('growth', 8)} ${pad('climb', 14)} ${pad('heap at ref → end', 18)} event-loop p99 at ref → max after (ratio)`,
       ...rows.map(({ w, reference, last, growth, rising, loopMax }) =>
@@ -198,12 +202,13 @@ export async function benchSoak(ctx: BenchContext): Promise<void> {
           : `  ${pad(w.name, 18)} no sample after ${WARM_UP_MINUTES} min (BENCH_SOAK_MINUTES too short)`,
       ),
       `soak: ${
-        rows.every((r) => r.reference && r.growth <= GROWTH_LIMIT && r.rising !== true) && outcome.failed === 0
+        rows.every((r) => r.reference && r.growth <= GROWTH_LIMIT && r.rising !== true) && outcome.failed === 0 && outcome.pending === 0
           ? `every service within ${pct(GROWTH_LIMIT)} of its reference and none climbing; no swap failed`
           : `over the target: ${rows
               .filter((r) => !r.reference || r.growth > GROWTH_LIMIT || r.rising === true)
               .map((r) => r.w.name)
               .concat(outcome.failed ? [`${outcome.failed} swaps failed`] : [])
+              .concat(outcome.pending ? [`${outcome.pending} swaps unsettled`] : [])
               .join(', ')}`
       }`,
       '',

@@ -31,6 +31,8 @@ import { HubIntentStates } from './hub-intent-states';
 const OPEN_ON_CONNECT = 200;
 /** A backstop for a replica that died before its exclusivity timer fired. */
 const SWEEP_MS = 2_000;
+/** Lost hand-overs are a bus outage's: an intent is offered again for this long after its execution (a solver connecting later gets it anyway). */
+const REOFFER_FOR_MS = 3_600_000;
 /** How long a keyless execute's unknown transaction is remembered (at most this many at once). */
 const REMEMBER_UNKNOWN_MS = 5_000;
 const MAX_REMEMBERED = 10_000;
@@ -79,7 +81,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
           this.logger.warn({ err: error, solver: solver.name }, 'open intents not sent'),
         ),
     );
-    this.sweeper = setInterval(() => void this.openDue(), SWEEP_MS);
+    this.sweeper = setInterval(() => void this.openDue().then(() => this.offerAgain()), SWEEP_MS);
     this.sweeper.unref();
   }
 
@@ -238,12 +240,12 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     } catch (error) {
       this.logger.warn({ err: error }, 'intents past their exclusivity not opened; next sweep retries');
     }
-    await this.offerAgain();
   }
 
   /**
-   * Intents still open REOFFER_MS after they were last offered to everyone go out again, claimed
-   * by one replica: a hand-over lost on the bus (down at that moment) delays a swap, never strands it.
+   * Intents still open REOFFER_MS after they were last offered to everyone go out again (the
+   * quote's winner too), claimed by one replica, for REOFFER_FOR_MS after their execution: a
+   * hand-over lost on the bus (down at that moment) delays a swap, never strands it.
    */
   private async offerAgain(): Promise<void> {
     try {
@@ -252,11 +254,15 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
         WHERE intent_hash IN (
           SELECT intent_hash FROM quote_builder.executions
           WHERE status = 'posted' AND opened_to_all_at < now() - make_interval(secs => ${this.config.REOFFER_MS / 1000}::double precision)
+            AND created_at > now() - make_interval(secs => ${REOFFER_FOR_MS / 1000}::double precision)
             AND (deadline = 0 OR deadline >= extract(epoch FROM now()))
           ORDER BY opened_to_all_at LIMIT ${OPEN_ON_CONNECT} FOR UPDATE SKIP LOCKED)
         RETURNING intent_hash AS "intentHash", intent_tx_hash AS "intentTxHash", intent, deadline, quote_id AS "quoteId",
           exclusive_solver AS "exclusiveSolver", exclusive_until AS "exclusiveUntil", opened_to_all_at AS "openedToAllAt"`;
-      for (const row of rows) this.messaging.emit(Events.executionPosted, { frame: frameOf(row), audience: 'all' });
+      for (const row of rows) {
+        this.messaging.emit(Events.executionPosted, { frame: frameOf(row), audience: 'all' });
+        if (row.exclusiveSolver) this.messaging.emit(Events.executionPosted, { frame: frameOf(row), audience: 'winner' });
+      }
     } catch (error) {
       this.logger.warn({ err: error }, 'open intents not offered again; next sweep retries');
     }

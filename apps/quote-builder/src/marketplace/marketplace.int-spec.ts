@@ -272,19 +272,20 @@ describe('the solver marketplace across two quote-builder replicas over the real
     );
   });
 
-  it('offers an intent again while it stays open: a hand-over lost on the bus strands nothing', async () => {
+  it('offers an intent again while it stays open, its quote’s winner too: a hand-over lost on the bus strands nothing', async () => {
     const late = await register('late');
     await late.connect(b.url);
     await eventually(() => late.frames.some((f) => f.type === 'welcome'));
-    // Recorded and offered a minute ago, its hand-over lost (no frame ever reached a solver); still open, deadline ahead.
+    // Won by `late`'s quote, opened to all a minute ago, every hand-over lost (no frame reached a solver); still open, deadline ahead.
     const intentHash = `0x${'ab'.repeat(32)}`;
     const sql = new pg.Client({ connectionString: db.url });
     await sql.connect();
     try {
       await sql.query(
-        `INSERT INTO quote_builder.executions (intent_hash, intent_tx_hash, intent, deadline, status, opened_to_all_at, updated_at)
-         VALUES ($1, $2, '{"intentId":"1"}', $3, 'posted', now() - interval '1 minute', now())`,
-        [intentHash, `0x${'cd'.repeat(32)}`, Math.floor(Date.now() / 1000) + 3600],
+        `INSERT INTO quote_builder.executions
+           (intent_hash, intent_tx_hash, intent, deadline, status, exclusive_solver, exclusive_until, opened_to_all_at, updated_at)
+         VALUES ($1, $2, '{"intentId":"1"}', $3, 'posted', $4, now() - interval '61 seconds', now() - interval '1 minute', now())`,
+        [intentHash, `0x${'cd'.repeat(32)}`, Math.floor(Date.now() / 1000) + 3600, ids.late],
       );
       await eventually(() => late.frames.some((f) => f.type === 'execute' && f.intent_hash === intentHash), 10_000, 50);
       const { rows } = await sql.query(

@@ -1,6 +1,8 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import { DATABASE_POOL } from '@swap/service-kit';
 import pg from 'pg';
+import { SettlementChains } from '../settlement/settlement-chains';
+import { followedChains } from './log-decoding';
 
 /**
  * The chain followers' own connections: lease renewals and range commits never wait behind
@@ -11,10 +13,11 @@ import pg from 'pg';
 export class FollowerPool implements OnApplicationShutdown {
   readonly pool: pg.Pool;
 
-  /** On the service pool's database (the embedded default gives its own). */
-  constructor(@Inject(DATABASE_POOL) service: pg.Pool) {
+  /** On the service pool's database (the embedded default gives its own): one connection per followed chain and one for the leases. */
+  constructor(@Inject(DATABASE_POOL) service: pg.Pool, @Optional() chains?: SettlementChains) {
     const { connectionString, connectionTimeoutMillis, idleTimeoutMillis } = service.options;
-    this.pool = new pg.Pool({ connectionString, connectionTimeoutMillis, idleTimeoutMillis, max: 4 });
+    const max = chains ? followedChains(chains.registry).length + 1 : 4;
+    this.pool = new pg.Pool({ connectionString, connectionTimeoutMillis, idleTimeoutMillis, max });
     // A connection dropped by the server must not crash the process; the pool reconnects.
     this.pool.on('error', () => undefined);
   }
