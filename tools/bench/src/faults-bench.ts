@@ -44,15 +44,19 @@ export async function benchFaults(ctx: BenchContext): Promise<void> {
       prefix,
       // Every service reaches each dependency through a proxy the bench cuts; the solvers and the bench's own wallets do not.
       env: async ({ devnet, natsUrl, dataDir }) => {
-        const nats = await CutProxy.start('NATS', natsUrl);
-        const relay = await CutProxy.start('the relay API', devnet.relayApiUrl);
+        const started = async (name: string, url: string) => {
+          const proxy = await CutProxy.start(name, url);
+          proxies.push(proxy);
+          return proxy;
+        };
+        const nats = await started('NATS', natsUrl);
+        const relay = await started('the relay API', devnet.relayApiUrl);
         const profile = JSON.parse(readFileSync(devnet.profilePath, 'utf8')) as { chains: { hub?: boolean; rpcUrls: string[] }[] };
         const hubChain = profile.chains.find((c) => c.hub)!;
-        const hub = await CutProxy.start('the hub RPC', hubChain.rpcUrls[0]);
+        const hub = await started('the hub RPC', hubChain.rpcUrls[0]);
         hubChain.rpcUrls = [hub.rewrite(hubChain.rpcUrls[0])];
         const profilePath = join(dataDir, 'profile-through-proxies.json');
         writeFileSync(profilePath, JSON.stringify(profile));
-        proxies.push(nats, hub, relay);
         return {
           DATABASE_URL: database.rewrite(ctx.benchDatabaseUrl),
           REDIS_URL: redis.rewrite(ctx.redisUrl),
