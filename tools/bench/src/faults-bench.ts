@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { CutProxy } from './cut-proxy';
 import { startDevnetPlatform } from './devnet-platform';
 import type { BenchContext } from './oracle-bench';
-import { until } from './process-stats';
+import { sleep, until } from './process-stats';
 import { HUB, SwapMaker, type Prepared } from './settlement-swaps';
 
 const CUT_SECONDS = Number(process.env.BENCH_FAULTS_CUT_SECONDS ?? 30);
@@ -118,8 +118,11 @@ export async function benchFaults(ctx: BenchContext): Promise<void> {
       const restored = Date.now();
       await Promise.all(
         readiness.map(async (r) => {
-          while (!(await ready(r.url)) && Date.now() - restored < 60_000) await sleep(100);
-          phase.readyAfterMs.set(r.name, (await ready(r.url)) ? Date.now() - restored : Infinity);
+          for (;;) {
+            if (await ready(r.url)) return void phase.readyAfterMs.set(r.name, Date.now() - restored);
+            if (Date.now() - restored >= 60_000) return void phase.readyAfterMs.set(r.name, Infinity);
+            await sleep(100);
+          }
         }),
       );
       phase = calm;
@@ -196,8 +199,4 @@ async function outcomes(
 function refusedText(refused: Map<string, number>): string {
   const total = [...refused.values()].reduce((a, b) => a + b, 0);
   return total ? `${total} (${[...refused].map(([answer, n]) => (refused.size > 1 ? `${n}× ${answer}` : answer)).join(', ')})` : '';
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -69,11 +69,15 @@ export function pct(ratio: number): string {
   return `${(ratio * 100).toFixed(1)}%`;
 }
 
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
 export async function until(probe: () => boolean | Promise<boolean>, timeoutMs: number, message: string, everyMs = 100): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await probe())) {
     if (Date.now() > deadline) throw new Error(message);
-    await new Promise((r) => setTimeout(r, everyMs));
+    await sleep(everyMs);
   }
 }
 

@@ -1,12 +1,13 @@
 /** The soak part of `npm run bench -- soak`; see docs/development.md#the-soak-part. */
 import { migrateService } from '@swap/service-kit';
+import { intentRequestBody } from '@swap/testing';
 import { cpus } from 'node:os';
 import type pg from 'pg';
 import { partnerPortalApi } from '../../../apps/partner-portal-api/src/partner-portal-api.definition';
 import { parseMetrics } from '../../ops/src/prometheus-text';
 import { startDevnetPlatform } from './devnet-platform';
 import type { BenchContext } from './oracle-bench';
-import { pct, until } from './process-stats';
+import { pct, sleep, until } from './process-stats';
 import { HUB, SPOKE, submit, SwapMaker } from './settlement-swaps';
 
 const MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? 20);
@@ -121,18 +122,15 @@ export async function benchSoak(ctx: BenchContext): Promise<void> {
         tally.builds.run(async () => {
           const user = `0x${(0xc0000000 + Math.floor(Math.random() * 2 ** 31)).toString(16).padStart(40, '0')}`;
           const body = {
-            srcChainKey: SPOKE,
-            dstChainKey: HUB,
-            inputToken: usdc(SPOKE),
-            outputToken: weth,
-            inputAmount: '2500000',
-            minOutputAmount: '1',
+            ...intentRequestBody({
+              srcChainKey: SPOKE,
+              dstChainKey: HUB,
+              inputToken: usdc(SPOKE),
+              outputToken: weth,
+              inputAmount: '2500000',
+              user,
+            }),
             deadline,
-            allowPartialFill: false,
-            srcAddress: user,
-            dstAddress: user,
-            solver: '0x0000000000000000000000000000000000000000',
-            data: '0x',
           };
           return (await drain(await post(`${gateway}/v1/swaps/intents`, body))) === 200;
         }),
@@ -291,8 +289,4 @@ async function settled(sql: pg.Pool, txHashes: string[]): Promise<{ solved: numb
   );
   const of = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
   return { solved: of('solved'), failed: of('failed'), pending: txHashes.length - of('solved') - of('failed') };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

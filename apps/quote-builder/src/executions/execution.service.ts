@@ -20,7 +20,7 @@ import { ServiceMetrics, type Logger } from '@swap/observability';
 import { Counter } from 'prom-client';
 import { LOGGER } from '@swap/service-kit';
 import type { Address, Hex } from 'viem';
-import { PrismaClient, type Prisma } from '../generated/prisma/client';
+import { Prisma, PrismaClient } from '../generated/prisma/client';
 import { SolverConnections } from '../marketplace/solver-connections';
 import type { AuthenticatedSolver } from '../marketplace/solver-registry.service';
 import { QuoteBuilderConfig } from '../quote-builder.config';
@@ -31,6 +31,11 @@ import { HubIntentStates } from './hub-intent-states';
 const OPEN_ON_CONNECT = 200;
 /** A backstop for a replica that died before its exclusivity timer fired. */
 const SWEEP_MS = 2_000;
+/** An executions row as ExecutionRow reads it, for RETURNING. */
+const EXECUTION_ROW = Prisma.raw(
+  `intent_hash AS "intentHash", intent_tx_hash AS "intentTxHash", intent, deadline, quote_id AS "quoteId",
+   exclusive_solver AS "exclusiveSolver", exclusive_until AS "exclusiveUntil", opened_to_all_at AS "openedToAllAt"`,
+);
 /** Lost hand-overs are a bus outage's: an intent is offered again for this long after its execution (a solver connecting later gets it anyway). */
 const REOFFER_FOR_MS = 3_600_000;
 /** How long a keyless execute's unknown transaction is remembered (at most this many at once). */
@@ -234,9 +239,8 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
       const rows = await this.db.$queryRaw<ExecutionRow[]>`
         UPDATE quote_builder.executions SET opened_to_all_at = now()
         WHERE status = 'posted' AND opened_to_all_at IS NULL AND exclusive_until <= now()
-        RETURNING intent_hash AS "intentHash", intent_tx_hash AS "intentTxHash", intent, deadline, quote_id AS "quoteId",
-          exclusive_solver AS "exclusiveSolver", exclusive_until AS "exclusiveUntil", opened_to_all_at AS "openedToAllAt"`;
-      for (const row of rows) this.messaging.emit(Events.executionPosted, { frame: frameOf(row), audience: 'all' });
+        RETURNING ${EXECUTION_ROW}`;
+      this.offer(rows, { winnerToo: false });
     } catch (error) {
       this.logger.warn({ err: error }, 'intents past their exclusivity not opened; next sweep retries');
     }
@@ -257,14 +261,19 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
             AND created_at > now() - make_interval(secs => ${REOFFER_FOR_MS / 1000}::double precision)
             AND (deadline = 0 OR deadline >= extract(epoch FROM now()))
           ORDER BY opened_to_all_at LIMIT ${OPEN_ON_CONNECT} FOR UPDATE SKIP LOCKED)
-        RETURNING intent_hash AS "intentHash", intent_tx_hash AS "intentTxHash", intent, deadline, quote_id AS "quoteId",
-          exclusive_solver AS "exclusiveSolver", exclusive_until AS "exclusiveUntil", opened_to_all_at AS "openedToAllAt"`;
-      for (const row of rows) {
-        this.messaging.emit(Events.executionPosted, { frame: frameOf(row), audience: 'all' });
-        if (row.exclusiveSolver) this.messaging.emit(Events.executionPosted, { frame: frameOf(row), audience: 'winner' });
-      }
+        RETURNING ${EXECUTION_ROW}`;
+      this.offer(rows, { winnerToo: true });
     } catch (error) {
       this.logger.warn({ err: error }, 'open intents not offered again; next sweep retries');
+    }
+  }
+
+  /** To every replica's solvers; the "all" audience leaves out the quote's winner, whom `winnerToo` adds. */
+  private offer(rows: ExecutionRow[], options: { winnerToo: boolean }): void {
+    for (const row of rows) {
+      const frame = frameOf(row);
+      this.messaging.emit(Events.executionPosted, { frame, audience: 'all' });
+      if (options.winnerToo && row.exclusiveSolver) this.messaging.emit(Events.executionPosted, { frame, audience: 'winner' });
     }
   }
 
