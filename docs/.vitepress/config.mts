@@ -1,8 +1,32 @@
 // The docs as a browsable site: `npm run docs:build` writes dist/docs (not needed to read
 // them: the Markdown reads as it is on disk or on GitHub). Headings get GitHub's anchors,
 // the same slugs the link check (tools/docs) holds every link to.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitepress';
 import { slugify } from '../../tools/docs/src/links';
+
+type Item = { text: string; link: string };
+const DOCS = join(__dirname, '..');
+
+/** Every page under the folder (sub-folders too), titled by its first heading. */
+function pagesIn(folder: string): Item[] {
+  return readdirSync(join(DOCS, folder))
+    .sort()
+    .flatMap((name): Item[] => {
+      const path = join(folder, name);
+      if (statSync(join(DOCS, path)).isDirectory()) return pagesIn(path);
+      if (!name.endsWith('.md')) return [];
+      const title = /^# (.+)$/m.exec(readFileSync(join(DOCS, path), 'utf8'))?.[1] ?? name;
+      return [{ text: title.replace(/`/g, ''), link: `/${path.replace(/\.md$/, '')}` }];
+    });
+}
+
+/** The reading order given first, then every other page of the folder: none is left out of the sidebar. */
+function section(folder: string, ordered: Item[]): Item[] {
+  const listed = new Set(ordered.map((item) => item.link));
+  return [...ordered, ...pagesIn(folder).filter((page) => !listed.has(page.link))];
+}
 
 const integrators = [
   { text: 'Quick start', link: '/integrators/quick-start' },
@@ -47,9 +71,9 @@ export default defineConfig({
   description: 'Cross-network swap platform: integrators, operators, architecture, development',
   outDir: '../dist/docs',
   cacheDir: '../dist/.vitepress-cache',
-  // Links that leave docs/ (the README, libs/swap-client/README.md, tools/devnet/CONTRACTS.md)
+  // Links that leave docs/ (the README, libs/swap-client/README.md, tools/devnet/CONTRACTS.md, examples/)
   // are the repository's files, not pages of this site; the link check covers them.
-  ignoreDeadLinks: [/^(\.\/)?(\.\.\/)+(README|libs|tools)\b/],
+  ignoreDeadLinks: [/^(\.\/)?(\.\.\/)+(README|libs|tools|examples)\b/],
   markdown: { anchor: { slugify } },
   themeConfig: {
     nav: [
@@ -60,9 +84,9 @@ export default defineConfig({
     ],
     sidebar: [
       { text: 'Contents', link: '/' },
-      { text: 'Integrators', items: integrators },
-      { text: 'Operators', items: operators },
-      { text: 'Architecture', items: architecture },
+      { text: 'Integrators', items: section('integrators', integrators) },
+      { text: 'Operators', items: section('operators', operators) },
+      { text: 'Architecture', items: section('architecture', architecture) },
       { text: 'Contributors', items: [{ text: 'Development', link: '/development' }] },
     ],
     outline: { level: [2, 3] },

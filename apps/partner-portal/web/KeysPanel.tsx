@@ -10,16 +10,7 @@ function nameProblem(name: string): string {
   return '';
 }
 
-/**
- * An organisation's keys. Owners and admins create and revoke; members read. After a create
- * that failed with 503 or never answered, creating stays blocked until the list has been
- * refreshed, and a key that appeared meanwhile is offered for revocation (spec, rule 11).
- */
-/**
- * Organisations whose last create did not complete: the key ids known before it. Kept in
- * sessionStorage, so switching organisations or reloading the page keeps the block until
- * the list has been fetched again, and that fetch still marks the key nobody saw.
- */
+/** Organisations whose last create did not complete, with the key ids known before it (docs/integrators/partner-portal.md#the-web-ui). */
 const unconfirmedCreates = {
   key: (orgId: string) => `portal:unconfirmed-create:${orgId}`,
   get(orgId: string): Set<string> | undefined {
@@ -34,6 +25,7 @@ const unconfirmedCreates = {
   },
 };
 
+/** An organisation's keys: owners and admins create and revoke, members read. */
 export function KeysPanel({ membership, onGone }: { membership: Membership; onGone: () => void }) {
   const manager = membership.role !== 'member';
   const [keys, setKeys] = useState<ApiKey[]>();

@@ -4,8 +4,8 @@ import {
   INTENT_TUPLE,
   SPOKE_ABI,
   intentHash,
-  loadChainRegistry,
-  type ChainRegistry,
+  loadChainDirectory,
+  type ChainDirectory,
 } from '@swap/chains';
 import {
   generateKeyPair,
@@ -59,7 +59,7 @@ const HUB_CALLS = [
 describe('unsigned transactions on the devnet, signed and sent', () => {
   let devnet: Devnet;
   let dataDir: string;
-  let registry: ChainRegistry;
+  let directory: ChainDirectory;
   let builders: BuildServices | undefined;
   let gateway: string;
   const user = privateKeyToAccount(DEV_KEYS[1]); // demo wallet 1
@@ -67,7 +67,7 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
 
   const clients = new Map<string, { read: PublicClient; send: (tx: EvmTx) => Promise<Hex> }>();
   const chain = (key: string) => clients.get(key)!;
-  const token = (key: string, symbol: string) => registry.tokensOf(key).find((t) => t.symbol === symbol)!.address as Address;
+  const token = (key: string, symbol: string) => directory.tokensOf(key).find((t) => t.symbol === symbol)!.address as Address;
   const post = async <T>(path: string, body: unknown): Promise<{ status: number; body: T }> => {
     const res = await fetch(`${gateway}${path}`, {
       method: 'POST',
@@ -102,8 +102,8 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'devnet-e2e-'));
     devnet = await startDevnet({ dataDir, basePort: 0 });
-    registry = loadChainRegistry(devnet.profilePath);
-    for (const c of registry.chains.filter((x) => x.type === 'EVM')) {
+    directory = loadChainDirectory(devnet.profilePath);
+    for (const c of directory.chains.filter((x) => x.type === 'EVM')) {
       const viemChain = defineChain({
         id: c.chainId as number,
         name: c.name,
@@ -147,20 +147,20 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     const body = await request({});
     const before = await post<{ valid: boolean; spender: string }>('/v1/swaps/allowance/check', body);
     expect(before.body).toMatchObject({ valid: false, approvalRequired: true });
-    expect(before.body.spender.toLowerCase()).toBe(registry.hub.contracts!.intents!.toLowerCase());
+    expect(before.body.spender.toLowerCase()).toBe(directory.hub.contracts!.intents!.toLowerCase());
     const approve = await post<{ tx: EvmTx }>('/v1/swaps/approve', body);
     await sendAndWait('0x92.sonic', approve.body.tx);
     expect((await post<{ valid: boolean }>('/v1/swaps/allowance/check', body)).body.valid).toBe(true);
 
     const built = await post<BuildResponse>('/v1/swaps/intents', body);
     expect(built.status).toBe(200);
-    expect(built.body.tx).toMatchObject({ to: registry.hub.contracts!.intents, value: '0' });
+    expect(built.body.tx).toMatchObject({ to: directory.hub.contracts!.intents, value: '0' });
     expect(built.body.intent).toMatchObject({ creator: user.address, inputAmount: '2500000', srcChain: '146', dstChain: '23', data: '0x' });
     expect(built.body.relayData.payload).toBe(built.body.tx.data);
     const receipt = await sendAndWait('0x92.sonic', built.body.tx);
     const event = decodeEventLog({
       abi: INTENTS_ABI,
-      ...receipt.logs.find((l) => l.address.toLowerCase() === registry.hub.contracts!.intents!.toLowerCase())!,
+      ...receipt.logs.find((l) => l.address.toLowerCase() === directory.hub.contracts!.intents!.toLowerCase())!,
     });
     expect(event.eventName).toBe('IntentCreated');
     expect((event.args as { intentHash: Hex }).intentHash).toBe(intentHash(built.body.intent));
@@ -210,17 +210,17 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     });
     const built = await post<BuildResponse>('/v1/swaps/intents', body);
     expect(built.status).toBe(200);
-    const spoke = registry.findChain('0xa4b1.arbitrum')!;
+    const spoke = directory.findChain('0xa4b1.arbitrum')!;
     expect(built.body.tx).toMatchObject({ to: spoke.assetManager, value: '50000000000000000' });
     const hubWallet = await chain('0x92.sonic').read.readContract({
-      address: registry.hub.contracts!.hubWalletFactory as Address,
+      address: directory.hub.contracts!.hubWalletFactory as Address,
       abi: HUB_WALLET_FACTORY_ABI,
       functionName: 'getDeployedAddress',
       args: [23n, user.address.toLowerCase() as Hex],
     });
     expect(built.body.intent).toMatchObject({ creator: hubWallet, srcChain: '23', dstChain: '30' });
     expect(built.body.intent.inputToken.toLowerCase()).toBe(
-      registry.findToken(spoke.key, '0x0000000000000000000000000000000000000000')!.hubAsset.toLowerCase(),
+      directory.findToken(spoke.key, '0x0000000000000000000000000000000000000000')!.hubAsset.toLowerCase(),
     );
     const receipt = await sendAndWait('0xa4b1.arbitrum', built.body.tx);
     const message = receipt.logs
@@ -256,7 +256,7 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     });
     const check = await post<{ valid: boolean; spender: string }>('/v1/swaps/allowance/check', body);
     expect(check.body.valid).toBe(false);
-    expect(check.body.spender.toLowerCase()).toBe(registry.findChain('0x2105.base')!.assetManager!.toLowerCase());
+    expect(check.body.spender.toLowerCase()).toBe(directory.findChain('0x2105.base')!.assetManager!.toLowerCase());
     await sendAndWait('0x2105.base', (await post<{ tx: EvmTx }>('/v1/swaps/approve', body)).body.tx);
     expect((await post<{ valid: boolean }>('/v1/swaps/allowance/check', body)).body.valid).toBe(true);
     const built = await post<BuildResponse>('/v1/swaps/intents', body);
@@ -269,7 +269,7 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     await sendAndWait('0x2105.base', built.body.tx);
     const state = () =>
       chain('0x92.sonic').read.readContract({
-        address: registry.hub.contracts!.intents as Address,
+        address: directory.hub.contracts!.intents as Address,
         abi: INTENTS_ABI,
         functionName: 'intentStates',
         args: [intentHash(built.body.intent) as Hex],
@@ -277,7 +277,7 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     await eventually(async () => (await state())[0], 15_000, 100);
 
     const cancel = await post<{ tx: EvmTx }>('/v1/swaps/intents/cancel', { srcChainKey: '0x2105.base', intent: built.body.intent });
-    expect(cancel.body.tx.to).toBe(registry.findChain('0x2105.base')!.connection);
+    expect(cancel.body.tx.to).toBe(directory.findChain('0x2105.base')!.connection);
     const sent = await sendAndWait('0x2105.base', cancel.body.tx);
     expect(decodeEventLog({ abi: SPOKE_ABI, ...sent.logs[0] }).eventName).toBe('Message');
     // Cancelled on the hub, then the refund comes back to Base: all but the partner fee.
@@ -299,7 +299,7 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     });
     const built = await post<AnyBuildResponse & { tx: SolanaTx }>('/v1/swaps/intents', body);
     expect(built.status).toBe(200);
-    const program = registry.findChain('solana')!.assetManager!;
+    const program = directory.findChain('solana')!.assetManager!;
     expect(built.body.tx).toMatchObject({ from: solUser, to: program, encoding: 'base64' });
     const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(built.body.tx.data));
     expect(Object.entries(transaction.signatures)).toEqual([[solUser, null]]); // the fee payer's slot, empty
@@ -328,13 +328,13 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     expect(accounts[1]).toBe('11111111111111111111111111111111'); // the system program
     expect(accounts[3]).not.toBe(program); // native SOL: the native vault is there…
     expect([accounts[4], accounts[5], accounts[7]]).toEqual([program, program, program]); // …token vault, token account and mint absent
-    expect(accounts[8]).toBe(registry.findChain('solana')!.connection);
+    expect(accounts[8]).toBe(directory.findChain('solana')!.connection);
     const { keccak256 } = await import('viem');
     // transfer(amount u64, to bytes, data bytes): the chain holds keccak256 of the hub calls (relayData.payload).
     const data = Buffer.from(instruction.data!);
     expect(data.subarray(0, 8)).toEqual(Buffer.from([163, 52, 200, 231, 140, 3, 69, 186]));
     const hubWallet = await chain('0x92.sonic').read.readContract({
-      address: registry.hub.contracts!.hubWalletFactory as Address,
+      address: directory.hub.contracts!.hubWalletFactory as Address,
       abi: HUB_WALLET_FACTORY_ABI,
       functionName: 'getDeployedAddress',
       args: [1n, toHex(getAddressEncoder().encode(solUser) as Uint8Array)],

@@ -1,4 +1,4 @@
-import { loadChainRegistry, type ChainRegistry } from '@swap/chains';
+import { loadChainDirectory, type ChainDirectory } from '@swap/chains';
 import type { EvmTx, SubmissionStatusResponse } from '@swap/contracts';
 import { eventually, jsonOf } from '@swap/testing';
 import {
@@ -24,15 +24,15 @@ export type Status = SubmissionStatusResponse['data'];
  * API through the gateway (JSON in, JSON out), to run swaps the way an integrator does.
  */
 export class DevnetWallet {
-  readonly registry: ChainRegistry;
+  readonly directory: ChainDirectory;
   private readonly clients = new Map<string, { read: PublicClient; write: WalletClient }>();
 
   constructor(
     private readonly platform: Platform,
     readonly user: PrivateKeyAccount,
   ) {
-    this.registry = loadChainRegistry(platform.devnet!.profilePath);
-    for (const c of this.registry.chains.filter((x) => x.type === 'EVM')) {
+    this.directory = loadChainDirectory(platform.devnet!.profilePath);
+    for (const c of this.directory.chains.filter((x) => x.type === 'EVM')) {
       const chain = defineChain({
         id: c.chainId as number,
         name: c.name,
@@ -47,7 +47,7 @@ export class DevnetWallet {
   }
 
   token(chainKey: string, symbol: string): Address {
-    return this.registry.tokensOf(chainKey).find((t) => t.symbol === symbol)!.address as Address;
+    return this.directory.tokensOf(chainKey).find((t) => t.symbol === symbol)!.address as Address;
   }
 
   async post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {

@@ -5,8 +5,8 @@ import {
   decodeHubCalls,
   intentFromTuple,
   intentHash,
-  loadChainRegistry,
-  type ChainRegistry,
+  loadChainDirectory,
+  type ChainDirectory,
 } from '@swap/chains';
 import type {
   AllowanceCheckResponse,
@@ -63,7 +63,7 @@ const same = (a: string, b: string) => expect(a.toLowerCase()).toBe(b.toLowerCas
 describe('the mainnet profile, against local stand-ins of the mainnet RPC endpoints', () => {
   let standIn: MainnetStandIn;
   /** The profile exactly as built in (no RPC endpoints): what the services must answer from. */
-  const mainnet: ChainRegistry = loadChainRegistry('mainnet');
+  const mainnet: ChainDirectory = loadChainDirectory('mainnet');
   let builders: BuildServices | undefined;
   let gateway: string;
   const user = privateKeyToAccount(DEV_KEYS[1]);

@@ -1,4 +1,4 @@
-import { INTENTS_ABI, loadChainRegistry, type ChainRegistry } from '@swap/chains';
+import { INTENTS_ABI, loadChainDirectory, type ChainDirectory } from '@swap/chains';
 import type { BuildResponse, EvmTx } from '@swap/contracts';
 import { eventually, HermesDouble, intentRequestBody, jsonOf, LogCapture } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -36,7 +36,7 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
   const user = privateKeyToAccount(DEV_KEYS[1]);
   let platform: Platform;
   let dataDir: string;
-  let registry: ChainRegistry;
+  let directory: ChainDirectory;
   let hub: PublicClient;
   let wallet: WalletClient;
   let gateway: string;
@@ -48,7 +48,7 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
       { id: FEED.USDC, price: '100000000', expo: -8, publishTime: now },
     ]);
   };
-  const token = (symbol: string) => registry.tokensOf('0x92.sonic').find((t) => t.symbol === symbol)!.address as Address;
+  const token = (symbol: string) => directory.tokensOf('0x92.sonic').find((t) => t.symbol === symbol)!.address as Address;
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${gateway}${path}`, {
       method: 'POST',
@@ -109,8 +109,8 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
       solverEnv: { PRICE_REFRESH_MS: '200' },
     });
     gateway = platform.gatewayUrl;
-    registry = loadChainRegistry(platform.devnet!.profilePath);
-    const rpc = registry.hub.rpcUrls![0];
+    directory = loadChainDirectory(platform.devnet!.profilePath);
+    const rpc = directory.hub.rpcUrls![0];
     const chain = defineChain({
       id: 146,
       name: 'hub',
@@ -180,7 +180,7 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
     const fill = await hub.getTransactionReceipt({ hash: solved.fillTxHash });
     expect(fill.from.toLowerCase()).toBe(tight.toLowerCase());
     const filled = fill.logs
-      .filter((l) => l.address.toLowerCase() === registry.hub.contracts!.intents!.toLowerCase())
+      .filter((l) => l.address.toLowerCase() === directory.hub.contracts!.intents!.toLowerCase())
       .map((l) => decodeEventLog({ abi: INTENTS_ABI, data: l.data, topics: l.topics }))
       .find((e) => e.eventName === 'IntentFilled');
     expect(filled?.args).toMatchObject({
@@ -213,7 +213,7 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
     await new Promise((r) => setTimeout(r, 800));
     expect((await post('/v1/swaps/intents/status', { intentTxHash: orderTx })).body.status).toBe(2);
     const [exists] = await hub.readContract({
-      address: registry.hub.contracts!.intents as Address,
+      address: directory.hub.contracts!.intents as Address,
       abi: INTENTS_ABI,
       functionName: 'intentStates',
       args: [hash as Hex],
@@ -249,7 +249,7 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
     expect(failing.body.code).toBe('TRANSACTION_WOULD_FAIL');
 
     // More native ETH than the wallet holds: the node refuses it, and that is the transaction's fault.
-    const eth = registry.tokensOf('0xa4b1.arbitrum').find((t) => t.symbol === 'ETH')!.address as Address;
+    const eth = directory.tokensOf('0xa4b1.arbitrum').find((t) => t.symbol === 'ETH')!.address as Address;
     const deposit = await post('/v1/swaps/limit-orders', {
       ...intentBody(eth, weth, parseUnits('1000000', 18).toString()),
       srcChainKey: '0xa4b1.arbitrum',

@@ -1,4 +1,4 @@
-import { loadChainRegistry, type ChainRegistry } from '@swap/chains';
+import { loadChainDirectory, type ChainDirectory } from '@swap/chains';
 import { eventually, LogCapture } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,13 +38,13 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
   const user = privateKeyToAccount(DEV_KEYS[2]);
   let platform: Platform;
   let dataDir: string;
-  let registry: ChainRegistry;
+  let directory: ChainDirectory;
   let contract: OpenApiContract;
   /** The typed client (libs/swap-client), every answer it receives checked against the document. */
   const typed = () => createSwapClient({ baseUrl: platform.gatewayUrl, middleware: [contractMiddleware(contract)] });
   const clients = new Map<string, { read: PublicClient; write: WalletClient }>();
 
-  const token = (key: string, symbol: string) => registry.tokensOf(key).find((t) => t.symbol === symbol)!.address as Address;
+  const token = (key: string, symbol: string) => directory.tokensOf(key).find((t) => t.symbol === symbol)!.address as Address;
   /** One request through the gateway, checked against the document. */
   const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Exchange> => {
     const res = await fetch(`${platform.gatewayUrl}${path}`, {
@@ -92,8 +92,8 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
       env: { STEP_POLL_MS: '150', SIMULATION_TICK_MS: '200', FLUSH_INTERVAL_MS: '200', SCRYPT_LOG_N: '10' },
       solverEnv: { PRICE_REFRESH_MS: '300' },
     });
-    registry = loadChainRegistry(platform.devnet!.profilePath);
-    for (const c of registry.chains.filter((x) => x.type === 'EVM')) {
+    directory = loadChainDirectory(platform.devnet!.profilePath);
+    for (const c of directory.chains.filter((x) => x.type === 'EVM')) {
       const chain = defineChain({
         id: c.chainId as number,
         name: c.name,
@@ -260,17 +260,17 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     expect((await client.explorer.volumeStats()).filledCount).toBeGreaterThanOrEqual(1);
     await client.explorer.partners();
     await client.explorer.partnerSummary(user.address);
-    expect(await client.explorer.chains()).toEqual(registry.chains.map((c) => c.key));
+    expect(await client.explorer.chains()).toEqual(directory.chains.map((c) => c.key));
     expect((await client.explorer.relayChainIdMap())[swap.src]).toBe(23);
     // The chain map: the three ids of each chain in one place.
     expect((await client.explorer.chainMap()).find((c) => c.key === swap.src)).toEqual({
       key: swap.src,
-      name: registry.findChain(swap.src)!.name,
+      name: directory.findChain(swap.src)!.name,
       type: 'EVM',
       evmChainId: 42161,
       relayChainId: 23,
       hub: false,
-      aliases: registry.findChain(swap.src)!.aliases,
+      aliases: directory.findChain(swap.src)!.aliases,
     });
     const assets = await client.explorer.hubAssets();
     expect(assets[swap.src]![token(swap.src, 'USDC')]).toMatchObject({ symbol: 'USDC', asset: expect.stringMatching(/^0x/) });
@@ -302,7 +302,7 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     expect(value(1)).toEqual(found);
     expect(value(2).items.map((i: any) => i.intentHash)).toContain(status.intentHash);
     expect(value(3)).toEqual(await client.explorer.orderbook({ offset: '0', limit: '10' }));
-    expect(value(4)).toEqual(registry.chains.map((c) => c.key));
+    expect(value(4)).toEqual(directory.chains.map((c) => c.key));
     expect(value(5)).toEqual(await client.tokens());
     expect(value(6)).toEqual(await client.tokensOf(swap.src));
     expect(value(7)).toEqual(assets);

@@ -1,4 +1,4 @@
-import { INTENTS_ABI, loadChainRegistry, type ChainRegistry } from '@swap/chains';
+import { INTENTS_ABI, loadChainDirectory, type ChainDirectory } from '@swap/chains';
 import type { BuildResponse, EvmTx } from '@swap/contracts';
 import { migrateService } from '@swap/service-kit';
 import {
@@ -59,7 +59,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
   let devnet: Devnet;
   let dataDir: string;
   let db: { url: string; drop: () => Promise<void> };
-  let registry: ChainRegistry;
+  let directory: ChainDirectory;
   const processes: Spawned[] = [];
   const replicas: (Spawned | undefined)[] = [];
   const solvers: ReferenceSolver[] = [];
@@ -85,7 +85,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'chaos-'));
     devnet = await startDevnet({ dataDir, basePort: 0 });
-    registry = loadChainRegistry(devnet.profilePath);
+    directory = loadChainDirectory(devnet.profilePath);
     db = await createTestDatabase();
     for (const d of [quoteBuilder, relayTracker, oracleCandles, keyRegistry]) await migrateService(db.url, d);
     common = {
@@ -180,7 +180,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     await bus.close();
 
     // Two reference solvers, connected straight to quote-builder, pricing from the oracle.
-    const hub = registry.hub;
+    const hub = directory.hub;
     solvers.push(
       ...(await registerAndStartSolvers({
         quoteBuilderUrl: quote.url,
@@ -207,7 +207,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
   it('carries every swap to solved, each relay and fill once, each history strictly in the spec’s order', async () => {
     const clients = new Map<string, PublicClient>();
     const chainOf = (key: string) => {
-      const c = registry.findChain(key)!;
+      const c = directory.findChain(key)!;
       return defineChain({
         id: c.chainId as number,
         name: c.name,
@@ -264,7 +264,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
       await Promise.all(
         wallets.map(async (account, w) => {
           for (const key of ['0x92.sonic', '0xa4b1.arbitrum']) {
-            const usdc = registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
+            const usdc = directory.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
             const approval = await post('/v1/swaps/approve', {
               ...body(key, usdc, account.address),
               inputAmount: maxUint256.toString(),
@@ -276,7 +276,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
           }
           for (let i = 0; i < SWAPS / wallets.length; i++) {
             const key = i % 2 === 0 ? '0x92.sonic' : '0xa4b1.arbitrum';
-            const usdc = registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
+            const usdc = directory.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
             const built = await post('/v1/swaps/intents', {
               ...body(key, usdc, account.address),
               deadline,
@@ -369,7 +369,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
 
     // On the hub: each intent created once (for a spoke source: one delivery of its relay) and filled once.
     const hub = clients.get('0x92.sonic')!;
-    const logs = await hub.getLogs({ address: registry.hub.contracts!.intents as Address, fromBlock: 0n, toBlock: 'latest' });
+    const logs = await hub.getLogs({ address: directory.hub.contracts!.intents as Address, fromBlock: 0n, toBlock: 'latest' });
     const created = new Map<string, number>();
     const filled = new Map<string, number>();
     for (const log of logs) {
@@ -391,7 +391,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
   });
 
   function body(srcChainKey: string, usdc: string, user: string) {
-    const hubWeth = registry.tokensOf('0x92.sonic').find((t) => t.symbol === 'WETH')!.address;
+    const hubWeth = directory.tokensOf('0x92.sonic').find((t) => t.symbol === 'WETH')!.address;
     return intentRequestBody({
       srcChainKey,
       dstChainKey: '0x92.sonic',

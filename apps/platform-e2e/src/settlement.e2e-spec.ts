@@ -1,4 +1,4 @@
-import { INTENTS_ABI, loadChainRegistry, type ChainRegistry } from '@swap/chains';
+import { INTENTS_ABI, loadChainDirectory, type ChainDirectory } from '@swap/chains';
 import type { BuildResponse, EvmTx, Intent, SubmissionStatusResponse } from '@swap/contracts';
 import { eventually, intentRequestBody, jsonOf, LogCapture, readEventStream } from '@swap/testing';
 import { randomBytes } from 'node:crypto';
@@ -40,12 +40,12 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
   const user = privateKeyToAccount(DEV_KEYS[3]);
   let platform: Platform;
   let dataDir: string;
-  let registry: ChainRegistry;
+  let directory: ChainDirectory;
   let gateway: string;
   const clients = new Map<string, { read: PublicClient; write: WalletClient }>();
   let spokeToSpoke: { built: BuildResponse; txHash: Hex; done: Status } | undefined;
 
-  const token = (key: string, symbol: string) => registry.tokensOf(key).find((t) => t.symbol === symbol)!.address as Address;
+  const token = (key: string, symbol: string) => directory.tokensOf(key).find((t) => t.symbol === symbol)!.address as Address;
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(`${gateway}${path}`, {
       method: 'POST',
@@ -154,8 +154,8 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
       solverEnv: { PRICE_REFRESH_MS: '300' },
     });
     gateway = platform.gatewayUrl;
-    registry = loadChainRegistry(platform.devnet!.profilePath);
-    for (const c of registry.chains.filter((x) => x.type === 'EVM')) {
+    directory = loadChainDirectory(platform.devnet!.profilePath);
+    for (const c of directory.chains.filter((x) => x.type === 'EVM')) {
       const chain = defineChain({
         id: c.chainId as number,
         name: c.name,
@@ -250,16 +250,16 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
 
   it('sends each transition of a swap submitted with an organisation’s key to its webhook endpoint, in order, every signature valid', async () => {
     // An organisation and its key (the operator routes of key-registry answer loopback callers in the embedded default).
-    const registry = platform.services.find((s) => s.name === 'key-registry')!.url;
+    const keyRegistry = platform.services.find((s) => s.name === 'key-registry')!.url;
     const org = await jsonOf(
-      await fetch(`${registry}/ops/organisations`, {
+      await fetch(`${keyRegistry}/ops/organisations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'Hooks Inc' }),
       }),
     );
     const created = await jsonOf(
-      await fetch(`${registry}/ops/organisations/${org.id}/keys`, {
+      await fetch(`${keyRegistry}/ops/organisations/${org.id}/keys`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'hooks' }),
@@ -299,8 +299,8 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
 
   it('answers the relay routes: packets of the source and of the fill, relay data of an intent or a submission, an untracked submit', async () => {
     const { built, txHash, done } = spokeToSpoke!;
-    const arbitrum = registry.getChain('0xa4b1.arbitrum');
-    const hub = registry.hub;
+    const arbitrum = directory.getChain('0xa4b1.arbitrum');
+    const hub = directory.hub;
     // The source's message to the hub, by relay chain id; the fill's delivery to Base, by chain key and the public client's field name.
     const toHub = await post('/v1/swaps/intents/packet', {
       chainId: arbitrum.relayChainId,
@@ -319,7 +319,7 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     const delivery = await post('/v1/swaps/intents/packet', { chainId: hub.key, fillTxHash: done.result!.fillTxHash, timeout: 2000 });
     expect(delivery.body).toMatchObject({
       status: 'executed',
-      dstChainId: Number(registry.getChain('0x2105.base').relayChainId),
+      dstChainId: Number(directory.getChain('0x2105.base').relayChainId),
       dstTxHash: done.result!.deliveryTxHash,
     });
     const none = await post('/v1/swaps/intents/packet', { chainId: hub.relayChainId, fillTxHash: `0x${'ab'.repeat(32)}`, timeout: 300 });
@@ -492,7 +492,7 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     await eventually(
       async () => {
         const [exists] = await clients.get('0x92.sonic')!.read.readContract({
-          address: registry.hub.contracts!.intents as Address,
+          address: directory.hub.contracts!.intents as Address,
           abi: INTENTS_ABI,
           functionName: 'intentStates',
           args: [intentHash as Hex],

@@ -7,7 +7,7 @@ import { ChainIndex } from './chain-events/chain-index';
 import { FollowerPool } from './chain-events/follower-pool';
 import { ExplorerController } from './explorer/explorer.controller';
 import { ExplorerReads } from './explorer/explorer-reads';
-import { SwapLookups } from './explorer/swap-lookup';
+import { SwapLookups } from './explorer/swap-lookups';
 import { RelayHandlers } from './relay/relay.handlers';
 import { RelayLookups } from './relay/relay-lookups';
 import { RelayTrackerConfig } from './relay-tracker.config';

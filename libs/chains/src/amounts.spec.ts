@@ -1,5 +1,5 @@
 import { fromHubAmount, lessSlippage, rescale, toHubAmount } from './amounts';
-import type { TokenInfo } from './chain-registry';
+import type { TokenInfo } from './chain-directory';
 
 const token = (decimals: number, hubDecimals?: number): TokenInfo => ({
   symbol: 'T',

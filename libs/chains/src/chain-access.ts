@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@swap/contracts';
-import type { ChainInfo, ChainRegistry } from './chain-registry';
+import type { ChainInfo, ChainDirectory } from './chain-directory';
 import { EvmAdapter, type RpcObserver } from './evm-adapter';
 import { spokeNetworkOf, type SpokeAdapter } from './spokes';
 
@@ -49,12 +49,12 @@ export class ChainAccess {
 }
 
 /** `CHAIN_RPC_URLS` (`0x92.sonic=https://…,solana=https://…`) over the profile's endpoints. */
-export function applyRpcUrls(registry: ChainRegistry, list: string | undefined): ChainRegistry {
+export function applyRpcUrls(directory: ChainDirectory, list: string | undefined): ChainDirectory {
   for (const pair of list?.split(',') ?? []) {
     const [key, url] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
-    const chain = registry.findChain(key);
+    const chain = directory.findChain(key);
     if (!chain) throw new Error(`CHAIN_RPC_URLS names an unknown chain: ${key}`);
     chain.rpcUrls = [url, ...(chain.rpcUrls ?? []).filter((u) => u !== url)];
   }
-  return registry;
+  return directory;
 }

@@ -12,7 +12,7 @@ import {
   type PublicClient,
   type TransactionReceipt,
 } from 'viem';
-import type { ChainInfo } from './chain-registry';
+import type { ChainInfo } from './chain-directory';
 import { intentFromTuple } from './intent';
 import { HUB_WALLET_FACTORY_ABI, INTENTS_ABI } from './protocol-calls';
 import { rpcFetch } from './rpc-fetch';

@@ -1,4 +1,4 @@
-export * from './chain-registry';
+export * from './chain-directory';
 export * from './profiles';
 export * from './intent';
 export * from './keccak';

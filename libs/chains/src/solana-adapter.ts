@@ -39,7 +39,7 @@ import {
 } from '@solana/kit';
 import { AppError, ErrorCode, type NetworkTx } from '@swap/contracts';
 import { keccak256, toHex, type Hex } from 'viem';
-import type { ChainInfo } from './chain-registry';
+import type { ChainInfo } from './chain-directory';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spokes/spoke-network';
 import { requireEncoding } from './spokes/network-tx';
 

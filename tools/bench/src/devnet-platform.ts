@@ -1,5 +1,5 @@
 /** The whole platform in cluster mode on the devnet, as the settlement and soak parts of `npm run bench` run it. */
-import { loadChainRegistry, type ChainRegistry } from '@swap/chains';
+import { loadChainDirectory, type ChainDirectory } from '@swap/chains';
 import { migrateService } from '@swap/service-kit';
 import { TestNatsServer, unusedPort } from '@swap/testing';
 import { randomBytes } from 'node:crypto';
@@ -25,7 +25,7 @@ export interface DevnetPlatform {
   devnet: Devnet;
   /** Removed by `stop`. */
   dataDir: string;
-  registry: ChainRegistry;
+  directory: ChainDirectory;
   nats: TestNatsServer;
   /** nats-server's monitoring endpoint. */
   monitor: string;
@@ -72,7 +72,7 @@ export async function startDevnetPlatform(
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const registry = loadChainRegistry(devnet.profilePath);
+    const directory = loadChainDirectory(devnet.profilePath);
     for (const d of [relayTracker, oracleCandles]) await migrateService(ctx.benchDatabaseUrl, d);
     await sql.query(
       'TRUNCATE relay_tracker.submissions, relay_tracker.work_items, relay_tracker.chain_events, relay_tracker.chain_blocks, relay_tracker.chain_followers, relay_tracker.build_records CASCADE',
@@ -121,7 +121,7 @@ export async function startDevnetPlatform(
     const platform: DevnetPlatform = {
       devnet,
       dataDir,
-      registry,
+      directory,
       nats,
       monitor: `http://127.0.0.1:${monitorPort}`,
       sql,
@@ -147,7 +147,7 @@ export async function startDevnetPlatform(
       stop,
     };
 
-    const hub = registry.hub;
+    const hub = directory.hub;
     solvers.push(
       ...(await registerAndStartSolvers({
         quoteBuilderUrl: `http://127.0.0.1:${quote.port}`,

@@ -75,7 +75,7 @@ export async function benchFaults(ctx: BenchContext): Promise<void> {
     const readiness = platform.admins().map(({ name, adminPort }) => ({ name, url: `http://127.0.0.1:${adminPort}/readyz` }));
     const ready = async (url: string) => (await fetch(url, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined))?.status === 200;
 
-    const swaps = new SwapMaker(platform.registry, platform.gateway);
+    const swaps = new SwapMaker(platform.directory, platform.gateway);
     await swaps.approveAll();
     const api = createSwapClient({ baseUrl: platform.gateway });
     const calm: Phase = { dependency: 'none', refused: new Map(), retries: 0, swaps: [], readyAfterMs: new Map(), unready: new Set() };

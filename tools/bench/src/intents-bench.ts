@@ -3,7 +3,7 @@ import autocannon from 'autocannon';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HUB_WALLET_FACTORY_ABI, loadChainRegistry } from '@swap/chains';
+import { HUB_WALLET_FACTORY_ABI, loadChainDirectory } from '@swap/chains';
 import { encodeFunctionData, type Address } from 'viem';
 import { unusedPort } from '@swap/testing';
 import { startDevnet } from '../../devnet/src/devnet';
@@ -13,7 +13,7 @@ import { natsServerPid, processCpuSplit } from './process-stats';
 export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Promise<void> {
   const devnet = await startDevnet({ dataDir: mkdtempSync(join(tmpdir(), 'bench-devnet-')), basePort: 0 });
   try {
-    const registry = loadChainRegistry(devnet.profilePath);
+    const directory = loadChainDirectory(devnet.profilePath);
     const ports = { quote: await unusedPort(), swap: await unusedPort(), gateway: await unusedPort() };
     const common = {
       DATABASE_URL: ctx.benchDatabaseUrl,
@@ -36,7 +36,7 @@ export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Pro
     for (const port of Object.values(ports)) await ctx.waitForService(port);
 
     const gateway = `http://127.0.0.1:${ports.gateway}`;
-    const usdc = (key: string) => registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
+    const usdc = (key: string) => directory.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
     const deadline = ((await (await fetch(`${gateway}/v1/swaps/deadline?offsetSeconds=3600`)).json()) as { deadline: string }).deadline;
     const bodyOf = (user: string) =>
       JSON.stringify({
@@ -102,7 +102,7 @@ export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Pro
     const newUsers = nextUser - usersBefore;
 
     // The read a new user's build needs, asked of the node directly (other users again).
-    const hub = registry.hub;
+    const hub = directory.hub;
     const factory = hub.contracts!.hubWalletFactory as Address;
     let nextRead = 0;
     const readBody = (n: number) =>

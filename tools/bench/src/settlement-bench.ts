@@ -64,15 +64,15 @@ interface Batch {
 
 export async function benchSettlement(ctx: BenchContext): Promise<void> {
   const platform = await startDevnetPlatform(ctx, { prefix: `bench-settle-${Date.now().toString(36)}` });
-  const { registry, sql, monitor, nats, swapGateway, apiGateway, quote, keyRegistryPort, gateway } = platform;
+  const { directory, sql, monitor, nats, swapGateway, apiGateway, quote, keyRegistryPort, gateway } = platform;
   try {
     const nodeArgs = process.env.BENCH_TRACKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
     const runTrackers = (replicas: number) => platform.runTrackers(replicas, { SETTLEMENT_CONCURRENCY: String(CONCURRENCY) }, nodeArgs);
     await runTrackers(1);
 
-    const swaps = new SwapMaker(registry, gateway);
+    const swaps = new SwapMaker(directory, gateway);
     await swaps.approveAll();
-    const watcher = new FillWatcher(swaps.client(HUB), registry.hub.contracts!.intents as Address);
+    const watcher = new FillWatcher(swaps.client(HUB), directory.hub.contracts!.intents as Address);
     watcher.start();
 
     const latencies: Record<'hub' | 'spoke', number[]> = { hub: [], spoke: [] };
@@ -85,7 +85,7 @@ export async function benchSettlement(ctx: BenchContext): Promise<void> {
           // The watcher reads the hub every 25 ms too: it may see the fill after the status route showed it solved.
           await until(() => watcher.seen.has(swap.intentHash!), 2_000, `solved without a fill seen: ${swap.txHash}`, 5);
           const filledAt = watcher.seen.get(swap.intentHash!)!;
-          latencies[JSON.parse(swap.body).intent.dstChain === registry.hub.relayChainId ? 'hub' : 'spoke'].push(
+          latencies[JSON.parse(swap.body).intent.dstChain === directory.hub.relayChainId ? 'hub' : 'spoke'].push(
             Math.max(0, solvedAt - filledAt),
           );
         }),

@@ -1,4 +1,4 @@
-import { INTENTS_ABI, type ChainRegistry } from '@swap/chains';
+import { INTENTS_ABI, type ChainDirectory } from '@swap/chains';
 import type { BuildResponse, EvmTx } from '@swap/contracts';
 import { intentRequestBody } from '@swap/testing';
 import pg from 'pg';
@@ -40,11 +40,11 @@ export class SwapMaker {
   private n = 0;
 
   constructor(
-    private readonly registry: ChainRegistry,
+    private readonly directory: ChainDirectory,
     private readonly gateway: string,
   ) {
     for (const key of [HUB, SPOKE, OTHER_SPOKE]) {
-      const c = registry.getChain(key);
+      const c = directory.getChain(key);
       const chain = defineChain({
         id: c.chainId as number,
         name: c.name,
@@ -117,8 +117,8 @@ export class SwapMaker {
   }
 
   private request(user: string, dst: string) {
-    const usdc = (key: string) => this.registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
-    const output = dst === HUB ? this.registry.tokensOf(HUB).find((t) => t.symbol === 'WETH')!.address : usdc(dst);
+    const usdc = (key: string) => this.directory.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
+    const output = dst === HUB ? this.directory.tokensOf(HUB).find((t) => t.symbol === 'WETH')!.address : usdc(dst);
     return intentRequestBody({
       srcChainKey: SPOKE,
       dstChainKey: dst,

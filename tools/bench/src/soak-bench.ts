@@ -65,13 +65,13 @@ export async function benchSoak(ctx: BenchContext): Promise<void> {
       PORTAL_PUBLIC_URL: 'http://127.0.0.1',
       SIGN_IN_FAILURE_LIMIT: '1000',
     });
-    const { gateway, registry } = platform;
+    const { gateway, directory } = platform;
     const watched: Watched[] = [...platform.admins(), { name: portal.name, adminPort: ctx.adminPortOf(portal.port) }].map((s) => ({
       ...s,
       samples: [],
     }));
 
-    const swaps = new SwapMaker(registry, gateway);
+    const swaps = new SwapMaker(directory, gateway);
     await swaps.approveAll();
     const accounts = await signUpAccounts(`http://127.0.0.1:${portal.port}`, prefix);
 
@@ -81,8 +81,8 @@ export async function benchSoak(ctx: BenchContext): Promise<void> {
     const trafficFrom = Date.now();
     const end = trafficFrom + MINUTES * 60_000;
     const running = () => Date.now() < end;
-    const usdc = (key: string) => registry.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
-    const weth = registry.tokensOf(HUB).find((t) => t.symbol === 'WETH')!.address;
+    const usdc = (key: string) => directory.tokensOf(key).find((t) => t.symbol === 'USDC')!.address;
+    const weth = directory.tokensOf(HUB).find((t) => t.symbol === 'WETH')!.address;
     const deadline = (
       (await (await fetch(`${gateway}/v1/swaps/deadline?offsetSeconds=${MINUTES * 60 + 3600}`)).json()) as { deadline: string }
     ).deadline;

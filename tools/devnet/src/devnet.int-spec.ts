@@ -8,9 +8,9 @@ import {
   INTENTS_ABI,
   intentHash,
   intentValues,
-  loadChainRegistry,
+  loadChainDirectory,
   SPOKE_ABI,
-  type ChainRegistry,
+  type ChainDirectory,
   type RelayPacket,
 } from '@swap/chains';
 import type { Intent } from '@swap/contracts';
@@ -48,8 +48,8 @@ describe('the devnet', () => {
   });
 
   it('runs the hub and two spokes with their real chain ids, the simulated networks beside them, and writes a valid profile', async () => {
-    const registry = loadChainRegistry(devnet.profilePath);
-    expect(registry.chains.map((c) => [c.key, c.chainId, c.relayChainId, c.hub])).toEqual([
+    const directory = loadChainDirectory(devnet.profilePath);
+    expect(directory.chains.map((c) => [c.key, c.chainId, c.relayChainId, c.hub])).toEqual([
       ['0x92.sonic', 146, '146', true],
       ['0xa4b1.arbitrum', 42161, '23', false],
       ['0x2105.base', 8453, '30', false],
@@ -59,17 +59,17 @@ describe('the devnet', () => {
       ['injective-1', 'injective-1', '19', false],
       ['0x1.icon', '0x1.icon', '1768124270', false],
     ]);
-    for (const chain of registry.chains.filter((c) => c.type === 'EVM')) {
+    for (const chain of directory.chains.filter((c) => c.type === 'EVM')) {
       const client = createPublicClient({ transport: http(chain.rpcUrls![0]) });
       expect(await client.getChainId()).toBe(chain.chainId);
     }
-    expect(registry.hub.contracts?.intents).toMatch(/^0x[0-9a-fA-F]{40}$/);
-    expect(registry.findChain('0xa4b1.arbitrum')?.assetManager).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(directory.hub.contracts?.intents).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(directory.findChain('0xa4b1.arbitrum')?.assetManager).toMatch(/^0x[0-9a-fA-F]{40}$/);
   });
 
   it('every simulated network builds a deposit through its adapter against its RPC double, under the mainnet contracts', async () => {
-    const registry = loadChainRegistry(devnet.profilePath);
-    const mainnet = loadChainRegistry('mainnet');
+    const directory = loadChainDirectory(devnet.profilePath);
+    const mainnet = loadChainDirectory('mainnet');
     const users: Record<string, string> = {
       solana: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
       sui: `0x${'7e'.repeat(32)}`,
@@ -78,14 +78,14 @@ describe('the devnet', () => {
       '0x1.icon': 'hx9d8a8376e7db9f00478feb9a46f44f0d051aab57',
     };
     const access = new ChainAccess({ timeoutMs: 5_000 });
-    for (const chain of registry.chains.filter((c) => c.type !== 'EVM')) {
+    for (const chain of directory.chains.filter((c) => c.type !== 'EVM')) {
       expect({ key: chain.key, name: chain.name, assetManager: chain.assetManager }).toEqual({
         key: chain.key,
         name: expect.stringContaining('(devnet: simulated RPC)'),
         assetManager: mainnet.getChain(chain.key).assetManager,
       });
-      const [token] = registry.tokensOf(chain.key);
-      expect(registry.findToken(chain.key, token.address)?.hubAsset).toMatch(/^0x[0-9a-fA-F]{40}$/);
+      const [token] = directory.tokensOf(chain.key);
+      expect(directory.findToken(chain.key, token.address)?.hubAsset).toMatch(/^0x[0-9a-fA-F]{40}$/);
       const tx = await access.spoke(chain, (a) =>
         a.buildDeposit({ user: users[chain.key], token: token.address, to: `0x${'11'.repeat(20)}`, amount: 1_000n, data: '0x1234' }),
       );
@@ -95,18 +95,18 @@ describe('the devnet', () => {
 
   it('serves recent Solana blockhashes from its RPC stand-in, through the real RPC client', async () => {
     const { createSolanaRpc } = await import('@solana/kit');
-    const solana = loadChainRegistry(devnet.profilePath).findChain('solana')!;
+    const solana = loadChainDirectory(devnet.profilePath).findChain('solana')!;
     const { value } = await createSolanaRpc(solana.rpcUrls![0]).getLatestBlockhash().send();
     expect(value.blockhash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
     expect(value.lastValidBlockHeight).toBeGreaterThan(0n);
   });
 
   it('funds the demo wallets with test tokens on every chain', async () => {
-    const registry = loadChainRegistry(devnet.profilePath);
+    const directory = loadChainDirectory(devnet.profilePath);
     const demo = devnet.accounts[1].address;
-    for (const chain of registry.chains.filter((c) => c.type === 'EVM')) {
+    for (const chain of directory.chains.filter((c) => c.type === 'EVM')) {
       const client = createPublicClient({ transport: http(chain.rpcUrls![0]) });
-      const usdc = registry.tokensOf(chain.key).find((t) => t.symbol === 'USDC')!;
+      const usdc = directory.tokensOf(chain.key).find((t) => t.symbol === 'USDC')!;
       expect(
         await client.readContract({ address: usdc.address as `0x${string}`, abi: erc20Abi, functionName: 'balanceOf', args: [demo] }),
       ).toBe(1_000_000n * 10n ** 6n);
@@ -115,12 +115,12 @@ describe('the devnet', () => {
   });
 
   describe('its relayer (the relay network’s stand-in)', () => {
-    let registry: ChainRegistry;
+    let directory: ChainDirectory;
     const user = privateKeyToAccount(DEV_KEYS[2]);
     const clientOf = (key: string): PublicClient =>
-      createPublicClient({ transport: http(registry.findChain(key)!.rpcUrls![0]), pollingInterval: 100 });
+      createPublicClient({ transport: http(directory.findChain(key)!.rpcUrls![0]), pollingInterval: 100 });
     const walletOf = (key: string, privateKey: Hex) => {
-      const c = registry.findChain(key)!;
+      const c = directory.findChain(key)!;
       const chain = defineChain({
         id: c.chainId as number,
         name: c.name,
@@ -151,13 +151,13 @@ describe('the devnet', () => {
     let deposit: { intent: Intent; txHash: Hex };
 
     beforeAll(() => {
-      registry = loadChainRegistry(devnet.profilePath);
+      directory = loadChainDirectory(devnet.profilePath);
     });
 
     it('carries a spoke deposit to the hub: the depositor’s own hub wallet is credited and runs the intent’s hub calls', async () => {
-      const hub = registry.hub;
-      const spoke = registry.findChain('0xa4b1.arbitrum')!;
-      const usdc = registry.findToken(spoke.key, registry.tokensOf(spoke.key).find((t) => t.symbol === 'USDC')!.address)!;
+      const hub = directory.hub;
+      const spoke = directory.findChain('0xa4b1.arbitrum')!;
+      const usdc = directory.findToken(spoke.key, directory.tokensOf(spoke.key).find((t) => t.symbol === 'USDC')!.address)!;
       const wallet = await clientOf(hub.key).readContract({
         address: hub.contracts!.hubWalletFactory as Address,
         abi: HUB_WALLET_FACTORY_ABI,
@@ -169,7 +169,7 @@ describe('the devnet', () => {
         intentId: '777',
         creator: wallet,
         inputToken: usdc.hubAsset,
-        outputToken: registry.tokensOf(hub.key).find((t) => t.symbol === 'WETH')!.address,
+        outputToken: directory.tokensOf(hub.key).find((t) => t.symbol === 'WETH')!.address,
         inputAmount: '5000000',
         minOutputAmount: '1',
         deadline: '0',
@@ -215,8 +215,8 @@ describe('the devnet', () => {
 
     it('delivers each message once: a second delivery fails on the sequence guard', async () => {
       const [packet] = (await relay('get_transaction_packets', { chain_id: '23', tx_hash: deposit.txHash })).data!;
-      const entry = registry.hub.contracts!.hubAssetManager as Address;
-      const again = clientOf(registry.hub.key).simulateContract({
+      const entry = directory.hub.contracts!.hubAssetManager as Address;
+      const again = clientOf(directory.hub.key).simulateContract({
         account: privateKeyToAccount(DEV_KEYS[0]),
         address: entry,
         abi: parseAbi([
@@ -230,10 +230,10 @@ describe('the devnet', () => {
     });
 
     it('lets a message not from the asset manager act only on its sender’s own hub wallet', async () => {
-      const spoke = registry.findChain('0xa4b1.arbitrum')!;
+      const spoke = directory.findChain('0xa4b1.arbitrum')!;
       const victimWallet = deposit.intent.creator as Address;
       const hubUsdc = deposit.intent.inputToken as Address;
-      const before = await clientOf(registry.hub.key).readContract({
+      const before = await clientOf(directory.hub.key).readContract({
         address: hubUsdc,
         abi: erc20Abi,
         functionName: 'balanceOf',
@@ -244,18 +244,23 @@ describe('the devnet', () => {
       const txHash = await send(spoke.key, DEV_KEYS[3], spoke.connection as Address, encodeSendMessageRaw(146n, forged));
       await executed('23', txHash);
       expect(
-        await clientOf(registry.hub.key).readContract({ address: hubUsdc, abi: erc20Abi, functionName: 'balanceOf', args: [victimWallet] }),
+        await clientOf(directory.hub.key).readContract({
+          address: hubUsdc,
+          abi: erc20Abi,
+          functionName: 'balanceOf',
+          args: [victimWallet],
+        }),
       ).toBe(before);
     });
 
     it('releases a filled intent’s output on its destination spoke', async () => {
-      const hub = registry.hub;
-      const base = registry.findChain('0x2105.base')!;
-      const baseUsdc = registry.tokensOf(base.key).find((t) => t.symbol === 'USDC')!;
-      const outputHubAsset = registry.findToken(base.key, baseUsdc.address)!.hubAsset as Address;
+      const hub = directory.hub;
+      const base = directory.findChain('0x2105.base')!;
+      const baseUsdc = directory.tokensOf(base.key).find((t) => t.symbol === 'USDC')!;
+      const outputHubAsset = directory.findToken(base.key, baseUsdc.address)!.hubAsset as Address;
       const intents = hub.contracts!.intents as Address;
       // A hub-source intent to Base: created on the hub, filled by a solver, delivered to Base.
-      const hubWeth = registry.tokensOf(hub.key).find((t) => t.symbol === 'WETH')!.address as Address;
+      const hubWeth = directory.tokensOf(hub.key).find((t) => t.symbol === 'WETH')!.address as Address;
       const intent: Intent = {
         ...deposit.intent,
         intentId: '778',
@@ -298,7 +303,7 @@ describe('the devnet', () => {
 
     it('holds messages while stopped and carries them once started again', async () => {
       await devnet.relayer.stop();
-      const spoke = registry.findChain('0x2105.base')!;
+      const spoke = directory.findChain('0x2105.base')!;
       const txHash = await send(spoke.key, DEV_KEYS[3], spoke.connection as Address, encodeSendMessageRaw(146n, encodeHubCalls([])));
       const waiting = await relay('get_transaction_packets', { chain_id: '30', tx_hash: txHash });
       expect(waiting.data!.map((p) => p.status)).toEqual(['pending']);

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadChainRegistry, type ChainInfo, type ChainProfile, type TokenInfo } from '@swap/chains';
+import { loadChainDirectory, type ChainInfo, type ChainProfile, type TokenInfo } from '@swap/chains';
 import { unusedPort } from '@swap/testing';
 import {
   createPublicClient,
@@ -238,7 +238,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     }
 
     // Networks no local node exists for: docs/integrators/devnet.md#the-rpc-stand-ins.
-    const mainnet = loadChainRegistry('mainnet');
+    const mainnet = loadChainDirectory('mainnet');
     for (const network of SIMULATED_NETWORKS) {
       const chain = mainnet.getChain(network.key);
       const double = network.double(chain);

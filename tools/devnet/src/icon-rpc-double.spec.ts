@@ -1,4 +1,4 @@
-import { loadChainRegistry, spokeNetworkOf, type ChainInfo, type SpokeAdapter } from '@swap/chains';
+import { loadChainDirectory, spokeNetworkOf, type ChainInfo, type SpokeAdapter } from '@swap/chains';
 import { AppError, ErrorCode } from '@swap/contracts';
 import { Converter, IconService, SignedTransaction, Validator, Wallet } from 'icon-sdk-js';
 import { fromRlp, type Hex } from 'viem';
@@ -23,7 +23,7 @@ function asWalletReadsIt(data: string): Raw {
 
 describe('ICON adapter against the ICON RPC double', () => {
   const double = new IconRpcDouble();
-  const mainnet = loadChainRegistry('mainnet').findChain('0x1.icon')!;
+  const mainnet = loadChainDirectory('mainnet').findChain('0x1.icon')!;
   let chain: ChainInfo;
   let adapter: SpokeAdapter;
 

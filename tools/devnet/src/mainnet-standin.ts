@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadChainRegistry, type ChainInfo, type ChainRegistry, type TokenInfo } from '@swap/chains';
+import { loadChainDirectory, type ChainInfo, type ChainDirectory, type TokenInfo } from '@swap/chains';
 import { unusedPort } from '@swap/testing';
 import {
   createPublicClient,
@@ -51,7 +51,7 @@ export interface PlacedContract {
 
 export interface MainnetStandIn {
   /** The `mainnet` profile with the stand-in RPC endpoints applied. */
-  registry: ChainRegistry;
+  directory: ChainDirectory;
   rpcUrls: Record<string, string>;
   /** The value of CHAIN_RPC_URLS. */
   chainRpcUrlsSetting: string;
@@ -75,10 +75,10 @@ interface Node {
 /** Local anvil nodes with the devnet's code at the mainnet profile's addresses; see docs/integrators/devnet.md#the-mainnet-stand-in. */
 export async function startMainnetStandIn(options: MainnetStandInOptions = {}): Promise<MainnetStandIn> {
   const log = options.log ?? (() => undefined);
-  const registry = loadChainRegistry('mainnet');
-  const hubChain = registry.hub;
+  const directory = loadChainDirectory('mainnet');
+  const hubChain = directory.hub;
   const spokes = (options.spokes ?? ['0xa4b1.arbitrum']).map((key) => {
-    const chain = registry.findChain(key);
+    const chain = directory.findChain(key);
     if (!chain) throw new Error(`startMainnetStandIn: the mainnet profile has no chain ${key}`);
     if (chain.type !== 'EVM' || chain.hub) throw new Error(`startMainnetStandIn: ${key} is not an EVM spoke`);
     if (!chain.assetManager || !chain.connection)
@@ -155,7 +155,7 @@ export async function startMainnetStandIn(options: MainnetStandInOptions = {}): 
     };
     const wanted = (chain: ChainInfo): TokenInfo[] => {
       const symbols = options.tokens?.[chain.key];
-      const all = registry.profile.tokens.filter((t) => t.chainKey === chain.key);
+      const all = directory.profile.tokens.filter((t) => t.chainKey === chain.key);
       if (!symbols) return all;
       const missing = symbols.filter((s) => !all.some((t) => t.symbol === s));
       if (missing.length) throw new Error(`startMainnetStandIn: no token ${missing.join(', ')} on ${chain.key} in the mainnet profile`);
@@ -210,7 +210,7 @@ export async function startMainnetStandIn(options: MainnetStandInOptions = {}): 
       );
     }
     const account = (k: Hex) => ({ address: privateKeyToAccount(k).address, privateKey: k });
-    return { registry, rpcUrls, chainRpcUrlsSetting, accounts: DEV_KEYS.map(account), placed, hubEntry, close };
+    return { directory, rpcUrls, chainRpcUrlsSetting, accounts: DEV_KEYS.map(account), placed, hubEntry, close };
   } catch (error) {
     await close();
     throw error;

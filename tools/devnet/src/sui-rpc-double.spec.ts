@@ -3,7 +3,7 @@
 import { bcs } from '@mysten/sui/bcs';
 import { Transaction } from '@mysten/sui/transactions';
 import { fromBase64, normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
-import { ChainAccess, loadChainRegistry, spokeNetworkOf, type ChainInfo, type SpokeAdapter } from '@swap/chains';
+import { ChainAccess, loadChainDirectory, spokeNetworkOf, type ChainInfo, type SpokeAdapter } from '@swap/chains';
 import { AppError, type NetworkTx } from '@swap/contracts';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -27,7 +27,7 @@ const vectors = JSON.parse(readFileSync(join(__dirname, '../../../libs/chains/sr
   message: { dstChainId: string; dstAddress: string; payload: string; sdk: SdkRaw };
 };
 const SUI = spokeNetworkOf('SUI')!;
-const profileChain = loadChainRegistry('mainnet').findChain('sui')!;
+const profileChain = loadChainDirectory('mainnet').findChain('sui')!;
 const [usdc, bnusd] = [vectors.deposits[1], vectors.deposits[2]];
 
 /** What a Sui wallet reads from the unsigned answer: the TransactionData it would sign. */

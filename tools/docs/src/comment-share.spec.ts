@@ -9,6 +9,6 @@ describe('comments in the source', () => {
     const { comments, lines, share } = commentShare(root, sourceFiles(root));
     expect(lines).toBeGreaterThan(20_000);
     expect(comments).toBeGreaterThan(0);
-    expect(share).toBeLessThan(0.065);
+    expect(share).toBeLessThan(0.055);
   });
 });

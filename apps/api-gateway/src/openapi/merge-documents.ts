@@ -38,15 +38,7 @@ export interface MergeOptions {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
-/**
- * One document for the whole public API: the paths each service serves under its gateway
- * prefixes, and their schemas. Two services may name different schemas alike; the later
- * one is renamed `<service>.<Name>` and its references follow. Then the rules every
- * operation shares are applied here, once: each answers its errors in the error shape
- * (`default`, a 400 where it takes input, and the gateway's own 429); an operation that
- * declares no security is public, and says so (`security: []`); tags and paths follow the
- * swap's steps; schemas no public path references (bus messages, internal shapes) are left out.
- */
+/** One document for the whole public API, each operation under the rules they share: docs/integrators/typed-client.md. */
 export function mergeDocuments(parts: ServiceDocument[], options: MergeOptions): OpenApiDocument {
   const merged: OpenApiDocument = {
     openapi: '3.0.0',

@@ -1,4 +1,4 @@
-import { loadChainRegistry } from '@swap/chains';
+import { loadChainDirectory } from '@swap/chains';
 import { loadMarketsConfig, type MarketsConfig } from './markets-config';
 
 /** The price symbol a client reads for a token, whatever its network or wrapped form (WETH → ETH). */
@@ -10,9 +10,9 @@ function priceSymbolOf(tokenSymbol: string, config: MarketsConfig): string | und
 describe('price symbols', () => {
   const config = loadMarketsConfig();
 
-  it('map every token of the mainnet registry, on every network, to one configured symbol', () => {
-    const registry = loadChainRegistry('mainnet');
-    const unmapped = Object.values(registry.tokensByChain())
+  it('map every token of the mainnet directory, on every network, to one configured symbol', () => {
+    const directory = loadChainDirectory('mainnet');
+    const unmapped = Object.values(directory.tokensByChain())
       .flat()
       .filter((t) => priceSymbolOf(t.symbol, config) === undefined)
       .map((t) => `${t.chainKey}:${t.symbol}`);

@@ -1,7 +1,7 @@
 import { IsString, MinLength } from 'class-validator';
 import type { RpcRequest, Subjects } from '@swap/contracts';
 
-export class ChainKeyRequest implements RpcRequest<typeof Subjects.tokensByChain> {
+export class ChainKeyMessage implements RpcRequest<typeof Subjects.tokensByChain> {
   @IsString()
   @MinLength(1)
   chainKey!: string;

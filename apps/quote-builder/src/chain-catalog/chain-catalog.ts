@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { applyRpcUrls, loadChainRegistry, type ChainRegistry } from '@swap/chains';
+import { applyRpcUrls, loadChainDirectory, type ChainDirectory } from '@swap/chains';
 import { type PartnerFee, type ChainCatalogSnapshot, type Token, type TokensByChain } from '@swap/contracts';
 import { createHash } from 'node:crypto';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 
-/** The chain catalog quote-builder serves (chains, tokens, partner fee), loaded once from its profile at boot; published on the bus as the registry snapshot. */
+/** The chain catalog quote-builder serves (chains, tokens, partner fee), loaded once from its profile at boot; published on the bus as the catalog snapshot. */
 @Injectable()
 export class ChainCatalog {
-  readonly chains: ChainRegistry;
+  readonly chains: ChainDirectory;
   readonly snapshot: ChainCatalogSnapshot;
 
   constructor(private readonly config: QuoteBuilderConfig) {
-    this.chains = applyRpcUrls(loadChainRegistry(config.CHAIN_PROFILE), config.CHAIN_RPC_URLS);
+    this.chains = applyRpcUrls(loadChainDirectory(config.CHAIN_PROFILE), config.CHAIN_RPC_URLS);
     const content = {
       chains: this.chains.chains.map(({ key, name, type, chainId, relayChainId, hub, aliases }) => ({
         key,

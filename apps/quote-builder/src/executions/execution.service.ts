@@ -22,7 +22,7 @@ import { LOGGER } from '@swap/service-kit';
 import type { Address, Hex } from 'viem';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 import { SolverConnections } from '../marketplace/solver-connections';
-import type { AuthenticatedSolver } from '../marketplace/solver-registry.service';
+import type { AuthenticatedSolver } from '../marketplace/solver-accounts.service';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { QuoteRecords } from '../marketplace/quote-records';
 import { ChainCatalog } from '../chain-catalog/chain-catalog';

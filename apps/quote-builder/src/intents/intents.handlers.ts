@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CancelRequestDto, GasEstimateRequestDto, IntentRequestDto, LimitOrderRequestDto, Subjects, type RpcReply } from '@swap/contracts';
+import { CancelRequestDto, GasEstimateRequestDto, IntentRequestDto, LimitOrderRequestDto, Subjects, type ReplyOf } from '@swap/contracts';
 import { GasEstimatorService } from './gas-estimator.service';
 import { IntentBuilderService } from './intent-builder.service';
 import { DeadlineMessage, PartnerFeeMessage } from './intents.messages';
@@ -13,43 +13,43 @@ export class IntentsHandlers {
   ) {}
 
   @MessagePattern(Subjects.intentBuild)
-  build(@Payload() request: IntentRequestDto): Promise<RpcReply<typeof Subjects.intentBuild>> {
+  build(@Payload() request: IntentRequestDto): ReplyOf<'intentBuild'> {
     return this.builder.build(request);
   }
 
   @MessagePattern(Subjects.limitOrderBuild)
-  limitOrder(@Payload() request: LimitOrderRequestDto): Promise<RpcReply<typeof Subjects.limitOrderBuild>> {
+  limitOrder(@Payload() request: LimitOrderRequestDto): ReplyOf<'limitOrderBuild'> {
     return this.builder.buildLimitOrder(request);
   }
 
   @MessagePattern(Subjects.gasEstimate)
-  gasEstimate(@Payload() request: GasEstimateRequestDto): Promise<RpcReply<typeof Subjects.gasEstimate>> {
+  gasEstimate(@Payload() request: GasEstimateRequestDto): ReplyOf<'gasEstimate'> {
     return this.gas.estimate(request.chainKey, request.tx);
   }
 
   @MessagePattern(Subjects.allowanceCheck)
-  allowance(@Payload() request: IntentRequestDto): Promise<RpcReply<typeof Subjects.allowanceCheck>> {
+  allowance(@Payload() request: IntentRequestDto): ReplyOf<'allowanceCheck'> {
     return this.builder.allowanceCheck(request);
   }
 
   @MessagePattern(Subjects.approveBuild)
-  approve(@Payload() request: IntentRequestDto): Promise<RpcReply<typeof Subjects.approveBuild>> {
+  approve(@Payload() request: IntentRequestDto): ReplyOf<'approveBuild'> {
     return this.builder.approve(request);
   }
 
   @MessagePattern(Subjects.intentCancel)
-  cancel(@Payload() request: CancelRequestDto): Promise<RpcReply<typeof Subjects.intentCancel>> {
+  cancel(@Payload() request: CancelRequestDto): ReplyOf<'intentCancel'> {
     return this.builder.cancel(request);
   }
 
   @MessagePattern(Subjects.deadline)
-  deadline(@Payload() request: DeadlineMessage): Promise<RpcReply<typeof Subjects.deadline>> {
+  deadline(@Payload() request: DeadlineMessage): ReplyOf<'deadline'> {
     return this.builder.deadline(request.offsetSeconds);
   }
 
   /** The previous release's swap-gateway asks this; see chain-catalog.handlers.ts (remove in the next release). */
   @MessagePattern(Subjects.partnerFee)
-  partnerFee(@Payload() request: PartnerFeeMessage): RpcReply<typeof Subjects.partnerFee> {
+  async partnerFee(@Payload() request: PartnerFeeMessage): ReplyOf<'partnerFee'> {
     return this.builder.partnerFee(request.amount, request.partnerFee);
   }
 }

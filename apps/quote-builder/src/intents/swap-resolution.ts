@@ -1,4 +1,4 @@
-import { spokeNetworkOf, type ChainInfo, type ChainRegistry, type TokenInfo } from '@swap/chains';
+import { spokeNetworkOf, type ChainInfo, type ChainDirectory, type TokenInfo } from '@swap/chains';
 import { addressProblemOn, AppError, isEvmAddressText, tokenProblemOn, type FieldViolation } from '@swap/contracts';
 import type { Hex } from 'viem';
 
@@ -51,10 +51,10 @@ export interface ResolvedSwap {
 }
 
 /** Every failure at once, each naming its field; the hub's native token only in its wrapped form. */
-export function resolveSwap(registry: ChainRegistry, sides: SwapSides, fields: SwapFieldNames): ResolvedSwap {
+export function resolveSwap(directory: ChainDirectory, sides: SwapSides, fields: SwapFieldNames): ResolvedSwap {
   const problems: FieldViolation[] = [];
-  const src = registry.findChain(sides.srcChainKey);
-  const dst = registry.findChain(sides.dstChainKey);
+  const src = directory.findChain(sides.srcChainKey);
+  const dst = directory.findChain(sides.dstChainKey);
   if (!src)
     problems.push({
       field: fields.srcChainKey,
@@ -67,8 +67,8 @@ export function resolveSwap(registry: ChainRegistry, sides: SwapSides, fields: S
       rule: 'knownChain',
       message: `${fields.dstChainKey}: unknown chain key ${sides.dstChainKey}`,
     });
-  const input = src ? token(registry, src, sides.inputToken, fields.inputToken, problems) : undefined;
-  const output = dst ? token(registry, dst, sides.outputToken, fields.outputToken, problems) : undefined;
+  const input = src ? token(directory, src, sides.inputToken, fields.inputToken, problems) : undefined;
+  const output = dst ? token(directory, dst, sides.outputToken, fields.outputToken, problems) : undefined;
   if (src?.hub && input?.address === NATIVE) {
     problems.push({
       field: fields.inputToken,
@@ -90,14 +90,14 @@ export function resolveSwap(registry: ChainRegistry, sides: SwapSides, fields: S
 }
 
 function token(
-  registry: ChainRegistry,
+  directory: ChainDirectory,
   chain: ChainInfo,
   address: string,
   field: string,
   problems: FieldViolation[],
 ): TokenInfo | undefined {
-  // The registry compares EVM addresses without case, so only a well-formed one is looked up.
-  const found = chain.type !== 'EVM' || isEvmAddressText(address) ? registry.findToken(chain.key, address) : undefined;
+  // The directory compares EVM addresses without case, so only a well-formed one is looked up.
+  const found = chain.type !== 'EVM' || isEvmAddressText(address) ? directory.findToken(chain.key, address) : undefined;
   const problem = tokenProblemOn(chain, field, address, found !== undefined);
   if (problem) problems.push(problem);
   return found;

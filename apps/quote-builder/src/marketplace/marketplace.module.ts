@@ -7,11 +7,11 @@ import { MarketplaceEvents } from './marketplace.events';
 import { MarketplaceOperatorController } from './operator.controller';
 import { RfqService } from './rfq.service';
 import { SolverConnections } from './solver-connections';
-import { SolverRegistryService } from './solver-registry.service';
+import { SolverAccountsService } from './solver-accounts.service';
 
 @Module({
   controllers: [MarketplaceEvents, MarketplaceOperatorController],
-  providers: [SolverRegistryService, SolverConnections, RfqService, QuoteRecords, QuotePurge, operatorTokenFrom(QuoteBuilderConfig)],
-  exports: [SolverRegistryService, SolverConnections, RfqService, QuoteRecords],
+  providers: [SolverAccountsService, SolverConnections, RfqService, QuoteRecords, QuotePurge, operatorTokenFrom(QuoteBuilderConfig)],
+  exports: [SolverAccountsService, SolverConnections, RfqService, QuoteRecords],
 })
 export class MarketplaceModule {}

@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppError, ErrorCode } from '@swap/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SolverConnections } from './solver-connections';
-import { SolverRegistryService, type AuthenticatedSolver } from './solver-registry.service';
+import { SolverAccountsService, type AuthenticatedSolver } from './solver-accounts.service';
 
 export const SOLVER_SOCKET_PATH = '/v1/intent/solvers/connect';
 
@@ -19,7 +19,7 @@ declare module 'fastify' {
 /** The credential is checked before the upgrade, so a refused solver gets a plain 401 and no socket. */
 export async function registerMarketplaceSocket(app: NestFastifyApplication): Promise<void> {
   const connections = app.get(SolverConnections);
-  const registry = app.get(SolverRegistryService);
+  const accounts = app.get(SolverAccountsService);
   const fastify = app.getHttpAdapter().getInstance();
   await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
   fastify.route({
@@ -33,7 +33,7 @@ export async function registerMarketplaceSocket(app: NestFastifyApplication): Pr
           reply,
           new AppError(401, ErrorCode.Unauthorized, 'Missing solver credential: send Authorization: Bearer slv_…'),
         );
-      const solver = await registry.authenticate(credential).catch(() => null);
+      const solver = await accounts.authenticate(credential).catch(() => null);
       if (solver === null)
         return refuse(
           request,

@@ -6,7 +6,7 @@ import { IsOptional, IsString, Matches } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { QuoteRecords } from './quote-records';
 import { SolverConnections } from './solver-connections';
-import { SolverRegistryService } from './solver-registry.service';
+import { SolverAccountsService } from './solver-accounts.service';
 
 class SolverBody {
   @Matches(/^[\w.@-]{1,64}$/, { message: 'name must be 1 to 64 letters, digits or _.@-' })
@@ -26,7 +26,7 @@ class QuotesQuery {
 @Controller('ops')
 export class MarketplaceOperatorController {
   constructor(
-    private readonly solvers: SolverRegistryService,
+    private readonly solvers: SolverAccountsService,
     private readonly connections: SolverConnections,
     private readonly quotes: QuoteRecords,
   ) {}

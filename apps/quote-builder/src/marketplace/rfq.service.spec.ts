@@ -8,7 +8,7 @@ import type { WebSocket } from 'ws';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { RfqService, type RfqRequest } from './rfq.service';
 import { SolverConnections } from './solver-connections';
-import type { SolverRegistryService } from './solver-registry.service';
+import type { SolverAccountsService } from './solver-accounts.service';
 
 /** A solver's socket as the marketplace sees it; the test decides how the solver answers. */
 class FakeSocket extends EventEmitter {
@@ -65,7 +65,7 @@ describe('requests for quote: deadline, garbage and departures (one replica, in-
     bus = new InProcessBus();
     const metrics = new ServiceMetrics('quote-builder', { defaultMetrics: false });
     const logger = pino({ level: 'silent' });
-    connections = new SolverConnections(config, {} as SolverRegistryService, logger, metrics);
+    connections = new SolverConnections(config, {} as SolverAccountsService, logger, metrics);
     rfq = new RfqService(new MessagingClient(bus, { timeoutMs: 1_000 }), connections, config, logger, metrics);
     rfq.onModuleInit();
   });

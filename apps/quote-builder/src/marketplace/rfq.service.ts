@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Histogram } from 'prom-client';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { SolverConnections, type RfqReply } from './solver-connections';
-import type { AuthenticatedSolver } from './solver-registry.service';
+import type { AuthenticatedSolver } from './solver-accounts.service';
 
 /** What is asked of solvers: hub assets, the input after the partner fee, in hub units. */
 export type RfqRequest = Pick<RfqFrame, 'token_src' | 'token_dst' | 'amount' | 'src_chain_id' | 'dst_chain_id'>;

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { Counter, Gauge } from 'prom-client';
 import type { WebSocket } from 'ws';
 import { QuoteBuilderConfig } from '../quote-builder.config';
-import { SolverRegistryService, type AuthenticatedSolver } from './solver-registry.service';
+import { SolverAccountsService, type AuthenticatedSolver } from './solver-accounts.service';
 
 /** What a replica tells the replica that asked for quotes, on the RFQ's reply address. */
 export type RfqReply =
@@ -55,7 +55,7 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly config: QuoteBuilderConfig,
-    private readonly registry: SolverRegistryService,
+    private readonly accounts: SolverAccountsService,
     @Inject(LOGGER) private readonly logger: Logger,
     metrics: ServiceMetrics,
   ) {
@@ -274,7 +274,7 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
     const ids = [...new Set([...this.sessions.values()].map((s) => s.solver.id))];
     if (ids.length === 0) return;
     try {
-      const active = await this.registry.activeAmong(ids);
+      const active = await this.accounts.activeAmong(ids);
       for (const id of ids) if (!active.has(id)) this.drop(id, 'solver is no longer active');
     } catch (error) {
       this.logger.warn({ err: error }, 'solver status check failed; connections kept');

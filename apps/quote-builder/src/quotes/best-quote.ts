@@ -1,6 +1,6 @@
 import { AppError, ErrorCode, SolverErrorCode, type QuoteAnswer } from '@swap/contracts';
 import type { RfqOutcome } from '../marketplace/rfq.service';
-import type { AuthenticatedSolver } from '../marketplace/solver-registry.service';
+import type { AuthenticatedSolver } from '../marketplace/solver-accounts.service';
 
 /** Decline codes that mean "a path exists, but not the liquidity for it". */
 const LIQUIDITY_CODES = new Set<number>([

@@ -1,7 +1,7 @@
 import { QuoteRequestDto } from '@swap/contracts';
 import { IsBoolean } from 'class-validator';
 
-export class QuoteMessageDto extends QuoteRequestDto {
+export class QuoteMessage extends QuoteRequestDto {
   @IsBoolean()
   includeTxData!: boolean;
 }

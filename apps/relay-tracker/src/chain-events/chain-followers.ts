@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type { ChainInfo, ChainRegistry } from '@swap/chains';
+import type { ChainInfo, ChainDirectory } from '@swap/chains';
 import type { Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
 import { randomBytes } from 'node:crypto';
@@ -15,11 +15,11 @@ import { LeaseKeeper, PgLeaseStore } from './follower-leases';
 import { followedChains } from './log-decoding';
 
 /** An unknown chain key stops the service at start. */
-export function confirmationsByChain(registry: ChainRegistry, list: string | undefined): Map<string, number> {
+export function confirmationsByChain(directory: ChainDirectory, list: string | undefined): Map<string, number> {
   const depths = new Map<string, number>();
   for (const pair of list?.split(',') ?? []) {
     const [key, blocks] = pair.split('=');
-    const chain = registry.findChain(key);
+    const chain = directory.findChain(key);
     if (!chain) throw new Error(`FOLLOWER_CONFIRMATIONS names an unknown chain: ${key}`);
     depths.set(chain.key, Number(blocks));
   }
@@ -44,7 +44,7 @@ export class ChainFollowers implements OnModuleInit, OnModuleDestroy {
     private readonly config: RelayTrackerConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.chainList = followedChains(chains.registry);
+    this.chainList = followedChains(chains.directory);
     // Series exist from the start, so alerts on a sum or a rate see zeros rather than nothing.
     for (const { key } of this.chainList) {
       metrics.followerHeld.set({ chain: key }, 0);
@@ -52,7 +52,7 @@ export class ChainFollowers implements OnModuleInit, OnModuleDestroy {
       metrics.rpcRequests.inc({ chain: key }, 0);
       metrics.rpcErrors.inc({ chain: key }, 0);
     }
-    this.depths = confirmationsByChain(chains.registry, config.FOLLOWER_CONFIRMATIONS);
+    this.depths = confirmationsByChain(chains.directory, config.FOLLOWER_CONFIRMATIONS);
   }
 
   held(): string[] {
@@ -60,7 +60,7 @@ export class ChainFollowers implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleInit(): Promise<void> {
-    const skipped = this.chains.registry.chains.filter((c) => c.type === 'EVM' && !this.chains.followed(c.key)).map((c) => c.key);
+    const skipped = this.chains.directory.chains.filter((c) => c.type === 'EVM' && !this.chains.followed(c.key)).map((c) => c.key);
     if (skipped.length) this.logger.info({ chains: skipped }, 'EVM chains without an RPC endpoint or contracts are not followed');
     await this.index.ensureFollowers(this.chainList.map((c) => c.key));
     await this.feed.open();

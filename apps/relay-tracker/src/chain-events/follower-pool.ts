@@ -16,7 +16,7 @@ export class FollowerPool implements OnApplicationShutdown {
   /** On the service pool's database (the embedded default gives its own): one connection per followed chain and one for the leases. */
   constructor(@Inject(DATABASE_POOL) service: pg.Pool, @Optional() chains?: SettlementChains) {
     const { connectionString, connectionTimeoutMillis, idleTimeoutMillis } = service.options;
-    const max = chains ? followedChains(chains.registry).length + 1 : 4;
+    const max = chains ? followedChains(chains.directory).length + 1 : 4;
     this.pool = new pg.Pool({ connectionString, connectionTimeoutMillis, idleTimeoutMillis, max });
     // A connection dropped by the server must not crash the process; the pool reconnects.
     this.pool.on('error', () => undefined);

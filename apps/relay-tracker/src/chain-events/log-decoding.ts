@@ -1,4 +1,4 @@
-import { INTENTS_ABI, intentFromTuple, RECEIVER_ABI, SPOKE_ABI, type ChainInfo, type ChainRegistry } from '@swap/chains';
+import { INTENTS_ABI, intentFromTuple, RECEIVER_ABI, SPOKE_ABI, type ChainInfo, type ChainDirectory } from '@swap/chains';
 import type { ChainEventKind, IndexedChainEvent } from '@swap/contracts';
 import { decodeEventLog, type Address, type Log } from 'viem';
 
@@ -24,8 +24,8 @@ export function watchedContracts(chain: ChainInfo): WatchedContract[] {
   return list;
 }
 
-export function followedChains(registry: ChainRegistry): ChainInfo[] {
-  return registry.chains.filter((c) => c.type === 'EVM' && (c.rpcUrls?.length ?? 0) > 0 && watchedContracts(c).length > 0);
+export function followedChains(directory: ChainDirectory): ChainInfo[] {
+  return directory.chains.filter((c) => c.type === 'EVM' && (c.rpcUrls?.length ?? 0) > 0 && watchedContracts(c).length > 0);
 }
 
 /** Logs count by their address, whatever they claim; an undecoded asset-manager transaction is `activity` (its swap is looked at). */

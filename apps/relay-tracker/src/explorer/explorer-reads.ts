@@ -55,7 +55,7 @@ export class ExplorerReads {
   ) {
     this.names = {
       hubChainId: Number(chains.hub.chainId),
-      keyOfRelayId: new Map(chains.registry.chains.map((c) => [c.relayChainId, c.key])),
+      keyOfRelayId: new Map(chains.directory.chains.map((c) => [c.relayChainId, c.key])),
     };
   }
 
@@ -295,12 +295,12 @@ export class ExplorerReads {
   }
 
   private chainOf(field: string, name: string): ChainInfo {
-    const registry = this.chains.registry;
+    const directory = this.chains.directory;
     // A number is a relay chain id before it is an EVM chain id (`1` is Solana, not Ethereum).
     const chain =
-      registry.findChain(name) ??
-      registry.chains.find((c) => c.relayChainId === name) ??
-      registry.chains.find((c) => c.type === 'EVM' && String(c.chainId) === name);
+      directory.findChain(name) ??
+      directory.chains.find((c) => c.relayChainId === name) ??
+      directory.chains.find((c) => c.type === 'EVM' && String(c.chainId) === name);
     if (!chain)
       throw AppError.validation([
         {

@@ -18,7 +18,7 @@ import {
 } from '@swap/contracts';
 import type { FastifyReply } from 'fastify';
 import { ExplorerReads } from './explorer-reads';
-import { SwapLookups } from './swap-lookup';
+import { SwapLookups } from './swap-lookups';
 import { OrderbookQuery, PartnersQuery, UserIntentsQuery, VolumeQuery } from './explorer.query';
 
 const BAD = { type: ErrorBodyDto, description: 'A malformed parameter (the body names it and the rule)' };

@@ -1,4 +1,4 @@
-import { ChainAccess, ChainRegistry, INTENTS_ABI, intentValues, partnerFeeData, type ChainInfo } from '@swap/chains';
+import { ChainAccess, ChainDirectory, INTENTS_ABI, intentValues, partnerFeeData, type ChainInfo } from '@swap/chains';
 import { AppError, type Intent } from '@swap/contracts';
 import { ServiceMetrics } from '@swap/observability';
 import { createPrismaClient, type DatabaseHandle } from '@swap/persistence';
@@ -33,7 +33,7 @@ import { relayTracker } from '../relay-tracker.definition';
 import { RelayTrackerMetrics } from '../relay-tracker.metrics';
 import type { SettlementChains } from '../settlement/settlement-chains';
 import { ExplorerReads } from './explorer-reads';
-import { SwapLookups } from './swap-lookup';
+import { SwapLookups } from './swap-lookups';
 
 jest.setTimeout(90_000);
 
@@ -172,12 +172,12 @@ describe('explorer reads from the hub index (anvil, PostgreSQL)', () => {
     const solana: ChainInfo = { ...spoke, key: 'solana', type: 'SOLANA', chainId: 'solana', relayChainId: '1', aliases: [] };
     // Ethereum's EVM chain id is Solana's relay chain id: listed first, it must not win a numeric `1`.
     const ethereum: ChainInfo = { ...spoke, key: '0x1.ethereum', chainId: 1, relayChainId: '26', aliases: ['ethereum'] };
-    const registry = new ChainRegistry({ name: 'explorer-test', chains: [hub, spoke, ethereum, solana], tokens: [] });
+    const directory = new ChainDirectory({ name: 'explorer-test', chains: [hub, spoke, ethereum, solana], tokens: [] });
     db = await createTestDatabase();
     await migrateService(db.url, relayTracker);
     handle = createPrismaClient(PrismaClient, { url: db.url, schema: 'relay_tracker', poolMax: 6 });
     index = new ChainIndex(handle.pool);
-    chains = { registry, hub } as unknown as SettlementChains;
+    chains = { directory, hub } as unknown as SettlementChains;
     reads = new ExplorerReads(handle.pool, chains);
     await index.ensureFollowers([HUB]);
     expect(await new PgLeaseStore(handle.pool).acquire([HUB], 'explorer', 60_000)).toEqual([HUB]);

@@ -120,7 +120,7 @@ export class RelayLookups {
 
   /** A chain named by relay chain id or by chain key. */
   private chainOf(name: string, field: string): ChainInfo {
-    const chain = /^\d+$/.test(name) ? this.chains.byRelayId(name) : this.chains.registry.findChain(name);
+    const chain = /^\d+$/.test(name) ? this.chains.byRelayId(name) : this.chains.directory.findChain(name);
     if (!chain)
       throw new AppError(
         404,

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { IntentExtraDataRequestDto, IntentPacketRequestDto, IntentSubmitRequestDto, Subjects, type RpcReply } from '@swap/contracts';
+import { IntentExtraDataRequestDto, IntentPacketRequestDto, IntentSubmitRequestDto, Subjects, type ReplyOf } from '@swap/contracts';
 import { RelayLookups } from './relay-lookups';
 
 @Controller()
@@ -8,17 +8,17 @@ export class RelayHandlers {
   constructor(private readonly relay: RelayLookups) {}
 
   @MessagePattern(Subjects.relayPacket)
-  packet(@Payload() request: IntentPacketRequestDto): Promise<RpcReply<typeof Subjects.relayPacket>> {
+  packet(@Payload() request: IntentPacketRequestDto): ReplyOf<'relayPacket'> {
     return this.relay.packet(request);
   }
 
   @MessagePattern(Subjects.relayExtraData)
-  extraData(@Payload() request: IntentExtraDataRequestDto): Promise<RpcReply<typeof Subjects.relayExtraData>> {
+  extraData(@Payload() request: IntentExtraDataRequestDto): ReplyOf<'relayExtraData'> {
     return this.relay.extraData(request);
   }
 
   @MessagePattern(Subjects.relaySubmit)
-  submit(@Payload() request: IntentSubmitRequestDto): Promise<RpcReply<typeof Subjects.relaySubmit>> {
+  submit(@Payload() request: IntentSubmitRequestDto): ReplyOf<'relaySubmit'> {
     return this.relay.submit(request);
   }
 }

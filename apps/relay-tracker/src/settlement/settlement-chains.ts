@@ -1,4 +1,4 @@
-import { applyRpcUrls, ChainAccess, loadChainRegistry, RelayApiClient, type ChainInfo, type ChainRegistry } from '@swap/chains';
+import { applyRpcUrls, ChainAccess, loadChainDirectory, RelayApiClient, type ChainInfo, type ChainDirectory } from '@swap/chains';
 import { AppError, ErrorCode } from '@swap/contracts';
 import type { Address } from 'viem';
 import { followedChains } from '../chain-events/log-decoding';
@@ -6,16 +6,16 @@ import { RelayTrackerConfig } from '../relay-tracker.config';
 import { RelayTrackerMetrics } from '../relay-tracker.metrics';
 
 export class SettlementChains {
-  readonly registry: ChainRegistry;
+  readonly directory: ChainDirectory;
   readonly access: ChainAccess;
   readonly relay: RelayApiClient;
   private readonly followedKeys: Set<string>;
 
   constructor(config: RelayTrackerConfig, metrics?: RelayTrackerMetrics) {
-    this.registry = applyRpcUrls(loadChainRegistry(config.CHAIN_PROFILE), config.CHAIN_RPC_URLS);
+    this.directory = applyRpcUrls(loadChainDirectory(config.CHAIN_PROFILE), config.CHAIN_RPC_URLS);
     this.access = new ChainAccess({ timeoutMs: config.CHAIN_RPC_TIMEOUT_MS, observer: metrics });
     this.relay = new RelayApiClient(config.RELAY_API_URL, { timeoutMs: config.RELAY_API_TIMEOUT_MS });
-    this.followedKeys = new Set(followedChains(this.registry).map((c) => c.key));
+    this.followedKeys = new Set(followedChains(this.directory).map((c) => c.key));
   }
 
   /** Whether a follower of this deployment reads the chain into the index (an EVM chain with an RPC endpoint). */
@@ -24,15 +24,15 @@ export class SettlementChains {
   }
 
   get hub(): ChainInfo {
-    return this.registry.hub;
+    return this.directory.hub;
   }
 
   chain(key: string): ChainInfo {
-    return this.registry.getChain(key);
+    return this.directory.getChain(key);
   }
 
   byRelayId(relayChainId: string): ChainInfo | undefined {
-    return this.registry.chains.find((c) => c.relayChainId === relayChainId);
+    return this.directory.chains.find((c) => c.relayChainId === relayChainId);
   }
 
   intents(): Address {

@@ -27,7 +27,7 @@ export class SettlementWakeups implements OnModuleInit {
   async wake(batch: ChainEventBatch): Promise<string[]> {
     const events: IndexedChainEvent[] = [...batch.events, ...(batch.retracted ?? [])];
     if (events.length === 0) return [];
-    const chain = this.chains.registry.findChain(batch.chainKey);
+    const chain = this.chains.directory.findChain(batch.chainKey);
     if (!chain) return [];
     const hub = this.chains.hub;
     const txs = unique(events.filter((e) => e.kind !== 'message_received').map((e) => e.txHash));

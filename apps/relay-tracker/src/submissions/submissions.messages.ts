@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 /** With the organisation of the API key it came with (for claims). */
-export class SubmitTxMessageDto extends SubmitTxRequestDto {
+export class SubmitTxMessage extends SubmitTxRequestDto {
   @IsOptional()
   @MaxLength(64)
   @IsString()
@@ -11,7 +11,7 @@ export class SubmitTxMessageDto extends SubmitTxRequestDto {
 }
 
 /** `after`: the stream's Last-Event-ID. */
-export class SubmissionEventsQueryDto extends SubmissionStatusQueryDto {
+export class SubmissionEventsMessage extends SubmissionStatusQueryDto {
   @IsOptional()
   @Type(() => Number)
   @Min(0)

@@ -139,7 +139,7 @@ export class SubmissionsService {
   }
 
   private normalise(txHash: string, srcChainKey: string): string {
-    const chain = this.chains.registry.findChain(srcChainKey);
+    const chain = this.chains.directory.findChain(srcChainKey);
     return chain ? canonicalTxHash(chain.type, txHash) : txHash;
   }
 }

@@ -1,5 +1,5 @@
 import type { NetworkTx } from '@swap/contracts';
-import type { ChainInfo } from '../chain-registry';
+import type { ChainInfo } from '../chain-directory';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
 
 /** Loads its network library on first call; why: docs/architecture/chains.md#loading-the-network-libraries. */

@@ -4,7 +4,7 @@ import type HttpCall from 'icon-sdk-js/build/transport/http/client/HttpCall';
 import type { HttpCallInterface, HttpResponse } from 'icon-sdk-js/build/transport/http/client/HttpClient';
 import type Request from 'icon-sdk-js/build/transport/jsonrpc/Request';
 import { fromRlp, isHex, toRlp, type Hex } from 'viem';
-import type { ChainInfo } from '../chain-registry';
+import type { ChainInfo } from '../chain-directory';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
 import { requireEncoding } from './network-tx';
 

@@ -3,7 +3,7 @@
 import { Converter, SignedTransaction, Validator, Wallet } from 'icon-sdk-js';
 import { fromRlp, type Hex } from 'viem';
 import { createServer, type Server } from 'node:http';
-import type { ChainInfo } from '../chain-registry';
+import type { ChainInfo } from '../chain-directory';
 import { ICON } from './icon';
 import { ICON_WICX } from './icon-adapter';
 import vectors from './vectors/icon.json';

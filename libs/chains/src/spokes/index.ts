@@ -1,4 +1,4 @@
-import type { ChainType } from '../chain-registry';
+import type { ChainType } from '../chain-directory';
 import { ICON } from './icon';
 import { INJECTIVE } from './injective';
 import { SOLANA } from './solana';

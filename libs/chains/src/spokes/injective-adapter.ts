@@ -9,7 +9,7 @@ import { createTransaction, getAminoStdSignDoc, TxRestApi } from '@injectivelabs
 import { sortObjectByKeys } from '@injectivelabs/sdk-ts/utils';
 import { AppError, ErrorCode, type NetworkTx } from '@swap/contracts';
 import { bytesToHex, hexToBytes, type Hex } from 'viem';
-import type { ChainInfo } from '../chain-registry';
+import type { ChainInfo } from '../chain-directory';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
 import { requireEncoding } from './network-tx';
 

@@ -5,7 +5,7 @@ import { MsgExecuteContract } from '@injectivelabs/sdk-ts/core/modules';
 import { createTransaction, getTransactionPartsFromTxRaw } from '@injectivelabs/sdk-ts/core/tx';
 import { getEthereumAddress, sortObjectByKeys } from '@injectivelabs/sdk-ts/utils';
 import { toHex, type Hex } from 'viem';
-import type { ChainInfo } from '../chain-registry';
+import type { ChainInfo } from '../chain-directory';
 import { INJECTIVE } from './injective';
 import type { InjectiveSignDoc } from './injective-adapter';
 import vectors from './vectors/injective.json';

@@ -1,14 +1,14 @@
 // Vectors: node libs/chains/src/spokes/vectors/intents.generate.mjs > libs/chains/src/spokes/vectors/intents.json
 // (the public client @sodax/sdk's own intent, hub calls and intent hash for a swap from each network).
 import type { Intent } from '@swap/contracts';
-import type { ChainType } from '../chain-registry';
+import type { ChainType } from '../chain-directory';
 import { intentHash } from '../intent';
 import { relayDataOf } from '../protocol-calls';
-import { loadChainRegistry } from '../profiles';
+import { loadChainDirectory } from '../profiles';
 import vectors from './vectors/intents.json';
 import { SPOKE_NETWORKS } from './index';
 
-const mainnet = loadChainRegistry('mainnet');
+const mainnet = loadChainDirectory('mainnet');
 
 describe.each(vectors.vectors.map((v) => [v.chain, v] as const))('a swap from %s, as the public client builds it', (key, v) => {
   const chain = mainnet.getChain(key);

@@ -1,6 +1,6 @@
 import type { NetworkTx } from '@swap/contracts';
 import type { Hex } from 'viem';
-import type { ChainInfo, ChainType } from '../chain-registry';
+import type { ChainInfo, ChainType } from '../chain-directory';
 
 /** `amount` in the token's smallest unit to the 20-byte hub wallet `to`, with `data`, the hub calls. */
 export interface SpokeDeposit {

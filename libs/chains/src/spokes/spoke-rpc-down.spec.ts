@@ -1,8 +1,8 @@
 import { AppError } from '@swap/contracts';
 import { createServer, type Server, type Socket } from 'node:net';
 import { ChainAccess } from '../chain-access';
-import type { ChainInfo } from '../chain-registry';
-import { loadChainRegistry } from '../profiles';
+import type { ChainInfo } from '../chain-directory';
+import { loadChainDirectory } from '../profiles';
 import { SPOKE_NETWORKS } from './index';
 
 /*
@@ -20,7 +20,7 @@ const USERS: Record<string, string> = {
   '0x1.icon': 'hx9d8a8376e7db9f00478feb9a46f44f0d051aab57',
 };
 const TIMEOUT_MS = 400;
-const mainnet = loadChainRegistry('mainnet');
+const mainnet = loadChainDirectory('mainnet');
 const networks = mainnet.chains.filter((c) => SPOKE_NETWORKS[c.type]);
 
 function listen(server: Server): Promise<number> {
@@ -55,7 +55,7 @@ describe('a network’s RPC down or silent', () => {
     await new Promise((resolve) => silent.close(resolve));
   });
 
-  it('lists every network the registry builds for', () => {
+  it('lists every network the directory builds for', () => {
     expect(networks.map((c) => c.key).sort()).toEqual(['0x1.icon', 'injective-1', 'solana', 'stellar', 'sui']);
   });
 

@@ -15,7 +15,7 @@ import {
 } from '@stellar/stellar-sdk';
 import { AppError, ErrorCode, type NetworkTx } from '@swap/contracts';
 import { hexToBytes, toHex, type Hex } from 'viem';
-import type { ChainInfo } from '../chain-registry';
+import type { ChainInfo } from '../chain-directory';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
 import { requireEncoding } from './network-tx';
 

@@ -5,7 +5,7 @@ import { Transaction, type TransactionObjectArgument } from '@mysten/sui/transac
 import { fromBase64, normalizeStructTag, normalizeSuiAddress, toHex as suiToHex } from '@mysten/sui/utils';
 import { AppError, ErrorCode, type NetworkTx } from '@swap/contracts';
 import { hexToBytes, type Hex } from 'viem';
-import type { ChainInfo } from '../chain-registry';
+import type { ChainInfo } from '../chain-directory';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
 import { requireEncoding } from './network-tx';
 

@@ -6,7 +6,7 @@ import { bcs } from '@mysten/sui/bcs';
 import type { Transaction } from '@mysten/sui/transactions';
 import { fromBase64, normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
 import type { Hex } from 'viem';
-import { loadChainRegistry } from '../profiles';
+import { loadChainDirectory } from '../profiles';
 import { SUI } from './sui';
 import { splitSuiAddress, suiDepositTransaction, suiMessageTransaction } from './sui-adapter';
 import vectors from './vectors/sui.json';
@@ -65,7 +65,7 @@ const vectorBytes = (described: Described[], call: string, index: number) => {
 };
 
 describe('SUI spoke network', () => {
-  const chain = loadChainRegistry('mainnet').findChain('sui')!;
+  const chain = loadChainDirectory('mainnet').findChain('sui')!;
 
   it('turns addresses into the bytes the SDK encodeAddress gives, and back', () => {
     for (const { address, bytes } of vectors.addresses) {

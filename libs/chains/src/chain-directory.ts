@@ -51,7 +51,7 @@ export function chainKeyFor(type: string, chainId: number | string, publicKey: s
 }
 
 /** Chains and tokens of a profile; lookups take a key or alias in any case and answer the canonical key. */
-export class ChainRegistry {
+export class ChainDirectory {
   private readonly byName = new Map<string, ChainInfo>();
   private readonly tokensByKey = new Map<ChainKey, TokenInfo[]>();
   /** EVM addresses in EIP-55 form, as every answer shows them. */

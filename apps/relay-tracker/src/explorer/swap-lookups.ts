@@ -65,7 +65,7 @@ export class SwapLookups {
 
   /** A hash nobody submitted: a spoke deposit, a fill, or a fill's delivery, traced through the index to its intent's hash. */
   private async traceInIndex(txHash: string): Promise<string | undefined> {
-    const spokes = this.chains.registry.chains.filter((c) => !c.hub);
+    const spokes = this.chains.directory.chains.filter((c) => !c.hub);
     const hub = this.chains.hub;
     const { rows } = await this.pool.query<{ intent_hash: string }>(
       `WITH spoke(key, relay) AS (SELECT * FROM unnest($2::text[], $3::text[]))

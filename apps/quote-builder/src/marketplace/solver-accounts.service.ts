@@ -13,7 +13,7 @@ export interface AuthenticatedSolver {
 
 /** A credential (`slv_` + 32 random bytes) is shown once; only its SHA-256 is stored, as with API keys. */
 @Injectable()
-export class SolverRegistryService {
+export class SolverAccountsService {
   constructor(
     private readonly db: PrismaClient,
     private readonly messaging: MessagingClient,

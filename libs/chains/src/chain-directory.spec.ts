@@ -1,6 +1,6 @@
 import { AppError } from '@swap/contracts';
-import { ChainRegistry, chainKeyFor, validateProfile, type ChainProfile } from './chain-registry';
-import { loadChainRegistry } from './profiles';
+import { ChainDirectory, chainKeyFor, validateProfile, type ChainProfile } from './chain-directory';
+import { loadChainDirectory } from './profiles';
 
 const tiny: ChainProfile = {
   name: 'tiny',
@@ -58,11 +58,11 @@ describe('chainKeyFor', () => {
   });
 });
 
-describe('ChainRegistry', () => {
-  const registry = new ChainRegistry(tiny);
+describe('ChainDirectory', () => {
+  const directory = new ChainDirectory(tiny);
 
   it('groups tokens by canonical chain key, exposing only the public Token fields (with hubAsset and vault, as the public client reads them)', () => {
-    expect(registry.tokensByChain()).toEqual({
+    expect(directory.tokensByChain()).toEqual({
       '0x92.sonic': [
         {
           symbol: 'USDC',
@@ -89,19 +89,19 @@ describe('ChainRegistry', () => {
   });
 
   it('accepts an alias and answers with the canonical key', () => {
-    expect(registry.tokensOf('sonic')[0].chainKey).toBe('0x92.sonic');
+    expect(directory.tokensOf('sonic')[0].chainKey).toBe('0x92.sonic');
   });
 
   it('reads keys and aliases in any letter case', () => {
-    expect(registry.getChain('0X92.SONIC').key).toBe('0x92.sonic');
-    expect(registry.getChain('Sonic').key).toBe('0x92.sonic');
-    expect(registry.findChain('SOLANA')?.key).toBe('solana');
+    expect(directory.getChain('0X92.SONIC').key).toBe('0x92.sonic');
+    expect(directory.getChain('Sonic').key).toBe('0x92.sonic');
+    expect(directory.findChain('SOLANA')?.key).toBe('solana');
   });
 
   it('rejects an unknown chain key with a 404 that names it', () => {
     let error: AppError | undefined;
     try {
-      registry.tokensOf('0x1.nowhere');
+      directory.tokensOf('0x1.nowhere');
     } catch (e) {
       error = e as AppError;
     }
@@ -111,8 +111,8 @@ describe('ChainRegistry', () => {
   });
 
   it('finds EVM tokens by address in any case, other networks exactly', () => {
-    expect(registry.findToken('0x92.sonic', '0x29219DD400F2BF60E5A23D13BE72B486D4038894')?.symbol).toBe('USDC');
-    expect(registry.findToken('solana', '11111111111111111111111111111111')?.symbol).toBe('SOL');
+    expect(directory.findToken('0x92.sonic', '0x29219DD400F2BF60E5A23D13BE72B486D4038894')?.symbol).toBe('USDC');
+    expect(directory.findToken('solana', '11111111111111111111111111111111')?.symbol).toBe('SOL');
   });
 });
 
@@ -139,7 +139,7 @@ describe('validateProfile', () => {
 });
 
 describe('the mainnet profile', () => {
-  const mainnet = loadChainRegistry('mainnet');
+  const mainnet = loadChainDirectory('mainnet');
 
   it('is valid, with the hub keyed 0x92.sonic', () => {
     expect(validateProfile(mainnet.profile)).toEqual([]);
@@ -164,8 +164,8 @@ describe('the mainnet profile', () => {
   });
 });
 
-describe('loadChainRegistry', () => {
+describe('loadChainDirectory', () => {
   it('explains an unreadable profile file', () => {
-    expect(() => loadChainRegistry('/nonexistent/profile.json')).toThrow(/Cannot read chain profile \/nonexistent\/profile.json/);
+    expect(() => loadChainDirectory('/nonexistent/profile.json')).toThrow(/Cannot read chain profile \/nonexistent\/profile.json/);
   });
 });

@@ -1,4 +1,4 @@
-/** `npm run registry:import -- [path/to/reference]`: mainnet.json re-keyed as the spec requires, plain names kept as aliases. */
+/** `npm run chains:import -- [path/to/reference]`: mainnet.json re-keyed as the spec requires, plain names kept as aliases. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chainKeyFor, type ChainInfo, type ChainProfile, type TokenInfo } from '@swap/chains';
