@@ -112,7 +112,7 @@ describe('a rolling restart of swap-gateway behind the gateway, under load', () 
   });
 
   it('answers every request (0 errors, 0 non-2xx) while each replica in turn is stopped and started again', async () => {
-    // Warm: both replicas hold quote-builder's registry.
+    // Warm: both replicas hold quote-builder's chain catalog.
     for (const r of replicas) expect((await fetch(`http://127.0.0.1:${r.port}/v1/swaps/tokens/0x92.sonic`)).status).toBe(200);
 
     const statuses: Record<string, number> = {};

@@ -8,7 +8,8 @@ import { installSolverApiErrorShape } from './solver-api/solver-api-errors';
 export const quoteBuilder: ServiceDefinition<QuoteBuilderConfig> = {
   name: 'quote-builder',
   title: 'quote-builder',
-  description: 'Chain and token registry, quotes from the solver marketplace and unsigned transactions; the solver API (/v1/intent/*).',
+  description:
+    'The chain catalog (chains and tokens), quotes from the solver marketplace and unsigned transactions; the solver API (/v1/intent/*).',
   configClass: QuoteBuilderConfig,
   module: QuoteBuilderModule,
   uses: { bus: true, cache: true, database: ownDatabase('quote-builder', __dirname, PrismaClient) },

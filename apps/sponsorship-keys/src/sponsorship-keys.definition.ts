@@ -6,7 +6,7 @@ import { SponsorshipKeysModule } from './sponsorship-keys.module';
 export const sponsorshipKeys: ServiceDefinition<SponsorshipKeysConfig> = {
   name: 'sponsorship-keys',
   title: 'sponsorship-keys',
-  description: 'The separate sponsoring-key registry and the sponsoring routes (/v1/sponsorships/*).',
+  description: 'The separate sponsoring-key store and the sponsoring routes (/v1/sponsorships/*).',
   configClass: SponsorshipKeysConfig,
   module: SponsorshipKeysModule,
   uses: { bus: true, database: ownDatabase('sponsorship-keys', __dirname, PrismaClient) },

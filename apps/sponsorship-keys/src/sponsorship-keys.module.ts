@@ -7,18 +7,18 @@ import { SponsorshipOpsController } from './ops/sponsorship-ops.controller';
 import { SponsorshipKeysConfig } from './sponsorship-keys.config';
 import { SponsorshipsController } from './sponsorships/sponsorships.controller';
 
-/** The sponsoring-key registry (this service's own table), for the key checks and the routes alike. */
+/** The sponsoring-key store (this service's own table), for the key checks and the routes alike. */
 @Module({
   providers: [SponsoringKeysService],
   exports: [SponsoringKeysService],
 })
-class SponsoringKeyRegistryModule {}
+class SponsoringKeyStoreModule {}
 
 @Module({
   imports: [
-    SponsoringKeyRegistryModule,
+    SponsoringKeyStoreModule,
     KeyAuthModule.register({
-      imports: [SponsoringKeyRegistryModule],
+      imports: [SponsoringKeyStoreModule],
       inject: [SponsoringKeysService, SponsorshipKeysConfig],
       useFactory: (keys: SponsoringKeysService, config: SponsorshipKeysConfig) => ({
         name: 'sponsoring',

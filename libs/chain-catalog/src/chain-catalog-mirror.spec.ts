@@ -61,7 +61,7 @@ describe('ChainCatalogMirror', () => {
     await expect(mirror.configJson('hubAssets', 'atlantis')).rejects.toBeInstanceOf(AppError);
   });
 
-  it('answers an unknown chain with the registry’s 404', async () => {
+  it('answers an unknown chain with the catalog’s 404', async () => {
     const { client, release } = answering(snapshot('v1'));
     release();
     const error = await new ChainCatalogMirror(client).chain('0x1.nowhere').catch((e: unknown) => e);

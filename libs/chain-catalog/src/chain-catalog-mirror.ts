@@ -104,7 +104,7 @@ export class ChainCatalogMirror implements ChainRules, OnApplicationBootstrap, O
     return 'taken';
   }
 
-  /** A chain by key or alias, in any letter case; an unknown one is the registry's 404. */
+  /** A chain by key or alias, in any letter case; an unknown one is the catalog's 404. */
   async chain(keyOrAlias: string): Promise<ChainSummary> {
     const chain = await this.findChain(keyOrAlias);
     if (!chain) throw AppError.notFound(`Unknown chain key: ${keyOrAlias}`, ErrorCode.ChainNotFound);

@@ -35,7 +35,7 @@ export interface KeySetCacheOptions {
   metrics?: ServiceMetrics;
 }
 
-/** One registry's key set in memory, failing closed; see docs/architecture/key-sets.md#fail-closed (spec: Authentication rule 10). */
+/** One key set (`portal` or `sponsoring`) in memory, failing closed; see docs/architecture/key-sets.md#fail-closed (spec: Authentication rule 10). */
 export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly entries = new Map<string, KeySetEntry>();
   private modes: Partial<Record<RouteFamily, EnforcementMode>> = {};

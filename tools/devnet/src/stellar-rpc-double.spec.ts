@@ -51,7 +51,7 @@ function asWalletSees(tx: NetworkTx): { transaction: Transaction; contract: stri
   };
 }
 
-// Through the registry, as ChainAccess reaches it.
+// Through spokeNetworkOf, as ChainAccess reaches it.
 const STELLAR = spokeNetworkOf('STELLAR')!;
 const bytesOf = (value: xdr.ScVal): Hex => toHex(scValToNative(value) as Uint8Array);
 

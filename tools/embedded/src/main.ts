@@ -61,7 +61,7 @@ async function main(): Promise<void> {
           ),
         ]
       : [
-          '  chains    the registry profile only (no local chains; DEVNET=off or CHAIN_PROFILE set)',
+          '  chains    the chain profile only (no local chains; DEVNET=off or CHAIN_PROFILE set)',
           '  solvers   none (the reference solvers fill on the devnet): quotes answer 503 NO_SOLVER_AVAILABLE',
         ]),
     `  bus       in-process (NATS semantics, no server)`,

@@ -5,7 +5,7 @@ import { ChainCatalog } from './chain-catalog';
 
 /**
  * At start, tells the services that serve the public reads from memory (swap-gateway)
- * what this replica's registry holds; they may also ask (`catalogSnapshot`). Sent under the v1 name too
+ * what this replica's catalog holds; they may also ask (`catalogSnapshot`). Sent under the v1 name too
  * (registryChanged), for the previous release's replicas; remove it in the next.
  */
 @Injectable()

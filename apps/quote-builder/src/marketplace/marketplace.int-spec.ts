@@ -6,7 +6,7 @@ import { quoteBuilder } from '../quote-builder.definition';
 
 jest.setTimeout(30_000);
 
-/** Mainnet hub assets (USDC, WETH): known to the registry, no chain read needed to quote them. */
+/** Mainnet hub assets (USDC, WETH): known to the chain catalog, no chain read needed to quote them. */
 const USDC = '0x29219dd400f2Bf60E5a23d13Be72B486D4038894';
 const WETH = '0x50c42dEAcD8Fc9773493ED674b675bE577f2634b';
 // Generous: the replicas, the solvers and the test share one event loop on a busy 2-core CI machine.

@@ -170,8 +170,8 @@ export class QuoteService {
 
   /** `/v1/intent/quote`: hub assets in and out, the amount already after fees. */
   async quoteHubAssets(request: SolverQuoteRequest): Promise<SolverQuoteResponse> {
-    const registry = this.catalog.chains;
-    const known = (asset: string) => registry.profile.tokens.some((t) => t.hubAsset.toLowerCase() === asset.toLowerCase());
+    const chains = this.catalog.chains;
+    const known = (asset: string) => chains.profile.tokens.some((t) => t.hubAsset.toLowerCase() === asset.toLowerCase());
     if (!known(request.token_src) || !known(request.token_dst) || request.token_src.toLowerCase() === request.token_dst.toLowerCase()) {
       throw new AppError(
         422,
@@ -179,7 +179,7 @@ export class QuoteService {
         'No path found: token_src and token_dst must be two different hub assets this deployment lists',
       );
     }
-    const hub = registry.hub.relayChainId;
+    const hub = chains.hub.relayChainId;
     const best = this.decide(
       await this.rfq.ask({
         token_src: request.token_src,

@@ -15,8 +15,8 @@ const EVM_WALLET = '0x4fc1a3b9c2f4a1b8d1e5e6f7a8b9c0d1e2f3a4b5';
 /** The wrapped-SOL mint: a base58 public key of 43 characters. */
 const SOLANA_WALLET = 'So11111111111111111111111111111111111111112';
 
-/** quote-builder's registry as the mirror holds it: one EVM chain with an alias, and Solana. */
-const REGISTRY: ChainCatalogSnapshot = {
+/** quote-builder's chain catalog as the mirror holds it: one EVM chain with an alias, and Solana. */
+const CATALOG: ChainCatalogSnapshot = {
   version: 'fixture',
   startedAt: 1,
   chains: [
@@ -51,7 +51,7 @@ describe('SponsorshipsController (against PostgreSQL)', () => {
     await migrateService(db.url, sponsorshipKeys);
     handle = createPrismaClient(PrismaClient, { url: db.url, schema: sponsorshipKeys.uses.database!.schema });
     const mirror = new ChainCatalogMirror(new MessagingClient(bus, { timeoutMs: 1_000 }));
-    mirror.apply(REGISTRY);
+    mirror.apply(CATALOG);
     controller = new SponsorshipsController(handle.client, mirror);
   });
   afterAll(async () => {
@@ -89,7 +89,7 @@ describe('SponsorshipsController (against PostgreSQL)', () => {
       expect({ chainKey: view.chainKey, note: view.note }).toEqual({ chainKey: '0xa4b1.arbitrum', note: undefined });
     });
 
-    it('answers 404 CHAIN_NOT_FOUND for a network the registry does not know; nothing stored', async () => {
+    it('answers 404 CHAIN_NOT_FOUND for a network the catalog does not know; nothing stored', async () => {
       const owner = uniqueId('wallet');
 
       expect(await refusal(as(owner, () => controller.create({ chainKey: 'atlantis', walletAddress: EVM_WALLET })))).toEqual({

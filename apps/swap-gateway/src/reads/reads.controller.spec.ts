@@ -6,7 +6,7 @@ import { ReadsController } from './reads.controller';
 
 /*
  * The public reads answered from swap-gateway's memory: the partner fee (the query's, else
- * the deployment's from quote-builder's registry snapshot) and the deadline. quote-builder
+ * the deployment's from quote-builder's catalog snapshot) and the deadline. quote-builder
  * is a subscriber on an in-process bus.
  */
 
@@ -55,7 +55,7 @@ describe('ReadsController.partnerFee', () => {
     });
   });
 
-  it('applies the deployment’s fee from the registry snapshot when the query names none', async () => {
+  it('applies the deployment’s fee from the catalog snapshot when the query names none', async () => {
     await expect(s.controller.partnerFee({ amount: '1000000' })).resolves.toEqual({
       amount: '1000000',
       fee: '5000',
@@ -78,7 +78,7 @@ describe('ReadsController.partnerFee', () => {
     await bare.services.close();
   });
 
-  it('requires feeAddress with feeAmount or feePercentage, before reading the registry', async () => {
+  it('requires feeAddress with feeAmount or feePercentage, before reading the catalog', async () => {
     const expected = {
       statusCode: 400,
       code: 'VALIDATION_FAILED',

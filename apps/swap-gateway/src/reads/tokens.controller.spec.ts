@@ -4,7 +4,7 @@ import { FakeReply, FakeServices, REGISTRY_SNAPSHOT } from '../testing/gateway-d
 import { TokensController } from './tokens.controller';
 
 /*
- * The token reads, answered from quote-builder's registry snapshot held in memory (asked
+ * The token reads, answered from quote-builder's catalog snapshot held in memory (asked
  * for once over an in-process bus here): JSON text as it is kept, chains by key or alias in
  * any letter case.
  */

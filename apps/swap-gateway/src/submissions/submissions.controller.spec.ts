@@ -20,7 +20,7 @@ import { SubmitLimits } from './submit-limits';
 
 /*
  * submit-tx as swap-gateway handles it once the DTO has passed: the rules that depend on
- * the source network (read from the registry quote-builder publishes), the canonical chain
+ * the source network (read from the chain catalog quote-builder publishes), the canonical chain
  * key and the organisation handed to relay-tracker, and how the per-wallet count follows
  * relay-tracker's answer. quote-builder and relay-tracker are subscribers on an in-process
  * bus; the limits count in a memory cache.

@@ -5,7 +5,7 @@ import { FakeServices, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
 
 /*
  * A swap body through swap-gateway's validation pipe, the chain-bound rules included
- * (the chains read from the registry quote-builder publishes, on an in-process bus): every
+ * (the chains read from the chain catalog quote-builder publishes, on an in-process bus): every
  * problem of the body is answered at once, field rules and per-network rules alike.
  */
 

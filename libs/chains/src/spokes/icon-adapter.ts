@@ -8,7 +8,7 @@ import type { ChainInfo } from '../chain-directory';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
 import { requireEncoding } from './network-tx';
 
-/** ICX as the registry lists it (the public client's `nativeToken`). */
+/** ICX as the chain profile lists it (the public client's `nativeToken`). */
 export const ICON_NATIVE = 'cx0000000000000000000000000000000000000000';
 /** From @sodax/sdk's config (`addresses.wICX`): ChainInfo has no field for it. */
 export const ICON_WICX = 'cx3975b43d260fb8ec802cef6e60c2f4d07486f11d';

@@ -52,7 +52,7 @@ export interface ChainSummary {
   hub: boolean;
 }
 
-/** `version` hashes the content; `startedAt` (ms) lets the newest replicas' registry win a rollout (docs/architecture/services.md#public-reads). */
+/** `version` hashes the content; `startedAt` (ms) lets the newest replicas' catalog win a rollout (docs/architecture/services.md#public-reads). */
 export interface ChainCatalogSnapshot {
   version: string;
   startedAt: number;
