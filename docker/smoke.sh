@@ -207,10 +207,11 @@ docker run --rm --network none --entrypoint node "$IMAGE" -e '
   fail "code in the image requires modules the image does not carry (above)"
 log "every require() in dist resolves inside the image"
 
-# --- 2. Migrations, from the image, into this run's database. ---
+# --- 2. Migrations, from the image, into this run's database, and relay-tracker's JetStream streams. ---
 log "migrations into $DB_NAME"
 timeout --foreground 120 docker run --rm --name "$(container_of migrate)" --label "swap-smoke=$RUN" "${HARDENED[@]}" \
-  -e DATABASE_URL="$DATABASE_URL" "$IMAGE" node --enable-source-maps dist/tools/migrate/src/main.js | sed 's/^/  /' ||
+  -e DATABASE_URL="$DATABASE_URL" -e NATS_URL="$NATS_URL" -e NATS_SUBJECT_PREFIX="$PREFIX" \
+  "$IMAGE" node --enable-source-maps dist/tools/migrate/src/main.js | sed 's/^/  /' ||
   fail "the migrations failed"
 
 # --- 3. Every service in its own hardened container. ---

@@ -15,3 +15,6 @@ export const relayTracker: ServiceDefinition<RelayTrackerConfig> = {
 
 /** Webhook endpoints and deliveries (end-to-end tests manage endpoints with it until the portal's routes land). */
 export { WebhooksService } from './webhooks/webhooks.service';
+
+/** Its JetStream streams and consumers, for `npm run migrate`. */
+export { relayTrackerJetStream } from './jetstream';

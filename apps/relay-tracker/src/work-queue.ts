@@ -1,4 +1,4 @@
-import { JetStreamWorkQueue, MessagingClient, NatsBus, PgWorkQueue, type WorkQueue } from '@swap/messaging';
+import { JetStreamWorkQueue, MessagingClient, NatsBus, PgWorkQueue, type WorkQueue, type WorkQueueResource } from '@swap/messaging';
 import type pg from 'pg';
 import type { WORK_QUEUES } from './relay-tracker.config';
 
@@ -6,20 +6,24 @@ export async function openWorkQueue(options: {
   kind: (typeof WORK_QUEUES)[number];
   messaging: MessagingClient;
   pool: pg.Pool;
-  names: { stream: string; consumer: string; subject: string };
+  /** Its JetStream names and ack wait, which is also the embedded default's lease. */
+  resource: WorkQueueResource;
   table: string;
-  leaseMs: number;
   pollMs: number;
   onError: (error: unknown) => void;
 }): Promise<WorkQueue> {
-  const { leaseMs, onError } = options;
+  const { resource, onError } = options;
+  const leaseMs = resource.ackWaitMs;
   if (options.kind === 'jetstream') {
     const bus = options.messaging.bus;
     if (!(bus instanceof NatsBus)) throw new Error('WORK_QUEUE=jetstream needs NATS (the embedded default uses WORK_QUEUE=postgres)');
+    const { stream, consumer, subject, ackWaitMs } = resource;
     return JetStreamWorkQueue.open(bus.connection, {
-      ...options.names,
+      stream,
+      consumer,
+      subject,
+      ackWaitMs,
       prefix: bus.subjectPrefix || undefined,
-      ackWaitMs: leaseMs,
       onError,
     });
   }

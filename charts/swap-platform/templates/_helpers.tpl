@@ -59,3 +59,41 @@ swap-gateway quote-builder relay-tracker key-registry sponsorship-keys partner-p
 {{- else if $ingress.enabled -}}{{ ternary "https" "http" (ne $ingress.api.tlsSecret "") }}://{{ $ingress.api.host }}
 {{- else -}}http://localhost:3000{{- end -}}
 {{- end }}
+
+{{/* A NATS client's TLS files (env, mounts, volumes), for a service on the bus and the migration Job. */}}
+{{- define "swap-platform.natsTlsEnv" -}}
+{{- if .Values.nats.tls.ca.name }}
+- { name: NATS_TLS_CA_FILE, value: /etc/swap-platform/nats-ca/ca.crt }
+{{- end }}
+{{- if .Values.nats.tls.clientCertSecret }}
+- { name: NATS_TLS_CERT_FILE, value: /etc/swap-platform/nats-client/tls.crt }
+- { name: NATS_TLS_KEY_FILE, value: /etc/swap-platform/nats-client/tls.key }
+{{- end }}
+{{- end }}
+
+{{- define "swap-platform.natsTlsMounts" -}}
+{{- if .Values.nats.tls.ca.name }}
+- { name: nats-ca, mountPath: /etc/swap-platform/nats-ca, readOnly: true }
+{{- end }}
+{{- if .Values.nats.tls.clientCertSecret }}
+- { name: nats-client, mountPath: /etc/swap-platform/nats-client, readOnly: true }
+{{- end }}
+{{- end }}
+
+{{- define "swap-platform.natsTlsVolumes" -}}
+{{- if .Values.nats.tls.ca.name }}
+- name: nats-ca
+  secret:
+    secretName: {{ .Values.nats.tls.ca.name | quote }}
+    items: [{ key: {{ .Values.nats.tls.ca.key | quote }}, path: ca.crt }]
+    defaultMode: 288 # 0440
+{{- end }}
+{{- if .Values.nats.tls.clientCertSecret }}
+# Readable by the pod's group (fsGroup) only.
+- name: nats-client
+  secret:
+    secretName: {{ .Values.nats.tls.clientCertSecret | quote }}
+    items: [{ key: tls.crt, path: tls.crt }, { key: tls.key, path: tls.key }]
+    defaultMode: 288 # 0440
+{{- end }}
+{{- end }}

@@ -7,6 +7,7 @@ export * from './bus-server';
 export * from './messaging-client';
 export * from './work-queue';
 export * from './pg-work-queue';
+export * from './jetstream-resources';
 export * from './jetstream-work-queue';
 export * from './nats-settings';
 export * from './jetstream-event-stream';

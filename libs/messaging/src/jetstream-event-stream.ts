@@ -1,21 +1,14 @@
 import {
-  AckPolicy,
-  DeliverPolicy,
-  DiscardPolicy,
   headers as natsHeaders,
   JSONCodec,
-  nanos,
-  RetentionPolicy,
-  StorageType,
   type ConsumerMessages,
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
   type NatsConnection,
-  type NatsError,
 } from 'nats';
 import { PauseReasons, type IntakeMember } from './intake';
-import { scopedNames, type JetStreamQueueNames } from './jetstream-work-queue';
+import { bindJetStream, type JetStreamQueueNames } from './jetstream-resources';
 import { backoffMs } from './work-queue';
 
 export interface JetStreamEventStreamOptions extends JetStreamQueueNames {
@@ -26,12 +19,6 @@ export interface JetStreamEventStreamOptions extends JetStreamQueueNames {
   ackWaitMs: number;
   onError?: (error: unknown) => void;
 }
-
-/** JetStream's answer to creating a stream that exists with other settings. */
-const STREAM_NAME_IN_USE = 10058;
-
-/** Then given up: the settlement fallback covers what it concerned. */
-const MAX_DELIVER = 50;
 
 /** Each event handled by one replica; see docs/architecture/runtime.md#work-queues-and-event-streams. */
 export class JetStreamEventStream<T> implements IntakeMember {
@@ -50,34 +37,12 @@ export class JetStreamEventStream<T> implements IntakeMember {
     private readonly options: JetStreamEventStreamOptions,
   ) {}
 
+  /** Uses the stream and consumer `npm run migrate` made (see bindJetStream). */
   static async open<T>(nc: NatsConnection, options: JetStreamEventStreamOptions): Promise<JetStreamEventStream<T>> {
-    const names = scopedNames(options);
     const jsm = await nc.jetstreamManager();
-    const existing = await jsm.streams.info(names.stream).catch(() => undefined);
-    if (!existing) {
-      await jsm.streams
-        .add({
-          name: names.stream,
-          subjects: [names.subject],
-          retention: RetentionPolicy.Limits,
-          storage: StorageType.File,
-          discard: DiscardPolicy.Old,
-          max_age: nanos(options.maxAgeMs),
-          duplicate_window: nanos(options.duplicateWindowMs),
-        })
-        .catch((error: NatsError) => {
-          // Another replica created it meanwhile; an operator's settings are kept as they are.
-          if (error.api_error?.err_code !== STREAM_NAME_IN_USE) throw error;
-        });
-    }
-    await jsm.consumers.add(names.stream, {
-      durable_name: names.consumer,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: nanos(options.ackWaitMs),
-      max_deliver: MAX_DELIVER,
-      max_ack_pending: 10_000,
-    });
+    const { stream, consumer, subject, ackWaitMs, maxAgeMs, duplicateWindowMs, prefix, onError } = options;
+    const resource = { kind: 'event-stream' as const, stream, consumer, subject, ackWaitMs, maxAgeMs, duplicateWindowMs };
+    const names = await bindJetStream(jsm, resource, { prefix, onError });
     return new JetStreamEventStream<T>(nc.jetstream(), jsm, names, options);
   }
 

@@ -1,28 +1,14 @@
 import {
-  AckPolicy,
   connect,
-  DiscardPolicy,
-  ErrorCode,
   JSONCodec,
-  nanos,
-  RetentionPolicy,
-  StorageType,
   type ConsumerMessages,
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
   type NatsConnection,
-  type NatsError,
-  type StreamConfig,
 } from 'nats';
+import { bindJetStream, nameSuffix, type JetStreamQueueNames } from './jetstream-resources';
 import { HandlerSlots, runWorkHandler, type WorkItem, type WorkQueue } from './work-queue';
-
-/** Fixed (libs/contracts), so an autoscaler can name them. */
-export interface JetStreamQueueNames {
-  stream: string;
-  consumer: string;
-  subject: string;
-}
 
 export interface JetStreamWorkQueueOptions extends JetStreamQueueNames {
   /** Prepended to the subject and appended to the stream and consumer names. */
@@ -51,40 +37,11 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
     super();
   }
 
+  /** Uses the stream and consumer `npm run migrate` made (see bindJetStream). */
   static async open(nc: NatsConnection, options: JetStreamWorkQueueOptions): Promise<JetStreamWorkQueue> {
-    const names = scopedNames(options);
     const jsm = await nc.jetstreamManager();
-    const stream = {
-      name: names.stream,
-      subjects: [`${names.subject}.*`],
-      retention: RetentionPolicy.Workqueue,
-      storage: StorageType.File,
-      max_msgs_per_subject: 1,
-      discard: DiscardPolicy.New,
-      discard_new_per_subject: true,
-    };
-    const existing = await jsm.streams.info(names.stream).catch(() => undefined);
-    if (!existing) await jsm.streams.add(stream);
-    else if (!sameSettings(existing.config, stream)) {
-      try {
-        await jsm.streams.update(names.stream, stream);
-      } catch (error) {
-        // Users may create their stream, not reconfigure it (that could republish onto any subject).
-        if ((error as NatsError).code !== ErrorCode.PermissionsViolation) throw error;
-        options.onError?.(
-          new Error(
-            `JetStream stream ${names.stream} has older settings, and this NATS user may not update it: an operator updates it (docs/operators/securing-the-bus.md)`,
-          ),
-        );
-      }
-    }
-    await jsm.consumers.add(names.stream, {
-      durable_name: names.consumer,
-      ack_policy: AckPolicy.Explicit,
-      ack_wait: nanos(options.ackWaitMs),
-      max_deliver: -1,
-      max_ack_pending: 100_000,
-    });
+    const { stream, consumer, subject, ackWaitMs, prefix, onError } = options;
+    const names = await bindJetStream(jsm, { kind: 'work-queue', stream, consumer, subject, ackWaitMs }, { prefix, onError });
     return new JetStreamWorkQueue(nc.jetstream(), jsm, names, options);
   }
 
@@ -176,28 +133,6 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
     })();
     this.track(work);
   }
-}
-
-/** The server adds defaults of its own: only these are compared. */
-function sameSettings(current: Partial<StreamConfig>, wanted: Partial<StreamConfig>): boolean {
-  const keys = ['retention', 'storage', 'max_msgs_per_subject', 'discard', 'discard_new_per_subject'] as const;
-  return (
-    JSON.stringify(current.subjects ?? []) === JSON.stringify(wanted.subjects ?? []) && keys.every((key) => current[key] === wanted[key])
-  );
-}
-
-export function scopedNames(options: JetStreamQueueNames & { prefix?: string }): JetStreamQueueNames {
-  if (!options.prefix) return { stream: options.stream, consumer: options.consumer, subject: options.subject };
-  const suffix = nameSuffix(options.prefix);
-  return {
-    stream: `${options.stream}_${suffix}`,
-    consumer: `${options.consumer}_${suffix}`,
-    subject: `${options.prefix}.${options.subject}`,
-  };
-}
-
-function nameSuffix(prefix: string): string {
-  return prefix.replace(/[^A-Za-z0-9_-]/g, '_');
 }
 
 export async function removePrefixedStreams(natsUrl: string, prefix: string): Promise<void> {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { connect, nkeyAuthenticator, nkeys, type Msg, type NatsConnection, type NatsError, type Subscription } from 'nats';
 import { encodeReply } from './envelope';
 import { JetStreamEventStream } from './jetstream-event-stream';
+import { provisionJetStream, type EventStreamResource, type JetStreamResource } from './jetstream-resources';
 import { JetStreamWorkQueue } from './jetstream-work-queue';
 import { MessagingClient } from './messaging-client';
 import { NatsBus, type PermissionRefusal } from './nats-bus';
@@ -544,12 +545,42 @@ describe('the shipped NATS authorization on a real nats-server', () => {
       expect(answers).toEqual(['ack', 'solver-a', 'solver-b']);
     });
 
+    /** `npm run migrate`'s step, as the operator's user. */
+    const provisioned = async (...resources: JetStreamResource[]) => {
+      const jsm = await (await busOf('operator')).connection.jetstreamManager();
+      return Promise.all(resources.map((resource) => provisionJetStream(jsm, resource)));
+    };
+    const chainEvents: EventStreamResource = {
+      kind: 'event-stream',
+      ...EventStreams.chainEvents,
+      maxAgeMs: 60_000,
+      duplicateWindowMs: 10_000,
+      ackWaitMs: 5_000,
+    };
+
+    it('lets relay-tracker only use its streams: one missing is an error naming npm run migrate, and no create reaches the server', async () => {
+      const bus = await busOf('relay-tracker');
+      await expect(JetStreamWorkQueue.open(bus.connection, { ...WorkQueues.webhooks, ackWaitMs: 5_000 })).rejects.toThrow(
+        /JetStream stream RELAY_TRACKER_WEBHOOKS does not exist, and this NATS user may not create it: run `npm run migrate`/,
+      );
+      const jsm = await (await busOf('operator')).connection.jetstreamManager();
+      await expect(jsm.streams.info(WorkQueues.webhooks.stream)).rejects.toMatchObject({ api_error: { err_code: 10059 } });
+    });
+
     it.each([
       ['settlement', WorkQueues.settlement],
       ['webhook', WorkQueues.webhooks],
-    ])("runs relay-tracker's %s queue on JetStream: creates it, takes work, acknowledges it", async (_name, names) => {
+    ])("runs relay-tracker's %s queue on JetStream as the operator made it: takes work, acknowledges it", async (_name, names) => {
+      const [made] = await provisioned({ kind: 'work-queue', ...names, ackWaitMs: 5_000 });
+      expect(made.outcome).toBe('created');
       const bus = await busOf('relay-tracker');
-      const queue = await JetStreamWorkQueue.open(bus.connection, { ...names, ackWaitMs: 5_000, pullWaitMs: 1_000 });
+      const errors: unknown[] = [];
+      const queue = await JetStreamWorkQueue.open(bus.connection, {
+        ...names,
+        ackWaitMs: 5_000,
+        pullWaitMs: 1_000,
+        onError: (e) => errors.push(e),
+      });
       let handled!: (id: string) => void;
       const taken = new Promise<string>((resolve) => (handled = resolve));
       queue.start(async (item) => (handled(item.id), { done: true }), { concurrency: 2 });
@@ -558,20 +589,22 @@ describe('the shipped NATS authorization on a real nats-server', () => {
       await queue.stop();
       // The acknowledgement reaches the stream after the handler returns.
       expect(await eventually(async () => (await queue.depth()) === 0)).toBe(true);
-      // A second replica opens the same stream and consumer (no update needed, none allowed).
-      const errors: unknown[] = [];
+      expect(errors).toEqual([]);
+      // A replica configured with another lease is told the operator's step, and still works.
       await JetStreamWorkQueue.open((await busOf('relay-tracker')).connection, {
         ...names,
-        ackWaitMs: 5_000,
+        ackWaitMs: 9_000,
         onError: (e) => errors.push(e),
       });
-      expect(errors).toEqual([]);
+      expect(errors.map(String)).toEqual([expect.stringMatching(/differs from this release's settings \(ack_wait\).*npm run migrate/)]);
+      // Run again, the operator's step brings the ack wait to the new lease.
+      expect((await provisioned({ kind: 'work-queue', ...names, ackWaitMs: 9_000 }))[0]).toMatchObject({ outcome: 'updated' });
     });
 
-    it("runs relay-tracker's chain event stream on JetStream: creates it, publishes a batch, takes it, acknowledges it", async () => {
+    it("runs relay-tracker's chain event stream on JetStream as the operator made it: publishes a batch, takes it, acknowledges it", async () => {
+      expect((await provisioned(chainEvents))[0].outcome).toBe('created');
       const bus = await busOf('relay-tracker');
-      const options = { ...EventStreams.chainEvents, maxAgeMs: 60_000, duplicateWindowMs: 10_000, ackWaitMs: 5_000 };
-      const stream = await JetStreamEventStream.open<{ n: number }>(bus.connection, options);
+      const stream = await JetStreamEventStream.open<{ n: number }>(bus.connection, chainEvents);
       let handled!: (n: number) => void;
       const taken = new Promise<number>((resolve) => (handled = resolve));
       stream.start(async (event) => handled(event.n), { concurrency: 2 });
@@ -580,7 +613,7 @@ describe('the shipped NATS authorization on a real nats-server', () => {
       await stream.stop();
       expect(await eventually(async () => (await stream.backlog()).inHand === 0)).toBe(true);
       // A second replica opens the same stream and consumer.
-      await JetStreamEventStream.open((await busOf('relay-tracker')).connection, options);
+      await JetStreamEventStream.open((await busOf('relay-tracker')).connection, chainEvents);
     });
 
     it('lets no service reconfigure a stream (whose settings could republish onto key-registry.keyset.changed) or reach another JetStream API', async () => {
@@ -592,24 +625,36 @@ describe('the shipped NATS authorization on a real nats-server', () => {
         },
         { stream: EventStreams.chainEvents.stream, consumer: EventStreams.chainEvents.consumer, publish: EventStreams.chainEvents.subject },
       ];
-      const relay = await as('relay-tracker');
-      for (const { stream } of streams) {
+      const [relay, operator] = [await as('relay-tracker'), await as('operator')];
+      for (const { stream, consumer } of streams) {
         const republish = JSON.stringify({
           name: stream,
           subjects: ['relay-tracker.>'],
           republish: { src: '>', dest: Events.keySetChanged },
         });
         for (const subject of [
+          `$JS.API.STREAM.CREATE.${stream}`,
           `$JS.API.STREAM.UPDATE.${stream}`,
           `$JS.API.STREAM.DELETE.${stream}`,
           `$JS.API.STREAM.PURGE.${stream}`,
+          `$JS.API.CONSUMER.CREATE.${stream}.${consumer}`,
+          `$JS.API.CONSUMER.DURABLE.CREATE.${stream}.${consumer}`,
           '$JS.API.STREAM.CREATE.FORGER',
           '$JS.API.STREAM.NAMES',
         ]) {
           await expect(relay.nc.request(subject, republish, { timeout: 5_000 })).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
         }
+        // The operator's step makes and updates them; it neither deletes, purges nor reads their work.
+        for (const subject of [
+          `$JS.API.STREAM.DELETE.${stream}`,
+          `$JS.API.STREAM.PURGE.${stream}`,
+          `$JS.API.CONSUMER.MSG.NEXT.${stream}.${consumer}`,
+          '$JS.API.STREAM.CREATE.FORGER',
+        ]) {
+          await expect(operator.nc.request(subject, '{}', { timeout: 5_000 })).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+        }
       }
-      for (const user of USERS.filter((u) => u !== 'relay-tracker')) {
+      for (const user of USERS.filter((u) => u !== 'relay-tracker' && u !== 'operator')) {
         const client = await as(user);
         for (const { stream, consumer, publish } of streams) {
           for (const subject of ['$JS.API.INFO', `$JS.API.STREAM.CREATE.${stream}`, `$JS.API.CONSUMER.MSG.NEXT.${stream}.${consumer}`]) {

@@ -239,10 +239,13 @@ export function natsProblems(objects: KubeObject[], options: Pick<RuleOptions, '
   const seeds = new Map<string, string>();
   for (const object of workloads(objects)) {
     const pod = podSpecOf(object);
+    // The migration Job logs in as `operator`: it makes relay-tracker's JetStream streams.
     const service =
       object.kind === 'Deployment'
         ? BUS_SERVICES.find((s) => object.metadata.name === s || object.metadata.name.endsWith(`-${s}`))
-        : undefined;
+        : object.kind === 'Job'
+          ? 'operator'
+          : undefined;
     for (const container of pod.containers) {
       const where = `${nameOf(object)} container ${container.name}`;
       const env = new Map((container.env ?? []).map((e) => [e.name, e]));

@@ -1,8 +1,9 @@
-/** `npm run migrate [-- <service> ...]`: safe to run concurrently and repeatedly; see docs/operators/database-migrations.md. */
+/** `npm run migrate [-- <service> ...]`: tables, and with NATS_URL relay-tracker's JetStream streams; safe to run concurrently and repeatedly; see docs/operators/database-migrations.md. */
 import { redactUrl } from '@swap/config';
 import { ensureDatabase } from '@swap/persistence';
 import { migrateService } from '@swap/service-kit';
 import { DATABASE_SERVICES } from '../../platform-services/src';
+import { migrateJetStream } from './jetstream';
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/swap_platform';
@@ -20,6 +21,9 @@ async function main(): Promise<void> {
     const { schema } = result;
     const applied = result.applied.length ? `applied ${result.applied.join(', ')}` : 'up to date';
     process.stdout.write(`${definition.name} (schema ${schema}): ${applied}; ${result.alreadyApplied} already applied\n`);
+  }
+  if (wanted.length === 0 || wanted.includes('relay-tracker')) {
+    for (const line of await migrateJetStream(process.env)) process.stdout.write(`${line}\n`);
   }
 }
 

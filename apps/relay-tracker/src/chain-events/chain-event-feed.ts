@@ -1,16 +1,12 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { EventStreams, type ChainEventBatch } from '@swap/contracts';
+import type { ChainEventBatch } from '@swap/contracts';
 import { BusIntake, JetStreamEventStream, MessagingClient, NatsBus } from '@swap/messaging';
 import type { Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
+import { relayTrackerJetStream } from '../jetstream';
 import { RelayTrackerConfig } from '../relay-tracker.config';
 
 type BatchHandler = (batch: ChainEventBatch) => Promise<void>;
-
-/** A repeat within the duplicate window (a follower taking over) is dropped. */
-const KEEP_MS = 86_400_000;
-const DUPLICATE_WINDOW_MS = 120_000;
-const ACK_WAIT_MS = 30_000;
 
 /** The same range of the same chain is the same batch. */
 export function batchId(batch: ChainEventBatch): string {
@@ -40,12 +36,10 @@ export class ChainEventFeed implements OnModuleDestroy {
       if (this.config.WORK_QUEUE !== 'jetstream') return;
       const bus = this.messaging.bus;
       if (!(bus instanceof NatsBus)) throw new Error('WORK_QUEUE=jetstream needs NATS (the embedded default uses WORK_QUEUE=postgres)');
+      const { kind: _kind, ...resource } = relayTrackerJetStream(this.config).chainEvents;
       this.stream = await JetStreamEventStream.open<ChainEventBatch>(bus.connection, {
-        ...EventStreams.chainEvents,
+        ...resource,
         prefix: bus.subjectPrefix || undefined,
-        maxAgeMs: KEEP_MS,
-        duplicateWindowMs: DUPLICATE_WINDOW_MS,
-        ackWaitMs: ACK_WAIT_MS,
         onError: (error) => this.logger.warn({ err: error }, 'chain event stream error'),
       });
     })();

@@ -1,10 +1,10 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { WorkQueues } from '@swap/contracts';
 import { BusIntake, MessagingClient, type WorkQueue } from '@swap/messaging';
 import type { Logger } from '@swap/observability';
 import { DATABASE_POOL, LOGGER } from '@swap/service-kit';
 import type pg from 'pg';
 import { RelayTrackerConfig } from '../relay-tracker.config';
+import { relayTrackerJetStream } from '../jetstream';
 import { openWorkQueue } from '../work-queue';
 import { SettlementWorker } from './settlement.worker';
 
@@ -34,9 +34,8 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
       kind: this.config.WORK_QUEUE,
       messaging: this.messaging,
       pool: this.pool,
-      names: WorkQueues.settlement,
+      resource: relayTrackerJetStream(this.config).settlement,
       table: 'relay_tracker.work_items',
-      leaseMs: this.config.WORK_LEASE_MS,
       pollMs: 250,
       onError: (error) => this.logger.warn({ err: error }, 'settlement queue error'),
     });

@@ -1,10 +1,10 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { WorkQueues } from '@swap/contracts';
 import { BusIntake, MessagingClient, type WorkQueue } from '@swap/messaging';
 import type { Logger } from '@swap/observability';
 import { DATABASE_POOL, LOGGER } from '@swap/service-kit';
 import type pg from 'pg';
 import { RelayTrackerConfig } from '../relay-tracker.config';
+import { relayTrackerJetStream } from '../jetstream';
 import { openWorkQueue } from '../work-queue';
 import { LOG_DAYS, WebhooksService } from './webhooks.service';
 
@@ -44,9 +44,8 @@ export class WebhookDispatcher implements OnModuleInit, OnModuleDestroy {
       kind: this.config.WORK_QUEUE,
       messaging: this.messaging,
       pool: this.pool,
-      names: WorkQueues.webhooks,
+      resource: relayTrackerJetStream(this.config).webhooks,
       table: 'relay_tracker.webhook_work_items',
-      leaseMs: 30_000,
       pollMs: 100,
       onError: (error) => this.logger.warn({ err: error }, 'webhook queue error'),
     });

@@ -1,0 +1,28 @@
+import { loadConfig, redactUrl } from '@swap/config';
+import { NatsBus, natsBusOptions, provisionJetStream } from '@swap/messaging';
+import { relayTracker, relayTrackerJetStream } from '../../../apps/relay-tracker/src/relay-tracker.definition';
+
+/**
+ * relay-tracker's JetStream streams and consumers, made or brought to this release's settings
+ * as the NATS user `operator` (its inbox prefix; NATS_NKEY_SEED and the like are the operator's
+ * credentials). The consumers' ack wait is relay-tracker's WORK_LEASE_MS, read from the same
+ * environment. Nothing to do without NATS_URL or with WORK_QUEUE=postgres.
+ */
+export async function migrateJetStream(env: NodeJS.ProcessEnv): Promise<string[]> {
+  if (!env.NATS_URL) return [];
+  const config = loadConfig(relayTracker.configClass, env);
+  if (config.WORK_QUEUE !== 'jetstream') return [];
+  const bus = await NatsBus.connect(natsBusOptions(config, 'operator'));
+  try {
+    const jsm = await bus.connection.jetstreamManager();
+    const lines: string[] = [];
+    for (const resource of Object.values(relayTrackerJetStream(config))) {
+      const done = await provisionJetStream(jsm, resource, bus.subjectPrefix || undefined);
+      const changed = done.changed.length ? ` (${done.changed.join(', ')})` : '';
+      lines.push(`JetStream ${done.stream}, consumer ${done.consumer} on ${redactUrl(config.NATS_URL)}: ${done.outcome}${changed}`);
+    }
+    return lines;
+  } finally {
+    await bus.close();
+  }
+}
