@@ -8,10 +8,10 @@ export class TieredCache implements Cache {
 
   constructor(
     private readonly far: Cache,
-    private readonly options: { namespace: string; nearTtlMs?: number; nearMaxBytes?: number },
+    private readonly options: { namespace: string; nearTtlMs?: number; nearMaxBytes?: number; now?: () => number },
   ) {
     this.kind = far.kind;
-    this.near = new MemoryCache({ namespace: options.namespace, maxBytes: options.nearMaxBytes ?? 32 * 1024 * 1024 });
+    this.near = new MemoryCache({ namespace: options.namespace, maxBytes: options.nearMaxBytes ?? 32 * 1024 * 1024, now: options.now });
   }
 
   private nearTtl(ttlMs: number): number {

@@ -95,11 +95,13 @@ describe('requests for quote: deadline, garbage and departures (one replica, in-
         lateSent();
       }, DEADLINE_MS + 200);
     });
+    let lateWasSent = false;
+    void late.then(() => (lateWasSent = true));
     const started = Date.now();
     const outcome = await rfq.ask(REQUEST);
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(DEADLINE_MS - 10);
-    expect(elapsed).toBeLessThan(DEADLINE_MS + 200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(DEADLINE_MS - 10);
+    // Decided at the deadline, before the slow solver's answer (timers fire in order, however busy the machine).
+    expect(lateWasSent).toBe(false);
     const frame = slow.frames.find((f) => f.type === 'rfq') as unknown as RfqFrame;
     expect(frame).toMatchObject({ token_src: '0x1', token_dst: '0x2', amount: '1000', quote_type: 'exact_input' });
     expect(frame.answer_by - started).toBeLessThanOrEqual(DEADLINE_MS + 1);
