@@ -42,8 +42,8 @@ export class JetStreamEventStream<T> implements IntakeMember {
     const jsm = await nc.jetstreamManager();
     const { stream, consumer, subject, ackWaitMs, maxAgeMs, duplicateWindowMs, prefix, onError } = options;
     const resource = { kind: 'event-stream' as const, stream, consumer, subject, ackWaitMs, maxAgeMs, duplicateWindowMs };
-    const names = await bindJetStream(jsm, resource, { prefix, onError });
-    return new JetStreamEventStream<T>(nc.jetstream(), jsm, names, options);
+    const bound = await bindJetStream(jsm, resource, { prefix, onError });
+    return new JetStreamEventStream<T>(nc.jetstream(), jsm, bound.names, { ...options, ackWaitMs: bound.ackWaitMs });
   }
 
   async publish(event: T, id: string): Promise<void> {

@@ -69,13 +69,15 @@ describe('JetStream streams and consumers: made by the operator, used by the ser
     }
     const reported: unknown[] = [];
     expect(await bindJetStream(readOnly, mine, { prefix, onError: (e) => reported.push(e) })).toEqual({
-      stream: `JSR_BOUND_${prefix}`,
-      consumer: `jsr-bound_${prefix}`,
-      subject: `${prefix}.jsr.bound.work`,
+      names: { stream: `JSR_BOUND_${prefix}`, consumer: `jsr-bound_${prefix}`, subject: `${prefix}.jsr.bound.work` },
+      ackWaitMs: 30_000,
     });
     expect({ writes, reported }).toEqual({ writes: [], reported: [] });
 
-    await bindJetStream(readOnly, { ...mine, ackWaitMs: 5_000 }, { prefix, onError: (e) => reported.push(e) });
+    // A lease longer than the consumer's ack wait is renewed within the consumer's: never handed out twice.
+    expect((await bindJetStream(readOnly, { ...mine, ackWaitMs: 120_000 }, { prefix, onError: (e) => reported.push(e) })).ackWaitMs).toBe(
+      30_000,
+    );
     expect(writes).toEqual(['consumers.update']);
     expect(String(reported[0])).toMatch(/JSR_BOUND_.* differs from this release's settings \(ack_wait\).*npm run migrate/);
 

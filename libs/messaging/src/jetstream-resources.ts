@@ -176,13 +176,13 @@ export async function bindJetStream(
   jsm: JetStreamManager,
   resource: JetStreamResource,
   options: { prefix?: string; onError?: (error: unknown) => void },
-): Promise<JetStreamQueueNames> {
+): Promise<{ names: JetStreamQueueNames; ackWaitMs: number }> {
   const wanted = wantedSettings(resource, options.prefix);
   const { stream: name, consumer: durable } = wanted.names;
   const stream = await jsm.streams.info(name).catch(notFound);
   const consumer = stream ? await jsm.consumers.info(name, durable).catch(notFound) : undefined;
   const changed = [...differences(stream?.config, wanted.stream), ...differences(consumer?.config, wanted.consumer)];
-  if (stream && consumer && changed.length === 0) return wanted.names;
+  if (stream && consumer && changed.length === 0) return { names: wanted.names, ackWaitMs: resource.ackWaitMs };
   try {
     await provisionJetStream(jsm, resource, options.prefix);
   } catch (error) {
@@ -196,6 +196,9 @@ export async function bindJetStream(
         `JetStream ${name} differs from this release's settings (${changed.join(', ')}), and this NATS user may not change it: ${MIGRATE_HINT}`,
       ),
     );
+    // Held work is renewed within the shorter of the two ack waits, so nothing is handed out twice meanwhile.
+    const serverAckWaitMs = Number(consumer.config.ack_wait ?? 0) / 1e6;
+    if (serverAckWaitMs > 0) return { names: wanted.names, ackWaitMs: Math.min(resource.ackWaitMs, serverAckWaitMs) };
   }
-  return wanted.names;
+  return { names: wanted.names, ackWaitMs: resource.ackWaitMs };
 }

@@ -41,8 +41,8 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
   static async open(nc: NatsConnection, options: JetStreamWorkQueueOptions): Promise<JetStreamWorkQueue> {
     const jsm = await nc.jetstreamManager();
     const { stream, consumer, subject, ackWaitMs, prefix, onError } = options;
-    const names = await bindJetStream(jsm, { kind: 'work-queue', stream, consumer, subject, ackWaitMs }, { prefix, onError });
-    return new JetStreamWorkQueue(nc.jetstream(), jsm, names, options);
+    const bound = await bindJetStream(jsm, { kind: 'work-queue', stream, consumer, subject, ackWaitMs }, { prefix, onError });
+    return new JetStreamWorkQueue(nc.jetstream(), jsm, bound.names, { ...options, ackWaitMs: bound.ackWaitMs });
   }
 
   async add(id: string): Promise<boolean> {

@@ -239,11 +239,11 @@ export function natsProblems(objects: KubeObject[], options: Pick<RuleOptions, '
   const seeds = new Map<string, string>();
   for (const object of workloads(objects)) {
     const pod = podSpecOf(object);
-    // The migration Job logs in as `operator`: it makes relay-tracker's JetStream streams.
+    // The migration Job, given NATS_URL, logs in as `operator`: it makes relay-tracker's JetStream streams.
     const service =
       object.kind === 'Deployment'
         ? BUS_SERVICES.find((s) => object.metadata.name === s || object.metadata.name.endsWith(`-${s}`))
-        : object.kind === 'Job'
+        : object.kind === 'Job' && pod.containers.some((c) => (c.env ?? []).some((e) => e.name === 'NATS_URL'))
           ? 'operator'
           : undefined;
     for (const container of pod.containers) {
