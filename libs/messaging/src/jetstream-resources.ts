@@ -7,9 +7,11 @@ import {
   RetentionPolicy,
   StorageType,
   type ConsumerConfig,
+  type ConsumerInfo,
   type JetStreamManager,
   type NatsError,
   type StreamConfig,
+  type StreamInfo,
 } from 'nats';
 
 /** Fixed (libs/contracts), so an autoscaler can name them. */
@@ -138,32 +140,51 @@ export interface Provisioned {
   changed: string[];
 }
 
+/** What the server holds of a resource, and which wanted settings it lacks. */
+interface Current {
+  stream?: StreamInfo;
+  consumer?: ConsumerInfo;
+  changed: { stream: string[]; consumer: string[] };
+}
+
+async function readCurrent(jsm: JetStreamManager, wanted: Wanted): Promise<Current> {
+  const { stream: name, consumer: durable } = wanted.names;
+  const stream = await jsm.streams.info(name).catch(notFound);
+  const consumer = stream ? await jsm.consumers.info(name, durable).catch(notFound) : undefined;
+  return {
+    stream,
+    consumer,
+    changed: { stream: differences(stream?.config, wanted.stream), consumer: differences(consumer?.config, wanted.consumer) },
+  };
+}
+
+/** The writes that bring the server from what it holds to what is wanted. */
+async function applyWanted(jsm: JetStreamManager, wanted: Wanted, current: Current): Promise<void> {
+  const { stream: name, consumer: durable } = wanted.names;
+  if (!current.stream) {
+    await jsm.streams.add(wanted.stream).catch((error: NatsError) => {
+      if (error.api_error?.err_code !== STREAM_NAME_IN_USE) throw error;
+      return jsm.streams.update(name, wanted.stream);
+    });
+  } else if (current.changed.stream.length) await jsm.streams.update(name, wanted.stream);
+  if (!current.consumer) await jsm.consumers.add(name, wanted.consumer);
+  else if (current.changed.consumer.length) {
+    const { durable_name: _durable, ack_policy: _ack, deliver_policy: _deliver, ...editable } = wanted.consumer;
+    await jsm.consumers.update(name, durable, editable);
+  }
+}
+
 /**
  * Creates the stream and its durable consumer, or brings their settings to this release's:
  * the operator's step (`npm run migrate`), needing JetStream's create and update rights.
  */
 export async function provisionJetStream(jsm: JetStreamManager, resource: JetStreamResource, prefix?: string): Promise<Provisioned> {
   const wanted = wantedSettings(resource, prefix);
-  const { stream: name, consumer: durable } = wanted.names;
-  const stream = await jsm.streams.info(name).catch(notFound);
-  const consumer = stream ? await jsm.consumers.info(name, durable).catch(notFound) : undefined;
-  const changed = [
-    ...differences(stream?.config, wanted.stream).map((key) => `stream ${key}`),
-    ...differences(consumer?.config, wanted.consumer).map((key) => `consumer ${key}`),
-  ];
-  if (!stream) {
-    await jsm.streams.add(wanted.stream).catch((error: NatsError) => {
-      if (error.api_error?.err_code !== STREAM_NAME_IN_USE) throw error;
-      return jsm.streams.update(name, wanted.stream);
-    });
-  } else if (changed.some((c) => c.startsWith('stream'))) await jsm.streams.update(name, wanted.stream);
-  if (!consumer) await jsm.consumers.add(name, wanted.consumer);
-  else if (changed.some((c) => c.startsWith('consumer'))) {
-    const { durable_name: _durable, ack_policy: _ack, deliver_policy: _deliver, ...editable } = wanted.consumer;
-    await jsm.consumers.update(name, durable, editable);
-  }
-  const outcome = !stream || !consumer ? 'created' : changed.length ? 'updated' : 'up to date';
-  return { stream: name, consumer: durable, outcome, changed };
+  const current = await readCurrent(jsm, wanted);
+  await applyWanted(jsm, wanted, current);
+  const changed = [...current.changed.stream.map((key) => `stream ${key}`), ...current.changed.consumer.map((key) => `consumer ${key}`)];
+  const outcome = !current.stream || !current.consumer ? 'created' : changed.length ? 'updated' : 'up to date';
+  return { stream: wanted.names.stream, consumer: wanted.names.consumer, outcome, changed };
 }
 
 /**
@@ -179,12 +200,12 @@ export async function bindJetStream(
 ): Promise<{ names: JetStreamQueueNames; ackWaitMs: number }> {
   const wanted = wantedSettings(resource, options.prefix);
   const { stream: name, consumer: durable } = wanted.names;
-  const stream = await jsm.streams.info(name).catch(notFound);
-  const consumer = stream ? await jsm.consumers.info(name, durable).catch(notFound) : undefined;
-  const changed = [...differences(stream?.config, wanted.stream), ...differences(consumer?.config, wanted.consumer)];
+  const current = await readCurrent(jsm, wanted);
+  const { stream, consumer } = current;
+  const changed = [...current.changed.stream, ...current.changed.consumer];
   if (stream && consumer && changed.length === 0) return { names: wanted.names, ackWaitMs: resource.ackWaitMs };
   try {
-    await provisionJetStream(jsm, resource, options.prefix);
+    await applyWanted(jsm, wanted, current);
   } catch (error) {
     if (!isPermissionViolation(error)) throw error;
     if (!stream || !consumer) {
