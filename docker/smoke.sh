@@ -215,11 +215,17 @@ timeout --foreground 120 docker run --rm --name "$(container_of migrate)" --labe
   fail "the migrations failed"
 
 # --- 3. Every service in its own hardened container. ---
-# key-registry signs the key set with a pair made for this run; swap-gateway trusts its public half.
-read -r KEYSET_SIGNING_KEY KEYSET_PUBLIC_KEY < <(node -e '
-  const k = require("node:crypto").generateKeyPairSync("ed25519");
-  console.log(k.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64"), k.publicKey.export({ format: "der", type: "spki" }).toString("base64"));')
-export KEYSET_SIGNING_KEY KEYSET_PUBLIC_KEY
+# Each signing key pair made for this run (docs/architecture/bus-signatures.md#the-keys): key-registry
+# signs key sets (KEYSET), quote-builder the chain catalog (CATALOG), partner-portal-api its management
+# requests (PORTAL); the services that act on them trust the public halves.
+signing_env=()
+for prefix in KEYSET CATALOG PORTAL; do
+  read -r signing public < <(node -e '
+    const k = require("node:crypto").generateKeyPairSync("ed25519");
+    console.log(k.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64"), k.publicKey.export({ format: "der", type: "spki" }).toString("base64"));')
+  export "${prefix}_SIGNING_KEY=$signing" "${prefix}_PUBLIC_KEY=$public"
+  signing_env+=(-e "${prefix}_SIGNING_KEY" -e "${prefix}_PUBLIC_KEY")
+done
 upstreams=()
 for name in swap-gateway quote-builder relay-tracker oracle-candles sponsorship-keys partner-portal-api; do
   var=UPSTREAM_$(echo "$name" | tr 'a-z-' 'A-Z_')_URL
@@ -229,7 +235,7 @@ for name in "${SERVICES[@]}"; do
   docker run -d --name "$(container_of "$name")" --label "swap-smoke=$RUN" "${HARDENED[@]}" \
     -e HOST=127.0.0.1 -e PORT="$(port_of "$name")" -e ADMIN_PORT="$(admin_of "$name")" \
     -e DATABASE_URL="$DATABASE_URL" -e NATS_URL="$NATS_URL" -e NATS_ALLOW_ANONYMOUS=true -e NATS_SUBJECT_PREFIX="$PREFIX" \
-    -e REDIS_URL="$REDIS_URL" -e CACHE_KEY_PREFIX="$PREFIX-$name" -e KEYSET_SIGNING_KEY -e KEYSET_PUBLIC_KEY \
+    -e REDIS_URL="$REDIS_URL" -e CACHE_KEY_PREFIX="$PREFIX-$name" "${signing_env[@]}" \
     -e PORTAL_PUBLIC_URL="http://127.0.0.1:$(port_of api-gateway)" \
     "${upstreams[@]}" \
     "$IMAGE" node --enable-source-maps "dist/apps/$name/src/main.js" >/dev/null

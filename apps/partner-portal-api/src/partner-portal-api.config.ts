@@ -2,8 +2,12 @@ import { ServiceConfig, WithBus, WithCache, WithDatabase, WithOperatorRoutes } f
 import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsUrl, Max, Min } from 'class-validator';
+import { SigningKeys, WithSigningKey } from '@swap/messaging';
 
-export class PartnerPortalApiConfig extends WithOperatorRoutes(WithCache(WithDatabase(WithBus(ServiceConfig)))) {
+export class PartnerPortalApiConfig extends WithSigningKey(
+  WithOperatorRoutes(WithCache(WithDatabase(WithBus(ServiceConfig)))),
+  SigningKeys.portal,
+) {
   override PORT = DefaultPorts['partner-portal-api'];
   override ADMIN_PORT = DefaultAdminPorts['partner-portal-api'];
 

@@ -5,7 +5,7 @@ import {
   removeTestStreams,
   RUN_PREFIX,
   testInfra,
-  testKeySetEnv,
+  testSigningKeysEnv,
   uniqueId,
   unusedPort,
 } from '@swap/testing';
@@ -35,7 +35,7 @@ describe('cluster mode: one process per service over NATS and PostgreSQL', () =>
       admin[name] = `http://127.0.0.1:${await unusedPort()}`;
     }
     const common = {
-      ...testKeySetEnv,
+      ...testSigningKeysEnv,
       NATS_URL: testInfra.natsUrl,
       NATS_ALLOW_ANONYMOUS: 'true',
       NATS_SUBJECT_PREFIX: RUN_PREFIX,
@@ -119,6 +119,7 @@ describe('a service with bad configuration', () => {
     expect(err).toContain('PORT="abc" is invalid: PORT must be an integer number');
     expect(err).toContain('NATS_URL="http://wrong" is invalid: NATS_URL must be a URL with scheme nats:// or tls://');
     expect(err).toContain("KEYSET_PUBLIC_KEY is required: KEYSET_PUBLIC_KEY must be key-registry's Ed25519 public key");
+    expect(err).toContain("CATALOG_PUBLIC_KEY is required: CATALOG_PUBLIC_KEY must be quote-builder's Ed25519 public key");
   });
 });
 

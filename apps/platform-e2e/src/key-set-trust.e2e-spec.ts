@@ -1,6 +1,14 @@
 import { Events, Subjects, type PortalKeySetChange, type PortalKeySetSnapshot, type SignedKeySet } from '@swap/contracts';
-import { generateKeySetKeyPair, hashKey, KeySetCache, KeySetSigner, parseSigningKey, PORTAL_KEY_SET_STORE_KEY } from '@swap/key-auth';
-import { encodeReply, InProcessBus, MessagingClient, NatsBus } from '@swap/messaging';
+import { hashKey, KeySetCache, PORTAL_KEY_SET_STORE_KEY } from '@swap/key-auth';
+import {
+  encodeReply,
+  generateSigningKeyPair,
+  InProcessBus,
+  MessagingClient,
+  NatsBus,
+  parseSigningKey,
+  PayloadSigner,
+} from '@swap/messaging';
 import { eventually, jsonOf, RUN_PREFIX, sampleIntent, testInfra, uniqueId } from '@swap/testing';
 import { Redis } from 'ioredis';
 import { connect, type Msg, type NatsConnection } from 'nats';
@@ -85,7 +93,7 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
       const held = { epoch: keys.epoch, version: keys.version };
 
       // The attacker's own key set: its key, the swaps family off, a version far ahead.
-      const fake = new KeySetSigner(parseSigningKey(generateKeySetKeyPair().signingKey));
+      const fake = new PayloadSigner(parseSigningKey(generateSigningKeyPair().signingKey));
       const attackerKey = 'svc_' + 'A'.repeat(43);
       const entry = {
         hash: hashKey(attackerKey),
@@ -331,7 +339,7 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
 
       // Forged into Redis, the copy is checked again and refused: that replica knows nothing and answers 503.
       const forgedPrefix = uniqueId('forged');
-      const fake = new KeySetSigner(parseSigningKey(generateKeySetKeyPair().signingKey));
+      const fake = new PayloadSigner(parseSigningKey(generateSigningKeyPair().signingKey));
       const stored = JSON.parse((await redis.get(`${prefix}:${PORTAL_KEY_SET_STORE_KEY}`))!);
       await redis.set(
         `${forgedPrefix}:${PORTAL_KEY_SET_STORE_KEY}`,

@@ -7,7 +7,7 @@ import {
   RUN_PREFIX,
   sampleIntent,
   testInfra,
-  testKeySetEnv,
+  testSigningKeysEnv,
   testServiceEnv,
   uniqueId,
   unusedPort,
@@ -80,7 +80,7 @@ describe('a rolling restart of swap-gateway behind the gateway, under load', () 
     registry = await startServiceFromEnv(keyRegistry, testServiceEnv({ DATABASE_URL: db.url }));
     quote = await startServiceFromEnv(quoteBuilder, testServiceEnv({ DATABASE_URL: db.url }));
     env = {
-      ...testKeySetEnv,
+      ...testSigningKeysEnv,
       NATS_URL: testInfra.natsUrl,
       NATS_ALLOW_ANONYMOUS: 'true',
       NATS_SUBJECT_PREFIX: RUN_PREFIX,

@@ -9,7 +9,7 @@ import {
   removeTestStreams,
   RUN_PREFIX,
   testInfra,
-  testKeySetEnv,
+  testSigningKeysEnv,
   uniqueId,
   unusedPort,
 } from '@swap/testing';
@@ -38,7 +38,7 @@ import { DEV_KEYS, startDevnet, type Devnet } from '../../../tools/devnet/src/de
 import { spawnNode, stopProcess, type Spawned } from './processes';
 import { Subjects } from '@swap/contracts';
 import { createSwapClient } from '@swap/client';
-import { MessagingClient, NatsBus } from '@swap/messaging';
+import { MessagingClient, NatsBus, parseSigningKey, RequestSigner } from '@swap/messaging';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -89,7 +89,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     db = await createTestDatabase();
     for (const d of [quoteBuilder, relayTracker, oracleCandles, keyRegistry]) await migrateService(db.url, d);
     common = {
-      ...testKeySetEnv,
+      ...testSigningKeysEnv,
       NATS_URL: testInfra.natsUrl,
       NATS_ALLOW_ANONYMOUS: 'true',
       NATS_SUBJECT_PREFIX: RUN_PREFIX,
@@ -170,13 +170,17 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const bus = await NatsBus.connect({ servers: testInfra.natsUrl, name: 'portal-like', subjectPrefix: RUN_PREFIX });
-    const secret = (
-      await new MessagingClient(bus, { timeoutMs: 5_000 }).request(Subjects.webhookCreate, {
-        orgId: org.id,
-        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
-        actor: 'chaos',
-      })
-    ).secret;
+    const secret = // Signed as partner-portal-api signs it: relay-tracker serves no other.
+      (
+        await new MessagingClient(bus, {
+          timeoutMs: 5_000,
+          signer: new RequestSigner(parseSigningKey(testSigningKeysEnv.PORTAL_SIGNING_KEY)),
+        }).request(Subjects.webhookCreate, {
+          orgId: org.id,
+          url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+          actor: 'user:chaos',
+        })
+      ).secret;
     await bus.close();
 
     // Two reference solvers, connected straight to quote-builder, pricing from the oracle.

@@ -1,8 +1,18 @@
 import { Events, Subjects } from '@swap/contracts';
 import pg from 'pg';
-import { MessagingClient, NatsBus } from '@swap/messaging';
+import { MessagingClient, NatsBus, parseSigningKey, RequestSigner } from '@swap/messaging';
 import { KeySetCache, mintKey } from '@swap/key-auth';
-import { eventually, jsonOf, readEventStream, RUN_PREFIX, sampleIntent, testInfra, uniqueId, unusedPort } from '@swap/testing';
+import {
+  eventually,
+  jsonOf,
+  readEventStream,
+  RUN_PREFIX,
+  sampleIntent,
+  testInfra,
+  testSigningKeysEnv,
+  uniqueId,
+  unusedPort,
+} from '@swap/testing';
 import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
 import { KeyStack } from './key-stack';
 
@@ -328,7 +338,9 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
 
   it('answers key-registry operations over NATS with typed replies and validation errors', async () => {
     const bus = await NatsBus.connect({ servers: testInfra.natsUrl, name: 'portal-like-client', subjectPrefix: RUN_PREFIX });
-    const client = new MessagingClient(bus, { timeoutMs: 2_000 });
+    // Signed as partner-portal-api signs them (PORTAL_SIGNING_KEY): key-registry serves no other.
+    const signer = new RequestSigner(parseSigningKey(testSigningKeysEnv.PORTAL_SIGNING_KEY));
+    const client = new MessagingClient(bus, { timeoutMs: 2_000, signer });
     try {
       const org = await client.request(Subjects.orgCreate, { name: 'Over NATS', actor: 'user:1' });
       // The caller mints the key; only its hash and display prefix cross the bus.

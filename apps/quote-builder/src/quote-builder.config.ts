@@ -2,8 +2,12 @@ import { ServiceConfig, WithBus, WithCache, WithChains, WithDatabase, WithOperat
 import { DefaultAdminPorts, DefaultPorts, IsEvmAddress, IsUint256String } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { SigningKeys, WithSigningKey } from '@swap/messaging';
 
-export class QuoteBuilderConfig extends WithChains(WithOperatorRoutes(WithCache(WithDatabase(WithBus(ServiceConfig))))) {
+export class QuoteBuilderConfig extends WithSigningKey(
+  WithChains(WithOperatorRoutes(WithCache(WithDatabase(WithBus(ServiceConfig))))),
+  SigningKeys.catalog,
+) {
   override PORT = DefaultPorts['quote-builder'];
   override ADMIN_PORT = DefaultAdminPorts['quote-builder'];
 

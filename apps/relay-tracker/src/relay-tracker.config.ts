@@ -2,11 +2,36 @@ import { IsServiceUrl, ServiceConfig, WithBus, WithCache, WithChains, WithDataba
 import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { SigningKeys, WithPublicKey } from '@swap/messaging';
 
 export const WORK_QUEUES = ['postgres', 'jetstream'] as const;
 
 /** Each variable is described in docs/operators/configuration.md#variables. */
-export class RelayTrackerConfig extends WithChains(WithCache(WithDatabase(WithBus(ServiceConfig)))) {
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Constructor<T = object> = new (...args: any[]) => T;
+
+/** The settlement queue's settings, which `npm run migrate` reads too (the consumer's ack wait is the lease). */
+function WithWorkQueue<B extends Constructor>(Base: B) {
+  class WorkQueueConfig extends Base {
+    @IsIn(WORK_QUEUES)
+    WORK_QUEUE: (typeof WORK_QUEUES)[number] = 'jetstream';
+
+    @Type(() => Number)
+    @Min(1_000)
+    @Max(600_000)
+    @IsInt()
+    WORK_LEASE_MS = 30_000;
+  }
+  return WorkQueueConfig;
+}
+
+/** What `npm run migrate` reads of relay-tracker's settings to make its JetStream streams: the bus and the queue, nothing else it would have to be given. */
+export class RelayTrackerJetStreamConfig extends WithWorkQueue(WithBus(ServiceConfig)) {}
+
+export class RelayTrackerConfig extends WithPublicKey(
+  WithWorkQueue(WithChains(WithCache(WithDatabase(WithBus(ServiceConfig))))),
+  SigningKeys.portal,
+) {
   override PORT = DefaultPorts['relay-tracker'];
   override ADMIN_PORT = DefaultAdminPorts['relay-tracker'];
 
@@ -75,20 +100,11 @@ export class RelayTrackerConfig extends WithChains(WithCache(WithDatabase(WithBu
   @IsInt()
   ADOPT_AFTER_MS = 120_000;
 
-  @IsIn(WORK_QUEUES)
-  WORK_QUEUE: (typeof WORK_QUEUES)[number] = 'jetstream';
-
   @Type(() => Number)
   @Min(1)
   @Max(1_000)
   @IsInt()
   SETTLEMENT_CONCURRENCY = 32;
-
-  @Type(() => Number)
-  @Min(1_000)
-  @Max(600_000)
-  @IsInt()
-  WORK_LEASE_MS = 30_000;
 
   @Type(() => Number)
   @Min(0)

@@ -18,3 +18,4 @@ export { WebhooksService } from './webhooks/webhooks.service';
 
 /** Its JetStream streams and consumers, for `npm run migrate`. */
 export { relayTrackerJetStream } from './jetstream';
+export { RelayTrackerJetStreamConfig } from './relay-tracker.config';

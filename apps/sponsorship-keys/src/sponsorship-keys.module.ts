@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { Events } from '@swap/contracts';
-import { ChainCatalogMirror, ChainCatalogMirrorEvents } from '@swap/chain-catalog';
+import { catalogSignaturesFrom, ChainCatalogMirror, ChainCatalogMirrorEvents } from '@swap/chain-catalog';
 import { KeyAuthModule, keySetEventsController, LocalKeySetSource, operatorTokenFrom } from '@swap/key-auth';
 import { SponsoringKeysService } from './keys/sponsoring-keys.service';
 import { SponsorshipOpsController } from './ops/sponsorship-ops.controller';
@@ -35,6 +35,6 @@ class SponsoringKeyStoreModule {}
     SponsorshipOpsController,
     ChainCatalogMirrorEvents,
   ],
-  providers: [operatorTokenFrom(SponsorshipKeysConfig), ChainCatalogMirror],
+  providers: [operatorTokenFrom(SponsorshipKeysConfig), ChainCatalogMirror, catalogSignaturesFrom(SponsorshipKeysConfig)],
 })
 export class SponsorshipKeysModule {}

@@ -3,8 +3,12 @@ import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { WithKeySetRefresh, WithKeySetVerification } from '@swap/key-auth';
 import { Type } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
+import { SigningKeys, WithPublicKey } from '@swap/messaging';
 
-export class SwapGatewayConfig extends WithKeySetRefresh(WithKeySetVerification(WithCache(WithBus(ServiceConfig)))) {
+export class SwapGatewayConfig extends WithPublicKey(
+  WithKeySetRefresh(WithKeySetVerification(WithCache(WithBus(ServiceConfig)))),
+  SigningKeys.catalog,
+) {
   override PORT = DefaultPorts['swap-gateway'];
   override ADMIN_PORT = DefaultAdminPorts['swap-gateway'];
 

@@ -52,6 +52,12 @@ swap-gateway quote-builder relay-tracker key-registry sponsorship-keys partner-p
     secretKeyRef: { name: {{ .ref.name | quote }}, key: {{ .ref.key | quote }} }
 {{- end }}
 
+{{- define "swap-platform.configMapEnv" -}}
+- name: {{ .env }}
+  valueFrom:
+    configMapKeyRef: { name: {{ .ref.name | quote }}, key: {{ .ref.key | quote }} }
+{{- end }}
+
 {{- define "swap-platform.portalPublicUrl" -}}
 {{- $ingress := .Values.ingress -}}
 {{- if .Values.portal.publicUrl -}}{{ .Values.portal.publicUrl }}

@@ -1,7 +1,8 @@
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
 import { AppError, Events, Subjects, type ChainCatalogSnapshot } from '@swap/contracts';
-import { encodeReply, InProcessBus, MessagingClient } from '@swap/messaging';
-import { ChainCatalogMirror, ChainCatalogMirrorEvents, MAX_CATALOG_CLOCK_SKEW_MS } from './chain-catalog-mirror';
+import { encodeReply, generateSigningKeyPair, InProcessBus, MessagingClient, parseSigningKey, PayloadSigner } from '@swap/messaging';
+import { testCatalogSigning } from './catalog-test-signing';
+import { ChainCatalogMirrorEvents, MAX_CATALOG_CLOCK_SKEW_MS } from './chain-catalog-mirror';
 
 const token = { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0xa', chainKey: '0x92.sonic', hubAsset: '0xa', vault: '0xv' };
 const snapshot = (version: string, symbol = 'USDC', startedAt = 1): ChainCatalogSnapshot => ({
@@ -12,8 +13,9 @@ const snapshot = (version: string, symbol = 'USDC', startedAt = 1): ChainCatalog
   partnerFee: null,
 });
 
-/** A messaging client that answers the snapshot request from a queue, counting the asks. */
-function answering(...replies: ChainCatalogSnapshot[]) {
+/** A messaging client that answers the snapshot request from a queue (signed with the spec's catalog key), counting the asks. */
+function answering(...snapshots: ChainCatalogSnapshot[]) {
+  const replies = snapshots.map((s) => testCatalogSigning.sign(s));
   const asked = { n: 0 };
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
@@ -30,7 +32,7 @@ function answering(...replies: ChainCatalogSnapshot[]) {
 describe('ChainCatalogMirror', () => {
   it('waits for the first snapshot with one request for every read, then answers from memory', async () => {
     const { client, asked, release } = answering(snapshot('v1'));
-    const mirror = new ChainCatalogMirror(client);
+    const mirror = testCatalogSigning.mirror(client);
     const reads = Promise.all([mirror.tokensOf('0x92.sonic'), mirror.chain('SONIC'), mirror.tokensJson()]);
     release();
     const [tokens, chain, json] = await reads;
@@ -48,7 +50,7 @@ describe('ChainCatalogMirror', () => {
     };
     const { client, release } = answering(sent);
     release();
-    const mirror = new ChainCatalogMirror(client);
+    const mirror = testCatalogSigning.mirror(client);
     expect(JSON.parse(await mirror.configJson('chainKeys'))).toEqual(['0x92.sonic']);
     expect(JSON.parse(await mirror.configJson('relayChainIds'))).toEqual({ '0x92.sonic': 146 });
     expect(JSON.parse(await mirror.configJson('hubAssets'))).toEqual(sent.hubAssets);
@@ -64,7 +66,10 @@ describe('ChainCatalogMirror', () => {
   it('answers an unknown chain with the catalog’s 404', async () => {
     const { client, release } = answering(snapshot('v1'));
     release();
-    const error = await new ChainCatalogMirror(client).chain('0x1.nowhere').catch((e: unknown) => e);
+    const error = await testCatalogSigning
+      .mirror(client)
+      .chain('0x1.nowhere')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).toBody()).toEqual({ statusCode: 404, code: 'CHAIN_NOT_FOUND', message: 'Unknown chain key: 0x1.nowhere' });
   });
@@ -72,7 +77,7 @@ describe('ChainCatalogMirror', () => {
   it('takes an announced snapshot of another version, and ignores the same version again or an older replica’s', async () => {
     const { client, release } = answering(snapshot('v1'));
     release();
-    const mirror = new ChainCatalogMirror(client);
+    const mirror = testCatalogSigning.mirror(client);
     expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC');
     mirror.apply(snapshot('v2', 'USDC.e', 2));
     expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC.e');
@@ -87,7 +92,7 @@ describe('ChainCatalogMirror', () => {
   it('refuses a snapshot dated ahead of its clock (a forged one would outlive every genuine announcement), first or later', async () => {
     const { client, release } = answering(snapshot('v1', 'USDC', Date.now()));
     release();
-    const mirror = new ChainCatalogMirror(client);
+    const mirror = testCatalogSigning.mirror(client);
     expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC');
     expect(mirror.apply(snapshot('forged', 'EVIL', Date.now() + MAX_CATALOG_CLOCK_SKEW_MS + 60_000))).toBe('refused');
     expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC');
@@ -97,49 +102,80 @@ describe('ChainCatalogMirror', () => {
 
     const first = answering(snapshot('forged', 'EVIL', Date.now() + 10 * 60_000));
     first.release();
-    const error = await new ChainCatalogMirror(first.client).tokensOf('sonic').catch((e: unknown) => e);
-    expect((error as AppError).toBody()).toMatchObject({ statusCode: 503, message: expect.stringContaining('dated ahead') });
+    const error = await testCatalogSigning
+      .mirror(first.client)
+      .tokensOf('sonic')
+      .catch((e: unknown) => e);
+    expect((error as AppError).toBody()).toMatchObject({ statusCode: 503, message: expect.stringContaining('cannot trust') });
   });
 
-  describe('the subjects renamed at v2 (catalog, was registry): both served for one release', () => {
+  it('takes nothing quote-builder did not sign: unsigned, signed by another key, altered after signing, or not a snapshot', async () => {
+    const { client, release } = answering(snapshot('v1', 'USDC', 1));
+    release();
+    const mirror = testCatalogSigning.mirror(client);
+    expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC');
+    const forged = snapshot('forged', 'EVIL', 2);
+    const other = new PayloadSigner(parseSigningKey(generateSigningKeyPair().signingKey));
+    const signed = testCatalogSigning.sign(forged);
+    for (const message of [
+      forged,
+      other.sign(forged),
+      {
+        ...signed,
+        payload: { ...signed.payload, partnerFee: { address: '0x000000000000000000000000000000000000dEaD', percentage: 10_000 } },
+      },
+      testCatalogSigning.sign({ not: 'a snapshot' } as unknown as ChainCatalogSnapshot),
+      { ...signed, extra: 1 },
+      null,
+    ])
+      expect(mirror.receive(message)).toBe('refused');
+    expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC');
+    expect(mirror.receive(signed)).toBe('taken');
+    expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('EVIL');
+  });
+
+  describe('on the bus: the signed v3 subjects only', () => {
     let bus: InProcessBus;
     beforeEach(() => (bus = new InProcessBus()));
     afterEach(() => bus.close());
-    const serve = (subject: string, answer: ChainCatalogSnapshot) => {
+    const serve = (subject: string, answer: unknown) => {
       const asked: string[] = [];
       bus.subscribe(subject, (m) => (asked.push(subject), m.respond?.(encodeReply(answer))));
       return asked;
     };
 
-    it('asks the v2 subject, and not v1, when quote-builder answers it', async () => {
-      const v2 = serve(Subjects.catalogSnapshot, snapshot('v1', 'NEW'));
-      const v1 = serve(Subjects.registrySnapshot, snapshot('v1', 'OLD'));
-      const mirror = new ChainCatalogMirror(new MessagingClient(bus, { timeoutMs: 1_000 }));
+    it('asks v3 and takes its signed answer', async () => {
+      const v3 = serve(Subjects.catalogSnapshot, testCatalogSigning.sign(snapshot('v1', 'NEW')));
+      const v2 = serve(Subjects.catalogSnapshotV2, snapshot('v1', 'OLD'));
+      const mirror = testCatalogSigning.mirror(new MessagingClient(bus, { timeoutMs: 1_000 }));
       expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('NEW');
-      expect({ v2, v1 }).toEqual({ v2: [Subjects.catalogSnapshot], v1: [] });
+      expect({ v3, v2 }).toEqual({ v3: [Subjects.catalogSnapshot], v2: [] });
     });
 
-    it('asks v1 (registrySnapshot) when only a quote-builder of the previous release answers', async () => {
-      const v1 = serve(Subjects.registrySnapshot, snapshot('v1', 'OLD'));
-      const mirror = new ChainCatalogMirror(new MessagingClient(bus, { timeoutMs: 1_000 }));
-      expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('OLD');
-      expect(v1).toHaveLength(1);
-    });
-
-    it('fails as the v2 request did (503) when neither name is answered', async () => {
-      const mirror = new ChainCatalogMirror(new MessagingClient(bus, { timeoutMs: 1_000 }));
+    it('answers 503 while only an unsigned answer comes (a forger, or a quote-builder of the previous release), and never asks v2', async () => {
+      const v3 = serve(Subjects.catalogSnapshot, snapshot('forged', 'EVIL'));
+      const v2 = serve(Subjects.catalogSnapshotV2, snapshot('v1', 'OLD'));
+      const mirror = testCatalogSigning.mirror(new MessagingClient(bus, { timeoutMs: 1_000 }));
       const error = await mirror.tokensOf('sonic').catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(AppError);
-      expect((error as AppError).getStatus()).toBe(503);
+      expect((error as AppError).toBody()).toMatchObject({ statusCode: 503, code: 'DEPENDENCY_UNAVAILABLE' });
+      expect({ v3: v3.length, v2: v2.length }).toEqual({ v3: 1, v2: 0 });
     });
 
-    it('takes the change event under both names', () => {
+    it('takes the change event only under v3, and only signed', async () => {
       const patterns = Reflect.getMetadata(PATTERN_METADATA, ChainCatalogMirrorEvents.prototype.changed) as string[];
-      expect(patterns).toEqual([Events.catalogChanged, Events.registryChanged]);
+      expect(patterns).toEqual([Events.catalogChanged]);
       expect({ catalogChanged: Events.catalogChanged, catalogSnapshot: Subjects.catalogSnapshot }).toEqual({
-        catalogChanged: 'quote-builder.catalog.changed.v2',
-        catalogSnapshot: 'quote-builder.catalog.snapshot.v2',
+        catalogChanged: 'quote-builder.catalog.changed.v3',
+        catalogSnapshot: 'quote-builder.catalog.snapshot.v3',
       });
+      const { client, release } = answering(snapshot('v1', 'USDC', 1));
+      release();
+      const mirror = testCatalogSigning.mirror(client);
+      const events = new ChainCatalogMirrorEvents(mirror);
+      events.changed(snapshot('forged', 'EVIL', 2));
+      expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC');
+      events.changed(testCatalogSigning.sign(snapshot('v2', 'USDC.e', 2)));
+      expect((await mirror.tokensOf('sonic'))[0].symbol).toBe('USDC.e');
     });
   });
 });

@@ -1,4 +1,4 @@
-import { Controller, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Controller, Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy, type Provider } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import {
   AppError,
@@ -13,7 +13,20 @@ import {
   type HubAssetsByChain,
   type Token,
 } from '@swap/contracts';
-import { MessagingClient } from '@swap/messaging';
+import { MessagingClient, parsePublicKeys, SignatureCheck } from '@swap/messaging';
+import type { Logger } from '@swap/observability';
+import { LOGGER } from '@swap/service-kit';
+
+/** The check of quote-builder's signature on every snapshot (CATALOG_PUBLIC_KEY): docs/architecture/bus-signatures.md#the-chain-catalog. */
+export const CATALOG_SIGNATURES = Symbol('swap:catalog-signatures');
+
+export function catalogSignaturesFrom(configClass: new () => { CATALOG_PUBLIC_KEY: string }): Provider {
+  return {
+    provide: CATALOG_SIGNATURES,
+    inject: [configClass],
+    useFactory: (config: { CATALOG_PUBLIC_KEY: string }) => new SignatureCheck(parsePublicKeys(config.CATALOG_PUBLIC_KEY)),
+  };
+}
 
 /** A snapshot said to start later than this past the mirror's clock is refused: no clock is that far off. */
 export const MAX_CATALOG_CLOCK_SKEW_MS = 60_000;
@@ -53,7 +66,11 @@ export class ChainCatalogMirror implements ChainRules, OnApplicationBootstrap, O
   private loading?: Promise<Held>;
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly messaging: MessagingClient) {}
+  constructor(
+    private readonly messaging: MessagingClient,
+    @Inject(CATALOG_SIGNATURES) private readonly signatures: SignatureCheck,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
 
   onApplicationBootstrap(): void {
     this.load().catch(() => undefined); // the first read retries
@@ -65,8 +82,30 @@ export class ChainCatalogMirror implements ChainRules, OnApplicationBootstrap, O
     clearInterval(this.timer);
   }
 
+  /** A snapshot as the bus carries it: taken only when quote-builder's key signed it and it has a snapshot's shape. */
+  receive(message: unknown): 'taken' | 'kept' | 'refused' {
+    let snapshot: unknown;
+    try {
+      snapshot = this.signatures.open(message);
+    } catch (error) {
+      this.logger.warn(
+        { reason: (error as Error).message },
+        'chain catalog snapshot refused: not signed by quote-builder (CATALOG_PUBLIC_KEY)',
+      );
+      return 'refused';
+    }
+    if (!isSnapshot(snapshot)) {
+      this.logger.warn('chain catalog snapshot refused: signed, but not a snapshot');
+      return 'refused';
+    }
+    const outcome = this.apply(snapshot);
+    if (outcome === 'refused')
+      this.logger.warn({ startedAt: snapshot.startedAt }, 'chain catalog snapshot refused: dated ahead of this clock');
+    return outcome;
+  }
+
   /**
-   * Takes a snapshot (from the event or a reply). The same version again changes nothing;
+   * Takes a snapshot whose signature was checked (receive). The same version again changes nothing;
    * one from a replica that started before the one held came from is older (a replica of
    * the previous release answering during a rollout) and is ignored; one dated ahead of this
    * clock is refused (kept, it would outlive every genuine announcement after it).
@@ -154,27 +193,31 @@ export class ChainCatalogMirror implements ChainRules, OnApplicationBootstrap, O
     return this.loading;
   }
 
+  /** A quote-builder of the previous release answers only unsigned v2: nothing is taken from it (the reads answer 503 until one of this release answers). */
   private async refresh(): Promise<Held> {
-    const snapshot = await this.askSnapshot();
-    if (this.apply(snapshot) === 'refused' && !this.held) {
+    const outcome = this.receive(await this.messaging.request(Subjects.catalogSnapshot, {}));
+    if (outcome === 'refused' && !this.held) {
       throw new AppError(
         503,
         ErrorCode.DependencyUnavailable,
-        'The chain catalog answered a snapshot dated ahead of this clock; retry later',
+        'The chain catalog answered a snapshot this service cannot trust; retry later',
       );
     }
     return this.held!;
   }
+}
 
-  /** The v2 subject; a quote-builder of the previous release answers only v1 (registrySnapshot): asked next. Remove in the next release. */
-  private async askSnapshot(): Promise<ChainCatalogSnapshot> {
-    try {
-      return await this.messaging.request(Subjects.catalogSnapshot, {});
-    } catch (error) {
-      if (!(error instanceof AppError) || error.getStatus() !== 503) throw error;
-      return this.messaging.request(Subjects.registrySnapshot, {}).catch(() => Promise.reject(error));
-    }
-  }
+function isSnapshot(value: unknown): value is ChainCatalogSnapshot {
+  const snapshot = value as Partial<ChainCatalogSnapshot> | null;
+  return (
+    typeof snapshot === 'object' &&
+    snapshot !== null &&
+    typeof snapshot.version === 'string' &&
+    typeof snapshot.startedAt === 'number' &&
+    Array.isArray(snapshot.chains) &&
+    typeof snapshot.tokensByChain === 'object' &&
+    snapshot.tokensByChain !== null
+  );
 }
 
 function chainMapEntry(chain: ChainCatalogSnapshot['chains'][number]): ChainMapEntry {
@@ -189,20 +232,13 @@ function chainMapEntry(chain: ChainCatalogSnapshot['chains'][number]): ChainMapE
   };
 }
 
-/** Every replica takes every `catalogChanged` event (and its v1 name's, for one release); an event handler has no queue group. */
+/** Every replica takes every `catalogChanged` event; an event handler has no queue group. */
 @Controller()
 export class ChainCatalogMirrorEvents {
   constructor(private readonly mirror: ChainCatalogMirror) {}
 
-  @EventPattern([Events.catalogChanged, Events.registryChanged])
-  changed(@Payload() snapshot: ChainCatalogSnapshot): void {
-    if (
-      snapshot &&
-      typeof snapshot.version === 'string' &&
-      typeof snapshot.startedAt === 'number' &&
-      Array.isArray(snapshot.chains) &&
-      snapshot.tokensByChain
-    )
-      this.mirror.apply(snapshot);
+  @EventPattern(Events.catalogChanged)
+  changed(@Payload() message: unknown): void {
+    this.mirror.receive(message);
   }
 }

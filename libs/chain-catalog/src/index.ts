@@ -1,1 +1,2 @@
 export * from './chain-catalog-mirror';
+export * from './catalog-test-signing';

@@ -1,5 +1,5 @@
-import type { ApiKeyView, EnforcementMode, Organisation, RouteFamily, Scope } from './domain/api-key';
-import type { PortalKeySetChange, PortalKeySetSnapshot, SignedKeySet } from './domain/key-set';
+import type { ApiKeyView, EnforcementMode, Organisation, RouteFamily } from './domain/api-key';
+import type { PortalKeySetChange, PortalKeySetSnapshot, SignedKeySet, SignedPayload } from './domain/key-set';
 import type {
   AllowanceCheckResponse,
   ApproveResponse,
@@ -40,9 +40,10 @@ export const Subjects = {
   tokensList: 'quote-builder.tokens.list.v1',
   tokensByChain: 'quote-builder.tokens.by-chain.v1',
   chainGet: 'quote-builder.chains.get.v1',
-  catalogSnapshot: 'quote-builder.catalog.snapshot.v2',
-  /** catalogSnapshot's name before v2: answered beside it for one release (the previous release's replicas ask it). */
-  registrySnapshot: 'quote-builder.registry.snapshot.v1',
+  /** Signed by quote-builder (CATALOG_SIGNING_KEY): docs/architecture/bus-signatures.md#the-chain-catalog. */
+  catalogSnapshot: 'quote-builder.catalog.snapshot.v3',
+  /** v2, unsigned: answered beside v3 for one release (the previous release's replicas ask it); remove in the next. */
+  catalogSnapshotV2: 'quote-builder.catalog.snapshot.v2',
   intentHash: 'quote-builder.intents.hash.v1',
   intentBuild: 'quote-builder.intents.build.v1',
   intentCancel: 'quote-builder.intents.cancel.v1',
@@ -72,15 +73,10 @@ export const Subjects = {
 
   orgCreate: 'key-registry.orgs.create.v1',
   orgList: 'key-registry.orgs.list.v1',
-  orgSuspend: 'key-registry.orgs.suspend.v1',
-  orgLift: 'key-registry.orgs.lift.v1',
   keyCreate: 'key-registry.keys.create.v1',
   keyList: 'key-registry.keys.list.v1',
   keyRevoke: 'key-registry.keys.revoke.v1',
-  keyNarrow: 'key-registry.keys.narrow.v1',
   keySetSnapshot: 'key-registry.keyset.snapshot.v2',
-  modeList: 'key-registry.modes.list.v1',
-  modeSet: 'key-registry.modes.set.v1',
 } as const;
 
 /** Who asked for a change, for the audit record. */
@@ -99,8 +95,8 @@ export interface RpcContract {
   [Subjects.tokensList]: { request: Record<string, never>; reply: TokensByChain };
   [Subjects.tokensByChain]: { request: { chainKey: ChainKey }; reply: Token[] };
   [Subjects.chainGet]: { request: { chainKey: ChainKey }; reply: ChainSummary };
-  [Subjects.catalogSnapshot]: { request: Record<string, never>; reply: ChainCatalogSnapshot };
-  [Subjects.registrySnapshot]: { request: Record<string, never>; reply: ChainCatalogSnapshot };
+  [Subjects.catalogSnapshot]: { request: Record<string, never>; reply: SignedPayload<ChainCatalogSnapshot> };
+  [Subjects.catalogSnapshotV2]: { request: Record<string, never>; reply: ChainCatalogSnapshot };
   [Subjects.intentHash]: { request: { intent: Intent }; reply: { hash: string } };
   [Subjects.intentBuild]: { request: IntentRequest; reply: BuildResponse };
   [Subjects.intentCancel]: { request: CancelRequest; reply: CancelResponse };
@@ -140,18 +136,13 @@ export interface RpcContract {
 
   [Subjects.orgCreate]: { request: { name: string } & Actor; reply: Organisation };
   [Subjects.orgList]: { request: Record<string, never>; reply: Organisation[] };
-  [Subjects.orgSuspend]: { request: { orgId: string } & Actor; reply: Organisation };
-  [Subjects.orgLift]: { request: { orgId: string } & Actor; reply: Organisation };
   [Subjects.keyCreate]: {
     request: { orgId: string; name: string; keyHash: string; prefix: string } & Actor;
     reply: { apiKey: ApiKeyView };
   };
   [Subjects.keyList]: { request: { orgId: string }; reply: ApiKeyView[] };
   [Subjects.keyRevoke]: { request: { orgId: string; keyId: string } & Actor; reply: { revoked: string } };
-  [Subjects.keyNarrow]: { request: { keyId: string; scopes: Scope[] } & Actor; reply: ApiKeyView };
   [Subjects.keySetSnapshot]: { request: Record<string, never>; reply: SignedKeySet<PortalKeySetSnapshot> };
-  [Subjects.modeList]: { request: Record<string, never>; reply: ModeSetting[] };
-  [Subjects.modeSet]: { request: { family: RouteFamily; mode: EnforcementMode } & Actor; reply: ModeSetting };
 }
 export type RpcSubject = keyof RpcContract;
 export type RpcRequest<S extends RpcSubject> = RpcContract[S]['request'];
@@ -166,9 +157,10 @@ export const Events = {
   executionPosted: 'quote-builder.executions.posted.v1',
   replicaPresent: 'quote-builder.replicas.present.v1',
   replicaLeaving: 'quote-builder.replicas.leaving.v1',
-  catalogChanged: 'quote-builder.catalog.changed.v2',
-  /** catalogChanged's name before v2: sent beside it for one release (the previous release's replicas listen to it). */
-  registryChanged: 'quote-builder.registry.changed.v1',
+  /** Signed like catalogSnapshot. */
+  catalogChanged: 'quote-builder.catalog.changed.v3',
+  /** v2, unsigned: sent beside v3 for one release (the previous release's replicas listen to it); remove in the next. */
+  catalogChangedV2: 'quote-builder.catalog.changed.v2',
   submissionTransitioned: 'relay-tracker.submissions.transitioned.v2',
   intentBuilt: 'quote-builder.intents.built.v1',
 } as const;
@@ -184,8 +176,8 @@ export interface EventContract {
   /** Sent every few seconds: requests for quote wait for this replica's answer. */
   [Events.replicaPresent]: { replica: string };
   [Events.replicaLeaving]: { replica: string };
-  [Events.catalogChanged]: ChainCatalogSnapshot;
-  [Events.registryChanged]: ChainCatalogSnapshot;
+  [Events.catalogChanged]: SignedPayload<ChainCatalogSnapshot>;
+  [Events.catalogChangedV2]: ChainCatalogSnapshot;
   /** After commit, in order, at most once: a stream that sees a gap in `seq` asks for the missing ones. */
   [Events.submissionTransitioned]: {
     txHash: string;
@@ -207,7 +199,29 @@ export const MessageHeaders = {
   requestId: 'x-request-id',
   /** The API key's organisation, where a key identified one (the bus is a trust boundary). */
   orgId: 'x-org-id',
+  /** A signed request's signature and what it covers besides subject and body: docs/architecture/bus-signatures.md#signed-requests. */
+  signature: 'x-signature',
+  signatureKeyId: 'x-signature-key-id',
+  signedAt: 'x-signed-at',
+  signatureNonce: 'x-signature-nonce',
 } as const;
+
+/**
+ * Requests whose `actor` goes into an audit record: their receivers serve them only when
+ * partner-portal-api signed them (PORTAL_SIGNING_KEY), so the actor is the portal's word, not
+ * the sender's. Operators' changes go through the services' operator routes (actor from the
+ * token). See docs/architecture/bus-signatures.md#signed-requests.
+ */
+export const PortalSignedRequests: ReadonlySet<string> = new Set<string>([
+  Subjects.orgCreate,
+  Subjects.keyCreate,
+  Subjects.keyRevoke,
+  Subjects.webhookCreate,
+  Subjects.webhookDelete,
+  Subjects.webhookRotate,
+  Subjects.webhookTest,
+  Subjects.webhookReplay,
+]);
 
 /** Names fixed for the chart's KEDA ScaledObject; NATS_SUBJECT_PREFIX is appended to stream and consumer names. */
 export const WorkQueues = {

@@ -5,7 +5,6 @@ export * from './api-key.guard';
 export * from './key-auth.module';
 export * from './operator.guard';
 export * from './key-set-events';
-export * from './key-set-signature';
 export * from './key-set-schema';
 export * from './key-set-config';
 export * from './signed-key-set-feed';

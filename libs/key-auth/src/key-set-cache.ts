@@ -3,7 +3,7 @@ import type { EnforcementMode, KeySetEntry, KeySetHead, KeySetSnapshot, PortalKe
 import type { Logger, ServiceMetrics } from '@swap/observability';
 import { Counter, Gauge } from 'prom-client';
 import { hashKey } from './key-format';
-import { KeySetRefused } from './key-set-signature';
+import { SignatureRefused } from '@swap/messaging';
 
 export type KeyCheckOutcome = 'ok' | 'missing' | 'invalid' | 'suspended' | 'scope' | 'unavailable';
 
@@ -142,11 +142,11 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
 
   private failed(error: unknown, message: string): void {
     this.failures?.inc({ registry: this.options.name });
-    if (error instanceof KeySetRefused) this.refused(error);
+    if (error instanceof SignatureRefused) this.refused(error);
     else this.options.logger.warn({ registry: this.options.name, err: error, keeping: this.held ?? null }, message);
   }
 
-  refused(refusal: KeySetRefused): void {
+  refused(refusal: SignatureRefused): void {
     this.refusals?.inc({ registry: this.options.name, reason: refusal.reason });
     this.options.logger.warn(
       { registry: this.options.name, reason: refusal.reason, detail: refusal.message, held: this.held ?? null },

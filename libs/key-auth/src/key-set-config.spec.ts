@@ -1,6 +1,6 @@
 import { loadConfig, ServiceConfig } from '@swap/config';
 import { WithKeySetSigning, WithKeySetVerification } from './key-set-config';
-import { generateKeySetKeyPair } from './key-set-signature';
+import { generateSigningKeyPair } from '@swap/messaging';
 
 class ConsumerConfig extends WithKeySetVerification(ServiceConfig) {}
 class RegistryConfig extends WithKeySetSigning(ServiceConfig) {}
@@ -15,7 +15,7 @@ const problems = (load: () => unknown): string[] => {
 };
 
 describe('key-set configuration, checked at boot', () => {
-  const pair = generateKeySetKeyPair();
+  const pair = generateSigningKeyPair();
 
   it('requires the public key of a service holding the key set, and takes one or two', () => {
     expect(problems(() => loadConfig(ConsumerConfig, {}))).toEqual([
@@ -26,7 +26,7 @@ describe('key-set configuration, checked at boot', () => {
     ]);
     expect(loadConfig(ConsumerConfig, { KEYSET_PUBLIC_KEY: pair.publicKey }).KEYSET_PUBLIC_KEY).toBe(pair.publicKey);
     expect(
-      problems(() => loadConfig(ConsumerConfig, { KEYSET_PUBLIC_KEY: `${pair.publicKey},${generateKeySetKeyPair().publicKey}` })),
+      problems(() => loadConfig(ConsumerConfig, { KEYSET_PUBLIC_KEY: `${pair.publicKey},${generateSigningKeyPair().publicKey}` })),
     ).toEqual([]);
   });
 
@@ -62,7 +62,7 @@ describe('key-set configuration, checked at boot', () => {
     );
     expect(
       problems(() =>
-        loadConfig(RegistryConfig, { KEYSET_SIGNING_KEY: pair.signingKey, KEYSET_PUBLIC_KEY: generateKeySetKeyPair().publicKey }),
+        loadConfig(RegistryConfig, { KEYSET_SIGNING_KEY: pair.signingKey, KEYSET_PUBLIC_KEY: generateSigningKeyPair().publicKey }),
       ),
     ).toEqual([expect.stringContaining('include the public half of KEYSET_SIGNING_KEY')]);
   });

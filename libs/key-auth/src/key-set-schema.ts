@@ -7,7 +7,7 @@ import {
   type PortalKeySetSnapshot,
   type PortalModes,
 } from '@swap/contracts';
-import { KeySetRefused } from './key-set-signature';
+import { SignatureRefused } from '@swap/messaging';
 
 /**
  * The exact shapes of a portal key set and of its changes. Even a payload that verifies is
@@ -20,7 +20,7 @@ const ID = /^[0-9A-Za-z_.:@-]{1,128}$/;
 /** More than the bus can carry in one message (about 5 000 keys); a bound for the checks, not a product limit. */
 const MAX_KEYS = 100_000;
 
-class ShapeError extends KeySetRefused {
+class ShapeError extends SignatureRefused {
   constructor(path: string, rule: string) {
     super('shape', `${path} ${rule}`);
   }

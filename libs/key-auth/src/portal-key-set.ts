@@ -1,7 +1,7 @@
 import { Subjects } from '@swap/contracts';
 import { decodeReply, type MessagingClient } from '@swap/messaging';
 import type { Logger } from '@swap/observability';
-import { KeySetSignatureCheck, parsePublicKeys } from './key-set-signature';
+import { SignatureCheck, parsePublicKeys } from '@swap/messaging';
 import { SignedKeySetFeed, type KeptCopyStore } from './signed-key-set-feed';
 
 export const PORTAL_KEY_SET_STORE_KEY = 'keyset:portal';
@@ -20,7 +20,7 @@ export interface PortalKeySetFeedOptions {
 export function portalKeySetFeed(options: PortalKeySetFeedOptions): SignedKeySetFeed {
   const { messaging } = options;
   return new SignedKeySetFeed({
-    check: new KeySetSignatureCheck(parsePublicKeys(options.publicKeys)),
+    check: new SignatureCheck(parsePublicKeys(options.publicKeys)),
     request: () => messaging.request(Subjects.keySetSnapshot, {}),
     gather: (onAnswer) =>
       messaging.bus.gather(Subjects.keySetSnapshot, '{}', (reply) => {

@@ -3,13 +3,13 @@ import type { KeySetEntry, PortalKeySetChange, PortalKeySetSnapshot, PortalModes
 import { createLogger, ServiceMetrics } from '@swap/observability';
 import { hashKey } from './key-format';
 import { KeySetCache } from './key-set-cache';
-import { generateKeySetKeyPair, KeySetSignatureCheck, KeySetSigner, parsePublicKeys, parseSigningKey } from './key-set-signature';
+import { generateSigningKeyPair, SignatureCheck, PayloadSigner, parsePublicKeys, parseSigningKey } from '@swap/messaging';
 import { SignedKeySetFeed } from './signed-key-set-feed';
 
 const logger = createLogger({ service: 'test', level: 'silent' });
-const registryPair = generateKeySetKeyPair();
-const registry = new KeySetSigner(parseSigningKey(registryPair.signingKey));
-const attacker = new KeySetSigner(parseSigningKey(generateKeySetKeyPair().signingKey));
+const registryPair = generateSigningKeyPair();
+const registry = new PayloadSigner(parseSigningKey(registryPair.signingKey));
+const attacker = new PayloadSigner(parseSigningKey(generateSigningKeyPair().signingKey));
 
 /** Lets the work an event started (a pull, a write to the store) finish: the queued callbacks run, nothing waits on a clock. */
 const settled = () => new Promise((resolve) => setImmediate(resolve));
@@ -49,7 +49,7 @@ function service(options: { answers: unknown[]; gathered?: unknown[]; store?: Me
   let turn = 0;
   const request = jest.fn(async () => options.answers[Math.min(turn++, options.answers.length - 1)]);
   const feed = new SignedKeySetFeed({
-    check: new KeySetSignatureCheck(parsePublicKeys(registryPair.publicKey)),
+    check: new SignatureCheck(parsePublicKeys(registryPair.publicKey)),
     request,
     gather: options.gathered
       ? (onAnswer) => {

@@ -3,7 +3,7 @@ import { isLaterKeySetHead, type KeySetHead, type PortalKeySetChange, type Porta
 import type { Logger } from '@swap/observability';
 import type { KeySetCache, KeySetSource } from './key-set-cache';
 import { portalKeySetChangeOf, portalKeySetSnapshotOf } from './key-set-schema';
-import { KeySetRefused, type KeySetSignatureCheck } from './key-set-signature';
+import { SignatureRefused, type SignatureCheck } from '@swap/messaging';
 
 /** Redis in a cluster: root filesystems are read-only. */
 export type KeptCopyStore = Pick<Cache, 'get' | 'set'>;
@@ -15,7 +15,7 @@ interface KeptCopy {
 }
 
 export interface SignedKeySetFeedOptions {
-  check: KeySetSignatureCheck;
+  check: SignatureCheck;
   request: () => Promise<unknown>;
   /** When someone else on the bus answered first, the real answer is still heard. */
   gather?: (onAnswer: (answer: unknown) => void) => { close(): void };
@@ -51,7 +51,7 @@ export class SignedKeySetFeed implements KeySetSource {
     const snapshot = this.snapshotOf(message);
     const age = this.now() - Date.parse(snapshot.issuedAt);
     if (!(Math.abs(age) <= SNAPSHOT_MAX_AGE_MS)) {
-      throw new KeySetRefused(
+      throw new SignatureRefused(
         'expired',
         `snapshot ${snapshot.epoch}/${snapshot.version} was signed ${Math.round(age / 1_000)} s ${age < 0 ? 'ahead of this clock' : 'ago'}; key-registry signs one when asked, so it is a replay`,
       );
@@ -73,14 +73,14 @@ export class SignedKeySetFeed implements KeySetSource {
     try {
       snapshot = this.freshSnapshotOf(answer);
     } catch (error) {
-      if (!(error instanceof KeySetRefused) || !this.options.gather) throw error;
+      if (!(error instanceof SignatureRefused) || !this.options.gather) throw error;
       cache.refused(error);
       ({ answer, snapshot } = await this.gatherValid());
     }
     const outcome = cache.offer(snapshot);
     if (outcome === 'older') {
       const reason = snapshot.epoch < cache.epoch ? 'epoch' : 'replay';
-      throw new KeySetRefused(
+      throw new SignatureRefused(
         reason,
         `snapshot ${snapshot.epoch}/${snapshot.version} (epoch/version) is older than the held ${cache.epoch}/${cache.version}; after a registry restore, start a new epoch (POST /ops/keyset/epoch on key-registry)`,
       );
@@ -122,7 +122,7 @@ export class SignedKeySetFeed implements KeySetSource {
     try {
       change = this.changeOf(event);
     } catch (error) {
-      if (error instanceof KeySetRefused) cache.refused(error);
+      if (error instanceof SignatureRefused) cache.refused(error);
       else this.options.logger.warn({ err: error }, 'key set change not read');
       return;
     }
@@ -137,7 +137,10 @@ export class SignedKeySetFeed implements KeySetSource {
         // The one just applied, heard again, is normal (a refresh got there first).
         if (change.epoch === cache.epoch && change.version === cache.version) return;
         cache.refused(
-          new KeySetRefused(reason, `change ${change.epoch}/${change.version} is not newer than the held ${cache.epoch}/${cache.version}`),
+          new SignatureRefused(
+            reason,
+            `change ${change.epoch}/${change.version} is not newer than the held ${cache.epoch}/${cache.version}`,
+          ),
         );
         return;
       }
@@ -157,13 +160,13 @@ export class SignedKeySetFeed implements KeySetSource {
       copy = JSON.parse(text) as KeptCopy;
       if (!Array.isArray(copy?.changes)) throw new Error('no list of changes');
     } catch (error) {
-      throw new KeySetRefused('shape', `the kept copy is not readable: ${(error as Error).message}`);
+      throw new SignatureRefused('shape', `the kept copy is not readable: ${(error as Error).message}`);
     }
     const snapshot = this.snapshotOf(copy.snapshot);
     const maxAge = this.options.keptMaxAgeMs ?? KEPT_MAX_AGE_MS;
     const age = this.now() - Date.parse(snapshot.issuedAt);
     if (!(age <= maxAge && age >= -SNAPSHOT_MAX_AGE_MS)) {
-      throw new KeySetRefused(
+      throw new SignatureRefused(
         'expired',
         `the kept copy was signed ${Math.round(age / 60_000)} min ago, more than KEYSET_KEPT_MAX_AGE_MS (${maxAge} ms) allows: an old copy could bring back keys revoked since`,
       );
@@ -174,7 +177,7 @@ export class SignedKeySetFeed implements KeySetSource {
       try {
         if (cache.offerChange(this.changeOf(signed)) !== 'applied') break;
       } catch (error) {
-        if (!(error instanceof KeySetRefused)) throw error;
+        if (!(error instanceof SignatureRefused)) throw error;
         cache.refused(error);
         break;
       }

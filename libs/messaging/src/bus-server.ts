@@ -1,10 +1,11 @@
 import { BaseRpcContext, Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
-import { ErrorCode, MessageHeaders as HeaderNames } from '@swap/contracts';
+import { ErrorCode, MessageHeaders as HeaderNames, PortalSignedRequests } from '@swap/contracts';
 import { RequestContext, resolveRequestId, type Logger, type ServiceMetrics } from '@swap/observability';
 import { lastValueFrom } from 'rxjs';
 import type { Bus, BusDelivery, BusSubscription, MessageHeaders } from './bus';
 import { encodeErrorReply, encodeReply } from './envelope';
 import { PauseReasons, type IntakeMember } from './intake';
+import type { RequestSignatureCheck } from './request-signatures';
 
 export class BusContext extends BaseRpcContext<[string, MessageHeaders]> {
   getSubject(): string {
@@ -20,6 +21,8 @@ export interface BusServerOptions {
   metrics?: ServiceMetrics;
   logger?: Logger;
   drainTimeoutMs?: number;
+  /** Checks PortalSignedRequests (PORTAL_PUBLIC_KEY); without it, a handler of one refuses every request. */
+  requestSignatures?: RequestSignatureCheck;
 }
 
 interface Listener {
@@ -140,6 +143,17 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
     let outcome: 'ok' | 'error' = 'ok';
     try {
       await RequestContext.run(orgId ? { requestId, orgId } : { requestId }, async () => {
+        if (PortalSignedRequests.has(pattern)) {
+          try {
+            if (!this.options.requestSignatures) throw new Error('this service was given no PORTAL_PUBLIC_KEY to check it with');
+            this.options.requestSignatures.verify(pattern, message.headers, message.data);
+          } catch (error) {
+            outcome = 'error';
+            this.options.logger?.warn({ subject: message.subject, reason: (error as Error).message }, 'signed request refused');
+            this.reply(message, encodeErrorReply(error));
+            return;
+          }
+        }
         let payload: unknown;
         try {
           payload = message.data.length > 0 ? JSON.parse(message.data) : undefined;

@@ -11,3 +11,6 @@ export * from './jetstream-resources';
 export * from './jetstream-work-queue';
 export * from './nats-settings';
 export * from './jetstream-event-stream';
+export * from './signed-payload';
+export * from './signing-key-config';
+export * from './request-signatures';

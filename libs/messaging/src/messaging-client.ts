@@ -2,6 +2,7 @@ import {
   AppError,
   ErrorCode,
   MessageHeaders as HeaderNames,
+  PortalSignedRequests,
   type EventContract,
   type EventSubject,
   type RpcReply,
@@ -12,10 +13,13 @@ import { RequestContext, type Logger } from '@swap/observability';
 import { randomUUID } from 'node:crypto';
 import { BusNoRespondersError, BusTimeoutError, type Bus, type MessageHeaders } from './bus';
 import { decodeReply, okReplyData } from './envelope';
+import type { RequestSigner } from './request-signatures';
 
 export interface MessagingClientOptions {
   timeoutMs: number;
   logger?: Logger;
+  /** Signs PortalSignedRequests (partner-portal-api's PORTAL_SIGNING_KEY); without it they are refused here, before sending. */
+  signer?: RequestSigner;
 }
 
 /** Typed requests and events; see docs/architecture/runtime.md#the-bus-server-and-the-client. */
@@ -46,11 +50,14 @@ export class MessagingClient {
   }
 
   private async send(subject: RpcSubject, payload: unknown, options?: { timeoutMs?: number }): Promise<string> {
+    const body = JSON.stringify(payload);
+    const headers = this.headers();
+    if (PortalSignedRequests.has(subject)) {
+      if (!this.options.signer) throw new Error(`${subject} must be signed, and this service holds no PORTAL_SIGNING_KEY`);
+      Object.assign(headers, this.options.signer.headers(subject, body));
+    }
     try {
-      const reply = await this.bus.request(subject, JSON.stringify(payload), {
-        timeoutMs: options?.timeoutMs ?? this.options.timeoutMs,
-        headers: this.headers(),
-      });
+      const reply = await this.bus.request(subject, body, { timeoutMs: options?.timeoutMs ?? this.options.timeoutMs, headers });
       return reply.data;
     } catch (error) {
       throw this.translate(subject, error);

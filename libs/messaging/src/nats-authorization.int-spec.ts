@@ -13,6 +13,8 @@ import { JetStreamWorkQueue } from './jetstream-work-queue';
 import { MessagingClient } from './messaging-client';
 import { NatsBus, type PermissionRefusal } from './nats-bus';
 import { inboxPrefixOf, natsBusOptions } from './nats-settings';
+import { RequestSignatureCheck, RequestSigner } from './request-signatures';
+import { generateSigningKeyPair, parsePublicKeys, parseSigningKey } from './signed-payload';
 
 /**
  * The chart's NATS authorization (charts/swap-platform/files/nats-permissions.conf, the file
@@ -36,15 +38,10 @@ type User = (typeof USERS)[number];
 const KEY_REGISTRY_REQUESTS = [
   Subjects.orgCreate,
   Subjects.orgList,
-  Subjects.orgSuspend,
-  Subjects.orgLift,
   Subjects.keyCreate,
   Subjects.keyList,
   Subjects.keyRevoke,
-  Subjects.keyNarrow,
   Subjects.keySetSnapshot,
-  Subjects.modeList,
-  Subjects.modeSet,
 ];
 const MANAGEMENT = KEY_REGISTRY_REQUESTS.filter((s) => s !== Subjects.keySetSnapshot);
 const PORTAL_CALLS = [Subjects.orgCreate, Subjects.orgList, Subjects.keyCreate, Subjects.keyList, Subjects.keyRevoke];
@@ -65,7 +62,7 @@ const MAY_PUBLISH: Record<User, string> = {
   'quote-builder': Broadcasts.rfq,
   'relay-tracker': Subjects.intentExecute,
   'sponsorship-keys': Subjects.catalogSnapshot,
-  operator: Subjects.orgList,
+  operator: '$JS.API.INFO',
 };
 
 /**
@@ -89,7 +86,8 @@ const REQUESTS: { caller: User; responder: User; subjects: string[] }[] = [
       Subjects.intentHash,
       Subjects.deadline,
       Subjects.catalogSnapshot,
-      Subjects.registrySnapshot,
+      // Its v2 name, answered beside it for one release.
+      Subjects.catalogSnapshotV2,
     ],
   },
   {
@@ -105,11 +103,10 @@ const REQUESTS: { caller: User; responder: User; subjects: string[] }[] = [
     ],
   },
   { caller: 'swap-gateway', responder: 'key-registry', subjects: [Subjects.keySetSnapshot] },
-  { caller: 'sponsorship-keys', responder: 'quote-builder', subjects: [Subjects.catalogSnapshot, Subjects.registrySnapshot] },
+  { caller: 'sponsorship-keys', responder: 'quote-builder', subjects: [Subjects.catalogSnapshot, Subjects.catalogSnapshotV2] },
   { caller: 'relay-tracker', responder: 'quote-builder', subjects: [Subjects.intentExecute, Subjects.intentSolverStatus] },
   { caller: 'partner-portal-api', responder: 'key-registry', subjects: PORTAL_CALLS },
   { caller: 'partner-portal-api', responder: 'relay-tracker', subjects: WEBHOOK_CALLS },
-  { caller: 'operator', responder: 'key-registry', subjects: KEY_REGISTRY_REQUESTS },
 ];
 /** Handlers quote-builder serves that no service calls over the bus today: it may still listen. */
 const SERVED_ONLY: { responder: User; subjects: string[] }[] = [
@@ -123,8 +120,8 @@ const EVENTS: { publisher: User; subject: string; subscribers: User[] }[] = [
   { publisher: 'quote-builder', subject: Events.replicaPresent, subscribers: ['quote-builder'] },
   { publisher: 'quote-builder', subject: Events.replicaLeaving, subscribers: ['quote-builder'] },
   { publisher: 'quote-builder', subject: Events.catalogChanged, subscribers: ['swap-gateway', 'sponsorship-keys'] },
-  // catalogChanged's v1 name, sent beside it for one release.
-  { publisher: 'quote-builder', subject: Events.registryChanged, subscribers: ['swap-gateway', 'sponsorship-keys'] },
+  // catalogChanged's v2 name (unsigned), sent beside it for one release.
+  { publisher: 'quote-builder', subject: Events.catalogChangedV2, subscribers: ['swap-gateway', 'sponsorship-keys'] },
   // swap-gateway's status streams hear every transition.
   { publisher: 'relay-tracker', subject: Events.submissionTransitioned, subscribers: ['swap-gateway'] },
   { publisher: 'quote-builder', subject: Events.intentBuilt, subscribers: ['relay-tracker'] },
@@ -390,7 +387,7 @@ describe('the shipped NATS authorization on a real nats-server', () => {
     expect(heard).toEqual([]);
   });
 
-  it('lets only partner-portal-api (its own calls) and the operator call the management subjects', async () => {
+  it('lets only partner-portal-api call the management subjects (its own calls; operators use the operator routes)', async () => {
     const registry = await as('key-registry');
     const heard: string[] = [];
     registry.nc.subscribe('key-registry.*.*.*', { callback: () => undefined }); // refused: key-registry listens subject by subject
@@ -400,7 +397,7 @@ describe('the shipped NATS authorization on a real nats-server', () => {
       });
     await registry.refusal('key-registry.*.*.*');
 
-    const mayCall: Record<User, string[]> = { 'partner-portal-api': PORTAL_CALLS, operator: MANAGEMENT } as Record<User, string[]>;
+    const mayCall: Record<User, string[]> = { 'partner-portal-api': PORTAL_CALLS } as Record<User, string[]>;
     for (const user of USERS.filter((u) => u !== 'key-registry')) {
       const caller = await as(user);
       for (const subject of MANAGEMENT) {
@@ -416,7 +413,7 @@ describe('the shipped NATS authorization on a real nats-server', () => {
     }
     await registry.nc.flush();
     expect(heard.filter((h) => h.startsWith('forged'))).toEqual([]);
-    expect(heard.sort()).toEqual([...PORTAL_CALLS.map((s) => `partner-portal-api ${s}`), ...MANAGEMENT.map((s) => `operator ${s}`)].sort());
+    expect(heard.sort()).toEqual(PORTAL_CALLS.map((s) => `partner-portal-api ${s}`).sort());
   });
 
   it("keeps every service's replies to itself: no one subscribes to another's inbox or to _INBOX.>, nor replies into it uninvited", async () => {
@@ -463,7 +460,7 @@ describe('the shipped NATS authorization on a real nats-server', () => {
       await answering.ping();
       const rogue = await as(caller);
       for (const subject of subjects)
-        for (const aim of [Subjects.modeSet, Subjects.keyCreate, Events.keySetChanged]) rogue.nc.publish(subject, '{}', { reply: aim });
+        for (const aim of [Subjects.orgCreate, Subjects.keyCreate, Events.keySetChanged]) rogue.nc.publish(subject, '{}', { reply: aim });
       await rogue.nc.flush();
       // The same responder still answers a genuine request, sent after the rogue's.
       const genuine = await busOf(caller);
@@ -497,14 +494,23 @@ describe('the shipped NATS authorization on a real nats-server', () => {
 
   describe("the platform's messaging client (libs/messaging), configured from the WithBus variables", () => {
     it('connects with its nkey and its own inbox prefix, and a request gets its answer through the restricted server', async () => {
+      // The portal signs it (PORTAL_SIGNING_KEY); the registry checks it as its bus server does.
+      const pair = generateSigningKeyPair();
+      const check = new RequestSignatureCheck(parsePublicKeys(pair.publicKey), 'partner-portal-api');
       const registry = await busOf('key-registry');
       registry.subscribe(
         Subjects.keyCreate,
-        (message) => message.respond?.(encodeReply({ apiKey: { id: 'k1', heard: JSON.parse(message.data) } })),
+        (message) => {
+          check.verify(Subjects.keyCreate, message.headers, message.data);
+          message.respond?.(encodeReply({ apiKey: { id: 'k1', heard: JSON.parse(message.data) } }));
+        },
         { queue: 'key-registry' },
       );
       await registry.ping();
-      const portal = new MessagingClient(await busOf('partner-portal-api'), { timeoutMs: 5_000 });
+      const portal = new MessagingClient(await busOf('partner-portal-api'), {
+        timeoutMs: 5_000,
+        signer: new RequestSigner(parseSigningKey(pair.signingKey)),
+      });
       const reply = await portal.request(Subjects.keyCreate, {
         orgId: 'o1',
         name: 'ci',
@@ -521,10 +527,10 @@ describe('the shipped NATS authorization on a real nats-server', () => {
       let reported!: (refusal: PermissionRefusal) => void;
       const refusal = new Promise<PermissionRefusal>((resolve) => (reported = resolve));
       const gateway = new MessagingClient(await busOf('swap-gateway', { onPermissionError: (r) => reported(r) }), { timeoutMs: 5_000 });
-      const error = await gateway.request(Subjects.modeSet, { family: 'swaps', mode: 'off', actor: 'rogue' }).catch((e: unknown) => e);
+      const error = await gateway.request(Subjects.orgList, {}).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AppError);
       expect((error as AppError).getStatus()).toBe(503);
-      expect(await within(refusal, 5_000, 'the refusal to be reported')).toEqual({ operation: 'publish', subject: Subjects.modeSet });
+      expect(await within(refusal, 5_000, 'the refusal to be reported')).toEqual({ operation: 'publish', subject: Subjects.orgList });
     });
 
     it("gathers a request for quote's several answers from another quote-builder replica", async () => {

@@ -4,7 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { trustedProxies, type ServiceConfig } from '@swap/config';
 import { API_KEY_SCHEME, ErrorBodyDto, PORTAL_SESSION_COOKIE, PORTAL_SESSION_SCHEME } from '@swap/contracts';
-import { BusIntake, BusServer, type Bus } from '@swap/messaging';
+import { BusIntake, BusServer, type Bus, type BusServerOptions } from '@swap/messaging';
 import { NestPinoLogger, resolveRequestId, type Logger, type ServiceMetrics } from '@swap/observability';
 import type { ServiceState } from './admin-server';
 import { AllExceptionsFilter } from './errors-filter';
@@ -80,15 +80,11 @@ export async function createServiceApp<C extends ServiceConfig>(
 export async function startBusServer(
   nest: NestFastifyApplication,
   bus: Bus,
-  options: { queue: string; drainTimeoutMs: number; intake: BusIntake; logger: Logger; metrics: ServiceMetrics },
+  options: BusServerOptions & { intake: BusIntake },
 ): Promise<void> {
-  const server = new BusServer(bus, {
-    queue: options.queue,
-    metrics: options.metrics,
-    logger: options.logger,
-    drainTimeoutMs: options.drainTimeoutMs,
-  });
-  options.intake.add(server);
+  const { intake, ...serverOptions } = options;
+  const server = new BusServer(bus, serverOptions);
+  intake.add(server);
   nest.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
   await nest.startAllMicroservices();
 }

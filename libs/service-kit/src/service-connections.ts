@@ -1,7 +1,17 @@
 import type { Provider } from '@nestjs/common';
 import { RedisCache, RedisReadModelStore, TieredCache, type Cache, type ReadModelStore } from '@swap/cache';
 import { ConfigError, redactUrl, type BusSettings, type CacheSettings, type DatabaseSettings, type ServiceConfig } from '@swap/config';
-import { MessagingClient, NatsBus, natsBusOptions, type Bus } from '@swap/messaging';
+import {
+  MessagingClient,
+  NatsBus,
+  natsBusOptions,
+  parsePublicKeys,
+  parseSigningKey,
+  RequestSignatureCheck,
+  RequestSigner,
+  SigningKeys,
+  type Bus,
+} from '@swap/messaging';
 import type { DependencyCheck, Logger } from '@swap/observability';
 import { createPrismaClient, type DatabaseHandle, type PrismaClientLike } from '@swap/persistence';
 import type { DatabaseUse } from './service-definition';
@@ -9,7 +19,10 @@ import type { ServiceName } from '@swap/contracts';
 import type { DestinationStream } from 'pino';
 import { CACHE, DATABASE_POOL, READ_MODELS } from './tokens';
 
-export type AnyServiceConfig = ServiceConfig & Partial<BusSettings & CacheSettings & DatabaseSettings>;
+/** The portal's request signing (docs/architecture/bus-signatures.md#signed-requests): its key where it sends them, the public half where they are served. */
+type RequestSigningSettings = { PORTAL_SIGNING_KEY: string; PORTAL_PUBLIC_KEY: string };
+
+export type AnyServiceConfig = ServiceConfig & Partial<BusSettings & CacheSettings & DatabaseSettings & RequestSigningSettings>;
 
 /** What of a service definition its connections need: its name and what it uses. */
 export interface ConnectionNeeds {
@@ -41,6 +54,8 @@ export class ServiceConnections {
   readonly providers: Provider[] = [];
   readonly checks: DependencyCheck[] = [];
   bus?: Bus;
+  /** Where the service serves signed requests (it was given PORTAL_PUBLIC_KEY). */
+  requestSignatures?: RequestSignatureCheck;
   private readonly closers: (() => Promise<void>)[] = [];
 
   private constructor(
@@ -101,9 +116,12 @@ export class ServiceConnections {
     }
     this.bus = bus;
     this.checks.push({ name: bus.kind === 'nats' ? 'nats' : 'bus', check: () => bus.ping() });
+    const { PORTAL_SIGNING_KEY: signingKey, PORTAL_PUBLIC_KEY: publicKey } = this.config;
+    if (publicKey) this.requestSignatures = new RequestSignatureCheck(parsePublicKeys(publicKey), SigningKeys.portal.signer);
+    const signer = signingKey ? new RequestSigner(parseSigningKey(signingKey)) : undefined;
     this.providers.push({
       provide: MessagingClient,
-      useValue: new MessagingClient(bus, { timeoutMs: this.config.RPC_TIMEOUT_MS ?? 5_000, logger: this.logger }),
+      useValue: new MessagingClient(bus, { timeoutMs: this.config.RPC_TIMEOUT_MS ?? 5_000, logger: this.logger, signer }),
     });
   }
 

@@ -67,7 +67,14 @@ export async function startService<C extends ServiceConfig>(
     app = await createServiceApp(definition, config, { providers, timeouts, state, logger, metrics });
     const bus = connections.bus;
     if (bus) {
-      await startBusServer(app, bus, { queue: definition.name, drainTimeoutMs: config.SHUTDOWN_TIMEOUT_MS, intake, logger, metrics });
+      await startBusServer(app, bus, {
+        queue: definition.name,
+        drainTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+        intake,
+        logger,
+        metrics,
+        requestSignatures: connections.requestSignatures,
+      });
     }
     state.openApiDocument = serviceOpenApiDocument(app, definition);
 

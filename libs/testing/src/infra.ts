@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { generateKeySetEnv } from '@swap/key-auth';
-import { removePrefixedStreams } from '@swap/messaging';
+import { generateSigningKeysEnv, removePrefixedStreams } from '@swap/messaging';
 import pg from 'pg';
 
 /** Override with TEST_* variables. */
@@ -32,7 +31,8 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
-export const testKeySetEnv: Readonly<Record<'KEYSET_SIGNING_KEY' | 'KEYSET_PUBLIC_KEY', string>> = generateKeySetEnv();
+/** Every signing key pair (key sets, the chain catalog, the portal's requests), one per test process. */
+export const testSigningKeysEnv: Readonly<Record<string, string>> = generateSigningKeysEnv();
 
 export function testServiceEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -46,7 +46,7 @@ export function testServiceEnv(extra: Record<string, string> = {}): Record<strin
     REDIS_URL: testInfra.redisUrl,
     NATS_SUBJECT_PREFIX: RUN_PREFIX,
     CACHE_KEY_PREFIX: RUN_PREFIX,
-    ...testKeySetEnv,
+    ...testSigningKeysEnv,
     ...extra,
   };
 }

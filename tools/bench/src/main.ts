@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDatabase, withDatabase } from '@swap/persistence';
 import { migrateService } from '@swap/service-kit';
-import { generateKeySetEnv } from '@swap/key-auth';
 import { unusedPort } from '@swap/testing';
 import pg from 'pg';
 import { keyRegistry } from '../../../apps/key-registry/src/key-registry.definition';
@@ -20,6 +19,7 @@ import { benchSettlement } from './settlement-bench';
 import { benchSoak } from './soak-bench';
 import { benchFaults } from './faults-bench';
 import { benchOracle, type BenchContext } from './oracle-bench';
+import { generateSigningKeysEnv } from '@swap/messaging';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
@@ -43,12 +43,12 @@ const children: ChildProcess[] = [];
 
 const adminPorts = new Map<number, number>();
 
-const keySetEnv = generateKeySetEnv();
+const signingKeysEnv = generateSigningKeysEnv();
 
 /** A service (one given a PORT) also gets a free ADMIN_PORT. */
 async function start(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildProcess> {
   // The bench's NATS is the machine's own, without authorization.
-  const full: Record<string, string> = { ...keySetEnv, NATS_ALLOW_ANONYMOUS: 'true', ...env };
+  const full: Record<string, string> = { ...signingKeysEnv, NATS_ALLOW_ANONYMOUS: 'true', ...env };
   if (full.PORT) {
     full.ADMIN_PORT ??= String(await unusedPort());
     adminPorts.set(Number(full.PORT), Number(full.ADMIN_PORT));

@@ -1,8 +1,7 @@
 import { MemoryCache, MemoryReadModelStore } from '@swap/cache';
 import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { upstreamVariable } from '../../../apps/api-gateway/src/api-gateway.definition';
-import { generateKeySetEnv } from '@swap/key-auth';
-import { InProcessBus } from '@swap/messaging';
+import { generateSigningKeysEnv, InProcessBus } from '@swap/messaging';
 import { migrateService, startServiceFromEnv, type RunningService, type SharedRuntime } from '@swap/service-kit';
 import type { DestinationStream } from 'pino';
 import { randomBytes } from 'node:crypto';
@@ -77,7 +76,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       HOST: '127.0.0.1',
       LOG_LEVEL: options.logLevel,
       WORK_QUEUE: 'postgres',
-      ...generateKeySetEnv(),
+      ...generateSigningKeysEnv(),
       ...portalUrl,
       ...webhookEnv(options.dataDir),
       ...env,

@@ -1,6 +1,6 @@
 import { loadConfig, redactUrl } from '@swap/config';
 import { isPermissionViolation, NatsBus, natsBusOptions, provisionJetStream } from '@swap/messaging';
-import { relayTracker, relayTrackerJetStream } from '../../../apps/relay-tracker/src/relay-tracker.definition';
+import { RelayTrackerJetStreamConfig, relayTrackerJetStream } from '../../../apps/relay-tracker/src/relay-tracker.definition';
 
 /**
  * relay-tracker's JetStream streams and consumers, made or brought to this release's settings
@@ -10,7 +10,7 @@ import { relayTracker, relayTrackerJetStream } from '../../../apps/relay-tracker
  */
 export async function migrateJetStream(env: NodeJS.ProcessEnv, options: { waitMs?: number; everyMs?: number } = {}): Promise<string[]> {
   if (!env.NATS_URL) return [];
-  const config = loadConfig(relayTracker.configClass, env);
+  const config = loadConfig(RelayTrackerJetStreamConfig, env);
   if (config.WORK_QUEUE !== 'jetstream') return [];
   // A NATS server picks up a new authorization block a while after its ConfigMap changed: refusals are waited out.
   const until = Date.now() + (options.waitMs ?? 120_000);
@@ -27,7 +27,7 @@ export async function migrateJetStream(env: NodeJS.ProcessEnv, options: { waitMs
   }
 }
 
-async function provisionAll(config: InstanceType<typeof relayTracker.configClass>): Promise<string[]> {
+async function provisionAll(config: RelayTrackerJetStreamConfig): Promise<string[]> {
   const bus = await NatsBus.connect(natsBusOptions(config, 'operator'));
   try {
     const jsm = await bus.connection.jetstreamManager();

@@ -1,4 +1,5 @@
 /** `npm run ops -- <command>`: docs/operators/operator-access.md#the-ops-tool; PORTAL_API_URL (http://127.0.0.1:3007) too. */
+import { generateSigningKeysEnv } from '@swap/messaging';
 import { operatorHeaders } from './operator-headers';
 import { parseMetrics, type MetricSample } from './prometheus-text';
 
@@ -38,7 +39,10 @@ const USAGE = `usage: npm run ops -- <command>
   solvers remove <id>                remove a solver (its recorded quotes stay)
   quotes list [n]                    the newest recorded quotes (default 20)
   quotes show <id>                   one recorded quote, with every solver's answer
-  counters                           key-check outcomes counted by the services (monitor mode)`;
+  counters                           key-check outcomes counted by the services (monitor mode)
+  signing-keys                       fresh KEYSET_, CATALOG_ and PORTAL_ key pairs as shell exports, for
+                                     services started one by one on a developer's machine:
+                                     eval "$(npm run -s ops -- signing-keys)"`;
 
 async function call(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
   const credential = operatorHeaders(env.token);
@@ -97,6 +101,7 @@ async function run(args: string[]): Promise<unknown> {
     return value;
   };
   if (group === 'counters') return counters();
+  if (group === 'signing-keys') return signingKeyExports();
   switch (`${group} ${command}`) {
     case 'orgs list':
       return call(env.keyRegistry, 'GET', '/ops/organisations');
@@ -164,4 +169,11 @@ function epochOf(text: string): number {
   if (!/^[0-9]{1,13}$/.test(text))
     throw new Error(`epoch must be a whole number of at most 13 digits (at most 10^12), not ${JSON.stringify(text)}`);
   return Number(text);
+}
+
+/** Every service reads its own: one environment for all of them (a developer's machine, never a cluster, where each key belongs in its own Secret). */
+function signingKeyExports(): string {
+  return Object.entries(generateSigningKeysEnv())
+    .map(([name, value]) => `export ${name}='${value}'`)
+    .join('\n');
 }

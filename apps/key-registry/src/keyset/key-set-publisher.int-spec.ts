@@ -1,4 +1,4 @@
-import { generateKeySetKeyPair, KeySetSigner, parseSigningKey } from '@swap/key-auth';
+import { generateSigningKeyPair, parseSigningKey, PayloadSigner } from '@swap/messaging';
 import { MemoryCache } from '@swap/cache';
 import { MAX_KEY_SET_EPOCH, type KeySetHead } from '@swap/contracts';
 import { createLogger } from '@swap/observability';
@@ -207,7 +207,7 @@ describe('KeySetPublisher: epochs and the restore check (against PostgreSQL)', (
       await garbled.keySet.startEpochIfRestored();
       // Written into Redis by someone else: a mark far ahead would use up the epochs left.
       const forged = h.replica();
-      const stranger = new KeySetSigner(parseSigningKey(generateKeySetKeyPair().signingKey));
+      const stranger = new PayloadSigner(parseSigningKey(generateSigningKeyPair().signingKey));
       for (const text of [
         JSON.stringify({ epoch: 999_999_999_999, version: 0 }),
         JSON.stringify(stranger.sign({ kind: 'portal-keyset.mark', epoch: 999_999_999_999, version: 0 })),

@@ -14,8 +14,7 @@ import {
   type PortalModes,
   type SignedKeySet,
 } from '@swap/contracts';
-import { KeySetSigner } from '@swap/key-auth';
-import { MessagingClient } from '@swap/messaging';
+import { MessagingClient, PayloadSigner } from '@swap/messaging';
 import { versionedChange } from '@swap/persistence';
 import type { Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
@@ -43,7 +42,7 @@ export class KeySetPublisher implements OnApplicationBootstrap {
   constructor(
     private readonly db: PrismaClient,
     private readonly messaging: MessagingClient,
-    private readonly signer: KeySetSigner,
+    private readonly signer: PayloadSigner,
     private readonly mark: PublishedMark,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isLaterKeySetHead, type KeySetHead } from '@swap/contracts';
 import type { Cache } from '@swap/cache';
-import { KeySetSignatureCheck, KeySetSigner, parsePublicKeys } from '@swap/key-auth';
+import { parsePublicKeys, PayloadSigner, SignatureCheck } from '@swap/messaging';
 import { CACHE } from '@swap/service-kit';
 
 /** Where the mark lives, in key-registry's cache namespace. */
@@ -17,13 +17,13 @@ interface MarkPayload extends KeySetHead {
 /** The furthest (epoch, version) announced, signed, kept in the cache; see docs/architecture/key-sets.md#a-registry-restore-is-an-epoch-change. */
 @Injectable()
 export class PublishedMark {
-  private readonly check: KeySetSignatureCheck;
+  private readonly check: SignatureCheck;
 
   constructor(
     @Inject(CACHE) private readonly cache: Cache,
-    private readonly signer: KeySetSigner,
+    private readonly signer: PayloadSigner,
   ) {
-    this.check = new KeySetSignatureCheck(parsePublicKeys(signer.publicKey));
+    this.check = new SignatureCheck(parsePublicKeys(signer.publicKey));
   }
 
   /** The mark; nothing when none was written, or what is stored is not one this registry signed. A cache that fails throws. */

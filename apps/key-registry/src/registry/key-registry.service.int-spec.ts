@@ -1,7 +1,7 @@
 import { MemoryCache } from '@swap/cache';
 import { AppError, LEGAL_MODE_MOVES, type EnforcementMode, type KeySetEntry, type KeySetHead, type PortalModes } from '@swap/contracts';
-import { KeySetRefused, mintKey } from '@swap/key-auth';
-import { BusUnavailableError, InProcessBus } from '@swap/messaging';
+import { mintKey } from '@swap/key-auth';
+import { BusUnavailableError, InProcessBus, SignatureRefused } from '@swap/messaging';
 import { createLogger } from '@swap/observability';
 import { eventually, LogCapture, uniqueId } from '@swap/testing';
 import { refusal, RegistryHarness } from '../testing/registry-harness';
@@ -550,8 +550,8 @@ describe('KeyRegistryService (against PostgreSQL)', () => {
       } catch (error) {
         refused = error;
       }
-      expect(refused).toBeInstanceOf(KeySetRefused);
-      expect({ reason: (refused as KeySetRefused).reason, message: (refused as KeySetRefused).message }).toEqual({
+      expect(refused).toBeInstanceOf(SignatureRefused);
+      expect({ reason: (refused as SignatureRefused).reason, message: (refused as SignatureRefused).message }).toEqual({
         reason: 'signature',
         message: 'the signature does not match the payload',
       });

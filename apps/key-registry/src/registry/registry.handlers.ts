@@ -3,17 +3,12 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { Subjects, type ReplyOf } from '@swap/contracts';
 import { KeySetPublisher } from '../keyset/key-set-publisher';
 import { KeyRegistryService } from './key-registry.service';
-import {
-  CreateKeyMessage,
-  CreateOrganisationMessage,
-  ListKeysMessage,
-  NarrowScopesMessage,
-  OrgIdField,
-  RevokeKeyMessage,
-  SetModeMessage,
-} from './registry.messages';
+import { CreateKeyMessage, CreateOrganisationMessage, ListKeysMessage, RevokeKeyMessage } from './registry.messages';
 
-/** The registry's operations over the bus (partner-portal-api, services' key caches). */
+/**
+ * The registry's operations over the bus: partner-portal-api's (its changes signed, PortalSignedRequests)
+ * and the services' key caches'. Operators' changes come through the operator routes (ops/).
+ */
 @Controller()
 export class RegistryHandlers {
   constructor(
@@ -31,16 +26,6 @@ export class RegistryHandlers {
     return this.registry.listOrganisations();
   }
 
-  @MessagePattern(Subjects.orgSuspend)
-  orgSuspend(@Payload() m: OrgIdField): ReplyOf<'orgSuspend'> {
-    return this.registry.setSuspended(m.orgId, true, m.actor);
-  }
-
-  @MessagePattern(Subjects.orgLift)
-  orgLift(@Payload() m: OrgIdField): ReplyOf<'orgLift'> {
-    return this.registry.setSuspended(m.orgId, false, m.actor);
-  }
-
   @MessagePattern(Subjects.keyCreate)
   keyCreate(@Payload() m: CreateKeyMessage): ReplyOf<'keyCreate'> {
     return this.registry.createKey(m.orgId, m.name, m.actor, { hash: m.keyHash, displayPrefix: m.prefix });
@@ -56,23 +41,8 @@ export class RegistryHandlers {
     return this.registry.revokeKey(m.orgId, m.keyId, m.actor);
   }
 
-  @MessagePattern(Subjects.keyNarrow)
-  keyNarrow(@Payload() m: NarrowScopesMessage): ReplyOf<'keyNarrow'> {
-    return this.registry.narrowScopes(m.keyId, m.scopes, m.actor);
-  }
-
   @MessagePattern(Subjects.keySetSnapshot)
   snapshot(): ReplyOf<'keySetSnapshot'> {
     return this.keySet.snapshot();
-  }
-
-  @MessagePattern(Subjects.modeList)
-  modeList(): ReplyOf<'modeList'> {
-    return this.registry.listModes();
-  }
-
-  @MessagePattern(Subjects.modeSet)
-  modeSet(@Payload() m: SetModeMessage): ReplyOf<'modeSet'> {
-    return this.registry.setMode(m.family, m.mode, m.actor);
   }
 }

@@ -1,18 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import {
-  EnforcementModes,
-  OrganisationNameField,
-  RouteFamilies,
-  Scopes,
-  type EnforcementMode,
-  type RouteFamily,
-  type Scope,
-} from '@swap/contracts';
-import { ArrayMinSize, IsArray, IsIn, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
+import { OrganisationNameField } from '@swap/contracts';
+import { IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 
-/** Who asks: a portal user id, or `operator:<name>` from the ops tool. */
+/** Who asks: the portal's user (`user:<id>`), signed by partner-portal-api (PortalSignedRequests). */
 export class ActorField {
-  @ApiProperty({ example: 'operator:alice' })
+  @ApiProperty({ example: 'user:0b6c2f0e-5a8e-4f57-9f1e-2f7c1f3d6a10' })
   @MaxLength(128)
   @MinLength(1)
   @IsString()
@@ -59,24 +51,4 @@ export class RevokeKeyMessage extends OrgIdField {
   @ApiProperty()
   @IsUUID('all', { message: 'keyId must be a UUID' })
   keyId!: string;
-}
-
-export class NarrowScopesMessage extends ActorField {
-  @IsUUID('all', { message: 'keyId must be a UUID' })
-  keyId!: string;
-
-  @ApiProperty({ enum: Scopes, isArray: true, example: ['swaps:read'] })
-  @IsIn(Scopes, { each: true, message: `each scope must be one of ${Scopes.join(', ')}` })
-  @ArrayMinSize(1, { message: 'scopes must name at least one scope' })
-  @IsArray()
-  scopes!: Scope[];
-}
-
-export class SetModeMessage extends ActorField {
-  @IsIn(RouteFamilies, { message: `family must be one of ${RouteFamilies.join(', ')} (sponsorship routes are always enforced)` })
-  family!: RouteFamily;
-
-  @ApiProperty({ enum: EnforcementModes })
-  @IsIn(EnforcementModes, { message: `mode must be one of ${EnforcementModes.join(', ')}` })
-  mode!: EnforcementMode;
 }

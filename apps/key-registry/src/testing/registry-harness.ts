@@ -1,15 +1,16 @@
 import { MemoryCache, type Cache } from '@swap/cache';
 import { AppError, Events, type KeySetHead, type PortalKeySetChange, type PortalKeySetSnapshot, type SignedKeySet } from '@swap/contracts';
+import { portalKeySetChangeOf, portalKeySetSnapshotOf } from '@swap/key-auth';
 import {
-  generateKeySetKeyPair,
-  KeySetSignatureCheck,
-  KeySetSigner,
+  type Bus,
+  generateSigningKeyPair,
+  InProcessBus,
+  MessagingClient,
   parsePublicKey,
   parseSigningKey,
-  portalKeySetChangeOf,
-  portalKeySetSnapshotOf,
-} from '@swap/key-auth';
-import { InProcessBus, MessagingClient, type Bus } from '@swap/messaging';
+  PayloadSigner,
+  SignatureCheck,
+} from '@swap/messaging';
 import { createLogger, type Logger } from '@swap/observability';
 import { createPrismaClient, type DatabaseHandle } from '@swap/persistence';
 import { migrateService } from '@swap/service-kit';
@@ -40,17 +41,17 @@ export class RegistryHarness {
   readonly events: ChangeEvents;
   /** The public half of the signing pair, as every service's KEYSET_PUBLIC_KEY holds it. */
   readonly publicKey: string;
-  readonly signer: KeySetSigner;
-  private readonly check: KeySetSignatureCheck;
+  readonly signer: PayloadSigner;
+  private readonly check: SignatureCheck;
 
   private constructor(
     private readonly db: { url: string; drop: () => Promise<void> },
     private readonly handle: DatabaseHandle<PrismaClient>,
   ) {
-    const pair = generateKeySetKeyPair();
+    const pair = generateSigningKeyPair();
     this.publicKey = pair.publicKey;
-    this.signer = new KeySetSigner(parseSigningKey(pair.signingKey));
-    this.check = new KeySetSignatureCheck([parsePublicKey(pair.publicKey)]);
+    this.signer = new PayloadSigner(parseSigningKey(pair.signingKey));
+    this.check = new SignatureCheck([parsePublicKey(pair.publicKey)]);
     this.events = new ChangeEvents(this.bus, (signed) => portalKeySetChangeOf(this.check.open(signed)));
   }
 

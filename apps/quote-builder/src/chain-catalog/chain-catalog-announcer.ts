@@ -4,9 +4,9 @@ import { MessagingClient } from '@swap/messaging';
 import { ChainCatalog } from './chain-catalog';
 
 /**
- * At start, tells the services that serve the public reads from memory (swap-gateway)
- * what this replica's catalog holds; they may also ask (`catalogSnapshot`). Sent under the v1 name too
- * (registryChanged), for the previous release's replicas; remove it in the next.
+ * At start, tells the services that serve the public reads from memory (swap-gateway,
+ * sponsorship-keys) what this replica's catalog holds, signed; they may also ask (`catalogSnapshot`).
+ * Sent unsigned under v2 too (catalogChangedV2), for the previous release's replicas; remove it in the next.
  */
 @Injectable()
 export class ChainCatalogAnnouncer implements OnApplicationBootstrap {
@@ -16,7 +16,7 @@ export class ChainCatalogAnnouncer implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.messaging.emit(Events.catalogChanged, this.catalog.snapshot);
-    this.messaging.emit(Events.registryChanged, this.catalog.snapshot);
+    this.messaging.emit(Events.catalogChanged, this.catalog.signedSnapshot);
+    this.messaging.emit(Events.catalogChangedV2, this.catalog.snapshot);
   }
 }

@@ -30,9 +30,15 @@ export class ChainCatalogHandlers {
     return { key, name, type, chainId, relayChainId, hub };
   }
 
-  /** Under its v2 name and its v1 name (registrySnapshot, for the previous release's replicas; remove it in the next). */
-  @MessagePattern([Subjects.catalogSnapshot, Subjects.registrySnapshot])
+  /** Signed (docs/architecture/bus-signatures.md#the-chain-catalog). */
+  @MessagePattern(Subjects.catalogSnapshot)
   async snapshot(): ReplyOf<'catalogSnapshot'> {
+    return this.catalog.signedSnapshot;
+  }
+
+  /** Unsigned, for the previous release's replicas; remove it in the next. */
+  @MessagePattern(Subjects.catalogSnapshotV2)
+  async snapshotV2(): ReplyOf<'catalogSnapshotV2'> {
     return this.catalog.snapshot;
   }
 

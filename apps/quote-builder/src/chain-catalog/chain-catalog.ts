@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { applyRpcUrls, loadChainDirectory, type ChainDirectory } from '@swap/chains';
-import { type PartnerFee, type ChainCatalogSnapshot, type Token, type TokensByChain } from '@swap/contracts';
+import { type PartnerFee, type ChainCatalogSnapshot, type SignedPayload, type Token, type TokensByChain } from '@swap/contracts';
+import { PayloadSigner, parseSigningKey } from '@swap/messaging';
 import { createHash } from 'node:crypto';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 
@@ -9,6 +10,8 @@ import { QuoteBuilderConfig } from '../quote-builder.config';
 export class ChainCatalog {
   readonly chains: ChainDirectory;
   readonly snapshot: ChainCatalogSnapshot;
+  /** What the bus carries: the snapshot signed with CATALOG_SIGNING_KEY (docs/architecture/bus-signatures.md#the-chain-catalog). */
+  readonly signedSnapshot: SignedPayload<ChainCatalogSnapshot>;
 
   constructor(private readonly config: QuoteBuilderConfig) {
     this.chains = applyRpcUrls(loadChainDirectory(config.CHAIN_PROFILE), config.CHAIN_RPC_URLS);
@@ -31,6 +34,7 @@ export class ChainCatalog {
       startedAt: Date.now(),
       ...content,
     };
+    this.signedSnapshot = new PayloadSigner(parseSigningKey(config.CATALOG_SIGNING_KEY)).sign(this.snapshot);
   }
 
   tokensByChain(): TokensByChain {

@@ -5,6 +5,7 @@ import { BaseError, EstimateGasExecutionError, HttpRequestError } from 'viem';
 import { ChainCatalog } from '../chain-catalog/chain-catalog';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { GasEstimatorService } from './gas-estimator.service';
+import { testSigningKeysEnv } from '@swap/testing';
 
 /*
  * Gas estimates on the mainnet profile with the chain reads answered by a fixed ChainAccess
@@ -42,7 +43,7 @@ class FixedChainAccess extends ChainAccess {
 }
 
 describe('GasEstimatorService with fixed chain reads', () => {
-  const catalog = new ChainCatalog(loadConfig(QuoteBuilderConfig, {}));
+  const catalog = new ChainCatalog(loadConfig(QuoteBuilderConfig, testSigningKeysEnv));
   let chains: FixedChainAccess;
   let gas: GasEstimatorService;
   beforeEach(() => {

@@ -24,6 +24,7 @@ import { QuoteBuilderConfig } from '../quote-builder.config';
 import type { HubIntentState, HubIntentStates } from '../executions/hub-intent-states';
 import { HubWallets } from './hub-wallets';
 import { IntentBuilderService } from './intent-builder.service';
+import { testSigningKeysEnv } from '@swap/testing';
 
 /*
  * The success paths of the intent builder, with every chain read answered by a fixed,
@@ -273,7 +274,7 @@ const SELECTOR = {
 describe('IntentBuilderService: success paths with fixed chain reads', () => {
   const dir = mkdtempSync(join(tmpdir(), 'intent-builder-spec-'));
   writeFileSync(join(dir, 'profile.json'), JSON.stringify(PROFILE));
-  const config = loadConfig(QuoteBuilderConfig, { CHAIN_PROFILE: join(dir, 'profile.json') });
+  const config = loadConfig(QuoteBuilderConfig, { ...testSigningKeysEnv, CHAIN_PROFILE: join(dir, 'profile.json') });
   let chains: FixedChainAccess;
   let builder: IntentBuilderService;
   let hubState: HubIntentState;
@@ -318,7 +319,7 @@ describe('IntentBuilderService: success paths with fixed chain reads', () => {
     delete bare.chains[0]!.contracts!.hubWalletFactory;
     writeFileSync(join(dir, 'no-factory.json'), JSON.stringify(bare));
     const noFactory = new IntentBuilderService(
-      new ChainCatalog(loadConfig(QuoteBuilderConfig, { CHAIN_PROFILE: join(dir, 'no-factory.json') })),
+      new ChainCatalog(loadConfig(QuoteBuilderConfig, { ...testSigningKeysEnv, CHAIN_PROFILE: join(dir, 'no-factory.json') })),
       chains,
       {} as HubIntentStates,
       new HubWallets(chains, new ServiceMetrics('quote-builder', { defaultMetrics: false })),

@@ -8,9 +8,10 @@ import { ChainCatalog } from '../chain-catalog/chain-catalog';
 import type { HubIntentStates } from '../executions/hub-intent-states';
 import { HubWallets } from './hub-wallets';
 import { IntentBuilderService } from './intent-builder.service';
+import { testSigningKeysEnv } from '@swap/testing';
 
 describe('IntentBuilderService on the mainnet profile (no chain reads)', () => {
-  const config = loadConfig(QuoteBuilderConfig, {});
+  const config = loadConfig(QuoteBuilderConfig, testSigningKeysEnv);
   const chains = new ChainAccess({ timeoutMs: config.CHAIN_RPC_TIMEOUT_MS });
   const builder = new IntentBuilderService(
     new ChainCatalog(config),

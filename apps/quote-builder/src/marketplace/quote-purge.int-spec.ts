@@ -1,7 +1,7 @@
 import { loadConfig } from '@swap/config';
 import { createLogger } from '@swap/observability';
 import { migrateService } from '@swap/service-kit';
-import { createTestDatabase } from '@swap/testing';
+import { createTestDatabase, testSigningKeysEnv } from '@swap/testing';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { quoteBuilder } from '../quote-builder.definition';
@@ -14,7 +14,7 @@ const NOW = new Date('2026-11-26T12:00:00.000Z');
 describe('stored quotes are purged a day after they expire (against PostgreSQL)', () => {
   let db: { url: string; drop: () => Promise<void> };
   let pool: pg.Pool;
-  const config = loadConfig(QuoteBuilderConfig, { QUOTE_TTL_MS: '120000' });
+  const config = loadConfig(QuoteBuilderConfig, { ...testSigningKeysEnv, QUOTE_TTL_MS: '120000' });
   const purge = () => new QuotePurge(pool, config, createLogger({ service: 'quote-builder', level: 'silent' })).purge(NOW);
   /** A quote given `ageMs` before NOW (it expired QUOTE_TTL_MS after that). */
   const quoteAged = async (ageMs: number) => {

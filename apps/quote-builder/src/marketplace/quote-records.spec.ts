@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { QuoteRecords, type NewQuote } from './quote-records';
+import { testSigningKeysEnv } from '@swap/testing';
 
 const QUOTE: NewQuote = {
   srcChainKey: '0xa4b1.arbitrum',
@@ -69,7 +70,7 @@ class Database {
 }
 
 describe('QuoteRecords: a quote is answered before its row is written, and readable from then on', () => {
-  const config = loadConfig(QuoteBuilderConfig, {});
+  const config = loadConfig(QuoteBuilderConfig, testSigningKeysEnv);
   const replicaOf = (db: Database, cache?: Cache) =>
     new QuoteRecords(db.prisma, config, db.pool, new ServiceMetrics('quote-builder', { defaultMetrics: false }), cache);
 

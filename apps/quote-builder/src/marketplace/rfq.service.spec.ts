@@ -9,6 +9,7 @@ import { QuoteBuilderConfig } from '../quote-builder.config';
 import { RfqService, type RfqRequest } from './rfq.service';
 import { SolverConnections } from './solver-connections';
 import type { SolverAccountsService } from './solver-accounts.service';
+import { testSigningKeysEnv } from '@swap/testing';
 
 /** A solver's socket as the marketplace sees it; the test decides how the solver answers. */
 class FakeSocket extends EventEmitter {
@@ -51,7 +52,7 @@ describe('requests for quote: deadline, garbage and departures (one replica, in-
   const DEADLINE_MS = 400;
   /** Decided before the deadline, with room for a busy machine's stalls. */
   const EARLY_MS = DEADLINE_MS - 100;
-  const config = loadConfig(QuoteBuilderConfig, { RFQ_DEADLINE_MS: String(DEADLINE_MS), RFQ_ACK_WINDOW_MS: '5' });
+  const config = loadConfig(QuoteBuilderConfig, { ...testSigningKeysEnv, RFQ_DEADLINE_MS: String(DEADLINE_MS), RFQ_ACK_WINDOW_MS: '5' });
   const connect = (behaviour?: (frame: Record<string, unknown>, socket: FakeSocket) => void) => {
     const socket = new FakeSocket(behaviour);
     n++;

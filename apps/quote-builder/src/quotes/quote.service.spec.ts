@@ -12,6 +12,7 @@ import type { RfqOutcome, RfqRequest, RfqService } from '../marketplace/rfq.serv
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { ChainCatalog } from '../chain-catalog/chain-catalog';
 import { QuoteService } from './quote.service';
+import { testSigningKeysEnv } from '@swap/testing';
 
 /** A hub whose USDC asset keeps 18 decimals, so amounts must be converted both ways. */
 const PROFILE: ChainProfile = {
@@ -77,7 +78,7 @@ const PROFILE: ChainProfile = {
 describe('QuoteService: the fee comes off first, amounts travel in hub units', () => {
   const dir = mkdtempSync(join(tmpdir(), 'quote-spec-'));
   writeFileSync(join(dir, 'profile.json'), JSON.stringify(PROFILE));
-  const config = loadConfig(QuoteBuilderConfig, { CHAIN_PROFILE: join(dir, 'profile.json') });
+  const config = loadConfig(QuoteBuilderConfig, { ...testSigningKeysEnv, CHAIN_PROFILE: join(dir, 'profile.json') });
   const asked: RfqRequest[] = [];
   let solverAnswer = 0n;
   const rfq = {

@@ -1,6 +1,6 @@
 import { loadConfig } from '@swap/config';
 import { migrateService } from '@swap/service-kit';
-import { createTestDatabase } from '@swap/testing';
+import { createTestDatabase, testSigningKeysEnv } from '@swap/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import pg from 'pg';
@@ -53,6 +53,7 @@ describe('webhooks: endpoints, signed deliveries, retries, rotation, refused add
   /** A sender as relay-tracker builds it, with the test's resolver and connect hook. */
   const serviceWith = (env: Record<string, string>) => {
     const config = loadConfig(RelayTrackerConfig, {
+      ...testSigningKeysEnv,
       DATABASE_URL: db.url,
       WEBHOOK_ENCRYPTION_KEY: key,
       WEBHOOK_RETRY_DELAYS_MS: '50',
@@ -271,6 +272,7 @@ describe('webhooks: endpoints, signed deliveries, retries, rotation, refused add
     const otherKey = new WebhooksService(
       pool,
       loadConfig(RelayTrackerConfig, {
+        ...testSigningKeysEnv,
         DATABASE_URL: db.url,
         WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
         WEBHOOK_ALLOW_HTTP: 'true',

@@ -1,5 +1,5 @@
 import { AppError, type ChainCatalogSnapshot } from '@swap/contracts';
-import { ChainCatalogMirror } from '@swap/chain-catalog';
+import { testCatalogSigning } from '@swap/chain-catalog';
 import { InProcessBus, MessagingClient } from '@swap/messaging';
 import { RequestContext } from '@swap/observability';
 import { createPrismaClient, type DatabaseHandle } from '@swap/persistence';
@@ -50,7 +50,7 @@ describe('SponsorshipsController (against PostgreSQL)', () => {
     db = await createTestDatabase();
     await migrateService(db.url, sponsorshipKeys);
     handle = createPrismaClient(PrismaClient, { url: db.url, schema: sponsorshipKeys.uses.database!.schema });
-    const mirror = new ChainCatalogMirror(new MessagingClient(bus, { timeoutMs: 1_000 }));
+    const mirror = testCatalogSigning.mirror(new MessagingClient(bus, { timeoutMs: 1_000 }));
     mirror.apply(CATALOG);
     controller = new SponsorshipsController(handle.client, mirror);
   });

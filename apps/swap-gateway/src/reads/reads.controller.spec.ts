@@ -1,5 +1,5 @@
 import { AppError, Subjects, type PartnerFee, type PartnerFeeQueryDto } from '@swap/contracts';
-import { ChainCatalogMirror } from '@swap/chain-catalog';
+import { testCatalogSigning } from '@swap/chain-catalog';
 import { FakeServices, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
 import { HubClock } from './hub-clock';
 import { ReadsController } from './reads.controller';
@@ -15,9 +15,9 @@ const DEPLOYMENT_FEE: PartnerFee = { address: '0x0000000000000000000000000000000
 
 function setup(partnerFee: PartnerFee | null) {
   const services = new FakeServices()
-    .answer(Subjects.catalogSnapshot, () => ({ ...REGISTRY_SNAPSHOT, partnerFee }))
+    .answer(Subjects.catalogSnapshot, () => testCatalogSigning.sign({ ...REGISTRY_SNAPSHOT, partnerFee }))
     .answer(Subjects.deadline, ({ offsetSeconds }) => ({ deadline: (1_763_812_800n + BigInt(offsetSeconds)).toString() }));
-  const controller = new ReadsController(new ChainCatalogMirror(services.messaging), new HubClock(services.messaging));
+  const controller = new ReadsController(testCatalogSigning.mirror(services.messaging), new HubClock(services.messaging));
   return { services, controller };
 }
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ChainCatalogMirror, ChainCatalogMirrorEvents } from '@swap/chain-catalog';
+import { SwapGatewayConfig } from '../swap-gateway.config';
+import { catalogSignaturesFrom, ChainCatalogMirror, ChainCatalogMirrorEvents } from '@swap/chain-catalog';
 import { ConfigController } from './config.controller';
 import { HubClock } from './hub-clock';
 import { ReadsController } from './reads.controller';
@@ -7,7 +8,7 @@ import { TokensController } from './tokens.controller';
 
 @Module({
   controllers: [TokensController, ReadsController, ConfigController, ChainCatalogMirrorEvents],
-  providers: [ChainCatalogMirror, HubClock],
+  providers: [ChainCatalogMirror, catalogSignaturesFrom(SwapGatewayConfig), HubClock],
   exports: [ChainCatalogMirror],
 })
 export class ReadsModule {}

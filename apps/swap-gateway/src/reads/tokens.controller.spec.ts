@@ -1,5 +1,5 @@
 import { AppError, Subjects } from '@swap/contracts';
-import { ChainCatalogMirror } from '@swap/chain-catalog';
+import { testCatalogSigning } from '@swap/chain-catalog';
 import { FakeReply, FakeServices, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
 import { TokensController } from './tokens.controller';
 
@@ -13,8 +13,8 @@ describe('TokensController', () => {
   let services: FakeServices;
   let controller: TokensController;
   beforeEach(() => {
-    services = new FakeServices().answer(Subjects.catalogSnapshot, () => REGISTRY_SNAPSHOT);
-    controller = new TokensController(new ChainCatalogMirror(services.messaging));
+    services = new FakeServices().answer(Subjects.catalogSnapshot, () => testCatalogSigning.sign(REGISTRY_SNAPSHOT));
+    controller = new TokensController(testCatalogSigning.mirror(services.messaging));
   });
   afterEach(() => services.close());
 

@@ -10,7 +10,7 @@ import {
 } from '@swap/contracts';
 import { createValidationPipe } from '@swap/service-kit';
 import { KeySetCache } from '@swap/key-auth';
-import { ChainCatalogMirror } from '@swap/chain-catalog';
+import { testCatalogSigning } from '@swap/chain-catalog';
 import { RequestContext, ServiceMetrics } from '@swap/observability';
 import pino from 'pino';
 import { FakeReply, FakeServices, fakeRequest, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
@@ -87,7 +87,7 @@ function setup(limitPerWallet = 1, limitPerClient = 1_000) {
     tracked: new Set(),
   };
   services
-    .answer(Subjects.catalogSnapshot, () => REGISTRY_SNAPSHOT)
+    .answer(Subjects.catalogSnapshot, () => testCatalogSigning.sign(REGISTRY_SNAPSHOT))
     .answer(Subjects.submissionSubmit, (message) => relayTracker.submitAnswer(message))
     .answer(Subjects.submissionStatus, ({ txHash, srcChainKey }) => {
       if (!relayTracker.tracked.has(`${srcChainKey}/${txHash}`)) throw AppError.notFound('No submission of that transaction');
@@ -115,7 +115,7 @@ function setup(limitPerWallet = 1, limitPerClient = 1_000) {
     new ServiceMetrics('swap-gateway', { defaultMetrics: false }),
   );
   const readModels = new MemoryReadModelStore();
-  const catalog = new ChainCatalogMirror(services.messaging);
+  const catalog = testCatalogSigning.mirror(services.messaging);
   const controller = new SubmissionsController(services.messaging, catalog, limits, readModels, config);
   // Bodies pass the service's validation pipe first, as on the route (the chain-bound rules included).
   const pipe = createValidationPipe({ chainRules: catalog });

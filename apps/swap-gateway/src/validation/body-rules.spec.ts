@@ -1,5 +1,5 @@
 import { AppError, IntentRequestDto, QuoteRequestDto, Subjects, type ErrorBody } from '@swap/contracts';
-import { ChainCatalogMirror } from '@swap/chain-catalog';
+import { testCatalogSigning } from '@swap/chain-catalog';
 import { createValidationPipe } from '@swap/service-kit';
 import { FakeServices, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
 
@@ -18,8 +18,8 @@ describe('swap bodies: every problem at once', () => {
   let validate: (body: unknown, metatype: new () => object) => Promise<unknown>;
 
   beforeEach(() => {
-    services = new FakeServices().answer(Subjects.catalogSnapshot, () => REGISTRY_SNAPSHOT);
-    const pipe = createValidationPipe({ chainRules: new ChainCatalogMirror(services.messaging) });
+    services = new FakeServices().answer(Subjects.catalogSnapshot, () => testCatalogSigning.sign(REGISTRY_SNAPSHOT));
+    const pipe = createValidationPipe({ chainRules: testCatalogSigning.mirror(services.messaging) });
     validate = async (body, metatype) => pipe.transform(body, { type: 'body', metatype });
   });
   afterEach(() => services.close());

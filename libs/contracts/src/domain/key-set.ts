@@ -45,8 +45,10 @@ export interface PortalKeySetChange {
 }
 
 /** `keyId` (16 hex digits of SHA-256 of the public key) lets a deployment trust two keys while rotating; see docs/architecture/key-sets.md#key-sets-are-signed. */
-export interface SignedKeySet<P> {
+export interface SignedPayload<P> {
   payload: P;
   keyId: string;
   signature: string;
 }
+
+export type SignedKeySet<P> = SignedPayload<P>;

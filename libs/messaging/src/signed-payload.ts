@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import type { SignedKeySet } from '@swap/contracts';
+import type { SignedPayload } from '@swap/contracts';
 
 /** Keys sorted by UTF-16 code unit, no whitespace: the same bytes whatever order a serialiser wrote. */
 export function canonicalJson(value: unknown): string {
@@ -78,11 +78,11 @@ function rawPublicKey(key: KeyObject): Buffer {
   return publicKey.export({ format: 'der', type: 'spki' }).subarray(SPKI_HEADER.length);
 }
 
-export function keySetKeyId(key: KeyObject): string {
+export function signingKeyId(key: KeyObject): string {
   return createHash('sha256').update(rawPublicKey(key)).digest('hex').slice(0, 16);
 }
 
-export function generateKeySetKeyPair(): { signingKey: string; publicKey: string } {
+export function generateSigningKeyPair(): { signingKey: string; publicKey: string } {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   return {
     signingKey: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
@@ -90,69 +90,64 @@ export function generateKeySetKeyPair(): { signingKey: string; publicKey: string
   };
 }
 
-export function generateKeySetEnv(): { KEYSET_SIGNING_KEY: string; KEYSET_PUBLIC_KEY: string } {
-  const { signingKey, publicKey } = generateKeySetKeyPair();
-  return { KEYSET_SIGNING_KEY: signingKey, KEYSET_PUBLIC_KEY: publicKey };
-}
-
-export class KeySetSigner {
+export class PayloadSigner {
   readonly keyId: string;
   readonly publicKey: string;
 
   constructor(private readonly privateKey: KeyObject) {
-    this.keyId = keySetKeyId(privateKey);
+    this.keyId = signingKeyId(privateKey);
     this.publicKey = rawPublicKey(privateKey).toString('base64');
   }
 
-  sign<P>(payload: P): SignedKeySet<P> {
+  sign<P>(payload: P): SignedPayload<P> {
     const signature = sign(null, Buffer.from(canonicalJson(payload), 'utf8'), this.privateKey).toString('base64');
     return { payload, keyId: this.keyId, signature };
   }
 }
 
-export type RefusalReason = 'unsigned' | 'signature' | 'shape' | 'replay' | 'epoch' | 'expired';
+export type SignatureRefusalReason = 'unsigned' | 'signature' | 'shape' | 'replay' | 'epoch' | 'expired';
 
-export class KeySetRefused extends Error {
+export class SignatureRefused extends Error {
   constructor(
-    readonly reason: RefusalReason,
+    readonly reason: SignatureRefusalReason,
     message: string,
   ) {
     super(message);
-    this.name = 'KeySetRefused';
+    this.name = 'SignatureRefused';
   }
 }
 
-/** Only a payload that verifies comes out, its shape unchecked (key-set-schema.ts). See docs/architecture/key-sets.md#key-sets-are-signed. */
-export class KeySetSignatureCheck {
+/** Only a payload that verifies comes out, its shape unchecked (the receiver's schema checks it). See docs/architecture/key-sets.md#key-sets-are-signed. */
+export class SignatureCheck {
   private readonly keys: Map<string, KeyObject>;
 
   constructor(publicKeys: KeyObject[]) {
-    this.keys = new Map(publicKeys.map((key) => [keySetKeyId(key), key]));
+    this.keys = new Map(publicKeys.map((key) => [signingKeyId(key), key]));
   }
 
   open(message: unknown): unknown {
     if (typeof message !== 'object' || message === null || Array.isArray(message))
-      throw new KeySetRefused('unsigned', 'not a signed key set: the message is not an object');
+      throw new SignatureRefused('unsigned', 'not a signed message: the message is not an object');
     const { payload, keyId, signature, ...extra } = message as Record<string, unknown>;
     if (signature === undefined || keyId === undefined || payload === undefined)
-      throw new KeySetRefused('unsigned', 'not a signed key set: payload, keyId or signature is missing');
+      throw new SignatureRefused('unsigned', 'not a signed message: payload, keyId or signature is missing');
     if (Object.keys(extra).length > 0)
-      throw new KeySetRefused('shape', `unknown fields beside the signature: ${Object.keys(extra).slice(0, 5).join(', ')}`);
+      throw new SignatureRefused('shape', `unknown fields beside the signature: ${Object.keys(extra).slice(0, 5).join(', ')}`);
     if (typeof keyId !== 'string' || typeof signature !== 'string')
-      throw new KeySetRefused('signature', 'keyId and signature must be strings');
+      throw new SignatureRefused('signature', 'keyId and signature must be strings');
     const key = this.keys.get(keyId);
-    if (!key) throw new KeySetRefused('signature', `signed by an unknown key ${JSON.stringify(keyId.slice(0, 32))}`);
+    if (!key) throw new SignatureRefused('signature', `signed by an unknown key ${JSON.stringify(keyId.slice(0, 32))}`);
     const bytes = Buffer.from(signature, 'base64');
     if (bytes.length !== 64 || bytes.toString('base64') !== signature)
-      throw new KeySetRefused('signature', 'the signature is not 64 bytes of base64');
+      throw new SignatureRefused('signature', 'the signature is not 64 bytes of base64');
     let canonical: string;
     try {
       canonical = canonicalJson(payload);
     } catch (error) {
-      throw new KeySetRefused('shape', `the payload has no canonical form: ${(error as Error).message}`);
+      throw new SignatureRefused('shape', `the payload has no canonical form: ${(error as Error).message}`);
     }
     if (!verify(null, Buffer.from(canonical, 'utf8'), key, bytes))
-      throw new KeySetRefused('signature', 'the signature does not match the payload');
+      throw new SignatureRefused('signature', 'the signature does not match the payload');
     return payload;
   }
 }

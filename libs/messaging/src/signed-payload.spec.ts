@@ -1,15 +1,15 @@
 import { createHash, createPrivateKey, generateKeyPairSync, sign, verify } from 'node:crypto';
 import {
   canonicalJson,
-  generateKeySetKeyPair,
-  keySetKeyId,
-  KeySetRefused,
-  KeySetSignatureCheck,
-  KeySetSigner,
+  generateSigningKeyPair,
+  signingKeyId,
+  SignatureRefused,
+  SignatureCheck,
+  PayloadSigner,
   parsePublicKey,
   parsePublicKeys,
   parseSigningKey,
-} from './key-set-signature';
+} from './signed-payload';
 
 // RFC 8032, section 7.1, TEST 2: a one-byte message (0x72).
 const RFC8032 = {
@@ -31,28 +31,28 @@ describe('key set signatures', () => {
     }
     const publicKey = parsePublicKey(Buffer.from(RFC8032.publicKey, 'hex').toString('base64'));
     expect(verify(null, Buffer.from([0x72]), publicKey, Buffer.from(RFC8032.signature, 'hex'))).toBe(true);
-    expect(keySetKeyId(publicKey)).toBe(createHash('sha256').update(Buffer.from(RFC8032.publicKey, 'hex')).digest('hex').slice(0, 16));
-    expect(new KeySetSigner(parseSigningKey(RFC8032.seed)).publicKey).toBe(Buffer.from(RFC8032.publicKey, 'hex').toString('base64'));
+    expect(signingKeyId(publicKey)).toBe(createHash('sha256').update(Buffer.from(RFC8032.publicKey, 'hex')).digest('hex').slice(0, 16));
+    expect(new PayloadSigner(parseSigningKey(RFC8032.seed)).publicKey).toBe(Buffer.from(RFC8032.publicKey, 'hex').toString('base64'));
   });
 
   it('reads PKCS#8 and SPKI in PEM and in base64 DER, and refuses other keys and text', () => {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    const id = keySetKeyId(publicKey);
-    expect(keySetKeyId(parseSigningKey(privateKey.export({ format: 'pem', type: 'pkcs8' }) as string))).toBe(id);
-    expect(keySetKeyId(parseSigningKey(privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64')))).toBe(id);
-    expect(keySetKeyId(parsePublicKey(publicKey.export({ format: 'pem', type: 'spki' }) as string))).toBe(id);
-    expect(keySetKeyId(parsePublicKey(publicKey.export({ format: 'der', type: 'spki' }).toString('base64')))).toBe(id);
+    const id = signingKeyId(publicKey);
+    expect(signingKeyId(parseSigningKey(privateKey.export({ format: 'pem', type: 'pkcs8' }) as string))).toBe(id);
+    expect(signingKeyId(parseSigningKey(privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64')))).toBe(id);
+    expect(signingKeyId(parsePublicKey(publicKey.export({ format: 'pem', type: 'spki' }) as string))).toBe(id);
+    expect(signingKeyId(parsePublicKey(publicKey.export({ format: 'der', type: 'spki' }).toString('base64')))).toBe(id);
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 });
     expect(() => parseSigningKey(rsa.privateKey.export({ format: 'pem', type: 'pkcs8' }) as string)).toThrow('Ed25519');
     expect(() => parseSigningKey('not a key!')).toThrow('must be an Ed25519 private key');
     expect(() => parseSigningKey(Buffer.alloc(31).toString('base64'))).toThrow('must be an Ed25519 private key');
     expect(() => parsePublicKey('zz')).toThrow();
-    expect(parsePublicKeys(`${generateKeySetKeyPair().publicKey}, ${generateKeySetKeyPair().publicKey}`)).toHaveLength(2);
+    expect(parsePublicKeys(`${generateSigningKeyPair().publicKey}, ${generateSigningKeyPair().publicKey}`)).toHaveLength(2);
   });
 
   it('generates pairs in the forms the configuration takes', () => {
-    const pair = generateKeySetKeyPair();
-    const signer = new KeySetSigner(parseSigningKey(pair.signingKey));
+    const pair = generateSigningKeyPair();
+    const signer = new PayloadSigner(parseSigningKey(pair.signingKey));
     expect(signer.publicKey).toBe(pair.publicKey);
     expect(createPrivateKey({ key: Buffer.from(pair.signingKey, 'base64'), format: 'der', type: 'pkcs8' }).asymmetricKeyType).toBe(
       'ed25519',
@@ -68,16 +68,16 @@ describe('key set signatures', () => {
   });
 
   describe('a signed payload', () => {
-    const pair = generateKeySetKeyPair();
-    const signer = new KeySetSigner(parseSigningKey(pair.signingKey));
-    const check = new KeySetSignatureCheck(parsePublicKeys(pair.publicKey));
+    const pair = generateSigningKeyPair();
+    const signer = new PayloadSigner(parseSigningKey(pair.signingKey));
+    const check = new SignatureCheck(parsePublicKeys(pair.publicKey));
     const payload = { kind: 'portal-keyset.snapshot', epoch: 1, version: 2, modes: { swaps: 'off' } };
     const refusal = (message: unknown) => {
       try {
         check.open(message);
         return 'opened';
       } catch (error) {
-        return error instanceof KeySetRefused ? error.reason : String(error);
+        return error instanceof SignatureRefused ? error.reason : String(error);
       }
     };
 
@@ -95,7 +95,7 @@ describe('key set signatures', () => {
 
     it('is refused when unsigned, signed by another key, altered, or carrying extra fields', () => {
       const signed = signer.sign(payload);
-      const other = new KeySetSigner(parseSigningKey(generateKeySetKeyPair().signingKey));
+      const other = new PayloadSigner(parseSigningKey(generateSigningKeyPair().signingKey));
       expect(refusal({ version: 9, keys: [], modes: {} })).toBe('unsigned');
       expect(refusal(null)).toBe('unsigned');
       expect(refusal({ payload })).toBe('unsigned');
@@ -109,10 +109,10 @@ describe('key set signatures', () => {
     });
 
     it('is opened with either key while a signing key is rotated', () => {
-      const next = generateKeySetKeyPair();
-      const both = new KeySetSignatureCheck(parsePublicKeys(`${pair.publicKey},${next.publicKey}`));
+      const next = generateSigningKeyPair();
+      const both = new SignatureCheck(parsePublicKeys(`${pair.publicKey},${next.publicKey}`));
       expect(both.open(signer.sign(payload))).toEqual(payload);
-      expect(both.open(new KeySetSigner(parseSigningKey(next.signingKey)).sign(payload))).toEqual(payload);
+      expect(both.open(new PayloadSigner(parseSigningKey(next.signingKey)).sign(payload))).toEqual(payload);
     });
   });
 });

@@ -1,0 +1,131 @@
+import { MessageHeaders as HeaderNames, Subjects } from '@swap/contracts';
+import {
+  decodeReply,
+  generateSigningKeyPair,
+  MessagingClient,
+  NatsBus,
+  parseSigningKey,
+  RequestSigner,
+  type MessageHeaders,
+} from '@swap/messaging';
+import { migrateService, startServiceFromEnv, type RunningService } from '@swap/service-kit';
+import { createTestDatabase, RUN_PREFIX, testInfra, testServiceEnv, testSigningKeysEnv } from '@swap/testing';
+import pg from 'pg';
+import { keyRegistry } from '../key-registry.definition';
+
+jest.setTimeout(30_000);
+
+/**
+ * key-registry as it runs, on the machine's nats-server (which lets anyone in, as a
+ * developer's does): a management request's actor is recorded only when partner-portal-api
+ * signed the request (docs/architecture/bus-signatures.md#signed-requests). Anyone else on the
+ * bus, naming whatever actor it likes, is refused and nothing is stored.
+ */
+describe('key-registry serves only signed management requests', () => {
+  let db: { url: string; drop: () => Promise<void> };
+  let registry: RunningService;
+  let rogue: NatsBus;
+  let portal: MessagingClient;
+  const schema = keyRegistry.uses.database!.schema;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    await migrateService(db.url, keyRegistry);
+    registry = await startServiceFromEnv(keyRegistry, testServiceEnv({ DATABASE_URL: db.url }));
+    rogue = await NatsBus.connect({ servers: testInfra.natsUrl, name: 'rogue', subjectPrefix: RUN_PREFIX });
+    portal = new MessagingClient(rogue, {
+      timeoutMs: 5_000,
+      signer: new RequestSigner(parseSigningKey(testSigningKeysEnv.PORTAL_SIGNING_KEY)),
+    });
+  });
+
+  afterAll(async () => {
+    await rogue?.close();
+    await registry?.close();
+    await db?.drop();
+  });
+
+  async function rows(sql: string): Promise<Record<string, unknown>[]> {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** A request as a raw bus client sends it: the reply's error, or 'ok'. */
+  async function send(subject: string, body: unknown, headers: MessageHeaders = {}): Promise<unknown> {
+    const reply = decodeReply(
+      (await rogue.request(subject, typeof body === 'string' ? body : JSON.stringify(body), { timeoutMs: 5_000, headers })).data,
+    );
+    return reply.ok ? 'ok' : reply.error;
+  }
+
+  const refusal = (reason: string) => ({
+    statusCode: 401,
+    code: 'UNAUTHORIZED',
+    message: `This request must be signed by partner-portal-api: ${reason}`,
+  });
+
+  it('refuses an unsigned request, one signed by another key, altered after signing, moved to another subject, or replayed', async () => {
+    const forged = { name: 'Forged Org', actor: 'operator:alice' };
+    expect(await send(Subjects.orgCreate, forged)).toEqual(refusal('it carries no signature'));
+
+    const stranger = new RequestSigner(parseSigningKey(generateSigningKeyPair().signingKey));
+    expect(await send(Subjects.orgCreate, forged, stranger.headers(Subjects.orgCreate, JSON.stringify(forged)))).toEqual(
+      refusal(`signed by an unknown key "${stranger.keyId}"`),
+    );
+
+    // The portal's genuine signature on another body, or for another subject, proves nothing here.
+    const signer = new RequestSigner(parseSigningKey(testSigningKeysEnv.PORTAL_SIGNING_KEY));
+    const genuine = { name: 'Genuine Org', actor: 'user:1' };
+    const headers = signer.headers(Subjects.orgCreate, JSON.stringify(genuine));
+    expect(await send(Subjects.orgCreate, forged, headers)).toEqual(refusal('the signature does not match the subject and body'));
+    const revoke = { orgId: '00000000-0000-4000-8000-000000000000', keyId: '00000000-0000-4000-8000-000000000001', actor: 'user:1' };
+    expect(await send(Subjects.keyRevoke, revoke, signer.headers(Subjects.orgCreate, JSON.stringify(revoke)))).toEqual(
+      refusal('the signature does not match the subject and body'),
+    );
+    // An old signature, or a signature dated ahead.
+    for (const at of [Date.now() - 120_000, Date.now() + 120_000]) {
+      const dated = new RequestSigner(parseSigningKey(testSigningKeysEnv.PORTAL_SIGNING_KEY), () => at);
+      expect(await send(Subjects.orgCreate, genuine, dated.headers(Subjects.orgCreate, JSON.stringify(genuine)))).toEqual(
+        refusal(`signed at ${at}, more than 60000 ms from now`),
+      );
+    }
+
+    // The genuine request is served once; the same bytes and headers again are a replay.
+    expect(await send(Subjects.orgCreate, genuine, headers)).toBe('ok');
+    expect(await send(Subjects.orgCreate, genuine, headers)).toEqual(refusal('a replay: this nonce was already served'));
+    // A signature header of the wrong form.
+    expect(await send(Subjects.orgCreate, genuine, { ...headers, [HeaderNames.signature]: 'not base64!' })).toEqual(
+      refusal('the signature is not 64 bytes of base64'),
+    );
+
+    expect(await rows(`SELECT name FROM "${schema}".organisations ORDER BY name`)).toEqual([{ name: 'Genuine Org' }]);
+    expect(await rows(`SELECT actor, action FROM "${schema}".audit_log`)).toEqual([{ actor: 'user:1', action: 'organisation.create' }]);
+  });
+
+  it("serves the portal's client (libs/messaging, PORTAL_SIGNING_KEY) and records the actor it names", async () => {
+    const org = await portal.request(Subjects.orgCreate, { name: 'Portal Org', actor: 'user:2' });
+    const created = await portal.request(Subjects.keyCreate, {
+      orgId: org.id,
+      name: 'production',
+      keyHash: 'ab'.repeat(32),
+      prefix: 'svc_Ab3dE9xQ',
+      actor: 'user:2',
+    });
+    await portal.request(Subjects.keyRevoke, { orgId: org.id, keyId: created.apiKey.id, actor: 'user:2' });
+    expect(await rows(`SELECT actor, action FROM "${schema}".audit_log WHERE organisation_id = '${org.id}' ORDER BY id`)).toEqual([
+      { actor: 'user:2', action: 'organisation.create' },
+      { actor: 'user:2', action: 'key.create' },
+      { actor: 'user:2', action: 'key.revoke' },
+    ]);
+    // A client without the key refuses before sending.
+    const unsigned = new MessagingClient(rogue, { timeoutMs: 5_000 });
+    await expect(unsigned.request(Subjects.orgCreate, { name: 'X', actor: 'user:2' })).rejects.toThrow(
+      `${Subjects.orgCreate} must be signed, and this service holds no PORTAL_SIGNING_KEY`,
+    );
+  });
+});

@@ -1,0 +1,97 @@
+import { randomUUID, sign, verify, type KeyObject } from 'node:crypto';
+import { AppError, ErrorCode, MessageHeaders as HeaderNames } from '@swap/contracts';
+import type { MessageHeaders } from './bus';
+import { signingKeyId } from './signed-payload';
+
+/** A signed request dated further than this from the receiver's clock is refused; its nonce is remembered this long. */
+export const SIGNED_REQUEST_WINDOW_MS = 60_000;
+
+/** Nonces remembered at most (the oldest are forgotten first); far above what a portal sends in a window. */
+const MAX_REMEMBERED_NONCES = 100_000;
+
+/** What a signature covers: the exact subject (without NATS_SUBJECT_PREFIX), time, nonce and body bytes. */
+function signedBytes(subject: string, signedAt: string, nonce: string, body: string): Buffer {
+  return Buffer.from(`swap-bus-request/1\n${subject}\n${signedAt}\n${nonce}\n${body}`, 'utf8');
+}
+
+/** The sender's side: headers that prove this service sent this body to this subject now. See docs/architecture/bus-signatures.md#signed-requests. */
+export class RequestSigner {
+  readonly keyId: string;
+
+  constructor(
+    private readonly key: KeyObject,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.keyId = signingKeyId(key);
+  }
+
+  headers(subject: string, body: string): MessageHeaders {
+    const signedAt = String(this.now());
+    const nonce = randomUUID();
+    return {
+      [HeaderNames.signatureKeyId]: this.keyId,
+      [HeaderNames.signedAt]: signedAt,
+      [HeaderNames.signatureNonce]: nonce,
+      [HeaderNames.signature]: sign(null, signedBytes(subject, signedAt, nonce, body), this.key).toString('base64'),
+    };
+  }
+}
+
+/**
+ * The receiver's side: a known key, the exact subject and body, dated within the window of this
+ * clock, and a nonce not seen in the window by this replica (a copy replayed within it to another
+ * replica is the one case left; see the docs).
+ */
+export class RequestSignatureCheck {
+  private readonly keys: Map<string, KeyObject>;
+  /** nonce → when it may be forgotten; in insertion order, which is nearly expiry order. */
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    publicKeys: KeyObject[],
+    /** Who signs, for the refusal's message. */
+    private readonly signer: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.keys = new Map(publicKeys.map((key) => [signingKeyId(key), key]));
+  }
+
+  /** Nonces held now (bounded: those older than the window are forgotten at the next check). */
+  get remembered(): number {
+    return this.seen.size;
+  }
+
+  /** Throws a 401 naming what was wrong; nothing of the request is acted on. */
+  verify(subject: string, headers: MessageHeaders, body: string): void {
+    const problem = this.problem(subject, headers, body);
+    if (problem) throw new AppError(401, ErrorCode.Unauthorized, `This request must be signed by ${this.signer}: ${problem}`);
+  }
+
+  private problem(subject: string, headers: MessageHeaders, body: string): string | undefined {
+    const keyId = headers[HeaderNames.signatureKeyId];
+    const signedAt = headers[HeaderNames.signedAt];
+    const nonce = headers[HeaderNames.signatureNonce];
+    const signature = headers[HeaderNames.signature];
+    if (!keyId || !signedAt || !nonce || !signature) return 'it carries no signature';
+    const key = this.keys.get(keyId);
+    if (!key) return `signed by an unknown key ${JSON.stringify(keyId.slice(0, 32))}`;
+    const bytes = Buffer.from(signature, 'base64');
+    if (bytes.length !== 64 || bytes.toString('base64') !== signature) return 'the signature is not 64 bytes of base64';
+    if (!verify(null, signedBytes(subject, signedAt, nonce, body), key, bytes)) return 'the signature does not match the subject and body';
+    const at = /^\d{1,15}$/.test(signedAt) ? Number(signedAt) : Number.NaN;
+    const now = this.now();
+    if (!(Math.abs(now - at) <= SIGNED_REQUEST_WINDOW_MS))
+      return `signed at ${signedAt}, more than ${SIGNED_REQUEST_WINDOW_MS} ms from now`;
+    this.forgetExpired(now);
+    if (this.seen.has(nonce)) return 'a replay: this nonce was already served';
+    this.seen.set(nonce, at + SIGNED_REQUEST_WINDOW_MS);
+    return undefined;
+  }
+
+  private forgetExpired(now: number): void {
+    for (const [nonce, until] of this.seen) {
+      if (until >= now && this.seen.size < MAX_REMEMBERED_NONCES) break;
+      this.seen.delete(nonce);
+    }
+  }
+}
