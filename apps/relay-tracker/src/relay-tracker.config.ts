@@ -1,4 +1,4 @@
-import { IsServiceUrl, ServiceConfig, WithBus, WithCache, WithChains, WithDatabase } from '@swap/config';
+import { type Constructor, IsServiceUrl, ServiceConfig, WithBus, WithCache, WithChains, WithDatabase } from '@swap/config';
 import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
@@ -7,8 +7,6 @@ import { SigningKeys, WithPublicKey } from '@swap/messaging';
 export const WORK_QUEUES = ['postgres', 'jetstream'] as const;
 
 /** Each variable is described in docs/operators/configuration.md#variables. */
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Constructor<T = object> = new (...args: any[]) => T;
 
 /** The settlement queue's settings, which `npm run migrate` reads too (the consumer's ack wait is the lease). */
 function WithWorkQueue<B extends Constructor>(Base: B) {

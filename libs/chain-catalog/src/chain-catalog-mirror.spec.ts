@@ -1,7 +1,7 @@
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
 import { AppError, Events, Subjects, type ChainCatalogSnapshot } from '@swap/contracts';
 import { encodeReply, generateSigningKeyPair, InProcessBus, MessagingClient, parseSigningKey, PayloadSigner } from '@swap/messaging';
-import { testCatalogSigning } from './catalog-test-signing';
+import { testCatalogSigning } from '@swap/testing';
 import { ChainCatalogMirrorEvents, MAX_CATALOG_CLOCK_SKEW_MS } from './chain-catalog-mirror';
 
 const token = { symbol: 'USDC', name: 'USD Coin', decimals: 6, address: '0xa', chainKey: '0x92.sonic', hubAsset: '0xa', vault: '0xv' };

@@ -1,2 +1,1 @@
 export * from './chain-catalog-mirror';
-export * from './catalog-test-signing';

@@ -20,8 +20,9 @@ import { IsNotBelow, IsServiceUrl, IsTrustedProxyList } from './validators';
 export const LogLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LogLevels)[number];
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Constructor<T = object> = new (...args: any[]) => T;
+/** What a configuration mixin (WithBus and the like) extends. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Constructor<T = object> = new (...args: any[]) => T;
 
 // Rules run bottom-up, stopping at the first failure: the type, nearest, speaks first. Variables: docs/operators/configuration.md#variables.
 export class ServiceConfig {

@@ -1,10 +1,8 @@
+import type { Constructor } from '@swap/config';
 import { Type } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 import { SigningKeys, WithPublicKey, WithSigningKey } from '@swap/messaging';
 import { KEPT_MAX_AGE_MS } from './signed-key-set-feed';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Constructor<T = object> = new (...args: any[]) => T;
 
 export function WithKeySetRefresh<B extends Constructor>(Base: B) {
   class KeySetRefreshConfig extends Base {

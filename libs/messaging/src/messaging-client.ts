@@ -54,7 +54,7 @@ export class MessagingClient {
     const headers = this.headers();
     if (PortalSignedRequests.has(subject)) {
       if (!this.options.signer) throw new Error(`${subject} must be signed, and this service holds no PORTAL_SIGNING_KEY`);
-      Object.assign(headers, this.options.signer.headers(subject, body));
+      Object.assign(headers, this.options.signer.headers(subject, body, headers));
     }
     try {
       const reply = await this.bus.request(subject, body, { timeoutMs: options?.timeoutMs ?? this.options.timeoutMs, headers });

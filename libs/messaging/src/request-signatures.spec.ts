@@ -60,7 +60,7 @@ describe('signed requests', () => {
     delete unsigned['x-signature'];
     expect(reason(() => check().verify('s', unsigned, 'x'))).toBe('it carries no signature');
     expect(reason(() => check().verify('s', { ...headers, 'x-signed-at': 'soon' }, 'x'))).toBe(
-      'the signature does not match the subject and body',
+      'the signature does not match the subject, headers and body',
     );
   });
 });

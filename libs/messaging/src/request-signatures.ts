@@ -9,9 +9,14 @@ export const SIGNED_REQUEST_WINDOW_MS = 60_000;
 /** Nonces remembered at most (the oldest are forgotten first); far above what a portal sends in a window. */
 const MAX_REMEMBERED_NONCES = 100_000;
 
-/** What a signature covers: the exact subject (without NATS_SUBJECT_PREFIX), time, nonce and body bytes. */
-function signedBytes(subject: string, signedAt: string, nonce: string, body: string): Buffer {
-  return Buffer.from(`swap-bus-request/1\n${subject}\n${signedAt}\n${nonce}\n${body}`, 'utf8');
+/**
+ * What a signature covers: the exact subject (without NATS_SUBJECT_PREFIX), time, nonce, the
+ * request id and organisation headers a receiver records (empty when absent), and the body bytes.
+ */
+function signedBytes(subject: string, signedAt: string, nonce: string, headers: MessageHeaders, body: string): Buffer {
+  const requestId = headers[HeaderNames.requestId] ?? '';
+  const orgId = headers[HeaderNames.orgId] ?? '';
+  return Buffer.from(`swap-bus-request/1\n${subject}\n${signedAt}\n${nonce}\n${requestId}\n${orgId}\n${body}`, 'utf8');
 }
 
 /** The sender's side: headers that prove this service sent this body to this subject now. See docs/architecture/bus-signatures.md#signed-requests. */
@@ -25,14 +30,15 @@ export class RequestSigner {
     this.keyId = signingKeyId(key);
   }
 
-  headers(subject: string, body: string): MessageHeaders {
+  /** The signature's headers, covering `sent` (the request id and organisation headers going with it). */
+  headers(subject: string, body: string, sent: MessageHeaders = {}): MessageHeaders {
     const signedAt = String(this.now());
     const nonce = randomUUID();
     return {
       [HeaderNames.signatureKeyId]: this.keyId,
       [HeaderNames.signedAt]: signedAt,
       [HeaderNames.signatureNonce]: nonce,
-      [HeaderNames.signature]: sign(null, signedBytes(subject, signedAt, nonce, body), this.key).toString('base64'),
+      [HeaderNames.signature]: sign(null, signedBytes(subject, signedAt, nonce, sent, body), this.key).toString('base64'),
     };
   }
 }
@@ -77,7 +83,8 @@ export class RequestSignatureCheck {
     if (!key) return `signed by an unknown key ${JSON.stringify(keyId.slice(0, 32))}`;
     const bytes = Buffer.from(signature, 'base64');
     if (bytes.length !== 64 || bytes.toString('base64') !== signature) return 'the signature is not 64 bytes of base64';
-    if (!verify(null, signedBytes(subject, signedAt, nonce, body), key, bytes)) return 'the signature does not match the subject and body';
+    if (!verify(null, signedBytes(subject, signedAt, nonce, headers, body), key, bytes))
+      return 'the signature does not match the subject, headers and body';
     const at = /^\d{1,15}$/.test(signedAt) ? Number(signedAt) : Number.NaN;
     const now = this.now();
     if (!(Math.abs(now - at) <= SIGNED_REQUEST_WINDOW_MS))

@@ -1,8 +1,7 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- mixin constructors take any arguments */
+import type { Constructor } from '@swap/config';
 import { registerDecorator } from 'class-validator';
 import { generateSigningKeyPair, parsePublicKeys, parseSigningKey, signingKeyId } from './signed-payload';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Constructor<T = object> = new (...args: any[]) => T;
 
 /**
  * An Ed25519 key pair that signs what one service puts on the bus: `<prefix>_SIGNING_KEY` in the

@@ -4,3 +4,4 @@ export * from './fixtures';
 export * from './hermes-double';
 export * from './nats-server';
 export * from './event-stream';
+export * from './catalog-signing';

@@ -43,7 +43,9 @@ const children: ChildProcess[] = [];
 
 const adminPorts = new Map<number, number>();
 
+/** The run's signing key pairs, in this process' environment too: a step that speaks for partner-portal-api signs with its key (status-streams-bench's webhook). */
 const signingKeysEnv = generateSigningKeysEnv();
+Object.assign(process.env, signingKeysEnv);
 
 /** A service (one given a PORT) also gets a free ADMIN_PORT. */
 async function start(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildProcess> {

@@ -22,6 +22,9 @@ interface Sample {
   at: number;
   rss: number;
   heap: number;
+  /** What V8 holds for its heap (used or not), and memory outside it that JS objects own (Buffers): RSS minus both is native (malloc, code, threads). */
+  heapTotal: number;
+  external: number;
   /** Since the previous scrape: prom-client resets its event-loop histogram on each. */
   loopP99Ms: number;
 }
@@ -161,7 +164,16 @@ export async function benchSoak(ctx: BenchContext): Promise<void> {
         await sleep(Math.min(SAMPLE_SECONDS * 1000, Math.max(0, end - Date.now())));
         // A service that does not answer its metrics is a finding, not the end of the soak.
         for (const w of watched)
-          w.samples.push(await sampleOf(w.adminPort).catch(() => ({ at: Date.now(), rss: NaN, heap: NaN, loopP99Ms: NaN })));
+          w.samples.push(
+            await sampleOf(w.adminPort).catch(() => ({
+              at: Date.now(),
+              rss: NaN,
+              heap: NaN,
+              heapTotal: NaN,
+              external: NaN,
+              loopP99Ms: NaN,
+            })),
+          );
       }
     })();
     await Promise.all([...traffic, sampling]);
@@ -199,6 +211,14 @@ export async function benchSoak(ctx: BenchContext): Promise<void> {
           ? `  ${pad(w.name, 18)} ${pad(mb(reference.rss), 11)} ${pad(mb(last.rss), 11)} ${pad(pct(growth), 8)} ${pad(rising === undefined ? 'too few samples' : rising ? 'RISING' : 'no', 14)} ${pad(`${mb(reference.heap)} → ${mb(last.heap)}`, 18)} ${reference.loopP99Ms.toFixed(1)} → ${loopMax.toFixed(1)} ms (${(loopMax / Math.max(reference.loopP99Ms, 0.001)).toFixed(2)}×)`
           : `  ${pad(w.name, 18)} no sample after ${WARM_UP_MINUTES} min (BENCH_SOAK_MINUTES too short)`,
       ),
+      `  where resident memory grew from the reference to the end (MB): V8's heap as committed, memory owned outside it (Buffers), and the rest (native: allocator, code, threads)`,
+      ...rows
+        .filter((r) => r.reference)
+        .map(({ w, reference, last }) => {
+          const delta = (a: number, b: number) => `${b - a >= 0 ? '+' : ''}${((b - a) / 2 ** 20).toFixed(1)}`;
+          const rest = (s: Sample) => s.rss - s.heapTotal - s.external;
+          return `  ${pad(w.name, 18)} RSS ${pad(delta(reference!.rss, last.rss), 7)} heap committed ${pad(delta(reference!.heapTotal, last.heapTotal), 7)} external ${pad(delta(reference!.external, last.external), 7)} native ${delta(rest(reference!), rest(last))}`;
+        }),
       `soak: ${
         rows.every((r) => r.reference && r.growth <= GROWTH_LIMIT && r.rising !== true) && outcome.failed === 0 && outcome.pending === 0
           ? `every service within ${pct(GROWTH_LIMIT)} of its reference and none climbing; no swap failed`
@@ -225,6 +245,8 @@ async function sampleOf(adminPort: number): Promise<Sample> {
     at: Date.now(),
     rss: value('process_resident_memory_bytes'),
     heap: value('nodejs_heap_size_used_bytes'),
+    heapTotal: value('nodejs_heap_size_total_bytes'),
+    external: value('nodejs_external_memory_bytes'),
     loopP99Ms: value('nodejs_eventloop_lag_p99_seconds') * 1000,
   };
 }

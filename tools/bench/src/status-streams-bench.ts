@@ -1,6 +1,6 @@
 /** Status streams and webhooks in the settlement part of `npm run bench`; see docs/development.md#the-settlement-part. */
 import { Subjects } from '@swap/contracts';
-import { MessagingClient, NatsBus } from '@swap/messaging';
+import { MessagingClient, NatsBus, parseSigningKey, RequestSigner } from '@swap/messaging';
 import { readEventStream } from '@swap/testing';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -175,11 +175,13 @@ async function webhookReceiver(keyRegistry: string, natsUrl: string) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const bus = await NatsBus.connect({ servers: natsUrl, name: 'bench-webhooks' });
-  const messaging = new MessagingClient(bus, { timeoutMs: 5_000 });
+  // Signed as partner-portal-api signs it (the run's PORTAL_SIGNING_KEY, main.ts): relay-tracker serves no other.
+  const signer = new RequestSigner(parseSigningKey(process.env.PORTAL_SIGNING_KEY!));
+  const messaging = new MessagingClient(bus, { timeoutMs: 5_000, signer });
   await messaging.request(Subjects.webhookCreate, {
     orgId: String(org.id),
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    actor: 'bench',
+    actor: 'user:bench',
   });
   await bus.close();
   return {

@@ -82,10 +82,10 @@ describe('key-registry serves only signed management requests', () => {
     const signer = new RequestSigner(parseSigningKey(testSigningKeysEnv.PORTAL_SIGNING_KEY));
     const genuine = { name: 'Genuine Org', actor: 'user:1' };
     const headers = signer.headers(Subjects.orgCreate, JSON.stringify(genuine));
-    expect(await send(Subjects.orgCreate, forged, headers)).toEqual(refusal('the signature does not match the subject and body'));
+    expect(await send(Subjects.orgCreate, forged, headers)).toEqual(refusal('the signature does not match the subject, headers and body'));
     const revoke = { orgId: '00000000-0000-4000-8000-000000000000', keyId: '00000000-0000-4000-8000-000000000001', actor: 'user:1' };
     expect(await send(Subjects.keyRevoke, revoke, signer.headers(Subjects.orgCreate, JSON.stringify(revoke)))).toEqual(
-      refusal('the signature does not match the subject and body'),
+      refusal('the signature does not match the subject, headers and body'),
     );
     // An old signature, or a signature dated ahead.
     for (const at of [Date.now() - 120_000, Date.now() + 120_000]) {
@@ -95,6 +95,11 @@ describe('key-registry serves only signed management requests', () => {
       );
     }
 
+    // Nor with a request id (recorded in the audit log) or an organisation it did not sign.
+    for (const added of [{ [HeaderNames.requestId]: 'forged-request' }, { [HeaderNames.orgId]: 'forged-org' }] as MessageHeaders[])
+      expect(await send(Subjects.orgCreate, genuine, { ...headers, ...added })).toEqual(
+        refusal('the signature does not match the subject, headers and body'),
+      );
     // The genuine request is served once; the same bytes and headers again are a replay.
     expect(await send(Subjects.orgCreate, genuine, headers)).toBe('ok');
     expect(await send(Subjects.orgCreate, genuine, headers)).toEqual(refusal('a replay: this nonce was already served'));

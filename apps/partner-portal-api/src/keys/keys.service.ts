@@ -5,6 +5,7 @@ import { MessagingClient } from '@swap/messaging';
 import type { PortalUser } from '../auth/sessions.service';
 import { PartnerPortalApiConfig } from '../partner-portal-api.config';
 import { actorOf, MANAGERS, OrgsService } from '../orgs/orgs.service';
+import { callService } from '../service-calls';
 
 export interface PortalKeyView {
   id: string;
@@ -61,17 +62,7 @@ export class KeysService {
     }
   }
 
-  /** No answer is a 503 the portal may retry. */
-  private async keyService<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      if (error instanceof AppError && (error.code === ErrorCode.DependencyUnavailable || error.code === ErrorCode.DependencyTimeout)) {
-        throw new AppError(503, ErrorCode.DependencyUnavailable, 'The key service is unavailable right now; retry in a moment', {
-          retryable: true,
-        });
-      }
-      throw error;
-    }
+  private keyService<T>(call: () => Promise<T>): Promise<T> {
+    return callService('key service', call);
   }
 }

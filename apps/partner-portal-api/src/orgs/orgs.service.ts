@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { PrismaClient, type Membership, type Prisma, type Role } from '../generated/prisma/client';
 import { PartnerPortalApiConfig } from '../partner-portal-api.config';
 import type { PortalUser } from '../auth/sessions.service';
+import { callService } from '../service-calls';
 
 export const MANAGERS: Role[] = ['owner', 'admin'];
 
@@ -39,7 +40,7 @@ export class OrgsService {
   }
 
   async create(user: PortalUser, name: string) {
-    const org = await this.messaging.request(Subjects.orgCreate, { name, actor: actorOf(user) });
+    const org = await callService('key service', () => this.messaging.request(Subjects.orgCreate, { name, actor: actorOf(user) }));
     await this.db.membership.create({ data: { orgId: org.id, orgName: org.name, userId: user.id, role: 'owner' } });
     return { id: org.id, name: org.name, role: 'owner' as const };
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiTag, AppError, ErrorCode, Subjects, type RpcRequest, type RpcSubject, type RpcReply } from '@swap/contracts';
+import { ApiTag, Subjects, type RpcRequest, type RpcSubject, type RpcReply } from '@swap/contracts';
 import { MessagingClient } from '@swap/messaging';
 import { uuidParam as uuid } from '@swap/service-kit';
 import { ApiSession, CsrfGuard, CurrentUser, SessionGuard } from '../auth/portal.guards';
@@ -15,6 +15,7 @@ import {
   WebhookDeliveryDto,
   WebhookEndpointDto,
 } from './webhooks.dto';
+import { callService } from '../service-calls';
 
 /** The portal checks the member's role and asks relay-tracker, which keeps the endpoints: docs/architecture/webhooks.md. */
 @ApiTags(ApiTag.portal)
@@ -104,16 +105,7 @@ export class WebhooksController {
   }
 
   /** No answer is a 503 the portal may retry. */
-  private async ask<S extends RpcSubject>(subject: S, request: RpcRequest<S>): Promise<RpcReply<S>> {
-    try {
-      return await this.messaging.request(subject, request);
-    } catch (error) {
-      if (error instanceof AppError && (error.code === ErrorCode.DependencyUnavailable || error.code === ErrorCode.DependencyTimeout)) {
-        throw new AppError(503, ErrorCode.DependencyUnavailable, 'The webhook service is unavailable right now; retry in a moment', {
-          retryable: true,
-        });
-      }
-      throw error;
-    }
+  private ask<S extends RpcSubject>(subject: S, request: RpcRequest<S>): Promise<RpcReply<S>> {
+    return callService('webhook service', () => this.messaging.request(subject, request));
   }
 }

@@ -1,10 +1,9 @@
 import { AppError, type ChainCatalogSnapshot } from '@swap/contracts';
-import { testCatalogSigning } from '@swap/chain-catalog';
 import { InProcessBus, MessagingClient } from '@swap/messaging';
 import { RequestContext } from '@swap/observability';
 import { createPrismaClient, type DatabaseHandle } from '@swap/persistence';
 import { migrateService } from '@swap/service-kit';
-import { createTestDatabase, uniqueId } from '@swap/testing';
+import { createTestDatabase, testCatalogSigning, uniqueId } from '@swap/testing';
 import { PrismaClient } from '../generated/prisma/client';
 import { sponsorshipKeys } from '../sponsorship-keys.definition';
 import { SponsorshipsController } from './sponsorships.controller';

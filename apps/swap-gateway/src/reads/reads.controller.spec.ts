@@ -1,8 +1,8 @@
 import { AppError, Subjects, type PartnerFee, type PartnerFeeQueryDto } from '@swap/contracts';
-import { testCatalogSigning } from '@swap/chain-catalog';
 import { FakeServices, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
 import { HubClock } from './hub-clock';
 import { ReadsController } from './reads.controller';
+import { testCatalogSigning } from '@swap/testing';
 
 /*
  * The public reads answered from swap-gateway's memory: the partner fee (the query's, else

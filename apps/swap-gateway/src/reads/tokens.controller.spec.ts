@@ -1,7 +1,7 @@
 import { AppError, Subjects } from '@swap/contracts';
-import { testCatalogSigning } from '@swap/chain-catalog';
 import { FakeReply, FakeServices, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
 import { TokensController } from './tokens.controller';
+import { testCatalogSigning } from '@swap/testing';
 
 /*
  * The token reads, answered from quote-builder's catalog snapshot held in memory (asked

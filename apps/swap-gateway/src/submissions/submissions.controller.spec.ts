@@ -10,13 +10,13 @@ import {
 } from '@swap/contracts';
 import { createValidationPipe } from '@swap/service-kit';
 import { KeySetCache } from '@swap/key-auth';
-import { testCatalogSigning } from '@swap/chain-catalog';
 import { RequestContext, ServiceMetrics } from '@swap/observability';
 import pino from 'pino';
 import { FakeReply, FakeServices, fakeRequest, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
 import type { SwapGatewayConfig } from '../swap-gateway.config';
 import { SUBMIT_ATTEMPTS, SubmissionsController } from './submissions.controller';
 import { SubmitLimits } from './submit-limits';
+import { testCatalogSigning } from '@swap/testing';
 
 /*
  * submit-tx as swap-gateway handles it once the DTO has passed: the rules that depend on

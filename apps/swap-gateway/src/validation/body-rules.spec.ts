@@ -1,7 +1,7 @@
 import { AppError, IntentRequestDto, QuoteRequestDto, Subjects, type ErrorBody } from '@swap/contracts';
-import { testCatalogSigning } from '@swap/chain-catalog';
 import { createValidationPipe } from '@swap/service-kit';
 import { FakeServices, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
+import { testCatalogSigning } from '@swap/testing';
 
 /*
  * A swap body through swap-gateway's validation pipe, the chain-bound rules included

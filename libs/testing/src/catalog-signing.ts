@@ -1,7 +1,7 @@
 import type { ChainCatalogSnapshot, SignedPayload } from '@swap/contracts';
 import { generateSigningKeyEnv, MessagingClient, parsePublicKeys, parseSigningKey, PayloadSigner, SignatureCheck } from '@swap/messaging';
 import pino from 'pino';
-import { ChainCatalogMirror } from './chain-catalog-mirror';
+import { ChainCatalogMirror } from '@swap/chain-catalog';
 
 /** For specs: a catalog key pair of their own, snapshots signed with it, and a mirror that trusts it. */
 export class CatalogTestSigning {
