@@ -1,11 +1,6 @@
 import { AppError, ErrorCode } from '@swap/contracts';
 
-/**
- * A call of the portal's to key-registry or relay-tracker over the bus. No answer, or a refusal
- * of the portal's signature (401: a release rolling out, or PORTAL_SIGNING_KEY and the services'
- * PORTAL_PUBLIC_KEY that are not a pair; the service logs why, docs/architecture/bus-signatures.md),
- * is a 503 the portal may retry: the signed-in user did nothing wrong.
- */
+/** No answer, or a refusal of the portal's signature (a rollout, keys not a pair; the service logs why), is a 503 to retry: the user did nothing wrong. */
 export async function callService<T>(service: 'key service' | 'webhook service', call: () => Promise<T>): Promise<T> {
   try {
     return await call();

@@ -206,12 +206,7 @@ export const MessageHeaders = {
   signatureNonce: 'x-signature-nonce',
 } as const;
 
-/**
- * Requests whose `actor` goes into an audit record: their receivers serve them only when
- * partner-portal-api signed them (PORTAL_SIGNING_KEY), so the actor is the portal's word, not
- * the sender's. Operators' changes go through the services' operator routes (actor from the
- * token). See docs/architecture/bus-signatures.md#signed-requests.
- */
+/** Requests whose `actor` is audited: served only signed by partner-portal-api (docs/architecture/bus-signatures.md#signed-requests). */
 export const PortalSignedRequests: ReadonlySet<string> = new Set<string>([
   Subjects.orgCreate,
   Subjects.keyCreate,

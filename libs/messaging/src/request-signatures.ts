@@ -6,13 +6,9 @@ import { signingKeyId } from './signed-payload';
 /** A signed request dated further than this from the receiver's clock is refused; its nonce is remembered this long. */
 export const SIGNED_REQUEST_WINDOW_MS = 60_000;
 
-/** Nonces remembered at most (the oldest are forgotten first); far above what a portal sends in a window. */
 const MAX_REMEMBERED_NONCES = 100_000;
 
-/**
- * What a signature covers: the exact subject (without NATS_SUBJECT_PREFIX), time, nonce, the
- * request id and organisation headers a receiver records (empty when absent), and the body bytes.
- */
+/** The subject without NATS_SUBJECT_PREFIX, time, nonce, the request id and organisation headers (empty when absent), the body bytes. */
 function signedBytes(subject: string, signedAt: string, nonce: string, headers: MessageHeaders, body: string): Buffer {
   const requestId = headers[HeaderNames.requestId] ?? '';
   const orgId = headers[HeaderNames.orgId] ?? '';
@@ -43,11 +39,7 @@ export class RequestSigner {
   }
 }
 
-/**
- * The receiver's side: a known key, the exact subject and body, dated within the window of this
- * clock, and a nonce not seen in the window by this replica (a copy replayed within it to another
- * replica is the one case left; see the docs).
- */
+/** The receiver's side: a known key, the exact subject, headers and body, within the window, a nonce this replica has not served. */
 export class RequestSignatureCheck {
   private readonly keys: Map<string, KeyObject>;
   /** nonce → when it may be forgotten; in insertion order, which is nearly expiry order. */
@@ -55,14 +47,12 @@ export class RequestSignatureCheck {
 
   constructor(
     publicKeys: KeyObject[],
-    /** Who signs, for the refusal's message. */
     private readonly signer: string,
     private readonly now: () => number = Date.now,
   ) {
     this.keys = new Map(publicKeys.map((key) => [signingKeyId(key), key]));
   }
 
-  /** Nonces held now (bounded: those older than the window are forgotten at the next check). */
   get remembered(): number {
     return this.seen.size;
   }

@@ -3,24 +3,15 @@ import type { Constructor } from '@swap/config';
 import { registerDecorator } from 'class-validator';
 import { generateSigningKeyPair, parsePublicKeys, parseSigningKey, signingKeyId } from './signed-payload';
 
-/**
- * An Ed25519 key pair that signs what one service puts on the bus: `<prefix>_SIGNING_KEY` in the
- * signer's Secret, `<prefix>_PUBLIC_KEY` (its public half; two, comma-separated, while rotating) for
- * every service that acts on what it signed. See docs/architecture/bus-signatures.md.
- */
+/** `<prefix>_SIGNING_KEY` of the signer, `<prefix>_PUBLIC_KEY` of those acting on what it signs: docs/architecture/bus-signatures.md#the-keys. */
 export interface SigningKeyPurpose<P extends string> {
   prefix: P;
-  /** The service holding the signing key, named in the messages. */
   signer: string;
 }
 
-/** Every signing key of the platform (docs/architecture/bus-signatures.md#the-keys). */
 export const SigningKeys = {
-  /** Key sets and their changes (docs/architecture/key-sets.md#key-sets-are-signed). */
   keySet: { prefix: 'KEYSET', signer: 'key-registry' },
-  /** The chain catalog's snapshots, answered and announced. */
   catalog: { prefix: 'CATALOG', signer: 'quote-builder' },
-  /** The requests whose actor goes into an audit record (PortalSignedRequests). */
   portal: { prefix: 'PORTAL', signer: 'partner-portal-api' },
 } as const satisfies Record<string, SigningKeyPurpose<string>>;
 
@@ -100,7 +91,6 @@ export function WithSigningKey<B extends Constructor, P extends string>(Base: B,
     Constructor<Record<SigningKeyVariable<P>, string> & Partial<Record<PublicKeyVariable<P>, string>>>;
 }
 
-/** A fresh pair as the two variables (the embedded default, the test harness and the bench make one per run). */
 export function generateSigningKeyEnv<P extends string>(prefix: P): Record<SigningKeyVariable<P> | PublicKeyVariable<P>, string> {
   const { signingKey, publicKey } = generateSigningKeyPair();
   return { [`${prefix}_SIGNING_KEY`]: signingKey, [`${prefix}_PUBLIC_KEY`]: publicKey } as Record<

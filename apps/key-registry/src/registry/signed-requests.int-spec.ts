@@ -15,12 +15,7 @@ import { keyRegistry } from '../key-registry.definition';
 
 jest.setTimeout(30_000);
 
-/**
- * key-registry as it runs, on the machine's nats-server (which lets anyone in, as a
- * developer's does): a management request's actor is recorded only when partner-portal-api
- * signed the request (docs/architecture/bus-signatures.md#signed-requests). Anyone else on the
- * bus, naming whatever actor it likes, is refused and nothing is stored.
- */
+/** key-registry as it runs, on the machine's nats-server (which lets anyone in): only partner-portal-api's signed requests are served. */
 describe('key-registry serves only signed management requests', () => {
   let db: { url: string; drop: () => Promise<void> };
   let registry: RunningService;
@@ -55,7 +50,6 @@ describe('key-registry serves only signed management requests', () => {
     }
   }
 
-  /** A request as a raw bus client sends it: the reply's error, or 'ok'. */
   async function send(subject: string, body: unknown, headers: MessageHeaders = {}): Promise<unknown> {
     const reply = decodeReply(
       (await rogue.request(subject, typeof body === 'string' ? body : JSON.stringify(body), { timeoutMs: 5_000, headers })).data,
@@ -103,7 +97,6 @@ describe('key-registry serves only signed management requests', () => {
     // The genuine request is served once; the same bytes and headers again are a replay.
     expect(await send(Subjects.orgCreate, genuine, headers)).toBe('ok');
     expect(await send(Subjects.orgCreate, genuine, headers)).toEqual(refusal('a replay: this nonce was already served'));
-    // A signature header of the wrong form.
     expect(await send(Subjects.orgCreate, genuine, { ...headers, [HeaderNames.signature]: 'not base64!' })).toEqual(
       refusal('the signature is not 64 bytes of base64'),
     );
