@@ -6,8 +6,6 @@ import { SigningKeys, WithPublicKey } from '@swap/messaging';
 
 export const WORK_QUEUES = ['postgres', 'jetstream'] as const;
 
-/** Each variable is described in docs/operators/configuration.md#variables. */
-
 /** The settlement queue's settings, which `npm run migrate` reads too (the consumer's ack wait is the lease). */
 function WithWorkQueue<B extends Constructor>(Base: B) {
   class WorkQueueConfig extends Base {
@@ -26,6 +24,7 @@ function WithWorkQueue<B extends Constructor>(Base: B) {
 /** What `npm run migrate` reads of relay-tracker's settings to make its JetStream streams: the bus and the queue, nothing else it would have to be given. */
 export class RelayTrackerJetStreamConfig extends WithWorkQueue(WithBus(ServiceConfig)) {}
 
+/** Each variable is described in docs/operators/configuration.md#variables. */
 export class RelayTrackerConfig extends WithPublicKey(
   WithWorkQueue(WithChains(WithCache(WithDatabase(WithBus(ServiceConfig))))),
   SigningKeys.portal,

@@ -11,6 +11,8 @@ import {
   RequestSigner,
   SigningKeys,
   type Bus,
+  type PublicKeyVariable,
+  type SigningKeyVariable,
 } from '@swap/messaging';
 import type { DependencyCheck, Logger } from '@swap/observability';
 import { createPrismaClient, type DatabaseHandle, type PrismaClientLike } from '@swap/persistence';
@@ -20,7 +22,7 @@ import type { DestinationStream } from 'pino';
 import { CACHE, DATABASE_POOL, READ_MODELS } from './tokens';
 
 /** The portal's request signing (docs/architecture/bus-signatures.md#signed-requests): its key where it sends them, the public half where they are served. */
-type RequestSigningSettings = { PORTAL_SIGNING_KEY: string; PORTAL_PUBLIC_KEY: string };
+type RequestSigningSettings = Record<SigningKeyVariable<'PORTAL'> | PublicKeyVariable<'PORTAL'>, string>;
 
 export type AnyServiceConfig = ServiceConfig & Partial<BusSettings & CacheSettings & DatabaseSettings & RequestSigningSettings>;
 
