@@ -36,7 +36,8 @@ export interface Prepared {
 export class SwapMaker {
   private readonly accounts: PrivateKeyAccount[] = DEV_KEYS.slice(1, 5).map((k) => privateKeyToAccount(k));
   private readonly chains = new Map<string, { chain: Chain; client: PublicClient }>();
-  private deadline?: string;
+  /** An hour ahead of the hub's clock, fetched again once half of it has gone (a soak outlasts it). */
+  private deadline?: { value: string; renewAt: number };
   private n = 0;
 
   constructor(
@@ -74,7 +75,6 @@ export class SwapMaker {
   }
 
   async approveAll(): Promise<void> {
-    this.deadline = ((await (await fetch(`${this.gateway}/v1/swaps/deadline?offsetSeconds=3600`)).json()) as { deadline: string }).deadline;
     for (const account of this.accounts) {
       const approval = await this.post<{ tx: EvmTx }>('/v1/swaps/approve', {
         ...this.request(account.address, HUB),
@@ -91,7 +91,7 @@ export class SwapMaker {
     const built = await this.post<BuildResponse & { tx: EvmTx }>('/v1/swaps/intents', {
       ...this.request(account.address, dst),
       inputAmount: String(1_000_000 + ++this.n),
-      deadline: this.deadline,
+      deadline: await this.currentDeadline(),
     });
     // Hashed before the deposit is sent: a swap whose deposit is on chain is always submitted.
     const intentHash = (await this.post<{ hash: string }>('/v1/swaps/intents/hash', { intent: built.intent })).hash;
@@ -114,6 +114,15 @@ export class SwapMaker {
       }),
     );
     return batch;
+  }
+
+  private async currentDeadline(): Promise<string> {
+    if (!this.deadline || Date.now() >= this.deadline.renewAt) {
+      const renewAt = Date.now() + 1_800_000;
+      const { deadline } = (await (await fetch(`${this.gateway}/v1/swaps/deadline?offsetSeconds=3600`)).json()) as { deadline: string };
+      this.deadline = { value: deadline, renewAt };
+    }
+    return this.deadline.value;
   }
 
   private request(user: string, dst: string) {
