@@ -1,7 +1,7 @@
-import { ServiceConfig, WithBus, WithCache, WithDatabase, WithOperatorRoutes } from '@swap/config';
+import { IsServiceUrl, ServiceConfig, WithBus, WithCache, WithDatabase, WithOperatorRoutes } from '@swap/config';
 import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsUrl, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min } from 'class-validator';
 import { SigningKeys, WithSigningKey } from '@swap/messaging';
 
 export class PartnerPortalApiConfig extends WithSigningKey(
@@ -47,6 +47,29 @@ export class PartnerPortalApiConfig extends WithSigningKey(
   @Max(90 * 24 * 3_600_000)
   @IsInt()
   INVITATION_TTL_MS = 7 * 24 * 3_600_000;
+
+  /** Invitations are e-mailed through it (`smtp://user:pass@host:587`, `smtps://…:465`); unset: the link is answered to copy. */
+  @IsOptional()
+  @IsServiceUrl(['smtp', 'smtps'])
+  SMTP_URL?: string = undefined;
+
+  @IsString()
+  @MaxLength(200)
+  MAIL_FROM = 'Partner portal <portal@localhost>';
+
+  /** Per attempt: connecting, the server's greeting, each reply. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  SMTP_TIMEOUT_MS = 10_000;
+
+  /** Before the second attempt (twice that before the third). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  SMTP_RETRY_MS = 1_000;
 
   /** scrypt's cost (N = 2^SCRYPT_LOG_N; 15 uses 32 MiB per hash). Tests lower it. */
   @Type(() => Number)

@@ -6,6 +6,7 @@ import { SessionsService } from './auth/sessions.service';
 import { SignInThrottle } from './auth/sign-in-throttle';
 import { KeysService } from './keys/keys.service';
 import { PortalOpsController } from './ops/portal-ops.controller';
+import { InvitationMail } from './orgs/invitation-mail';
 import { OrgsController } from './orgs/orgs.controller';
 import { OrgsService } from './orgs/orgs.service';
 import { PartnerPortalApiConfig } from './partner-portal-api.config';
@@ -18,6 +19,7 @@ import { WebhooksController } from './webhooks/webhooks.controller';
     SessionsService,
     SignInThrottle,
     OrgsService,
+    InvitationMail,
     KeysService,
     CsrfGuard,
     SessionGuard,

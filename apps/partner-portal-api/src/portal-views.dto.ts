@@ -111,6 +111,15 @@ export class CreatedInvitationView extends InvitationView {
 
   @ApiProperty({ example: 'https://portal.example.com/portal/invitations/…' })
   link!: string;
+
+  @ApiProperty({ description: 'Whether the link was e-mailed to the invited address (false without SMTP_URL: copy the link)' })
+  emailSent!: boolean;
+
+  @ApiPropertyOptional({
+    description: 'Why the e-mail was not sent after its attempts (an SMTP reply or connection failure)',
+    example: 'SMTP 550: mailbox unavailable',
+  })
+  emailError?: string;
 }
 
 export class InvitationPreview {

@@ -142,6 +142,10 @@ export function KeysPanel({ membership, onGone }: { membership: Membership; onGo
           </tbody>
         </table>
       )}
+      <p className="hint" data-testid="key-guidance">
+        A key belongs on a server: never in a browser bundle, a mobile or desktop app, or a public repository, where anyone can read it. Use
+        one key per environment (production, testing), so one can be revoked without stopping the other.
+      </p>
       {manager && (
         <details>
           <summary>Rotating a key without downtime</summary>

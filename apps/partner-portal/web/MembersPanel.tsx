@@ -8,7 +8,7 @@ export function MembersPanel({ membership, me, onChanged }: { membership: Member
   const [invitations, setInvitations] = useState<Invitation[]>([]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
-  const [link, setLink] = useState('');
+  const [sent, setSent] = useState<Invitation>();
   const [error, setError] = useState('');
   const [removing, setRemoving] = useState<Member>();
   const base = `/orgs/${membership.orgId}`;
@@ -41,7 +41,7 @@ export function MembersPanel({ membership, me, onChanged }: { membership: Member
     setError('');
     try {
       const created = await api<Invitation>('POST', `${base}/invitations`, { email, role });
-      setLink(created.link ?? '');
+      setSent(created);
       setEmail('');
       await refresh();
     } catch (err) {
@@ -98,10 +98,15 @@ export function MembersPanel({ membership, me, onChanged }: { membership: Member
         </label>
         <button type="submit">Invite</button>
       </form>
-      {link && (
-        <p role="status">
-          Send this link to the invited person: <code data-testid="invitation-link">{link}</code>{' '}
-          <button type="button" className="secondary" onClick={() => void navigator.clipboard.writeText(link)}>
+      {sent?.link && (
+        <p role="status" data-testid="invitation-sent">
+          {sent.emailSent
+            ? `The invitation was e-mailed to ${sent.email}. You may also send them this link: `
+            : sent.emailError
+              ? `The invitation could not be e-mailed (${sent.emailError}); send this link to ${sent.email} yourself: `
+              : `Send this link to ${sent.email}: `}
+          <code data-testid="invitation-link">{sent.link}</code>{' '}
+          <button type="button" className="secondary" onClick={() => void navigator.clipboard.writeText(sent.link!)}>
             Copy link
           </button>
         </p>

@@ -29,6 +29,9 @@ export interface Invitation {
   role: Role;
   expiresAt: string;
   link?: string;
+  /** Answered when created: whether the link was e-mailed, and why not if it was tried and failed. */
+  emailSent?: boolean;
+  emailError?: string;
 }
 
 export type WebhookEvent = 'submission.status' | 'submission.terminal';

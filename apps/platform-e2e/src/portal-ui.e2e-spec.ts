@@ -79,6 +79,7 @@ describe('partner portal UI in chromium, on the embedded default', () => {
     await page.getByLabel('New organisation name').fill('Acme Wallet');
     await page.getByRole('button', { name: 'Create organisation' }).click();
     await page.getByRole('heading', { name: 'API keys of Acme Wallet' }).waitFor();
+    expect(await page.getByTestId('key-guidance').textContent()).toMatch(/on a server: never in a browser bundle.*one key per environment/);
     const orgId = await page.getByRole('combobox', { name: 'Organisation', exact: true }).inputValue();
 
     // A modal dialog: Escape closes it and focus returns to the button that opened it.
@@ -160,6 +161,8 @@ describe('partner portal UI in chromium, on the embedded default', () => {
     await page.getByRole('button', { name: 'Invite' }).click();
     const link = (await page.getByTestId('invitation-link').textContent())!;
     expect(link).toMatch(/^http:\/\/127\.0\.0\.1\/portal\/invitations\/[\w-]+$/);
+    // No SMTP_URL here: the link is to be sent by hand.
+    expect(await page.getByTestId('invitation-sent').textContent()).toContain('Send this link to member@ui.example:');
     await shot(page, 'members');
     const phone = await browser.newContext({ viewport: { width: 375, height: 800 } });
     const member = await phone.newPage();

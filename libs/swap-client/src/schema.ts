@@ -2319,6 +2319,13 @@ export interface components {
             token: string;
             /** @example https://portal.example.com/portal/invitations/… */
             link: string;
+            /** @description Whether the link was e-mailed to the invited address (false without SMTP_URL: copy the link) */
+            emailSent: boolean;
+            /**
+             * @description Why the e-mail was not sent after its attempts (an SMTP reply or connection failure)
+             * @example SMTP 550: mailbox unavailable
+             */
+            emailError?: string;
         };
         InvitationView: {
             /** Format: uuid */

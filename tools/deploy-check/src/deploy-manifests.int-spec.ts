@@ -148,6 +148,15 @@ describe('the chart', () => {
     });
   });
 
+  it('e-mails invitations only when given an SMTP Secret, its URL by reference', () => {
+    const envOf = (values: string[]) =>
+      container(find(render(tools, chart('portal mail', values)), 'Deployment', 'swap-partner-portal-api')).env;
+    const mailed = envOf(['portal.mail.smtp.name=portal-smtp', 'portal.mail.smtp.key=url', 'portal.mail.from=Acme <portal@acme.example>']);
+    expect(mailed).toContainEqual({ name: 'SMTP_URL', valueFrom: { secretKeyRef: { name: 'portal-smtp', key: 'url' } } });
+    expect(mailed).toContainEqual({ name: 'MAIL_FROM', value: 'Acme <portal@acme.example>' });
+    expect(envOf([]).map((e: { name: string }) => e.name)).not.toContain('SMTP_URL');
+  });
+
   it('ships the NATS authorization and logs each service on the bus in with its own nkey seed, by reference', () => {
     const objects = render(tools, chart('defaults', []));
     expect(find(objects, 'ConfigMap', 'swap-nats-authorization')?.data).toEqual({

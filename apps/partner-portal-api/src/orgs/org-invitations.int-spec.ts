@@ -39,6 +39,7 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
           expiresAt: expect.stringMatching(ISO),
           token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
           link: `https://portal.example/portal/invitations/${res.body.token}`,
+          emailSent: false,
         },
       });
       const [row] = await invitationsIn(t.orgId);

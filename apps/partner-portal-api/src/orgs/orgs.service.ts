@@ -7,6 +7,7 @@ import { PrismaClient, type Membership, type Prisma, type Role } from '../genera
 import { PartnerPortalApiConfig } from '../partner-portal-api.config';
 import type { PortalUser } from '../auth/sessions.service';
 import { callService } from '../service-calls';
+import { InvitationMail } from './invitation-mail';
 
 export const MANAGERS: Role[] = ['owner', 'admin'];
 
@@ -23,6 +24,7 @@ export class OrgsService {
     private readonly db: PrismaClient,
     private readonly messaging: MessagingClient,
     private readonly config: PartnerPortalApiConfig,
+    private readonly mail: InvitationMail,
   ) {}
 
   /** Any role when `roles` is omitted. */
@@ -170,7 +172,18 @@ export class OrgsService {
       },
     });
     const link = `${this.config.PORTAL_PUBLIC_URL.replace(/\/+$/, '')}/portal/invitations/${token}`;
-    return { id: row.id, email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString(), token, link };
+    const expiresAt = row.expiresAt.toISOString();
+    const mailed = await this.mail.send({ email: row.email, orgName, role, link, expiresAt });
+    return {
+      id: row.id,
+      email: row.email,
+      role: row.role,
+      expiresAt,
+      token,
+      link,
+      emailSent: mailed?.sent === true,
+      ...(mailed && !mailed.sent ? { emailError: mailed.error } : {}),
+    };
   }
 }
 
