@@ -21,6 +21,7 @@ import { SubmissionStore } from './settlement/submission-store';
 import { ClaimsService } from './submissions/claims.service';
 import { StatusReadModel } from './submissions/status-read-model';
 import { SubmissionsHandlers } from './submissions/submissions.handlers';
+import { OrgSwaps } from './submissions/org-swaps';
 import { SubmissionsService } from './submissions/submissions.service';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 import { WEBHOOK_NETWORK, WebhooksService } from './webhooks/webhooks.service';
@@ -32,6 +33,7 @@ import { WebhooksHandlers } from './webhooks/webhooks.handlers';
     RelayTrackerMetrics,
     RelayLookups,
     SubmissionsService,
+    OrgSwaps,
     ClaimsService,
     StatusReadModel,
     SubmissionStore,

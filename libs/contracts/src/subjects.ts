@@ -18,6 +18,8 @@ import type {
   IntentSubmitRequest,
   IntentSubmitResponse,
   RelayDataView,
+  SubmissionStatus,
+  SubmissionStatusData,
   SubmissionStatusResponse,
   SubmissionStreamEvent,
   SubmitTxMessage,
@@ -60,6 +62,8 @@ export const Subjects = {
   submissionSubmit: 'relay-tracker.submissions.submit.v1',
   submissionStatus: 'relay-tracker.submissions.status.v1',
   submissionEvents: 'relay-tracker.submissions.events.v1',
+  orgSwapList: 'relay-tracker.org-swaps.list.v1',
+  orgSwapGet: 'relay-tracker.org-swaps.get.v1',
   webhookCreate: 'relay-tracker.webhooks.create.v1',
   webhookList: 'relay-tracker.webhooks.list.v1',
   webhookDelete: 'relay-tracker.webhooks.delete.v1',
@@ -117,6 +121,13 @@ export interface RpcContract {
     request: { txHash: string; srcChainKey: ChainKey; after?: number };
     reply: { events: SubmissionStreamEvent[]; last: number; terminal: boolean };
   };
+  /** Swaps submitted with the organisation's keys, newest first; `nextCursor` while more follow. */
+  [Subjects.orgSwapList]: {
+    request: { orgId: string; cursor?: string; status?: SubmissionStatus; txHash?: string; limit?: number };
+    reply: { swaps: SubmissionStatusData[]; nextCursor?: string };
+  };
+  /** 404 unless submitted with the organisation's keys. */
+  [Subjects.orgSwapGet]: { request: { orgId: string; txHash: string; srcChainKey: ChainKey }; reply: SubmissionStatusData };
   [Subjects.webhookCreate]: {
     request: { orgId: string; url: string; description?: string; events?: WebhookEventType[] } & Actor;
     reply: CreatedWebhookEndpoint;

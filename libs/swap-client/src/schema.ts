@@ -1061,6 +1061,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/api/orgs/{orgId}/swaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Swaps submitted with the organisation’s API keys, newest first (any member) */
+        get: operations["SwapsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/orgs/{orgId}/swaps/{srcChainKey}/{txHash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One swap’s timeline: every status with its time and duration, its transactions, the user message (any member) */
+        get: operations["SwapsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2451,6 +2485,11 @@ export interface components {
         WebhookDeliveriesDto: {
             deliveries: components["schemas"]["WebhookDeliveryDto"][];
             /** @description Pass as `cursor` for the next (older) page */
+            nextCursor?: string;
+        };
+        OrgSwapsPage: {
+            swaps: components["schemas"]["SubmissionStatusDataDto"][];
+            /** @description Pass as cursor for the next page; absent on the last */
             nextCursor?: string;
         };
     };
@@ -6393,6 +6432,129 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryDto"];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SwapsController_list: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                status?: "pending" | "relaying" | "relayed" | "posting_execution" | "posted_execution" | "solved" | "failed";
+                /** @description The source transaction of one swap */
+                txHash?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgSwapsPage"];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SwapsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                srcChainKey: string;
+                txHash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmissionStatusDataDto"];
                 };
             };
             /** @description A field or parameter that breaks a rule, named with the rule */

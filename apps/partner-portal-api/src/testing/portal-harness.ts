@@ -44,7 +44,7 @@ export interface RegistryRequest {
  * key-registry's organisation and key subjects as the portal meets them, on the real NATS:
  * organisations and keys kept in memory, a key revoked only within its own organisation
  * (404 otherwise, as key-registry answers). Every request is kept, so a spec can say a
- * refused call never reached key-registry.
+ * refused call never reached key-registry. It also answers relay-tracker's reads of an organisation's swaps (none).
  */
 export class KeyRegistryStandIn {
   readonly received: RegistryRequest[] = [];
@@ -70,6 +70,15 @@ export class KeyRegistryStandIn {
       return { apiKey };
     });
     standIn.answer(Subjects.keyList, ({ orgId }) => standIn.keysOf(orgId));
+    // relay-tracker's reads of an organisation's swaps: none kept here (relay-tracker's own spec fills them).
+    standIn.answer(Subjects.orgSwapList, () => ({ swaps: [] }));
+    standIn.answer(Subjects.orgSwapGet, ({ txHash, srcChainKey }) => {
+      throw new AppError(
+        404,
+        ErrorCode.NotFound,
+        `No swap of transaction ${txHash} on ${srcChainKey} was submitted with this organisation's keys`,
+      );
+    });
     standIn.answer(Subjects.keyRevoke, ({ orgId, keyId }) => {
       const kept = standIn.keysOf(orgId).filter((k) => k.id !== keyId);
       if (kept.length === standIn.keysOf(orgId).length)

@@ -1,12 +1,16 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { SubmissionStatusQueryDto, Subjects, type ReplyOf } from '@swap/contracts';
+import { OrgSwaps } from './org-swaps';
 import { SubmissionsService } from './submissions.service';
-import { SubmissionEventsMessage, SubmitTxMessage } from './submissions.messages';
+import { OrgSwapMessage, OrgSwapsMessage, SubmissionEventsMessage, SubmitTxMessage } from './submissions.messages';
 
 @Controller()
 export class SubmissionsHandlers {
-  constructor(private readonly submissions: SubmissionsService) {}
+  constructor(
+    private readonly submissions: SubmissionsService,
+    private readonly orgSwaps: OrgSwaps,
+  ) {}
 
   @MessagePattern(Subjects.submissionSubmit)
   submit(@Payload() request: SubmitTxMessage): ReplyOf<'submissionSubmit'> {
@@ -21,5 +25,15 @@ export class SubmissionsHandlers {
   @MessagePattern(Subjects.submissionEvents)
   events(@Payload() request: SubmissionEventsMessage): ReplyOf<'submissionEvents'> {
     return this.submissions.events(request.txHash, request.srcChainKey, request.after);
+  }
+
+  @MessagePattern(Subjects.orgSwapList)
+  listOrgSwaps(@Payload() request: OrgSwapsMessage): ReplyOf<'orgSwapList'> {
+    return this.orgSwaps.list(request);
+  }
+
+  @MessagePattern(Subjects.orgSwapGet)
+  getOrgSwap(@Payload() request: OrgSwapMessage): ReplyOf<'orgSwapGet'> {
+    return this.orgSwaps.get(request.orgId, request.txHash, request.srcChainKey);
   }
 }

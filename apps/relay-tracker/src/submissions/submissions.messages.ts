@@ -1,6 +1,7 @@
 import { SubmissionStatusQueryDto, SubmitTxRequestDto } from '@swap/contracts';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { SUBMISSION_STATUSES, type SubmissionStatus } from '@swap/contracts';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 /** With the organisation of the API key it came with (for claims). */
 export class SubmitTxMessage extends SubmitTxRequestDto {
@@ -18,4 +19,38 @@ export class SubmissionEventsMessage extends SubmissionStatusQueryDto {
   @Max(1_000_000)
   @IsInt()
   after?: number;
+}
+
+/** partner-portal-api checks the caller is a member of `orgId` first. */
+export class OrgSwapMessage extends SubmissionStatusQueryDto {
+  @MaxLength(64)
+  @IsString()
+  orgId!: string;
+}
+
+export class OrgSwapsMessage {
+  @MaxLength(64)
+  @IsString()
+  orgId!: string;
+
+  @IsOptional()
+  @MaxLength(200)
+  @IsString()
+  cursor?: string;
+
+  @IsOptional()
+  @IsIn(SUBMISSION_STATUSES)
+  status?: SubmissionStatus;
+
+  @IsOptional()
+  @MaxLength(128)
+  @IsString()
+  txHash?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @Min(1)
+  @Max(100)
+  @IsInt()
+  limit?: number;
 }

@@ -16,7 +16,8 @@ export interface Intent {
   data: string;
 }
 
-export type SubmissionStatus = 'pending' | 'relaying' | 'relayed' | 'posting_execution' | 'posted_execution' | 'solved' | 'failed';
+export const SUBMISSION_STATUSES = ['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved', 'failed'] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 
 export interface SubmitTxRequest {
   txHash: string;

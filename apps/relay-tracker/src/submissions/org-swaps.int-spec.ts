@@ -1,0 +1,121 @@
+import { loadChainDirectory } from '@swap/chains';
+import { AppError } from '@swap/contracts';
+import { migrateService } from '@swap/service-kit';
+import { createTestDatabase } from '@swap/testing';
+import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { relayTracker } from '../relay-tracker.definition';
+import type { SettlementChains } from '../settlement/settlement-chains';
+import { OrgSwaps } from './org-swaps';
+
+const ORG_A = randomUUID();
+const ORG_B = randomUUID();
+const ARB = '0xa4b1.arbitrum';
+
+describe("an organisation's swaps, for the partner portal (PostgreSQL)", () => {
+  let db: { url: string; drop: () => Promise<void> };
+  let pool: pg.Pool;
+  let swaps: OrgSwaps;
+
+  /** A swap submitted with `orgId`'s key at `second` past a fixed minute, through `statuses`. */
+  const swapOf = async (orgId: string | null, second: number, statuses: string[] = []) => {
+    const txHash = `0x${randomBytes(32).toString('hex')}`;
+    const at = (i: number) => new Date(Date.UTC(2026, 10, 25, 12, 0, second, i)).toISOString();
+    const history = [
+      { status: 'pending', at: at(0), detail: 'submitted' },
+      ...statuses.map((status, i) => ({ status, at: at(i + 1), detail: status })),
+    ];
+    await pool.query(
+      `INSERT INTO relay_tracker.submissions (id, tx_hash, src_chain_key, wallet_address, intent, relay_data, intent_hash, history, submitted_by_org,
+         status, created_at, user_message)
+       VALUES ($1, $2, $3, '0x1', '{}', '0x', $4, $5::jsonb, $6, $7::relay_tracker."SubmissionStatus", $8, $9)`,
+      [
+        randomUUID(),
+        txHash,
+        ARB,
+        `0x${'11'.repeat(32)}`,
+        JSON.stringify(history),
+        orgId,
+        statuses.at(-1) ?? 'pending',
+        at(0),
+        statuses.at(-1) === 'failed' ? 'The solver could not fill this swap in time' : null,
+      ],
+    );
+    return txHash;
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    await migrateService(db.url, relayTracker);
+    pool = new pg.Pool({ connectionString: db.url, max: 2 });
+    const directory = loadChainDirectory('mainnet');
+    swaps = new OrgSwaps(pool, { directory } as unknown as SettlementChains);
+  });
+
+  afterAll(async () => {
+    await pool.end();
+    await db.drop();
+  });
+
+  it('lists only the organisation’s swaps, newest first, in pages that neither skip nor repeat while swaps arrive', async () => {
+    const mine: string[] = [];
+    for (let s = 0; s < 7; s++)
+      mine.push(await swapOf(ORG_A, s, s % 2 ? ['relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved'] : []));
+    await swapOf(ORG_B, 3);
+    await swapOf(null, 4);
+
+    const first = await swaps.list({ orgId: ORG_A, limit: 3 });
+    expect(first.swaps.map((s) => s.txHash)).toEqual([mine[6], mine[5], mine[4]]);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    // A newer swap arrives between pages: it is on no later page, and nothing moves.
+    const newer = await swapOf(ORG_A, 30);
+    const second = await swaps.list({ orgId: ORG_A, limit: 3, cursor: first.nextCursor });
+    const third = await swaps.list({ orgId: ORG_A, limit: 3, cursor: second.nextCursor });
+    expect([...second.swaps, ...third.swaps].map((s) => s.txHash)).toEqual([mine[3], mine[2], mine[1], mine[0]]);
+    expect(third.nextCursor).toBeUndefined();
+    expect((await swaps.list({ orgId: ORG_A })).swaps.map((s) => s.txHash)).toEqual([newer, ...[...mine].reverse()]);
+    // Each item is the status answer's data: its history with durations.
+    const solved = first.swaps[1];
+    expect(solved).toMatchObject({ txHash: mine[5], srcChainKey: ARB, status: 'solved', terminal: true });
+    expect(solved.history.map((h) => h.status)).toEqual([
+      'pending',
+      'relaying',
+      'relayed',
+      'posting_execution',
+      'posted_execution',
+      'solved',
+    ]);
+  });
+
+  it('filters by status and by transaction hash (any case of an EVM hash)', async () => {
+    const failed = await swapOf(ORG_A, 40, ['relaying', 'failed']);
+    await swapOf(ORG_B, 41, ['relaying', 'failed']);
+
+    const byStatus = await swaps.list({ orgId: ORG_A, status: 'failed' });
+    expect(byStatus.swaps.map((s) => [s.txHash, s.userMessage])).toEqual([[failed, 'The solver could not fill this swap in time']]);
+    expect((await swaps.list({ orgId: ORG_A, txHash: failed.toUpperCase().replace('0X', '0x') })).swaps.map((s) => s.txHash)).toEqual([
+      failed,
+    ]);
+  });
+
+  it('answers one swap to its organisation only: another’s is 404, as if unknown', async () => {
+    const theirs = await swapOf(ORG_B, 50, ['relaying']);
+
+    expect(await swaps.get(ORG_B, theirs, ARB)).toMatchObject({ txHash: theirs, status: 'relaying' });
+    await expect(swaps.get(ORG_A, theirs, ARB)).rejects.toMatchObject({ status: 404 });
+    await expect(swaps.get(ORG_B, theirs, '0x2105.base')).rejects.toBeInstanceOf(AppError);
+    expect((await swaps.list({ orgId: ORG_A, txHash: theirs })).swaps).toEqual([]);
+  });
+
+  it('refuses a cursor it did not make: 400 naming cursor', async () => {
+    for (const cursor of [
+      'nope',
+      Buffer.from('2026-01-01T00:00:00Z|not-a-uuid').toString('base64url'),
+      Buffer.from('x|y|z').toString('base64url'),
+    ])
+      await expect(swaps.list({ orgId: ORG_A, cursor })).rejects.toMatchObject({
+        status: 400,
+        details: [expect.objectContaining({ field: 'cursor' })],
+      });
+  });
+});

@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError, canonicalTxHash, ErrorCode, type SubmissionStatusData } from '@swap/contracts';
+import { DATABASE_POOL } from '@swap/service-kit';
+import type pg from 'pg';
+import { SUBMISSION_COLUMNS, submissionsOf } from '../settlement/submission-sql';
+import { SettlementChains } from '../settlement/settlement-chains';
+import { statusAnswer } from './status-answer';
+import type { OrgSwapsMessage } from './submissions.messages';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The swaps an organisation's keys submitted, for the partner portal (which checks membership first). */
+@Injectable()
+export class OrgSwaps {
+  constructor(
+    @Inject(DATABASE_POOL) private readonly pool: pg.Pool,
+    private readonly chains: SettlementChains,
+  ) {}
+
+  /** Newest first; the cursor is the last one's creation time (milliseconds, as stored) and id. */
+  async list(q: OrgSwapsMessage): Promise<{ swaps: SubmissionStatusData[]; nextCursor?: string }> {
+    const limit = q.limit ?? 50;
+    const params: unknown[] = [q.orgId];
+    const where = ['submitted_by_org = $1'];
+    if (q.status) where.push(`status = $${params.push(q.status)}::relay_tracker."SubmissionStatus"`);
+    if (q.txHash) where.push(`tx_hash = $${params.push(/^0x[0-9a-f]{64}$/i.test(q.txHash) ? q.txHash.toLowerCase() : q.txHash)}`);
+    if (q.cursor) {
+      const [at, id] = parseCursor(q.cursor);
+      where.push(`(created_at, id) < ($${params.push(at)}::timestamptz, $${params.push(id)}::uuid)`);
+    }
+    const rows = await submissionsOf(
+      this.pool,
+      `SELECT ${SUBMISSION_COLUMNS} FROM relay_tracker.submissions WHERE ${where.join(' AND ')}
+       ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`,
+      params,
+    );
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const more = rows.length > limit && last;
+    return {
+      swaps: page.map((r) => statusAnswer(r).data),
+      ...(more ? { nextCursor: Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString('base64url') } : {}),
+    };
+  }
+
+  /** 404 unless the organisation's keys submitted it, as if unknown. */
+  async get(orgId: string, txHash: string, srcChainKey: string): Promise<SubmissionStatusData> {
+    const chain = this.chains.directory.findChain(srcChainKey);
+    const [row] = await submissionsOf(
+      this.pool,
+      `SELECT ${SUBMISSION_COLUMNS} FROM relay_tracker.submissions WHERE tx_hash = $1 AND src_chain_key = $2 AND submitted_by_org = $3`,
+      [chain ? canonicalTxHash(chain.type, txHash) : txHash, srcChainKey, orgId],
+    );
+    if (!row)
+      throw new AppError(
+        404,
+        ErrorCode.NotFound,
+        `No swap of transaction ${txHash} on ${srcChainKey} was submitted with this organisation's keys`,
+      );
+    return statusAnswer(row).data;
+  }
+}
+
+function parseCursor(cursor: string): [string, string] {
+  const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (rest.length || !UUID.test(id ?? '') || Number.isNaN(Date.parse(at)))
+    throw AppError.validation([{ field: 'cursor', rule: 'nextCursor', message: 'cursor must be the nextCursor of a previous page' }]);
+  return [at, id];
+}
