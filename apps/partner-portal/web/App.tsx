@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, type Me } from './api';
 import { KeysPanel } from './KeysPanel';
 import { MembersPanel } from './MembersPanel';
+import { SwapsPanel } from './SwapsPanel';
 import { WebhooksPanel } from './WebhooksPanel';
 
 const INVITATION_PATH = /^\/portal\/invitations\/([A-Za-z0-9_-]{16,128})$/;
@@ -70,6 +71,7 @@ export function App() {
       {membership ? (
         <>
           <KeysPanel key={`keys-${membership.orgId}`} membership={membership} onGone={reload} />
+          <SwapsPanel key={`swaps-${membership.orgId}`} membership={membership} />
           <WebhooksPanel key={`webhooks-${membership.orgId}`} membership={membership} />
           {membership.role !== 'member' && (
             <MembersPanel key={`members-${membership.orgId}`} membership={membership} me={me.user.id} onChanged={() => load()} />

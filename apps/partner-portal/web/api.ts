@@ -34,6 +34,22 @@ export interface Invitation {
   emailError?: string;
 }
 
+/** A swap submitted with the organisation's keys: the status answer's data. */
+export interface OrgSwap {
+  txHash: string;
+  srcChainKey: string;
+  status: 'pending' | 'relaying' | 'relayed' | 'posting_execution' | 'posted_execution' | 'solved' | 'failed';
+  userMessage?: string;
+  intentHash: string;
+  createdAt: string;
+  updatedAt: string;
+  terminal: boolean;
+}
+export interface OrgSwapsPage {
+  swaps: OrgSwap[];
+  nextCursor?: string;
+}
+
 export type WebhookEvent = 'submission.status' | 'submission.terminal';
 export interface WebhookEndpoint {
   id: string;

@@ -129,6 +129,38 @@ describe('partner portal UI in chromium, on the embedded default', () => {
     // The key from the browser works on an enforced swaps route; revoked, it is refused.
     for (const mode of ['monitor', 'enforce']) expect(await setSwapsMode(mode)).toBe(200);
     await eventually(async () => (await hashWith(key)) === 200, 5_000, 50);
+
+    // A swap submitted with it is in the organisation's Swaps panel, found by its hash and linked to the explorer.
+    const swapTx = `0x${'5a'.repeat(32)}`;
+    const intent = sampleIntent();
+    const submitted = await fetch(`${platform.gatewayUrl}/v1/swaps/submit-tx`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({
+        txHash: swapTx,
+        srcChainKey: '0xa4b1.arbitrum',
+        walletAddress: intent.srcAddress,
+        intent,
+        relayData: '0xbeef',
+      }),
+    });
+    expect(submitted.status).toBe(200);
+    const swapsPanel = page.getByRole('region', { name: 'Swaps of Acme Wallet' });
+    await swapsPanel.getByRole('button', { name: 'Refresh swaps' }).click();
+    const row = swapsPanel.getByRole('link', { name: /^0x5a5a5a5a…/ });
+    await row.waitFor();
+    expect(await row.getAttribute('href')).toBe(`/explorer/tx/${swapTx}`);
+    await swapsPanel.getByLabel('Source transaction hash').fill(`0x${'6b'.repeat(32)}`);
+    await swapsPanel.getByRole('button', { name: 'Find' }).click();
+    await swapsPanel.getByText('No swap of this transaction was submitted with this organisation’s keys.').waitFor();
+    await swapsPanel.getByLabel('Source transaction hash').fill('not a hash');
+    await swapsPanel.getByRole('button', { name: 'Find' }).click();
+    await swapsPanel.getByRole('alert').getByText('txHash must be a transaction hash').waitFor();
+    await swapsPanel.getByLabel('Source transaction hash').fill(swapTx.toUpperCase().replace('0X', '0x'));
+    await swapsPanel.getByRole('button', { name: 'Find' }).click();
+    await row.waitFor();
+    await shot(page, 'swaps');
+
     await page.getByRole('button', { name: 'Revoke key production' }).click();
     await page.getByRole('dialog', { name: 'Revoke key production?' }).getByRole('button', { name: 'Revoke key' }).click();
     await page.getByRole('button', { name: 'Revoke key production' }).waitFor({ state: 'detached' });
