@@ -57,19 +57,30 @@ export class PartnerPortalApiConfig extends WithSigningKey(
   @MaxLength(200)
   MAIL_FROM = 'Partner portal <portal@localhost>';
 
-  /** Per attempt: connecting, the server's greeting, each reply. */
+  /** `false`: an smtp:// server that does not offer STARTTLS is used in the clear (its password and the invitation links readable on the way). */
+  @IsIn(['true', 'false'], { message: 'SMTP_REQUIRE_TLS must be true or false' })
+  SMTP_REQUIRE_TLS: 'true' | 'false' = 'true';
+
+  /** All attempts of one invitation's e-mail together; under the 10 s the gateway and the UI wait for the answer. */
   @Type(() => Number)
   @IsInt()
   @Min(100)
-  @Max(120_000)
-  SMTP_TIMEOUT_MS = 10_000;
+  @Max(8_000)
+  SMTP_TIMEOUT_MS = 5_000;
 
   /** Before the second attempt (twice that before the third). */
   @Type(() => Number)
   @IsInt()
   @Min(0)
-  @Max(60_000)
-  SMTP_RETRY_MS = 1_000;
+  @Max(4_000)
+  SMTP_RETRY_MS = 500;
+
+  /** Invitations one person may send in 24 hours (e-mailed to any address: a bound on what the portal can be made to send). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  INVITATIONS_PER_DAY = 50;
 
   /** scrypt's cost (N = 2^SCRYPT_LOG_N; 15 uses 32 MiB per hash). Tests lower it. */
   @Type(() => Number)

@@ -3,7 +3,7 @@ import { operatorTokenFrom } from '@swap/key-auth';
 import { AuthController } from './auth/auth.controller';
 import { CsrfGuard, SessionGuard } from './auth/portal.guards';
 import { SessionsService } from './auth/sessions.service';
-import { SignInThrottle } from './auth/sign-in-throttle';
+import { PortalCounters } from './auth/portal-counters';
 import { KeysService } from './keys/keys.service';
 import { PortalOpsController } from './ops/portal-ops.controller';
 import { InvitationMail } from './orgs/invitation-mail';
@@ -18,7 +18,7 @@ import { WebhooksController } from './webhooks/webhooks.controller';
   controllers: [AuthController, OrgsController, WebhooksController, SwapsController, PortalOpsController],
   providers: [
     SessionsService,
-    SignInThrottle,
+    PortalCounters,
     OrgsService,
     InvitationMail,
     KeysService,

@@ -9,6 +9,7 @@ export function MembersPanel({ membership, me, onChanged }: { membership: Member
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const [sent, setSent] = useState<Invitation>();
+  const [inviting, setInviting] = useState(false);
   const [error, setError] = useState('');
   const [removing, setRemoving] = useState<Member>();
   const base = `/orgs/${membership.orgId}`;
@@ -39,6 +40,7 @@ export function MembersPanel({ membership, me, onChanged }: { membership: Member
   const invite = async (e: FormEvent) => {
     e.preventDefault();
     setError('');
+    setInviting(true);
     try {
       const created = await api<Invitation>('POST', `${base}/invitations`, { email, role });
       setSent(created);
@@ -46,6 +48,8 @@ export function MembersPanel({ membership, me, onChanged }: { membership: Member
       await refresh();
     } catch (err) {
       setError((err as Error).message);
+    } finally {
+      setInviting(false);
     }
   };
 
@@ -96,7 +100,9 @@ export function MembersPanel({ membership, me, onChanged }: { membership: Member
             <option value="admin">admin (manages keys)</option>
           </select>
         </label>
-        <button type="submit">Invite</button>
+        <button type="submit" disabled={inviting}>
+          Invite
+        </button>
       </form>
       {sent?.link && (
         <p role="status" data-testid="invitation-sent">

@@ -1,5 +1,5 @@
 import { loadChainDirectory, type ChainDirectory } from '@swap/chains';
-import { eventually, LogCapture } from '@swap/testing';
+import { eventually, LogCapture, sampleIntent } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -404,6 +404,34 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     const orgId = org.id ?? org.orgId;
     const key = await portal('POST', `/portal/api/orgs/${orgId}/keys`, { name: 'production' });
     await portal('GET', `/portal/api/orgs/${orgId}/keys`);
+    // A swap submitted with the key (swaps enforced meanwhile, so it is known) is the organisation's.
+    const setSwapsMode = (mode: string) =>
+      fetch(`${platform.services.find((x) => x.name === 'key-registry')!.url}/ops/enforcement-modes/swaps`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ mode }),
+      }).then((r) => r.status);
+    for (const mode of ['monitor', 'enforce']) expect(await setSwapsMode(mode)).toBe(200);
+    const keyed = { 'x-api-key': key.key as string };
+    await eventually(
+      async () =>
+        (await api('GET', `/v1/swaps/submit-tx/status?txHash=0x${'5c'.repeat(32)}&srcChainKey=${swap.src}`, undefined, keyed)).status !==
+        401,
+      10_000,
+      50,
+    );
+    const intent = sampleIntent();
+    await ok(
+      'POST',
+      '/v1/swaps/submit-tx',
+      { txHash: `0x${'5c'.repeat(32)}`, srcChainKey: swap.src, walletAddress: intent.srcAddress, intent, relayData: '0xbeef' },
+      keyed,
+    );
+    // Back to monitor (enforce → off is no legal move): keyless requests pass again.
+    expect(await setSwapsMode('monitor')).toBe(200);
+    const listed = await portal('GET', `/portal/api/orgs/${orgId}/swaps?txHash=0x${'5C'.repeat(32)}&limit=5`);
+    expect(listed.swaps.map((x: any) => x.txHash)).toEqual([`0x${'5c'.repeat(32)}`]);
+    await portal('GET', `/portal/api/orgs/${orgId}/swaps/${swap.src}/0x${'5c'.repeat(32)}`);
     await portal('DELETE', `/portal/api/orgs/${orgId}/keys/${key.id}`);
     // Webhooks: nothing listens on port 9, so the test's attempt fails (answered 200 with why).
     const hook = await portal('POST', `/portal/api/orgs/${orgId}/webhooks`, { url: 'http://127.0.0.1:9/hooks', description: 'contract' });

@@ -24,6 +24,9 @@ interface Sample {
   heap: number;
   /** What V8 holds for its heap (used or not), and memory outside it that JS objects own (Buffers): RSS minus both is native (malloc, code, threads). */
   heapTotal: number;
+  /** Of heapTotal: V8's young generation (grows with the allocation rate) and its old one. */
+  newSpace: number;
+  oldSpace: number;
   external: number;
   /** Since the previous scrape: prom-client resets its event-loop histogram on each. */
   loopP99Ms: number;
@@ -170,6 +173,8 @@ export async function benchSoak(ctx: BenchContext): Promise<void> {
               rss: NaN,
               heap: NaN,
               heapTotal: NaN,
+              newSpace: NaN,
+              oldSpace: NaN,
               external: NaN,
               loopP99Ms: NaN,
             })),
@@ -211,13 +216,14 @@ export async function benchSoak(ctx: BenchContext): Promise<void> {
           ? `  ${pad(w.name, 18)} ${pad(mb(reference.rss), 11)} ${pad(mb(last.rss), 11)} ${pad(pct(growth), 8)} ${pad(rising === undefined ? 'too few samples' : rising ? 'RISING' : 'no', 14)} ${pad(`${mb(reference.heap)} → ${mb(last.heap)}`, 18)} ${reference.loopP99Ms.toFixed(1)} → ${loopMax.toFixed(1)} ms (${(loopMax / Math.max(reference.loopP99Ms, 0.001)).toFixed(2)}×)`
           : `  ${pad(w.name, 18)} no sample after ${WARM_UP_MINUTES} min (BENCH_SOAK_MINUTES too short)`,
       ),
-      `  where resident memory grew from the reference to the end (MB): V8's heap as committed, memory owned outside it (Buffers), and the rest (native: allocator, code, threads)`,
+      `  where resident memory grew from the reference to the end (MB): V8's heap as committed (its young and old generations), memory owned outside it (Buffers), and the rest (native: allocator, code, threads)`,
       ...rows
         .filter((r) => r.reference)
         .map(({ w, reference, last }) => {
           const delta = (a: number, b: number) => `${b - a >= 0 ? '+' : ''}${((b - a) / 2 ** 20).toFixed(1)}`;
           const rest = (s: Sample) => s.rss - s.heapTotal - s.external;
-          return `  ${pad(w.name, 18)} RSS ${pad(delta(reference!.rss, last.rss), 7)} heap committed ${pad(delta(reference!.heapTotal, last.heapTotal), 7)} external ${pad(delta(reference!.external, last.external), 7)} native ${delta(rest(reference!), rest(last))}`;
+          const heap = `heap committed ${pad(delta(reference!.heapTotal, last.heapTotal), 7)} (young ${delta(reference!.newSpace, last.newSpace)}, old ${delta(reference!.oldSpace, last.oldSpace)})`;
+          return `  ${pad(w.name, 18)} RSS ${pad(delta(reference!.rss, last.rss), 7)} ${pad(heap, 44)} external ${pad(delta(reference!.external, last.external), 7)} native ${delta(rest(reference!), rest(last))}`;
         }),
       `soak: ${
         rows.every((r) => r.reference && r.growth <= GROWTH_LIMIT && r.rising !== true) && outcome.failed === 0 && outcome.pending === 0
@@ -240,12 +246,15 @@ const PASSWORD = 'correct horse battery staple';
 
 async function sampleOf(adminPort: number): Promise<Sample> {
   const metrics = parseMetrics(await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text());
-  const value = (name: string) => metrics.find((m) => m.name === name)?.value ?? NaN;
+  const value = (name: string, space?: string) =>
+    metrics.find((m) => m.name === name && (!space || m.labels.space === space))?.value ?? NaN;
   return {
     at: Date.now(),
     rss: value('process_resident_memory_bytes'),
     heap: value('nodejs_heap_size_used_bytes'),
     heapTotal: value('nodejs_heap_size_total_bytes'),
+    newSpace: value('nodejs_heap_space_size_total_bytes', 'new'),
+    oldSpace: value('nodejs_heap_space_size_total_bytes', 'old'),
     external: value('nodejs_external_memory_bytes'),
     loopP99Ms: value('nodejs_eventloop_lag_p99_seconds') * 1000,
   };

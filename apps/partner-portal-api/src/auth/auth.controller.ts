@@ -13,7 +13,7 @@ import { decoyHash, hashPassword, verifyPassword } from './passwords';
 import { clearSessionCookie, CSRF_COOKIE, SESSION_COOKIE, setCsrfCookie, setSessionCookie } from './portal-cookies';
 import { ApiSession, CsrfGuard, CurrentUser, SESSION_SCHEME, SessionGuard } from './portal.guards';
 import { SessionsService, type PortalUser } from './sessions.service';
-import { SignInThrottle } from './sign-in-throttle';
+import { PortalCounters } from './portal-counters';
 import { CsrfView, MeView, SessionUserView } from '../portal-views.dto';
 
 class SignUpBody {
@@ -52,7 +52,7 @@ export class AuthController {
     private readonly db: PrismaClient,
     private readonly sessions: SessionsService,
     private readonly config: PartnerPortalApiConfig,
-    private readonly throttle: SignInThrottle,
+    private readonly throttle: PortalCounters,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 

@@ -7,6 +7,7 @@ import { PrismaClient, type Membership, type Prisma, type Role } from '../genera
 import { PartnerPortalApiConfig } from '../partner-portal-api.config';
 import type { PortalUser } from '../auth/sessions.service';
 import { callService } from '../service-calls';
+import { PortalCounters } from '../auth/portal-counters';
 import { InvitationMail } from './invitation-mail';
 
 export const MANAGERS: Role[] = ['owner', 'admin'];
@@ -25,6 +26,7 @@ export class OrgsService {
     private readonly messaging: MessagingClient,
     private readonly config: PartnerPortalApiConfig,
     private readonly mail: InvitationMail,
+    private readonly counters: PortalCounters,
   ) {}
 
   /** Any role when `roles` is omitted. */
@@ -104,7 +106,21 @@ export class OrgsService {
         ErrorCode.Conflict,
         `${email.trim().toLowerCase()} is already ${already.role === 'member' ? 'a' : 'an'} ${already.role} of this organisation`,
       );
+    await this.countInvitation(user);
     return this.createInvitation(orgId, me.orgName, email, role, actorOf(user));
+  }
+
+  /** INVITATIONS_PER_DAY per person (withdrawn ones count: their e-mail went out). */
+  private async countInvitation(user: PortalUser): Promise<void> {
+    const day = 24 * 3_600_000;
+    const { count, resetMs } = await this.counters.count(`portal:invitations:${user.id}`, 0, day);
+    if (count >= this.config.INVITATIONS_PER_DAY)
+      throw new AppError(
+        429,
+        ErrorCode.TooManyRequests,
+        `You have sent ${this.config.INVITATIONS_PER_DAY} invitations in 24 hours, the most allowed; try again in ${Math.ceil(resetMs / 60_000)} minutes`,
+      );
+    await this.counters.count(`portal:invitations:${user.id}`, 1, day);
   }
 
   /** The first owner of an organisation made before the portal. */

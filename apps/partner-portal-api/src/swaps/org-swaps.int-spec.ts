@@ -31,7 +31,11 @@ describe("the organisation's swaps through the portal: members only, queries che
 
   it.each([
     ['status=done', 'status', 'status must be one of pending, relaying, relayed, posting_execution, posted_execution, solved, failed'],
-    ['txHash=0x1234', 'txHash', 'txHash must be a transaction hash: 0x and 64 hex digits, or a base58 Solana signature'],
+    [
+      'txHash=0x1234',
+      'txHash',
+      'txHash must be a transaction hash: 64 hex digits (0x optional), or base58 (a Solana signature, a Sui digest)',
+    ],
     ['limit=0', 'limit', 'limit must be 1 to 100'],
     ['limit=101', 'limit', 'limit must be 1 to 100'],
   ])('refuses ?%s with 400 naming %s', async (query, field, message) => {

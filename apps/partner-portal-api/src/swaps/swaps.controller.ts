@@ -10,10 +10,10 @@ import type { PortalUser } from '../auth/sessions.service';
 import { OrgsService } from '../orgs/orgs.service';
 import { callService } from '../service-calls';
 
-/** An EVM transaction hash or a Solana signature (base58). */
-const TX_HASH = /^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{43,88})$/;
+/** 64 hex digits (EVM, ICON, Stellar, Injective) or base58 (Solana signatures, Sui digests). */
+const TX_HASH = /^((0x)?[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{43,88})$/;
 const CHAIN_KEY = /^[A-Za-z0-9._-]{1,64}$/;
-const TX_HASH_RULE = 'txHash must be a transaction hash: 0x and 64 hex digits, or a base58 Solana signature';
+const TX_HASH_RULE = 'txHash must be a transaction hash: 64 hex digits (0x optional), or base58 (a Solana signature, a Sui digest)';
 
 export class OrgSwapsQuery {
   @ApiPropertyOptional({ description: 'nextCursor of the previous page' })

@@ -18,8 +18,13 @@ describe("an organisation's swaps, for the partner portal (PostgreSQL)", () => {
   let swaps: OrgSwaps;
 
   /** A swap submitted with `orgId`'s key at `second` past a fixed minute, through `statuses`. */
-  const swapOf = async (orgId: string | null, second: number, statuses: string[] = []) => {
-    const txHash = `0x${randomBytes(32).toString('hex')}`;
+  const swapOf = async (
+    orgId: string | null,
+    second: number,
+    statuses: string[] = [],
+    txHash = `0x${randomBytes(32).toString('hex')}`,
+    chain = ARB,
+  ) => {
     const at = (i: number) => new Date(Date.UTC(2026, 10, 25, 12, 0, second, i)).toISOString();
     const history = [
       { status: 'pending', at: at(0), detail: 'submitted' },
@@ -32,7 +37,7 @@ describe("an organisation's swaps, for the partner portal (PostgreSQL)", () => {
       [
         randomUUID(),
         txHash,
-        ARB,
+        chain,
         `0x${'11'.repeat(32)}`,
         JSON.stringify(history),
         orgId,
@@ -96,6 +101,18 @@ describe("an organisation's swaps, for the partner portal (PostgreSQL)", () => {
     expect((await swaps.list({ orgId: ORG_A, txHash: failed.toUpperCase().replace('0X', '0x') })).swaps.map((s) => s.txHash)).toEqual([
       failed,
     ]);
+    // Stored as canonicalTxHash leaves them: Injective's upper case without 0x, Stellar's lower case without it.
+    const injective = randomBytes(32).toString('hex').toUpperCase();
+    const stellar = randomBytes(32).toString('hex');
+    await swapOf(ORG_A, 42, [], injective, 'injective-1');
+    await swapOf(ORG_A, 43, [], stellar, 'stellar');
+    for (const [given, stored] of [
+      [injective, injective],
+      [`0x${injective.toLowerCase()}`, injective],
+      [stellar.toUpperCase(), stellar],
+      [`0x${stellar}`, stellar],
+    ])
+      expect((await swaps.list({ orgId: ORG_A, txHash: given })).swaps.map((s) => s.txHash)).toEqual([stored]);
   });
 
   it('answers one swap to its organisation only: another’s is 404, as if unknown', async () => {

@@ -8,6 +8,13 @@ import { statusAnswer } from './status-answer';
 import type { OrgSwapsMessage } from './submissions.messages';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/** Without its chain, a hash is looked for in each form canonicalTxHash stores (0x and lower case on EVM chains and ICON, lower case on Stellar, upper case on Injective). */
+function storedForms(txHash: string): string[] {
+  const hex = /^(0x)?([0-9a-fA-F]{64})$/.exec(txHash)?.[2];
+  return hex ? [`0x${hex.toLowerCase()}`, hex.toLowerCase(), hex.toUpperCase()] : [txHash];
+}
 
 /** The swaps an organisation's keys submitted, for the partner portal (which checks membership first). */
 @Injectable()
@@ -23,7 +30,7 @@ export class OrgSwaps {
     const params: unknown[] = [q.orgId];
     const where = ['submitted_by_org = $1'];
     if (q.status) where.push(`status = $${params.push(q.status)}::relay_tracker."SubmissionStatus"`);
-    if (q.txHash) where.push(`tx_hash = $${params.push(/^0x[0-9a-f]{64}$/i.test(q.txHash) ? q.txHash.toLowerCase() : q.txHash)}`);
+    if (q.txHash) where.push(`tx_hash = ANY($${params.push(storedForms(q.txHash))}::text[])`);
     if (q.cursor) {
       const [at, id] = parseCursor(q.cursor);
       where.push(`(created_at, id) < ($${params.push(at)}::timestamptz, $${params.push(id)}::uuid)`);
@@ -63,7 +70,7 @@ export class OrgSwaps {
 
 function parseCursor(cursor: string): [string, string] {
   const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (rest.length || !UUID.test(id ?? '') || Number.isNaN(Date.parse(at)))
+  if (rest.length || !UUID.test(id ?? '') || !ISO_MS.test(at) || Number.isNaN(Date.parse(at)))
     throw AppError.validation([{ field: 'cursor', rule: 'nextCursor', message: 'cursor must be the nextCursor of a previous page' }]);
   return [at, id];
 }

@@ -24,4 +24,10 @@ describe('an organisation name', () => {
     expect(problems(42)).toEqual(expect.arrayContaining(['name is required (a string)']));
     expect(problems(undefined)).toEqual(expect.arrayContaining(['name is required (a string)']));
   });
+
+  it('holds no control characters: an e-mail quoting it cannot gain a line', () => {
+    for (const name of ['Acme\nAccept the invitation: https://evil.example', 'Acme\r', 'Ac\tme', 'Acme\u2028x', 'Acme\u0000'])
+      expect(problems(name)).toEqual(['name must not contain control characters (line breaks, tabs)']);
+    expect(problems('Acme Wallet — Zürich 🚀')).toEqual([]);
+  });
 });

@@ -4,16 +4,16 @@ import type { Logger } from '@swap/observability';
 import { CACHE, LOGGER, type Cache } from '@swap/service-kit';
 
 /**
- * Failed sign-ins counted in the shared cache (Redis: one count across replicas), or in this
- * replica's memory while it cannot be reached: a throttle that fails open is no throttle.
+ * Failed sign-ins and invitations sent, counted in the shared cache (Redis: one count across
+ * replicas), or in this replica's memory while it cannot be reached: a limit that fails open is none.
  */
 @Injectable()
-export class SignInThrottle {
+export class PortalCounters {
   private readonly counter: FallbackCounter;
 
   constructor(@Inject(CACHE) cache: Cache, @Inject(LOGGER) logger: Logger) {
     this.counter = new FallbackCounter(cache, (error) =>
-      logger.warn({ err: error }, 'sign-in failures counted in this replica’s memory: the shared cache is unreachable'),
+      logger.warn({ err: error }, 'sign-in failures and invitations counted in this replica’s memory: the shared cache is unreachable'),
     );
   }
 
