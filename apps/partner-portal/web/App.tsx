@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, type Me } from './api';
+import { FeesPanel } from './FeesPanel';
 import { KeysPanel } from './KeysPanel';
 import { MembersPanel } from './MembersPanel';
 import { SwapsPanel } from './SwapsPanel';
@@ -72,6 +73,7 @@ export function App() {
         <>
           <KeysPanel key={`keys-${membership.orgId}`} membership={membership} onGone={reload} />
           <SwapsPanel key={`swaps-${membership.orgId}`} membership={membership} />
+          <FeesPanel key={`fees-${membership.orgId}`} membership={membership} />
           <WebhooksPanel key={`webhooks-${membership.orgId}`} membership={membership} />
           {membership.role !== 'member' && (
             <MembersPanel key={`members-${membership.orgId}`} membership={membership} me={me.user.id} onChanged={() => load()} />

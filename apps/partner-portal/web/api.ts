@@ -45,6 +45,18 @@ export interface OrgSwap {
   updatedAt: string;
   terminal: boolean;
 }
+export interface FeeRow {
+  day: string;
+  token: string;
+  receiver: string;
+  amount: string;
+  swaps: number;
+}
+export interface FeeReport {
+  from: string;
+  to: string;
+  fees: FeeRow[];
+}
 export interface OrgSwapsPage {
   swaps: OrgSwap[];
   nextCursor?: string;

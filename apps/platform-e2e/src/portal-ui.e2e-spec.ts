@@ -160,6 +160,14 @@ describe('partner portal UI in chromium, on the embedded default', () => {
     await swapsPanel.getByRole('button', { name: 'Find' }).click();
     await row.waitFor();
     await shot(page, 'swaps');
+    // No solved swap carried a fee here: the report says so, and its CSV is the header alone.
+    const feesPanel = page.getByRole('region', { name: 'Partner fees of Acme Wallet' });
+    await feesPanel.getByTestId('no-fees').waitFor();
+    const csvHref = (await feesPanel.getByRole('link', { name: 'Download CSV' }).getAttribute('href'))!;
+    expect(csvHref).toMatch(new RegExp(`^/portal/api/orgs/${orgId}/fees\\?from=\\d{4}-\\d\\d-\\d\\d&to=\\d{4}-\\d\\d-\\d\\d&format=csv$`));
+    const csv = await page.request.get(`${platform.gatewayUrl}${csvHref}`);
+    expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8');
+    expect(await csv.text()).toBe('day,token,receiver,amount,swaps\n');
 
     await page.getByRole('button', { name: 'Revoke key production' }).click();
     await page.getByRole('dialog', { name: 'Revoke key production?' }).getByRole('button', { name: 'Revoke key' }).click();

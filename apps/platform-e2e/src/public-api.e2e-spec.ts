@@ -432,6 +432,11 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     const listed = await portal('GET', `/portal/api/orgs/${orgId}/swaps?txHash=0x${'5C'.repeat(32)}&limit=5`);
     expect(listed.swaps.map((x: any) => x.txHash)).toEqual([`0x${'5c'.repeat(32)}`]);
     await portal('GET', `/portal/api/orgs/${orgId}/swaps/${swap.src}/0x${'5c'.repeat(32)}`);
+    expect(await portal('GET', `/portal/api/orgs/${orgId}/fees?from=2026-01-01&to=2026-02-01`)).toEqual({
+      from: '2026-01-01T00:00:00.000Z',
+      to: '2026-02-01T00:00:00.000Z',
+      fees: [],
+    });
     await portal('DELETE', `/portal/api/orgs/${orgId}/keys/${key.id}`);
     // Webhooks: nothing listens on port 9, so the test's attempt fails (answered 200 with why).
     const hook = await portal('POST', `/portal/api/orgs/${orgId}/webhooks`, { url: 'http://127.0.0.1:9/hooks', description: 'contract' });

@@ -38,6 +38,17 @@ import type {
 import type { ChainKey, ChainSummary, ChainCatalogSnapshot, Token, TokensByChain } from './domain/token';
 
 /** The version changes with the message's shape, so old and new replicas run side by side in a rollout. */
+export interface OrgFeeRow {
+  /** YYYY-MM-DD (UTC), when the swaps were solved. */
+  day: string;
+  /** The hub token the fee was taken in (the intent's input token), lower case. */
+  token: string;
+  receiver: string;
+  /** In the token's smallest unit, a decimal string. */
+  amount: string;
+  swaps: number;
+}
+
 export const Subjects = {
   tokensList: 'quote-builder.tokens.list.v1',
   tokensByChain: 'quote-builder.tokens.by-chain.v1',
@@ -64,6 +75,7 @@ export const Subjects = {
   submissionEvents: 'relay-tracker.submissions.events.v1',
   orgSwapList: 'relay-tracker.org-swaps.list.v1',
   orgSwapGet: 'relay-tracker.org-swaps.get.v1',
+  orgSwapFees: 'relay-tracker.org-swaps.fees.v1',
   webhookCreate: 'relay-tracker.webhooks.create.v1',
   webhookList: 'relay-tracker.webhooks.list.v1',
   webhookDelete: 'relay-tracker.webhooks.delete.v1',
@@ -128,6 +140,8 @@ export interface RpcContract {
   };
   /** 404 unless submitted with the organisation's keys. */
   [Subjects.orgSwapGet]: { request: { orgId: string; txHash: string; srcChainKey: ChainKey }; reply: SubmissionStatusData };
+  /** Partner fees of the organisation's solved swaps solved in [from, to), per UTC day, hub input token and receiver. */
+  [Subjects.orgSwapFees]: { request: { orgId: string; from: string; to: string }; reply: { fees: OrgFeeRow[] } };
   [Subjects.webhookCreate]: {
     request: { orgId: string; url: string; description?: string; events?: WebhookEventType[] } & Actor;
     reply: CreatedWebhookEndpoint;

@@ -106,7 +106,11 @@ const REQUESTS: { caller: User; responder: User; subjects: string[] }[] = [
   { caller: 'sponsorship-keys', responder: 'quote-builder', subjects: [Subjects.catalogSnapshot, Subjects.catalogSnapshotV2] },
   { caller: 'relay-tracker', responder: 'quote-builder', subjects: [Subjects.intentExecute, Subjects.intentSolverStatus] },
   { caller: 'partner-portal-api', responder: 'key-registry', subjects: PORTAL_CALLS },
-  { caller: 'partner-portal-api', responder: 'relay-tracker', subjects: [...WEBHOOK_CALLS, Subjects.orgSwapList, Subjects.orgSwapGet] },
+  {
+    caller: 'partner-portal-api',
+    responder: 'relay-tracker',
+    subjects: [...WEBHOOK_CALLS, Subjects.orgSwapList, Subjects.orgSwapGet, Subjects.orgSwapFees],
+  },
 ];
 /** Handlers quote-builder serves that no service calls over the bus today: it may still listen. */
 const SERVED_ONLY: { responder: User; subjects: string[] }[] = [

@@ -1095,6 +1095,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/api/orgs/{orgId}/fees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Partner fees of the organisation’s solved swaps per UTC day, token and receiver (any member); format=csv for a spreadsheet */
+        get: operations["SwapsController_fees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2491,6 +2508,25 @@ export interface components {
             swaps: components["schemas"]["SubmissionStatusDataDto"][];
             /** @description Pass as cursor for the next page; absent on the last */
             nextCursor?: string;
+        };
+        OrgFeeRowDto: {
+            /** @example 2026-11-26 */
+            day: string;
+            /** @description The hub token the fee was taken in (the intent’s input token) */
+            token: string;
+            /** @description The partner-fee receiver named in the intents */
+            receiver: string;
+            /**
+             * @description In the token’s smallest unit
+             * @example 2500
+             */
+            amount: string;
+            swaps: number;
+        };
+        OrgFeesReport: {
+            from: string;
+            to: string;
+            fees: components["schemas"]["OrgFeeRowDto"][];
         };
     };
     responses: never;
@@ -6555,6 +6591,70 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SubmissionStatusDataDto"];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SwapsController_fees: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC), included; default 30 days before to */
+                from?: string;
+                /** @description The day (UTC) after the last one; default tomorrow */
+                to?: string;
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgFeesReport"];
+                    "text/csv": components["schemas"]["OrgFeesReport"];
                 };
             };
             /** @description A field or parameter that breaks a rule, named with the rule */

@@ -46,6 +46,18 @@ export interface RegistryRequest {
  * (404 otherwise, as key-registry answers). Every request is kept, so a spec can say a
  * refused call never reached key-registry. It also answers relay-tracker's reads of an organisation's swaps (none).
  */
+/** What the stand-in answers for every organisation's fee report. */
+export const FEE_ROWS = [
+  { day: '2026-11-25', token: `0x${'aa'.repeat(20)}`, receiver: `0x${'bb'.repeat(20)}`, amount: '2500', swaps: 2 },
+  {
+    day: '2026-11-26',
+    token: `0x${'aa'.repeat(20)}`,
+    receiver: `0x${'bb'.repeat(20)}`,
+    amount: '115792089237316195423570985008687907853269984665640564039457584007913129639935',
+    swaps: 1,
+  },
+];
+
 export class KeyRegistryStandIn {
   readonly received: RegistryRequest[] = [];
   readonly organisations = new Map<string, Organisation>();
@@ -72,6 +84,7 @@ export class KeyRegistryStandIn {
     standIn.answer(Subjects.keyList, ({ orgId }) => standIn.keysOf(orgId));
     // relay-tracker's reads of an organisation's swaps: none kept here (relay-tracker's own spec fills them).
     standIn.answer(Subjects.orgSwapList, () => ({ swaps: [] }));
+    standIn.answer(Subjects.orgSwapFees, () => ({ fees: FEE_ROWS }));
     standIn.answer(Subjects.orgSwapGet, ({ txHash, srcChainKey }) => {
       throw new AppError(
         404,

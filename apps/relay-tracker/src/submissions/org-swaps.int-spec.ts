@@ -135,4 +135,56 @@ describe("an organisation's swaps, for the partner portal (PostgreSQL)", () => {
         details: [expect.objectContaining({ field: 'cursor' })],
       });
   });
+
+  describe('fees', () => {
+    const TOKEN = `0x${'Ab'.repeat(20)}`;
+    const OTHER_TOKEN = `0x${'cd'.repeat(20)}`;
+    const RECEIVER = `0x${'ee'.repeat(20)}`;
+    /** A swap of `orgId` in `status` since `solvedAt`, its intent on the hub with `fee` (null: none) in `token`. */
+    const feeSwap = async (orgId: string, status: string, solvedAt: string, fee: string | null, token = TOKEN) => {
+      const intentHash = `0x${randomBytes(32).toString('hex')}`;
+      await pool.query(
+        `INSERT INTO relay_tracker.explorer_intents (intent_hash, chain_key, tx_hash, log_index, block_number, block_time, intent, creator, src_address,
+           src_chain, dst_chain, input_token, output_token, deadline, fee_receiver, fee_amount, remaining_input)
+         VALUES ($1, '0x92.sonic', $2, 0, 1, now(), '{}', '0x1', '0x1', 23, 146, $3, '0x2', 0, $4, $5, 0)`,
+        [intentHash, `0x${randomBytes(32).toString('hex')}`, token, fee === null ? null : RECEIVER, fee],
+      );
+      await pool.query(
+        `INSERT INTO relay_tracker.submissions (id, tx_hash, src_chain_key, wallet_address, intent, relay_data, intent_hash, history, submitted_by_org,
+           status, updated_at)
+         VALUES ($1, $2, $3, '0x1', '{}', '0x', $4, '[]', $5, $6::relay_tracker."SubmissionStatus", $7)`,
+        [randomUUID(), `0x${randomBytes(32).toString('hex')}`, ARB, intentHash, orgId, status, solvedAt],
+      );
+    };
+
+    it('sums the fees of the organisation’s solved swaps per UTC day, token and receiver, in [from, to)', async () => {
+      const org = randomUUID();
+      await feeSwap(org, 'solved', '2026-11-25T01:00:00Z', '1000');
+      await feeSwap(
+        org,
+        'solved',
+        '2026-11-25T23:59:59.999Z',
+        '115792089237316195423570985008687907853269984665640564039457584007913129639935',
+      );
+      await feeSwap(org, 'solved', '2026-11-26T00:00:00Z', '7', OTHER_TOKEN);
+      await feeSwap(org, 'solved', '2026-11-26T12:00:00Z', null);
+      await feeSwap(org, 'failed', '2026-11-26T12:00:00Z', '5000');
+      await feeSwap(org, 'posted_execution', '2026-11-26T12:00:00Z', '5000');
+      await feeSwap(randomUUID(), 'solved', '2026-11-26T12:00:00Z', '9999');
+      await feeSwap(org, 'solved', '2026-11-27T00:00:00Z', '1');
+
+      const { fees } = await swaps.fees({ orgId: org, from: '2026-11-25T00:00:00.000Z', to: '2026-11-27T00:00:00.000Z' });
+
+      expect(fees).toEqual([
+        {
+          day: '2026-11-25',
+          token: TOKEN.toLowerCase(),
+          receiver: RECEIVER,
+          amount: (1000n + 115792089237316195423570985008687907853269984665640564039457584007913129639935n).toString(),
+          swaps: 2,
+        },
+        { day: '2026-11-26', token: OTHER_TOKEN, receiver: RECEIVER, amount: '7', swaps: 1 },
+      ]);
+    });
+  });
 });

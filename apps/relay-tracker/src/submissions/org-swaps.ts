@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, canonicalTxHash, ErrorCode, type SubmissionStatusData } from '@swap/contracts';
+import { AppError, canonicalTxHash, ErrorCode, type OrgFeeRow, type SubmissionStatusData } from '@swap/contracts';
 import { DATABASE_POOL } from '@swap/service-kit';
 import type pg from 'pg';
 import { SUBMISSION_COLUMNS, submissionsOf } from '../settlement/submission-sql';
 import { SettlementChains } from '../settlement/settlement-chains';
 import { statusAnswer } from './status-answer';
-import type { OrgSwapsMessage } from './submissions.messages';
+import type { OrgFeesMessage, OrgSwapsMessage } from './submissions.messages';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -48,6 +48,19 @@ export class OrgSwaps {
       swaps: page.map((r) => statusAnswer(r).data),
       ...(more ? { nextCursor: Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString('base64url') } : {}),
     };
+  }
+
+  /** The partner fees its solved swaps carried (the fee record in each intent's data, indexed from the hub), summed per UTC day, token and receiver. */
+  async fees(q: OrgFeesMessage): Promise<{ fees: OrgFeeRow[] }> {
+    const { rows } = await this.pool.query<OrgFeeRow>(
+      `SELECT to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, lower(i.input_token) AS token, i.fee_receiver AS receiver,
+         sum(i.fee_amount)::text AS amount, count(*)::int AS swaps
+       FROM relay_tracker.submissions s JOIN relay_tracker.explorer_intents i ON i.intent_hash = s.intent_hash
+       WHERE s.submitted_by_org = $1 AND s.status = 'solved' AND i.fee_amount > 0 AND s.updated_at >= $2::timestamptz AND s.updated_at < $3::timestamptz
+       GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      [q.orgId, q.from, q.to],
+    );
+    return { fees: rows };
   }
 
   /** 404 unless the organisation's keys submitted it, as if unknown. */

@@ -3,7 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { SubmissionStatusQueryDto, Subjects, type ReplyOf } from '@swap/contracts';
 import { OrgSwaps } from './org-swaps';
 import { SubmissionsService } from './submissions.service';
-import { OrgSwapMessage, OrgSwapsMessage, SubmissionEventsMessage, SubmitTxMessage } from './submissions.messages';
+import { OrgFeesMessage, OrgSwapMessage, OrgSwapsMessage, SubmissionEventsMessage, SubmitTxMessage } from './submissions.messages';
 
 @Controller()
 export class SubmissionsHandlers {
@@ -35,5 +35,10 @@ export class SubmissionsHandlers {
   @MessagePattern(Subjects.orgSwapGet)
   getOrgSwap(@Payload() request: OrgSwapMessage): ReplyOf<'orgSwapGet'> {
     return this.orgSwaps.get(request.orgId, request.txHash, request.srcChainKey);
+  }
+
+  @MessagePattern(Subjects.orgSwapFees)
+  orgFees(@Payload() request: OrgFeesMessage): ReplyOf<'orgSwapFees'> {
+    return this.orgSwaps.fees(request);
   }
 }

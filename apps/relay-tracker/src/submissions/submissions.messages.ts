@@ -1,7 +1,7 @@
 import { SubmissionStatusQueryDto, SubmitTxRequestDto } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from '@swap/contracts';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 /** With the organisation of the API key it came with (for claims). */
 export class SubmitTxMessage extends SubmitTxRequestDto {
@@ -53,4 +53,16 @@ export class OrgSwapsMessage {
   @Max(100)
   @IsInt()
   limit?: number;
+}
+
+export class OrgFeesMessage {
+  @MaxLength(64)
+  @IsString()
+  orgId!: string;
+
+  @IsISO8601({ strict: true })
+  from!: string;
+
+  @IsISO8601({ strict: true })
+  to!: string;
 }
