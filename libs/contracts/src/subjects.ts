@@ -18,6 +18,7 @@ import type {
   IntentSubmitRequest,
   IntentSubmitResponse,
   RelayDataView,
+  OrgFeeRow,
   SubmissionStatus,
   SubmissionStatusData,
   SubmissionStatusResponse,
@@ -38,17 +39,6 @@ import type {
 import type { ChainKey, ChainSummary, ChainCatalogSnapshot, Token, TokensByChain } from './domain/token';
 
 /** The version changes with the message's shape, so old and new replicas run side by side in a rollout. */
-export interface OrgFeeRow {
-  /** YYYY-MM-DD (UTC), when the swaps were solved. */
-  day: string;
-  /** The hub token the fee was taken in (the intent's input token), lower case. */
-  token: string;
-  receiver: string;
-  /** In the token's smallest unit, a decimal string. */
-  amount: string;
-  swaps: number;
-}
-
 export const Subjects = {
   tokensList: 'quote-builder.tokens.list.v1',
   tokensByChain: 'quote-builder.tokens.by-chain.v1',

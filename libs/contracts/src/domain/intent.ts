@@ -94,6 +94,18 @@ export interface SubmissionStatusResponse {
 
 export type SubmissionStatusData = SubmissionStatusResponse['data'];
 
+/** A row of an organisation's fee report: partner fees of its solved swaps. */
+export interface OrgFeeRow {
+  /** YYYY-MM-DD (UTC), when the swaps were solved. */
+  day: string;
+  /** The hub token the fee was taken in (the intent's input token), lower case. */
+  token: string;
+  receiver: string;
+  /** In the token's smallest unit, a decimal string. */
+  amount: string;
+  swaps: number;
+}
+
 /** `seq` numbers history entries from 1 (the stream's event id); `data` as it was at that transition. */
 export interface SubmissionStreamEvent {
   seq: number;
