@@ -116,8 +116,8 @@ export class CreatedInvitationView extends InvitationView {
   emailSent!: boolean;
 
   @ApiPropertyOptional({
-    description: 'Why the e-mail was not sent after its attempts (an SMTP reply or connection failure)',
-    example: 'SMTP 550: mailbox unavailable',
+    description: 'Why the e-mail was not sent after its attempts, in a partner’s words (the mail server’s own reply is logged)',
+    example: 'the mail server refused it (SMTP 550)',
   })
   emailError?: string;
 }

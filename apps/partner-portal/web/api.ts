@@ -1,5 +1,7 @@
 /** The portal API (`/portal/api/*`), same origin: the session cookie rides along; every mutation carries the CSRF token. */
 
+import type { Schemas, SubmissionStatus } from '@swap/client/types';
+
 export type Role = 'owner' | 'admin' | 'member';
 export interface Membership {
   orgId: string;
@@ -34,33 +36,11 @@ export interface Invitation {
   emailError?: string;
 }
 
+// The portal API's own types (generated from its OpenAPI document), not copies of them.
 /** A swap submitted with the organisation's keys: the status answer's data. */
-export interface OrgSwap {
-  txHash: string;
-  srcChainKey: string;
-  status: 'pending' | 'relaying' | 'relayed' | 'posting_execution' | 'posted_execution' | 'solved' | 'failed';
-  userMessage?: string;
-  intentHash: string;
-  createdAt: string;
-  updatedAt: string;
-  terminal: boolean;
-}
-export interface FeeRow {
-  day: string;
-  token: string;
-  receiver: string;
-  amount: string;
-  swaps: number;
-}
-export interface FeeReport {
-  from: string;
-  to: string;
-  fees: FeeRow[];
-}
-export interface OrgSwapsPage {
-  swaps: OrgSwap[];
-  nextCursor?: string;
-}
+export type OrgSwap = SubmissionStatus;
+export type OrgSwapsPage = Schemas['OrgSwapsPage'];
+export type FeeReport = Schemas['OrgFeesReport'];
 
 export type WebhookEvent = 'submission.status' | 'submission.terminal';
 export interface WebhookEndpoint {

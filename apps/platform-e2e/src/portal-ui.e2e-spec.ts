@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './chromium';
 import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
+import { setSwapsMode } from './platform-ops';
 
 jest.setTimeout(120_000);
 
@@ -25,13 +26,6 @@ describe('partner portal UI in chromium, on the embedded default', () => {
   let dataDir: string;
   let browser: Browser;
   const portal = () => `${platform.gatewayUrl}/portal/`;
-  const service = (name: string) => platform.services.find((s) => s.name === name)!.url;
-  const setSwapsMode = (mode: string) =>
-    fetch(`${service('key-registry')}/ops/enforcement-modes/swaps`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ mode }),
-    }).then((r) => r.status);
   const shot = async (page: Page, name: string) => {
     if (!SHOTS) return;
     mkdirSync(SHOTS, { recursive: true });
@@ -127,7 +121,7 @@ describe('partner portal UI in chromium, on the embedded default', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
     // The key from the browser works on an enforced swaps route; revoked, it is refused.
-    for (const mode of ['monitor', 'enforce']) expect(await setSwapsMode(mode)).toBe(200);
+    for (const mode of ['monitor', 'enforce']) expect(await setSwapsMode(platform, mode)).toBe(200);
     await eventually(async () => (await hashWith(key)) === 200, 5_000, 50);
 
     // A swap submitted with it is in the organisation's Swaps panel, found by its hash and linked to the explorer.
@@ -173,7 +167,7 @@ describe('partner portal UI in chromium, on the embedded default', () => {
     await page.getByRole('dialog', { name: 'Revoke key production?' }).getByRole('button', { name: 'Revoke key' }).click();
     await page.getByRole('button', { name: 'Revoke key production' }).waitFor({ state: 'detached' });
     await eventually(async () => (await hashWith(key)) === 401, 5_000, 50);
-    expect(await setSwapsMode('monitor')).toBe(200);
+    expect(await setSwapsMode(platform, 'monitor')).toBe(200);
 
     // A create whose answer never arrives (the key was made): creating is blocked until a refresh, which flags the unknown key.
     await page.route(`**/portal/api/orgs/${orgId}/keys`, async (route) => {

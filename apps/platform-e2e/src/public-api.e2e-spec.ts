@@ -20,6 +20,7 @@ import { createSwapClient, isEvmTx, SwapApiError, type EvmTx, type NetworkTx } f
 import { Browser } from './portal-browser';
 import { publicBackendCalls } from './public-backend-client';
 import { contractMiddleware, OpenApiContract, parseBody, type Exchange } from './openapi-contract';
+import { setSwapsMode } from './platform-ops';
 
 jest.setTimeout(180_000);
 
@@ -405,13 +406,7 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     const key = await portal('POST', `/portal/api/orgs/${orgId}/keys`, { name: 'production' });
     await portal('GET', `/portal/api/orgs/${orgId}/keys`);
     // A swap submitted with the key (swaps enforced meanwhile, so it is known) is the organisation's.
-    const setSwapsMode = (mode: string) =>
-      fetch(`${platform.services.find((x) => x.name === 'key-registry')!.url}/ops/enforcement-modes/swaps`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ mode }),
-      }).then((r) => r.status);
-    for (const mode of ['monitor', 'enforce']) expect(await setSwapsMode(mode)).toBe(200);
+    for (const mode of ['monitor', 'enforce']) expect(await setSwapsMode(platform, mode)).toBe(200);
     const keyed = { 'x-api-key': key.key as string };
     await eventually(
       async () =>
@@ -428,7 +423,7 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
       keyed,
     );
     // Back to monitor (enforce → off is no legal move): keyless requests pass again.
-    expect(await setSwapsMode('monitor')).toBe(200);
+    expect(await setSwapsMode(platform, 'monitor')).toBe(200);
     const listed = await portal('GET', `/portal/api/orgs/${orgId}/swaps?txHash=0x${'5C'.repeat(32)}&limit=5`);
     expect(listed.swaps.map((x: any) => x.txHash)).toEqual([`0x${'5c'.repeat(32)}`]);
     await portal('GET', `/portal/api/orgs/${orgId}/swaps/${swap.src}/0x${'5c'.repeat(32)}`);

@@ -2373,8 +2373,8 @@ export interface components {
             /** @description Whether the link was e-mailed to the invited address (false without SMTP_URL: copy the link) */
             emailSent: boolean;
             /**
-             * @description Why the e-mail was not sent after its attempts (an SMTP reply or connection failure)
-             * @example SMTP 550: mailbox unavailable
+             * @description Why the e-mail was not sent after its attempts, in a partner’s words (the mail server’s own reply is logged)
+             * @example the mail server refused it (SMTP 550)
              */
             emailError?: string;
         };

@@ -110,17 +110,15 @@ export class OrgsService {
     return this.createInvitation(orgId, me.orgName, email, role, actorOf(user));
   }
 
-  /** INVITATIONS_PER_DAY per person (withdrawn ones count: their e-mail went out). */
+  /** INVITATIONS_PER_DAY per person (withdrawn ones count: their e-mail went out); one count in a fixed window, so a refused one extends nothing. */
   private async countInvitation(user: PortalUser): Promise<void> {
-    const day = 24 * 3_600_000;
-    const { count, resetMs } = await this.counters.count(`portal:invitations:${user.id}`, 0, day);
-    if (count >= this.config.INVITATIONS_PER_DAY)
+    const { count, resetMs } = await this.counters.count(`portal:invitations:${user.id}`, 1, 24 * 3_600_000);
+    if (count > this.config.INVITATIONS_PER_DAY)
       throw new AppError(
         429,
         ErrorCode.TooManyRequests,
         `You have sent ${this.config.INVITATIONS_PER_DAY} invitations in 24 hours, the most allowed; try again in ${Math.ceil(resetMs / 60_000)} minutes`,
       );
-    await this.counters.count(`portal:invitations:${user.id}`, 1, day);
   }
 
   /** The first owner of an organisation made before the portal. */

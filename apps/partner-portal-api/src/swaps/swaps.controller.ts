@@ -60,7 +60,7 @@ export class SwapsController {
     @Query() query: OrgFeesQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const to = query.to ? dayStart(query.to) : dayStart(new Date(Date.now() + DAY_MS).toISOString().slice(0, 10));
+    const to = query.to ? dayStart(query.to) : (Math.floor(Date.now() / DAY_MS) + 1) * DAY_MS;
     const from = query.from ? dayStart(query.from) : to - 30 * DAY_MS;
     if (Number.isNaN(from)) throw fieldError('from', 'from must be a day: YYYY-MM-DD');
     if (Number.isNaN(to)) throw fieldError('to', 'to must be a day: YYYY-MM-DD');

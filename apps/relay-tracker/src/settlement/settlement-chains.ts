@@ -1,5 +1,5 @@
 import { applyRpcUrls, ChainAccess, loadChainDirectory, RelayApiClient, type ChainInfo, type ChainDirectory } from '@swap/chains';
-import { AppError, ErrorCode } from '@swap/contracts';
+import { AppError, canonicalTxHash, ErrorCode } from '@swap/contracts';
 import type { Address } from 'viem';
 import { followedChains } from '../chain-events/log-decoding';
 import { RelayTrackerConfig } from '../relay-tracker.config';
@@ -16,6 +16,12 @@ export class SettlementChains {
     this.access = new ChainAccess({ timeoutMs: config.CHAIN_RPC_TIMEOUT_MS, observer: metrics });
     this.relay = new RelayApiClient(config.RELAY_API_URL, { timeoutMs: config.RELAY_API_TIMEOUT_MS });
     this.followedKeys = new Set(followedChains(this.directory).map((c) => c.key));
+  }
+
+  /** A source transaction's hash as submissions store it: canonicalTxHash of its chain, as given on a chain this deployment does not know. */
+  storedTxHash(txHash: string, srcChainKey: string): string {
+    const chain = this.directory.findChain(srcChainKey);
+    return chain ? canonicalTxHash(chain.type, txHash) : txHash;
   }
 
   /** Whether a follower of this deployment reads the chain into the index (an EVM chain with an RPC endpoint). */

@@ -5,7 +5,7 @@ import { createTestDatabase } from '@swap/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { relayTracker } from '../relay-tracker.definition';
-import type { SettlementChains } from '../settlement/settlement-chains';
+import { SettlementChains } from '../settlement/settlement-chains';
 import { OrgSwaps } from './org-swaps';
 
 const ORG_A = randomUUID();
@@ -54,7 +54,7 @@ describe("an organisation's swaps, for the partner portal (PostgreSQL)", () => {
     await migrateService(db.url, relayTracker);
     pool = new pg.Pool({ connectionString: db.url, max: 2 });
     const directory = loadChainDirectory('mainnet');
-    swaps = new OrgSwaps(pool, { directory } as unknown as SettlementChains);
+    swaps = new OrgSwaps(pool, Object.assign(Object.create(SettlementChains.prototype) as SettlementChains, { directory }));
   });
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, canonicalTxHash, ErrorCode, type OrgFeeRow, type SubmissionStatusData } from '@swap/contracts';
+import { AppError, ErrorCode, type OrgFeeRow, type SubmissionStatusData } from '@swap/contracts';
 import { DATABASE_POOL } from '@swap/service-kit';
 import type pg from 'pg';
 import { SUBMISSION_COLUMNS, submissionsOf } from '../settlement/submission-sql';
@@ -65,11 +65,10 @@ export class OrgSwaps {
 
   /** 404 unless the organisation's keys submitted it, as if unknown. */
   async get(orgId: string, txHash: string, srcChainKey: string): Promise<SubmissionStatusData> {
-    const chain = this.chains.directory.findChain(srcChainKey);
     const [row] = await submissionsOf(
       this.pool,
       `SELECT ${SUBMISSION_COLUMNS} FROM relay_tracker.submissions WHERE tx_hash = $1 AND src_chain_key = $2 AND submitted_by_org = $3`,
-      [chain ? canonicalTxHash(chain.type, txHash) : txHash, srcChainKey, orgId],
+      [this.chains.storedTxHash(txHash, srcChainKey), srcChainKey, orgId],
     );
     if (!row)
       throw new AppError(

@@ -1,6 +1,7 @@
 import { SubmissionStatusQueryDto, SubmitTxRequestDto } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from '@swap/contracts';
+import { OrgIdMessage } from '../org-message';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 /** With the organisation of the API key it came with (for claims). */
@@ -28,11 +29,7 @@ export class OrgSwapMessage extends SubmissionStatusQueryDto {
   orgId!: string;
 }
 
-export class OrgSwapsMessage {
-  @MaxLength(64)
-  @IsString()
-  orgId!: string;
-
+export class OrgSwapsMessage extends OrgIdMessage {
   @IsOptional()
   @MaxLength(200)
   @IsString()
@@ -55,11 +52,7 @@ export class OrgSwapsMessage {
   limit?: number;
 }
 
-export class OrgFeesMessage {
-  @MaxLength(64)
-  @IsString()
-  orgId!: string;
-
+export class OrgFeesMessage extends OrgIdMessage {
   @IsISO8601({ strict: true })
   from!: string;
 

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { intentHash } from '@swap/chains';
 import {
   AppError,
-  canonicalTxHash,
   ErrorCode,
   type StoredTransition,
   type SubmissionStatus,
@@ -38,7 +37,7 @@ export class SubmissionsService {
   ) {}
 
   async submit(request: SubmitTxMessage): Promise<SubmitTxResponse> {
-    const txHash = this.normalise(request.txHash, request.srcChainKey);
+    const txHash = this.chains.storedTxHash(request.txHash, request.srcChainKey);
     const history: StoredTransition[] = [{ status: 'pending', at: new Date().toISOString(), detail: 'submitted' }];
     const [inserted] = await submissionsOf(
       this.pool,
@@ -78,7 +77,7 @@ export class SubmissionsService {
 
   /** Also writes the read model: a miss there is repaired by the read that found it. */
   async status(txHash: string, srcChainKey: string): Promise<SubmissionStatusResponse> {
-    const row = await this.find(this.normalise(txHash, srcChainKey), srcChainKey);
+    const row = await this.find(this.chains.storedTxHash(txHash, srcChainKey), srcChainKey);
     if (!row) throw new AppError(404, ErrorCode.NotFound, `No submission of transaction ${txHash} on ${srcChainKey}`);
     await this.readModel.write(row);
     return statusAnswer(row);
@@ -106,7 +105,7 @@ export class SubmissionsService {
        LEFT JOIN relay_tracker.submission_events e ON e.submission_id = s.id AND e.seq > $3
        WHERE s.tx_hash = $1 AND s.src_chain_key = $2
        ORDER BY e.seq`,
-      [this.normalise(txHash, srcChainKey), srcChainKey, after],
+      [this.chains.storedTxHash(txHash, srcChainKey), srcChainKey, after],
     );
     if (!rows.length) throw new AppError(404, ErrorCode.NotFound, `No submission of transaction ${txHash} on ${srcChainKey}`);
     const events = rows
@@ -136,10 +135,5 @@ export class SubmissionsService {
       [txHash, srcChainKey],
     );
     return row;
-  }
-
-  private normalise(txHash: string, srcChainKey: string): string {
-    const chain = this.chains.directory.findChain(srcChainKey);
-    return chain ? canonicalTxHash(chain.type, txHash) : txHash;
   }
 }

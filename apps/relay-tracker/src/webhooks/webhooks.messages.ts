@@ -1,12 +1,8 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@swap/contracts';
+import { OrgIdMessage } from '../org-message';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 
-/** partner-portal-api asks for a member of the organisation it names. */
-export class OrgMessage {
-  @MaxLength(64)
-  @IsString()
-  orgId!: string;
-
+export class OrgMessage extends OrgIdMessage {
   @IsOptional()
   @MaxLength(200)
   @IsString()
