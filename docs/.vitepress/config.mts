@@ -62,6 +62,7 @@ const architecture = [
   { text: 'Settlement', link: '/architecture/settlement' },
   { text: 'The solver marketplace', link: '/architecture/marketplace' },
   { text: 'Key sets and epochs', link: '/architecture/key-sets' },
+  { text: 'Usage counting inside', link: '/architecture/usage' },
   { text: 'Oracle candles inside', link: '/architecture/oracle-candles' },
   { text: 'Choices and why', link: '/architecture/choices' },
 ];

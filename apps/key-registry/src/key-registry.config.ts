@@ -2,6 +2,8 @@ import { ServiceConfig, WithBus, WithCache, WithDatabase, WithOperatorRoutes } f
 import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { WithKeySetSigning } from '@swap/key-auth';
 import { SigningKeys, WithPublicKey } from '@swap/messaging';
+import { Type } from 'class-transformer';
+import { IsInt, Max, Min } from 'class-validator';
 
 export class KeyRegistryConfig extends WithPublicKey(
   WithKeySetSigning(WithOperatorRoutes(WithDatabase(WithCache(WithBus(ServiceConfig))))),
@@ -9,4 +11,11 @@ export class KeyRegistryConfig extends WithPublicKey(
 ) {
   override PORT = DefaultPorts['key-registry'];
   override ADMIN_PORT = DefaultAdminPorts['key-registry'];
+
+  /** How often usage minutes past two days are rolled up to hours and hours past 90 days deleted. */
+  @Type(() => Number)
+  @Min(1_000)
+  @Max(86_400_000)
+  @IsInt()
+  USAGE_ROLLUP_MS = 600_000;
 }

@@ -5,6 +5,7 @@ import { KeyRegistryModule } from './key-registry.module';
 
 /** Where key-registry keeps the mark of the key set it announced (in its cache namespace); tests clean it up. */
 export { PUBLISHED_MARK_KEY } from './keyset/published-mark';
+export { UsageStore } from './usage/usage-store';
 
 export const keyRegistry: ServiceDefinition<KeyRegistryConfig> = {
   name: 'key-registry',

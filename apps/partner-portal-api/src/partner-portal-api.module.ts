@@ -11,11 +11,12 @@ import { OrgsController } from './orgs/orgs.controller';
 import { OrgsService } from './orgs/orgs.service';
 import { PartnerPortalApiConfig } from './partner-portal-api.config';
 import { SwapsController } from './swaps/swaps.controller';
+import { UsageController } from './usage/usage.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 
 /** partner-portal-api: accounts and sessions, organisations and roles, keys through key-registry, webhook endpoints through relay-tracker. */
 @Module({
-  controllers: [AuthController, OrgsController, WebhooksController, SwapsController, PortalOpsController],
+  controllers: [AuthController, OrgsController, WebhooksController, SwapsController, UsageController, PortalOpsController],
   providers: [
     SessionsService,
     PortalCounters,

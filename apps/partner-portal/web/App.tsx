@@ -1,10 +1,13 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, type Me } from './api';
 import { FeesPanel } from './FeesPanel';
 import { KeysPanel } from './KeysPanel';
 import { MembersPanel } from './MembersPanel';
 import { SwapsPanel } from './SwapsPanel';
 import { WebhooksPanel } from './WebhooksPanel';
+
+/** With its charting library, in a chunk of its own: the rest of the portal does not wait for it. */
+const UsagePanel = lazy(() => import('./UsagePanel').then((m) => ({ default: m.UsagePanel })));
 
 const INVITATION_PATH = /^\/portal\/invitations\/([A-Za-z0-9_-]{16,128})$/;
 /** The API's rule (ORGANISATION_NAME_MAX_LENGTH in libs/contracts), repeated here: the browser bundle takes nothing from the server's libs. */
@@ -72,6 +75,9 @@ export function App() {
       {membership ? (
         <>
           <KeysPanel key={`keys-${membership.orgId}`} membership={membership} onGone={reload} />
+          <Suspense fallback={<p className="card">Loading usage…</p>}>
+            <UsagePanel key={`usage-${membership.orgId}`} membership={membership} />
+          </Suspense>
           <SwapsPanel key={`swaps-${membership.orgId}`} membership={membership} />
           <FeesPanel key={`fees-${membership.orgId}`} membership={membership} />
           <WebhooksPanel key={`webhooks-${membership.orgId}`} membership={membership} />

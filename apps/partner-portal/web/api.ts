@@ -41,6 +41,8 @@ export interface Invitation {
 export type OrgSwap = SubmissionStatus;
 export type OrgSwapsPage = Schemas['OrgSwapsPage'];
 export type FeeReport = Schemas['OrgFeesReport'];
+export type UsageReport = Schemas['OrgUsageReport'];
+export type ReadinessReport = Schemas['OrgReadinessReport'];
 
 export type WebhookEvent = 'submission.status' | 'submission.terminal';
 export interface WebhookEndpoint {

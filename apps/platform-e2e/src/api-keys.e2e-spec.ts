@@ -1,9 +1,14 @@
 import { Events, KeyCheckMessages } from '@swap/contracts';
-import { KeySetCache } from '@swap/key-auth';
+import { KeySetCache, UsageRecorder } from '@swap/key-auth';
 import { NatsBus, type Bus } from '@swap/messaging';
 import { eventually, jsonOf, RUN_PREFIX, sampleIntent, testInfra } from '@swap/testing';
+import { UsageStore } from '../../key-registry/src/key-registry.definition';
 import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
-import { KeyStack } from './key-stack';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { KeyStack, TESTER_TOKEN } from './key-stack';
+
+const run = promisify(execFile);
 
 jest.setTimeout(60_000);
 
@@ -86,6 +91,53 @@ describe('API keys across the services', () => {
       expect((await read(k)).status).toBe(200);
       expect((await write(k)).status).toBe(200);
     }
+  });
+
+  it('counts usage in every mode, exactly, per organisation, key, route and outcome, once the batch is flushed', async () => {
+    const HASH = 'POST /v1/swaps/intents/hash';
+    const SUBMIT = 'POST /v1/swaps/submit-tx';
+    const counted = (await stack.ops('key-registry', 'POST', '/ops/organisations', { name: 'Counted' })).body.id;
+    const full = await stack.ops('key-registry', 'POST', `/ops/organisations/${counted}/keys`, { name: 'full' });
+    const reader = await stack.ops('key-registry', 'POST', `/ops/organisations/${counted}/keys`, { name: 'reader' });
+    await stack.ops('key-registry', 'PUT', `/ops/keys/${reader.body.apiKey.id}/scopes`, { scopes: ['swaps:read'] });
+    await eventually(() => cache().check(reader.body.key, 'swaps:write').outcome === 'scope', 2_000);
+    const recorder = stack.services['swap-gateway'].app.get(UsageRecorder);
+    const store = stack.services['key-registry'].app.get(UsageStore);
+    const deployment = async () => {
+      await recorder.flush();
+      return (
+        (await stack.ops('key-registry', 'GET', '/ops/enforcement-modes/readiness')).body.routes.find(
+          (r: { route: string }) => r.route === HASH,
+        ) ?? { requests: 0, unidentified: 0 }
+      );
+    };
+    const before = await deployment();
+
+    for (const k of [undefined, undefined, 'svc_wrong', full.body.key, full.body.key, full.body.key])
+      expect((await read(k)).status).toBe(200);
+    expect((await write(reader.body.key)).status).toBe(200); // off: served, counted as lacking the scope
+    const to = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 3_600_000).toISOString();
+    const report = () => store.report({ orgId: counted, from: new Date(Date.now() - 7_200_000).toISOString(), to, interval: 'minute' });
+    await eventually(async () => (await recorder.flush(), (await report()).totals.requests === 4), 3_000);
+    const usage = await report();
+    expect(usage.routes).toEqual([
+      expect.objectContaining({ route: HASH, requests: 3, clientErrors: 0, outcomes: expect.objectContaining({ valid: 3 }) }),
+      expect.objectContaining({ route: SUBMIT, requests: 1, outcomes: expect.objectContaining({ scope: 1, valid: 0 }) }),
+    ]);
+    const perKey = await store.report({ orgId: counted, from: usage.from, to, interval: 'hour', keyId: reader.body.apiKey.id });
+    expect(perKey.totals.requests).toBe(1);
+    const after = await deployment();
+    expect({ requests: after.requests - before.requests, unidentified: after.unidentified - before.unidentified }).toEqual({
+      requests: 6,
+      unidentified: 3,
+    });
+    // The operator's table: `npm run ops -- modes readiness` as a process, against this key-registry.
+    const { stdout } = await run(process.execPath, ['dist/tools/ops/src/main.js', 'modes', 'readiness'], {
+      env: { ...process.env, KEY_REGISTRY_URL: stack.url('key-registry'), OPS_TOKEN: `tester:${TESTER_TOKEN}` },
+    });
+    expect(stdout).toMatch(new RegExp(`^POST /v1/swaps/intents/hash +${after.requests} +${after.unidentified} `, 'm'));
+    expect(stdout).toMatch(new RegExp(`^${counted} +POST /v1/swaps/intents/hash +3 +100\\.00% too-early$`, 'm'));
+    expect(stdout).toMatch(new RegExp(`^${counted} +POST /v1/swaps/submit-tx +1 +0\\.00% not-ready$`, 'm'));
   });
 
   it('refuses illegal mode moves with a message', async () => {

@@ -31,12 +31,17 @@ describe('partner portal UI in chromium, on the embedded default', () => {
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   };
+  /** Answers served with a valid key: the usage the portal must show for its organisation. */
+  let validHashes = 0;
   const hashWith = (key: string) =>
     fetch(`${platform.gatewayUrl}/v1/swaps/intents/hash`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key },
       body: JSON.stringify({ intent: sampleIntent() }),
-    }).then((r) => r.status);
+    }).then((r) => {
+      if (r.status === 200) validHashes++;
+      return r.status;
+    });
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'portal-ui-'));
@@ -45,7 +50,7 @@ describe('partner portal UI in chromium, on the embedded default', () => {
       gatewayPort: 0,
       servicePorts: 'ephemeral',
       logLevel: 'warn',
-      env: { SCRYPT_LOG_N: '10', PORTAL_PUBLIC_URL: 'http://127.0.0.1' },
+      env: { SCRYPT_LOG_N: '10', PORTAL_PUBLIC_URL: 'http://127.0.0.1', USAGE_FLUSH_MS: '300' },
     });
     browser = await launchChromium();
   });
@@ -61,6 +66,46 @@ describe('partner portal UI in chromium, on the embedded default', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
+  };
+
+  /**
+   * The Usage panel against what was sent: totals and chart from the organisation's known requests
+   * (`submits` with the key besides the intent hashes counted), and a readiness badge per route,
+   * one route given eight days of history in the database so that it can be ready.
+   */
+  const usageShown = async (page: Page, orgId: string, submits: number) => {
+    const HASH = 'POST /v1/swaps/intents/hash';
+    const db = new pg.Client({ connectionString: platform.databaseUrl });
+    await db.connect();
+    await db.query(
+      `INSERT INTO key_registry.usage_hours (hour, org_id, key_id, route, outcome, requests, client_errors, server_errors)
+       VALUES (date_trunc('hour', now() - interval '8 days'), $1, '', $2, 'valid', 1, 0, 0)`,
+      [orgId, HASH],
+    );
+    await db.end();
+    const panel = page.getByRole('region', { name: 'Usage of Acme Wallet' });
+    const expected = validHashes + submits;
+    await eventually(
+      async () => {
+        await panel.getByRole('button', { name: 'Refresh' }).click();
+        return (await panel.getByTestId('usage-requests').textContent()) === String(expected);
+      },
+      10_000,
+      200,
+    );
+    expect(await panel.getByTestId('usage-valid').textContent()).toBe(String(expected));
+    expect(await panel.getByTestId('usage-error-share').textContent()).toBe('0%');
+    // All in this hour: one bar per outcome present, the valid one's height the whole axis' share of it.
+    const bars = panel.getByTestId('usage-chart').locator('.recharts-bar-rectangle path');
+    expect(await bars.count()).toBe(1);
+    expect(Number(await bars.first().getAttribute('height'))).toBeGreaterThan(0);
+    const routes = panel.getByRole('table', { name: 'Usage per route' });
+    expect(await routes.getByRole('row').count()).toBe(3);
+    await routes.getByRole('row', { name: new RegExp(`^${HASH} ${validHashes} 0%`) }).waitFor();
+    const readiness = panel.getByRole('table', { name: 'Enforcement readiness per route' });
+    await readiness.getByRole('row', { name: /POST \/v1\/swaps\/intents\/hash .* Ready to enforce/ }).waitFor();
+    await readiness.getByRole('row', { name: /POST \/v1\/swaps\/submit-tx .* Too early/ }).waitFor();
+    await shot(page, 'usage');
   };
 
   it('signs up, creates an organisation and keys (shown once, copied), refuses a third, revokes with confirmation; members read only', async () => {
@@ -154,6 +199,8 @@ describe('partner portal UI in chromium, on the embedded default', () => {
     await swapsPanel.getByRole('button', { name: 'Find' }).click();
     await row.waitFor();
     await shot(page, 'swaps');
+    await usageShown(page, orgId, 1);
+
     // No solved swap carried a fee here: the report says so, and its CSV is the header alone.
     const feesPanel = page.getByRole('region', { name: 'Partner fees of Acme Wallet' });
     await feesPanel.getByTestId('no-fees').waitFor();

@@ -432,6 +432,9 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
       to: '2026-02-01T00:00:00.000Z',
       fees: [],
     });
+    // Usage, counted off the request path: the series is there at once, the keyed requests within the flush.
+    expect((await portal('GET', `/portal/api/orgs/${orgId}/usage?interval=minute`)).series).toHaveLength(60);
+    await portal('GET', `/portal/api/orgs/${orgId}/usage/readiness`);
     await portal('DELETE', `/portal/api/orgs/${orgId}/keys/${key.id}`);
     // Webhooks: nothing listens on port 9, so the test's attempt fails (answered 200 with why).
     const hook = await portal('POST', `/portal/api/orgs/${orgId}/webhooks`, { url: 'http://127.0.0.1:9/hooks', description: 'contract' });

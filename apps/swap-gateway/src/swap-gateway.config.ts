@@ -1,12 +1,12 @@
 import { ServiceConfig, WithBus, WithCache } from '@swap/config';
 import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
-import { WithKeySetRefresh, WithKeySetVerification } from '@swap/key-auth';
+import { WithKeySetRefresh, WithKeySetVerification, WithUsageCounting } from '@swap/key-auth';
 import { Type } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 import { SigningKeys, WithPublicKey } from '@swap/messaging';
 
 export class SwapGatewayConfig extends WithPublicKey(
-  WithKeySetRefresh(WithKeySetVerification(WithCache(WithBus(ServiceConfig)))),
+  WithUsageCounting(WithKeySetRefresh(WithKeySetVerification(WithCache(WithBus(ServiceConfig))))),
   SigningKeys.catalog,
 ) {
   override PORT = DefaultPorts['swap-gateway'];

@@ -7,6 +7,7 @@ export * from './http/error-body.dto';
 export * from './domain/candle';
 export * from './http/candles.dto';
 export * from './domain/api-key';
+export * from './domain/usage';
 export * from './domain/key-set';
 export * from './domain/swaps-routes';
 export * from './domain/intent';

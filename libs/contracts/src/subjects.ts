@@ -1,4 +1,5 @@
 import type { ApiKeyView, EnforcementMode, Organisation, RouteFamily } from './domain/api-key';
+import type { OrgReadiness, UsageBatch, UsageInterval, UsageReport } from './domain/usage';
 import type { PortalKeySetChange, PortalKeySetSnapshot, SignedKeySet, SignedPayload } from './domain/key-set';
 import type {
   AllowanceCheckResponse,
@@ -83,6 +84,9 @@ export const Subjects = {
   keyList: 'key-registry.keys.list.v1',
   keyRevoke: 'key-registry.keys.revoke.v1',
   keySetSnapshot: 'key-registry.keyset.snapshot.v2',
+  usageRecord: 'key-registry.usage.record.v1',
+  usageReport: 'key-registry.usage.report.v1',
+  usageReadiness: 'key-registry.usage.readiness.v1',
 } as const;
 
 /** Who asked for a change, for the audit record. */
@@ -158,6 +162,13 @@ export interface RpcContract {
   [Subjects.keyList]: { request: { orgId: string }; reply: ApiKeyView[] };
   [Subjects.keyRevoke]: { request: { orgId: string; keyId: string } & Actor; reply: { revoked: string } };
   [Subjects.keySetSnapshot]: { request: Record<string, never>; reply: SignedKeySet<PortalKeySetSnapshot> };
+  /** From swap-gateway: written once per batchId. */
+  [Subjects.usageRecord]: { request: UsageBatch; reply: { rows: number; duplicate: boolean } };
+  [Subjects.usageReport]: {
+    request: { orgId: string; from: string; to: string; interval: UsageInterval; keyId?: string };
+    reply: UsageReport;
+  };
+  [Subjects.usageReadiness]: { request: { orgId: string }; reply: OrgReadiness };
 }
 export type RpcSubject = keyof RpcContract;
 export type RpcRequest<S extends RpcSubject> = RpcContract[S]['request'];

@@ -1,11 +1,12 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable, Optional, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AppError, ErrorCode, KeyCheckMessages } from '@swap/contracts';
+import { AppError, ErrorCode, KeyCheckMessages, type KeySetEntry, type UsageOutcome } from '@swap/contracts';
 import { ServiceMetrics } from '@swap/observability';
 import type { FastifyRequest } from 'fastify';
 import { Counter } from 'prom-client';
 import { KEYED_ROUTE, type KeyedRouteOptions } from './keyed-route.decorator';
 import { KeySetCache, type KeyCheckOutcome } from './key-set-cache';
+import { UsageRecorder } from './usage-recorder';
 
 /** `x-api-key` in the mode of the route's family; see docs/architecture/key-sets.md#the-key-set-cache-and-the-modes. */
 @Injectable()
@@ -16,6 +17,7 @@ export class ApiKeyGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly keys: KeySetCache,
     metrics: ServiceMetrics,
+    @Optional() private readonly usage?: UsageRecorder,
   ) {
     this.checks = new Counter({
       name: 'api_key_checks_total',
@@ -33,24 +35,35 @@ export class ApiKeyGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (mode === 'off') {
       // A key presented still names its organisation: webhooks follow the swaps it submits.
-      const presented = request.headers['x-api-key'];
-      if (presented && request.context) {
-        const { outcome, entry } = this.keys.check(presented, route.scope);
-        if (entry && outcome !== 'suspended') request.context.orgId = entry.orgId;
-      }
+      const { outcome, entry } = this.keys.check(request.headers['x-api-key'], route.scope);
+      if (entry && outcome !== 'suspended' && request.context) request.context.orgId = entry.orgId;
+      this.countUsage(request, outcome, entry);
       return true;
     }
     const routeLabel = request.routeOptions.url ?? request.url;
     if (mode === undefined) {
       // Not even the mode is known yet: refuse rather than serve unchecked.
       this.checks.inc({ route: routeLabel, family: route.family, mode: 'unknown', outcome: 'unavailable', org: '' });
+      this.countUsage(request, 'unavailable');
       throw rejection('unavailable', route.scope);
     }
     const { outcome, entry } = this.keys.check(request.headers['x-api-key'], route.scope);
     if (entry && request.context) request.context.orgId = entry.orgId;
+    this.countUsage(request, outcome, entry);
     this.checks.inc({ route: routeLabel, family: route.family, mode, outcome, org: entry?.orgId ?? '' });
     if (mode === 'monitor' || outcome === 'ok') return true;
     throw rejection(outcome, route.scope);
+  }
+
+  /** In every mode, once the answer's status is known: docs/architecture/usage.md. */
+  private countUsage(request: FastifyRequest, outcome: KeyCheckOutcome, entry?: KeySetEntry): void {
+    const usage = this.usage;
+    if (!usage) return;
+    const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
+    const counted: UsageOutcome = outcome === 'ok' ? 'valid' : outcome;
+    const orgId = entry?.orgId ?? '';
+    const keyId = entry?.keyId ?? '';
+    request.responded = (statusCode) => usage.count(orgId, keyId, route, counted, statusCode);
   }
 }
 

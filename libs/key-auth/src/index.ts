@@ -9,3 +9,4 @@ export * from './key-set-schema';
 export * from './key-set-config';
 export * from './signed-key-set-feed';
 export * from './portal-key-set';
+export * from './usage-recorder';

@@ -102,10 +102,10 @@ const REQUESTS: { caller: User; responder: User; subjects: string[] }[] = [
       Subjects.relaySubmit,
     ],
   },
-  { caller: 'swap-gateway', responder: 'key-registry', subjects: [Subjects.keySetSnapshot] },
+  { caller: 'swap-gateway', responder: 'key-registry', subjects: [Subjects.keySetSnapshot, Subjects.usageRecord] },
   { caller: 'sponsorship-keys', responder: 'quote-builder', subjects: [Subjects.catalogSnapshot, Subjects.catalogSnapshotV2] },
   { caller: 'relay-tracker', responder: 'quote-builder', subjects: [Subjects.intentExecute, Subjects.intentSolverStatus] },
-  { caller: 'partner-portal-api', responder: 'key-registry', subjects: PORTAL_CALLS },
+  { caller: 'partner-portal-api', responder: 'key-registry', subjects: [...PORTAL_CALLS, Subjects.usageReport, Subjects.usageReadiness] },
   {
     caller: 'partner-portal-api',
     responder: 'relay-tracker',

@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     context?: RequestContextData;
     startedAt?: number;
+    /** Called with the status once answered (the API key guard counts usage with it). */
+    responded?: (statusCode: number) => void;
   }
 }
 
@@ -70,6 +72,7 @@ export function installHttpHooks(
     const seconds = (performance.now() - (request.startedAt ?? performance.now())) / 1000;
     const route = request.routeOptions.url ?? '<unmatched>';
     metrics.observeHttp(request.method, route, reply.statusCode, seconds);
+    request.responded?.(reply.statusCode);
     if (logger.isLevelEnabled('info')) {
       const fields = {
         method: request.method,

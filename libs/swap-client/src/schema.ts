@@ -1112,6 +1112,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/api/orgs/{orgId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Requests with the organisation’s keys per interval, route and key-check outcome, with totals and the error share (any member) */
+        get: operations["UsageController_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/orgs/{orgId}/usage/readiness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per route over the last 7 days: the share of the organisation’s requests that had the route’s scope and were not refused as suspended; ready to enforce at 99.9% (any member) */
+        get: operations["UsageController_readiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2527,6 +2561,113 @@ export interface components {
             from: string;
             to: string;
             fees: components["schemas"]["OrgFeeRowDto"][];
+        };
+        UsageTotalsDto: {
+            requests: number;
+            /** @description Answered 4xx, key refusals included */
+            clientErrors: number;
+            /** @description Answered 5xx */
+            serverErrors: number;
+            /**
+             * @description Requests per key-check outcome: valid, missing, invalid, scope, suspended, unavailable (a revoked key reads invalid)
+             * @example {
+             *       "valid": 118,
+             *       "missing": 0,
+             *       "invalid": 0,
+             *       "scope": 2,
+             *       "suspended": 0,
+             *       "unavailable": 0
+             *     }
+             */
+            outcomes: Record<string, never>;
+            /**
+             * @description Share of requests answered 4xx or 5xx (0 to 1)
+             * @example 0.0169
+             */
+            errorShare: number;
+        };
+        UsageRouteDto: {
+            requests: number;
+            /** @description Answered 4xx, key refusals included */
+            clientErrors: number;
+            /** @description Answered 5xx */
+            serverErrors: number;
+            /**
+             * @description Requests per key-check outcome: valid, missing, invalid, scope, suspended, unavailable (a revoked key reads invalid)
+             * @example {
+             *       "valid": 118,
+             *       "missing": 0,
+             *       "invalid": 0,
+             *       "scope": 2,
+             *       "suspended": 0,
+             *       "unavailable": 0
+             *     }
+             */
+            outcomes: Record<string, never>;
+            /** @example POST /v1/swaps/quote */
+            route: string;
+        };
+        UsagePointDto: {
+            requests: number;
+            /** @description Answered 4xx, key refusals included */
+            clientErrors: number;
+            /** @description Answered 5xx */
+            serverErrors: number;
+            /**
+             * @description Requests per key-check outcome: valid, missing, invalid, scope, suspended, unavailable (a revoked key reads invalid)
+             * @example {
+             *       "valid": 118,
+             *       "missing": 0,
+             *       "invalid": 0,
+             *       "scope": 2,
+             *       "suspended": 0,
+             *       "unavailable": 0
+             *     }
+             */
+            outcomes: Record<string, never>;
+            /**
+             * @description Start of the interval
+             * @example 2026-11-27T10:00:00.000Z
+             */
+            at: string;
+        };
+        OrgUsageReport: {
+            from: string;
+            to: string;
+            /** @enum {string} */
+            interval: "minute" | "hour" | "day";
+            keyId?: string;
+            totals: components["schemas"]["UsageTotalsDto"];
+            /** @description Per route, most requests first */
+            routes: components["schemas"]["UsageRouteDto"][];
+            /** @description One point per interval from from up to to, zero where nothing was counted */
+            series: components["schemas"]["UsagePointDto"][];
+        };
+        RouteReadinessDto: {
+            /** @example POST /v1/swaps/quote */
+            route: string;
+            /** @description Requests with one of the organisation’s keys in the window */
+            identified: number;
+            /** @description Of those, with the route’s scope and not refused as suspended */
+            valid: number;
+            /** @example 1 */
+            share: number;
+            /** @description The first such request kept (90 days) */
+            firstSeen: string;
+            /**
+             * @description ready: share at least 0.999 and traffic for the whole window; too-early: the share is met, traffic began within it
+             * @enum {string}
+             */
+            status: "ready" | "too-early" | "not-ready";
+        };
+        OrgReadinessReport: {
+            /** @description Seven days before to */
+            from: string;
+            to: string;
+            /** @example 0.999 */
+            threshold: number;
+            /** @description Routes the organisation’s keys were presented on in the window */
+            routes: components["schemas"]["RouteReadinessDto"][];
         };
     };
     responses: never;
@@ -6655,6 +6796,129 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["OrgFeesReport"];
                     "text/csv": components["schemas"]["OrgFeesReport"];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    UsageController_usage: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601, taken back to the start of its interval; default: an hour (minute), a day (hour) or 30 days (day) before to */
+                from?: string;
+                /** @description ISO 8601, excluded, taken on to the end of its interval; default now */
+                to?: string;
+                /** @description minute: the last 2 days, at most 24 h at once; hour: at most 31 days; day: at most 90 days */
+                interval?: "minute" | "hour" | "day";
+                /** @description One key’s requests only (a revoked key’s id still reads its history) */
+                keyId?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgUsageReport"];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Sign in first (no session, or it expired) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    UsageController_readiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgReadinessReport"];
                 };
             };
             /** @description A field or parameter that breaks a rule, named with the rule */

@@ -13,7 +13,13 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
   const url = ctx.benchDatabaseUrl;
 
   // Runs alternate between the two so that drift of this shared machine falls on both alike.
-  const ports = { quote: await unusedPort(), swap: await unusedPort(), quoteOff: await unusedPort(), swapOff: await unusedPort() };
+  const ports = {
+    quote: await unusedPort(),
+    swap: await unusedPort(),
+    uncounted: await unusedPort(),
+    quoteOff: await unusedPort(),
+    swapOff: await unusedPort(),
+  };
   const common = { DATABASE_URL: url, NATS_URL: ctx.natsUrl, HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' };
   const enforced = { ...common, NATS_SUBJECT_PREFIX: `bench-enforce-${Date.now()}` };
   const unkeyed = { ...common, NATS_SUBJECT_PREFIX: `bench-off-${Date.now()}` };
@@ -21,9 +27,15 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
   await ctx.startKeyRegistry(unkeyed, withDatabase(ctx.postgresUrl, 'swap_bench_keys_off'));
   await ctx.start('dist/apps/quote-builder/src/main.js', { ...enforced, PORT: String(ports.quote) });
   const enforcedProcess = await ctx.start('dist/apps/swap-gateway/src/main.js', { ...enforced, PORT: String(ports.swap) });
+  // The same, not counting usage: what counting costs is the difference (issue: at most 3% of its CPU).
+  const uncountedProcess = await ctx.start('dist/apps/swap-gateway/src/main.js', {
+    ...enforced,
+    PORT: String(ports.uncounted),
+    USAGE_COUNTING: 'false',
+  });
   await ctx.start('dist/apps/quote-builder/src/main.js', { ...unkeyed, PORT: String(ports.quoteOff) });
   const offProcess = await ctx.start('dist/apps/swap-gateway/src/main.js', { ...unkeyed, PORT: String(ports.swapOff) });
-  for (const port of [ports.quote, ports.swap, ports.quoteOff]) await ctx.waitForService(port);
+  for (const port of [ports.quote, ports.swap, ports.uncounted, ports.quoteOff]) await ctx.waitForService(port);
   await ctx.waitForService(ports.swapOff, '/healthz');
 
   const ops = async (method: string, path: string, body?: unknown) => {
@@ -96,12 +108,14 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
   const rounds = 7;
   const slice = Math.max(2, Math.round(ctx.duration / 2));
   type Run = Awaited<ReturnType<typeof run>>;
-  const results = { bare: [] as Run[], off: [] as Run[], enforce: [] as Run[] };
+  const results = { bare: [] as Run[], off: [] as Run[], enforce: [] as Run[], uncounted: [] as Run[] };
   await run(bare.port, 2);
+  await run(ports.uncounted, 2);
   for (let i = 0; i < rounds; i++) {
     results.bare.push(await run(bare.port, slice, bareProcess.pid));
     results.off.push(await run(ports.swapOff, slice, offProcess.pid));
     results.enforce.push(await run(ports.swap, slice, enforcedProcess.pid));
+    results.uncounted.push(await run(ports.uncounted, slice, uncountedProcess.pid));
   }
   const total = (rs: { rps: number }[]) => rs.reduce((sum, r) => sum + r.rps, 0) / rs.length;
   const worst = (rs: { p99: number }[]) => Math.max(...rs.map((r) => r.p99));
@@ -115,21 +129,25 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
   const reference = summary(results.bare);
   const off = summary(results.off);
   const enforce = summary(results.enforce);
+  const uncounted = summary(results.uncounted);
   // The median of paired ratios is the figure least moved by whatever else the machine does.
   const ratios = results.enforce.map((r, i) => r.rps / results.off[i].rps).sort((a, b) => a - b);
   const medianRatio = ratios[Math.floor(ratios.length / 2)];
   const cpu = (rs: { cpuPerRequest: number }[]) =>
     [...rs.map((r) => r.cpuPerRequest)].sort((a, b) => a - b)[Math.floor(rs.length / 2)] * 1e6;
+  const counting = results.enforce.map((r, i) => r.cpuPerRequest / results.uncounted[i].cpuPerRequest - 1).sort((a, b) => a - b);
+  const countingCost = counting[Math.floor(counting.length / 2)];
 
   ctx.print([
     '',
-    `key checks: POST /v1/swaps/intents/hash on swap-gateway, valid key sent (${ctx.connections} connections; ${rounds} alternating runs of ${slice} s per mode)`,
+    `key checks: POST /v1/swaps/intents/hash on swap-gateway, valid key sent (${ctx.connections} connections; ${rounds} alternating runs of ${slice} s per mode; uncounted: enforce with USAGE_COUNTING=false)`,
     `${'mode'.padEnd(12)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}`,
     ...(
       [
         ['bare server', reference],
         ['off', off],
         ['enforce', enforce],
+        ['uncounted', uncounted],
       ] as const
     ).map(
       ([m, r]) =>
@@ -138,6 +156,7 @@ export async function benchKeys(ctx: BenchContext & { natsUrl: string }): Promis
     `enforce keeps ${(medianRatio * 100).toFixed(1)}% of the off-mode throughput (median of ${rounds} paired runs; target >= 95%); mean over all runs ${((enforce.rps / off.rps) * 100).toFixed(1)}%`,
     `reference: the bare Node server answering the same body serves ${reference.rps.toFixed(0)} req/s; off keeps ${((off.rps / reference.rps) * 100).toFixed(1)}% of it, enforce ${((enforce.rps / reference.rps) * 100).toFixed(1)}%`,
     `swap-gateway CPU per request (median; steadier than throughput on a shared machine): off ${cpu(results.off).toFixed(0)} µs, enforce ${cpu(results.enforce).toFixed(0)} µs (bare server ${cpu(results.bare).toFixed(0)} µs)`,
+    `usage counting adds ${(countingCost * 100).toFixed(1)}% to swap-gateway's CPU per keyed request (median of ${rounds} same-run pairs, enforce counted ${cpu(results.enforce).toFixed(0)} µs vs uncounted ${cpu(results.uncounted).toFixed(0)} µs; target <= 3%)`,
     '',
   ]);
 }

@@ -2,6 +2,8 @@
 import { generateSigningKeysEnv } from '@swap/messaging';
 import { operatorHeaders } from './operator-headers';
 import { parseMetrics, type MetricSample } from './prometheus-text';
+import { readinessTable } from './readiness-table';
+import type { DeploymentReadiness } from '@swap/contracts';
 
 const env = {
   keyRegistry: process.env.KEY_REGISTRY_URL ?? 'http://127.0.0.1:3005',
@@ -27,6 +29,8 @@ const USAGE = `usage: npm run ops -- <command>
   keys narrow <keyId> <scope,...>    narrow a key's scopes (swaps:read, swaps:write)
   modes list                         enforcement mode per route family
   modes set <family> <mode>          off → monitor → enforce, or enforce → monitor
+  modes readiness                    per route, the last 7 days: the share of requests without a valid key,
+                                     and each organisation's share with the route's scope (ready at 99.9%)
   keyset show                        the key set's epoch and version, the signing key's id and public key
   keyset epoch [n]                   start a new epoch (after a restore key-registry did not notice)
   sponsoring list                    sponsoring keys
@@ -125,6 +129,8 @@ async function run(args: string[]): Promise<unknown> {
       return call(env.keyRegistry, 'PUT', `/ops/keys/${need(a, '<keyId>')}/scopes`, { scopes: need(b, '<scope,...>').split(',') });
     case 'modes list':
       return call(env.keyRegistry, 'GET', '/ops/enforcement-modes');
+    case 'modes readiness':
+      return readinessTable((await call(env.keyRegistry, 'GET', '/ops/enforcement-modes/readiness')) as DeploymentReadiness);
     case 'modes set':
       return call(env.keyRegistry, 'PUT', `/ops/enforcement-modes/${need(a, '<family>')}`, { mode: need(b, '<mode>') });
     case 'keyset show':

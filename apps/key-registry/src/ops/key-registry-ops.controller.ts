@@ -18,6 +18,7 @@ import { ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max,
 import type { FastifyRequest } from 'fastify';
 import { KeySetPublisher } from '../keyset/key-set-publisher';
 import { KeyRegistryService } from '../registry/key-registry.service';
+import { UsageStore } from '../usage/usage-store';
 
 class OrganisationBody {
   @OrganisationNameField()
@@ -63,6 +64,7 @@ export class KeyRegistryOpsController {
   constructor(
     private readonly registry: KeyRegistryService,
     private readonly publisher: KeySetPublisher,
+    private readonly usage: UsageStore,
   ) {}
 
   @Get('organisations')
@@ -113,6 +115,12 @@ export class KeyRegistryOpsController {
   @Get('enforcement-modes')
   modes() {
     return this.registry.listModes();
+  }
+
+  /** Both sides of enforcement readiness over the last 7 days: docs/operators/operator-access.md#enforcement-readiness. */
+  @Get('enforcement-modes/readiness')
+  readiness() {
+    return this.usage.deploymentReadiness();
   }
 
   @Put('enforcement-modes/:family')

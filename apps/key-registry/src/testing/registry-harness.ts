@@ -71,6 +71,10 @@ export class RegistryHarness {
     return (await this.handle.pool.query(text, params)).rows;
   }
 
+  get pool(): pg.Pool {
+    return this.handle.pool;
+  }
+
   /** A connection of its own (for a transaction the test holds open); release it when done. */
   connection(): Promise<pg.PoolClient> {
     return this.handle.pool.connect();

@@ -4,6 +4,7 @@ import {
   Subjects,
   type ApiKeyView,
   type Organisation,
+  READINESS_THRESHOLD,
   type RpcReply,
   type RpcRequest,
   type RpcSubject,
@@ -58,6 +59,14 @@ export const FEE_ROWS = [
   },
 ];
 
+const NO_USAGE = {
+  requests: 0,
+  clientErrors: 0,
+  serverErrors: 0,
+  errorShare: 0,
+  outcomes: { valid: 0, missing: 0, invalid: 0, scope: 0, suspended: 0, unavailable: 0 },
+};
+
 export class KeyRegistryStandIn {
   readonly received: RegistryRequest[] = [];
   readonly organisations = new Map<string, Organisation>();
@@ -85,6 +94,9 @@ export class KeyRegistryStandIn {
     // relay-tracker's reads of an organisation's swaps: none kept here (relay-tracker's own spec fills them).
     standIn.answer(Subjects.orgSwapList, () => ({ swaps: [] }));
     standIn.answer(Subjects.orgSwapFees, () => ({ fees: FEE_ROWS }));
+    // key-registry's usage reads: nothing counted (key-registry's own spec counts).
+    standIn.answer(Subjects.usageReport, ({ from, to, interval }) => ({ from, to, interval, totals: NO_USAGE, routes: [], series: [] }));
+    standIn.answer(Subjects.usageReadiness, () => ({ from: '', to: '', threshold: READINESS_THRESHOLD, routes: [] }));
     standIn.answer(Subjects.orgSwapGet, ({ txHash, srcChainKey }) => {
       throw new AppError(
         404,

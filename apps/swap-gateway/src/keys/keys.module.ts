@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { Events } from '@swap/contracts';
+import { Events, Subjects } from '@swap/contracts';
 import { KeyAuthModule, keySetEventsController, portalKeySetFeed } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
 import type { Logger } from '@swap/observability';
 import { CACHE, LOGGER, type Cache } from '@swap/service-kit';
 import { SwapGatewayConfig } from '../swap-gateway.config';
 
-/** The last good key set is kept in the shared cache for a restart while key-registry is down. */
+/** The last good key set is kept in the shared cache for a restart while key-registry is down; usage goes to key-registry in batches. */
 @Module({
   imports: [
     KeyAuthModule.register({
@@ -23,6 +23,14 @@ import { SwapGatewayConfig } from '../swap-gateway.config';
         }),
         refreshMs: config.KEYSET_REFRESH_MS,
       }),
+      usage: (messaging: MessagingClient, config: SwapGatewayConfig) =>
+        config.USAGE_COUNTING === 'true'
+          ? {
+              flushMs: config.USAGE_FLUSH_MS,
+              maxPendingRows: config.USAGE_MAX_PENDING_ROWS,
+              send: (batch) => messaging.request(Subjects.usageRecord, batch, { timeoutMs: config.RPC_TIMEOUT_MS }),
+            }
+          : undefined,
     }),
   ],
   controllers: [keySetEventsController(Events.keySetChanged)],

@@ -1,0 +1,94 @@
+/** What a key check found, as the portal counts it: a revoked key is deleted, so it reads `invalid`. */
+export const UsageOutcomes = ['valid', 'missing', 'invalid', 'scope', 'suspended', 'unavailable'] as const;
+export type UsageOutcome = (typeof UsageOutcomes)[number];
+
+export const UsageIntervals = ['minute', 'hour', 'day'] as const;
+export type UsageInterval = (typeof UsageIntervals)[number];
+
+/** Minute rows are rolled up to hours after this; hours are kept for USAGE_RETENTION_DAYS. */
+export const USAGE_MINUTES_KEPT_MS = 2 * 24 * 3_600_000;
+export const USAGE_RETENTION_DAYS = 90;
+/** Readiness: the share of an organisation's identified requests that had their scope, over this window. */
+export const READINESS_WINDOW_DAYS = 7;
+export const READINESS_THRESHOLD = 0.999;
+
+/**
+ * Requests on keyed routes in one minute, for one organisation, key, route and outcome;
+ * `orgId` and `keyId` empty when no key identified one (none, or an invalid one).
+ */
+export interface UsageRow {
+  minute: string;
+  orgId: string;
+  keyId: string;
+  /** `METHOD /path` as routed, e.g. `POST /v1/swaps/quote`. */
+  route: string;
+  outcome: UsageOutcome;
+  requests: number;
+  /** Answered 4xx (a refused key included) and 5xx. */
+  clientErrors: number;
+  serverErrors: number;
+}
+
+/** One swap-gateway replica's counts since its last batch; `batchId` makes a resent batch count once. */
+export interface UsageBatch {
+  batchId: string;
+  rows: UsageRow[];
+}
+
+export interface UsageCounts {
+  requests: number;
+  clientErrors: number;
+  serverErrors: number;
+  outcomes: Record<UsageOutcome, number>;
+}
+
+export interface UsageReport {
+  from: string;
+  to: string;
+  interval: UsageInterval;
+  keyId?: string;
+  /** Every counted request; `errorShare` is the share answered 4xx or 5xx. */
+  totals: UsageCounts & { errorShare: number };
+  routes: (UsageCounts & { route: string })[];
+  /** One point per interval from `from` up to `to`, zero where nothing was counted. */
+  series: (UsageCounts & { at: string })[];
+}
+
+/**
+ * `ready`: at least READINESS_THRESHOLD of the organisation's identified requests on the route over
+ * READINESS_WINDOW_DAYS had the route's scope and were not refused as suspended, and its first one is
+ * that old; `too-early`: the share is met but traffic began later; `not-ready`: below the share.
+ */
+export type ReadinessStatus = 'ready' | 'too-early' | 'not-ready';
+
+export interface OrgRouteReadiness {
+  route: string;
+  identified: number;
+  valid: number;
+  share: number;
+  firstSeen: string;
+  status: ReadinessStatus;
+}
+
+export interface OrgReadiness {
+  from: string;
+  to: string;
+  threshold: number;
+  routes: OrgRouteReadiness[];
+}
+
+/** The deployment's side: per route, the share of all requests that carried no key or an invalid one. */
+export interface DeploymentRouteReadiness {
+  route: string;
+  requests: number;
+  unidentified: number;
+  unidentifiedShare: number;
+}
+
+export interface DeploymentReadiness {
+  from: string;
+  to: string;
+  threshold: number;
+  routes: DeploymentRouteReadiness[];
+  organisations: ({ orgId: string } & Pick<OrgReadiness, 'routes'>)[];
+}

@@ -1,0 +1,143 @@
+import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import type { Constructor } from '@swap/config';
+import { AppError, type UsageBatch, type UsageOutcome, type UsageRow } from '@swap/contracts';
+import type { Logger, ServiceMetrics } from '@swap/observability';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, Max, Min } from 'class-validator';
+import { randomUUID } from 'node:crypto';
+import { Counter, Gauge } from 'prom-client';
+
+/** key-registry refuses larger batches. */
+export const USAGE_BATCH_ROWS = 5_000;
+
+export function WithUsageCounting<B extends Constructor>(Base: B) {
+  class UsageCountingConfig extends Base {
+    /** At most this long before a partner sees its requests in the portal. */
+    @Type(() => Number)
+    @Min(100)
+    @Max(10_000, { message: 'USAGE_FLUSH_MS must be at most 10000 (a partner sees its traffic within 10 s)' })
+    @IsInt()
+    USAGE_FLUSH_MS = 5_000;
+
+    /** Rows held while key-registry cannot take them; beyond, new ones are dropped (usage_rows_dropped_total). */
+    @Type(() => Number)
+    @Min(1_000)
+    @Max(10_000_000)
+    @IsInt()
+    USAGE_MAX_PENDING_ROWS = 200_000;
+
+    /** `false` only to measure what counting costs (npm run bench -- keys). */
+    @IsIn(['true', 'false'], { message: 'USAGE_COUNTING must be true or false' })
+    USAGE_COUNTING: 'true' | 'false' = 'true';
+  }
+  return UsageCountingConfig;
+}
+
+export interface UsageRecorderOptions {
+  flushMs: number;
+  maxPendingRows: number;
+  send: (batch: UsageBatch) => Promise<unknown>;
+  logger: Logger;
+  metrics?: ServiceMetrics;
+}
+
+interface Pending extends Omit<UsageRow, 'minute'> {
+  minute: number;
+}
+
+/**
+ * Counts keyed requests per minute, organisation, key, route and outcome in memory; batches go
+ * to key-registry every flushMs, off the request path. A batch whose reply is lost is sent again
+ * as it was (same batchId: counted once); see docs/architecture/usage.md.
+ */
+export class UsageRecorder implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private rows = new Map<string, Pending>();
+  private unsent: UsageBatch[] = [];
+  private unsentRows = 0;
+  private timer?: NodeJS.Timeout;
+  private flushing?: Promise<void>;
+  private readonly dropped?: Counter;
+  private readonly failures?: Counter;
+  private readonly pending?: Gauge;
+
+  constructor(private readonly options: UsageRecorderOptions) {
+    if (options.metrics) {
+      const registers = [options.metrics.registry];
+      this.dropped = new Counter({
+        name: 'usage_rows_dropped_total',
+        help: 'Usage counts dropped: key-registry unreachable with USAGE_MAX_PENDING_ROWS held, or a batch it refused',
+        registers,
+      });
+      this.failures = new Counter({
+        name: 'usage_flush_failures_total',
+        help: 'Usage batches key-registry did not take (sent again)',
+        registers,
+      });
+      this.pending = new Gauge({
+        name: 'usage_rows_pending',
+        help: 'Usage rows held for the next batch',
+        registers,
+        collect: () => this.pending?.set(this.rows.size + this.unsentRows),
+      });
+    }
+  }
+
+  count(orgId: string, keyId: string, route: string, outcome: UsageOutcome, statusCode: number, now = Date.now()): void {
+    const minute = now - (now % 60_000);
+    const id = `${minute}\n${orgId}\n${keyId}\n${route}\n${outcome}`;
+    let row = this.rows.get(id);
+    if (!row) {
+      if (this.rows.size + this.unsentRows >= this.options.maxPendingRows) {
+        this.dropped?.inc();
+        return;
+      }
+      row = { minute, orgId, keyId, route, outcome, requests: 0, clientErrors: 0, serverErrors: 0 };
+      this.rows.set(id, row);
+    }
+    row.requests++;
+    if (statusCode >= 500) row.serverErrors++;
+    else if (statusCode >= 400) row.clientErrors++;
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.flush(), this.options.flushMs);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  /** One at a time; batches not taken wait for the next. */
+  flush(): Promise<void> {
+    this.flushing ??= this.sendAll().finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  private async sendAll(): Promise<void> {
+    const rows = [...this.rows.values()];
+    this.rows = new Map();
+    for (let i = 0; i < rows.length; i += USAGE_BATCH_ROWS) {
+      const batch = rows.slice(i, i + USAGE_BATCH_ROWS).map((r) => ({ ...r, minute: new Date(r.minute).toISOString() }));
+      this.unsent.push({ batchId: randomUUID(), rows: batch });
+      this.unsentRows += batch.length;
+    }
+    while (this.unsent.length > 0) {
+      const batch = this.unsent[0];
+      try {
+        await this.options.send(batch);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.getStatus() >= 500) {
+          this.failures?.inc();
+          this.options.logger.warn({ err: error, held: this.unsentRows }, 'usage batch not taken; sending it again later');
+          return;
+        }
+        this.dropped?.inc(batch.rows.length);
+        this.options.logger.error({ err: error, rows: batch.rows.length }, 'usage batch refused by key-registry; dropped');
+      }
+      this.unsent.shift();
+      this.unsentRows -= batch.rows.length;
+    }
+  }
+}
