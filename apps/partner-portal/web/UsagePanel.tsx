@@ -63,7 +63,7 @@ export function UsagePanel({ membership }: { membership: Membership }) {
       <div className="bar">
         <h2 id="usage-title">Usage of {membership.orgName}</h2>
         <button type="button" className="secondary" onClick={() => void load()}>
-          Refresh
+          Refresh usage
         </button>
       </div>
       <p className="hint">
@@ -156,36 +156,45 @@ export function UsagePanel({ membership }: { membership: Membership }) {
       <p className="hint">
         Per route over the last 7 days: the share of this organisation&apos;s requests that had the key scope the route needs and were not
         refused as suspended. At {(readiness?.threshold ?? 0.999) * 100}% for 7 days, switching the route to enforce refuses none of them.
+        An operator sets each route&apos;s mode: off (keys not checked), monitor (checked, never refused) or enforce.
       </p>
-      {readiness && readiness.routes.length === 0 && (
-        <p data-testid="no-readiness">No requests with this organisation&apos;s keys in the last 7 days.</p>
-      )}
-      {readiness && readiness.routes.length > 0 && (
+      {readiness && (
         <table aria-label="Enforcement readiness per route">
           <thead>
             <tr>
               <th scope="col">Route</th>
+              <th scope="col">Mode now</th>
               <th scope="col">Requests</th>
               <th scope="col">With scope</th>
-              <th scope="col">Status</th>
+              <th scope="col">Readiness</th>
             </tr>
           </thead>
           <tbody>
-            {readiness.routes.map((r) => (
-              <tr key={r.route}>
-                <td>
-                  <code>{r.route}</code>
-                </td>
-                <td>{r.identified}</td>
-                <td>{percent(r.share)}</td>
-                <td>
-                  <span className={`badge ${r.status}`} title={r.status === 'too-early' ? `Traffic since ${r.firstSeen}` : undefined}>
-                    {STATUS[r.status]}
-                  </span>
-                  {r.status === 'too-early' && <span className="hint"> since {new Date(r.firstSeen).toLocaleDateString()}</span>}
-                </td>
-              </tr>
-            ))}
+            {readiness.modes.map(({ route, mode }) => {
+              const r = readiness.routes.find((x) => x.route === route);
+              return (
+                <tr key={route}>
+                  <td>
+                    <code>{route}</code>
+                  </td>
+                  <td>
+                    <span className={`badge mode-${mode}`}>{mode}</span>
+                  </td>
+                  <td>{r?.identified ?? 0}</td>
+                  <td>{r ? percent(r.share) : '–'}</td>
+                  <td>
+                    {r ? (
+                      <>
+                        <span className={`badge ${r.status}`}>{STATUS[r.status]}</span>
+                        {r.status === 'too-early' && <span className="hint"> since {new Date(r.firstSeen).toLocaleDateString()}</span>}
+                      </>
+                    ) : (
+                      <span className="hint">No requests with this organisation&apos;s keys</span>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       )}

@@ -135,7 +135,7 @@ describe('API keys across the services', () => {
     const { stdout } = await run(process.execPath, ['dist/tools/ops/src/main.js', 'modes', 'readiness'], {
       env: { ...process.env, KEY_REGISTRY_URL: stack.url('key-registry'), OPS_TOKEN: `tester:${TESTER_TOKEN}` },
     });
-    expect(stdout).toMatch(new RegExp(`^POST /v1/swaps/intents/hash +${after.requests} +${after.unidentified} `, 'm'));
+    expect(stdout).toMatch(new RegExp(`^POST /v1/swaps/intents/hash +off +${after.requests} +${after.unidentified} `, 'm'));
     expect(stdout).toMatch(new RegExp(`^${counted} +POST /v1/swaps/intents/hash +3 +100\\.00% too-early$`, 'm'));
     expect(stdout).toMatch(new RegExp(`^${counted} +POST /v1/swaps/submit-tx +1 +0\\.00% not-ready$`, 'm'));
   });
@@ -167,6 +167,36 @@ describe('API keys across the services', () => {
       /api_key_checks_total\{route="\/v1\/swaps\/intents\/hash",family="swaps",mode="monitor",outcome="invalid",org="",service="swap-gateway"\} 1/,
     );
     expect(metrics).toContain(`outcome="ok",org="${orgId}"`);
+  });
+
+  it('a route of its own: enforced while its family monitors, through the signed key set, then back to the family', async () => {
+    const HASH = 'POST /v1/swaps/intents/hash';
+    const set = await stack.ops('key-registry', 'PUT', '/ops/route-modes', { route: HASH, mode: 'enforce' });
+    expect(set).toEqual({
+      status: 200,
+      body: expect.objectContaining({
+        route: HASH,
+        mode: 'enforce',
+        familyMode: 'monitor',
+        override: expect.objectContaining({ mode: 'enforce' }),
+      }),
+    });
+    await eventually(() => cache().modeOf('swaps', HASH) === 'enforce', 2_000);
+    expect(await rejection(await read())).toEqual({ status: 401, message: KeyCheckMessages.missing });
+    expect((await read(key)).status).toBe(200);
+    expect((await write()).status).toBe(200); // submit-tx follows the family: monitor
+    const illegal = await stack.ops('key-registry', 'PUT', '/ops/route-modes', { route: 'POST /v1/swaps/quote', mode: 'off' });
+    expect(illegal).toMatchObject({ status: 409, body: { code: 'ILLEGAL_MODE_MOVE' } });
+    const unknown = await stack.ops('key-registry', 'PUT', '/ops/route-modes', { route: 'GET /v1/swaps/tokens', mode: 'monitor' });
+    expect(unknown).toMatchObject({ status: 400, body: { details: [expect.objectContaining({ field: 'route' })] } });
+    const listed = await stack.ops('key-registry', 'GET', '/ops/route-modes');
+    expect(listed.body.filter((r: { override?: unknown }) => r.override).map((r: { route: string }) => r.route)).toEqual([HASH]);
+    const { stdout } = await run(process.execPath, ['dist/tools/ops/src/main.js', 'modes', 'clear-route', HASH], {
+      env: { ...process.env, KEY_REGISTRY_URL: stack.url('key-registry'), OPS_TOKEN: `tester:${TESTER_TOKEN}` },
+    });
+    expect(JSON.parse(stdout)).toEqual({ route: HASH, family: 'swaps', mode: 'monitor', familyMode: 'monitor' });
+    await eventually(() => cache().modeOf('swaps', HASH) === 'monitor', 2_000);
+    expect((await read()).status).toBe(200);
   });
 
   it('enforce: rejects with the exact messages of the spec, before the handler runs', async () => {

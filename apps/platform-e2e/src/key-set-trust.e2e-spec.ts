@@ -111,6 +111,7 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
         issuedAt: now,
         keys: [entry],
         modes: modesOff,
+        routeModes: {},
       };
       const forgedChange = fake.sign({
         kind: 'portal-keyset.change',
@@ -121,6 +122,7 @@ describe('key sets that cannot be forged or rolled back from the bus', () => {
         upserts: [entry],
         removals: [hashKey(key)],
         modes: modesOff,
+        routeModes: {},
       });
 
       // Change events, on today's subject and on the one before signing.

@@ -87,7 +87,7 @@ describe('partner portal UI in chromium, on the embedded default', () => {
     const expected = validHashes + submits;
     await eventually(
       async () => {
-        await panel.getByRole('button', { name: 'Refresh' }).click();
+        await panel.getByRole('button', { name: 'Refresh usage' }).click();
         return (await panel.getByTestId('usage-requests').textContent()) === String(expected);
       },
       10_000,
@@ -103,7 +103,10 @@ describe('partner portal UI in chromium, on the embedded default', () => {
     expect(await routes.getByRole('row').count()).toBe(3);
     await routes.getByRole('row', { name: new RegExp(`^${HASH} ${validHashes} 0%`) }).waitFor();
     const readiness = panel.getByRole('table', { name: 'Enforcement readiness per route' });
-    await readiness.getByRole('row', { name: /POST \/v1\/swaps\/intents\/hash .* Ready to enforce/ }).waitFor();
+    // Every keyed route with its mode now (swaps enforced here), readiness where the organisation's keys were used.
+    expect(await readiness.getByRole('row').count()).toBe(14);
+    await readiness.getByRole('row', { name: /POST \/v1\/swaps\/intents\/hash enforce .* Ready to enforce/ }).waitFor();
+    await readiness.getByRole('row', { name: /POST \/v1\/swaps\/quote enforce 0 – No requests/ }).waitFor();
     await readiness.getByRole('row', { name: /POST \/v1\/swaps\/submit-tx .* Too early/ }).waitFor();
     await shot(page, 'usage');
   };
@@ -253,7 +256,7 @@ describe('partner portal UI in chromium, on the embedded default', () => {
     await member.getByRole('button', { name: 'Accept invitation' }).click();
     await member.getByRole('heading', { name: 'API keys of Acme Wallet' }).waitFor();
     await member.getByText('You are a member: you can see the keys').waitFor();
-    await member.getByText('staging').waitFor();
+    await member.getByRole('cell', { name: 'staging', exact: true }).waitFor();
     expect(await member.getByRole('button', { name: 'Create key' }).count()).toBe(0);
     expect(await member.getByRole('button', { name: /^Revoke key/ }).count()).toBe(0);
     expect(await member.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);

@@ -1,6 +1,6 @@
 import type { ApiKeyView, EnforcementMode, Organisation, RouteFamily } from './domain/api-key';
 import type { OrgReadiness, UsageBatch, UsageInterval, UsageReport } from './domain/usage';
-import type { PortalKeySetChange, PortalKeySetSnapshot, SignedKeySet, SignedPayload } from './domain/key-set';
+import type { PortalKeySetChange, PortalKeySetSnapshot, SignedKeySet, SignedPayload, V2 } from './domain/key-set';
 import type {
   AllowanceCheckResponse,
   ApproveResponse,
@@ -83,7 +83,10 @@ export const Subjects = {
   keyCreate: 'key-registry.keys.create.v1',
   keyList: 'key-registry.keys.list.v1',
   keyRevoke: 'key-registry.keys.revoke.v1',
-  keySetSnapshot: 'key-registry.keyset.snapshot.v2',
+  /** v3 carries per-route modes (routeModes). */
+  keySetSnapshot: 'key-registry.keyset.snapshot.v3',
+  /** v2, without routeModes: answered beside v3 for one release (the previous release's replicas ask it); remove in the next. */
+  keySetSnapshotV2: 'key-registry.keyset.snapshot.v2',
   usageRecord: 'key-registry.usage.record.v1',
   usageReport: 'key-registry.usage.report.v1',
   usageReadiness: 'key-registry.usage.readiness.v1',
@@ -162,6 +165,7 @@ export interface RpcContract {
   [Subjects.keyList]: { request: { orgId: string }; reply: ApiKeyView[] };
   [Subjects.keyRevoke]: { request: { orgId: string; keyId: string } & Actor; reply: { revoked: string } };
   [Subjects.keySetSnapshot]: { request: Record<string, never>; reply: SignedKeySet<PortalKeySetSnapshot> };
+  [Subjects.keySetSnapshotV2]: { request: Record<string, never>; reply: SignedKeySet<V2<PortalKeySetSnapshot>> };
   /** From swap-gateway: written once per batchId. */
   [Subjects.usageRecord]: { request: UsageBatch; reply: { rows: number; duplicate: boolean } };
   [Subjects.usageReport]: {
@@ -177,7 +181,9 @@ export type RpcReply<S extends RpcSubject> = RpcContract[S]['reply'];
 export type ReplyOf<N extends keyof typeof Subjects> = Promise<RpcReply<(typeof Subjects)[N]>>;
 
 export const Events = {
-  keySetChanged: 'key-registry.keyset.changed.v2',
+  keySetChanged: 'key-registry.keyset.changed.v3',
+  /** v2, without routeModes: sent beside v3 for one release; remove in the next. */
+  keySetChangedV2: 'key-registry.keyset.changed.v2',
   sponsoringKeySetChanged: 'sponsorship-keys.keyset.changed.v1',
   solverChanged: 'quote-builder.solvers.changed.v1',
   executionPosted: 'quote-builder.executions.posted.v1',
@@ -195,6 +201,7 @@ export const Events = {
 export interface EventContract {
   /** Signed by key-registry; a service verifies it before applying anything. */
   [Events.keySetChanged]: SignedKeySet<PortalKeySetChange>;
+  [Events.keySetChangedV2]: SignedKeySet<V2<PortalKeySetChange>>;
   /** A hint only: sponsorship-keys reloads its set from its own database, never from the bus. */
   [Events.sponsoringKeySetChanged]: { version: number };
   [Events.solverChanged]: { solverId: string; status: 'active' | 'suspended' | 'removed' };

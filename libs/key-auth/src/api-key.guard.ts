@@ -8,7 +8,7 @@ import { KEYED_ROUTE, type KeyedRouteOptions } from './keyed-route.decorator';
 import { KeySetCache, type KeyCheckOutcome } from './key-set-cache';
 import { UsageRecorder } from './usage-recorder';
 
-/** `x-api-key` in the mode of the route's family; see docs/architecture/key-sets.md#the-key-set-cache-and-the-modes. */
+/** `x-api-key` in the route's mode (its own, else its family's); see docs/architecture/key-sets.md#the-key-set-cache-and-the-modes. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   private readonly checks: Counter<'route' | 'family' | 'mode' | 'outcome' | 'org'>;
@@ -31,35 +31,35 @@ export class ApiKeyGuard implements CanActivate {
     if (context.getType() !== 'http') return true;
     const route = this.reflector.get<KeyedRouteOptions | undefined>(KEYED_ROUTE, context.getHandler());
     if (!route) return true;
-    const mode = this.keys.modeOf(route.family);
     const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const routeId = `${request.method} ${request.routeOptions.url ?? request.url}`;
+    const mode = this.keys.modeOf(route.family, routeId);
     if (mode === 'off') {
       // A key presented still names its organisation: webhooks follow the swaps it submits.
       const { outcome, entry } = this.keys.check(request.headers['x-api-key'], route.scope);
       if (entry && outcome !== 'suspended' && request.context) request.context.orgId = entry.orgId;
-      this.countUsage(request, outcome, entry);
+      this.countUsage(request, routeId, outcome, entry);
       return true;
     }
     const routeLabel = request.routeOptions.url ?? request.url;
     if (mode === undefined) {
       // Not even the mode is known yet: refuse rather than serve unchecked.
       this.checks.inc({ route: routeLabel, family: route.family, mode: 'unknown', outcome: 'unavailable', org: '' });
-      this.countUsage(request, 'unavailable');
+      this.countUsage(request, routeId, 'unavailable');
       throw rejection('unavailable', route.scope);
     }
     const { outcome, entry } = this.keys.check(request.headers['x-api-key'], route.scope);
     if (entry && request.context) request.context.orgId = entry.orgId;
-    this.countUsage(request, outcome, entry);
+    this.countUsage(request, routeId, outcome, entry);
     this.checks.inc({ route: routeLabel, family: route.family, mode, outcome, org: entry?.orgId ?? '' });
     if (mode === 'monitor' || outcome === 'ok') return true;
     throw rejection(outcome, route.scope);
   }
 
   /** In every mode, once the answer's status is known: docs/architecture/usage.md. */
-  private countUsage(request: FastifyRequest, outcome: KeyCheckOutcome, entry?: KeySetEntry): void {
+  private countUsage(request: FastifyRequest, route: string, outcome: KeyCheckOutcome, entry?: KeySetEntry): void {
     const usage = this.usage;
     if (!usage) return;
-    const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
     const counted: UsageOutcome = outcome === 'ok' ? 'valid' : outcome;
     const orgId = entry?.orgId ?? '';
     const keyId = entry?.keyId ?? '';

@@ -34,6 +34,24 @@ describe('KeySetCache', () => {
     expect(cache.modeOf('swaps')).toBe('monitor');
   });
 
+  it('gives a route its own mode over its family’s, from a set and from a change; fixed modes win', async () => {
+    const cache = new KeySetCache({
+      name: 'test',
+      source: { ordering: 'newer-only', pull: async () => undefined },
+      refreshMs: 60_000,
+      logger,
+    });
+    cache.offer({ epoch: 1, version: 1, keys: [], modes: { swaps: 'monitor' }, routeModes: { 'POST /v1/swaps/quote': 'enforce' } });
+    expect(cache.modeOf('swaps', 'POST /v1/swaps/quote')).toBe('enforce');
+    expect(cache.modeOf('swaps', 'POST /v1/swaps/submit-tx')).toBe('monitor');
+    expect(cache.modeOf('swaps')).toBe('monitor');
+    cache.offerChange({ epoch: 1, version: 2, extends: 1, upserts: [], removals: [], modes: { swaps: 'monitor' }, routeModes: {} });
+    expect(cache.modeOf('swaps', 'POST /v1/swaps/quote')).toBe('monitor');
+    const sponsoring = cacheWith(async () => ({ version: 1, keys: [], modes: {} }), { sponsorships: 'enforce' });
+    await sponsoring.refresh();
+    expect(sponsoring.modeOf('sponsorships', 'POST /v1/sponsorships/requests')).toBe('enforce');
+  });
+
   it('knows no mode and answers unavailable until a set has loaded (fail closed, never off)', async () => {
     const cache = cacheWith(() => Promise.reject(new Error('no responders')));
     expect(await cache.refresh()).toBe(false);

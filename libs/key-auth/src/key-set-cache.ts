@@ -1,5 +1,13 @@
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
-import type { EnforcementMode, KeySetEntry, KeySetHead, KeySetSnapshot, PortalKeySetChange, RouteFamily } from '@swap/contracts';
+import type {
+  EnforcementMode,
+  KeySetEntry,
+  KeySetHead,
+  KeySetSnapshot,
+  PortalKeySetChange,
+  RouteFamily,
+  RouteModes,
+} from '@swap/contracts';
 import type { Logger, ServiceMetrics } from '@swap/observability';
 import { Counter, Gauge } from 'prom-client';
 import { hashKey } from './key-format';
@@ -7,9 +15,12 @@ import { SignatureRefused } from '@swap/messaging';
 
 export type KeyCheckOutcome = 'ok' | 'missing' | 'invalid' | 'suspended' | 'scope' | 'unavailable';
 
-export type VersionedKeySet = KeySetHead & KeySetSnapshot;
+/** `routeModes`: the portal key set's per-route modes (sponsoring keys have none). */
+export type VersionedKeySet = KeySetHead & KeySetSnapshot & { routeModes?: RouteModes };
 
-export type KeySetDelta = KeySetHead & Pick<PortalKeySetChange, 'extends' | 'upserts' | 'removals'> & Pick<KeySetSnapshot, 'modes'>;
+export type KeySetDelta = KeySetHead &
+  Pick<PortalKeySetChange, 'extends' | 'upserts' | 'removals' | 'routeModes'> &
+  Pick<KeySetSnapshot, 'modes'>;
 
 export type OfferOutcome = 'applied' | 'same' | 'older';
 /** `ahead`: a snapshot is needed to get there. */
@@ -39,6 +50,7 @@ export interface KeySetCacheOptions {
 export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly entries = new Map<string, KeySetEntry>();
   private modes: Partial<Record<RouteFamily, EnforcementMode>> = {};
+  private routeModes: RouteModes = {};
   private held?: { epoch: number; version: number };
   private timer?: NodeJS.Timeout;
   private refreshing?: Promise<boolean>;
@@ -166,6 +178,7 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     this.entries.clear();
     for (const key of set.keys) this.entries.set(key.hash, key);
     this.modes = { ...set.modes };
+    this.routeModes = { ...set.routeModes };
     const first = !this.held;
     this.held = { epoch: set.epoch, version: set.version };
     if (first)
@@ -184,6 +197,7 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     for (const hash of change.removals) this.entries.delete(hash);
     for (const key of change.upserts) this.entries.set(key.hash, key);
     this.modes = { ...change.modes };
+    this.routeModes = { ...change.routeModes };
     this.held = { epoch: change.epoch, version: change.version };
     this.report();
     return 'applied';
@@ -195,9 +209,12 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     this.epochGauge?.set({ registry: this.options.name }, this.epoch);
   }
 
-  /** Undefined while unknown: no set held yet, or the set does not name the family. */
-  modeOf(family: RouteFamily): EnforcementMode | undefined {
-    return this.options.fixedModes?.[family] ?? (this.held ? this.modes[family] : undefined);
+  /** The route's own mode (`METHOD /path`), else its family's; undefined while unknown: no set held yet, or the set does not name the family. */
+  modeOf(family: RouteFamily, route?: string): EnforcementMode | undefined {
+    const fixed = this.options.fixedModes?.[family];
+    if (fixed) return fixed;
+    if (!this.held) return undefined;
+    return (route !== undefined ? this.routeModes[route] : undefined) ?? this.modes[family];
   }
 
   check(presented: string | string[] | undefined, scope?: string): { outcome: KeyCheckOutcome; entry?: KeySetEntry } {

@@ -1,11 +1,14 @@
 import {
   EnforcementModes,
+  KEYED_ROUTES,
   RouteFamilies,
   Scopes,
   type KeySetEntry,
   type PortalKeySetChange,
   type PortalKeySetSnapshot,
   type PortalModes,
+  type RouteModes,
+  type V2,
 } from '@swap/contracts';
 import { SignatureRefused } from '@swap/messaging';
 
@@ -105,8 +108,26 @@ function modes(value: unknown, path: string): PortalModes {
   return Object.fromEntries(RouteFamilies.map((family) => [family, f[family]])) as PortalModes;
 }
 
-export function portalKeySetSnapshotOf(payload: unknown): PortalKeySetSnapshot {
-  const f = object(payload, 'snapshot', ['kind', 'epoch', 'version', 'issuedAt', 'keys', 'modes']);
+/** Only keyed routes, each with a known mode; an empty object when none has its own. */
+function routeModes(value: unknown, path: string): RouteModes {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ShapeError(path, 'must be an object');
+  const f = object(
+    value,
+    path,
+    Object.keys(value).filter((route) => Object.hasOwn(KEYED_ROUTES, route)),
+  );
+  for (const [route, mode] of Object.entries(f))
+    if (!EnforcementModes.includes(mode as never))
+      throw new ShapeError(`${path}[${JSON.stringify(route)}]`, `must be one of ${EnforcementModes.join(', ')}`);
+  return { ...(f as RouteModes) };
+}
+
+/** Key set v3 (routeModes); v2, the previous release's, only where a test reads what old replicas get. */
+export function portalKeySetSnapshotOf(payload: unknown): PortalKeySetSnapshot;
+export function portalKeySetSnapshotOf(payload: unknown, schema: 2): V2<PortalKeySetSnapshot>;
+export function portalKeySetSnapshotOf(payload: unknown, schema: 2 | 3 = 3): V2<PortalKeySetSnapshot> {
+  const fields = ['kind', 'epoch', 'version', 'issuedAt', 'keys', 'modes'];
+  const f = object(payload, 'snapshot', schema === 3 ? [...fields, 'routeModes'] : fields);
   if (f.kind !== 'portal-keyset.snapshot') throw new ShapeError('snapshot.kind', 'must be portal-keyset.snapshot');
   return {
     kind: 'portal-keyset.snapshot',
@@ -115,11 +136,15 @@ export function portalKeySetSnapshotOf(payload: unknown): PortalKeySetSnapshot {
     issuedAt: issuedAt(f.issuedAt, 'snapshot.issuedAt'),
     keys: entries(f.keys, 'snapshot.keys'),
     modes: modes(f.modes, 'snapshot.modes'),
+    ...(schema === 3 ? { routeModes: routeModes(f.routeModes, 'snapshot.routeModes') } : {}),
   };
 }
 
-export function portalKeySetChangeOf(payload: unknown): PortalKeySetChange {
-  const f = object(payload, 'change', ['kind', 'epoch', 'version', 'extends', 'issuedAt', 'upserts', 'removals', 'modes']);
+export function portalKeySetChangeOf(payload: unknown): PortalKeySetChange;
+export function portalKeySetChangeOf(payload: unknown, schema: 2): V2<PortalKeySetChange>;
+export function portalKeySetChangeOf(payload: unknown, schema: 2 | 3 = 3): V2<PortalKeySetChange> {
+  const fields = ['kind', 'epoch', 'version', 'extends', 'issuedAt', 'upserts', 'removals', 'modes'];
+  const f = object(payload, 'change', schema === 3 ? [...fields, 'routeModes'] : fields);
   if (f.kind !== 'portal-keyset.change') throw new ShapeError('change.kind', 'must be portal-keyset.change');
   const version = integer(f.version, 'change.version', 1);
   const extendsVersion = integer(f.extends, 'change.extends', 0);
@@ -135,5 +160,6 @@ export function portalKeySetChangeOf(payload: unknown): PortalKeySetChange {
     upserts,
     removals,
     modes: modes(f.modes, 'change.modes'),
+    ...(schema === 3 ? { routeModes: routeModes(f.routeModes, 'change.routeModes') } : {}),
   };
 }

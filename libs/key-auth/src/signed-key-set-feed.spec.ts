@@ -25,7 +25,16 @@ const ENFORCE: PortalModes = { swaps: 'enforce', 'leverage-yield': 'off' };
 const issuedAt = '2026-11-24T10:00:00.000Z';
 
 function snapshot(over: Partial<PortalKeySetSnapshot> = {}): PortalKeySetSnapshot {
-  return { kind: 'portal-keyset.snapshot', epoch: 1, version: 5, issuedAt, keys: [entry('svc_real')], modes: ENFORCE, ...over };
+  return {
+    kind: 'portal-keyset.snapshot',
+    epoch: 1,
+    version: 5,
+    issuedAt,
+    keys: [entry('svc_real')],
+    modes: ENFORCE,
+    routeModes: {},
+    ...over,
+  };
 }
 
 function change(over: Partial<PortalKeySetChange> = {}): PortalKeySetChange {
@@ -39,6 +48,7 @@ function change(over: Partial<PortalKeySetChange> = {}): PortalKeySetChange {
     upserts: [],
     removals: [],
     modes: ENFORCE,
+    routeModes: {},
     ...over,
   };
 }

@@ -102,7 +102,12 @@ const REQUESTS: { caller: User; responder: User; subjects: string[] }[] = [
       Subjects.relaySubmit,
     ],
   },
-  { caller: 'swap-gateway', responder: 'key-registry', subjects: [Subjects.keySetSnapshot, Subjects.usageRecord] },
+  {
+    caller: 'swap-gateway',
+    responder: 'key-registry',
+    // Its v2 name (no routeModes), answered beside it for one release.
+    subjects: [Subjects.keySetSnapshot, Subjects.keySetSnapshotV2, Subjects.usageRecord],
+  },
   { caller: 'sponsorship-keys', responder: 'quote-builder', subjects: [Subjects.catalogSnapshot, Subjects.catalogSnapshotV2] },
   { caller: 'relay-tracker', responder: 'quote-builder', subjects: [Subjects.intentExecute, Subjects.intentSolverStatus] },
   { caller: 'partner-portal-api', responder: 'key-registry', subjects: [...PORTAL_CALLS, Subjects.usageReport, Subjects.usageReadiness] },
@@ -118,6 +123,8 @@ const SERVED_ONLY: { responder: User; subjects: string[] }[] = [
 ];
 const EVENTS: { publisher: User; subject: string; subscribers: User[] }[] = [
   { publisher: 'key-registry', subject: Events.keySetChanged, subscribers: ['swap-gateway'] },
+  // keySetChanged's v2 name (no routeModes), sent beside it for one release.
+  { publisher: 'key-registry', subject: Events.keySetChangedV2, subscribers: ['swap-gateway'] },
   { publisher: 'sponsorship-keys', subject: Events.sponsoringKeySetChanged, subscribers: ['sponsorship-keys'] },
   { publisher: 'quote-builder', subject: Events.solverChanged, subscribers: ['quote-builder'] },
   { publisher: 'quote-builder', subject: Events.executionPosted, subscribers: ['quote-builder'] },

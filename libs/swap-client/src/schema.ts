@@ -2660,6 +2660,12 @@ export interface components {
              */
             status: "ready" | "too-early" | "not-ready";
         };
+        RouteModeDto: {
+            /** @example POST /v1/swaps/quote */
+            route: string;
+            /** @enum {string} */
+            mode: "off" | "monitor" | "enforce";
+        };
         OrgReadinessReport: {
             /** @description Seven days before to */
             from: string;
@@ -2668,6 +2674,8 @@ export interface components {
             threshold: number;
             /** @description Routes the organisation’s keys were presented on in the window */
             routes: components["schemas"]["RouteReadinessDto"][];
+            /** @description Every keyed route’s mode now: its own where an operator set one, else its family’s */
+            modes: components["schemas"]["RouteModeDto"][];
         };
     };
     responses: never;

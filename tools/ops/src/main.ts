@@ -29,6 +29,9 @@ const USAGE = `usage: npm run ops -- <command>
   keys narrow <keyId> <scope,...>    narrow a key's scopes (swaps:read, swaps:write)
   modes list                         enforcement mode per route family
   modes set <family> <mode>          off → monitor → enforce, or enforce → monitor
+  modes routes                       every keyed route's mode: its own, else its family's
+  modes set-route <route> <mode>     a route's own mode, e.g. "POST /v1/swaps/quote" enforce (same moves)
+  modes clear-route <route>          the route follows its family's mode again
   modes readiness                    per route, the last 7 days: the share of requests without a valid key,
                                      and each organisation's share with the route's scope (ready at 99.9%)
   keyset show                        the key set's epoch and version, the signing key's id and public key
@@ -129,6 +132,12 @@ async function run(args: string[]): Promise<unknown> {
       return call(env.keyRegistry, 'PUT', `/ops/keys/${need(a, '<keyId>')}/scopes`, { scopes: need(b, '<scope,...>').split(',') });
     case 'modes list':
       return call(env.keyRegistry, 'GET', '/ops/enforcement-modes');
+    case 'modes routes':
+      return call(env.keyRegistry, 'GET', '/ops/route-modes');
+    case 'modes set-route':
+      return call(env.keyRegistry, 'PUT', '/ops/route-modes', { route: need(a, '<route>'), mode: need(b, '<mode>') });
+    case 'modes clear-route':
+      return call(env.keyRegistry, 'DELETE', `/ops/route-modes?route=${encodeURIComponent(need(a, '<route>'))}`);
     case 'modes readiness':
       return readinessTable((await call(env.keyRegistry, 'GET', '/ops/enforcement-modes/readiness')) as DeploymentReadiness);
     case 'modes set':

@@ -6,7 +6,7 @@ describe('modes readiness', () => {
       from: '2026-11-20T10:00:00.000Z',
       to: '2026-11-27T10:00:00.000Z',
       threshold: 0.999,
-      routes: [{ route: 'POST /v1/swaps/quote', requests: 1099, unidentified: 50, unidentifiedShare: 50 / 1099 }],
+      routes: [{ route: 'POST /v1/swaps/quote', mode: 'monitor', requests: 1099, unidentified: 50, unidentifiedShare: 50 / 1099 }],
       organisations: [
         {
           orgId: 'org-1',
@@ -34,7 +34,7 @@ describe('modes readiness', () => {
     expect(text[0]).toBe(
       'Enforcement readiness, 2026-11-20T10:00:00.000Z to 2026-11-27T10:00:00.000Z (ready: at least 99.90% valid for 7 days)',
     );
-    expect(text).toContainEqual(expect.stringMatching(/^POST \/v1\/swaps\/quote +1099 +50 +4\.55%$/));
+    expect(text).toContainEqual(expect.stringMatching(/^POST \/v1\/swaps\/quote +monitor +1099 +50 +4\.55%$/));
     expect(text).toContainEqual(expect.stringMatching(/^org-1 +POST \/v1\/swaps\/quote +999 +100\.00% ready$/));
     expect(text).toContainEqual(expect.stringMatching(/^org-1 +POST \/v1\/swaps\/submit-tx +1000 +99\.80% not-ready$/));
   });

@@ -8,10 +8,10 @@ export function readinessTable(r: DeploymentReadiness): string {
     `Enforcement readiness, ${r.from} to ${r.to} (ready: at least ${percent(r.threshold)} valid for 7 days)`,
     '',
     'Deployment: requests with no key or an invalid one (refused once enforced)',
-    `${'route'.padEnd(40)} ${'requests'.padStart(10)} ${'unkeyed'.padStart(10)} ${'share'.padStart(8)}`,
+    `${'route'.padEnd(40)} ${'mode'.padEnd(8)} ${'requests'.padStart(10)} ${'unkeyed'.padStart(10)} ${'share'.padStart(8)}`,
     ...r.routes.map(
       (x) =>
-        `${x.route.padEnd(40)} ${String(x.requests).padStart(10)} ${String(x.unidentified).padStart(10)} ${percent(x.unidentifiedShare).padStart(8)}`,
+        `${x.route.padEnd(40)} ${(x.mode ?? '-').padEnd(8)} ${String(x.requests).padStart(10)} ${String(x.unidentified).padStart(10)} ${percent(x.unidentifiedShare).padStart(8)}`,
     ),
   ];
   if (r.routes.length === 0) lines.push('(no requests on keyed routes counted in the window)');

@@ -85,6 +85,7 @@ describe('KeySetPublisher: epochs and the restore check (against PostgreSQL)', (
         upserts: [],
         removals: [],
         modes: MODES,
+        routeModes: {},
       });
       expect(await epochAudits()).toEqual([epochAudit(ACTOR, START, 5)]);
       await eventually(async () => (await replica.mark.read())?.epoch === 5);

@@ -12,7 +12,9 @@ import {
   type PortalKeySetChange,
   type PortalKeySetSnapshot,
   type PortalModes,
+  type RouteModes,
   type SignedKeySet,
+  type V2,
 } from '@swap/contracts';
 import { MessagingClient, PayloadSigner } from '@swap/messaging';
 import { versionedChange } from '@swap/persistence';
@@ -71,7 +73,7 @@ export class KeySetPublisher implements OnApplicationBootstrap {
           issuedAt: new Date().toISOString(),
           upserts,
           removals: touched.removedHashes,
-          modes: await this.modes(tx),
+          ...(await this.modes(tx)),
         };
       },
       announce: (event) => this.announce(event),
@@ -79,9 +81,18 @@ export class KeySetPublisher implements OnApplicationBootstrap {
     });
   }
 
-  /** The active key set with every family's mode, its epoch and version, read consistently in one transaction and signed. */
+  /** The active key set with every family's and route's mode, its epoch and version, read consistently in one transaction and signed. */
   async snapshot(): Promise<SignedKeySet<PortalKeySetSnapshot>> {
-    const payload = await this.db.$transaction(
+    return this.signer.sign(await this.snapshotPayload());
+  }
+
+  /** For the previous release's replicas (key set v2, no routeModes), for one release. */
+  async snapshotV2(): Promise<SignedKeySet<V2<PortalKeySetSnapshot>>> {
+    return this.signer.sign(v2(await this.snapshotPayload()));
+  }
+
+  private snapshotPayload(): Promise<PortalKeySetSnapshot> {
+    return this.db.$transaction(
       async (tx): Promise<PortalKeySetSnapshot> => {
         const state = await tx.keySetState.findUniqueOrThrow({ where: { id: 1 } });
         return {
@@ -90,12 +101,11 @@ export class KeySetPublisher implements OnApplicationBootstrap {
           version: Number(state.version),
           issuedAt: new Date().toISOString(),
           keys: await this.entries(tx),
-          modes: await this.modes(tx),
+          ...(await this.modes(tx)),
         };
       },
       { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead },
     );
-    return this.signer.sign(payload);
   }
 
   /** A new epoch (versions again from 1): the one asked for, else the later of the next number and the UNIX time in seconds. */
@@ -133,7 +143,7 @@ export class KeySetPublisher implements OnApplicationBootstrap {
         issuedAt: new Date().toISOString(),
         upserts: [],
         removals: [],
-        modes: await this.modes(tx),
+        ...(await this.modes(tx)),
       };
     });
     this.logger.info({ epoch: event.epoch, actor }, 'key set epoch started');
@@ -183,22 +193,25 @@ export class KeySetPublisher implements OnApplicationBootstrap {
     }));
   }
 
-  /** Every family's mode: a set that left one out would be refused by every service. */
-  private async modes(tx: Tx): Promise<PortalModes> {
+  /** Every family's mode (a set that left one out would be refused by every service) and the routes' own. */
+  private async modes(tx: Tx): Promise<{ modes: PortalModes; routeModes: RouteModes }> {
     const rows = new Map((await tx.enforcementMode.findMany()).map((m) => [m.family, m.mode as EnforcementMode]));
-    return Object.fromEntries(
+    const modes = Object.fromEntries(
       RouteFamilies.map((family) => {
         const mode = rows.get(family);
         if (!mode) throw new Error(`No enforcement mode is stored for ${family}`);
         return [family, mode];
       }),
     ) as PortalModes;
+    const routeModes = Object.fromEntries((await tx.routeMode.findMany()).map((r) => [r.route, r.mode as EnforcementMode]));
+    return { modes, routeModes };
   }
 
-  /** Publishes the signed change (a failure only logged: the services' refresh picks it up), then raises the mark. */
+  /** Publishes the signed change, v3 and v2 (a failure only logged: the services' refresh picks it up), then raises the mark. */
   private announce(change: PortalKeySetChange): void {
     try {
       this.messaging.emit(Events.keySetChanged, this.signer.sign(change));
+      this.messaging.emit(Events.keySetChangedV2, this.signer.sign(v2(change)));
     } catch (error) {
       this.announceFailed(error, change);
     }
@@ -220,4 +233,9 @@ export class KeySetPublisher implements OnApplicationBootstrap {
     }
     if (found && isLaterKeySetHead(found, head)) await this.startEpochIfRestored();
   }
+}
+
+function v2<P extends { routeModes: RouteModes }>(payload: P): V2<P> {
+  const { routeModes: _, ...rest } = payload;
+  return rest;
 }

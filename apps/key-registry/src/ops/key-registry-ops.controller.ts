@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
   AppError,
@@ -51,6 +51,18 @@ class EpochBody {
 class ModeBody {
   @IsIn(EnforcementModes, { message: `mode must be one of ${EnforcementModes.join(', ')}` })
   mode!: EnforcementMode;
+}
+
+class RouteModeBody extends ModeBody {
+  @MaxLength(256)
+  @IsString({ message: 'route must be a keyed route, e.g. POST /v1/swaps/quote' })
+  route!: string;
+}
+
+class RouteQuery {
+  @MaxLength(256)
+  @IsString({ message: 'route must be a keyed route, e.g. POST /v1/swaps/quote' })
+  route!: string;
 }
 
 /**
@@ -117,10 +129,29 @@ export class KeyRegistryOpsController {
     return this.registry.listModes();
   }
 
+  /** Every keyed route's effective mode: its own where set, else its family's. */
+  @Get('route-modes')
+  routeModes() {
+    return this.registry.listRouteModes();
+  }
+
+  @Put('route-modes')
+  setRouteMode(@Body() body: RouteModeBody, @Req() req: FastifyRequest) {
+    return this.registry.setRouteMode(body.route, body.mode, operatorOf(req));
+  }
+
+  /** Back to the family's mode (a legal move from the route's only). */
+  @Delete('route-modes')
+  clearRouteMode(@Query() query: RouteQuery, @Req() req: FastifyRequest) {
+    return this.registry.setRouteMode(query.route, undefined, operatorOf(req));
+  }
+
   /** Both sides of enforcement readiness over the last 7 days: docs/operators/operator-access.md#enforcement-readiness. */
   @Get('enforcement-modes/readiness')
-  readiness() {
-    return this.usage.deploymentReadiness();
+  async readiness() {
+    const modes = new Map((await this.registry.listRouteModes()).map((r) => [r.route, r.mode]));
+    const readiness = await this.usage.deploymentReadiness();
+    return { ...readiness, routes: readiness.routes.map((r) => ({ ...r, mode: modes.get(r.route) })) };
   }
 
   @Put('enforcement-modes/:family')

@@ -1,5 +1,16 @@
 import { MemoryCache } from '@swap/cache';
-import { AppError, LEGAL_MODE_MOVES, type EnforcementMode, type KeySetEntry, type KeySetHead, type PortalModes } from '@swap/contracts';
+import {
+  AppError,
+  Events,
+  LEGAL_MODE_MOVES,
+  type EnforcementMode,
+  type KeySetEntry,
+  type KeySetHead,
+  type PortalKeySetChange,
+  type PortalModes,
+  type SignedKeySet,
+  type V2,
+} from '@swap/contracts';
 import { mintKey } from '@swap/key-auth';
 import { BusUnavailableError, InProcessBus, SignatureRefused } from '@swap/messaging';
 import { createLogger } from '@swap/observability';
@@ -85,6 +96,7 @@ describe('KeyRegistryService (against PostgreSQL)', () => {
         upserts: [],
         removals: [],
         modes: await modesNow(),
+        routeModes: {},
       });
       expect(await auditOf(org.id)).toEqual([{ actor: ACTOR, action: 'organisation.create', organisationId: org.id, details: { name } }]);
     });
@@ -454,6 +466,103 @@ describe('KeyRegistryService (against PostgreSQL)', () => {
     });
   });
 
+  describe('per-route modes', () => {
+    const ROUTE = 'POST /v1/swaps/quote';
+    const arrangeSwaps = async (mode: EnforcementMode) => {
+      await h.sql(`UPDATE key_registry.enforcement_modes SET mode = $1 WHERE family = 'swaps'`, [mode]);
+      await h.sql('DELETE FROM key_registry.route_modes');
+    };
+    const routeNow = async (route = ROUTE) => (await registry.listRouteModes()).find((r) => r.route === route)!;
+
+    it('lists every keyed route following its family until one has its own mode', async () => {
+      await arrangeSwaps('monitor');
+      const all = await registry.listRouteModes();
+      expect(all).toHaveLength(13);
+      expect(all.every((r) => r.family === 'swaps' && r.mode === 'monitor' && r.familyMode === 'monitor' && !r.override)).toBe(true);
+    });
+
+    it('moves one route by the legal moves from its effective mode, audited, in the signed key set (v3) and not in v2', async () => {
+      await arrangeSwaps('monitor');
+      const before = await head();
+      const v2Events: SignedKeySet<V2<PortalKeySetChange>>[] = [];
+      const v2Subscription = h.bus.subscribe(Events.keySetChangedV2, (m) => void v2Events.push(JSON.parse(m.data)));
+
+      const moved = await registry.setRouteMode(ROUTE, 'enforce', ACTOR);
+
+      expect(moved).toEqual({
+        route: ROUTE,
+        family: 'swaps',
+        mode: 'enforce',
+        familyMode: 'monitor',
+        override: { mode: 'enforce', updatedBy: ACTOR, updatedAt: expect.stringMatching(ISO) },
+      });
+      expect((await routeNow('POST /v1/swaps/submit-tx')).mode).toBe('monitor');
+      const event = await h.events.of(next(before));
+      expect({ modes: event.modes.swaps, routeModes: event.routeModes }).toEqual({ modes: 'monitor', routeModes: { [ROUTE]: 'enforce' } });
+      // The previous release's replicas hear the same change, signed, without routeModes.
+      await eventually(() => v2Events.some((e) => e.payload.version === next(before).version));
+      const old = v2Events.find((e) => e.payload.version === next(before).version)!;
+      expect(h.openChangeV2(old)).toEqual({ ...event, routeModes: undefined });
+      v2Subscription.unsubscribe();
+      expect(h.openSnapshot(await keySet.snapshot()).routeModes).toEqual({ [ROUTE]: 'enforce' });
+      const oldSnapshot = await keySet.snapshotV2();
+      expect(h.openSnapshotV2(oldSnapshot)).not.toHaveProperty('routeModes');
+      expect(() => h.openAsV3(oldSnapshot)).toThrow('snapshot is missing routeModes');
+      expect((await auditOf(ROUTE)).at(-1)).toEqual({
+        actor: ACTOR,
+        action: 'mode.set-route',
+        organisationId: null,
+        details: { from: 'monitor', to: 'enforce', own: true },
+      });
+
+      // A family move passes a route with its own mode by.
+      await registry.setMode('swaps', 'enforce', ACTOR);
+      await registry.setRouteMode(ROUTE, 'monitor', ACTOR);
+      expect(await routeNow()).toMatchObject({ mode: 'monitor', familyMode: 'enforce' });
+      expect((await routeNow('POST /v1/swaps/submit-tx')).mode).toBe('enforce');
+
+      // Cleared: the family's mode again, a legal move from the route's.
+      const eventsBefore = await head();
+      expect(await registry.setRouteMode(ROUTE, undefined, ACTOR)).toEqual({
+        route: ROUTE,
+        family: 'swaps',
+        mode: 'enforce',
+        familyMode: 'enforce',
+      });
+      expect((await h.events.of(next(eventsBefore))).routeModes).toEqual({});
+      expect((await auditOf(ROUTE)).at(-1)).toMatchObject({
+        action: 'mode.clear-route',
+        details: { from: 'monitor', to: 'enforce', own: false },
+      });
+    });
+
+    it('refuses an illegal move, a clear that would be one, and a route that is not keyed; nothing changes', async () => {
+      await arrangeSwaps('off');
+      const before = await head();
+      const eventsBefore = h.events.count();
+      expect(await refusal(registry.setRouteMode(ROUTE, 'enforce', ACTOR))).toEqual({
+        status: 409,
+        code: 'ILLEGAL_MODE_MOVE',
+        message: `Cannot move ${ROUTE} from off to enforce; from off the only move is to monitor`,
+      });
+      expect(await refusal(registry.setRouteMode('GET /v1/swaps/tokens', 'monitor', ACTOR))).toMatchObject({
+        status: 400,
+        details: [expect.objectContaining({ field: 'route', rule: 'keyedRoute' })],
+      });
+      await expectNoVersionTaken(before, eventsBefore);
+
+      await registry.setRouteMode(ROUTE, 'monitor', ACTOR);
+      await registry.setRouteMode(ROUTE, 'enforce', ACTOR);
+      expect(await refusal(registry.setRouteMode(ROUTE, undefined, ACTOR))).toEqual({
+        status: 409,
+        code: 'ILLEGAL_MODE_MOVE',
+        message: `Cannot move ${ROUTE} from enforce back to its family's off; from enforce the only move is to monitor`,
+      });
+      expect((await routeNow()).mode).toBe('enforce');
+      await arrangeSwaps('off');
+    });
+  });
+
   describe('the key set version and its signed change events', () => {
     it('bumps the version by one per change, each event signed and on top of the version before', async () => {
       const before = await head();
@@ -532,6 +641,7 @@ describe('KeyRegistryService (against PostgreSQL)', () => {
         issuedAt: expect.stringMatching(ISO),
         keys: expect.any(Array),
         modes: await modesNow(),
+        routeModes: {},
       });
       expect(payload.keys.filter((k) => k.orgId === org.id)).toEqual([entry(key, org.id, ['swaps:read', 'swaps:write'], false)]);
       expect(payload.keys.length).toBe(await h.prisma.apiKey.count());

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   AppError,
   ErrorCode,
+  KEYED_ROUTES,
   LEGAL_MODE_MOVES,
   PORTAL_KEY_SCOPES,
   type ApiKeyView,
@@ -9,6 +10,7 @@ import {
   type ModeSetting,
   type Organisation,
   type RouteFamily,
+  type RouteModeSetting,
   type Scope,
 } from '@swap/contracts';
 import type { MintedKey } from '@swap/key-auth';
@@ -177,6 +179,74 @@ export class KeyRegistryService {
     });
     this.logger.info({ family, mode: row.mode, actor }, 'enforcement mode moved');
     return modeView(row);
+  }
+
+  /** Every keyed route with its effective mode: its own where set, else its family's. */
+  async listRouteModes(): Promise<RouteModeSetting[]> {
+    const families = new Map((await this.db.enforcementMode.findMany()).map((m) => [m.family, m.mode as EnforcementMode]));
+    const own = new Map((await this.db.routeMode.findMany()).map((r) => [r.route, r]));
+    return Object.entries(KEYED_ROUTES).map(([route, { family }]) => {
+      const familyMode = families.get(family) ?? 'off';
+      const o = own.get(route);
+      return {
+        route,
+        family,
+        mode: (o?.mode as EnforcementMode | undefined) ?? familyMode,
+        familyMode,
+        ...(o ? { override: { mode: o.mode as EnforcementMode, updatedAt: o.updatedAt.toISOString(), updatedBy: o.updatedBy } } : {}),
+      };
+    });
+  }
+
+  /**
+   * Gives one route its own mode (spec: modes per route), by the same legal moves from its
+   * effective mode, or pins it at its family's (so a later family move passes it by); `mode`
+   * undefined clears it, legal only where the family's mode is the route's or a legal move from
+   * it. Audited and carried by the key set like a family's move.
+   */
+  async setRouteMode(route: string, mode: EnforcementMode | undefined, actor: string): Promise<RouteModeSetting> {
+    const keyed = KEYED_ROUTES[route];
+    if (!Object.hasOwn(KEYED_ROUTES, route) || !keyed) {
+      throw AppError.validation([
+        { field: 'route', rule: 'keyedRoute', message: `route must be one of the keyed routes: ${Object.keys(KEYED_ROUTES).join(', ')}` },
+      ]);
+    }
+    await this.keySet.change(async (tx) => {
+      const [family] = await tx.$queryRaw<
+        { mode: EnforcementMode }[]
+      >`SELECT mode FROM key_registry.enforcement_modes WHERE family = ${keyed.family} FOR UPDATE`;
+      const [own] = await tx.$queryRaw<
+        { mode: EnforcementMode }[]
+      >`SELECT mode FROM key_registry.route_modes WHERE route = ${route} FOR UPDATE`;
+      const current = own?.mode ?? family.mode;
+      const target = mode ?? family.mode;
+      if (target !== current && !LEGAL_MODE_MOVES[current].includes(target)) {
+        const legal = LEGAL_MODE_MOVES[current].join(' or ');
+        const what = mode ? `to ${mode}` : `back to its family's ${family.mode}`;
+        throw new AppError(
+          409,
+          ErrorCode.IllegalModeMove,
+          `Cannot move ${route} from ${current} ${what}; from ${current} the only move is to ${legal}`,
+        );
+      }
+      if (mode === undefined) await tx.routeMode.deleteMany({ where: { route } });
+      else if (mode === current && own) throw new AppError(409, ErrorCode.IllegalModeMove, `${route} is already ${mode}`);
+      else
+        await tx.routeMode.upsert({
+          where: { route },
+          create: { route, mode, updatedBy: actor },
+          update: { mode, updatedBy: actor, updatedAt: new Date() },
+        });
+      await audit(tx, {
+        actor,
+        action: mode ? 'mode.set-route' : 'mode.clear-route',
+        organisationId: null,
+        target: route,
+        details: { from: current, to: target, own: mode !== undefined },
+      });
+    });
+    this.logger.info({ route, mode: mode ?? 'family', actor }, 'route enforcement mode moved');
+    return (await this.listRouteModes()).find((r) => r.route === route)!;
   }
 }
 

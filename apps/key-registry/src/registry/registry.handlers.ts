@@ -45,4 +45,10 @@ export class RegistryHandlers {
   snapshot(): ReplyOf<'keySetSnapshot'> {
     return this.keySet.snapshot();
   }
+
+  /** Remove with keySetSnapshotV2, in the next release. */
+  @MessagePattern(Subjects.keySetSnapshotV2)
+  snapshotV2(): ReplyOf<'keySetSnapshotV2'> {
+    return this.keySet.snapshotV2();
+  }
 }

@@ -1,5 +1,13 @@
 import { MemoryCache, type Cache } from '@swap/cache';
-import { AppError, Events, type KeySetHead, type PortalKeySetChange, type PortalKeySetSnapshot, type SignedKeySet } from '@swap/contracts';
+import {
+  AppError,
+  Events,
+  type KeySetHead,
+  type PortalKeySetChange,
+  type PortalKeySetSnapshot,
+  type SignedKeySet,
+  type V2,
+} from '@swap/contracts';
 import { portalKeySetChangeOf, portalKeySetSnapshotOf } from '@swap/key-auth';
 import {
   type Bus,
@@ -94,6 +102,20 @@ export class RegistryHarness {
 
   /** A snapshot's payload, only if its signature verifies against the public key and its shape is a snapshot's. */
   openSnapshot(signed: SignedKeySet<PortalKeySetSnapshot>): PortalKeySetSnapshot {
+    return portalKeySetSnapshotOf(this.check.open(JSON.parse(JSON.stringify(signed))));
+  }
+
+  /** A snapshot as the previous release's replicas read it (key set v2). */
+  openSnapshotV2(signed: SignedKeySet<V2<PortalKeySetSnapshot>>): V2<PortalKeySetSnapshot> {
+    return portalKeySetSnapshotOf(this.check.open(JSON.parse(JSON.stringify(signed))), 2);
+  }
+
+  openChangeV2(signed: SignedKeySet<V2<PortalKeySetChange>>): V2<PortalKeySetChange> {
+    return portalKeySetChangeOf(this.check.open(JSON.parse(JSON.stringify(signed))), 2);
+  }
+
+  /** Opened as this release reads a snapshot (v3): throws for a v2 one. */
+  openAsV3(signed: SignedKeySet<unknown>): PortalKeySetSnapshot {
     return portalKeySetSnapshotOf(this.check.open(JSON.parse(JSON.stringify(signed))));
   }
 

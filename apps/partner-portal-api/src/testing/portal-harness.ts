@@ -96,7 +96,7 @@ export class KeyRegistryStandIn {
     standIn.answer(Subjects.orgSwapFees, () => ({ fees: FEE_ROWS }));
     // key-registry's usage reads: nothing counted (key-registry's own spec counts).
     standIn.answer(Subjects.usageReport, ({ from, to, interval }) => ({ from, to, interval, totals: NO_USAGE, routes: [], series: [] }));
-    standIn.answer(Subjects.usageReadiness, () => ({ from: '', to: '', threshold: READINESS_THRESHOLD, routes: [] }));
+    standIn.answer(Subjects.usageReadiness, () => ({ from: '', to: '', threshold: READINESS_THRESHOLD, routes: [], modes: [] }));
     standIn.answer(Subjects.orgSwapGet, ({ txHash, srcChainKey }) => {
       throw new AppError(
         404,

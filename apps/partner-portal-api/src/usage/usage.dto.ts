@@ -1,8 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
+  EnforcementModes,
   READINESS_THRESHOLD,
   UsageIntervals,
   UsageOutcomes,
+  type EnforcementMode,
   type OrgReadiness,
   type OrgRouteReadiness,
   type ReadinessStatus,
@@ -122,6 +124,14 @@ class RouteReadinessDto implements OrgRouteReadiness {
   status!: ReadinessStatus;
 }
 
+class RouteModeDto {
+  @ApiProperty({ example: 'POST /v1/swaps/quote' })
+  route!: string;
+
+  @ApiProperty({ enum: EnforcementModes })
+  mode!: EnforcementMode;
+}
+
 export class OrgReadinessReport implements OrgReadiness {
   @ApiProperty({ description: 'Seven days before to' })
   from!: string;
@@ -134,4 +144,7 @@ export class OrgReadinessReport implements OrgReadiness {
 
   @ApiProperty({ type: [RouteReadinessDto], description: 'Routes the organisation’s keys were presented on in the window' })
   routes!: RouteReadinessDto[];
+
+  @ApiProperty({ type: [RouteModeDto], description: 'Every keyed route’s mode now: its own where an operator set one, else its family’s' })
+  modes!: RouteModeDto[];
 }

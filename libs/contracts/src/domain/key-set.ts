@@ -6,6 +6,12 @@ export type PortalRouteFamily = (typeof RouteFamilies)[number];
 /** Every family's mode: a key set that leaves one out is refused, never read as `off`. */
 export type PortalModes = Record<PortalRouteFamily, EnforcementMode>;
 
+/** A route's own mode, overriding its family's (KEYED_ROUTES names the routes); routes without one follow the family. */
+export type RouteModes = Partial<Record<string, EnforcementMode>>;
+
+/** The previous release's payload (key set v2): no routeModes. */
+export type V2<P> = Omit<P, 'routeModes'>;
+
 /** Versions count up within an epoch; a restore starts a new one: docs/architecture/key-sets.md#a-registry-restore-is-an-epoch-change. */
 export interface KeySetHead {
   epoch: number;
@@ -28,6 +34,7 @@ export interface PortalKeySetSnapshot {
   issuedAt: string;
   keys: KeySetEntry[];
   modes: PortalModes;
+  routeModes: RouteModes;
 }
 
 /** Applies only on top of version `extends` of the same epoch; otherwise the service asks for a snapshot. */
@@ -42,6 +49,7 @@ export interface PortalKeySetChange {
   /** SHA-256 hashes of revoked keys. */
   removals: string[];
   modes: PortalModes;
+  routeModes: RouteModes;
 }
 
 /** `keyId` (16 hex digits of SHA-256 of the public key) lets a deployment trust two keys while rotating; see docs/architecture/key-sets.md#key-sets-are-signed. */

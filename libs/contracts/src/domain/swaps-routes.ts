@@ -1,4 +1,4 @@
-import type { Scope } from './api-key';
+import type { EnforcementMode, Scope } from './api-key';
 
 /** Scopes by what the call causes (spec: Authentication → Scopes); routes not built yet are listed so it is decided once. */
 export const SWAPS_POST_ROUTES = {
@@ -16,3 +16,18 @@ export const SWAPS_POST_ROUTES = {
   limitOrders: { path: '/v1/swaps/limit-orders', scope: 'swaps:write' },
   submitTx: { path: '/v1/swaps/submit-tx', scope: 'swaps:write' },
 } as const satisfies Record<string, { path: string; scope: Scope }>;
+
+/** The routes whose key check an operator may move on its own (spec: modes per route), as `METHOD /path`. */
+export const KEYED_ROUTES: Readonly<Record<string, { family: 'swaps'; scope: Scope }>> = Object.fromEntries(
+  Object.values(SWAPS_POST_ROUTES).map((r) => [`POST ${r.path}`, { family: 'swaps', scope: r.scope }]),
+);
+
+/** A keyed route's mode: its own when set, else its family's. */
+export interface RouteModeSetting {
+  route: string;
+  family: string;
+  mode: EnforcementMode;
+  familyMode: EnforcementMode;
+  /** Set when the route has its own mode. */
+  override?: { mode: EnforcementMode; updatedAt: string; updatedBy: string };
+}

@@ -1,3 +1,5 @@
+import type { EnforcementMode } from './api-key';
+
 /** What a key check found, as the portal counts it: a revoked key is deleted, so it reads `invalid`. */
 export const UsageOutcomes = ['valid', 'missing', 'invalid', 'scope', 'suspended', 'unavailable'] as const;
 export type UsageOutcome = (typeof UsageOutcomes)[number];
@@ -75,11 +77,15 @@ export interface OrgReadiness {
   to: string;
   threshold: number;
   routes: OrgRouteReadiness[];
+  /** Every keyed route's effective mode (its own, else its family's). */
+  modes: { route: string; mode: EnforcementMode }[];
 }
 
 /** The deployment's side: per route, the share of all requests that carried no key or an invalid one. */
 export interface DeploymentRouteReadiness {
   route: string;
+  /** The route's effective mode; absent for a route no longer keyed. */
+  mode?: EnforcementMode;
   requests: number;
   unidentified: number;
   unidentifiedShare: number;
