@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { api, type ApiKey, type Membership, type ReadinessReport, type UsageReport } from './api';
 
@@ -30,26 +30,35 @@ export function UsagePanel({ membership }: { membership: Membership }) {
   const [readiness, setReadiness] = useState<ReadinessReport>();
   const [error, setError] = useState('');
 
-  const load = useCallback(async () => {
+  // Only the latest request's answer is shown: a slow one for the previous period must not overwrite it.
+  const latest = useRef(0);
+  const loadUsage = useCallback(async () => {
+    const asked = ++latest.current;
     try {
       const query = new URLSearchParams({ interval, ...(keyId ? { keyId } : {}) });
-      const [u, r] = await Promise.all([
-        api<UsageReport>('GET', `${path}/usage?${query}`),
-        api<ReadinessReport>('GET', `${path}/usage/readiness`),
-      ]);
+      const u = await api<UsageReport>('GET', `${path}/usage?${query}`);
+      if (asked !== latest.current) return;
       setUsage(u);
-      setReadiness(r);
       setError('');
     } catch (e) {
-      setError((e as Error).message);
+      if (asked === latest.current) setError((e as Error).message);
     }
   }, [path, interval, keyId]);
+  // Seven days change slowly: read on opening and on Refresh, not with every poll of the series.
+  const loadReadiness = useCallback(() => {
+    api<ReadinessReport>('GET', `${path}/usage/readiness`).then(setReadiness, (e: Error) => setError(e.message));
+  }, [path]);
+  const refresh = () => {
+    void loadUsage();
+    loadReadiness();
+  };
 
   useEffect(() => {
-    void load();
-    const timer = window.setInterval(() => void load(), REFRESH_MS);
+    void loadUsage();
+    const timer = window.setInterval(() => void loadUsage(), REFRESH_MS);
     return () => window.clearInterval(timer);
-  }, [load]);
+  }, [loadUsage]);
+  useEffect(loadReadiness, [loadReadiness]);
   useEffect(() => {
     api<ApiKey[]>('GET', `${path}/keys`).then(setKeys, () => setKeys([]));
   }, [path]);
@@ -62,12 +71,12 @@ export function UsagePanel({ membership }: { membership: Membership }) {
     <section aria-labelledby="usage-title" className="card">
       <div className="bar">
         <h2 id="usage-title">Usage of {membership.orgName}</h2>
-        <button type="button" className="secondary" onClick={() => void load()}>
+        <button type="button" className="secondary" onClick={refresh}>
           Refresh usage
         </button>
       </div>
       <p className="hint">
-        Requests made with this organisation&apos;s keys on the swaps API, counted in every enforcement mode and shown within about ten
+        Requests made with this organisation&apos;s keys on the swaps API, counted in every enforcement mode and shown within about 15
         seconds. Requests without a key cannot be tied to an organisation and are not shown here.
       </p>
       <div className="inline">
@@ -155,8 +164,9 @@ export function UsagePanel({ membership }: { membership: Membership }) {
       <h3>Enforcement readiness</h3>
       <p className="hint">
         Per route over the last 7 days: the share of this organisation&apos;s requests that had the key scope the route needs and were not
-        refused as suspended. At {(readiness?.threshold ?? 0.999) * 100}% for 7 days, switching the route to enforce refuses none of them.
-        An operator sets each route&apos;s mode: off (keys not checked), monitor (checked, never refused) or enforce.
+        refused as suspended. Ready to enforce: at least {(readiness?.threshold ?? 0.999) * 100}% of them over 7 days, and the first one at
+        least 7 days old; enforcing then refuses at most the rest. An operator sets each route&apos;s mode: off (keys not checked), monitor
+        (checked, never refused) or enforce.
       </p>
       {readiness && (
         <table aria-label="Enforcement readiness per route">

@@ -167,7 +167,7 @@ export interface RpcContract {
   [Subjects.keySetSnapshot]: { request: Record<string, never>; reply: SignedKeySet<PortalKeySetSnapshot> };
   [Subjects.keySetSnapshotV2]: { request: Record<string, never>; reply: SignedKeySet<V2<PortalKeySetSnapshot>> };
   /** From swap-gateway: written once per batchId. */
-  [Subjects.usageRecord]: { request: UsageBatch; reply: { rows: number; duplicate: boolean } };
+  [Subjects.usageRecord]: { request: UsageBatch; reply: { rows: number; duplicate: boolean; rejected: number } };
   [Subjects.usageReport]: {
     request: { orgId: string; from: string; to: string; interval: UsageInterval; keyId?: string };
     reply: UsageReport;

@@ -32,7 +32,8 @@ export class ApiKeyGuard implements CanActivate {
     const route = this.reflector.get<KeyedRouteOptions | undefined>(KEYED_ROUTE, context.getHandler());
     if (!route) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const routeId = `${request.method} ${request.routeOptions.url ?? request.url}`;
+    const routeLabel = request.routeOptions.url ?? request.url;
+    const routeId = `${request.method} ${routeLabel}`;
     const mode = this.keys.modeOf(route.family, routeId);
     if (mode === 'off') {
       // A key presented still names its organisation: webhooks follow the swaps it submits.
@@ -41,7 +42,6 @@ export class ApiKeyGuard implements CanActivate {
       this.countUsage(request, routeId, outcome, entry);
       return true;
     }
-    const routeLabel = request.routeOptions.url ?? request.url;
     if (mode === undefined) {
       // Not even the mode is known yet: refuse rather than serve unchecked.
       this.checks.inc({ route: routeLabel, family: route.family, mode: 'unknown', outcome: 'unavailable', org: '' });

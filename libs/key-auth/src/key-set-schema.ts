@@ -6,6 +6,7 @@ import {
   type KeySetEntry,
   type PortalKeySetChange,
   type PortalKeySetSnapshot,
+  type EnforcementMode,
   type PortalModes,
   type RouteModes,
   type V2,
@@ -31,7 +32,7 @@ class ShapeError extends SignatureRefused {
 
 type Fields = Record<string, unknown>;
 
-function object(value: unknown, path: string, fields: readonly string[]): Fields {
+function object(value: unknown, path: string, fields: readonly string[], optional: readonly string[] = []): Fields {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ShapeError(path, 'must be an object');
   const given = Object.keys(value);
   const unknown = given.filter((f) => !fields.includes(f));
@@ -43,7 +44,7 @@ function object(value: unknown, path: string, fields: readonly string[]): Fields
         .map((f) => JSON.stringify(f))
         .join(', ')}`,
     );
-  const missing = fields.filter((f) => !given.includes(f));
+  const missing = fields.filter((f) => !given.includes(f) && !optional.includes(f));
   if (missing.length) throw new ShapeError(path, `is missing ${missing.join(', ')}`);
   return value as Fields;
 }
@@ -108,26 +109,29 @@ function modes(value: unknown, path: string): PortalModes {
   return Object.fromEntries(RouteFamilies.map((family) => [family, f[family]])) as PortalModes;
 }
 
-/** Only keyed routes, each with a known mode; an empty object when none has its own. */
+/**
+ * Each route's own mode, a known one. A route this build does not key is left out, not refused:
+ * a later release may key more routes, and a stale row must not stop every revocation.
+ * Absent (a v2 set, kept or answered by the previous release during a rollout): none.
+ */
 function routeModes(value: unknown, path: string): RouteModes {
+  if (value === undefined) return {};
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ShapeError(path, 'must be an object');
-  const f = object(
-    value,
-    path,
-    Object.keys(value).filter((route) => Object.hasOwn(KEYED_ROUTES, route)),
-  );
-  for (const [route, mode] of Object.entries(f))
+  const modes: RouteModes = {};
+  for (const [route, mode] of Object.entries(value)) {
     if (!EnforcementModes.includes(mode as never))
       throw new ShapeError(`${path}[${JSON.stringify(route)}]`, `must be one of ${EnforcementModes.join(', ')}`);
-  return { ...(f as RouteModes) };
+    if (Object.hasOwn(KEYED_ROUTES, route)) modes[route] = mode as EnforcementMode;
+  }
+  return modes;
 }
 
-/** Key set v3 (routeModes); v2, the previous release's, only where a test reads what old replicas get. */
+/** Key set v3 (routeModes, none when absent); v2 (the previous release's reader, refusing routeModes) only where a test reads what old replicas get. */
 export function portalKeySetSnapshotOf(payload: unknown): PortalKeySetSnapshot;
 export function portalKeySetSnapshotOf(payload: unknown, schema: 2): V2<PortalKeySetSnapshot>;
 export function portalKeySetSnapshotOf(payload: unknown, schema: 2 | 3 = 3): V2<PortalKeySetSnapshot> {
   const fields = ['kind', 'epoch', 'version', 'issuedAt', 'keys', 'modes'];
-  const f = object(payload, 'snapshot', schema === 3 ? [...fields, 'routeModes'] : fields);
+  const f = object(payload, 'snapshot', schema === 3 ? [...fields, 'routeModes'] : fields, ['routeModes']);
   if (f.kind !== 'portal-keyset.snapshot') throw new ShapeError('snapshot.kind', 'must be portal-keyset.snapshot');
   return {
     kind: 'portal-keyset.snapshot',
@@ -144,7 +148,7 @@ export function portalKeySetChangeOf(payload: unknown): PortalKeySetChange;
 export function portalKeySetChangeOf(payload: unknown, schema: 2): V2<PortalKeySetChange>;
 export function portalKeySetChangeOf(payload: unknown, schema: 2 | 3 = 3): V2<PortalKeySetChange> {
   const fields = ['kind', 'epoch', 'version', 'extends', 'issuedAt', 'upserts', 'removals', 'modes'];
-  const f = object(payload, 'change', schema === 3 ? [...fields, 'routeModes'] : fields);
+  const f = object(payload, 'change', schema === 3 ? [...fields, 'routeModes'] : fields, ['routeModes']);
   if (f.kind !== 'portal-keyset.change') throw new ShapeError('change.kind', 'must be portal-keyset.change');
   const version = integer(f.version, 'change.version', 1);
   const extendsVersion = integer(f.extends, 'change.extends', 0);

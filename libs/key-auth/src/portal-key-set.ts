@@ -1,10 +1,12 @@
-import { Subjects } from '@swap/contracts';
+import { AppError, Subjects } from '@swap/contracts';
 import { decodeReply, type MessagingClient } from '@swap/messaging';
 import type { Logger } from '@swap/observability';
 import { SignatureCheck, parsePublicKeys } from '@swap/messaging';
 import { SignedKeySetFeed, type KeptCopyStore } from './signed-key-set-feed';
 
-export const PORTAL_KEY_SET_STORE_KEY = 'keyset:portal';
+/** Per key set version: the previous release (v2) keeps its own copy under the old key, which it can read. */
+export const PORTAL_KEY_SET_STORE_KEY = 'keyset:portal:v3';
+const PREVIOUS_STORE_KEY = 'keyset:portal';
 
 export interface PortalKeySetFeedOptions {
   messaging: MessagingClient;
@@ -21,7 +23,13 @@ export function portalKeySetFeed(options: PortalKeySetFeedOptions): SignedKeySet
   const { messaging } = options;
   return new SignedKeySetFeed({
     check: new SignatureCheck(parsePublicKeys(options.publicKeys)),
-    request: () => messaging.request(Subjects.keySetSnapshot, {}),
+    // While key-registry still runs the previous release (a rollout), only v2 is answered.
+    request: () =>
+      messaging
+        .request(Subjects.keySetSnapshot, {})
+        .catch((error: unknown) =>
+          error instanceof AppError && error.getStatus() === 503 ? messaging.request(Subjects.keySetSnapshotV2, {}) : Promise.reject(error),
+        ),
     gather: (onAnswer) =>
       messaging.bus.gather(Subjects.keySetSnapshot, '{}', (reply) => {
         let envelope: ReturnType<typeof decodeReply>;
@@ -35,6 +43,7 @@ export function portalKeySetFeed(options: PortalKeySetFeedOptions): SignedKeySet
     timeoutMs: options.timeoutMs,
     store: options.store,
     storeKey: PORTAL_KEY_SET_STORE_KEY,
+    previousStoreKey: PREVIOUS_STORE_KEY,
     keptMaxAgeMs: options.keptMaxAgeMs,
     logger: options.logger,
   });

@@ -22,6 +22,8 @@ export interface SignedKeySetFeedOptions {
   timeoutMs: number;
   store?: KeptCopyStore;
   storeKey?: string;
+  /** Read at start when storeKey holds nothing: the previous release's copy, during a rollout. */
+  previousStoreKey?: string;
   /** An older copy written back into the store would bring back keys revoked since. */
   keptMaxAgeMs?: number;
   now?: () => number;
@@ -153,7 +155,8 @@ export class SignedKeySetFeed implements KeySetSource {
   async restore(cache: KeySetCache): Promise<void> {
     const { store, storeKey } = this.options;
     if (!store || !storeKey) return;
-    const text = await store.get(storeKey);
+    const text =
+      (await store.get(storeKey)) ?? (this.options.previousStoreKey ? await store.get(this.options.previousStoreKey) : undefined);
     if (text === undefined) return;
     let copy: KeptCopy;
     try {

@@ -1,6 +1,6 @@
-import { AppError, ErrorCode, type UsageBatch } from '@swap/contracts';
+import { AppError, ErrorCode, USAGE_BATCH_ROWS, type UsageBatch } from '@swap/contracts';
 import { createLogger } from '@swap/observability';
-import { USAGE_BATCH_ROWS, UsageRecorder } from './usage-recorder';
+import { UsageRecorder } from './usage-recorder';
 
 const logger = createLogger({ service: 'usage-recorder-spec', level: 'silent' });
 const T = Date.parse('2026-11-27T10:00:30Z');
@@ -80,6 +80,46 @@ describe('UsageRecorder', () => {
     fail = undefined;
     await usage.flush();
     expect(attempts).toHaveLength(4);
+  });
+
+  it('drops a batch key-registry has not taken within an hour, so one that can never be taken blocks nothing', async () => {
+    let clock = T;
+    const tried: string[] = [];
+    let down = true;
+    const usage = new UsageRecorder({
+      flushMs: 5_000,
+      maxPendingRows: 100,
+      logger,
+      now: () => clock,
+      send: async (b) => {
+        tried.push(b.rows[0].route);
+        if (down) throw new Error('no responders');
+      },
+    });
+    usage.count('o1', 'k1', 'GET /old', 'valid', 200, T);
+    await usage.flush();
+    clock += 3_600_001;
+    usage.count('o1', 'k1', 'GET /new', 'valid', 200, clock);
+    down = false;
+    await usage.flush();
+    expect(tried).toEqual(['GET /old', 'GET /new']);
+  });
+
+  it('on shutdown waits for a flush under way, then sends what was counted meanwhile', async () => {
+    const sent: string[] = [];
+    let release: () => void = () => undefined;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const usage = recorder(async (b) => {
+      if (sent.length === 0) await slow;
+      sent.push(...b.rows.map((r) => r.route));
+    });
+    usage.count('o1', 'k1', 'GET /first', 'valid', 200, T);
+    const underWay = usage.flush();
+    usage.count('o1', 'k1', 'GET /during', 'valid', 200, T);
+    const stopped = usage.onApplicationShutdown();
+    release();
+    await Promise.all([underWay, stopped]);
+    expect(sent).toEqual(['GET /first', 'GET /during']);
   });
 
   it('splits into batches key-registry takes and holds at most maxPendingRows while it is away', async () => {

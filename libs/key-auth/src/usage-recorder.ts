@@ -1,14 +1,11 @@
-import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Constructor } from '@swap/config';
-import { AppError, type UsageBatch, type UsageOutcome, type UsageRow } from '@swap/contracts';
+import { AppError, USAGE_BATCH_MAX_AGE_MS, USAGE_BATCH_ROWS, type UsageBatch, type UsageOutcome, type UsageRow } from '@swap/contracts';
 import type { Logger, ServiceMetrics } from '@swap/observability';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, Max, Min } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { Counter, Gauge } from 'prom-client';
-
-/** key-registry refuses larger batches. */
-export const USAGE_BATCH_ROWS = 5_000;
 
 export function WithUsageCounting<B extends Constructor>(Base: B) {
   class UsageCountingConfig extends Base {
@@ -19,10 +16,10 @@ export function WithUsageCounting<B extends Constructor>(Base: B) {
     @IsInt()
     USAGE_FLUSH_MS = 5_000;
 
-    /** Rows held while key-registry cannot take them; beyond, new ones are dropped (usage_rows_dropped_total). */
+    /** Rows held while key-registry cannot take them (about 300 bytes each); beyond, new ones are dropped (usage_requests_dropped_total). */
     @Type(() => Number)
     @Min(1_000)
-    @Max(10_000_000)
+    @Max(500_000, { message: 'USAGE_MAX_PENDING_ROWS must be at most 500000 (about 150 MB held)' })
     @IsInt()
     USAGE_MAX_PENDING_ROWS = 200_000;
 
@@ -39,6 +36,11 @@ export interface UsageRecorderOptions {
   send: (batch: UsageBatch) => Promise<unknown>;
   logger: Logger;
   metrics?: ServiceMetrics;
+  now?: () => number;
+}
+
+interface Unsent extends UsageBatch {
+  madeAt: number;
 }
 
 interface Pending extends Omit<UsageRow, 'minute'> {
@@ -50,9 +52,9 @@ interface Pending extends Omit<UsageRow, 'minute'> {
  * to key-registry every flushMs, off the request path. A batch whose reply is lost is sent again
  * as it was (same batchId: counted once); see docs/architecture/usage.md.
  */
-export class UsageRecorder implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class UsageRecorder implements OnApplicationBootstrap, OnApplicationShutdown {
   private rows = new Map<string, Pending>();
-  private unsent: UsageBatch[] = [];
+  private unsent: Unsent[] = [];
   private unsentRows = 0;
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
@@ -64,8 +66,8 @@ export class UsageRecorder implements OnApplicationBootstrap, BeforeApplicationS
     if (options.metrics) {
       const registers = [options.metrics.registry];
       this.dropped = new Counter({
-        name: 'usage_rows_dropped_total',
-        help: 'Usage counts dropped: key-registry unreachable with USAGE_MAX_PENDING_ROWS held, or a batch it refused',
+        name: 'usage_requests_dropped_total',
+        help: 'Requests whose usage was not kept: USAGE_MAX_PENDING_ROWS held, a batch key-registry refused or did not take within an hour',
         registers,
       });
       this.failures = new Counter({
@@ -104,9 +106,12 @@ export class UsageRecorder implements OnApplicationBootstrap, BeforeApplicationS
     this.timer.unref();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  /** After the HTTP server has closed (no more counts), before the bus does: what is held goes once more. */
+  async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    await this.flushing;
     await this.flush();
+    if (this.unsentRows) this.options.logger.warn({ rows: this.unsentRows }, 'usage rows not taken by key-registry before stopping; lost');
   }
 
   /** One at a time; batches not taken wait for the next. */
@@ -116,15 +121,20 @@ export class UsageRecorder implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async sendAll(): Promise<void> {
+    const now = this.now();
     const rows = [...this.rows.values()];
     this.rows = new Map();
     for (let i = 0; i < rows.length; i += USAGE_BATCH_ROWS) {
       const batch = rows.slice(i, i + USAGE_BATCH_ROWS).map((r) => ({ ...r, minute: new Date(r.minute).toISOString() }));
-      this.unsent.push({ batchId: randomUUID(), rows: batch });
+      this.unsent.push({ batchId: randomUUID(), rows: batch, madeAt: now });
       this.unsentRows += batch.length;
     }
     while (this.unsent.length > 0) {
-      const batch = this.unsent[0];
+      const { madeAt, ...batch } = this.unsent[0];
+      if (now - madeAt > USAGE_BATCH_MAX_AGE_MS) {
+        this.drop(batch, 'usage batch not taken by key-registry within an hour; dropped');
+        continue;
+      }
       try {
         await this.options.send(batch);
       } catch (error) {
@@ -133,11 +143,22 @@ export class UsageRecorder implements OnApplicationBootstrap, BeforeApplicationS
           this.options.logger.warn({ err: error, held: this.unsentRows }, 'usage batch not taken; sending it again later');
           return;
         }
-        this.dropped?.inc(batch.rows.length);
-        this.options.logger.error({ err: error, rows: batch.rows.length }, 'usage batch refused by key-registry; dropped');
+        this.drop(batch, 'usage batch refused by key-registry; dropped', error);
+        continue;
       }
       this.unsent.shift();
       this.unsentRows -= batch.rows.length;
     }
+  }
+
+  private drop(batch: UsageBatch, message: string, err?: unknown): void {
+    this.unsent.shift();
+    this.unsentRows -= batch.rows.length;
+    this.dropped?.inc(batch.rows.reduce((sum, r) => sum + r.requests, 0));
+    this.options.logger.error({ err, rows: batch.rows.length, batchId: batch.batchId }, message);
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
   }
 }

@@ -3,3 +3,4 @@ export * from './ensure-database';
 export * from './migrations';
 export * from './prisma-client';
 export * from './versioned-change';
+export * from './pg-transaction';

@@ -108,6 +108,13 @@ function bodyAsFields(value: unknown): unknown {
   return visit(value as Record<string, unknown>, '');
 }
 
-export const uuidParam = new ParseUUIDPipe({
+/** Lower case once checked: ids are stored and compared as the database writes them. */
+class LowerCaseUuidPipe extends ParseUUIDPipe {
+  override async transform(value: string, metadata: ArgumentMetadata): Promise<string> {
+    return (await super.transform(value, metadata)).toLowerCase();
+  }
+}
+
+export const uuidParam = new LowerCaseUuidPipe({
   exceptionFactory: () => new AppError(400, ErrorCode.ValidationFailed, 'the id in the path must be a UUID'),
 });

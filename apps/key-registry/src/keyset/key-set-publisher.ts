@@ -4,6 +4,7 @@ import {
   ErrorCode,
   Events,
   isLaterKeySetHead,
+  KEYED_ROUTES,
   MAX_KEY_SET_EPOCH,
   RouteFamilies,
   type EnforcementMode,
@@ -203,7 +204,10 @@ export class KeySetPublisher implements OnApplicationBootstrap {
         return [family, mode];
       }),
     ) as PortalModes;
-    const routeModes = Object.fromEntries((await tx.routeMode.findMany()).map((r) => [r.route, r.mode as EnforcementMode]));
+    // Only routes this release keys: a row left by an earlier one is not sent.
+    const routeModes = Object.fromEntries(
+      (await tx.routeMode.findMany()).filter((r) => Object.hasOwn(KEYED_ROUTES, r.route)).map((r) => [r.route, r.mode as EnforcementMode]),
+    );
     return { modes, routeModes };
   }
 

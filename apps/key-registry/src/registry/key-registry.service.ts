@@ -218,6 +218,9 @@ export class KeyRegistryService {
       const [own] = await tx.$queryRaw<
         { mode: EnforcementMode }[]
       >`SELECT mode FROM key_registry.route_modes WHERE route = ${route} FOR UPDATE`;
+      if (!family) throw new AppError(404, ErrorCode.NotFound, `No enforcement mode is stored for the ${keyed.family} family`);
+      if (mode === undefined && !own)
+        throw new AppError(409, ErrorCode.IllegalModeMove, `${route} has no mode of its own; it follows ${keyed.family}`);
       const current = own?.mode ?? family.mode;
       const target = mode ?? family.mode;
       if (target !== current && !LEGAL_MODE_MOVES[current].includes(target)) {

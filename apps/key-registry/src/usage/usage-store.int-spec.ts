@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { UsageOutcome, UsageRow } from '@swap/contracts';
 import { RegistryHarness } from '../testing/registry-harness';
 import { UsageStore } from './usage-store';
+import { UsageHandlers } from './usage.handlers';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -147,5 +148,39 @@ describe('UsageStore against PostgreSQL', () => {
       { route: SUBMIT, requests: 1000, unidentified: 0, unidentifiedShare: 0 },
     ]);
     expect(deployment.organisations.map((o) => o.orgId).sort()).toEqual([ready, young].sort());
+  });
+
+  it('keeps only rows that can be true, counting the others, and refuses a series of misaligned or too many points', async () => {
+    const handlers = new UsageHandlers(store, harness.replica().registry);
+    const org = randomUUID();
+    const now = Date.now();
+    const rows = [
+      row(now, org, QUOTE, 'valid', 3, 0, randomUUID()),
+      row(now, org, 'GET /v1/swaps/tokens', 'valid', 1, 0, randomUUID()), // not a keyed route
+      row(now, org, QUOTE, 'missing', 1), // an organisation for a request without a key
+      row(now, '', QUOTE, 'valid', 1), // a valid key of no organisation
+      { ...row(now, '', QUOTE, 'invalid', 1), clientErrors: 2 }, // more errors than requests
+      row(now + 10 * 60_000, org, QUOTE, 'valid', 1, 0, randomUUID()), // ahead of now
+      row(now - 91 * DAY, org, QUOTE, 'valid', 1, 0, randomUUID()), // past retention
+    ];
+    expect(await handlers.record({ batchId: randomUUID(), rows })).toEqual({ rows: 1, duplicate: false, rejected: 6 });
+    const at = Math.floor(now / HOUR) * HOUR;
+    const report = await handlers.report({
+      orgId: org,
+      from: new Date(at).toISOString(),
+      to: new Date(at + HOUR).toISOString(),
+      interval: 'hour',
+    });
+    expect(report.totals.requests).toBe(3);
+    for (const [from, to] of [
+      [at + 1, at + HOUR],
+      [at, at],
+      [at - 2_000 * 60_000, at],
+    ])
+      await expect(
+        handlers.report({ orgId: org, from: new Date(from).toISOString(), to: new Date(to).toISOString(), interval: 'minute' }),
+      ).rejects.toMatchObject({
+        details: [expect.objectContaining({ field: 'from', rule: 'range' })],
+      });
   });
 });

@@ -1,7 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  IDENTIFIED_OUTCOMES,
   READINESS_THRESHOLD,
   READINESS_WINDOW_DAYS,
+  USAGE_BATCH_IDS_KEPT_MS,
+  USAGE_INTERVAL_MS,
   USAGE_MINUTES_KEPT_MS,
   USAGE_RETENTION_DAYS,
   UsageOutcomes,
@@ -13,18 +16,20 @@ import {
   type UsageOutcome,
   type UsageReport,
 } from '@swap/contracts';
+import { inTransaction } from '@swap/persistence';
 import { DATABASE_POOL } from '@swap/service-kit';
 import type pg from 'pg';
 
 const DAY_MS = 86_400_000;
-const INTERVAL_MS: Record<UsageInterval, number> = { minute: 60_000, hour: 3_600_000, day: DAY_MS };
 const COLUMNS = 'org_id, key_id, route, outcome';
 const COUNTS = 'requests, client_errors, server_errors';
 const ADD_COUNTS = `requests = t.requests + excluded.requests, client_errors = t.client_errors + excluded.client_errors,
   server_errors = t.server_errors + excluded.server_errors`;
-/** Minute rows older than this (whole hours) belong in usage_hours. */
-const CUTOFF = `date_trunc('hour', now() - interval '${USAGE_MINUTES_KEPT_MS / 3_600_000} hours')`;
-const IDENTIFIED = `outcome IN ('valid', 'scope', 'suspended')`;
+/** Minute rows older than this (whole UTC hours) belong in usage_hours. Every truncation names UTC: the session's zone must not move a bucket. */
+const CUTOFF = `date_trunc('hour', now() - interval '${USAGE_MINUTES_KEPT_MS / 3_600_000} hours', 'UTC')`;
+/** One replica rolls up at a time; the others skip that round. */
+const ROLLUP_LOCK = 0x75736167; // 'usag'
+const IDENTIFIED = `outcome IN (${IDENTIFIED_OUTCOMES.map((o) => `'${o}'`).join(', ')})`;
 
 interface Bucketed {
   at: Date;
@@ -50,14 +55,9 @@ export class UsageStore {
 
   /** In one transaction with its batch id: a batch sent again after a lost reply counts once. */
   async record(batch: UsageBatch): Promise<{ rows: number; duplicate: boolean }> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const fresh = await client.query('INSERT INTO key_registry.usage_batches (id) VALUES ($1) ON CONFLICT DO NOTHING', [batch.batchId]);
-      if (fresh.rowCount === 0) {
-        await client.query('COMMIT');
-        return { rows: 0, duplicate: true };
-      }
+    return inTransaction(this.pool, async (tx) => {
+      const fresh = await tx.query('INSERT INTO key_registry.usage_batches (id) VALUES ($1) ON CONFLICT DO NOTHING', [batch.batchId]);
+      if (fresh.rowCount === 0) return { rows: 0, duplicate: true };
       const r = batch.rows;
       const params = [
         r.map((x) => x.minute),
@@ -72,26 +72,23 @@ export class UsageStore {
       const rows = `unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[])
         AS r(m, ${COLUMNS}, ${COUNTS})`;
       const sums = `sum(requests), sum(client_errors), sum(server_errors)`;
-      await client.query(
+      // Ordered, so that replicas' batches touching the same rows lock them in one order (no deadlock).
+      await tx.query(
         `INSERT INTO key_registry.usage_minutes AS t (minute, ${COLUMNS}, ${COUNTS})
-         SELECT date_trunc('minute', m), ${COLUMNS}, ${sums} FROM ${rows} WHERE m >= ${CUTOFF} GROUP BY 1, 2, 3, 4, 5
+         SELECT date_trunc('minute', m, 'UTC'), ${COLUMNS}, ${sums} FROM ${rows} WHERE m >= ${CUTOFF} GROUP BY 1, 2, 3, 4, 5
+         ORDER BY 1, 2, 3, 4, 5
          ON CONFLICT (minute, ${COLUMNS}) DO UPDATE SET ${ADD_COUNTS}`,
         params,
       );
-      await client.query(
+      await tx.query(
         `INSERT INTO key_registry.usage_hours AS t (hour, ${COLUMNS}, ${COUNTS})
-         SELECT date_trunc('hour', m), ${COLUMNS}, ${sums} FROM ${rows} WHERE m < ${CUTOFF} GROUP BY 1, 2, 3, 4, 5
+         SELECT date_trunc('hour', m, 'UTC'), ${COLUMNS}, ${sums} FROM ${rows} WHERE m < ${CUTOFF} GROUP BY 1, 2, 3, 4, 5
+         ORDER BY 1, 2, 3, 4, 5
          ON CONFLICT (hour, ${COLUMNS}) DO UPDATE SET ${ADD_COUNTS}`,
         params,
       );
-      await client.query('COMMIT');
       return { rows: r.length, duplicate: false };
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /**
@@ -99,18 +96,21 @@ export class UsageStore {
    * or counted twice, with any number of replicas); hours past retention and day-old batch ids deleted.
    */
   async rollUp(): Promise<{ moved: number; expired: number }> {
-    const { rows } = await this.pool.query<{ moved: number }>(
-      `WITH moved AS (DELETE FROM key_registry.usage_minutes WHERE minute < ${CUTOFF} RETURNING *),
-       hours AS (INSERT INTO key_registry.usage_hours AS t (hour, ${COLUMNS}, ${COUNTS})
-         SELECT date_trunc('hour', minute), ${COLUMNS}, sum(requests), sum(client_errors), sum(server_errors) FROM moved GROUP BY 1, 2, 3, 4, 5
-         ON CONFLICT (hour, ${COLUMNS}) DO UPDATE SET ${ADD_COUNTS})
-       SELECT count(*)::int AS moved FROM moved`,
-    );
-    const expired = await this.pool.query(
-      `DELETE FROM key_registry.usage_hours WHERE hour < now() - interval '${USAGE_RETENTION_DAYS} days'`,
-    );
-    await this.pool.query(`DELETE FROM key_registry.usage_batches WHERE at < now() - interval '1 day'`);
-    return { moved: rows[0].moved, expired: expired.rowCount ?? 0 };
+    return inTransaction(this.pool, async (tx) => {
+      const [{ locked }] = (await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [ROLLUP_LOCK])).rows;
+      if (!locked) return { moved: 0, expired: 0 };
+      const { rows } = await tx.query<{ moved: number }>(
+        `WITH moved AS (DELETE FROM key_registry.usage_minutes WHERE minute < ${CUTOFF} RETURNING *),
+         hours AS (INSERT INTO key_registry.usage_hours AS t (hour, ${COLUMNS}, ${COUNTS})
+           SELECT date_trunc('hour', minute, 'UTC'), ${COLUMNS}, sum(requests), sum(client_errors), sum(server_errors) FROM moved
+           GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
+           ON CONFLICT (hour, ${COLUMNS}) DO UPDATE SET ${ADD_COUNTS})
+         SELECT count(*)::int AS moved FROM moved`,
+      );
+      const expired = await tx.query(`DELETE FROM key_registry.usage_hours WHERE hour < now() - interval '${USAGE_RETENTION_DAYS} days'`);
+      await tx.query(`DELETE FROM key_registry.usage_batches WHERE at < now() - interval '${USAGE_BATCH_IDS_KEPT_MS / 3_600_000} hours'`);
+      return { moved: rows[0].moved, expired: expired.rowCount ?? 0 };
+    });
   }
 
   /** `from` and `to` whole intervals (UTC); minute series read only the minutes kept. */
@@ -125,7 +125,7 @@ export class UsageStore {
        FROM ${source} GROUP BY 1, 2, 3 ORDER BY 1`,
       params,
     );
-    const step = INTERVAL_MS[q.interval];
+    const step = USAGE_INTERVAL_MS[q.interval];
     const start = Date.parse(q.from);
     const series = Array.from({ length: Math.ceil((Date.parse(q.to) - start) / step) }, (_, i) => ({
       at: new Date(start + i * step).toISOString(),

@@ -1,4 +1,4 @@
-import { UsageIntervals, UsageOutcomes, type UsageInterval, type UsageOutcome } from '@swap/contracts';
+import { USAGE_BATCH_ROWS, UsageIntervals, UsageOutcomes, type UsageInterval, type UsageOutcome } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -16,8 +16,6 @@ import {
   ValidateNested,
 } from 'class-validator';
 
-/** A batch holds at most this many rows; swap-gateway splits larger ones. */
-export const MAX_USAGE_BATCH_ROWS = 5_000;
 const COUNT = 2_147_483_647;
 const ORG_OR_NONE = /^$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -61,7 +59,7 @@ export class UsageBatchMessage {
 
   @ValidateNested({ each: true })
   @Type(() => UsageRowMessage)
-  @ArrayMaxSize(MAX_USAGE_BATCH_ROWS)
+  @ArrayMaxSize(USAGE_BATCH_ROWS)
   @IsArray()
   rows!: UsageRowMessage[];
 }

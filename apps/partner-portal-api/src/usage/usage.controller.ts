@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiTag, AppError, Subjects, USAGE_MINUTES_KEPT_MS, type UsageInterval } from '@swap/contracts';
+import { ApiTag, AppError, Subjects, USAGE_INTERVAL_MS, USAGE_MINUTES_KEPT_MS, type UsageInterval } from '@swap/contracts';
 import { MessagingClient } from '@swap/messaging';
 import { uuidParam as uuid } from '@swap/service-kit';
 import { ApiSession, CsrfGuard, CurrentUser, SessionGuard } from '../auth/portal.guards';
@@ -9,7 +9,6 @@ import { OrgsService } from '../orgs/orgs.service';
 import { callService } from '../service-calls';
 import { OrgReadinessReport, OrgUsageQuery, OrgUsageReport } from './usage.dto';
 
-const STEP: Record<UsageInterval, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 /** The default span and the longest one asked at once, in intervals. */
 const SPAN: Record<UsageInterval, { default: number; max: number }> = {
   minute: { default: 60, max: 24 * 60 },
@@ -36,7 +35,7 @@ export class UsageController {
   @ApiOkResponse({ type: OrgUsageReport })
   async usage(@CurrentUser() user: PortalUser, @Param('orgId', uuid) orgId: string, @Query() query: OrgUsageQuery) {
     const interval = query.interval ?? 'hour';
-    const step = STEP[interval];
+    const step = USAGE_INTERVAL_MS[interval];
     const now = Date.now();
     const to = Math.ceil((query.to ? Date.parse(query.to) : now) / step) * step;
     const from = Math.floor((query.from ? Date.parse(query.from) : to - SPAN[interval].default * step) / step) * step;

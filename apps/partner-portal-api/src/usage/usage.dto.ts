@@ -13,6 +13,7 @@ import {
   type UsageOutcome,
   type UsageReport,
 } from '@swap/contracts';
+import { Transform } from 'class-transformer';
 import { IsIn, IsISO8601, IsOptional, IsUUID } from 'class-validator';
 
 export class OrgUsageQuery {
@@ -41,6 +42,7 @@ export class OrgUsageQuery {
   @ApiPropertyOptional({ description: 'One key’s requests only (a revoked key’s id still reads its history)' })
   @IsOptional()
   @IsUUID('all', { message: 'keyId must be a UUID' })
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value))
   keyId?: string;
 }
 

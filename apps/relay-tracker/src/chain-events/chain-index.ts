@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ChainEventKind, IndexedChainEvent } from '@swap/contracts';
+import { inTransaction } from '@swap/persistence';
 import { DATABASE_POOL } from '@swap/service-kit';
 import type pg from 'pg';
 import type { FollowCursor } from './follow-plan';
@@ -236,19 +237,8 @@ export class ChainIndex {
     return (await pool.query<EventRow>(text, params)).rows.map(toEvent);
   }
 
-  private async inTransaction<T>(work: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.writes.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+  private inTransaction<T>(work: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.writes, work);
   }
 }
 

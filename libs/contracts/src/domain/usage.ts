@@ -3,9 +3,20 @@ import type { EnforcementMode } from './api-key';
 /** What a key check found, as the portal counts it: a revoked key is deleted, so it reads `invalid`. */
 export const UsageOutcomes = ['valid', 'missing', 'invalid', 'scope', 'suspended', 'unavailable'] as const;
 export type UsageOutcome = (typeof UsageOutcomes)[number];
+/** Outcomes of a key that named its organisation; the others carry no organisation or key. */
+export const IDENTIFIED_OUTCOMES: readonly UsageOutcome[] = ['valid', 'scope', 'suspended'];
 
 export const UsageIntervals = ['minute', 'hour', 'day'] as const;
 export type UsageInterval = (typeof UsageIntervals)[number];
+export const USAGE_INTERVAL_MS: Record<UsageInterval, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+/** The most points one series answers (a day of minutes). */
+export const USAGE_MAX_POINTS = 1_440;
+
+/** Rows per usage batch: about 250 bytes each, well under NATS' 1 MiB message limit even with long routes. */
+export const USAGE_BATCH_ROWS = 1_000;
+/** A batch not taken within this is dropped (counted); batch ids are kept longer, so a batch is never counted twice. */
+export const USAGE_BATCH_MAX_AGE_MS = 3_600_000;
+export const USAGE_BATCH_IDS_KEPT_MS = 24 * 3_600_000;
 
 /** Minute rows are rolled up to hours after this; hours are kept for USAGE_RETENTION_DAYS. */
 export const USAGE_MINUTES_KEPT_MS = 2 * 24 * 3_600_000;
