@@ -1,5 +1,5 @@
 import type { KeySetSnapshot } from '@swap/contracts';
-import { createLogger } from '@swap/observability';
+import { createLogger, ServiceMetrics } from '@swap/observability';
 import { hashKey } from './key-format';
 import { KeySetCache, LocalKeySetSource } from './key-set-cache';
 
@@ -50,6 +50,30 @@ describe('KeySetCache', () => {
     const sponsoring = cacheWith(async () => ({ version: 1, keys: [], modes: {} }), { sponsorships: 'enforce' });
     await sponsoring.refresh();
     expect(sponsoring.modeOf('sponsorships', 'POST /v1/sponsorships/requests')).toBe('enforce');
+  });
+
+  it('reports the key set’s age per replica: since it was last confirmed, reset by a refresh that finds it unchanged', async () => {
+    const metrics = new ServiceMetrics('test', { defaultMetrics: false });
+    let version = 1;
+    const cache = new KeySetCache({
+      name: 'portal',
+      source: { ordering: 'newer-only', pull: async (c) => void c.offer({ epoch: 1, version, keys: [], modes: { swaps: 'off' } }) },
+      refreshMs: 60_000,
+      logger,
+      metrics,
+    });
+    const age = async () => Number(/keyset_age_seconds\{registry="portal",service="test"\} ([\d.e-]+)/.exec(await metrics.render())?.[1]);
+    const start = Date.now();
+    jest.spyOn(Date, 'now').mockReturnValue(start + 40_000);
+    expect(await age()).toBeGreaterThanOrEqual(40);
+    await cache.refresh();
+    expect(await age()).toBe(0);
+    (Date.now as jest.Mock).mockReturnValue(start + 50_000);
+    expect(await age()).toBe(10);
+    version = 1; // unchanged: still confirmed
+    await cache.refresh();
+    expect(await age()).toBe(0);
+    jest.restoreAllMocks();
   });
 
   it('knows no mode and answers unavailable until a set has loaded (fail closed, never off)', async () => {

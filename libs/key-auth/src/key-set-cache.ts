@@ -60,6 +60,8 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly sizeGauge?: Gauge;
   private readonly versionGauge?: Gauge;
   private readonly epochGauge?: Gauge;
+  /** When the held set was last confirmed current (loaded, found unchanged, or changed); before any, when the cache began. */
+  private confirmedAt = Date.now();
 
   constructor(private readonly options: KeySetCacheOptions) {
     if (options.metrics) {
@@ -84,6 +86,13 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
         help: 'Epoch of the cached key set (a registry restore starts a new one)',
         labelNames,
         registers,
+      });
+      const age: Gauge = new Gauge({
+        name: 'keyset_age_seconds',
+        help: 'Seconds since this replica last confirmed its key set current (a refresh or a change applied); alert above two refresh periods',
+        labelNames,
+        registers,
+        collect: () => age.set({ registry: options.name }, (Date.now() - this.confirmedAt) / 1000),
       });
     }
   }
@@ -174,11 +183,15 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
 
   offer(set: VersionedKeySet): OfferOutcome {
     const order = this.compare(set);
-    if (this.options.source.ordering === 'newer-only' && order <= 0) return order === 0 ? 'same' : 'older';
+    if (this.options.source.ordering === 'newer-only' && order <= 0) {
+      if (order === 0) this.confirmedAt = Date.now();
+      return order === 0 ? 'same' : 'older';
+    }
     this.entries.clear();
     for (const key of set.keys) this.entries.set(key.hash, key);
     this.modes = { ...set.modes };
     this.routeModes = { ...set.routeModes };
+    this.confirmedAt = Date.now();
     const first = !this.held;
     this.held = { epoch: set.epoch, version: set.version };
     if (first)
@@ -198,6 +211,7 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     for (const key of change.upserts) this.entries.set(key.hash, key);
     this.modes = { ...change.modes };
     this.routeModes = { ...change.routeModes };
+    this.confirmedAt = Date.now();
     this.held = { epoch: change.epoch, version: change.version };
     this.report();
     return 'applied';

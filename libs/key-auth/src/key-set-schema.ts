@@ -109,11 +109,7 @@ function modes(value: unknown, path: string): PortalModes {
   return Object.fromEntries(RouteFamilies.map((family) => [family, f[family]])) as PortalModes;
 }
 
-/**
- * Each route's own mode, a known one. A route this build does not key is left out, not refused:
- * a later release may key more routes, and a stale row must not stop every revocation.
- * Absent (a v2 set, kept or answered by the previous release during a rollout): none.
- */
+/** A route this build does not key is left out, not refused (a stale row must not stop revocations); absent (v2): none. */
 function routeModes(value: unknown, path: string): RouteModes {
   if (value === undefined) return {};
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ShapeError(path, 'must be an object');

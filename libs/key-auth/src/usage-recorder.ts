@@ -47,11 +47,7 @@ interface Pending extends Omit<UsageRow, 'minute'> {
   minute: number;
 }
 
-/**
- * Counts keyed requests per minute, organisation, key, route and outcome in memory; batches go
- * to key-registry every flushMs, off the request path. A batch whose reply is lost is sent again
- * as it was (same batchId: counted once); see docs/architecture/usage.md.
- */
+/** Counts in memory, batches to key-registry off the request path: docs/architecture/usage.md. */
 export class UsageRecorder implements OnApplicationBootstrap, OnApplicationShutdown {
   private rows = new Map<string, Pending>();
   private unsent: Unsent[] = [];

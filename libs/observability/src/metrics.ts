@@ -11,6 +11,7 @@ export class ServiceMetrics {
   readonly rpcDuration: Histogram<'subject' | 'outcome'>;
   readonly busReply: Histogram<'subject'>;
   readonly busIntakePaused: Gauge;
+  readonly ready: Gauge;
 
   constructor(
     readonly service: string,
@@ -49,6 +50,11 @@ export class ServiceMetrics {
       help: "Time to encode and publish a bus request's answer once its handler has it, by subject",
       labelNames: ['subject'],
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025],
+      registers: [this.registry],
+    });
+    this.ready = new Gauge({
+      name: 'service_ready',
+      help: '1 when this replica last answered /readyz ready, 0 when not (dependencies down, recovering, shutting down)',
       registers: [this.registry],
     });
     this.busIntakePaused = new Gauge({

@@ -48,6 +48,39 @@ describe.each(RENDER_SOURCES.map((source) => [source.name, source] as const))('%
 });
 
 describe('the chart', () => {
+  it('renders the monitoring objects when asked: a ServiceMonitor per service on a headless admin Service, the rules with their runbooks', () => {
+    const objects = render(
+      tools,
+      chart('monitoring', [
+        'monitoring.serviceMonitor.enabled=true',
+        'monitoring.rules.enabled=true',
+        'monitoring.runbookBaseUrl=https://runbooks.example/alerts',
+        'monitoring.hubChainKey=0x92.sonic',
+      ]),
+    );
+    const monitors = objects.filter((o) => o.kind === 'ServiceMonitor');
+    expect(monitors).toHaveLength(8);
+    expect(monitors.every((m) => m.spec.endpoints[0].port === 'admin' && m.spec.endpoints[0].honorLabels === true)).toBe(true);
+    expect(find(objects, 'Service', 'swap-relay-tracker-metrics')?.spec).toMatchObject({
+      clusterIP: 'None',
+      ports: [{ name: 'admin', targetPort: 'admin' }],
+    });
+    const rules = find(objects, 'PrometheusRule', 'swap-slos')?.spec.groups.flatMap((g: { rules: object[] }) => g.rules);
+    const alerts = rules.filter((r: { alert?: string }) => r.alert);
+    expect(alerts.length).toBeGreaterThan(10);
+    expect(
+      alerts.every((a: { annotations: { runbook_url: string } }) =>
+        /^https:\/\/runbooks\.example\/alerts\/[a-z-]+\.md$/.test(a.annotations.runbook_url),
+      ),
+    ).toBe(true);
+    expect(JSON.stringify(rules)).toContain('chain_follower_lag_seconds{chain=\\"0x92.sonic\\"}');
+    expect(JSON.stringify(rules)).not.toMatch(/__[A-Z_]+__/);
+    expect(schemaProblems(objects)).toEqual([]);
+    expect(platformProblems(objects, { migrations: 'helm-hook' })).toEqual([]);
+    expect(objects.some((o) => o.kind === 'ServiceMonitor' || o.kind === 'PrometheusRule')).toBe(true);
+    expect(render(tools, chart('monitoring off', [])).some((o) => o.apiVersion.startsWith('monitoring.coreos.com'))).toBe(false);
+  });
+
   it('renders numbers as integers, not as floats', () => {
     const objects = render(tools, chart('large numbers', ['config.bodyLimitBytes=67108864', 'config.upstreamTimeoutMs=300000']));
     const data = find(objects, 'ConfigMap', 'swap-config')?.data;

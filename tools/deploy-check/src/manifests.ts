@@ -98,6 +98,7 @@ function modelOf(apiVersion: string, kind: string): (new (data: object) => { val
     'autoscaling/v2': () => require('kubernetes-models/autoscaling/v2'),
     'networking.k8s.io/v1': () => require('kubernetes-models/networking.k8s.io/v1'),
     'keda.sh/v1alpha1': () => require('@kubernetes-models/keda/keda.sh/v1alpha1'),
+    'monitoring.coreos.com/v1': () => require('@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1'),
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
   return groups[apiVersion]?.()[kind] as (new (data: object) => { validate(): void }) | undefined;

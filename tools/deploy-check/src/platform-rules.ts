@@ -113,11 +113,16 @@ export function imageProblems(objects: KubeObject[], expected?: RegExp): string[
   return problems;
 }
 
-/** Health and metrics stay on the admin port: no Service carries it, and the ingress reaches only the gateway's client port. */
+/**
+ * Health and metrics stay on the admin port: no Service routes to it (a headless one of the
+ * metrics component, for a ServiceMonitor to find the pods, has no address to route), and
+ * the ingress reaches only the gateway's client port.
+ */
 export function exposureProblems(objects: KubeObject[]): string[] {
   const problems: string[] = [];
   const adminPort = Number(configData(objects).ADMIN_PORT);
-  for (const service of objects.filter((o) => o.kind === 'Service')) {
+  const discovery = (o: KubeObject) => o.spec.clusterIP === 'None' && o.metadata.labels?.['app.kubernetes.io/component'] === 'metrics';
+  for (const service of objects.filter((o) => o.kind === 'Service' && !discovery(o))) {
     for (const port of service.spec.ports as { name?: string; port: number; targetPort?: string | number }[]) {
       if (port.name === 'admin' || port.targetPort === 'admin' || port.port === adminPort || port.targetPort === adminPort)
         problems.push(`${nameOf(service)}: exposes the admin port`);

@@ -198,12 +198,7 @@ export class KeyRegistryService {
     });
   }
 
-  /**
-   * Gives one route its own mode (spec: modes per route), by the same legal moves from its
-   * effective mode, or pins it at its family's (so a later family move passes it by); `mode`
-   * undefined clears it, legal only where the family's mode is the route's or a legal move from
-   * it. Audited and carried by the key set like a family's move.
-   */
+  /** A route's own mode, or undefined to clear it: docs/architecture/key-sets.md#the-key-set-cache-and-the-modes. */
   async setRouteMode(route: string, mode: EnforcementMode | undefined, actor: string): Promise<RouteModeSetting> {
     const keyed = KEYED_ROUTES[route];
     if (!Object.hasOwn(KEYED_ROUTES, route) || !keyed) {

@@ -91,10 +91,7 @@ export class UsageStore {
     });
   }
 
-  /**
-   * Minutes older than two days into hours, in one statement (a row is moved or stays, never lost
-   * or counted twice, with any number of replicas); hours past retention and day-old batch ids deleted.
-   */
+  /** docs/architecture/usage.md#stored-rolled-up-kept. */
   async rollUp(): Promise<{ moved: number; expired: number }> {
     return inTransaction(this.pool, async (tx) => {
       const [{ locked }] = (await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [ROLLUP_LOCK])).rows;

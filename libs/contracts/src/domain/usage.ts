@@ -12,9 +12,9 @@ export const USAGE_INTERVAL_MS: Record<UsageInterval, number> = { minute: 60_000
 /** The most points one series answers (a day of minutes). */
 export const USAGE_MAX_POINTS = 1_440;
 
-/** Rows per usage batch: about 250 bytes each, well under NATS' 1 MiB message limit even with long routes. */
+/** About 250 bytes a row: well under NATS' 1 MiB message limit. */
 export const USAGE_BATCH_ROWS = 1_000;
-/** A batch not taken within this is dropped (counted); batch ids are kept longer, so a batch is never counted twice. */
+/** Ids kept longer than a batch is retried: never counted twice. */
 export const USAGE_BATCH_MAX_AGE_MS = 3_600_000;
 export const USAGE_BATCH_IDS_KEPT_MS = 24 * 3_600_000;
 
@@ -42,7 +42,7 @@ export interface UsageRow {
   serverErrors: number;
 }
 
-/** One swap-gateway replica's counts since its last batch; `batchId` makes a resent batch count once. */
+/** `batchId` makes a resent batch count once. */
 export interface UsageBatch {
   batchId: string;
   rows: UsageRow[];
@@ -67,11 +67,7 @@ export interface UsageReport {
   series: (UsageCounts & { at: string })[];
 }
 
-/**
- * `ready`: at least READINESS_THRESHOLD of the organisation's identified requests on the route over
- * READINESS_WINDOW_DAYS had the route's scope and were not refused as suspended, and its first one is
- * that old; `too-early`: the share is met but traffic began later; `not-ready`: below the share.
- */
+/** docs/architecture/usage.md#readiness. */
 export type ReadinessStatus = 'ready' | 'too-early' | 'not-ready';
 
 export interface OrgRouteReadiness {

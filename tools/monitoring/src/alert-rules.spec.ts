@@ -1,0 +1,49 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isAlert, ruleGroups, RUNBOOK_BASE, SLOS } from './alert-rules';
+import { promql, servedNames } from './promql';
+import { RULES_FILE, rulesYaml } from './rules-file';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const rules = ruleGroups().flatMap((g) => g.rules);
+
+describe('the alert rules', () => {
+  it('are in the chart as generated (npm run monitoring:generate)', () => {
+    expect(readFileSync(join(ROOT, RULES_FILE), 'utf8')).toBe(rulesYaml());
+  });
+
+  it('parse with Prometheus’ PromQL grammar, every one', () => {
+    const problems = rules.flatMap((r) => promql(r.expr).errors.map((e) => `${'alert' in r ? r.alert : r.record}: ${e}`));
+    expect(problems).toEqual([]);
+    expect(promql('sum(rate(x[5m]) > ').errors).not.toEqual([]);
+  });
+
+  it('name the metrics they select, and nothing else', () => {
+    expect(promql('sum(rate(http_requests_total{service="a"}[5m])) / on() max(up) > bool 1').metrics).toEqual([
+      'http_requests_total',
+      'up',
+    ]);
+    expect(servedNames('# HELP a x\n# TYPE a_seconds histogram\n# TYPE b_total counter\n')).toEqual(
+      new Set(['a_seconds', 'a_seconds_bucket', 'a_seconds_sum', 'a_seconds_count', 'b_total']),
+    );
+  });
+
+  it('give each alert a severity, a summary and a runbook page that exists under docs/operators/alerts', () => {
+    const alerts = rules.filter(isAlert);
+    expect(alerts.length).toBe(SLOS.length * 3 + 5);
+    for (const alert of alerts) {
+      expect(['page', 'ticket']).toContain(alert.labels.severity);
+      const page = alert.annotations.runbook_url.replace(`${RUNBOOK_BASE}/`, '');
+      expect({ alert: alert.alert, exists: existsSync(join(ROOT, 'docs', 'operators', 'alerts', page)) }).toEqual({
+        alert: alert.alert,
+        exists: true,
+      });
+    }
+  });
+
+  it('read only recorded series their own groups record', () => {
+    const recorded = new Set(rules.flatMap((r) => ('record' in r ? [r.record] : [])));
+    const used = rules.filter(isAlert).flatMap((a) => promql(a.expr).metrics.filter((m) => m.startsWith('slo:')));
+    expect(used.filter((m) => !recorded.has(m))).toEqual([]);
+  });
+});
