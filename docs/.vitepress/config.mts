@@ -54,7 +54,7 @@ const operators = [
   { text: 'Health, metrics, logs and shutdown', link: '/operators/health-and-observability' },
   { text: 'Operator routes and the ops tool', link: '/operators/operator-access' },
   { text: 'Database migrations', link: '/operators/database-migrations' },
-  { text: 'Monitoring: objectives and alerts', link: '/operators/monitoring' },
+  { text: 'Monitoring: objectives, alerts, dashboards', link: '/operators/monitoring' },
   { text: 'Alert runbooks', link: '/operators/alerts/' },
   { text: 'Runbooks', link: '/operators/runbooks' },
 ];

@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPlatform, type Platform } from '../../../tools/embedded/src/platform';
 import { isAlert, ruleGroups } from '../../../tools/monitoring/src/alert-rules';
+import { dashboardQueries, DASHBOARDS } from '../../../tools/monitoring/src/dashboards';
 import { promql, servedNames } from '../../../tools/monitoring/src/promql';
 
 jest.setTimeout(120_000);
 
-/** Every metric an alert or recording rule reads is one a service of a running platform serves on /metrics. */
-describe('the alert rules against the metrics the services serve', () => {
+/** Every metric an alert, recording rule or dashboard panel reads is one a service of a running platform serves on /metrics. */
+describe('the alert rules and dashboards against the metrics the services serve', () => {
   let platform: Platform;
   let dataDir: string;
 
@@ -30,7 +31,8 @@ describe('the alert rules against the metrics the services serve', () => {
     }
     const rules = ruleGroups().flatMap((g) => g.rules);
     const recorded = new Set(rules.flatMap((r) => ('record' in r ? [r.record] : [])));
-    const named = [...new Set(rules.flatMap((r) => promql(r.expr).metrics))].filter((m) => !recorded.has(m));
+    const expressions = [...rules.map((r) => r.expr), ...Object.values(DASHBOARDS).flatMap((build) => dashboardQueries(build()))];
+    const named = [...new Set(expressions.flatMap((e) => promql(e).metrics))].filter((m) => !recorded.has(m));
     expect(named.filter((m) => !served.has(m))).toEqual([]);
     expect(named).toEqual(expect.arrayContaining(['http_requests_total', 'keyset_age_seconds', 'service_ready', 'solver_connections']));
     expect(rules.filter(isAlert).length).toBeGreaterThan(10);

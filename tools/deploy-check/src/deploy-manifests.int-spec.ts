@@ -56,8 +56,17 @@ describe('the chart', () => {
         'monitoring.rules.enabled=true',
         'monitoring.runbookBaseUrl=https://runbooks.example/alerts',
         'monitoring.hubChainKey=0x92.sonic',
+        'monitoring.dashboards.enabled=true',
       ]),
     );
+    const boards = objects.filter((o) => o.kind === 'ConfigMap' && o.metadata.labels?.grafana_dashboard === '1');
+    expect(boards.map((b) => Object.keys(b.data!)[0]).sort()).toEqual([
+      'swap-platform-keys.json',
+      'swap-platform-marketplace.json',
+      'swap-platform-overview.json',
+      'swap-platform-settlement.json',
+    ]);
+    expect(boards.map((b) => (JSON.parse(String(Object.values(b.data!)[0])) as { uid: string }).uid)).toContain('swap-platform-settlement');
     const monitors = objects.filter((o) => o.kind === 'ServiceMonitor');
     expect(monitors).toHaveLength(8);
     expect(monitors.every((m) => m.spec.endpoints[0].port === 'admin' && m.spec.endpoints[0].honorLabels === true)).toBe(true);
@@ -330,6 +339,20 @@ describe('k8s/ overlays', () => {
     });
     expect(objects.filter((o) => o.kind === 'HorizontalPodAutoscaler')).toEqual([]);
     expect(find(objects, 'ScaledObject', 'relay-tracker')?.spec.scaleTargetRef).toEqual({ name: 'relay-tracker' });
+    expect(schemaProblems(objects)).toEqual([]);
+    expect(platformProblems(objects, { migrations: 'per-release' })).toEqual([]);
+  });
+
+  it('add the ServiceMonitors and the PrometheusRule with the monitoring component, as the chart does', () => {
+    const objects = render(tools, {
+      kind: 'kustomize',
+      name: 'monitoring component',
+      dir: `${__dirname}/fixtures/monitoring-overlay`,
+      rules: { migrations: 'per-release' },
+    });
+    expect(objects.filter((o) => o.kind === 'ServiceMonitor')).toHaveLength(8);
+    expect(find(objects, 'PrometheusRule', 'swap-platform-slos')?.spec.groups.length).toBeGreaterThan(5);
+    expect(Object.keys(find(objects, 'ConfigMap', 'swap-platform-dashboards')?.data ?? {})).toHaveLength(4);
     expect(schemaProblems(objects)).toEqual([]);
     expect(platformProblems(objects, { migrations: 'per-release' })).toEqual([]);
   });

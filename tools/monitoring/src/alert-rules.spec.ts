@@ -2,14 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlert, ruleGroups, RUNBOOK_BASE, SLOS } from './alert-rules';
 import { promql, servedNames } from './promql';
-import { RULES_FILE, rulesYaml } from './rules-file';
+import { dashboardQueries, DASHBOARDS } from './dashboards';
+import { GENERATED } from './rules-file';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const rules = ruleGroups().flatMap((g) => g.rules);
 
 describe('the alert rules', () => {
-  it('are in the chart as generated (npm run monitoring:generate)', () => {
-    expect(readFileSync(join(ROOT, RULES_FILE), 'utf8')).toBe(rulesYaml());
+  it.each(Object.entries(GENERATED))('are in %s as generated (npm run monitoring:generate)', (file, render) => {
+    expect(readFileSync(join(ROOT, file), 'utf8')).toBe(render());
   });
 
   it('parse with Prometheus’ PromQL grammar, every one', () => {
@@ -45,5 +46,16 @@ describe('the alert rules', () => {
     const recorded = new Set(rules.flatMap((r) => ('record' in r ? [r.record] : [])));
     const used = rules.filter(isAlert).flatMap((a) => promql(a.expr).metrics.filter((m) => m.startsWith('slo:')));
     expect(used.filter((m) => !recorded.has(m))).toEqual([]);
+  });
+});
+
+describe('the dashboards', () => {
+  it.each(Object.entries(DASHBOARDS))('%s: every panel’s query parses, on the datasource variable', (_name, build) => {
+    const board = build();
+    const queries = dashboardQueries(board);
+    expect(queries.length).toBeGreaterThan(3);
+    expect(queries.flatMap((e) => promql(e).errors)).toEqual([]);
+    expect(board.templating?.list?.map((v) => v.name)).toEqual(['datasource']);
+    expect(board.uid).toMatch(/^swap-platform-/);
   });
 });

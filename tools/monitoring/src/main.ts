@@ -1,7 +1,10 @@
-/** `npm run monitoring:generate`: writes the chart's alert rules from alert-rules.ts (a test fails while they differ). */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { RULES_FILE, rulesYaml } from './rules-file';
+/** `npm run monitoring:generate`: writes the chart's and k8s/'s monitoring files from alert-rules.ts (a test fails while they differ). */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { GENERATED } from './rules-file';
 
-writeFileSync(join(process.cwd(), RULES_FILE), rulesYaml());
-process.stdout.write(`wrote ${RULES_FILE}\n`);
+for (const [file, render] of Object.entries(GENERATED)) {
+  mkdirSync(dirname(join(process.cwd(), file)), { recursive: true });
+  writeFileSync(join(process.cwd(), file), render());
+  process.stdout.write(`wrote ${file}\n`);
+}
