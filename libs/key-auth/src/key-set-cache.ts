@@ -181,17 +181,18 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     return set.version === this.held.version ? 0 : set.version > this.held.version ? 1 : -1;
   }
 
-  offer(set: VersionedKeySet): OfferOutcome {
+  /** `confirmedAt`: when the set was known current, if not now (a kept copy: when it was signed). */
+  offer(set: VersionedKeySet, confirmedAt = Date.now()): OfferOutcome {
     const order = this.compare(set);
     if (this.options.source.ordering === 'newer-only' && order <= 0) {
-      if (order === 0) this.confirmedAt = Date.now();
+      if (order === 0) this.confirmedAt = Math.max(this.confirmedAt, confirmedAt);
       return order === 0 ? 'same' : 'older';
     }
     this.entries.clear();
     for (const key of set.keys) this.entries.set(key.hash, key);
     this.modes = { ...set.modes };
     this.routeModes = { ...set.routeModes };
-    this.confirmedAt = Date.now();
+    this.confirmedAt = confirmedAt;
     const first = !this.held;
     this.held = { epoch: set.epoch, version: set.version };
     if (first)
@@ -203,7 +204,7 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     return order === 0 ? 'same' : 'applied';
   }
 
-  offerChange(change: KeySetDelta): ChangeOutcome {
+  offerChange(change: KeySetDelta, confirmedAt = Date.now()): ChangeOutcome {
     if (!this.held || change.epoch > this.held.epoch) return 'ahead';
     if (change.epoch < this.held.epoch || change.version <= this.held.version) return 'stale';
     if (change.extends !== this.held.version) return 'ahead';
@@ -211,7 +212,7 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     for (const key of change.upserts) this.entries.set(key.hash, key);
     this.modes = { ...change.modes };
     this.routeModes = { ...change.routeModes };
-    this.confirmedAt = Date.now();
+    this.confirmedAt = confirmedAt;
     this.held = { epoch: change.epoch, version: change.version };
     this.report();
     return 'applied';

@@ -174,11 +174,12 @@ export class SignedKeySetFeed implements KeySetSource {
         `the kept copy was signed ${Math.round(age / 60_000)} min ago, more than KEYSET_KEPT_MAX_AGE_MS (${maxAge} ms) allows: an old copy could bring back keys revoked since`,
       );
     }
-    if (cache.offer(snapshot) === 'older') return;
+    if (cache.offer(snapshot, Date.parse(snapshot.issuedAt)) === 'older') return;
     const applied: SignedKeySet<PortalKeySetChange>[] = [];
     for (const signed of copy.changes) {
       try {
-        if (cache.offerChange(this.changeOf(signed)) !== 'applied') break;
+        const change = this.changeOf(signed);
+        if (cache.offerChange(change, Date.parse(change.issuedAt)) !== 'applied') break;
       } catch (error) {
         if (!(error instanceof SignatureRefused)) throw error;
         cache.refused(error);

@@ -12,6 +12,8 @@ export class ServiceMetrics {
   readonly busReply: Histogram<'subject'>;
   readonly busIntakePaused: Gauge;
   readonly ready: Gauge;
+  /** Set by the admin server: whether the replica is ready now. */
+  readiness?: () => Promise<boolean>;
 
   constructor(
     readonly service: string,
@@ -54,8 +56,11 @@ export class ServiceMetrics {
     });
     this.ready = new Gauge({
       name: 'service_ready',
-      help: '1 when this replica last answered /readyz ready, 0 when not (dependencies down, recovering, shutting down)',
+      help: '1 when this replica is ready (what /readyz answers, worked out at each scrape), 0 when not (dependencies down, recovering, shutting down)',
       registers: [this.registry],
+      collect: async () => {
+        if (this.readiness) this.ready.set((await this.readiness()) ? 1 : 0);
+      },
     });
     this.busIntakePaused = new Gauge({
       name: 'bus_intake_paused',

@@ -32,6 +32,8 @@ export async function startAdminServer(options: {
   timeouts: SlowClientTimeouts;
 }): Promise<AdminServer> {
   const { service, state, metrics } = options;
+  // service_ready: the same answer as /readyz, at each scrape.
+  metrics.readiness = async () => !state.shuttingDown && (await probeDependencies(state.checks)).ready && !state.gate?.paused;
   const send = (res: ServerResponse, status: number, body: unknown, contentType = 'application/json; charset=utf-8') => {
     const text = typeof body === 'string' ? body : JSON.stringify(body);
     res
@@ -52,16 +54,13 @@ export async function startAdminServer(options: {
       return send(res, 405, error(405, ErrorCode.BadRequest, 'The admin port answers GET only'));
     if (path === '/healthz') return send(res, 200, { status: 'ok', service });
     if (path === '/readyz') {
-      metrics.ready.set(0);
       if (state.shuttingDown) return send(res, 503, error(503, ErrorCode.ShuttingDown, `${service} is shutting down`));
       const report = await probeDependencies(state.checks);
       const degraded = Object.values(report.checks).some((c) => c.status === 'down');
       const gate = state.gate;
       const intake = gate ? { intake: gate.paused ? 'paused' : 'taking' } : {};
-      if (report.ready && !gate?.paused) {
-        metrics.ready.set(1);
+      if (report.ready && !gate?.paused)
         return send(res, 200, { status: degraded ? 'degraded' : 'ready', service, checks: report.checks, ...intake });
-      }
       const failing = Object.entries(report.checks)
         .filter(([, c]) => c.status === 'down' && !c.optional)
         .map(([name]) => name);

@@ -67,10 +67,13 @@ describe('a replica whose NATS goes away', () => {
     const client = new MessagingClient(caller, { timeoutMs: 2_000 });
     expect(await client.request(PING, {} as never)).toEqual({ pong: true });
     expect(await metric(service, 'bus_intake_paused')).toBe(0);
+    // service_ready says at each scrape what /readyz would, with nobody probing it.
+    expect(await metric(service, 'service_ready')).toBe(1);
     expect(await jsonOf(await fetch(`${service.adminUrl}/readyz`))).toMatchObject({ status: 'ready', intake: 'taking' });
 
     await nats.stop('SIGKILL');
     await eventually(async () => (await metric(service, 'bus_intake_paused')) === 1, 15_000, 100);
+    expect(await metric(service, 'service_ready')).toBe(0);
     const notReady = await fetch(`${service.adminUrl}/readyz`);
     expect(notReady.status).toBe(503);
     expect(await jsonOf(notReady)).toMatchObject({ code: 'NOT_READY', intake: 'paused', checks: { nats: { status: 'down' } } });

@@ -8,7 +8,7 @@ export interface AlertRule {
   alert: string;
   expr: string;
   for?: string;
-  labels: { severity: 'page' | 'ticket'; slo?: string };
+  labels: { severity: 'page' | 'ticket'; slo?: string; window?: string };
   annotations: { summary: string; description: string; runbook_url: string };
 }
 
@@ -52,21 +52,23 @@ export const SLOS: Slo[] = [
     name: 'submit-first-transition',
     title: 'Submit to first transition: a submitted swap leaves pending within 60 s',
     objective: 0.99,
-    badShare: `1 - sum(rate(settlement_step_seconds_bucket{step="pending",le="60"}[$w])) / sum(rate(settlement_step_seconds_count{step="pending"}[$w]))`,
+    // Prometheus 3 stores a whole-number bucket bound as "60.0".
+    badShare: `1 - sum(rate(settlement_step_seconds_bucket{step="pending",le=~"60(\\\\.0)?"}[$w])) / sum(rate(settlement_step_seconds_count{step="pending"}[$w]))`,
     runbook: 'submit-first-transition',
   },
   {
     name: 'fill-visible',
     title: 'Fill to solved visible: the hub index within 30 s of the hub head',
     objective: 0.995,
-    badShare: `avg_over_time((max(chain_follower_lag_seconds{chain="${HUB_CHAIN}"}) > bool 30)[$w:1m])`,
+    // A minute with no follower reporting counts as bad.
+    badShare: `avg_over_time(((max(chain_follower_lag_seconds{chain="${HUB_CHAIN}"}) > bool 30) or on() vector(1))[$w:1m])`,
     runbook: 'fill-visible',
   },
   {
     name: 'keyset-age',
-    title: 'Key-set age: every swap-gateway replica holds a key set confirmed within 30 s',
+    title: 'Key-set age: every swap-gateway replica holds a key set confirmed within 60 s (four refresh periods)',
     objective: 0.999,
-    badShare: `avg_over_time((max(keyset_age_seconds{registry="portal"}) > bool 30)[$w:1m])`,
+    badShare: `avg_over_time((max(keyset_age_seconds{registry="portal"}) > bool 60)[$w:1m])`,
     runbook: 'keyset-age',
   },
 ];
@@ -130,7 +132,7 @@ const CAUSES: AlertRule[] = [
   },
   {
     alert: 'ChainRpcFailing',
-    expr: 'sum by (chain) (rate(chain_rpc_errors_total[5m])) / sum by (chain) (rate(chain_rpc_requests_total[5m])) > 0.25',
+    expr: 'sum by (chain) (rate(chain_rpc_errors_total[5m])) / sum by (chain) (rate(chain_rpc_requests_total[5m])) > 0.25 and sum by (chain) (rate(chain_rpc_requests_total[5m])) > 0',
     for: '10m',
     labels: { severity: 'page' },
     annotations: {
@@ -141,7 +143,7 @@ const CAUSES: AlertRule[] = [
   },
   {
     alert: 'NoSolverConnected',
-    expr: 'sum(solver_connections) == 0',
+    expr: 'sum(solver_connections) == 0 or absent(solver_connections)',
     for: '5m',
     labels: { severity: 'page' },
     annotations: {

@@ -1,3 +1,4 @@
+import { LegendDisplayMode, LegendPlacement, VizLegendOptionsBuilder } from '@grafana/grafana-foundation-sdk/common';
 import { DashboardBuilder, DatasourceVariableBuilder, RowBuilder, type Dashboard } from '@grafana/grafana-foundation-sdk/dashboard';
 import { DataqueryBuilder } from '@grafana/grafana-foundation-sdk/prometheus';
 import { PanelBuilder as StatPanel } from '@grafana/grafana-foundation-sdk/stat';
@@ -15,7 +16,8 @@ interface Query {
 const q = (expr: string, legend: string): Query => ({ expr, legend });
 
 function series(title: string, unit: string, queries: Query[], description?: string): TimeSeries {
-  const panel = new TimeSeries().title(title).unit(unit).datasource(DATASOURCE).height(8).span(12);
+  const legend = new VizLegendOptionsBuilder().showLegend(true).displayMode(LegendDisplayMode.List).placement(LegendPlacement.Bottom);
+  const panel = new TimeSeries().title(title).unit(unit).datasource(DATASOURCE).height(8).span(12).legend(legend);
   if (description) panel.description(description);
   for (const [i, query] of queries.entries())
     panel.withTarget(

@@ -62,7 +62,7 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
       name: 'rfq_duration_seconds',
       help: 'Time from a request for quote to the decision, by outcome (complete: every asked solver answered; deadline: some did not; no-solvers: none was connected)',
       labelNames: ['outcome'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2.5],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2.5, 5, 10],
       registers: [metrics.registry],
     });
   }
