@@ -1,3 +1,4 @@
+import './instrument';
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from '@swap/config';
 import { createLogger } from '@swap/observability';

@@ -1,6 +1,6 @@
 import { INTENTS_ABI, intentValues } from '@swap/chains';
 import { SolverErrorCode, type ExecuteFrame, type MarketplaceFrame, type RfqFrame } from '@swap/contracts';
-import type { Logger } from '@swap/observability';
+import { inSpan, SpanKind, tracingEnabled, type Logger } from '@swap/observability';
 import {
   BaseError,
   ContractFunctionRevertedError,
@@ -118,7 +118,13 @@ export class ReferenceSolver {
     }
   }
 
-  private async answer(rfq: RfqFrame): Promise<void> {
+  /** Inside the asking quote's trace when the frame carries one and this solver traces. */
+  private answer(rfq: RfqFrame): Promise<void> {
+    if (!tracingEnabled()) return this.priceAndAnswer(rfq);
+    return inSpan('rfq answer', { kind: SpanKind.SERVER, parentHeaders: { traceparent: rfq.traceparent } }, () => this.priceAndAnswer(rfq));
+  }
+
+  private async priceAndAnswer(rfq: RfqFrame): Promise<void> {
     let priced: Priced;
     try {
       priced = await this.price(rfq.token_src, rfq.token_dst, BigInt(rfq.amount));

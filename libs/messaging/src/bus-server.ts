@@ -1,6 +1,6 @@
 import { BaseRpcContext, Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import { ErrorCode, MessageHeaders as HeaderNames, PortalSignedRequests } from '@swap/contracts';
-import { RequestContext, resolveRequestId, type Logger, type ServiceMetrics } from '@swap/observability';
+import { inSpan, RequestContext, resolveRequestId, SpanKind, tracingEnabled, type Logger, type ServiceMetrics } from '@swap/observability';
 import { lastValueFrom } from 'rxjs';
 import type { Bus, BusDelivery, BusSubscription, MessageHeaders } from './bus';
 import { encodeErrorReply, encodeReply } from './envelope';
@@ -136,6 +136,20 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
       );
       return;
     }
+    if (!tracingEnabled()) return this.handle(pattern, handler, message);
+    await inSpan(
+      `${pattern} process`,
+      {
+        kind: handler.isEventHandler ? SpanKind.CONSUMER : SpanKind.SERVER,
+        parentHeaders: message.headers,
+        requireParent: true,
+        attributes: { 'messaging.destination.name': message.subject },
+      },
+      () => this.handle(pattern, handler, message),
+    );
+  }
+
+  private async handle(pattern: string, handler: MessageHandler, message: BusDelivery): Promise<void> {
     const requestId = resolveRequestId(message.headers[HeaderNames.requestId]);
     const orgId = orgIdOf(message.headers[HeaderNames.orgId]);
     const started = performance.now();

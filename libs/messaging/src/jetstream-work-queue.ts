@@ -8,6 +8,7 @@ import {
   type NatsConnection,
 } from 'nats';
 import { bindJetStream, nameSuffix, type JetStreamQueueNames } from './jetstream-resources';
+import { toNatsHeaders } from './nats-bus';
 import { HandlerSlots, runWorkHandler, type WorkItem, type WorkQueue } from './work-queue';
 
 export interface JetStreamWorkQueueOptions extends JetStreamQueueNames {
@@ -45,9 +46,10 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
     return new JetStreamWorkQueue(nc.jetstream(), jsm, bound.names, { ...options, ackWaitMs: bound.ackWaitMs });
   }
 
-  async add(id: string): Promise<boolean> {
+  async add(id: string, traceparent?: string): Promise<boolean> {
     try {
-      await this.js.publish(`${this.names.subject}.${id}`, this.codec.encode({ id }));
+      const headers = traceparent ? toNatsHeaders({ traceparent }) : undefined;
+      await this.js.publish(`${this.names.subject}.${id}`, this.codec.encode({ id }), { headers });
       return true;
     } catch (error) {
       // Already there, waiting or in hand: which, the stream does not say.
@@ -120,6 +122,8 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
 
   private hand(msg: JsMsg): void {
     const item: WorkItem = { id: msg.subject.slice(this.names.subject.length + 1), attempt: msg.info.redeliveryCount };
+    const traceparent = msg.headers?.get('traceparent');
+    if (traceparent) item.traceparent = traceparent;
     const work = (async () => {
       const result = await runWorkHandler(
         this.handler!,

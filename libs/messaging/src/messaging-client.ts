@@ -9,7 +9,7 @@ import {
   type RpcRequest,
   type RpcSubject,
 } from '@swap/contracts';
-import { RequestContext, type Logger } from '@swap/observability';
+import { injectTraceContext, inSpan, RequestContext, SpanKind, tracingEnabled, type Logger } from '@swap/observability';
 import { randomUUID } from 'node:crypto';
 import { BusNoRespondersError, BusTimeoutError, type Bus, type MessageHeaders } from './bus';
 import { decodeReply, okReplyData } from './envelope';
@@ -49,7 +49,15 @@ export class MessagingClient {
     this.bus.publish(subject, JSON.stringify(payload), this.headers());
   }
 
-  private async send(subject: RpcSubject, payload: unknown, options?: { timeoutMs?: number }): Promise<string> {
+  private send(subject: RpcSubject, payload: unknown, options?: { timeoutMs?: number }): Promise<string> {
+    if (!tracingEnabled()) return this.sendNow(subject, payload, options);
+    const attributes = { 'messaging.destination.name': subject };
+    return inSpan(`${subject} request`, { kind: SpanKind.CLIENT, attributes, requireParent: true }, () =>
+      this.sendNow(subject, payload, options),
+    );
+  }
+
+  private async sendNow(subject: RpcSubject, payload: unknown, options?: { timeoutMs?: number }): Promise<string> {
     const body = JSON.stringify(payload);
     const headers = this.headers();
     if (PortalSignedRequests.has(subject)) {
@@ -68,6 +76,7 @@ export class MessagingClient {
     const context = RequestContext.current();
     const headers: MessageHeaders = { [HeaderNames.requestId]: context?.requestId ?? randomUUID() };
     if (context?.orgId) headers[HeaderNames.orgId] = context.orgId;
+    injectTraceContext(headers);
     return headers;
   }
 

@@ -242,7 +242,7 @@ function tlsOptions(servers: string[], tls: NatsTls | undefined): Partial<Connec
   return { tls: options };
 }
 
-function toNatsHeaders(headers: MessageHeaders | undefined): MsgHdrs | undefined {
+export function toNatsHeaders(headers: MessageHeaders | undefined): MsgHdrs | undefined {
   if (!headers) return undefined;
   const h = natsHeaders();
   for (const [key, value] of Object.entries(headers)) h.set(key, value);

@@ -4,6 +4,8 @@ export interface WorkItem {
   id: string;
   /** Deliveries so far, this one included (a crash mid-step counts too). */
   attempt: number;
+  /** The W3C trace context it was added with (JetStream keeps it in the message's headers, redeliveries too). */
+  traceparent?: string;
 }
 
 export type WorkResult = { done: true } | { retryInMs: number };
@@ -13,8 +15,11 @@ export type WorkHandler = (item: WorkItem) => Promise<WorkResult>;
 /** Handlers must be safe to run again for the same item; see docs/architecture/runtime.md#work-queues-and-event-streams. */
 export interface WorkQueue {
   readonly kind: 'jetstream' | 'postgres';
-  /** False when the item may be in a replica's hands now: a look after that handler is not promised. */
-  add(id: string): Promise<boolean>;
+  /**
+   * False when the item may be in a replica's hands now: a look after that handler is not promised.
+   * `traceparent` goes with the item where the queue can carry it (JetStream headers; Postgres keeps none).
+   */
+  add(id: string, traceparent?: string): Promise<boolean>;
   start(handler: WorkHandler, options: { concurrency: number }): void;
   /** Paused until every reason given is lifted by `resume`; items in hand finish. */
   pause(reason?: string): void;

@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { RequestContext } from './request-context';
+import { activeTraceIds } from './tracing';
 
 export type { Logger } from 'pino';
 
@@ -10,7 +11,7 @@ export interface LoggerOptions {
   destination?: DestinationStream;
 }
 
-/** Request id and organisation come from the request context: no call site passes them. */
+/** Request id, organisation and trace ids come from the context: no call site passes them. */
 export function createLogger(options: LoggerOptions): Logger {
   // Asynchronous, so a request never waits on the log; flush() at shutdown writes what is pending.
   const destination = options.destination ?? pino.destination({ dest: 1, sync: false });
@@ -22,8 +23,17 @@ export function createLogger(options: LoggerOptions): Logger {
       formatters: { level: (label) => ({ level: label }) },
       mixin() {
         const context = RequestContext.current();
-        if (!context) return {};
-        return context.orgId ? { requestId: context.requestId, orgId: context.orgId } : { requestId: context.requestId };
+        const fields: Record<string, string> = {};
+        if (context) {
+          fields.requestId = context.requestId;
+          if (context.orgId) fields.orgId = context.orgId;
+        }
+        const ids = activeTraceIds();
+        if (ids) {
+          fields.traceId = ids.traceId;
+          fields.spanId = ids.spanId;
+        }
+        return fields;
       },
     },
     destination,

@@ -1,5 +1,15 @@
 import { ErrorCode, type ErrorBody } from '@swap/contracts';
-import { CREDENTIAL_SHAPE, RequestContext, type Logger, type RequestContextData, type ServiceMetrics } from '@swap/observability';
+import {
+  CREDENTIAL_SHAPE,
+  endHttpSpan,
+  inHttpSpan,
+  RequestContext,
+  startHttpSpan,
+  type HttpSpan,
+  type Logger,
+  type RequestContextData,
+  type ServiceMetrics,
+} from '@swap/observability';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { inputTextProblem, printableName } from './input-text';
 import { platformErrorBody } from './http-edges';
@@ -11,6 +21,8 @@ declare module 'fastify' {
     startedAt?: number;
     /** Called with the status once answered (the API key guard counts usage with it). */
     responded?: (statusCode: number) => void;
+    /** Its server span, when tracing is on (docs/operators/tracing.md). */
+    httpSpan?: HttpSpan;
   }
 }
 
@@ -28,12 +40,15 @@ export function installHttpHooks(
 ): void {
   const { metrics, logger, isShuttingDown, isRefusing, checkInput } = deps;
   const shape = deps.errorBodyFor ?? platformErrorBody;
+  // Body parsing resumes outside the request's async context: each hook enters it again.
   const enter = (request: FastifyRequest, _reply: unknown, done: () => void) => {
-    RequestContext.run(request.context!, done);
+    if (request.httpSpan) inHttpSpan(request.httpSpan, () => RequestContext.run(request.context!, done));
+    else RequestContext.run(request.context!, done);
   };
   fastify.addHook('onRequest', (request, reply, done) => {
     request.startedAt = performance.now();
     request.context = { requestId: String(request.id) };
+    request.httpSpan = startHttpSpan(request.method, loggedPath(request.url), request.headers);
     reply.header('x-request-id', request.context.requestId);
     // While draining, requests are still served (onSend closes their connection); only teardown refuses.
     if (isRefusing()) {
@@ -46,7 +61,7 @@ export function installHttpHooks(
       void reply.code(503).header('connection', 'close').send(shape(request.url, body));
       return;
     }
-    RequestContext.run(request.context, done);
+    enter(request, reply, done);
   });
   // Not at the gateway (checkInput false): the service behind answers in its own routes' shape.
   fastify.addHook('preValidation', (request, reply, done) => {
@@ -72,6 +87,7 @@ export function installHttpHooks(
     const seconds = (performance.now() - (request.startedAt ?? performance.now())) / 1000;
     const route = request.routeOptions.url ?? '<unmatched>';
     metrics.observeHttp(request.method, route, reply.statusCode, seconds);
+    if (request.httpSpan) endHttpSpan(request.httpSpan, request.method, route, reply.statusCode);
     request.responded?.(reply.statusCode);
     if (logger.isLevelEnabled('info')) {
       const fields = {
@@ -81,7 +97,10 @@ export function installHttpHooks(
         statusCode: reply.statusCode,
         ms: Math.round(seconds * 10_000) / 10,
       };
-      RequestContext.run(request.context ?? { requestId: String(request.id) }, () => logger.info(fields, 'request completed'));
+      const log = () =>
+        RequestContext.run(request.context ?? { requestId: String(request.id) }, () => logger.info(fields, 'request completed'));
+      if (request.httpSpan) inHttpSpan(request.httpSpan, log);
+      else log();
     }
     done();
   });

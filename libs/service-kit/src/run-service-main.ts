@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type ServiceConfig } from '@swap/config';
+import { stopTracing } from '@swap/observability';
 import type { ServiceDefinition } from './service-definition';
 import { DRAIN_GRACE_MS } from './http-drain';
 import { startService, type RunningService } from './start-service';
@@ -46,8 +47,9 @@ export function stopOnSignals(stop: () => Promise<void>, timeoutMs: number): voi
       process.exit(1);
     }, timeoutMs + 1_000);
     timer.unref();
+    // Spans still batched go out before the exit (at most 2 s; nothing when tracing is off).
     stop().then(
-      () => process.exit(0),
+      () => void stopTracing().then(() => process.exit(0)),
       (error: Error) => {
         process.stderr.write(`shutdown failed: ${error.message}\n`);
         process.exit(1);

@@ -5,3 +5,4 @@ export * from './hermes-double';
 export * from './nats-server';
 export * from './event-stream';
 export * from './catalog-signing';
+export * from './otlp-receiver';

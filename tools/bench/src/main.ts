@@ -27,6 +27,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const ROUTE = '/v1/swaps/tokens/0xa4b1.arbitrum';
+const TRACING_PAIRS = Number(process.env.BENCH_TRACING_PAIRS ?? 3);
 const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const BENCH_DATABASE_URL = withDatabase(POSTGRES_URL, 'swap_bench');
 
@@ -163,6 +164,37 @@ async function benchGateway(): Promise<void> {
     '',
   ];
   process.stdout.write(lines.join('\n'));
+  await benchTracing(common, `http://127.0.0.1:${ports.gateway}${ROUTE}`);
+}
+
+/** The same two services with every request traced (parent-based, always on: the worst case), exporting to a collector on this machine. */
+async function benchTracing(common: Record<string, string>, untracedUrl: string): Promise<void> {
+  const ports = { sink: await unusedPort(), swap: await unusedPort(), gateway: await unusedPort() };
+  await start('dist/tools/bench/src/otlp-sink.js', { OTLP_PORT: String(ports.sink) });
+  const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${ports.sink}`, OTEL_TRACES_SAMPLER: 'parentbased_always_on' };
+  await start('dist/apps/swap-gateway/src/main.js', { ...common, ...tracing, PORT: String(ports.swap) });
+  await start('dist/apps/api-gateway/src/main.js', {
+    ...common,
+    ...tracing,
+    PORT: String(ports.gateway),
+    UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}`,
+  });
+  for (const port of [ports.swap, ports.gateway]) await waitForService(port);
+  const tracedUrl = `http://127.0.0.1:${ports.gateway}${ROUTE}`;
+  const pairs: [Measurement, Measurement][] = [];
+  for (let i = 0; i < TRACING_PAIRS; i++) pairs.push([await measure('untraced', untracedUrl), await measure('traced', tracedUrl)]);
+  const exports = ((await (await fetch(`http://127.0.0.1:${ports.sink}/`)).json()) as { exports: number }).exports;
+  const ratios = pairs.map(([off, on]) => on.rps / off.rps).sort((a, b) => a - b);
+  print([
+    '',
+    `Tracing: api-gateway -> swap-gateway with every request traced (parent-based always-on sampler), OTLP to a collector on this machine (${exports} exports taken):`,
+    `${'pair'.padEnd(6)} ${'untraced req/s'.padStart(15)} ${'traced req/s'.padStart(13)} ${'traced p99 ms'.padStart(14)} ${'ratio'.padStart(7)}`,
+    ...pairs.map(
+      ([off, on], i) =>
+        `${String(i + 1).padEnd(6)} ${off.rps.toFixed(0).padStart(15)} ${on.rps.toFixed(0).padStart(13)} ${on.p99.toFixed(2).padStart(14)} ${pct(on.rps / off.rps).padStart(7)}`,
+    ),
+    `tracing:   the traced gateway path keeps ${pct(ratios[Math.floor(ratios.length / 2)])} of the untraced throughput (median of ${pairs.length} same-run pairs; target >= 85%)`,
+  ]);
 }
 
 const print = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`);

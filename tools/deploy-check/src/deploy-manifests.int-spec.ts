@@ -90,6 +90,21 @@ describe('the chart', () => {
     expect(render(tools, chart('monitoring off', [])).some((o) => o.apiVersion.startsWith('monitoring.coreos.com'))).toBe(false);
   });
 
+  it('traces only when given a collector: the standard OpenTelemetry variables, each service its own name', () => {
+    const otel = (objects: KubeObject[], service: string) =>
+      container(find(objects, 'Deployment', `swap-${service}`)).env.filter((e: { name: string }) => e.name.startsWith('OTEL_'));
+    expect(otel(render(tools, chart('tracing off', [])), 'relay-tracker')).toEqual([]);
+    const traced = render(tools, chart('tracing', ['monitoring.tracing.otlpEndpoint=http://collector.monitoring:4318']));
+    expect(otel(traced, 'relay-tracker')).toEqual([
+      { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', value: 'http://collector.monitoring:4318' },
+      { name: 'OTEL_SERVICE_NAME', value: 'relay-tracker' },
+      { name: 'OTEL_TRACES_SAMPLER', value: 'parentbased_traceidratio' },
+      { name: 'OTEL_TRACES_SAMPLER_ARG', value: '0.1' },
+    ]);
+    expect(otel(traced, 'api-gateway')).toContainEqual({ name: 'OTEL_SERVICE_NAME', value: 'api-gateway' });
+    expect(refused(chart('tracing to a bare host', ['monitoring.tracing.otlpEndpoint=collector:4318']))).toContain('otlpEndpoint');
+  });
+
   it('renders numbers as integers, not as floats', () => {
     const objects = render(tools, chart('large numbers', ['config.bodyLimitBytes=67108864', 'config.upstreamTimeoutMs=300000']));
     const data = find(objects, 'ConfigMap', 'swap-config')?.data;

@@ -1,3 +1,4 @@
+import './instrument';
 import 'reflect-metadata';
 import { ConfigError } from '@swap/config';
 import { stopOnSignals } from '@swap/service-kit';

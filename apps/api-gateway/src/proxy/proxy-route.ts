@@ -1,7 +1,7 @@
 import proxy from '@fastify/http-proxy';
 import type { IncomingMessage } from 'node:http';
 import { ErrorCode, type ErrorBody } from '@swap/contracts';
-import type { Logger } from '@swap/observability';
+import { injectTraceContext, tracingEnabled, type Logger } from '@swap/observability';
 import { describeError, loggedPath } from '@swap/service-kit';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ApiGatewayConfig } from '../api-gateway.config';
@@ -42,9 +42,10 @@ export async function registerRoute(
     replyOptions: {
       // Never replay here: an upstream 503 is the caller's; the one retry (nothing sent) is the pool's.
       retryDelay: () => null,
+      // Node answered `Expect: 100-continue` (curl, bodies over 1 KB); undici cannot announce it.
       rewriteRequestHeaders: (request, { expect: _expect, ...headers }) => ({
-        // Node answered `Expect: 100-continue` (curl, bodies over 1 KB); undici cannot announce it.
-        ...headers,
+        // Traced, the caller's context is this request's parent: the service behind continues the gateway's.
+        ...(tracingEnabled() ? withGatewayTraceContext(headers) : headers),
         'x-request-id': String(request.id),
         'x-forwarded-for': forwardedChain(request.raw as IncomingMessage, trust),
         'x-forwarded-proto': request.protocol,
@@ -54,6 +55,16 @@ export async function registerRoute(
       onError: (reply, { error }) => sendUpstreamError(reply as unknown as FastifyReply, error, logger),
     },
   });
+}
+
+function withGatewayTraceContext({
+  traceparent: _parent,
+  tracestate: _state,
+  ...headers
+}: Record<string, unknown>): Record<string, unknown> {
+  const own: Record<string, string> = {};
+  injectTraceContext(own);
+  return { ...headers, ...own };
 }
 
 function sendUpstreamError(reply: FastifyReply, error: Error & { code?: string; cause?: unknown }, logger: Logger): void {

@@ -16,7 +16,7 @@ import {
   type SolverExecuteResponse,
 } from '@swap/contracts';
 import { MessagingClient } from '@swap/messaging';
-import { ServiceMetrics, type Logger } from '@swap/observability';
+import { activeTraceparent, ServiceMetrics, type Logger } from '@swap/observability';
 import { Counter } from 'prom-client';
 import { LOGGER } from '@swap/service-kit';
 import type { Address, Hex } from 'viem';
@@ -223,8 +223,9 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     void this.db.execution
       .findUniqueOrThrow({ where: { intentHash } })
       .then((row) => {
-        if (!exclusiveUntil) return this.messaging.emit(Events.executionPosted, { frame: frameOf(row), audience: 'all' });
-        this.messaging.emit(Events.executionPosted, { frame: frameOf(row), audience: 'winner' });
+        const frame = frameOf(row, activeTraceparent());
+        if (!exclusiveUntil) return this.messaging.emit(Events.executionPosted, { frame, audience: 'all' });
+        this.messaging.emit(Events.executionPosted, { frame, audience: 'winner' });
         const timer = setTimeout(() => {
           this.timers.delete(timer);
           void this.openDue();
@@ -297,6 +298,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
 
 function frameOf(
   row: Pick<ExecutionRow, 'intentHash' | 'intentTxHash' | 'intent' | 'quoteId' | 'exclusiveSolver' | 'exclusiveUntil'>,
+  traceparent?: string,
 ): ExecuteFrame {
   return {
     type: 'execute',
@@ -306,6 +308,7 @@ function frameOf(
     quote_uuid: row.quoteId,
     exclusive_until: row.exclusiveUntil ? row.exclusiveUntil.getTime() : null,
     exclusive_solver: row.exclusiveSolver,
+    ...(traceparent ? { traceparent } : {}),
   };
 }
 

@@ -1,7 +1,8 @@
 import { loadConfig } from '@swap/config';
 import type { RfqFrame } from '@swap/contracts';
 import { InProcessBus, MessagingClient } from '@swap/messaging';
-import { ServiceMetrics } from '@swap/observability';
+import { ServiceMetrics, startTracing } from '@swap/observability';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { EventEmitter } from 'node:events';
 import pino from 'pino';
 import type { WebSocket } from 'ws';
@@ -151,5 +152,30 @@ describe('requests for quote: deadline, garbage and departures (one replica, in-
     const outcome = await rfq.ask(REQUEST);
     expect(outcome.asked).toEqual([{ id: 'twice', name: 'twice' }]);
     expect(older.frames.filter((f) => f.type === 'rfq')).toEqual([]);
+  });
+
+  // Last in this file: tracing, once on, stays on in it.
+  describe('traced (an in-memory exporter)', () => {
+    const exporter = new InMemorySpanExporter();
+    const processor = new SimpleSpanProcessor(exporter);
+    beforeAll(() => startTracing('quote-builder', { spanProcessors: [processor] }));
+
+    it('hands solvers the trace context in the frame and records a span per solver asked, with what each did', async () => {
+      const quick = connect(quoteAfter(1, '10'));
+      connect((frame, socket) => frame.type === 'rfq' && socket.reply({ type: 'decline', rfq_id: frame.rfq_id, code: -4 }));
+      connect();
+      await rfq.ask(REQUEST);
+      await processor.forceFlush();
+      const spans = exporter.getFinishedSpans();
+      const rfqSpan = spans.find((s) => s.name === 'rfq')!;
+      const frame = quick.frames.find((f) => f.type === 'rfq')!;
+      expect(frame.traceparent).toBe(`00-${rfqSpan.spanContext().traceId}-${rfqSpan.spanContext().spanId}-01`);
+      const asked = spans.filter((s) => s.name.startsWith('rfq solver '));
+      expect(asked.map((s) => [s.name, s.attributes['rfq.result'], s.parentSpanContext?.spanId, s.status.code])).toEqual([
+        ['rfq solver solver-1', 'quoted', rfqSpan.spanContext().spanId, 0],
+        ['rfq solver solver-2', 'declined', rfqSpan.spanContext().spanId, 0],
+        ['rfq solver solver-3', 'no-answer', rfqSpan.spanContext().spanId, 2],
+      ]);
+    });
   });
 });

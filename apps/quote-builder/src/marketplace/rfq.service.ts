@@ -1,7 +1,16 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { AppError, Broadcasts, ErrorCode, Events, isUint256String, MessageHeaders, type RfqFrame } from '@swap/contracts';
 import { MessagingClient, type BusSubscription } from '@swap/messaging';
-import { RequestContext, ServiceMetrics, type Logger } from '@swap/observability';
+import {
+  activeTraceparent,
+  inSpan,
+  recordSpan,
+  RequestContext,
+  ServiceMetrics,
+  SpanKind,
+  tracingEnabled,
+  type Logger,
+} from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
 import { randomUUID } from 'node:crypto';
 import { Histogram } from 'prom-client';
@@ -114,6 +123,33 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
   }
 
   ask(request: RfqRequest): Promise<RfqOutcome> {
+    if (!tracingEnabled()) return this.askSolvers(request);
+    return inSpan('rfq', { kind: SpanKind.INTERNAL }, async (span) => {
+      const startMs = Date.now();
+      const outcome = await this.askSolvers(request, activeTraceparent());
+      span.setAttributes({ 'rfq.id': outcome.rfqId, 'rfq.solvers_asked': outcome.asked.length });
+      for (const solver of outcome.asked) {
+        const answer = outcome.outcomes.get(solver.id);
+        const result = !answer
+          ? 'no-answer'
+          : answer.missed
+            ? `missed-${answer.missed}`
+            : answer.declined !== undefined
+              ? 'declined'
+              : 'quoted';
+        recordSpan(`rfq solver ${solver.name}`, {
+          kind: SpanKind.CLIENT,
+          attributes: { 'solver.id': solver.id, 'solver.name': solver.name, 'rfq.result': result },
+          startMs,
+          endMs: startMs + (answer?.ms ?? outcome.elapsedMs),
+          ...(result === 'no-answer' ? { error: 'no answer by the deadline' } : {}),
+        });
+      }
+      return outcome;
+    });
+  }
+
+  private askSolvers(request: RfqRequest, traceparent?: string): Promise<RfqOutcome> {
     const rfqId = randomUUID();
     const started = performance.now();
     const frame: RfqFrame = {
@@ -122,6 +158,7 @@ export class RfqService implements OnModuleInit, OnModuleDestroy {
       ...request,
       quote_type: 'exact_input',
       answer_by: Date.now() + this.config.RFQ_DEADLINE_MS,
+      ...(traceparent ? { traceparent } : {}),
     };
     const expected = this.liveReplicas();
     // Until it has heard the others' presence, a new replica also waits for strangers.

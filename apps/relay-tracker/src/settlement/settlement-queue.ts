@@ -54,8 +54,8 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
   }
 
   /** False when its item may be in a replica's hands: the timers hand it out then (the event set its time two seconds on). */
-  add(id: string): Promise<boolean> {
-    return this.queue.add(id);
+  add(id: string, traceparent?: string | null): Promise<boolean> {
+    return this.queue.add(id, traceparent ?? undefined);
   }
 
   depth(): Promise<number> {
@@ -80,14 +80,14 @@ export class SettlementQueue implements OnModuleInit, OnModuleDestroy {
     if (this.lookingAtTimers) return;
     this.lookingAtTimers = true;
     try {
-      const { rows: due } = await this.pool.query<{ id: string }>(
+      const { rows: due } = await this.pool.query<{ id: string; trace_parent: string | null }>(
         `UPDATE relay_tracker.submissions SET wake_at = now() + make_interval(secs => $1::double precision / 1000)
          WHERE id IN (SELECT id FROM relay_tracker.submissions WHERE wake_at <= now() ORDER BY wake_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING id::text AS id`,
+         RETURNING id::text AS id, trace_parent`,
         [this.config.FALLBACK_CHECK_MS, TIMERS_BATCH],
       );
       const busy: string[] = [];
-      for (const { id } of due) if (!(await this.queue.add(id))) busy.push(id);
+      for (const { id, trace_parent } of due) if (!(await this.queue.add(id, trace_parent ?? undefined))) busy.push(id);
       // In a replica's hands: looked for again in a few seconds, not a fallback period.
       if (busy.length)
         await this.pool.query(

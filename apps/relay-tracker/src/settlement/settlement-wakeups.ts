@@ -36,7 +36,7 @@ export class SettlementWakeups implements OnModuleInit {
     const delivered = chain.hub
       ? []
       : unique(events.filter((e) => e.kind === 'message_received' && e.peerChain === hub.relayChainId && e.connSn).map((e) => e.connSn!));
-    const { rows } = await this.pool.query<{ id: string }>(
+    const { rows } = await this.pool.query<WokenRow>(
       `UPDATE relay_tracker.submissions s SET event_seq = s.event_seq + 1, wake_at = now() + interval '2 seconds'
        WHERE s.wake_at IS NOT NULL AND (
          (s.src_chain_key = $1 AND s.tx_hash = ANY($2::text[]))
@@ -44,7 +44,7 @@ export class SettlementWakeups implements OnModuleInit {
          OR s.fill_tx_hash IN (
            SELECT e.tx_hash FROM relay_tracker.chain_events e
            WHERE e.chain_key = $4 AND e.kind = 'message_sent' AND e.peer_chain = $5 AND e.conn_sn = ANY($6::numeric[])))
-       RETURNING s.id::text AS id`,
+       RETURNING s.id::text AS id, s.trace_parent`,
       [chain.key, txs, intents, hub.key, chain.relayChainId, delivered],
     );
     // Deposits whose hub calls failed.
@@ -58,23 +58,26 @@ export class SettlementWakeups implements OnModuleInit {
       });
       rows.push(
         ...(
-          await this.pool.query<{ id: string }>(
+          await this.pool.query<WokenRow>(
             `UPDATE relay_tracker.submissions s SET event_seq = s.event_seq + 1, wake_at = now() + interval '2 seconds'
            WHERE s.wake_at IS NOT NULL AND s.status = 'relaying' AND (s.src_chain_key, s.tx_hash) IN (
              SELECT e.chain_key, e.tx_hash FROM relay_tracker.chain_events e
              JOIN unnest($1::text[], $2::numeric[]) AS r(chain_key, conn_sn) ON e.chain_key = r.chain_key AND e.conn_sn = r.conn_sn
              WHERE e.kind = 'message_sent' AND e.peer_chain = $3)
-           RETURNING s.id::text AS id`,
+           RETURNING s.id::text AS id, s.trace_parent`,
             [sources.map((s) => s.chainKey), sources.map((s) => s.connSn), hub.relayChainId],
           )
         ).rows,
       );
     }
-    for (const { id } of rows) await this.queue.add(id);
+    for (const { id, trace_parent } of rows) await this.queue.add(id, trace_parent);
     if (rows.length) this.logger.debug({ chain: chain.key, events: events.length, woken: rows.length }, 'swaps woken by chain events');
     return rows.map((r) => r.id);
   }
 }
+
+/** A swap to look at, with its submit's trace context for the work item. */
+type WokenRow = { id: string; trace_parent: string | null };
 
 function unique(values: string[]): string[] {
   return [...new Set(values)];

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { backoffMs, MessagingClient, type WorkItem, type WorkResult } from '@swap/messaging';
-import type { Logger } from '@swap/observability';
+import { inSpan, SpanKind, tracingEnabled, type Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
 import { RelayTrackerConfig } from '../relay-tracker.config';
 import { ClaimsService } from '../submissions/claims.service';
@@ -37,7 +37,14 @@ export class SettlementWorker {
     this.hub = new HubSteps(store, chains, messaging, config, logger, outcomes);
   }
 
-  async process(item: WorkItem): Promise<WorkResult> {
+  /** Traced: a turn links to whoever woke it; each step to the swap's submit (it outlives that request). */
+  process(item: WorkItem): Promise<WorkResult> {
+    if (!tracingEnabled()) return this.turn(item);
+    const attributes = { 'swap.submission_id': item.id, 'messaging.delivery.attempt': item.attempt };
+    return inSpan('settlement turn', { kind: SpanKind.CONSUMER, attributes, links: [item.traceparent] }, () => this.turn(item));
+  }
+
+  private async turn(item: WorkItem): Promise<WorkResult> {
     let row = await this.store.find(item.id);
     // A row this turn wrote (its facts as of that write, its wake time set by it), not one read before.
     let written = false;
@@ -75,6 +82,12 @@ export class SettlementWorker {
   }
 
   private step(row: SubmissionRow): Promise<StepResult> {
+    if (!tracingEnabled()) return this.stepNow(row);
+    const attributes = { 'swap.status': row.status, 'swap.tx_hash': row.txHash, 'swap.src_chain': row.srcChainKey };
+    return inSpan(`settlement step ${row.status}`, { attributes, links: [row.traceParent] }, () => this.stepNow(row));
+  }
+
+  private stepNow(row: SubmissionRow): Promise<StepResult> {
     switch (row.status) {
       case 'pending':
         return this.source.checkSource(row);

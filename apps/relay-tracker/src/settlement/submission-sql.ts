@@ -37,6 +37,8 @@ export interface SubmissionRow {
   wakeAt: Date | null;
   adopted: boolean;
   claimsPending: boolean;
+  /** The submit's W3C traceparent, when it was traced. */
+  traceParent?: string | null;
   facts?: SettlementFacts;
 }
 
@@ -60,7 +62,7 @@ export type SubmissionPatch = Partial<
 
 export const SUBMISSION_COLUMNS = `id::text AS id, tx_hash, src_chain_key, wallet_address, intent, relay_data, intent_hash, status::text AS status,
   user_message, created_at, updated_at, history, processing_attempts, failed_at_step, verified, not_found_since, hub_tx_hash, fill_tx_hash,
-  delivery_tx_hash, intent_cancelled, submitted_by_org, version::text AS version, event_seq, wake_at, adopted, claims_pending`;
+  delivery_tx_hash, intent_cancelled, submitted_by_org, version::text AS version, event_seq, wake_at, adopted, claims_pending, trace_parent`;
 
 const COLUMN_OF: Record<keyof SubmissionPatch, string> = {
   userMessage: 'user_message',
@@ -132,6 +134,7 @@ export function submissionOf(r: Record<string, unknown>): SubmissionRow {
       : undefined;
   return {
     ...(facts ? { facts } : {}),
+    ...(r.trace_parent ? { traceParent: r.trace_parent as string } : {}),
     id: r.id as string,
     txHash: r.tx_hash as string,
     srcChainKey: r.src_chain_key as string,

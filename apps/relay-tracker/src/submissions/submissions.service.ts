@@ -11,6 +11,7 @@ import {
   type SubmitTxResponse,
   TERMINAL_STATUSES,
 } from '@swap/contracts';
+import { activeTraceparent } from '@swap/observability';
 import { DATABASE_POOL } from '@swap/service-kit';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
@@ -41,8 +42,8 @@ export class SubmissionsService {
     const history: StoredTransition[] = [{ status: 'pending', at: new Date().toISOString(), detail: 'submitted' }];
     const [inserted] = await submissionsOf(
       this.pool,
-      `INSERT INTO relay_tracker.submissions (id, tx_hash, src_chain_key, wallet_address, intent, relay_data, intent_hash, history, submitted_by_org, wake_at)
-       VALUES ($1::uuid, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb, $9, $10)
+      `INSERT INTO relay_tracker.submissions (id, tx_hash, src_chain_key, wallet_address, intent, relay_data, intent_hash, history, submitted_by_org, wake_at, trace_parent)
+       VALUES ($1::uuid, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb, $9, $10, $11)
        ON CONFLICT (tx_hash, src_chain_key) DO NOTHING
        RETURNING ${SUBMISSION_COLUMNS}`,
       [
@@ -57,20 +58,21 @@ export class SubmissionsService {
         request.orgId ?? null,
         // The guard should the hand-over below be lost.
         new Date(Date.now() + this.config.FALLBACK_CHECK_MS),
+        activeTraceparent() ?? null,
       ],
     );
     const row = inserted ?? (await this.find(txHash, request.srcChainKey))!;
     if (inserted) {
       await this.readModel.write(row);
       if (row.submittedByOrg) this.webhooks.kick();
-      await this.queue.add(row.id);
+      await this.queue.add(row.id, row.traceParent);
       return {
         success: true,
         data: { status: 'inserted', message: 'Submission received; poll GET /v1/swaps/submit-tx/status until solved or failed' },
       };
     }
     // A replica that died before the hand-over left a swap without work: the client's retry puts it back.
-    if (row.status === 'pending') await this.queue.add(row.id);
+    if (row.status === 'pending') await this.queue.add(row.id, row.traceParent);
     await this.claims.checkRepeat(row, request);
     return { success: true, data: { status: 'duplicate', message: 'This transaction was already submitted; nothing changed' } };
   }

@@ -95,6 +95,8 @@ export interface RfqFrame {
   src_chain_id: string;
   dst_chain_id: string;
   answer_by: number;
+  /** W3C trace context of the quote asking, when the platform traces; optional to read. */
+  traceparent?: string;
 }
 
 export interface ExecuteFrame {
@@ -106,6 +108,8 @@ export interface ExecuteFrame {
   /** Until then (UNIX ms) only `exclusive_solver` (the quote's winner) is handed the intent. */
   exclusive_until: number | null;
   exclusive_solver: string | null;
+  /** W3C trace context of the execute request, when the platform traces; optional to read. */
+  traceparent?: string;
 }
 
 export interface ErrorFrame {

@@ -1,0 +1,116 @@
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { Writable } from 'node:stream';
+import { createLogger } from './logger';
+import {
+  activeTraceIds,
+  activeTraceparent,
+  injectTraceContext,
+  inSpan,
+  recordSpan,
+  SpanKind,
+  startTracing,
+  tracingEnabled,
+  tracingRequested,
+} from './tracing';
+
+const PARENT = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331' };
+const PARENT_HEADER = `00-${PARENT.traceId}-${PARENT.spanId}-01`;
+
+describe('tracing: what switches it on', () => {
+  it('needs an OTLP endpoint, and is off again with OTEL_SDK_DISABLED or the exporter none', () => {
+    expect(tracingRequested({})).toBe(false);
+    expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(true);
+    expect(tracingRequested({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' })).toBe(true);
+    expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: '  ' })).toBe(false);
+    expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'TRUE' })).toBe(false);
+    expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
+  });
+});
+
+describe('tracing helpers', () => {
+  const exporter = new InMemorySpanExporter();
+  const processor = new SimpleSpanProcessor(exporter);
+  /** Exported once the resource's detected attributes are in (asynchronous): flushed first. */
+  const finished = async () => (await processor.forceFlush(), exporter.getFinishedSpans());
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger({
+    service: 'svc',
+    destination: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()));
+        done();
+      },
+    }),
+  });
+
+  it('are no-ops while tracing is off: no context given out, the work still runs', async () => {
+    expect(tracingEnabled()).toBe(false);
+    const headers: Record<string, string> = {};
+    injectTraceContext(headers);
+    expect(headers).toEqual({});
+    expect(await inSpan('off', { parentHeaders: { traceparent: PARENT_HEADER } }, async () => activeTraceparent())).toBeUndefined();
+    expect(activeTraceIds()).toBeUndefined();
+  });
+
+  describe('with tracing on (an in-memory exporter)', () => {
+    beforeAll(() => {
+      expect(startTracing('unit', { spanProcessors: [processor] })).toBe(true);
+    });
+    beforeEach(() => exporter.reset());
+
+    it('continues the trace of an incoming message, hands its context on, and puts the ids on log lines', async () => {
+      const sent: Record<string, string> = {};
+      await inSpan('subject process', { kind: SpanKind.SERVER, parentHeaders: { traceparent: PARENT_HEADER } }, async () => {
+        injectTraceContext(sent);
+        logger.info('inside');
+      });
+      logger.info('outside');
+      const [span] = await finished();
+      expect(span.spanContext().traceId).toBe(PARENT.traceId);
+      expect(span.parentSpanContext?.spanId).toBe(PARENT.spanId);
+      expect(span.kind).toBe(SpanKind.SERVER);
+      expect(sent.traceparent).toBe(`00-${PARENT.traceId}-${span.spanContext().spanId}-01`);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(lines.map((l) => [l.msg, l.traceId, l.spanId])).toEqual([
+        ['inside', PARENT.traceId, span.spanContext().spanId],
+        ['outside', undefined, undefined],
+      ]);
+    });
+
+    it('links to what it outlives, once each, ignoring missing and malformed contexts', async () => {
+      const other = `00-${'1'.repeat(32)}-${'2'.repeat(16)}-01`;
+      await inSpan('settlement turn', { links: [PARENT_HEADER, undefined, null, 'garbage', PARENT_HEADER, other] }, async () => undefined);
+      const [span] = await finished();
+      expect(span.parentSpanContext).toBeUndefined();
+      expect(span.links.map((l) => l.context.traceId)).toEqual([PARENT.traceId, '1'.repeat(32)]);
+    });
+
+    it('starts nothing where the caller asks for a parent and there is none', async () => {
+      const inside = await inSpan('chatter process', { parentHeaders: {}, requireParent: true }, async () => activeTraceparent());
+      expect(inside).toBeUndefined();
+      await inSpan('request', { requireParent: true }, async () => undefined);
+      expect(await finished()).toEqual([]);
+    });
+
+    it('marks a span whose work throws, and rethrows', async () => {
+      await expect(
+        inSpan('failing', {}, async () => {
+          throw new Error('no answer');
+        }),
+      ).rejects.toThrow('no answer');
+      const [span] = await finished();
+      expect(span.status).toEqual({ code: 2, message: 'no answer' });
+      expect(span.events.map((e) => e.name)).toEqual(['exception']);
+    });
+
+    it('records an already timed span under the active one', async () => {
+      await inSpan('rfq', {}, async () =>
+        recordSpan('rfq solver a', { startMs: 1_000_000, endMs: 1_000_050, error: 'no answer by the deadline' }),
+      );
+      const [solver, rfq] = await finished();
+      expect(solver.parentSpanContext?.spanId).toBe(rfq.spanContext().spanId);
+      expect(solver.duration).toEqual([0, 50_000_000]);
+      expect(solver.status.code).toBe(2);
+    });
+  });
+});

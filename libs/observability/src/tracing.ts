@@ -1,0 +1,205 @@
+import {
+  context,
+  INVALID_SPAN_CONTEXT,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+  type TextMapGetter,
+} from '@opentelemetry/api';
+import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
+
+/** See docs/operators/tracing.md. Off, every helper here is one boolean check. */
+let enabled = false;
+let shutdown: (() => Promise<void>) | undefined;
+
+export function tracingEnabled(): boolean {
+  return enabled;
+}
+
+/** Whether the standard variables ask for traces: an OTLP endpoint, the SDK not disabled, an exporter not `none`. */
+export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  if (env.OTEL_TRACES_EXPORTER?.split(',').some((e) => e.trim() === 'none')) return false;
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+}
+
+/**
+ * Starts the OpenTelemetry SDK when asked (the main's first import, before HTTP, Fastify, pg and
+ * ioredis load); configured only by OTEL_* variables. Without an endpoint nothing is loaded.
+ */
+export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKConfiguration>, 'spanProcessors'> = {}): boolean {
+  // Processors given (a test's in-memory exporter) replace the OTLP exporter the variables describe.
+  if (enabled || (!options.spanProcessors && !tracingRequested())) return enabled;
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded only when tracing is on */
+  const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+  const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
+  const { UndiciInstrumentation } =
+    require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
+  const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
+  const { IORedisInstrumentation } =
+    require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const sdk = new NodeSDK({
+    ...(process.env.OTEL_SERVICE_NAME ? {} : { serviceName }),
+    ...(options.spanProcessors ? { spanProcessors: options.spanProcessors } : {}),
+    // Traces only: metrics are Prometheus's (the admin port), logs are stdout's.
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: [
+      // Incoming requests get one span each from the services' own Fastify hooks (startHttpSpan):
+      // the standard server instrumentations cost the gateway half its throughput (docs/operators/tracing.md#cost).
+      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, requireParentforOutgoingSpans: true }),
+      // A request that already carries a traceparent (the gateway's proxied one) is the caller's own hop.
+      new UndiciInstrumentation({ requireParentforSpans: true, ignoreRequestHook: (request) => carriesTraceparent(request.headers) }),
+      new PgInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  sdk.start();
+  enabled = true;
+  shutdown = () => sdk.shutdown();
+  return true;
+}
+
+function carriesTraceparent(headers: string | string[] | unknown): boolean {
+  if (typeof headers === 'string') return /(^|\r\n)traceparent:/i.test(headers);
+  return Array.isArray(headers) && headers.some((h, i) => i % 2 === 0 && String(h).toLowerCase() === 'traceparent');
+}
+
+/** Exports what is pending (at most `timeoutMs`), then stops; nothing when tracing is off. */
+export async function stopTracing(timeoutMs = 2_000): Promise<void> {
+  const stop = shutdown;
+  shutdown = undefined;
+  if (!stop) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([stop().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  clearTimeout(timer);
+}
+
+/** Adds the active span's `traceparent` (and `tracestate`) to outgoing message headers. */
+export function injectTraceContext(headers: Record<string, string>): void {
+  if (enabled) propagation.inject(context.active(), headers);
+}
+
+/** The active span's W3C `traceparent`, for what outlives the request (a stored swap, a solver frame). */
+export function activeTraceparent(): string | undefined {
+  if (!enabled) return undefined;
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent;
+}
+
+export interface SpanOptions {
+  kind?: SpanKind;
+  attributes?: Attributes;
+  /** Headers of an incoming message: their `traceparent` becomes the span's parent. */
+  parentHeaders?: Readonly<Record<string, string | undefined>>;
+  /** `traceparent`s this span links to (a swap's settlement to its submit). */
+  links?: readonly (string | null | undefined)[];
+  /** Only inside a trace (a parent from the headers or the active context): background chatter starts none. */
+  requireParent?: boolean;
+}
+
+const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+const tracer = () => trace.getTracer('swap-platform');
+
+const headerGetter: TextMapGetter<Readonly<Record<string, string | string[] | undefined>>> = {
+  keys: (carrier) => Object.keys(carrier),
+  get: (carrier, key) => carrier[key],
+};
+
+/** Runs `fn` inside a new span, ended when its promise settles; a throw marks the span as an error. */
+export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
+  if (!enabled) return fn(NO_SPAN);
+  const parent = options.parentHeaders ? propagation.extract(ROOT_CONTEXT, options.parentHeaders, headerGetter) : context.active();
+  if (options.requireParent && !trace.getSpanContext(parent)) return context.with(parent, () => fn(NO_SPAN));
+  const links = linksOf(options.links);
+  const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, links }, parent);
+  return context.with(trace.setSpan(parent, span), async () => {
+    try {
+      return await fn(span);
+    } catch (error) {
+      span.recordException(error as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** An incoming HTTP request's span and the context its handlers run in. */
+export interface HttpSpan {
+  readonly span: Span;
+  readonly context: Context;
+}
+
+/** The server span of an incoming request, child of the caller's `traceparent` when it sends one; undefined when off. */
+export function startHttpSpan(
+  method: string,
+  path: string,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): HttpSpan | undefined {
+  if (!enabled) return undefined;
+  const parent = propagation.extract(ROOT_CONTEXT, headers, headerGetter);
+  const span = tracer().startSpan(
+    method,
+    { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } },
+    parent,
+  );
+  return { span, context: trace.setSpan(parent, span) };
+}
+
+/** Named after its route, as the semantic conventions name server spans; a 5xx is an error. */
+export function endHttpSpan(http: HttpSpan, method: string, route: string, statusCode: number): void {
+  http.span.updateName(`${method} ${route}`);
+  http.span.setAttributes({ 'http.route': route, 'http.response.status_code': statusCode });
+  if (statusCode >= 500) http.span.setStatus({ code: SpanStatusCode.ERROR });
+  http.span.end();
+}
+
+/** Runs `fn` in the request's trace context (its span active), or as it is when untraced. */
+export function inHttpSpan<T>(http: HttpSpan | undefined, fn: () => T): T {
+  return http ? context.with(http.context, fn) : fn();
+}
+
+/** A span for something already timed (epoch ms), under the active span: a solver's part in an RFQ. */
+export function recordSpan(
+  name: string,
+  options: { kind?: SpanKind; attributes?: Attributes; startMs: number; endMs: number; error?: string },
+): void {
+  if (!enabled) return;
+  const span = tracer().startSpan(name, {
+    kind: options.kind ?? SpanKind.INTERNAL,
+    attributes: options.attributes,
+    startTime: options.startMs,
+  });
+  if (options.error) span.setStatus({ code: SpanStatusCode.ERROR, message: options.error });
+  span.end(options.endMs);
+}
+
+function linksOf(traceparents: SpanOptions['links']): Link[] {
+  const links: Link[] = [];
+  for (const traceparent of traceparents ?? []) {
+    if (!traceparent) continue;
+    const spanContext = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, { traceparent }, headerGetter));
+    if (spanContext && !links.some((l) => l.context.spanId === spanContext.spanId)) links.push({ context: spanContext });
+  }
+  return links;
+}
+
+/** The active span's ids for a log line, when tracing is on and a span is active. */
+export function activeTraceIds(): { traceId: string; spanId: string } | undefined {
+  if (!enabled) return undefined;
+  const spanContext = trace.getActiveSpan()?.spanContext();
+  return spanContext && trace.isSpanContextValid(spanContext) ? { traceId: spanContext.traceId, spanId: spanContext.spanId } : undefined;
+}
+
+export { SpanKind };
