@@ -55,6 +55,7 @@ const operators = [
   { text: 'Operator routes and the ops tool', link: '/operators/operator-access' },
   { text: 'Database migrations', link: '/operators/database-migrations' },
   { text: 'Monitoring: objectives, alerts, dashboards', link: '/operators/monitoring' },
+  { text: 'Traces', link: '/operators/tracing' },
   { text: 'Alert runbooks', link: '/operators/alerts/' },
   { text: 'Runbooks', link: '/operators/runbooks' },
 ];

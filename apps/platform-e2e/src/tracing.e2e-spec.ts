@@ -253,13 +253,14 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
       20_000,
       'the redelivered turn and the last step',
     );
-    // The item kept its trace context through the redelivery; each step links to the submit.
     expect(redelivered()[0]).toMatchObject({ service: 'relay-tracker', kind: 5 });
     expect(steps().filter((s) => !linked(s))).toEqual([]);
     expect(steps().map((s) => s.attributes['swap.status'])).toEqual(expect.arrayContaining(['posting_execution', 'posted_execution']));
-    // The submit's own trace: the gateway, swap-gateway, and relay-tracker storing it.
     const submit = collector.trace(caller.traceId);
-    expect(submit.find((x) => x.name === 'relay-tracker.submissions.submit.v1 process')).toMatchObject({ service: 'relay-tracker' });
+    expect(submit.find((x) => x.name === 'relay-tracker.submissions.submit.v1 process')).toMatchObject({
+      service: 'relay-tracker',
+      attributes: { 'swap.tx_hash': txHash.toLowerCase(), 'swap.src_chain': '0x92.sonic' },
+    });
     expect(new Set(submit.map((s) => s.service))).toEqual(new Set(['api-gateway', 'swap-gateway', 'relay-tracker']));
   });
 

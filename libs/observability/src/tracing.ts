@@ -29,10 +29,7 @@ export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean 
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }
 
-/**
- * Starts the OpenTelemetry SDK when asked (the main's first import, before HTTP, Fastify, pg and
- * ioredis load); configured only by OTEL_* variables. Without an endpoint nothing is loaded.
- */
+/** Called by each main's first import (before pg and ioredis load); without an endpoint nothing is loaded. */
 export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKConfiguration>, 'spanProcessors'> = {}): boolean {
   // Processors given (a test's in-memory exporter) replace the OTLP exporter the variables describe.
   if (enabled || (!options.spanProcessors && !tracingRequested())) return enabled;
@@ -48,7 +45,6 @@ export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKC
   const sdk = new NodeSDK({
     ...(process.env.OTEL_SERVICE_NAME ? {} : { serviceName }),
     ...(options.spanProcessors ? { spanProcessors: options.spanProcessors } : {}),
-    // Traces only: metrics are Prometheus's (the admin port), logs are stdout's.
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
@@ -56,7 +52,11 @@ export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKC
       // the standard server instrumentations cost the gateway half its throughput (docs/operators/tracing.md#cost).
       new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, requireParentforOutgoingSpans: true }),
       // A request that already carries a traceparent (the gateway's proxied one) is the caller's own hop.
-      new UndiciInstrumentation({ requireParentforSpans: true, ignoreRequestHook: (request) => carriesTraceparent(request.headers) }),
+      new UndiciInstrumentation({
+        requireParentforSpans: true,
+        ignoreRequestHook: (request) => carriesTraceparent(request.headers),
+        requestHook: (span, request) => span.updateName(`${request.method} ${request.origin.replace(/^https?:\/\//, '')}`),
+      }),
       new PgInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],
@@ -135,7 +135,10 @@ export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) =
   });
 }
 
-/** An incoming HTTP request's span and the context its handlers run in. */
+export function annotateSpan(attributes: Attributes): void {
+  if (enabled) trace.getActiveSpan()?.setAttributes(attributes);
+}
+
 export interface HttpSpan {
   readonly span: Span;
   readonly context: Context;
@@ -195,7 +198,6 @@ function linksOf(traceparents: SpanOptions['links']): Link[] {
   return links;
 }
 
-/** The active span's ids for a log line, when tracing is on and a span is active. */
 export function activeTraceIds(): { traceId: string; spanId: string } | undefined {
   if (!enabled) return undefined;
   const spanContext = trace.getActiveSpan()?.spanContext();

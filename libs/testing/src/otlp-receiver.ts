@@ -12,6 +12,8 @@ export interface ReceivedSpan {
   attributes: Record<string, unknown>;
   links: { traceId: string; spanId: string }[];
   status?: { code?: number; message?: string };
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
 }
 
 interface OtlpValue {
@@ -40,14 +42,17 @@ interface OtlpExport {
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
   exports = 0;
+  onSpans?: (spans: ReceivedSpan[]) => void;
   private waiters: { predicate: () => boolean; resolve: () => void }[] = [];
 
   private constructor(
     private readonly server: Server,
     readonly endpoint: string,
+    private readonly keep: boolean,
   ) {}
 
-  static async start(port = 0): Promise<OtlpReceiver> {
+  /** `keep: false`: spans only go to `onSpans` (a long-running collector). */
+  static async start(port = 0, options: { keep?: boolean } = {}): Promise<OtlpReceiver> {
     let receiver: OtlpReceiver | undefined;
     const server = createServer((req, res) => {
       if (req.method === 'GET')
@@ -60,7 +65,7 @@ export class OtlpReceiver {
       });
     });
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-    receiver = new OtlpReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    receiver = new OtlpReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, options.keep ?? true);
     return receiver;
   }
 
@@ -93,6 +98,7 @@ export class OtlpReceiver {
     this.exports++;
     if (!contentType.includes('json')) return;
     const payload = JSON.parse(body.toString('utf8')) as OtlpExport;
+    const received = this.spans.length;
     for (const resourceSpans of payload.resourceSpans ?? []) {
       const service = String(valueOf(resourceSpans.resource?.attributes?.find((a) => a.key === 'service.name')?.value) ?? '');
       for (const scope of resourceSpans.scopeSpans ?? [])
@@ -104,6 +110,8 @@ export class OtlpReceiver {
             links: (span.links ?? []).map((l) => ({ traceId: l.traceId, spanId: l.spanId })),
           });
     }
+    this.onSpans?.(this.spans.slice(received));
+    if (!this.keep) this.spans.length = 0;
     for (const waiter of [...this.waiters]) {
       if (!waiter.predicate()) continue;
       this.waiters = this.waiters.filter((w) => w !== waiter);

@@ -1,6 +1,7 @@
 import './instrument';
 import 'reflect-metadata';
 import { ConfigError } from '@swap/config';
+import { tracingEnabled } from '@swap/observability';
 import { stopOnSignals } from '@swap/service-kit';
 import { resolve } from 'node:path';
 import { startPlatform } from './platform';
@@ -69,6 +70,9 @@ async function main(): Promise<void> {
     `  database  PGlite, embedded PostgreSQL, data in ${platform.dataDir} (a socket only this user can open)`,
     `  operators npm run ops -- …  (${process.env.OPS_TOKEN ? 'with OPS_TOKEN: Authorization: Bearer' : 'loopback callers; set OPS_TOKEN to require a token'})`,
     `  cache     in-memory`,
+    tracingEnabled()
+      ? `  traces    to ${process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT} as ${process.env.OTEL_SERVICE_NAME ?? 'swap-platform'}`
+      : '  traces    off (set OTEL_EXPORTER_OTLP_ENDPOINT: docs/operators/tracing.md)',
     '',
     'Stop with Ctrl-C.',
     '',

@@ -76,7 +76,6 @@ export class SettlementWakeups implements OnModuleInit {
   }
 }
 
-/** A swap to look at, with its submit's trace context for the work item. */
 type WokenRow = { id: string; trace_parent: string | null };
 
 function unique(values: string[]): string[] {

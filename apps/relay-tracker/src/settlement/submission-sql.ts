@@ -37,7 +37,6 @@ export interface SubmissionRow {
   wakeAt: Date | null;
   adopted: boolean;
   claimsPending: boolean;
-  /** The submit's W3C traceparent, when it was traced. */
   traceParent?: string | null;
   facts?: SettlementFacts;
 }

@@ -11,7 +11,7 @@ import {
   type SubmitTxResponse,
   TERMINAL_STATUSES,
 } from '@swap/contracts';
-import { activeTraceparent } from '@swap/observability';
+import { activeTraceparent, annotateSpan } from '@swap/observability';
 import { DATABASE_POOL } from '@swap/service-kit';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
@@ -39,6 +39,7 @@ export class SubmissionsService {
 
   async submit(request: SubmitTxMessage): Promise<SubmitTxResponse> {
     const txHash = this.chains.storedTxHash(request.txHash, request.srcChainKey);
+    annotateSpan({ 'swap.tx_hash': txHash, 'swap.src_chain': request.srcChainKey });
     const history: StoredTransition[] = [{ status: 'pending', at: new Date().toISOString(), detail: 'submitted' }];
     const [inserted] = await submissionsOf(
       this.pool,

@@ -108,7 +108,6 @@ export interface ExecuteFrame {
   /** Until then (UNIX ms) only `exclusive_solver` (the quote's winner) is handed the intent. */
   exclusive_until: number | null;
   exclusive_solver: string | null;
-  /** W3C trace context of the execute request, when the platform traces; optional to read. */
   traceparent?: string;
 }
 
