@@ -190,6 +190,16 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
     expect((await balance(weth, user.address)) - wethBefore).toBe(998000000000000000n);
     expect((await balance(usdc, tight)) - solverUsdcBefore).toBe(3000000000n);
     expect((await post('/v1/intent/status', { intent_tx_hash: intentTx })).body).toEqual({ status: 3, fill_tx_hash: solved.fillTxHash });
+    // The dashboards' win share and fills per solver: the quote won, the fill confirmed by the hub.
+    const quoteBuilder = platform.services.find((s) => s.name === 'quote-builder')!;
+    const counted = async (metric: string) =>
+      Number(
+        (await (await fetch(`${quoteBuilder.adminUrl}/metrics`)).text()).match(
+          new RegExp(`^${metric}\\{solver="reference-tight"[^}]*\\} (\\d+)`, 'm'),
+        )?.[1] ?? 0,
+      );
+    expect(await counted('solver_quotes_won_total')).toBeGreaterThanOrEqual(1);
+    await eventually(async () => ((await counted('solver_fills_total')) >= 1 ? true : undefined), 10_000, 100);
   });
 
   it('fills a limit order only once the price crosses its limit', async () => {

@@ -57,6 +57,7 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
   let collector: OtlpReceiver;
   let common: Record<string, string>;
   let gateway: string;
+  let gatewayProcess: Spawned;
   let quotes: Spawned;
   const processes: Spawned[] = [];
   const solvers: ReferenceSolver[] = [];
@@ -118,14 +119,15 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
     const swaps = await start('swap-gateway');
     // The first replica waits long on a bus request: the one it is killed in (below) must not time out first.
     const tracker = await start('relay-tracker', { RPC_TIMEOUT_MS: '60000' });
-    gateway = (
-      await start('api-gateway', {
-        UPSTREAM_SWAP_GATEWAY_URL: swaps.url,
-        UPSTREAM_QUOTE_BUILDER_URL: quote.url,
-        UPSTREAM_RELAY_TRACKER_URL: tracker.url,
-        UPSTREAM_ORACLE_CANDLES_URL: oracle.url,
-      })
-    ).url;
+    const edge = await start('api-gateway', {
+      LOG_LEVEL: 'info',
+      UPSTREAM_SWAP_GATEWAY_URL: swaps.url,
+      UPSTREAM_QUOTE_BUILDER_URL: quote.url,
+      UPSTREAM_RELAY_TRACKER_URL: tracker.url,
+      UPSTREAM_ORACLE_CANDLES_URL: oracle.url,
+    });
+    gateway = edge.url;
+    gatewayProcess = edge.p;
     const hub = directory.hub;
     solvers.push(
       ...(await registerAndStartSolvers({
@@ -188,6 +190,12 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
     // The caller's span → the gateway's server span → swap-gateway's, which the gateway's context reached in the proxied headers.
     const edge = spans().filter((s) => s.parentSpanId === caller.spanId);
     expect(edge.map((s) => [s.service, s.name, s.kind])).toEqual([['api-gateway', 'POST /v1/swaps/*', 2]]);
+    // The gateway's access line carries the trace and its own span.
+    const logged = gatewayProcess.stdout
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.msg === 'request completed' && line.path === '/v1/swaps/quote');
+    expect(logged).toMatchObject({ traceId: caller.traceId, spanId: edge[0].spanId });
     expect(spans().find((s) => s.service === 'swap-gateway' && s.kind === 2)).toMatchObject({
       name: 'POST /v1/swaps/quote',
       parentSpanId: edge[0].spanId,

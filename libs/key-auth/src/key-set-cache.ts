@@ -9,7 +9,7 @@ import type {
   RouteModes,
 } from '@swap/contracts';
 import type { Logger, ServiceMetrics } from '@swap/observability';
-import { Counter, Gauge } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { hashKey } from './key-format';
 import { SignatureRefused } from '@swap/messaging';
 
@@ -60,6 +60,7 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly sizeGauge?: Gauge;
   private readonly versionGauge?: Gauge;
   private readonly epochGauge?: Gauge;
+  private readonly propagation?: Histogram;
   /** When the held set was last confirmed current (loaded, found unchanged, or changed); before any, when the cache began. */
   private confirmedAt = Date.now();
 
@@ -85,6 +86,13 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
         name: 'api_key_set_epoch',
         help: 'Epoch of the cached key set (a registry restore starts a new one)',
         labelNames,
+        registers,
+      });
+      this.propagation = new Histogram({
+        name: 'keyset_change_propagation_seconds',
+        help: 'From a key set change being signed (a key created, changed or revoked) to this replica applying it off the bus, by kind (revocation: it removes or suspends a key)',
+        labelNames: ['registry', 'kind'],
+        buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
         registers,
       });
       const age: Gauge = new Gauge({
@@ -216,6 +224,13 @@ export class KeySetCache implements OnApplicationBootstrap, BeforeApplicationShu
     this.held = { epoch: change.epoch, version: change.version };
     this.report();
     return 'applied';
+  }
+
+  /** A change heard live, applied: how long it took to get here from its signing. */
+  observePropagation(change: PortalKeySetChange, now = Date.now()): void {
+    const revocation = change.removals.length > 0 || change.upserts.some((key) => key.suspended);
+    const seconds = Math.max(0, now - Date.parse(change.issuedAt)) / 1000;
+    this.propagation?.observe({ registry: this.options.name, kind: revocation ? 'revocation' : 'other' }, seconds);
   }
 
   private report(): void {

@@ -81,7 +81,7 @@ function service(options: { answers: unknown[]; gathered?: unknown[]; store?: Me
     );
   /** What a request with this key gets on the enforced swaps routes, and the mode. */
   const seen = (key: string) => ({ mode: cache.modeOf('swaps'), outcome: cache.check(key, 'swaps:write').outcome });
-  return { cache, request, refused, seen };
+  return { cache, request, refused, seen, metrics };
 }
 
 describe('the portal key set, signed by key-registry', () => {
@@ -205,6 +205,19 @@ describe('the portal key set, signed by key-registry', () => {
       expect(cache.version).toBe(6);
       expect(seen('svc_real')).toEqual({ mode: 'monitor', outcome: 'invalid' });
       expect(seen('svc_new').outcome).toBe('ok');
+    });
+
+    it('time how long a change took from its signing to being applied here, revocations apart', async () => {
+      const { cache, metrics } = await loaded();
+      cache.onEvent(registry.sign(change({ version: 6, removals: [hashKey('svc_real')] })));
+      cache.onEvent(registry.sign(change({ version: 7, upserts: [entry('svc_new')] })));
+      const { values } = await metrics.registry.getSingleMetric('keyset_change_propagation_seconds')!.get();
+      const sums = values.filter((v) => (v as { metricName?: string }).metricName === 'keyset_change_propagation_seconds_sum');
+      // Signed a minute before the feed's clock (see service()).
+      expect(sums.map((v) => [v.labels.kind, v.value])).toEqual([
+        ['revocation', 60],
+        ['other', 60],
+      ]);
     });
 
     const takeover = change({

@@ -130,6 +130,7 @@ export class SignedKeySetFeed implements KeySetSource {
     }
     switch (cache.offerChange(change)) {
       case 'applied':
+        cache.observePropagation(change, this.now());
         if (this.kept && this.kept.changes.length < MAX_KEPT_CHANGES)
           void this.keep({ snapshot: this.kept.snapshot, changes: [...this.kept.changes, event as SignedKeySet<PortalKeySetChange>] });
         else void cache.refresh(); // a fresh snapshot becomes the kept copy's base

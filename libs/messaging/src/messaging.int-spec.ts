@@ -2,7 +2,8 @@ import { Catch, Controller, Module, type INestMicroservice } from '@nestjs/commo
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { AppError, ErrorCode, toErrorBody, type RpcSubject } from '@swap/contracts';
-import { RequestContext } from '@swap/observability';
+import { activeTraceIds, inSpan, RequestContext, startTracing } from '@swap/observability';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { throwError } from 'rxjs';
 import { testInfra, uniqueId } from '@swap/testing';
 import type { Bus } from './bus';
@@ -19,7 +20,7 @@ const HANG = `${P}.hang` as RpcSubject;
 const SLOW = `${P}.slow` as RpcSubject;
 const EVENT = `${P}.changed`;
 
-const events: { replica: string; payload: unknown; requestId?: string }[] = [];
+const events: { replica: string; payload: unknown; requestId?: string; traceId?: string }[] = [];
 const echoed: unknown[] = [];
 const slowStartedOn = new Set<string>();
 let eventArrived: () => void = () => undefined;
@@ -30,7 +31,13 @@ function replicaModule(replica: string) {
     @MessagePattern(ECHO)
     echo(@Payload() payload: unknown, @Ctx() ctx: BusContext) {
       echoed.push(payload);
-      return { payload, replica, headerId: ctx.getHeaders()['x-request-id'], contextId: RequestContext.requestId() };
+      return {
+        payload,
+        replica,
+        headerId: ctx.getHeaders()['x-request-id'],
+        contextId: RequestContext.requestId(),
+        traceId: activeTraceIds()?.traceId,
+      };
     }
 
     @MessagePattern(FAIL)
@@ -52,7 +59,7 @@ function replicaModule(replica: string) {
 
     @EventPattern(EVENT)
     changed(@Payload() payload: unknown) {
-      events.push({ replica, payload, requestId: RequestContext.requestId() });
+      events.push({ replica, payload, requestId: RequestContext.requestId(), traceId: activeTraceIds()?.traceId });
       eventArrived();
     }
   }
@@ -78,6 +85,11 @@ async function startReplica(bus: Bus, replica: string): Promise<INestMicroservic
   await app.listen();
   return app;
 }
+
+// Every test here runs traced (what it checks must hold either way); the last ones look at the spans.
+const exporter = new InMemorySpanExporter();
+const processor = new SimpleSpanProcessor(exporter);
+beforeAll(() => startTracing('messaging-int-spec', { spanProcessors: [processor] }));
 
 describe.each([
   ['NATS', () => NatsBus.connect({ servers: testInfra.natsUrl, name: 'messaging-int-spec' })],
@@ -161,6 +173,37 @@ describe.each([
     await both;
     expect(events.map((e) => e.replica).sort()).toEqual(['r1', 'r2']);
     expect(events.filter((e) => (e.payload as { version: number }).version !== 7 || e.requestId !== 'evt-1')).toEqual([]);
+  });
+
+  it('carries the trace in the message headers: the handler continues the caller’s trace, an event too', async () => {
+    exporter.reset();
+    const { reply, callerTraceId } = await inSpan('caller', {}, async (span) => ({
+      reply: (await client.request(ECHO, {} as never)) as unknown as { traceId?: string },
+      callerTraceId: span.spanContext().traceId,
+    }));
+    expect(reply.traceId).toBe(callerTraceId);
+    await processor.forceFlush();
+    const spans = exporter.getFinishedSpans();
+    const request = spans.find((s) => s.name === `${ECHO} request`)!;
+    const handled = spans.find((s) => s.name === `${ECHO} process`)!;
+    expect(handled.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+    expect(request.parentSpanContext?.spanId).toBe(spans.find((s) => s.name === 'caller')!.spanContext().spanId);
+
+    const both = new Promise<void>((resolve) => (eventArrived = () => events.length === 2 && resolve()));
+    const emitter = await inSpan('emitter', {}, async (span) => {
+      client.emit(EVENT as never, { version: 8 } as never);
+      return span.spanContext().traceId;
+    });
+    await both;
+    expect(events.map((e) => e.traceId)).toEqual([emitter, emitter]);
+  });
+
+  it('starts no trace for a message outside one', async () => {
+    exporter.reset();
+    const reply = (await client.request(ECHO, {} as never)) as unknown as { traceId?: string };
+    expect(reply.traceId).toBeUndefined();
+    await processor.forceFlush();
+    expect(exporter.getFinishedSpans()).toEqual([]);
   });
 
   it('gathers every reply of every subscriber, several each, until the gatherer closes', async () => {

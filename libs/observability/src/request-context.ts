@@ -6,17 +6,29 @@ export interface RequestContextData {
   orgId?: string;
 }
 
+/** Where the context lives: its own store, or (tracing on) OpenTelemetry's, so one store is carried across async work, not two. */
+export interface RequestContextStore {
+  run<T>(context: RequestContextData, fn: () => T): T;
+  get(): RequestContextData | undefined;
+}
+
 const storage = new AsyncLocalStorage<RequestContextData>();
+let store: RequestContextStore = { run: (context, fn) => storage.run(context, fn), get: () => storage.getStore() };
+
+/** Called once by startTracing, before any request. */
+export function keepRequestContextIn(other: RequestContextStore): void {
+  store = other;
+}
 
 export const RequestContext = {
   run<T>(context: RequestContextData, fn: () => T): T {
-    return storage.run(context, fn);
+    return store.run(context, fn);
   },
   current(): RequestContextData | undefined {
-    return storage.getStore();
+    return store.get();
   },
   requestId(): string | undefined {
-    return storage.getStore()?.requestId;
+    return store.get()?.requestId;
   },
 };
 

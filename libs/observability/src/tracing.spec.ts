@@ -1,8 +1,13 @@
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Writable } from 'node:stream';
 import { createLogger } from './logger';
+import { RequestContext } from './request-context';
+import { ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
+import { SamplingDecision } from '@opentelemetry/sdk-trace-base';
+import { LinkFollowingSampler, samplerFromEnv } from './tracing-sampler';
 import {
   activeTraceIds,
+  nameClientSpan,
   activeTraceparent,
   injectTraceContext,
   inSpan,
@@ -24,6 +29,34 @@ describe('tracing: what switches it on', () => {
     expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: '  ' })).toBe(false);
     expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'TRUE' })).toBe(false);
     expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
+  });
+});
+
+describe('tracing: sampling and what a span may say', () => {
+  const sampled = (traceFlags: number) => ({ context: { traceId: '1'.repeat(32), spanId: '2'.repeat(16), traceFlags } });
+  const decide = (sampler: ReturnType<typeof samplerFromEnv>, links: ReturnType<typeof sampled>[], parent = ROOT_CONTEXT) =>
+    sampler.shouldSample(parent, '3'.repeat(32), 'settlement turn', SpanKind.CONSUMER, {}, links).decision;
+
+  it('samples a linked root as its links were, whatever the ratio: a swap kept whole or not at all', () => {
+    const never = samplerFromEnv({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' });
+    expect(decide(never, [sampled(TraceFlags.SAMPLED)])).toBe(SamplingDecision.RECORD_AND_SAMPLED);
+    expect(decide(samplerFromEnv({}), [sampled(TraceFlags.NONE)])).toBe(SamplingDecision.NOT_RECORD);
+    expect(decide(never, [])).toBe(SamplingDecision.NOT_RECORD);
+    expect(decide(samplerFromEnv({ OTEL_TRACES_SAMPLER: 'nonsense' }), [])).toBe(SamplingDecision.RECORD_AND_SAMPLED);
+    const child = trace.setSpanContext(ROOT_CONTEXT, { ...sampled(TraceFlags.NONE).context, isRemote: true });
+    expect(decide(new LinkFollowingSampler(samplerFromEnv({}) as never), [sampled(TraceFlags.SAMPLED)], child)).toBe(
+      SamplingDecision.NOT_RECORD,
+    );
+  });
+
+  it('names an outgoing call by its host and keeps the path and query (an RPC key) out of it', () => {
+    const attributes: Record<string, unknown> = {};
+    let name = '';
+    const span = { updateName: (n: string) => ((name = n), span), setAttributes: (a: object) => (Object.assign(attributes, a), span) };
+    nameClientSpan(span as never, 'POST', 'https://arb-mainnet.example.com', '/v2/s3cr3t-key?x=1');
+    expect(name).toBe('POST arb-mainnet.example.com');
+    expect(attributes).toEqual({ 'url.full': 'https://arb-mainnet.example.com', 'url.path': '[redacted]', 'url.query': '' });
+    expect(JSON.stringify(attributes)).not.toContain('s3cr3t');
   });
 });
 
@@ -62,7 +95,11 @@ describe('tracing helpers', () => {
       const sent: Record<string, string> = {};
       await inSpan('subject process', { kind: SpanKind.SERVER, parentHeaders: { traceparent: PARENT_HEADER } }, async () => {
         injectTraceContext(sent);
-        logger.info('inside');
+        // Tracing on, the request context rides OpenTelemetry's context: both reach the line.
+        await RequestContext.run({ requestId: 'req-7' }, async () => {
+          await new Promise((resolve) => setImmediate(resolve));
+          logger.info('inside');
+        });
       });
       logger.info('outside');
       const [span] = await finished();
@@ -71,9 +108,9 @@ describe('tracing helpers', () => {
       expect(span.kind).toBe(SpanKind.SERVER);
       expect(sent.traceparent).toBe(`00-${PARENT.traceId}-${span.spanContext().spanId}-01`);
       await new Promise((resolve) => setImmediate(resolve));
-      expect(lines.map((l) => [l.msg, l.traceId, l.spanId])).toEqual([
-        ['inside', PARENT.traceId, span.spanContext().spanId],
-        ['outside', undefined, undefined],
+      expect(lines.map((l) => [l.msg, l.requestId, l.traceId, l.spanId])).toEqual([
+        ['inside', 'req-7', PARENT.traceId, span.spanContext().spanId],
+        ['outside', undefined, undefined, undefined],
       ]);
     });
 

@@ -1,7 +1,8 @@
 import {
   context,
+  createContextKey,
+  defaultTextMapSetter,
   INVALID_SPAN_CONTEXT,
-  propagation,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
@@ -11,12 +12,17 @@ import {
   type Link,
   type Span,
   type TextMapGetter,
+  type TextMapPropagator,
 } from '@opentelemetry/api';
 import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
+import { keepRequestContextIn, type RequestContextData } from './request-context';
 
 /** See docs/operators/tracing.md. Off, every helper here is one boolean check. */
 let enabled = false;
 let shutdown: (() => Promise<void>) | undefined;
+/** The W3C trace context propagator, made once tracing starts (every helper runs only then). */
+let W3C: TextMapPropagator;
+const REQUEST_CONTEXT = createContextKey('swap.request-context');
 
 export function tracingEnabled(): boolean {
   return enabled;
@@ -35,33 +41,40 @@ export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKC
   if (enabled || (!options.spanProcessors && !tracingRequested())) return enabled;
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded only when tracing is on */
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
-  const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
   const { UndiciInstrumentation } =
     require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
   const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
   const { IORedisInstrumentation } =
     require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
+  const { samplerFromEnv } = require('./tracing-sampler') as typeof import('./tracing-sampler');
+  const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
   /* eslint-enable @typescript-eslint/no-require-imports */
+  W3C = new W3CTraceContextPropagator();
   const sdk = new NodeSDK({
     ...(process.env.OTEL_SERVICE_NAME ? {} : { serviceName }),
     ...(options.spanProcessors ? { spanProcessors: options.spanProcessors } : {}),
+    sampler: samplerFromEnv(process.env),
+    // W3C trace context only: a caller's baggage would otherwise ride every internal message and call.
+    textMapPropagator: W3C,
     metricReaders: [],
     logRecordProcessors: [],
+    // Incoming requests get their span from the services' own hooks (startHttpSpan): docs/operators/tracing.md#cost.
     instrumentations: [
-      // Incoming requests get one span each from the services' own Fastify hooks (startHttpSpan):
-      // the standard server instrumentations cost the gateway half its throughput (docs/operators/tracing.md#cost).
-      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, requireParentforOutgoingSpans: true }),
-      // A request that already carries a traceparent (the gateway's proxied one) is the caller's own hop.
       new UndiciInstrumentation({
         requireParentforSpans: true,
+        // The gateway's proxied request carries its own context already.
         ignoreRequestHook: (request) => carriesTraceparent(request.headers),
-        requestHook: (span, request) => span.updateName(`${request.method} ${request.origin.replace(/^https?:\/\//, '')}`),
+        requestHook: (span, request) => nameClientSpan(span, request.method, request.origin, request.path),
       }),
       new PgInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],
   });
   sdk.start();
+  keepRequestContextIn({
+    run: (data, fn) => context.with(context.active().setValue(REQUEST_CONTEXT, data), fn),
+    get: () => context.active().getValue(REQUEST_CONTEXT) as RequestContextData | undefined,
+  });
   enabled = true;
   shutdown = () => sdk.shutdown();
   return true;
@@ -70,6 +83,12 @@ export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKC
 function carriesTraceparent(headers: string | string[] | unknown): boolean {
   if (typeof headers === 'string') return /(^|\r\n)traceparent:/i.test(headers);
   return Array.isArray(headers) && headers.some((h, i) => i % 2 === 0 && String(h).toLowerCase() === 'traceparent');
+}
+
+/** `POST rpc.example:443`, and no path or query on it: RPC providers put their keys there. */
+export function nameClientSpan(span: Pick<Span, 'updateName' | 'setAttributes'>, method: string, origin: string, path: string): void {
+  span.updateName(`${method} ${origin.replace(/^https?:\/\//, '')}`);
+  span.setAttributes({ 'url.full': origin, 'url.path': path === '/' ? '/' : '[redacted]', 'url.query': '' });
 }
 
 /** Exports what is pending (at most `timeoutMs`), then stops; nothing when tracing is off. */
@@ -84,14 +103,14 @@ export async function stopTracing(timeoutMs = 2_000): Promise<void> {
 
 /** Adds the active span's `traceparent` (and `tracestate`) to outgoing message headers. */
 export function injectTraceContext(headers: Record<string, string>): void {
-  if (enabled) propagation.inject(context.active(), headers);
+  if (enabled) W3C.inject(context.active(), headers, defaultTextMapSetter);
 }
 
 /** The active span's W3C `traceparent`, for what outlives the request (a stored swap, a solver frame). */
 export function activeTraceparent(): string | undefined {
   if (!enabled) return undefined;
   const carrier: Record<string, string> = {};
-  propagation.inject(context.active(), carrier);
+  W3C.inject(context.active(), carrier, defaultTextMapSetter);
   return carrier.traceparent;
 }
 
@@ -118,7 +137,7 @@ const headerGetter: TextMapGetter<Readonly<Record<string, string | string[] | un
 /** Runs `fn` inside a new span, ended when its promise settles; a throw marks the span as an error. */
 export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
   if (!enabled) return fn(NO_SPAN);
-  const parent = options.parentHeaders ? propagation.extract(ROOT_CONTEXT, options.parentHeaders, headerGetter) : context.active();
+  const parent = options.parentHeaders ? W3C.extract(ROOT_CONTEXT, options.parentHeaders, headerGetter) : context.active();
   if (options.requireParent && !trace.getSpanContext(parent)) return context.with(parent, () => fn(NO_SPAN));
   const links = linksOf(options.links);
   const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, links }, parent);
@@ -135,6 +154,11 @@ export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) =
   });
 }
 
+/** Work a request sets going that outlives it (a timer, a loop): in no trace, or every later turn would join the request's. */
+export function detached<T>(fn: () => T): T {
+  return enabled ? context.with(ROOT_CONTEXT, fn) : fn();
+}
+
 export function annotateSpan(attributes: Attributes): void {
   if (enabled) trace.getActiveSpan()?.setAttributes(attributes);
 }
@@ -142,27 +166,39 @@ export function annotateSpan(attributes: Attributes): void {
 export interface HttpSpan {
   readonly span: Span;
   readonly context: Context;
+  ended?: boolean;
 }
 
-/** The server span of an incoming request, child of the caller's `traceparent` when it sends one; undefined when off. */
+/**
+ * The server span of an incoming request, child of the caller's `traceparent` when it sends one;
+ * its context holds the request's too (one context switch per hook). Undefined when off.
+ */
 export function startHttpSpan(
   method: string,
   path: string,
   headers: Readonly<Record<string, string | string[] | undefined>>,
+  request: RequestContextData,
 ): HttpSpan | undefined {
   if (!enabled) return undefined;
-  const parent = propagation.extract(ROOT_CONTEXT, headers, headerGetter);
+  const parent = W3C.extract(ROOT_CONTEXT, headers, headerGetter);
   const span = tracer().startSpan(
     method,
     { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } },
     parent,
   );
-  return { span, context: trace.setSpan(parent, span) };
+  return { span, context: trace.setSpan(parent, span).setValue(REQUEST_CONTEXT, request) };
 }
 
 /** Named after its route, as the semantic conventions name server spans; a 5xx is an error. */
-export function endHttpSpan(http: HttpSpan, method: string, route: string, statusCode: number): void {
+export function endHttpSpan(http: HttpSpan, method: string, route: string, statusCode?: number): void {
+  if (http.ended) return;
+  http.ended = true;
   http.span.updateName(`${method} ${route}`);
+  if (statusCode === undefined) {
+    http.span.setAttribute('http.route', route);
+    http.span.setStatus({ code: SpanStatusCode.ERROR, message: 'the client closed the request before the answer' });
+    return http.span.end();
+  }
   http.span.setAttributes({ 'http.route': route, 'http.response.status_code': statusCode });
   if (statusCode >= 500) http.span.setStatus({ code: SpanStatusCode.ERROR });
   http.span.end();
@@ -192,7 +228,7 @@ function linksOf(traceparents: SpanOptions['links']): Link[] {
   const links: Link[] = [];
   for (const traceparent of traceparents ?? []) {
     if (!traceparent) continue;
-    const spanContext = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, { traceparent }, headerGetter));
+    const spanContext = trace.getSpanContext(W3C.extract(ROOT_CONTEXT, { traceparent }, headerGetter));
     if (spanContext && !links.some((l) => l.context.spanId === spanContext.spanId)) links.push({ context: spanContext });
   }
   return links;

@@ -5,6 +5,7 @@ import {
   inHttpSpan,
   RequestContext,
   startHttpSpan,
+  tracingEnabled,
   type HttpSpan,
   type Logger,
   type RequestContextData,
@@ -42,13 +43,15 @@ export function installHttpHooks(
   const shape = deps.errorBodyFor ?? platformErrorBody;
   // Body parsing resumes outside the request's async context: each hook enters it again.
   const enter = (request: FastifyRequest, _reply: unknown, done: () => void) => {
-    if (request.httpSpan) inHttpSpan(request.httpSpan, () => RequestContext.run(request.context!, done));
+    if (request.httpSpan) inHttpSpan(request.httpSpan, done);
     else RequestContext.run(request.context!, done);
   };
   fastify.addHook('onRequest', (request, reply, done) => {
     request.startedAt = performance.now();
     request.context = { requestId: String(request.id) };
-    request.httpSpan = startHttpSpan(request.method, loggedPath(request.url), request.headers);
+    // A WebSocket (a solver's session) is no request with an end: no span.
+    if (tracingEnabled() && !request.headers.upgrade)
+      request.httpSpan = startHttpSpan(request.method, loggedPath(request.url), request.headers, request.context);
     reply.header('x-request-id', request.context.requestId);
     // While draining, requests are still served (onSend closes their connection); only teardown refuses.
     if (isRefusing()) {
@@ -83,6 +86,10 @@ export function installHttpHooks(
     if (isShuttingDown()) void reply.header('connection', 'close');
     done(null, payload);
   });
+  fastify.addHook('onRequestAbort', (request, done) => {
+    if (request.httpSpan) endHttpSpan(request.httpSpan, request.method, request.routeOptions.url ?? '<unmatched>');
+    done();
+  });
   fastify.addHook('onResponse', (request, reply, done) => {
     const seconds = (performance.now() - (request.startedAt ?? performance.now())) / 1000;
     const route = request.routeOptions.url ?? '<unmatched>';
@@ -97,10 +104,8 @@ export function installHttpHooks(
         statusCode: reply.statusCode,
         ms: Math.round(seconds * 10_000) / 10,
       };
-      const log = () =>
-        RequestContext.run(request.context ?? { requestId: String(request.id) }, () => logger.info(fields, 'request completed'));
-      if (request.httpSpan) inHttpSpan(request.httpSpan, log);
-      else log();
+      if (request.httpSpan) inHttpSpan(request.httpSpan, () => logger.info(fields, 'request completed'));
+      else RequestContext.run(request.context ?? { requestId: String(request.id) }, () => logger.info(fields, 'request completed'));
     }
     done();
   });

@@ -47,12 +47,17 @@ export function stopOnSignals(stop: () => Promise<void>, timeoutMs: number): voi
       process.exit(1);
     }, timeoutMs + 1_000);
     timer.unref();
-    // Spans still batched go out before the exit (at most 2 s; nothing when tracing is off).
+    // Spans still batched go out before the exit: within what is left of the timeout, 2 s at most.
+    const started = Date.now();
+    const exit = (code: number) => {
+      const left = timeoutMs + 1_000 - (Date.now() - started) - 200;
+      void stopTracing(Math.max(0, Math.min(2_000, left))).then(() => process.exit(code));
+    };
     stop().then(
-      () => void stopTracing().then(() => process.exit(0)),
+      () => exit(0),
       (error: Error) => {
         process.stderr.write(`shutdown failed: ${error.message}\n`);
-        process.exit(1);
+        exit(1);
       },
     );
   };

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 
 /** One span as an OTLP/JSON export carries it, flattened with its resource's service name. */
 export interface ReceivedSpan {
@@ -60,8 +61,13 @@ export class OtlpReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        receiver!.take(req.headers['content-type'] ?? '', Buffer.concat(chunks));
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        try {
+          const body = Buffer.concat(chunks);
+          receiver!.take(req.headers['content-type'] ?? '', req.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body);
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        } catch (error) {
+          res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message: (error as Error).message }));
+        }
       });
     });
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -96,7 +102,11 @@ export class OtlpReceiver {
 
   private take(contentType: string, body: Buffer): void {
     this.exports++;
-    if (!contentType.includes('json')) return;
+    if (!contentType.includes('json')) {
+      if (!this.keep && this.exports === 1)
+        process.stderr.write('protobuf exports are counted, not read: set OTEL_EXPORTER_OTLP_PROTOCOL=http/json\n');
+      return;
+    }
     const payload = JSON.parse(body.toString('utf8')) as OtlpExport;
     const received = this.spans.length;
     for (const resourceSpans of payload.resourceSpans ?? []) {

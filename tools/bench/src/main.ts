@@ -57,8 +57,10 @@ async function start(script: string, env: Record<string, string>, nodeArgs: stri
     adminPorts.set(Number(full.PORT), Number(full.ADMIN_PORT));
   }
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // Traced only where a run asks for it: OTEL_* of the shell would trace the untraced references too.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
   const child = spawn(process.execPath, [...extra, ...nodeArgs, join(ROOT, script)], {
-    env: { ...process.env, ...full },
+    env: { ...inherited, ...full },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.push(child);

@@ -101,7 +101,28 @@ describe('the chart', () => {
       { name: 'OTEL_TRACES_SAMPLER', value: 'parentbased_traceidratio' },
       { name: 'OTEL_TRACES_SAMPLER_ARG', value: '0.1' },
     ]);
-    expect(otel(traced, 'api-gateway')).toContainEqual({ name: 'OTEL_SERVICE_NAME', value: 'api-gateway' });
+    // At the public edge a caller's sampled flag does not decide: the gateway samples by ratio, the rest follow it.
+    expect(otel(traced, 'api-gateway')).toEqual(
+      expect.arrayContaining([
+        { name: 'OTEL_SERVICE_NAME', value: 'api-gateway' },
+        { name: 'OTEL_TRACES_SAMPLER', value: 'traceidratio' },
+      ]),
+    );
+    const withToken = render(
+      tools,
+      chart('tracing with headers', [
+        'monitoring.tracing.otlpEndpoint=https://collector.example:4318',
+        'monitoring.tracing.samplerArg=0.05',
+        'monitoring.tracing.headers.name=otlp',
+        'monitoring.tracing.headers.key=headers',
+      ]),
+    );
+    expect(otel(withToken, 'swap-gateway')).toEqual(
+      expect.arrayContaining([
+        { name: 'OTEL_TRACES_SAMPLER_ARG', value: '0.05' },
+        { name: 'OTEL_EXPORTER_OTLP_HEADERS', valueFrom: { secretKeyRef: { name: 'otlp', key: 'headers' } } },
+      ]),
+    );
     expect(refused(chart('tracing to a bare host', ['monitoring.tracing.otlpEndpoint=collector:4318']))).toContain('otlpEndpoint');
   });
 

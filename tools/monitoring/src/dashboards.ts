@@ -82,6 +82,14 @@ function settlement(): Dashboard {
       ),
     )
     .withPanel(series('Step duration p90 by step', 's', [q(p99('settlement_step_seconds', 'step').replace('0.99', '0.9'), '{{step}}')]))
+    .withPanel(
+      series(
+        'Fills per solver',
+        'none',
+        [q('sum by (solver) (increase(solver_fills_total[15m]))', '{{solver}}')],
+        'Fills in 15 min, each confirmed by the hub',
+      ),
+    )
     .withRow(new RowBuilder('Queues'))
     .withPanel(
       series('JetStream pending', 'none', [
@@ -130,6 +138,14 @@ function marketplace(): Dashboard {
         'Each solver’s share of the quotes given',
       ),
     )
+    .withPanel(
+      series(
+        'Win share per solver',
+        'percentunit',
+        [q('sum by (solver) (rate(solver_quotes_won_total[15m])) / scalar(sum(rate(solver_quotes_won_total[15m])))', '{{solver}}')],
+        'Each solver’s share of the quotes it won (the best answer)',
+      ),
+    )
     .withPanel(series('Quote stages p99', 's', [q(p99('quote_stage_seconds', 'stage'), '{{stage}}')]))
     .build();
 }
@@ -148,6 +164,14 @@ function keys(): Dashboard {
         'none',
         [q('api_key_set_version{registry="portal"}', '{{pod}}')],
         'Replicas apart for long: a change not applied',
+      ),
+    )
+    .withPanel(
+      series(
+        'Change propagation p99 by kind',
+        's',
+        [q(p99('keyset_change_propagation_seconds', 'kind'), '{{kind}}')],
+        'From a change being signed to a replica applying it: a revoked key works until then',
       ),
     )
     .withPanel(

@@ -8,7 +8,7 @@ import { traceTree } from './trace-tree';
 async function main(): Promise<void> {
   const port = Number(process.env.OTLP_PORT ?? 4318);
   const quietMs = Number(process.env.TRACES_QUIET_MS ?? 2_000);
-  const match = process.env.TRACES_MATCH;
+  const match = process.env.TRACES_MATCH?.toLowerCase();
   const pending = new Map<string, { spans: ReceivedSpan[]; last: number }>();
   const receiver = await OtlpReceiver.start(port, { keep: false });
   receiver.onSpans = (spans) => {
@@ -23,8 +23,8 @@ async function main(): Promise<void> {
     for (const [traceId, trace] of pending) {
       if (Date.now() - trace.last < quietMs) continue;
       pending.delete(traceId);
-      if (match && !trace.spans.some((s) => s.name.includes(match) || Object.values(s.attributes).some((v) => String(v).includes(match))))
-        continue;
+      const holds = (text: unknown) => String(text).toLowerCase().includes(match!);
+      if (match && !trace.spans.some((s) => holds(s.name) || Object.values(s.attributes).some(holds))) continue;
       process.stdout.write(`${traceTree(trace.spans).join('\n')}\n\n`);
     }
   }, 250).unref();

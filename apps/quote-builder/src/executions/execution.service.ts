@@ -16,7 +16,7 @@ import {
   type SolverExecuteResponse,
 } from '@swap/contracts';
 import { MessagingClient } from '@swap/messaging';
-import { activeTraceparent, ServiceMetrics, type Logger } from '@swap/observability';
+import { activeTraceparent, detached, ServiceMetrics, type Logger } from '@swap/observability';
 import { Counter } from 'prom-client';
 import { LOGGER } from '@swap/service-kit';
 import type { Address, Hex } from 'viem';
@@ -52,6 +52,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
   /** Keyless executes' hub reads by hash: the read in flight (shared), then, if the hub did not know it, its answer until `until`. */
   private readonly lookups = new Map<string, { until: number; read: Promise<CreatedIntent> }>();
   private readonly hubReads: Counter<'outcome'>;
+  private readonly fills: Counter<'solver'>;
 
   constructor(
     private readonly db: PrismaClient,
@@ -65,6 +66,12 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     @Inject(LOGGER) private readonly logger: Logger,
     metrics: ServiceMetrics,
   ) {
+    this.fills = new Counter({
+      name: 'solver_fills_total',
+      help: "Intents filled, by the solver whose fill report the hub's IntentFilled event confirmed",
+      labelNames: ['solver'],
+      registers: [metrics.registry],
+    });
     this.hubReads = new Counter({
       name: 'execute_hub_reads_total',
       help: 'Hub reads of an executed transaction (a repeated execute, or a recently unknown transaction, reads nothing)',
@@ -185,7 +192,9 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
       where: { intentHash, OR: [{ status: 'posted' }, { status: 'solved', filledBy: null }] },
       data: { status: 'solved', fillTxHash: frame.fill_tx_hash.toLowerCase(), filledBy: solver.id },
     });
-    if (count === 1) this.logger.info({ solver: solver.name, intentHash, fillTxHash: frame.fill_tx_hash }, 'intent filled');
+    if (count !== 1) return;
+    this.fills.inc({ solver: solver.name });
+    this.logger.info({ solver: solver.name, intentHash, fillTxHash: frame.fill_tx_hash }, 'intent filled');
   }
 
   private createdIntentRemembered(txHash: Hex, quote: QuoteRecord | undefined): Promise<CreatedIntent> {
@@ -226,10 +235,14 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
         const frame = frameOf(row, activeTraceparent());
         if (!exclusiveUntil) return this.messaging.emit(Events.executionPosted, { frame, audience: 'all' });
         this.messaging.emit(Events.executionPosted, { frame, audience: 'winner' });
-        const timer = setTimeout(() => {
-          this.timers.delete(timer);
-          void this.openDue();
-        }, exclusiveUntil.getTime() - Date.now());
+        const timer = setTimeout(
+          () =>
+            detached(() => {
+              this.timers.delete(timer);
+              void this.openDue();
+            }),
+          exclusiveUntil.getTime() - Date.now(),
+        );
         this.timers.add(timer);
       })
       .catch((error: Error) => this.logger.warn({ err: error, intentHash }, 'intent not handed to solvers'));

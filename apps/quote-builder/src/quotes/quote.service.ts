@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ServiceMetrics, type Logger } from '@swap/observability';
-import { Histogram } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 import { LOGGER } from '@swap/service-kit';
 import { fromHubAmount, lessSlippage, partnerFeeOn, toHubAmount } from '@swap/chains';
 import {
@@ -29,6 +29,7 @@ export const QUOTE_DEADLINE_OFFSET_SECONDS = 300;
 @Injectable()
 export class QuoteService {
   private readonly stages: Histogram<'stage'>;
+  private readonly wins: Counter<'solver'>;
 
   constructor(
     private readonly catalog: ChainCatalog,
@@ -46,12 +47,20 @@ export class QuoteService {
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [metrics.registry],
     });
+    this.wins = new Counter({
+      name: 'solver_quotes_won_total',
+      help: 'Quotes given, by the solver whose answer was the best (its win share: its rate over all solvers)',
+      labelNames: ['solver'],
+      registers: [metrics.registry],
+    });
   }
 
   private decide(asked: RfqOutcome): BestQuote {
     const started = performance.now();
     try {
-      return pickBest(asked, this.config.RFQ_DEADLINE_MS);
+      const best = pickBest(asked, this.config.RFQ_DEADLINE_MS);
+      this.wins.inc({ solver: best.solver.name });
+      return best;
     } finally {
       this.stages.observe({ stage: 'fanout' }, asked.sentMs / 1000);
       this.stages.observe({ stage: 'last_answer' }, Math.max(0, asked.lastAnswerMs - asked.sentMs) / 1000);

@@ -37,7 +37,7 @@ export class SettlementWorker {
     this.hub = new HubSteps(store, chains, messaging, config, logger, outcomes);
   }
 
-  /** Traced: a turn links to whoever woke it; each step to the swap's submit (it outlives that request). */
+  /** Traced: a turn and each step link to the swap's submit (the work item carries it; the row too). */
   process(item: WorkItem): Promise<WorkResult> {
     if (!tracingEnabled()) return this.turn(item);
     const attributes = { 'swap.submission_id': item.id, 'messaging.delivery.attempt': item.attempt };

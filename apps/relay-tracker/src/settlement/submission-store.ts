@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Events, type StoredTransition, type SubmissionStatus } from '@swap/contracts';
 import { MessagingClient } from '@swap/messaging';
-import type { Logger } from '@swap/observability';
+import { detached, type Logger } from '@swap/observability';
 import { DATABASE_POOL, LOGGER } from '@swap/service-kit';
 import type pg from 'pg';
 import { RelayTrackerMetrics } from '../relay-tracker.metrics';
@@ -60,7 +60,7 @@ export class SubmissionStore {
     if (!moved) return undefined;
     await this.readModel.write(moved);
     // Its webhook deliveries were written with it: sent now.
-    if (moved.submittedByOrg) this.webhooks.kick();
+    if (moved.submittedByOrg) detached(() => this.webhooks.kick());
     let from: SubmissionStatus = row.status;
     const last = (moved.history as StoredTransition[]).length;
     for (let seq = last - entries.length + 1; seq <= last; seq++) {

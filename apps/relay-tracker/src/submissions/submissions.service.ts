@@ -11,7 +11,7 @@ import {
   type SubmitTxResponse,
   TERMINAL_STATUSES,
 } from '@swap/contracts';
-import { activeTraceparent, annotateSpan } from '@swap/observability';
+import { activeTraceparent, annotateSpan, detached } from '@swap/observability';
 import { DATABASE_POOL } from '@swap/service-kit';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
@@ -65,7 +65,7 @@ export class SubmissionsService {
     const row = inserted ?? (await this.find(txHash, request.srcChainKey))!;
     if (inserted) {
       await this.readModel.write(row);
-      if (row.submittedByOrg) this.webhooks.kick();
+      if (row.submittedByOrg) detached(() => this.webhooks.kick());
       await this.queue.add(row.id, row.traceParent);
       return {
         success: true,
