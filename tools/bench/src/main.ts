@@ -27,7 +27,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const ROUTE = '/v1/swaps/tokens/0xa4b1.arbitrum';
-const TRACING_PAIRS = Number(process.env.BENCH_TRACING_PAIRS ?? 3);
+const TRACING_PAIRS = Number(process.env.BENCH_TRACING_PAIRS ?? 5);
 const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const BENCH_DATABASE_URL = withDatabase(POSTGRES_URL, 'swap_bench');
 
