@@ -22,6 +22,7 @@ export class RelayTrackerMetrics implements RpcObserver {
   readonly eventsPending: Gauge;
   readonly eventsRedelivered: Gauge;
   readonly workPending: Gauge;
+  readonly oldestSwap: Gauge<'status'>;
   readonly workRedelivered: Gauge;
 
   constructor(metrics: ServiceMetrics) {
@@ -94,6 +95,12 @@ export class RelayTrackerMetrics implements RpcObserver {
     this.eventsRedelivered = new Gauge({
       name: 'settlement_events_redelivered',
       help: 'Chain event batches handed out more than once (a replica died or failed on them; cluster mode)',
+      registers,
+    });
+    this.oldestSwap = new Gauge({
+      name: 'settlement_oldest_swap_seconds',
+      help: 'Seconds since the oldest in-flight swap of each status was submitted, read from the database (the same on every replica: aggregate with max); 0 when none',
+      labelNames: ['status'],
       registers,
     });
     this.workPending = new Gauge({

@@ -31,7 +31,7 @@ describe('the alert rules', () => {
 
   it('give each alert a severity, a summary and a runbook page that exists under docs/operators/alerts', () => {
     const alerts = rules.filter(isAlert);
-    expect(alerts.length).toBe(SLOS.length * 3 + 5);
+    expect(alerts.length).toBe(SLOS.length * 3 + 6);
     for (const alert of alerts) {
       expect(['page', 'ticket']).toContain(alert.labels.severity);
       const page = alert.annotations.runbook_url.replace(`${RUNBOOK_BASE}/`, '');

@@ -131,6 +131,18 @@ const CAUSES: AlertRule[] = [
     },
   },
   {
+    alert: 'SwapStuckPending',
+    expr: 'max(settlement_oldest_swap_seconds{status="pending"}) > 900',
+    for: '5m',
+    labels: { severity: 'page' },
+    annotations: {
+      summary: 'A swap submitted {{ $value | humanizeDuration }} ago has not left pending',
+      description:
+        'Past the not-found window (10 min) a pending swap is either moved on or failed: settlement is not stepping it (no replica taking work, its item lost, its source chain unread).',
+      runbook_url: runbook('swap-stuck-pending'),
+    },
+  },
+  {
     alert: 'ChainRpcFailing',
     expr: 'sum by (chain) (rate(chain_rpc_errors_total[5m])) / sum by (chain) (rate(chain_rpc_requests_total[5m])) > 0.25 and sum by (chain) (rate(chain_rpc_requests_total[5m])) > 0',
     for: '10m',

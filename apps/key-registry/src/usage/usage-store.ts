@@ -20,7 +20,7 @@ import { inTransaction } from '@swap/persistence';
 import { DATABASE_POOL } from '@swap/service-kit';
 import type pg from 'pg';
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 const COLUMNS = 'org_id, key_id, route, outcome';
 const COUNTS = 'requests, client_errors, server_errors';
 const ADD_COUNTS = `requests = t.requests + excluded.requests, client_errors = t.client_errors + excluded.client_errors,

@@ -13,7 +13,7 @@ import {
   type UsageRow,
 } from '@swap/contracts';
 import { KeyRegistryService } from '../registry/key-registry.service';
-import { UsageStore } from './usage-store';
+import { DAY_MS, UsageStore } from './usage-store';
 import { UsageBatchMessage, UsageOrgMessage, UsageReportMessage } from './usage.messages';
 
 /** Batches from swap-gateway; series and readiness for partner-portal-api (which checks membership first). */
@@ -63,7 +63,7 @@ function plausible(row: UsageRow, now: number): boolean {
     identified === (row.orgId !== '') &&
     identified === (row.keyId !== '') &&
     row.clientErrors + row.serverErrors <= row.requests &&
-    minute >= now - USAGE_RETENTION_DAYS * 86_400_000 &&
+    minute >= now - USAGE_RETENTION_DAYS * DAY_MS &&
     minute <= now + 120_000
   );
 }

@@ -34,11 +34,16 @@ export class SettlementGauges implements OnModuleInit, OnModuleDestroy {
 
   async refresh(): Promise<void> {
     try {
-      const counts = await this.db.$queryRawUnsafe<{ status: SubmissionStatus; n: number }[]>(
-        `SELECT status::text AS status, count(*)::int AS n FROM relay_tracker.submissions WHERE status::text = ANY($1::text[]) GROUP BY status`,
+      const counts = await this.db.$queryRawUnsafe<{ status: SubmissionStatus; n: number; oldest: number }[]>(
+        `SELECT status::text AS status, count(*)::int AS n, extract(epoch FROM now() - min(created_at))::float8 AS oldest
+         FROM relay_tracker.submissions WHERE status::text = ANY($1::text[]) GROUP BY status`,
         IN_FLIGHT,
       );
-      for (const status of IN_FLIGHT) this.metrics.swaps.set({ status }, counts.find((c) => c.status === status)?.n ?? 0);
+      for (const status of IN_FLIGHT) {
+        const row = counts.find((c) => c.status === status);
+        this.metrics.swaps.set({ status }, row?.n ?? 0);
+        this.metrics.oldestSwap.set({ status }, Math.max(0, row?.oldest ?? 0));
+      }
       this.metrics.workPending.set(await this.queue.depth());
       this.metrics.workRedelivered.set(await this.queue.redelivered());
       const backlog = await this.feed.backlog();
