@@ -264,6 +264,7 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
     expect(redelivered()[0]).toMatchObject({ service: 'relay-tracker', kind: 5 });
     expect(steps().filter((s) => !linked(s))).toEqual([]);
     expect(steps().map((s) => s.attributes['swap.status'])).toEqual(expect.arrayContaining(['posting_execution', 'posted_execution']));
+    await collector.waitFor(() => steps().some((s) => s.attributes['swap.step.outcome'] === 'moved to solved'), 20_000, 'the solving step');
     const submit = collector.trace(caller.traceId);
     expect(submit.find((x) => x.name === 'relay-tracker.submissions.submit.v1 process')).toMatchObject({
       service: 'relay-tracker',

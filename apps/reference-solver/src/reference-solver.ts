@@ -121,7 +121,10 @@ export class ReferenceSolver {
   /** Inside the asking quote's trace when the frame carries one and this solver traces. */
   private answer(rfq: RfqFrame): Promise<void> {
     if (!tracingEnabled()) return this.priceAndAnswer(rfq);
-    return inSpan('rfq answer', { kind: SpanKind.SERVER, parentHeaders: { traceparent: rfq.traceparent } }, () => this.priceAndAnswer(rfq));
+    const attributes = { 'solver.name': this.config.SOLVER_NAME, 'rfq.id': rfq.rfq_id };
+    return inSpan('rfq answer', { kind: SpanKind.SERVER, parentHeaders: { traceparent: rfq.traceparent }, attributes }, () =>
+      this.priceAndAnswer(rfq),
+    );
   }
 
   private async priceAndAnswer(rfq: RfqFrame): Promise<void> {

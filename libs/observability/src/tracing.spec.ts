@@ -7,7 +7,9 @@ import { SamplingDecision } from '@opentelemetry/sdk-trace-base';
 import { LinkFollowingSampler, samplerFromEnv } from './tracing-sampler';
 import {
   activeTraceIds,
+  inHttpSpan,
   nameClientSpan,
+  startHttpSpan,
   activeTraceparent,
   injectTraceContext,
   inSpan,
@@ -112,6 +114,19 @@ describe('tracing helpers', () => {
         ['inside', 'req-7', PARENT.traceId, span.spanContext().spanId],
         ['outside', undefined, undefined, undefined],
       ]);
+    });
+
+    it('logs trace ids only for a recorded trace, and keeps a caller’s tracestate out of what it passes on', async () => {
+      await inSpan('unsampled', { parentHeaders: { traceparent: `00-${PARENT.traceId}-${PARENT.spanId}-00` } }, async () =>
+        logger.info('not recorded'),
+      );
+      const http = startHttpSpan('GET', '/x', { traceparent: PARENT_HEADER, tracestate: 'vendor=secret' }, { requestId: 'r' })!;
+      const sent: Record<string, string> = {};
+      inHttpSpan(http, () => injectTraceContext(sent));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(lines.find((l) => l.msg === 'not recorded')).not.toHaveProperty('traceId');
+      expect(sent.traceparent).toContain(PARENT.traceId);
+      expect(sent).not.toHaveProperty('tracestate');
     });
 
     it('links to what it outlives, once each, ignoring missing and malformed contexts', async () => {

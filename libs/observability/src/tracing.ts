@@ -7,6 +7,7 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
+  TraceFlags,
   type Attributes,
   type Context,
   type Link,
@@ -47,9 +48,10 @@ export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKC
   const { IORedisInstrumentation } =
     require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
   const { samplerFromEnv } = require('./tracing-sampler') as typeof import('./tracing-sampler');
-  const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
+  const { setGlobalErrorHandler, W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
   /* eslint-enable @typescript-eslint/no-require-imports */
   W3C = new W3CTraceContextPropagator();
+  setGlobalErrorHandler(exportFailed(serviceName));
   const sdk = new NodeSDK({
     ...(process.env.OTEL_SERVICE_NAME ? {} : { serviceName }),
     ...(options.spanProcessors ? { spanProcessors: options.spanProcessors } : {}),
@@ -78,6 +80,18 @@ export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKC
   enabled = true;
   shutdown = () => sdk.shutdown();
   return true;
+}
+
+/** A collector unreachable or refusing: said on stderr, once a minute at most (batches keep being tried). */
+function exportFailed(service: string, everyMs = 60_000): (error: unknown) => void {
+  let last = 0;
+  return (error) => {
+    if (Date.now() - last < everyMs) return;
+    last = Date.now();
+    const message = error instanceof Error ? error.message : String(error);
+    const line = { level: 'warn', time: new Date().toISOString(), service, err: message, msg: 'traces not exported' };
+    process.stderr.write(`${JSON.stringify(line)}\n`);
+  };
 }
 
 function carriesTraceparent(headers: string | string[] | unknown): boolean {
@@ -180,7 +194,9 @@ export function startHttpSpan(
   request: RequestContextData,
 ): HttpSpan | undefined {
   if (!enabled) return undefined;
-  const parent = W3C.extract(ROOT_CONTEXT, headers, headerGetter);
+  const caller = trace.getSpanContext(W3C.extract(ROOT_CONTEXT, headers, headerGetter));
+  // The caller's trace and sampling go on; its tracestate (its own vendors' data) stops here.
+  const parent = caller ? trace.setSpanContext(ROOT_CONTEXT, { ...caller, traceState: undefined }) : ROOT_CONTEXT;
   const span = tracer().startSpan(
     method,
     { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } },
@@ -237,7 +253,10 @@ function linksOf(traceparents: SpanOptions['links']): Link[] {
 export function activeTraceIds(): { traceId: string; spanId: string } | undefined {
   if (!enabled) return undefined;
   const spanContext = trace.getActiveSpan()?.spanContext();
-  return spanContext && trace.isSpanContextValid(spanContext) ? { traceId: spanContext.traceId, spanId: spanContext.spanId } : undefined;
+  // Only a recorded trace's: an id that leads to no trace would send the reader looking for one.
+  return spanContext && trace.isSpanContextValid(spanContext) && spanContext.traceFlags & TraceFlags.SAMPLED
+    ? { traceId: spanContext.traceId, spanId: spanContext.spanId }
+    : undefined;
 }
 
 export { SpanKind };

@@ -1,7 +1,7 @@
 import './instrument';
 import 'reflect-metadata';
 import { ConfigError } from '@swap/config';
-import { tracingEnabled } from '@swap/observability';
+import { tracingEnabled, tracingRequested } from '@swap/observability';
 import { stopOnSignals } from '@swap/service-kit';
 import { resolve } from 'node:path';
 import { startPlatform } from './platform';
@@ -72,7 +72,9 @@ async function main(): Promise<void> {
     `  cache     in-memory`,
     tracingEnabled()
       ? `  traces    to ${process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT} as ${process.env.OTEL_SERVICE_NAME ?? 'swap-platform'}`
-      : '  traces    off (set OTEL_EXPORTER_OTLP_ENDPOINT: docs/operators/tracing.md)',
+      : tracingRequested({ ...process.env, OTEL_SDK_DISABLED: undefined, OTEL_TRACES_EXPORTER: undefined })
+        ? '  traces    off (OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none)'
+        : '  traces    off (set OTEL_EXPORTER_OTLP_ENDPOINT: docs/operators/tracing.md)',
     '',
     'Stop with Ctrl-C.',
     '',

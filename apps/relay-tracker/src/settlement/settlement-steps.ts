@@ -20,7 +20,10 @@ export const CANCEL_WATCH_FALLBACKS = 10;
  * left to store.
  */
 export type StepResult =
-  { next: SubmissionRow } | { wait: Date | null; row?: SubmissionRow; decidedOn?: SubmissionRow } | { again: true } | { settled: true };
+  | { next: SubmissionRow }
+  | { wait: Date | null; row?: SubmissionRow; decidedOn?: SubmissionRow }
+  | { again: true }
+  | { settled: true; status: SubmissionStatus };
 
 /** How every step ends a swap's move: a compare-and-set transition, a failure, a learned fact, and the relay reminded. */
 export class StepOutcomes {
@@ -46,7 +49,7 @@ export class StepOutcomes {
   ): Promise<StepResult> {
     const moved = await this.store.transition(row, steps, patch, wakeAt);
     if (!moved) return { again: true };
-    return moved.status === 'solved' ? { settled: true } : { next: moved };
+    return moved.status === 'solved' ? { settled: true, status: 'solved' } : { next: moved };
   }
 
   async fail(row: SubmissionRow, detail: string, userMessage: string, patch: SubmissionPatch = {}): Promise<StepResult> {
@@ -66,7 +69,7 @@ export class StepOutcomes {
     );
     if (!moved) return { again: true };
     // Watched: its next step parks it (seeing a cancel that came meanwhile); else nothing is left to do.
-    return wakeAt ? { next: moved } : { settled: true };
+    return wakeAt ? { next: moved } : { settled: true, status: 'failed' };
   }
 
   /** Waits after storing what the step learnt (the not-found clock). */

@@ -84,7 +84,11 @@ export class SettlementWorker {
   private step(row: SubmissionRow): Promise<StepResult> {
     if (!tracingEnabled()) return this.stepNow(row);
     const attributes = { 'swap.status': row.status, 'swap.tx_hash': row.txHash, 'swap.src_chain': row.srcChainKey };
-    return inSpan(`settlement step ${row.status}`, { attributes, links: [row.traceParent] }, () => this.stepNow(row));
+    return inSpan(`settlement step ${row.status}`, { attributes, links: [row.traceParent] }, async (span) => {
+      const result = await this.stepNow(row);
+      span.setAttribute('swap.step.outcome', stepOutcome(result));
+      return result;
+    });
   }
 
   private stepNow(row: SubmissionRow): Promise<StepResult> {
@@ -104,6 +108,14 @@ export class SettlementWorker {
         return Promise.resolve({ wait: null });
     }
   }
+}
+
+/** What a step did, on its span: `moved to relaying`, `waits`, `looks again`; the last one `moved to solved` (or `failed`). */
+function stepOutcome(result: StepResult): string {
+  if ('next' in result) return `moved to ${result.next.status}`;
+  if ('settled' in result) return `moved to ${result.status}`;
+  if ('wait' in result) return result.row && result.row.status !== undefined ? `waits in ${result.row.status}` : 'waits';
+  return 'looks again';
 }
 
 /** Two wake times within a second of each other (null: no wake at all). */
