@@ -205,18 +205,16 @@ export function startHttpSpan(
   return { span, context: trace.setSpan(parent, span).setValue(REQUEST_CONTEXT, request) };
 }
 
-/** Named after its route, as the semantic conventions name server spans; a 5xx is an error. */
+/** Named after its route, as the semantic conventions name server spans; a 5xx, or no answer (the client left), is an error. */
 export function endHttpSpan(http: HttpSpan, method: string, route: string, statusCode?: number): void {
   if (http.ended) return;
   http.ended = true;
   http.span.updateName(`${method} ${route}`);
-  if (statusCode === undefined) {
-    http.span.setAttribute('http.route', route);
+  http.span.setAttribute('http.route', route);
+  if (statusCode !== undefined) http.span.setAttribute('http.response.status_code', statusCode);
+  if (statusCode === undefined)
     http.span.setStatus({ code: SpanStatusCode.ERROR, message: 'the client closed the request before the answer' });
-    return http.span.end();
-  }
-  http.span.setAttributes({ 'http.route': route, 'http.response.status_code': statusCode });
-  if (statusCode >= 500) http.span.setStatus({ code: SpanStatusCode.ERROR });
+  else if (statusCode >= 500) http.span.setStatus({ code: SpanStatusCode.ERROR });
   http.span.end();
 }
 

@@ -114,7 +114,7 @@ export class SettlementWorker {
 function stepOutcome(result: StepResult): string {
   if ('next' in result) return `moved to ${result.next.status}`;
   if ('settled' in result) return `moved to ${result.status}`;
-  if ('wait' in result) return result.row && result.row.status !== undefined ? `waits in ${result.row.status}` : 'waits';
+  if ('wait' in result) return result.row ? `waits in ${result.row.status}` : 'waits';
   return 'looks again';
 }
 
