@@ -1,6 +1,6 @@
 import { INTENTS_ABI, loadChainDirectory, type ChainDirectory } from '@swap/chains';
 import type { BuildResponse, EvmTx } from '@swap/contracts';
-import { eventually, HermesDouble, intentRequestBody, jsonOf, LogCapture } from '@swap/testing';
+import { eventually, HermesDouble, intentRequestBody, jsonOf, LogCapture, postJson } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,14 +49,7 @@ describe('quotes from competing solvers, filled on the devnet (npm start’s pla
     ]);
   };
   const token = (symbol: string) => directory.tokensOf('0x92.sonic').find((t) => t.symbol === symbol)!.address as Address;
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${gateway}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: await jsonOf(res) };
-  };
+  const post = (path: string, body: unknown) => postJson(`${gateway}${path}`, body);
   const send = async (tx: EvmTx): Promise<Hex> => {
     const hash = await wallet.sendTransaction({
       to: tx.to as Address,

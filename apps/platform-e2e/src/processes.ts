@@ -1,3 +1,4 @@
+import { eventually, unusedPort } from '@swap/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -50,4 +51,13 @@ export async function stopProcess(p: Spawned): Promise<number | null> {
   if (p.child.exitCode !== null) return p.child.exitCode;
   p.child.kill('SIGTERM');
   return p.exited;
+}
+
+/** A built service (`dist/apps/<name>`) on free ports, once its admin port answers ready. */
+export async function startService(name: string, env: Record<string, string>): Promise<{ p: Spawned; url: string; admin: string }> {
+  const url = `http://127.0.0.1:${await unusedPort()}`;
+  const admin = `http://127.0.0.1:${await unusedPort()}`;
+  const p = spawnNode(`dist/apps/${name}/src/main.js`, { ...env, PORT: new URL(url).port, ADMIN_PORT: new URL(admin).port });
+  await eventually(async () => (await fetch(`${admin}/readyz`)).status === 200, 30_000, 100);
+  return { p, url, admin };
 }

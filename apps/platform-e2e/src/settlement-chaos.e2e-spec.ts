@@ -11,7 +11,7 @@ import {
   testInfra,
   testSigningKeysEnv,
   uniqueId,
-  unusedPort,
+  postJson,
 } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -35,7 +35,7 @@ import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
 import { registerAndStartSolvers, type ReferenceSolver } from '../../reference-solver/src/reference-solver.definition';
 import { relayTracker } from '../../relay-tracker/src/relay-tracker.definition';
 import { DEV_KEYS, startDevnet, type Devnet } from '../../../tools/devnet/src/devnet';
-import { spawnNode, stopProcess, type Spawned } from './processes';
+import { startService, stopProcess, type Spawned } from './processes';
 import { Subjects } from '@swap/contracts';
 import { createSwapClient } from '@swap/client';
 import { MessagingClient, NatsBus, parseSigningKey, RequestSigner } from '@swap/messaging';
@@ -71,13 +71,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
   let receiver: Server;
   let apiKey: string;
 
-  const start = async (name: string, env: Record<string, string> = {}) => {
-    const url = `http://127.0.0.1:${await unusedPort()}`;
-    const adminPort = await unusedPort();
-    const p = spawnNode(`dist/apps/${name}/src/main.js`, { ...common, ...env, PORT: new URL(url).port, ADMIN_PORT: String(adminPort) });
-    await eventually(async () => (await fetch(`http://127.0.0.1:${adminPort}/readyz`)).status === 200, 30_000, 100);
-    return { p, url, admin: `http://127.0.0.1:${adminPort}` };
-  };
+  const start = (name: string, env: Record<string, string> = {}) => startService(name, { ...common, ...env });
   const startReplica = async (i: number) => {
     replicas[i] = (await start('relay-tracker')).p;
   };
@@ -183,18 +177,16 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     await bus.close();
 
     // Two reference solvers, connected straight to quote-builder, pricing from the oracle.
-    const hub = directory.hub;
     solvers.push(
       ...(await registerAndStartSolvers({
         quoteBuilderUrl: quote.url,
         oracleUrl: oracle.url,
-        hubRpcUrl: hub.rpcUrls![0],
-        intentsContract: hub.contracts!.intents!,
+        hub: directory.hub,
         wallets: devnet.solvers,
         namePrefix: 'chaos',
+        connectedWithinMs: 10_000,
       })),
     );
-    await eventually(() => solvers.every((s) => s.connected), 10_000, 50);
   });
 
   afterAll(async () => {
@@ -220,14 +212,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     };
     for (const key of ['0x92.sonic', '0xa4b1.arbitrum'])
       clients.set(key, createPublicClient({ chain: chainOf(key), transport: http(), pollingInterval: 100 }));
-    const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${swapGateway}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, body: await jsonOf(res) };
-    };
+    const post = (path: string, body: unknown) => postJson(`${swapGateway}${path}`, body, { 'x-api-key': apiKey });
     const deadline = (await jsonOf(await fetch(`${swapGateway}/v1/swaps/deadline?offsetSeconds=900`))).deadline as string;
     const api = createSwapClient({ baseUrl: swapGateway, apiKey });
 

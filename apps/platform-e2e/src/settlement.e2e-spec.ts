@@ -1,6 +1,6 @@
 import { INTENTS_ABI, loadChainDirectory, type ChainDirectory } from '@swap/chains';
 import type { BuildResponse, EvmTx, Intent, SubmissionStatusResponse } from '@swap/contracts';
-import { eventually, intentRequestBody, jsonOf, LogCapture, readEventStream } from '@swap/testing';
+import { eventually, intentRequestBody, jsonOf, LogCapture, readEventStream, postJson } from '@swap/testing';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -46,14 +46,7 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
   let spokeToSpoke: { built: BuildResponse; txHash: Hex; done: Status } | undefined;
 
   const token = (key: string, symbol: string) => directory.tokensOf(key).find((t) => t.symbol === symbol)!.address as Address;
-  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${gateway}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: await jsonOf(res) };
-  };
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) => postJson(`${gateway}${path}`, body, headers);
   const send = async (key: string, tx: EvmTx, gas?: bigint): Promise<{ hash: Hex; status: string }> => {
     const c = clients.get(key)!;
     const hash = await c.write.sendTransaction({

@@ -12,6 +12,7 @@ import {
   testSigningKeysEnv,
   uniqueId,
   unusedPort,
+  postJson,
 } from '@swap/testing';
 import { swapGateway } from '../../swap-gateway/src/swap-gateway.definition';
 import { KeyStack } from './key-stack';
@@ -22,14 +23,7 @@ const INTENT = sampleIntent();
 
 describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => {
   const stack = new KeyStack();
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${stack.url('swap-gateway')}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: await jsonOf(res) };
-  };
+  const post = (path: string, body: unknown) => postJson(`${stack.url('swap-gateway')}${path}`, body);
   const body = (over: Record<string, unknown> = {}) => ({
     txHash: `0x${'1'.repeat(64)}`,
     srcChainKey: '0xa4b1.arbitrum',

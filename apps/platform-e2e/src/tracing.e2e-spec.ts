@@ -5,15 +5,14 @@ import {
   createTestDatabase,
   eventually,
   intentRequestBody,
-  jsonOf,
   OtlpReceiver,
   removeTestStreams,
   RUN_PREFIX,
   testInfra,
   testSigningKeysEnv,
   uniqueId,
-  unusedPort,
   type ReceivedSpan,
+  postJson,
 } from '@swap/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -28,7 +27,7 @@ import { quoteBuilder } from '../../quote-builder/src/quote-builder.definition';
 import { registerAndStartSolvers, type ReferenceSolver } from '../../reference-solver/src/reference-solver.definition';
 import { relayTracker } from '../../relay-tracker/src/relay-tracker.definition';
 import { DEV_KEYS, startDevnet, type Devnet } from '../../../tools/devnet/src/devnet';
-import { spawnNode, stopProcess, type Spawned } from './processes';
+import { startService, stopProcess, type Spawned } from './processes';
 
 jest.setTimeout(180_000);
 
@@ -63,22 +62,12 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
   const solvers: ReferenceSolver[] = [];
 
   const start = async (name: string, env: Record<string, string> = {}) => {
-    const url = `http://127.0.0.1:${await unusedPort()}`;
-    const adminPort = await unusedPort();
-    const p = spawnNode(`dist/apps/${name}/src/main.js`, { ...common, ...env, PORT: new URL(url).port, ADMIN_PORT: String(adminPort) });
-    processes.push(p);
-    await eventually(async () => (await fetch(`http://127.0.0.1:${adminPort}/readyz`)).status === 200, 30_000, 100);
-    return { p, url };
+    const service = await startService(name, { ...common, ...env });
+    processes.push(service.p);
+    return service;
   };
   const user = privateKeyToAccount(DEV_KEYS[1]);
-  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${gateway}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: await jsonOf(res) };
-  };
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) => postJson(`${gateway}${path}`, body, headers);
   const token = (symbol: string) => directory.tokensOf('0x92.sonic').find((t) => t.symbol === symbol)!.address as Address;
 
   beforeAll(async () => {
@@ -128,18 +117,16 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
     });
     gateway = edge.url;
     gatewayProcess = edge.p;
-    const hub = directory.hub;
     solvers.push(
       ...(await registerAndStartSolvers({
         quoteBuilderUrl: quote.url,
         oracleUrl: oracle.url,
-        hubRpcUrl: hub.rpcUrls![0],
-        intentsContract: hub.contracts!.intents!,
+        hub: directory.hub,
         wallets: devnet.solvers,
         namePrefix: 'traced',
+        connectedWithinMs: 10_000,
       })),
     );
-    await eventually(() => solvers.every((s) => s.connected), 10_000, 50);
   });
 
   const send = async (tx: EvmTx): Promise<Hex> => {

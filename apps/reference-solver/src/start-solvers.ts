@@ -3,15 +3,18 @@ import { createLogger } from '@swap/observability';
 import { ReferenceSolver } from './reference-solver';
 import { ReferenceSolverConfig } from './reference-solver.config';
 
-/** One per wallet, named `<namePrefix>-<i>`, for tests and benches that run quote-builder as a process. */
+/**
+ * One per wallet, named `<namePrefix>-<i>`, filling on `hub`, for tests and benches that run
+ * quote-builder as a process; returned once every one is connected to the marketplace.
+ */
 export async function registerAndStartSolvers(options: {
   quoteBuilderUrl: string;
   oracleUrl: string;
-  hubRpcUrl: string;
-  intentsContract: string;
+  hub: { rpcUrls?: string[]; contracts?: { intents?: string } };
   wallets: { privateKey: string }[];
   namePrefix: string;
   env?: Record<string, string>;
+  connectedWithinMs?: number;
 }): Promise<ReferenceSolver[]> {
   const solvers: ReferenceSolver[] = [];
   for (const [i, wallet] of options.wallets.entries()) {
@@ -27,8 +30,8 @@ export async function registerAndStartSolvers(options: {
       SOLVER_CREDENTIAL: ((await add.json()) as { credential: string }).credential,
       MARKETPLACE_URL: `${options.quoteBuilderUrl.replace(/^http/, 'ws')}/v1/intent/solvers/connect`,
       ORACLE_URL: `${options.oracleUrl}/v1/be/oracle`,
-      HUB_RPC_URL: options.hubRpcUrl,
-      INTENTS_CONTRACT: options.intentsContract,
+      HUB_RPC_URL: options.hub.rpcUrls![0],
+      INTENTS_CONTRACT: options.hub.contracts!.intents!,
       SOLVER_PRIVATE_KEY: wallet.privateKey,
       PRICE_REFRESH_MS: '500',
       RECEIPT_POLL_MS: '25',
@@ -38,6 +41,15 @@ export async function registerAndStartSolvers(options: {
     const solver = new ReferenceSolver(config, createLogger({ service: 'reference-solver', level: config.LOG_LEVEL }));
     await solver.start();
     solvers.push(solver);
+  }
+  const within = options.connectedWithinMs ?? 15_000;
+  const deadline = Date.now() + within;
+  while (!solvers.every((s) => s.connected)) {
+    if (Date.now() > deadline) {
+      await Promise.all(solvers.map((s) => s.stop()));
+      throw new Error(`the solvers did not connect within ${within} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return solvers;
 }

@@ -147,18 +147,15 @@ export async function startDevnetPlatform(
       stop,
     };
 
-    const hub = directory.hub;
     solvers.push(
       ...(await registerAndStartSolvers({
         quoteBuilderUrl: `http://127.0.0.1:${quote.port}`,
         oracleUrl: `http://127.0.0.1:${oracle.port}`,
-        hubRpcUrl: hub.rpcUrls![0],
-        intentsContract: hub.contracts!.intents!,
+        hub: directory.hub,
         wallets: devnet.solvers,
         namePrefix: options.prefix,
       })),
     );
-    await until(() => solvers.every((s) => s.connected), 15_000, 'the solvers did not connect');
     await until(
       async () => (await pricedSymbols(`http://127.0.0.1:${oracle.port}`, ['USDC', 'ETH'])) === 2,
       20_000,
