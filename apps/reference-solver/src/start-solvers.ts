@@ -3,10 +3,7 @@ import { createLogger } from '@swap/observability';
 import { ReferenceSolver } from './reference-solver';
 import { ReferenceSolverConfig } from './reference-solver.config';
 
-/**
- * One per wallet, named `<namePrefix>-<i>`, filling on `hub`, for tests and benches that run
- * quote-builder as a process; returned once every one is connected to the marketplace.
- */
+/** One per wallet (`<namePrefix>-<i>`) filling on `hub`, for tests and benches; returned once all are connected. */
 export async function registerAndStartSolvers(options: {
   quoteBuilderUrl: string;
   oracleUrl: string;

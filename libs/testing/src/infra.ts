@@ -90,7 +90,6 @@ export async function jsonOf(response: Response): Promise<any> {
   return response.json();
 }
 
-/** A JSON POST, answered with its status and parsed body. */
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   return { status: res.status, body: await jsonOf(res) };
