@@ -40,6 +40,7 @@ const integrators = [
   { text: 'The API description and the typed client', link: '/integrators/typed-client' },
   { text: 'Writing a solver', link: '/integrators/solvers' },
   { text: 'Oracle candles', link: '/integrators/candles' },
+  { text: 'Leveraged-yield vaults', link: '/integrators/leverage-yield' },
   { text: 'The devnet', link: '/integrators/devnet' },
 ];
 

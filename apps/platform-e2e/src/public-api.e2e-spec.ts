@@ -1,4 +1,4 @@
-import { loadChainDirectory, type ChainDirectory } from '@swap/chains';
+import { LEVERAGE_VAULT_ABI, loadChainDirectory, type ChainDirectory } from '@swap/chains';
 import { eventually, LogCapture, sampleIntent } from '@swap/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import {
   createPublicClient,
   createWalletClient,
   defineChain,
+  erc20Abi,
   http,
   type Address,
   type Hex,
@@ -370,6 +371,71 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     if (approval.tx) await send(swap.dst, approval.tx);
     const hubTx = await send(swap.dst, (await ok('POST', '/v1/swaps/intents', body)).tx);
     expect(await ok('POST', '/v1/intent/execute', { intent_tx_hash: hubTx })).toMatchObject({ answer: 'OK' });
+  });
+
+  it('serves the leveraged-yield vaults and reads each from the hub, a deposit into a vault seen in every read', async () => {
+    const ly = typed().leverageYield;
+    const vaults = await ly.vaults();
+    expect(vaults.map((v) => v.name)).toEqual(['lsodaWETH', 'lsodaUSDC']);
+    expect(vaults).toEqual(directory.leverageVaults);
+    const [weth, usdc] = vaults as { vault: Address; asset: Address }[];
+    expect(await ly.vault('LSODAWETH')).toEqual(weth);
+    await expect(ly.vault('lsodaNONE')).rejects.toMatchObject({ status: 404, body: { code: 'VAULT_NOT_FOUND' } });
+    expect(await api('GET', '/v1/leverage-yield/asset?vault=0x123')).toMatchObject({
+      status: 400,
+      body: { details: [expect.objectContaining({ field: 'vault', message: 'vault must be an Ethereum address' })] },
+    });
+    expect(await api('GET', `/v1/leverage-yield/position?vault=${token(swap.dst, 'WETH')}`)).toMatchObject({
+      status: 404,
+      body: { code: 'VAULT_NOT_FOUND' },
+    });
+    expect(BigInt((await ok('GET', '/v1/leverage-yield/deadline?offsetSeconds=60')).deadline)).toBeGreaterThan(
+      BigInt(Math.floor(Date.now() / 1000)),
+    );
+
+    const read = (route: string, query = '') => ok('GET', `/v1/leverage-yield/${route}?vault=${weth.vault}${query}`);
+    expect(await ly.asset(weth.vault)).toEqual(weth.asset);
+    const assets = 10n ** 18n;
+    const shares = await ly.previewDeposit(weth.vault, String(assets));
+    const hub = clients.get(swap.dst)!;
+    const write = async (address: Address, abi: any, functionName: string, args: unknown[]) => {
+      const hash = await hub.write.writeContract({ address, abi, functionName, args, account: user, chain: hub.write.chain });
+      expect((await hub.read.waitForTransactionReceipt({ hash })).status).toBe('success');
+    };
+    await write(weth.asset, erc20Abi, 'approve', [weth.vault, assets]);
+    await write(weth.vault, LEVERAGE_VAULT_ABI, 'deposit', [assets, user.address]);
+
+    const owner = `&owner=${user.address}`;
+    expect(await ly.shareBalance(weth.vault, user.address)).toEqual(shares);
+    const totalAssets = await ly.totalAssets(weth.vault);
+    expect(assets - BigInt(totalAssets)).toBeLessThan(10n ** 10n);
+    expect(await read('preview/redeem', `&shares=${shares}`)).toEqual({ assets: (await read('max-withdraw', owner)).maxWithdraw });
+    expect(BigInt(await ly.previewWithdraw(weth.vault, totalAssets))).toBeGreaterThanOrEqual(BigInt(shares));
+    const position = await ly.position(weth.vault);
+    expect(Number(position.ltv)).toBeGreaterThanOrEqual(6_999);
+    expect(Number(position.ltv)).toBeLessThanOrEqual(7_000);
+    expect(BigInt(position.collateral) - BigInt(position.debt)).toBe(BigInt(totalAssets));
+    // Collateral × 85% liquidation threshold / debt at 70%.
+    expect(BigInt(position.healthFactor) / 10n ** 14n).toBe(12_142n);
+
+    const apr = await read('apr');
+    expect(apr).toMatchObject({ targetLtvBps: '7000', leverageMultiplierWad: '2333333333333333333' });
+    const [supply, borrow, leverage] = [BigInt(apr.supplyAprRay), BigInt(apr.borrowAprRay), BigInt(apr.leverageMultiplierWad)];
+    expect(borrow).toBeGreaterThan(0n);
+    expect(BigInt(apr.netAprRay)).toBe(supply + (leverage * (supply - borrow)) / 10n ** 18n);
+    // No yields API configured: the devnet vault's fallback, 3.1% in RAY, stale.
+    const lsd = { aprRay: '31000000000000000000000000', label: 'WETH staking (devnet) (fallback)', stale: true };
+    expect(await read('apr/lsd')).toEqual(lsd);
+    const effective = await ly.effectiveApr(weth.vault);
+    const effectiveSupply = supply + 31n * 10n ** 24n;
+    expect(effective).toEqual({
+      ...apr,
+      lsdApr: lsd,
+      effectiveSupplyAprRay: effectiveSupply.toString(),
+      effectiveNetAprRay: (effectiveSupply + (leverage * (effectiveSupply - borrow)) / 10n ** 18n).toString(),
+    });
+    // A vault without a staking yield: none, and not stale.
+    expect(await ok('GET', `/v1/leverage-yield/apr/lsd?vault=${usdc.vault}`)).toEqual({ aprRay: '0', label: '', stale: false });
   });
 
   it('serves sponsorship requests to a sponsoring key', async () => {

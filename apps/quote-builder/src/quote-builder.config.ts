@@ -1,4 +1,4 @@
-import { ServiceConfig, WithBus, WithCache, WithChains, WithDatabase, WithOperatorRoutes } from '@swap/config';
+import { IsServiceUrl, ServiceConfig, WithBus, WithCache, WithChains, WithDatabase, WithOperatorRoutes } from '@swap/config';
 import { DefaultAdminPorts, DefaultPorts, IsEvmAddress, IsUint256String } from '@swap/contracts';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
@@ -29,6 +29,11 @@ export class QuoteBuilderConfig extends WithSigningKey(
   @IsOptional()
   @IsUint256String()
   PARTNER_FEE_AMOUNT?: string = undefined;
+
+  /** A yields API in DefiLlama's shape for the vaults' staking yields; unset, each vault's configured fallback is answered (stale). */
+  @IsOptional()
+  @IsServiceUrl(['http', 'https'])
+  LSD_APR_URL?: string = undefined;
 
   /** How long a request for quote waits for solvers; answers after it are ignored. */
   @Type(() => Number)

@@ -8,10 +8,11 @@ import { SubmissionStreams } from './submissions/submission-streams';
 import { SubmissionsController } from './submissions/submissions.controller';
 import { SubmitLimits } from './submissions/submit-limits';
 import { ReadsModule } from './reads/reads.module';
+import { VaultsController } from './leverage-yield/vaults.controller';
 
 @Module({
   imports: [KeysModule, ReadsModule],
-  controllers: [QuotesController, IntentsController, RelayController, SubmissionsController, SubmissionEventsController],
+  controllers: [QuotesController, IntentsController, RelayController, SubmissionsController, SubmissionEventsController, VaultsController],
   providers: [SubmitLimits, SubmissionStreams],
 })
 export class SwapGatewayModule {}

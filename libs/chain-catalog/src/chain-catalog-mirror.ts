@@ -11,6 +11,7 @@ import {
   type PartnerFee,
   type ChainCatalogSnapshot,
   type HubAssetsByChain,
+  type LeverageVault,
   type Token,
 } from '@swap/contracts';
 import { MessagingClient, parsePublicKeys, SignatureCheck } from '@swap/messaging';
@@ -178,6 +179,22 @@ export class ChainCatalogMirror implements ChainRules, OnApplicationBootstrap, O
     const held = await this.current();
     if (read === 'hubAssets' && keyOrAlias !== undefined) return held.config.hubAssetsByChain.get((await this.chain(keyOrAlias)).key)!;
     return held.config[read];
+  }
+
+  async leverageVaults(): Promise<LeverageVault[]> {
+    return (await this.current()).snapshot.leverageVaults ?? [];
+  }
+
+  /** A leveraged-yield vault by its name in any letter case, or by its address; the catalog's 404 when it has none such. */
+  async leverageVault(by: { name: string } | { address: string }): Promise<LeverageVault> {
+    const vault = (await this.leverageVaults()).find((v) =>
+      'name' in by ? v.name.toLowerCase() === by.name.toLowerCase() : v.vault.toLowerCase() === by.address.toLowerCase(),
+    );
+    if (vault) return vault;
+    throw AppError.notFound(
+      'name' in by ? `Vault not found: ${by.name}` : `Vault not found: ${by.address} is not a leveraged-yield vault of this deployment`,
+      ErrorCode.VaultNotFound,
+    );
   }
 
   async partnerFee(): Promise<PartnerFee | null> {

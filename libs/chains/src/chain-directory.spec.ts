@@ -125,6 +125,21 @@ describe('validateProfile', () => {
         { ...tiny.tokens[0], chainKey: 'ghost' },
         { ...tiny.tokens[0], chainKey: 'sonic', address: 'not-an-address' },
       ],
+      leverageVaults: [
+        {
+          name: 'lsodaX',
+          vault: '0x1',
+          asset: '0x0000000000000000000000000000000000000001',
+          borrowToken: '0x0000000000000000000000000000000000000002',
+        },
+        {
+          name: 'LSODAX',
+          vault: '0x0000000000000000000000000000000000000003',
+          asset: '0x0000000000000000000000000000000000000001',
+          borrowToken: '0x0000000000000000000000000000000000000002',
+          lsdSource: { poolId: 'p', fallbackAprPct: Number.NaN, label: 'x' },
+        },
+      ],
     };
     const problems = validateProfile(bad);
     expect(problems).toEqual(
@@ -133,6 +148,9 @@ describe('validateProfile', () => {
         'EVM chain sonic must be keyed <hex_chain_id>.<network_name>',
         'token USDC names unknown chain ghost',
         'token USDC on sonic has an invalid address not-an-address',
+        'leveraged-yield vault lsodaX has an invalid vault 0x1',
+        'leveraged-yield vault name "LSODAX" is empty or used twice',
+        'leveraged-yield vault LSODAX has an invalid lsdSource (poolId, fallbackAprPct, label)',
       ]),
     );
   });
@@ -153,6 +171,19 @@ describe('the mainnet profile', () => {
       hubWalletFactory: '0xA0ed3047D358648F2C0583B415CffCA571FDB544',
     });
     expect(mainnet.profile.tokens.filter((t) => t.hubDecimals === undefined)).toEqual([]);
+  });
+
+  it('carries the public leveraged-yield vault of public-api-families.md §1.4', () => {
+    expect(mainnet.leverageVaults).toEqual([
+      {
+        name: 'lsodaWEETH',
+        vault: '0xD09de2f5070699A909c0FD32fb5A909d3886701D',
+        asset: '0xCb6B152D3a943f25157381aFcA7fEFCD2ef5a357',
+        borrowToken: '0x4effB5813271699683C25c734F4daBc45B363709',
+      },
+    ]);
+    // Its borrowed token is sodaETH, the hub vault token of ETH.
+    expect(mainnet.profile.tokens.some((t) => t.vault === mainnet.leverageVaults[0].borrowToken)).toBe(true);
   });
 
   it('keys every EVM chain by its hex chain id and keeps the public names as aliases', () => {

@@ -6,6 +6,7 @@ import {
   isEvmAddressText,
   type ChainKey,
   type HubAssetsByChain,
+  type LeverageVault,
   type Token,
   type TokensByChain,
 } from '@swap/contracts';
@@ -40,6 +41,7 @@ export interface ChainProfile {
   source?: string;
   chains: ChainInfo[];
   tokens: TokenInfo[];
+  leverageVaults?: LeverageVault[];
 }
 
 /** The spec's chain key: EVM `<hex_chain_id>.<network_name>`, other networks their plain name. */
@@ -112,6 +114,10 @@ export class ChainDirectory {
     return out;
   }
 
+  get leverageVaults(): LeverageVault[] {
+    return this.profile.leverageVaults ?? [];
+  }
+
   findToken(keyOrAlias: string, address: string): TokenInfo | undefined {
     const chain = this.findChain(keyOrAlias);
     if (!chain) return undefined;
@@ -143,6 +149,16 @@ function withChecksums(profile: ChainProfile): ChainProfile {
       hubAsset: token.hubAsset && evm(token.hubAsset),
       vault: token.vault && evm(token.vault),
     })),
+    ...(profile.leverageVaults
+      ? {
+          leverageVaults: profile.leverageVaults.map((v) => ({
+            ...v,
+            vault: evm(v.vault),
+            asset: evm(v.asset),
+            borrowToken: evm(v.borrowToken),
+          })),
+        }
+      : {}),
   };
 }
 
@@ -195,6 +211,19 @@ export function validateProfile(profile: ChainProfile): string[] {
     const id = `${chain.key}/${chain.type === 'EVM' ? token.address.toLowerCase() : token.address}`;
     if (seen.has(id)) problems.push(`token address ${token.address} appears twice on ${chain.key}`);
     seen.add(id);
+  }
+  const vaultNames = new Set<string>();
+  for (const v of profile.leverageVaults ?? []) {
+    if (!v.name || vaultNames.has(v.name.toLowerCase())) problems.push(`leveraged-yield vault name "${v.name}" is empty or used twice`);
+    vaultNames.add(v.name.toLowerCase());
+    for (const field of ['vault', 'asset', 'borrowToken'] as const) {
+      if (!isEvmAddressText(v[field])) problems.push(`leveraged-yield vault ${v.name} has an invalid ${field} ${v[field]}`);
+    }
+    if (
+      v.lsdSource &&
+      !(typeof v.lsdSource.poolId === 'string' && Number.isFinite(v.lsdSource.fallbackAprPct) && typeof v.lsdSource.label === 'string')
+    )
+      problems.push(`leveraged-yield vault ${v.name} has an invalid lsdSource (poolId, fallbackAprPct, label)`);
   }
   return problems;
 }

@@ -6,9 +6,14 @@ import {
   http,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
+  type Abi,
   type Address,
+  type ContractFunctionArgs,
+  type ContractFunctionName,
   type Hex,
   type Log,
+  type ReadContractParameters,
+  type ReadContractReturnType,
   type PublicClient,
   type TransactionReceipt,
 } from 'viem';
@@ -206,6 +211,12 @@ export class EvmAdapter implements ChainAdapter {
       }
     }
     return undefined;
+  }
+
+  view<const abi extends Abi, name extends ContractFunctionName<abi, 'view'>, const args extends ContractFunctionArgs<abi, 'view', name>>(
+    parameters: ReadContractParameters<abi, name, args>,
+  ): Promise<ReadContractReturnType<abi, name, args>> {
+    return this.client.readContract(parameters);
   }
 
   /** The spoke user's hub wallet (relay chain id, raw address bytes); callers cache it. */

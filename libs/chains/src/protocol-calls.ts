@@ -81,6 +81,24 @@ export const RECEIVER_ABI = parseAbi([
 
 export const HUB_WALLET_FACTORY_ABI = parseAbi(['function getDeployedAddress(uint256 chainId, bytes user) view returns (address)']);
 
+/** ERC-4626 reads, and the devnet vault's position and loop parameters (tools/devnet/CONTRACTS.md#leveraged-yield). */
+export const LEVERAGE_VAULT_ABI = parseAbi([
+  'function asset() view returns (address)',
+  'function totalAssets() view returns (uint256)',
+  'function previewDeposit(uint256 assets) view returns (uint256)',
+  'function previewWithdraw(uint256 assets) view returns (uint256)',
+  'function previewRedeem(uint256 shares) view returns (uint256)',
+  'function balanceOf(address owner) view returns (uint256)',
+  'function maxWithdraw(address owner) view returns (uint256)',
+  'function position() view returns (uint256 collateral, uint256 debt, uint256 ltvBps, uint256 healthFactorWad, uint256 idle)',
+  'function pool() view returns (address)',
+  'function targetLtvBps() view returns (uint256)',
+  'function deposit(uint256 assets, address receiver) returns (uint256)',
+  'function redeem(uint256 shares, address receiver, address owner) returns (uint256)',
+]);
+
+export const LENDING_POOL_ABI = parseAbi(['function rates(address asset) view returns (uint256 supplyRateRay, uint256 borrowRateRay)']);
+
 /** Devnet only (tools/devnet/CONTRACTS.md): only a profile naming `hubAssetManager` gets withdrawals. */
 export const HUB_ASSET_MANAGER_ABI = parseAbi(['function withdrawTo(address hubAsset, uint256 dstChain, bytes to, uint256 amount)']);
 

@@ -42,6 +42,7 @@ export const ErrorCode = {
   QuoteMismatch: 'QUOTE_MISMATCH',
   IntentNotFound: 'INTENT_NOT_FOUND',
   IntentNotOpen: 'INTENT_NOT_OPEN',
+  VaultNotFound: 'VAULT_NOT_FOUND',
   TransactionWouldFail: 'TRANSACTION_WOULD_FAIL',
   RelayUnavailable: 'RELAY_UNAVAILABLE',
   RelayRefused: 'RELAY_REFUSED',

@@ -22,6 +22,8 @@ export * from './domain/build';
 export * from './http/build.dto';
 export * from './domain/quote';
 export * from './domain/solver-api';
+export * from './domain/leverage-yield';
+export * from './http/leverage-yield.dto';
 export * from './http/quote.dto';
 export * from './http/api-tags';
 export * from './http/organisation-name';

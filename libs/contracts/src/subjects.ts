@@ -30,6 +30,7 @@ import type {
 import type { GasEstimateRequest, GasEstimateResponse, IntentStatusResponse, QuoteMessage, QuoteResponse } from './domain/quote';
 import type { ExecuteFrame, SolverExecuteRequest, SolverExecuteResponse } from './domain/solver-api';
 import type { IntentBuiltEvent } from './domain/chain-events';
+import type { VaultRead, VaultReadRequest, VaultReads } from './domain/leverage-yield';
 import type {
   CreatedWebhookEndpoint,
   WebhookAttemptView,
@@ -60,6 +61,7 @@ export const Subjects = {
   gasEstimate: 'quote-builder.gas.estimate.v1',
   intentExecute: 'quote-builder.intents.execute.v1',
   intentSolverStatus: 'quote-builder.intents.solver-status.v1',
+  vaultRead: 'quote-builder.vaults.read.v1',
 
   submissionSubmit: 'relay-tracker.submissions.submit.v1',
   submissionStatus: 'relay-tracker.submissions.status.v1',
@@ -122,6 +124,7 @@ export interface RpcContract {
   [Subjects.gasEstimate]: { request: GasEstimateRequest; reply: GasEstimateResponse };
   [Subjects.intentExecute]: { request: SolverExecuteRequest; reply: SolverExecuteResponse };
   [Subjects.intentSolverStatus]: { request: { intentTxHash: string }; reply: IntentStatusResponse };
+  [Subjects.vaultRead]: { request: VaultReadRequest; reply: VaultReads[VaultRead] };
 
   [Subjects.submissionSubmit]: { request: SubmitTxMessage; reply: SubmitTxResponse };
   [Subjects.submissionStatus]: { request: { txHash: string; srcChainKey: ChainKey }; reply: SubmissionStatusResponse };

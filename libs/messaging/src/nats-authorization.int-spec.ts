@@ -85,6 +85,7 @@ const REQUESTS: { caller: User; responder: User; subjects: string[] }[] = [
       Subjects.intentCancel,
       Subjects.intentHash,
       Subjects.deadline,
+      Subjects.vaultRead,
       Subjects.catalogSnapshot,
       // Its v2 name, answered beside it for one release.
       Subjects.catalogSnapshotV2,

@@ -50,6 +50,28 @@ export interface ExplorerClient {
   chainMap(): Promise<Schemas['ChainMapEntryDto'][]>;
 }
 
+/** The leveraged-yield vaults and their reads from the hub (`/v1/leverage-yield/*`, keyless GETs). */
+export interface LeverageYieldClient {
+  vaults(): Promise<Schemas['LeverageVaultDto'][]>;
+  /** By its name, the share symbol (404 → SwapApiError with code VAULT_NOT_FOUND). */
+  vault(name: string): Promise<Schemas['LeverageVaultDto']>;
+  asset(vault: string): Promise<string>;
+  position(vault: string): Promise<Schemas['VaultPositionDto']>;
+  apr(vault: string): Promise<Schemas['VaultAprDto']>;
+  effectiveApr(vault: string): Promise<Schemas['VaultEffectiveAprDto']>;
+  lsdApr(vault: string): Promise<Schemas['LsdAprDto']>;
+  totalAssets(vault: string): Promise<string>;
+  /** Shares a deposit of `assets` mints now. */
+  previewDeposit(vault: string, assets: string): Promise<string>;
+  /** Shares a withdrawal of `assets` burns now. */
+  previewWithdraw(vault: string, assets: string): Promise<string>;
+  /** Assets redeeming `shares` pays now. */
+  previewRedeem(vault: string, shares: string): Promise<string>;
+  /** Shares held by a hub wallet (a build's `relayData.address`). */
+  shareBalance(vault: string, owner: string): Promise<string>;
+  maxWithdraw(vault: string, owner: string): Promise<string>;
+}
+
 /** The public network's client defaults, which this client applies too. */
 export const PUBLIC_CLIENT_DEFAULTS = {
   /** `GET /deadline` without an offset: the hub's block time plus 300 s. */
@@ -141,6 +163,7 @@ export interface SwapClient {
   /** Each transition once, in order, until solved or failed; resumes a broken stream, polls without one (watch.ts). */
   watchSubmission(txHash: string, srcChainKey: string, options?: Omit<WatchOptions, 'fetch'>): AsyncGenerator<SubmissionEvent>;
   explorer: ExplorerClient;
+  leverageYield: LeverageYieldClient;
 }
 
 export function createSwapClient(options: SwapClientOptions): SwapClient {
@@ -177,9 +200,31 @@ export function createSwapClient(options: SwapClientOptions): SwapClient {
     chainMap: () => ok(raw.GET('/v1/be/config/chains')),
   };
 
+  const leverageYield: LeverageYieldClient = {
+    vaults: () => ok(raw.GET('/v1/leverage-yield/vaults')),
+    vault: (name) => ok(raw.GET('/v1/leverage-yield/vaults/{name}', { params: { path: { name } } })),
+    asset: async (vault) => (await ok(raw.GET('/v1/leverage-yield/asset', { params: { query: { vault } } }))).asset,
+    position: (vault) => ok(raw.GET('/v1/leverage-yield/position', { params: { query: { vault } } })),
+    apr: (vault) => ok(raw.GET('/v1/leverage-yield/apr', { params: { query: { vault } } })),
+    effectiveApr: (vault) => ok(raw.GET('/v1/leverage-yield/apr/effective', { params: { query: { vault } } })),
+    lsdApr: (vault) => ok(raw.GET('/v1/leverage-yield/apr/lsd', { params: { query: { vault } } })),
+    totalAssets: async (vault) => (await ok(raw.GET('/v1/leverage-yield/total-assets', { params: { query: { vault } } }))).totalAssets,
+    previewDeposit: async (vault, assets) =>
+      (await ok(raw.GET('/v1/leverage-yield/preview/deposit', { params: { query: { vault, assets } } }))).shares,
+    previewWithdraw: async (vault, assets) =>
+      (await ok(raw.GET('/v1/leverage-yield/preview/withdraw', { params: { query: { vault, assets } } }))).shares,
+    previewRedeem: async (vault, shares) =>
+      (await ok(raw.GET('/v1/leverage-yield/preview/redeem', { params: { query: { vault, shares } } }))).assets,
+    shareBalance: async (vault, owner) =>
+      (await ok(raw.GET('/v1/leverage-yield/share-balance', { params: { query: { vault, owner } } }))).balance,
+    maxWithdraw: async (vault, owner) =>
+      (await ok(raw.GET('/v1/leverage-yield/max-withdraw', { params: { query: { vault, owner } } }))).maxWithdraw,
+  };
+
   const client: SwapClient = {
     raw,
     explorer,
+    leverageYield,
     watchSubmission: (txHash, srcChainKey, o = {}) =>
       watchSubmission(options.baseUrl, txHash, srcChainKey, {
         ...o,

@@ -648,6 +648,244 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/leverage-yield/vaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every leveraged-yield vault: name (its share symbol), vault, asset, borrowToken, lsdSource */
+        get: operations["VaultsController_vaults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/vaults/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One vault by its name (the share symbol, any letter case) */
+        get: operations["VaultsController_vault"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/deadline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The hub's latest block time plus offsetSeconds (300 when omitted) */
+        get: operations["VaultsController_deadline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/asset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The vault's asset (ERC-4626 asset()) */
+        get: operations["VaultsController_asset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/position": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The vault's position in its lending pool: collateral, debt, ltv, healthFactor, idleAsset */
+        get: operations["VaultsController_position"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/apr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pool's rates and the vault's leverage: supply, borrow, target loan-to-value, net */
+        get: operations["VaultsController_apr"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/apr/effective": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The headline rate: /apr with the staking yield added to the supply side */
+        get: operations["VaultsController_aprEffective"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/apr/lsd": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The asset's staking yield; the configured fallback, stale, when its source cannot be read */
+        get: operations["VaultsController_aprLsd"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/total-assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the shares are worth together, in the asset's units */
+        get: operations["VaultsController_totalAssets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/preview/deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Shares a deposit of `assets` mints now (ERC-4626 previewDeposit) */
+        get: operations["VaultsController_previewDeposit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/preview/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Shares a withdrawal of `assets` burns now (ERC-4626 previewWithdraw) */
+        get: operations["VaultsController_previewWithdraw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/preview/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Assets redeeming `shares` pays now (ERC-4626 previewRedeem) */
+        get: operations["VaultsController_previewRedeem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/share-balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Shares a hub wallet holds */
+        get: operations["VaultsController_shareBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/max-withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a hub wallet's shares redeem for, in the asset's units (size withdrawals in shares) */
+        get: operations["VaultsController_maxWithdraw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/intent/quote": {
         parameters: {
             query?: never;
@@ -1693,6 +1931,103 @@ export interface components {
             success: true;
             data: components["schemas"]["SubmissionStatusDataDto"];
         };
+        LsdSourceDto: {
+            /** @description The yield source's pool id (a DefiLlama pool UUID) */
+            poolId: string;
+            /** @description Percent a year, answered when the source cannot be read */
+            fallbackAprPct: number;
+            label: string;
+        };
+        LeverageVaultDto: {
+            /**
+             * @description The share token's symbol: the name /vaults/{name} takes
+             * @example lsodaWEETH
+             */
+            name: string;
+            /** @description The vault on the hub, which is its ERC-4626 share token (18 decimals) */
+            vault: string;
+            /** @description The hub asset it holds */
+            asset: string;
+            /** @description The token it borrows against the asset to loop */
+            borrowToken: string;
+            /** @description Absent for a vault whose asset earns no staking yield */
+            lsdSource?: components["schemas"]["LsdSourceDto"];
+        };
+        DeadlineResponseDto: {
+            /**
+             * @description The hub's latest block time plus offsetSeconds, UNIX seconds
+             * @example 1763816700
+             */
+            deadline: string;
+        };
+        VaultAssetDto: {
+            asset: string;
+        };
+        VaultPositionDto: {
+            /** @description Supplied to the pool, in the asset's units */
+            collateral: string;
+            /** @description Borrowed, converted to the asset's units at the pool's prices */
+            debt: string;
+            /** @description Loan-to-value, basis points of 10 000 */
+            ltv: string;
+            /** @description WAD (1e18 = 1); below 1e18 the position can be liquidated; 2^256 − 1 without debt */
+            healthFactor: string;
+            /** @description Held by the vault, not supplied */
+            idleAsset: string;
+        };
+        VaultAprDto: {
+            /** @description The pool's supply rate of the asset, RAY (1e27 = 100% a year) */
+            supplyAprRay: string;
+            /** @description The pool's borrow rate of the borrowed token, RAY */
+            borrowAprRay: string;
+            targetLtvBps: string;
+            /** @description L / (1 − L) at the target loan-to-value L, WAD */
+            leverageMultiplierWad: string;
+            /** @description supply + leverage × (supply − borrow), RAY, may be negative */
+            netAprRay: string;
+        };
+        LsdAprDto: {
+            /** @description RAY; "0" for a vault without a staking-yield source */
+            aprRay: string;
+            /** @description Ends in "(fallback)" when the configured fallback was answered */
+            label: string;
+            /** @description True when the source could not be read and the fallback was answered */
+            stale: boolean;
+        };
+        VaultEffectiveAprDto: {
+            /** @description The pool's supply rate of the asset, RAY (1e27 = 100% a year) */
+            supplyAprRay: string;
+            /** @description The pool's borrow rate of the borrowed token, RAY */
+            borrowAprRay: string;
+            targetLtvBps: string;
+            /** @description L / (1 − L) at the target loan-to-value L, WAD */
+            leverageMultiplierWad: string;
+            /** @description supply + leverage × (supply − borrow), RAY, may be negative */
+            netAprRay: string;
+            lsdApr: components["schemas"]["LsdAprDto"];
+            /** @description supply + staking yield, RAY */
+            effectiveSupplyAprRay: string;
+            /** @description The headline rate: effective supply + leverage × (effective supply − borrow), RAY */
+            effectiveNetAprRay: string;
+        };
+        VaultTotalAssetsDto: {
+            /** @description Collateral less debt plus idle, in the asset's units */
+            totalAssets: string;
+        };
+        VaultSharesDto: {
+            shares: string;
+        };
+        VaultAssetsDto: {
+            assets: string;
+        };
+        VaultBalanceDto: {
+            /** @description Shares held (18 decimals) */
+            balance: string;
+        };
+        VaultMaxWithdrawDto: {
+            /** @description In the asset's units */
+            maxWithdraw: string;
+        };
         TokenDto: {
             /** @example USDC */
             symbol: string;
@@ -1720,13 +2055,6 @@ export interface components {
              * @example 0xaf88d065e77c8cC2239327C5EDb3A432268e5831
              */
             vault: string;
-        };
-        DeadlineResponseDto: {
-            /**
-             * @description The hub's latest block time plus offsetSeconds, UNIX seconds
-             * @example 1763816700
-             */
-            deadline: string;
         };
         PartnerFeeResponseDto: {
             /** @example 1000000 */
@@ -5020,6 +5348,797 @@ export interface operations {
                     "application/json": {
                         [key: string]: number;
                     };
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultsController_vaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeverageVaultDto"][];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultsController_vault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeverageVaultDto"];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Not a leveraged-yield vault of this deployment (VAULT_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultsController_deadline: {
+        parameters: {
+            query?: {
+                /** @description Seconds after the hub’s latest block time, 1 to 604800 */
+                offsetSeconds?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeadlineResponseDto"];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultsController_asset: {
+        parameters: {
+            query: {
+                /** @description The vault's address on the hub (its share token) */
+                vault: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VaultAssetDto"];
+                };
+            };
+            /** @description A parameter missing or malformed (e.g. `vault must be an Ethereum address`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Not a leveraged-yield vault of this deployment (VAULT_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultsController_position: {
+        parameters: {
+            query: {
+                /** @description The vault's address on the hub (its share token) */
+                vault: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VaultPositionDto"];
+                };
+            };
+            /** @description A parameter missing or malformed (e.g. `vault must be an Ethereum address`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Not a leveraged-yield vault of this deployment (VAULT_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultsController_apr: {
+        parameters: {
+            query: {
+                /** @description The vault's address on the hub (its share token) */
+                vault: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VaultAprDto"];
+                };
+            };
+            /** @description A parameter missing or malformed (e.g. `vault must be an Ethereum address`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Not a leveraged-yield vault of this deployment (VAULT_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultsController_aprEffective: {
+        parameters: {
+            query: {
+                /** @description The vault's address on the hub (its share token) */
+                vault: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VaultEffectiveAprDto"];
+                };
+            };
+            /** @description A parameter missing or malformed (e.g. `vault must be an Ethereum address`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Not a leveraged-yield vault of this deployment (VAULT_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultsController_aprLsd: {
+        parameters: {
+            query: {
+                /** @description The vault's address on the hub (its share token) */
+                vault: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LsdAprDto"];
+                };
+            };
+            /** @description A parameter missing or malformed (e.g. `vault must be an Ethereum address`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Not a leveraged-yield vault of this deployment (VAULT_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultsController_totalAssets: {
+        parameters: {
+            query: {
+                /** @description The vault's address on the hub (its share token) */
+                vault: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VaultTotalAssetsDto"];
+                };
+            };
+            /** @description A parameter missing or malformed (e.g. `vault must be an Ethereum address`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Not a leveraged-yield vault of this deployment (VAULT_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultsController_previewDeposit: {
+        parameters: {
+            query: {
+                /** @description The vault's address on the hub (its share token) */
+                vault: string;
+                /** @description An amount of the vault's asset (smallest unit) */
+                assets: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VaultSharesDto"];
+                };
+            };
+            /** @description A parameter missing or malformed (e.g. `vault must be an Ethereum address`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Not a leveraged-yield vault of this deployment (VAULT_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultsController_previewWithdraw: {
+        parameters: {
+            query: {
+                /** @description The vault's address on the hub (its share token) */
+                vault: string;
+                /** @description An amount of the vault's asset (smallest unit) */
+                assets: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VaultSharesDto"];
+                };
+            };
+            /** @description A parameter missing or malformed (e.g. `vault must be an Ethereum address`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Not a leveraged-yield vault of this deployment (VAULT_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultsController_previewRedeem: {
+        parameters: {
+            query: {
+                /** @description The vault's address on the hub (its share token) */
+                vault: string;
+                /** @description An amount of shares (18 decimals) */
+                shares: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VaultAssetsDto"];
+                };
+            };
+            /** @description A parameter missing or malformed (e.g. `vault must be an Ethereum address`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Not a leveraged-yield vault of this deployment (VAULT_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultsController_shareBalance: {
+        parameters: {
+            query: {
+                /** @description The vault's address on the hub (its share token) */
+                vault: string;
+                /** @description A hub wallet (the relayData.address of the owner's builds) */
+                owner: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VaultBalanceDto"];
+                };
+            };
+            /** @description A parameter missing or malformed (e.g. `vault must be an Ethereum address`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Not a leveraged-yield vault of this deployment (VAULT_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultsController_maxWithdraw: {
+        parameters: {
+            query: {
+                /** @description The vault's address on the hub (its share token) */
+                vault: string;
+                /** @description A hub wallet (the relayData.address of the owner's builds) */
+                owner: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VaultMaxWithdrawDto"];
+                };
+            };
+            /** @description A parameter missing or malformed (e.g. `vault must be an Ethereum address`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Not a leveraged-yield vault of this deployment (VAULT_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */

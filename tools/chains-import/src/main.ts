@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chainKeyFor, type ChainInfo, type ChainProfile, type TokenInfo } from '@swap/chains';
+import type { LeverageVault } from '@swap/contracts';
 
 interface PublicChain {
   chainKey: string;
@@ -67,11 +68,22 @@ for (const chain of profileChains) {
   }
 }
 
+// public-api-families.md §1.4's registry entry; @sodax/types 1.3.0-beta ships no leveraged-yield registry.
+const leverageVaults: LeverageVault[] = [
+  {
+    name: 'lsodaWEETH',
+    vault: '0xD09de2f5070699A909c0FD32fb5A909d3886701D',
+    asset: '0xCb6B152D3a943f25157381aFcA7fEFCD2ef5a357',
+    borrowToken: '0x4effB5813271699683C25c734F4daBc45B363709',
+  },
+];
+
 const profile: ChainProfile = {
   name: 'mainnet',
   source: 'shared/reference (public client of the hub-and-spoke intent protocol)',
   chains: profileChains,
   tokens: profileTokens,
+  leverageVaults,
 };
 const out = resolve(process.cwd(), 'libs/chains/src/profiles/mainnet.json');
 writeFileSync(out, `${JSON.stringify(profile, null, 1)}\n`);

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toFunctionSelector } from 'viem';
-import { INTENTS_ABI } from '@swap/chains';
+import { INTENTS_ABI, LENDING_POOL_ABI, LEVERAGE_VAULT_ABI } from '@swap/chains';
 import { compileContracts } from './compile';
 
 describe('the devnet contracts', () => {
@@ -19,5 +19,8 @@ describe('the devnet contracts', () => {
       toFunctionSelector(INTENTS_ABI.find((f) => f.type === 'function' && f.name === 'fillIntent') as never),
     );
     expect(artifacts.TestToken.bytecode.length).toBeGreaterThan(100);
+    // The services' reads of a vault and its pool are calls the devnet contracts answer.
+    expect(selectors('LeverageVault')).toEqual(expect.arrayContaining(LEVERAGE_VAULT_ABI.map((f) => toFunctionSelector(f))));
+    expect(selectors('LendingPool')).toEqual(expect.arrayContaining(LENDING_POOL_ABI.map((f) => toFunctionSelector(f))));
   }, 120_000);
 });

@@ -8,7 +8,10 @@ export interface Artifact {
   bytecode: Hex;
 }
 
-export type Artifacts = Record<'TestToken' | 'Intents' | 'HubWalletFactory' | 'HubEntry' | 'Connection' | 'AssetManager', Artifact>;
+export type Artifacts = Record<
+  'TestToken' | 'Intents' | 'HubWalletFactory' | 'HubEntry' | 'Connection' | 'AssetManager' | 'LendingPool' | 'LeverageVault',
+  Artifact
+>;
 
 export const CONTRACTS_DIR = join(__dirname, '..', 'contracts');
 
@@ -52,6 +55,8 @@ export function compileContracts(cacheDir: string): Artifacts {
     HubEntry: pick('HubEntry.sol', 'HubEntry'),
     Connection: pick('Spoke.sol', 'Connection'),
     AssetManager: pick('Spoke.sol', 'AssetManager'),
+    LendingPool: pick('LendingPool.sol', 'LendingPool'),
+    LeverageVault: pick('LeverageVault.sol', 'LeverageVault'),
   };
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(cached, JSON.stringify(artifacts));

@@ -65,6 +65,12 @@ describe('the devnet', () => {
     }
     expect(directory.hub.contracts?.intents).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(directory.findChain('0xa4b1.arbitrum')?.assetManager).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    // Two leveraged-yield vaults over the hub's own WETH and USDC, each borrowing the other.
+    const hubToken = (symbol: string) => directory.tokensOf('0x92.sonic').find((t) => t.symbol === symbol)!.address;
+    expect(directory.leverageVaults.map((v) => [v.name, v.asset, v.borrowToken, v.lsdSource?.fallbackAprPct])).toEqual([
+      ['lsodaWETH', hubToken('WETH'), hubToken('USDC'), 3.1],
+      ['lsodaUSDC', hubToken('USDC'), hubToken('WETH'), undefined],
+    ]);
   });
 
   it('every simulated network builds a deposit through its adapter against its RPC double, under the mainnet contracts', async () => {

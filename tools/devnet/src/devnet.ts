@@ -17,6 +17,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { contractWriter } from './contract-writes';
 import { compileContracts, type Artifact } from './compile';
+import { deployLeverageVaults } from './leverage-vaults';
 import { DevnetRelayer } from './relayer';
 import { IconRpcDouble } from './icon-rpc-double';
 import { InjectiveRpcDouble } from './injective-rpc-double';
@@ -179,6 +180,15 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         vault: hubTokens[t.symbol],
       });
     }
+    const leverageVaults = await deployLeverageVaults(
+      artifacts,
+      {
+        deployer: relayerAddress,
+        deploy: (a, args) => deploy(hub, a, args),
+        call: (a, address, fn, args) => call(hub, a, address, fn, args),
+      },
+      Object.fromEntries(TOKENS.map((t) => [t.symbol, { address: hubTokens[t.symbol], decimals: t.decimals }])),
+    );
     profileChains.push(
       chainInfo(hub, {
         assetManager: null,
@@ -259,6 +269,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       source: 'tools/devnet (local anvil chains)',
       chains: profileChains,
       tokens: profileTokens,
+      leverageVaults,
     };
     const profilePath = join(dir, 'profile.json');
     writeFileSync(profilePath, `${JSON.stringify(profile, null, 2)}\n`);

@@ -27,6 +27,7 @@ export class ChainCatalog {
       })),
       tokensByChain: this.chains.tokensByChain(),
       hubAssets: this.chains.hubAssetsByChain(),
+      leverageVaults: this.chains.leverageVaults,
       partnerFee: this.configuredPartnerFee(),
     };
     this.snapshot = {

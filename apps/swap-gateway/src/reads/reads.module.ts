@@ -9,6 +9,6 @@ import { TokensController } from './tokens.controller';
 @Module({
   controllers: [TokensController, ReadsController, ConfigController, ChainCatalogMirrorEvents],
   providers: [ChainCatalogMirror, catalogSignaturesFrom(SwapGatewayConfig), HubClock],
-  exports: [ChainCatalogMirror],
+  exports: [ChainCatalogMirror, HubClock],
 })
 export class ReadsModule {}

@@ -1,3 +1,4 @@
+import type { LeverageVault } from './leverage-yield';
 import type { PartnerFee } from './build';
 /** A chain key as the spec names networks: EVM `<hex_chain_id>.<network_name>`, others a plain name. */
 export type ChainKey = string;
@@ -60,5 +61,7 @@ export interface ChainCatalogSnapshot {
   tokensByChain: TokensByChain;
   /** Absent from a replica of an earlier release: derived from the tokens then. */
   hubAssets?: HubAssetsByChain;
+  /** Absent from a replica of an earlier release: no vaults then. */
+  leverageVaults?: LeverageVault[];
   partnerFee: PartnerFee | null;
 }

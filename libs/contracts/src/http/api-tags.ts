@@ -8,6 +8,7 @@ export const ApiTag = {
   candles: 'USD price candles',
   explorer: 'Data API: intents, orderbook, volume, partners',
   config: 'Data API: configuration',
+  leverageYield: 'Leveraged yield',
   solvers: 'Solver API',
   sponsorships: 'Sponsorships',
   portal: 'Partner portal',
@@ -42,6 +43,11 @@ export const API_TAGS: readonly { name: ApiTag; description: string }[] = [
     name: ApiTag.config,
     description:
       'The deployment’s networks, swap tokens, hub assets and relay chain ids, in the public client’s config shapes. Public, no key.',
+  },
+  {
+    name: ApiTag.leverageYield,
+    description:
+      'Leveraged-yield vaults on the hub (ERC-4626; a vault’s address is its share token): the registry and reads of each vault from the chain (position, rates, previews, balances). Public, no key.',
   },
   { name: ApiTag.solvers, description: 'For solvers: the protocol’s solver API (snake_case, errors `{ detail: { code, message } }`).' },
   { name: ApiTag.sponsorships, description: 'Sponsorship requests; a sponsoring key (spk_…) from the operator is required.' },

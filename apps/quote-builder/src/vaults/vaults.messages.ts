@@ -1,0 +1,33 @@
+import type { VaultRead, VaultReadRequest } from '@swap/contracts';
+import { IsEvmAddress, IsUint256String } from '@swap/contracts';
+import { IsIn, IsOptional } from 'class-validator';
+
+const READS: VaultRead[] = [
+  'asset',
+  'position',
+  'apr',
+  'aprEffective',
+  'aprLsd',
+  'totalAssets',
+  'previewDeposit',
+  'previewWithdraw',
+  'previewRedeem',
+  'shareBalance',
+  'maxWithdraw',
+];
+
+export class VaultReadMessage implements VaultReadRequest {
+  @IsIn(READS)
+  read!: VaultRead;
+
+  @IsEvmAddress()
+  vault!: string;
+
+  @IsOptional()
+  @IsUint256String()
+  amount?: string;
+
+  @IsOptional()
+  @IsEvmAddress()
+  owner?: string;
+}

@@ -1,0 +1,67 @@
+/** A leveraged-yield vault as the public registry lists it; its address is its ERC-4626 share token on the hub. */
+export interface LeverageVault {
+  name: string;
+  vault: string;
+  asset: string;
+  borrowToken: string;
+  lsdSource?: LsdSource;
+}
+
+export interface LsdSource {
+  poolId: string;
+  fallbackAprPct: number;
+  label: string;
+}
+
+export interface VaultPosition {
+  collateral: string;
+  debt: string;
+  ltv: string;
+  healthFactor: string;
+  idleAsset: string;
+}
+
+export interface VaultApr {
+  supplyAprRay: string;
+  borrowAprRay: string;
+  targetLtvBps: string;
+  leverageMultiplierWad: string;
+  netAprRay: string;
+}
+
+export interface LsdApr {
+  aprRay: string;
+  label: string;
+  stale: boolean;
+}
+
+export interface VaultEffectiveApr extends VaultApr {
+  lsdApr: LsdApr;
+  effectiveSupplyAprRay: string;
+  effectiveNetAprRay: string;
+}
+
+/** What each read of `quote-builder.vaults.read` answers. */
+export interface VaultReads {
+  asset: { asset: string };
+  position: VaultPosition;
+  apr: VaultApr;
+  aprEffective: VaultEffectiveApr;
+  aprLsd: LsdApr;
+  totalAssets: { totalAssets: string };
+  previewDeposit: { shares: string };
+  previewWithdraw: { shares: string };
+  previewRedeem: { assets: string };
+  shareBalance: { balance: string };
+  maxWithdraw: { maxWithdraw: string };
+}
+
+export type VaultRead = keyof VaultReads;
+
+/** `amount`: assets for previewDeposit/previewWithdraw, shares for previewRedeem; `owner`: a hub wallet for shareBalance/maxWithdraw. */
+export interface VaultReadRequest {
+  read: VaultRead;
+  vault: string;
+  amount?: string;
+  owner?: string;
+}
