@@ -438,6 +438,84 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     expect(await ok('GET', `/v1/leverage-yield/apr/lsd?vault=${usdc.vault}`)).toEqual({ aprRay: '0', label: '', stale: false });
   });
 
+  it('deposits 100 USDC from Arbitrum into a vault through the solvers: quote, allowance, approve, build, submit, solved, the shares in the hub wallet', async () => {
+    const vault = directory.leverageVaults[0];
+    const usdc = token(swap.src, 'USDC');
+    const fee = { address: '0x000000000000000000000000000000000000fee5', percentage: 10 };
+    const amount = '100000000';
+    const quoteBody = {
+      vault: vault.vault,
+      tokenSrc: usdc,
+      tokenSrcChainKey: swap.src,
+      amount,
+      quoteType: 'exact_input' as const,
+      partnerFee: fee,
+    };
+    const ly = typed().leverageYield;
+    const quote = await ly.quoteDeposit(quoteBody);
+    expect(BigInt(quote.quotedAmount)).toBeGreaterThan(0n);
+    // 0.1% of the input is the partner's; solvers were asked about the rest.
+    expect(quote.feeAmount).toBe('100000');
+    const withTx = await ok('POST', '/v1/leverage-yield/quote/deposit?includeTxData=true', { ...quoteBody, srcAddress: user.address });
+    expect(withTx.txData.intent).toMatchObject({ outputToken: vault.vault, dstChain: directory.hub.relayChainId });
+    expect(withTx.txData.intent.dstAddress).toBe(withTx.txData.relayData.address.toLowerCase());
+    const noAddress = await api('POST', '/v1/leverage-yield/quote/deposit?includeTxData=true', quoteBody);
+    expect(noAddress).toMatchObject({ status: 400, body: { details: [expect.objectContaining({ field: 'srcAddress' })] } });
+
+    const body = {
+      vault: vault.vault,
+      srcChainKey: swap.src,
+      srcAddress: user.address,
+      inputToken: usdc,
+      inputAmount: amount,
+      minOutputAmount: ((BigInt(quote.quotedAmount) * 98n) / 100n).toString(),
+      partnerFee: fee,
+    };
+    const unknownVault = await api('POST', '/v1/leverage-yield/intents/deposit', { ...body, vault: token(swap.dst, 'WETH') });
+    expect(unknownVault).toMatchObject({
+      status: 400,
+      body: { details: [expect.objectContaining({ field: 'vault', rule: 'knownVault' })] },
+    });
+    if (!(await ok('POST', '/v1/leverage-yield/allowance/check', body)).valid) {
+      await send(swap.src, (await ly.approve(body)).tx!);
+      expect((await ly.allowance(body)).valid).toBe(true);
+    }
+    const deposit: any = await ly.deposit(body);
+    const hubWallet = deposit.relayData.address as Address;
+    expect(deposit.intent).toMatchObject({
+      outputToken: vault.vault,
+      dstAddress: hubWallet.toLowerCase(),
+      creator: hubWallet,
+      minOutputAmount: body.minOutputAmount,
+      inputAmount: '99900000',
+    });
+    // No deadline given: the hub's time + 300 s, as the public client's default.
+    expect(Number(deposit.intent.deadline) - Number((await clients.get(swap.dst)!.read.getBlock()).timestamp)).toBeLessThanOrEqual(302);
+    const before = BigInt(await ly.shareBalance(vault.vault, hubWallet));
+    const txHash = await send(swap.src, deposit.tx);
+    const submit = {
+      txHash,
+      srcChainKey: swap.src,
+      walletAddress: user.address,
+      intent: deposit.intent,
+      relayData: deposit.relayData.payload,
+    };
+    const missing = await api('GET', `/v1/leverage-yield/submit-tx/status?txHash=${txHash}&srcChainKey=${swap.src}`);
+    expect(missing).toMatchObject({ status: 404, body: { statusCode: 404, message: 'Vault swap transaction not found' } });
+    const noOperation = await api('POST', '/v1/leverage-yield/submit-tx', submit);
+    expect(noOperation).toMatchObject({ status: 400, body: { details: [expect.objectContaining({ field: 'operation' })] } });
+    expect(await ly.submit({ ...submit, operation: 'deposit' })).toMatchObject({ success: true, data: { status: 'inserted' } });
+    // One record with swaps: the same transaction again is a duplicate on either route.
+    expect((await typed().submit(submit)).data.status).toBe('duplicate');
+    const client = typed();
+    const done = await client.waitForSettlement(txHash, swap.src, { intervalMs: 300, timeoutMs: 60_000 });
+    expect(done).toMatchObject({ status: 'solved', operation: 'leverage_deposit' });
+    expect(await ly.status(txHash, swap.src)).toMatchObject({ status: 'solved', operation: 'leverage_deposit' });
+    const shares = BigInt(await ly.shareBalance(vault.vault, hubWallet)) - before;
+    expect(shares).toBeGreaterThanOrEqual(BigInt(body.minOutputAmount));
+    expect(await ly.maxWithdraw(vault.vault, hubWallet)).toBe(await ly.previewRedeem(vault.vault, String(before + shares)));
+  });
+
   it('serves sponsorship requests to a sponsoring key', async () => {
     const sponsorship = platform.services.find((s) => s.name === 'sponsorship-keys')!;
     const minted = (await (

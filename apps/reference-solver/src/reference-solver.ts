@@ -10,6 +10,7 @@ import {
   erc20Abi,
   http,
   maxUint256,
+  parseAbi,
   toFunctionSelector,
   type Address,
   type Chain,
@@ -24,6 +25,12 @@ import { outputFor, usdValue, type Side } from './pricing';
 import type { ReferenceSolverConfig } from './reference-solver.config';
 
 const ZERO = '0x0000000000000000000000000000000000000000';
+const ERC4626_ABI = parseAbi([
+  'function asset() view returns (address)',
+  'function convertToAssets(uint256 shares) view returns (uint256)',
+  'function previewDeposit(uint256 assets) view returns (uint256)',
+  'function mint(uint256 shares, address receiver) returns (uint256)',
+]);
 const BALANCE_TTL_MS = 5_000;
 /** Someone else got there first, or the intent is gone. */
 const LOST_RACE = new Set(['IntentNotFound', 'IntentExpired', 'InvalidSolver']);
@@ -31,6 +38,8 @@ const LOST_RACE = new Set(['IntentNotFound', 'IntentExpired', 'InvalidSolver']);
 interface Asset {
   symbol: string;
   decimals: number;
+  /** An ERC-4626 vault's underlying: its shares are priced through it and minted from it. */
+  underlying?: { address: Address; asset: Asset };
 }
 
 type Priced = { out: bigint; input: Side; output: Side } | { code: number; message: string };
@@ -142,7 +151,7 @@ export class ReferenceSolver {
   private async price(src: string, dst: string, amountIn: bigint): Promise<Priced> {
     const [inAsset, outAsset] = await Promise.all([this.asset(src), this.asset(dst)]);
     if (!inAsset || !outAsset) return { code: SolverErrorCode.NoPathFound, message: 'unknown asset' };
-    const [inPrice, outPrice] = await Promise.all([this.prices.price(this.symbolOf(inAsset)), this.prices.price(this.symbolOf(outAsset))]);
+    const [inPrice, outPrice] = await Promise.all([this.priceOf(src, inAsset), this.priceOf(dst, outAsset)]);
     if (inPrice === undefined || outPrice === undefined)
       return {
         code: SolverErrorCode.NoPathFound,
@@ -157,8 +166,59 @@ export class ReferenceSolver {
       };
     const out = outputFor(amountIn, input, output, this.config.SPREAD_BPS);
     if (out === 0n) return { code: SolverErrorCode.NoPathFound, message: 'amount too small to quote' };
-    if (out > (await this.balance(dst))) return { code: SolverErrorCode.QuoteNotFound, message: `not enough ${outAsset.symbol} inventory` };
+    if (out > (await this.capacity(dst, outAsset)))
+      return { code: SolverErrorCode.QuoteNotFound, message: `not enough ${outAsset.symbol} inventory` };
     return { out, input, output };
+  }
+
+  /** A vault share: its underlying's price times what one share redeems for. */
+  private async priceOf(address: string, asset: Asset): Promise<bigint | undefined> {
+    if (!asset.underlying) return this.prices.price(this.symbolOf(asset));
+    const [underlyingPrice, perShare] = await Promise.all([
+      this.prices.price(this.symbolOf(asset.underlying.asset)),
+      this.client.readContract({
+        address: address as Address,
+        abi: ERC4626_ABI,
+        functionName: 'convertToAssets',
+        args: [10n ** BigInt(asset.decimals)],
+      }),
+    ]);
+    if (underlyingPrice === undefined) return undefined;
+    return (underlyingPrice * perShare) / 10n ** BigInt(asset.underlying.asset.decimals);
+  }
+
+  /** What this wallet can deliver: its balance, and for a vault also the shares its underlying mints. */
+  private async capacity(address: string, asset: Asset): Promise<bigint> {
+    const held = await this.balance(address);
+    if (!asset.underlying) return held;
+    const underlying = await this.balance(asset.underlying.address);
+    const mintable = await this.client.readContract({
+      address: address as Address,
+      abi: ERC4626_ABI,
+      functionName: 'previewDeposit',
+      args: [underlying],
+    });
+    return held + mintable;
+  }
+
+  /** Shares short of `out` are minted from the underlying first. */
+  private async ensureShares(vault: Address, asset: Asset, out: bigint): Promise<void> {
+    if (!asset.underlying) return;
+    const held = await this.balance(vault);
+    if (held >= out) return;
+    await this.ensureApproval(asset.underlying.address, vault);
+    const hash = await this.wallet!.writeContract({
+      address: vault,
+      abi: ERC4626_ABI,
+      functionName: 'mint',
+      args: [out - held, this.account.address],
+      account: this.account,
+      chain: this.chain,
+    });
+    const receipt = await this.client.waitForTransactionReceipt({ hash });
+    this.balances.delete(vault.toLowerCase());
+    this.balances.delete(asset.underlying.address.toLowerCase());
+    if (receipt.status !== 'success') throw new Error(`minting ${out - held} shares of ${vault} reverted`);
   }
 
   /** Otherwise it stays open for the next refresh. */
@@ -193,6 +253,8 @@ export class ReferenceSolver {
     const intent = frame.intent;
     const intents = this.config.INTENTS_CONTRACT as Address;
     try {
+      const output = await this.asset(intent.outputToken);
+      if (output) await this.ensureShares(intent.outputToken as Address, output, out);
       await this.ensureApproval(intent.outputToken as Address, intents);
       const { request } = await this.client.simulateContract({
         account: this.account,
@@ -239,7 +301,8 @@ export class ReferenceSolver {
   }
 
   private async ensureApproval(token: Address, spender: Address): Promise<void> {
-    if (this.approved.has(token.toLowerCase())) return;
+    const pair = `${token}:${spender}`.toLowerCase();
+    if (this.approved.has(pair)) return;
     const allowance = await this.client.readContract({
       address: token,
       abi: erc20Abi,
@@ -257,7 +320,7 @@ export class ReferenceSolver {
       });
       await this.client.waitForTransactionReceipt({ hash });
     }
-    this.approved.add(token.toLowerCase());
+    this.approved.add(pair);
   }
 
   private asset(address: string): Promise<Asset | undefined> {
@@ -267,13 +330,19 @@ export class ReferenceSolver {
       known = Promise.all([
         this.client.readContract({ address: address as Address, abi: erc20Abi, functionName: 'symbol' }),
         this.client.readContract({ address: address as Address, abi: erc20Abi, functionName: 'decimals' }),
-      ]).then(
-        ([symbol, decimals]) => ({ symbol, decimals }),
-        () => {
+        // Only an ERC-4626 vault answers asset().
+        this.client.readContract({ address: address as Address, abi: ERC4626_ABI, functionName: 'asset' }).catch(() => undefined),
+      ])
+        .then(async ([symbol, decimals, underlying]) => {
+          if (!underlying) return { symbol, decimals };
+          const asset = await this.asset(underlying);
+          if (!asset) throw new Error(`the underlying ${underlying} of ${address} is not a token`);
+          return { symbol, decimals, underlying: { address: underlying, asset } };
+        })
+        .catch(() => {
           this.assets.delete(key);
           return undefined;
-        },
-      );
+        });
       this.assets.set(key, known);
     }
     return known;

@@ -7,12 +7,24 @@ import { SubmissionEventsController } from './submissions/submission-events.cont
 import { SubmissionStreams } from './submissions/submission-streams';
 import { SubmissionsController } from './submissions/submissions.controller';
 import { SubmitLimits } from './submissions/submit-limits';
+import { SubmitTx } from './submissions/submit-tx';
 import { ReadsModule } from './reads/reads.module';
 import { VaultsController } from './leverage-yield/vaults.controller';
+import { VaultIntentsController } from './leverage-yield/vault-intents.controller';
+import { VaultSubmissionsController } from './leverage-yield/vault-submissions.controller';
 
 @Module({
   imports: [KeysModule, ReadsModule],
-  controllers: [QuotesController, IntentsController, RelayController, SubmissionsController, SubmissionEventsController, VaultsController],
-  providers: [SubmitLimits, SubmissionStreams],
+  controllers: [
+    QuotesController,
+    IntentsController,
+    RelayController,
+    SubmissionsController,
+    SubmissionEventsController,
+    VaultsController,
+    VaultIntentsController,
+    VaultSubmissionsController,
+  ],
+  providers: [SubmitLimits, SubmissionStreams, SubmitTx],
 })
 export class SwapGatewayModule {}

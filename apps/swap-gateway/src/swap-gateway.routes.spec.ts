@@ -56,7 +56,7 @@ describe('swap-gateway routes and their keys', () => {
   it('serves each of the 13 swaps POST routes once, keyed in the swaps family with the spec’s scope', () => {
     const read = { family: 'swaps', scope: 'swaps:read' };
     const write = { family: 'swaps', scope: 'swaps:write' };
-    expect(HTTP_ROUTES.filter((r) => r.method === 'POST')).toEqual([
+    expect(HTTP_ROUTES.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/swaps/'))).toEqual([
       { method: 'POST', path: '/v1/swaps/allowance/check', key: read },
       { method: 'POST', path: '/v1/swaps/approve', key: read },
       { method: 'POST', path: '/v1/swaps/gas/estimate', key: read },
@@ -70,6 +70,18 @@ describe('swap-gateway routes and their keys', () => {
       { method: 'POST', path: '/v1/swaps/limit-orders', key: write },
       { method: 'POST', path: '/v1/swaps/quote', key: read },
       { method: 'POST', path: '/v1/swaps/submit-tx', key: write },
+    ]);
+  });
+
+  it("keys the leveraged-yield POST routes built so far in the family's own mode, with the swaps scopes", () => {
+    const read = { family: 'leverage-yield', scope: 'swaps:read' };
+    const write = { family: 'leverage-yield', scope: 'swaps:write' };
+    expect(HTTP_ROUTES.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/leverage-yield/'))).toEqual([
+      { method: 'POST', path: '/v1/leverage-yield/allowance/check', key: read },
+      { method: 'POST', path: '/v1/leverage-yield/approve', key: read },
+      { method: 'POST', path: '/v1/leverage-yield/intents/deposit', key: write },
+      { method: 'POST', path: '/v1/leverage-yield/quote/deposit', key: read },
+      { method: 'POST', path: '/v1/leverage-yield/submit-tx', key: write },
     ]);
   });
 
@@ -93,6 +105,7 @@ describe('swap-gateway routes and their keys', () => {
       { method: 'GET', path: '/v1/leverage-yield/preview/redeem', key: null },
       { method: 'GET', path: '/v1/leverage-yield/preview/withdraw', key: null },
       { method: 'GET', path: '/v1/leverage-yield/share-balance', key: null },
+      { method: 'GET', path: '/v1/leverage-yield/submit-tx/status', key: null },
       { method: 'GET', path: '/v1/leverage-yield/total-assets', key: null },
       { method: 'GET', path: '/v1/leverage-yield/vaults', key: null },
       { method: 'GET', path: '/v1/leverage-yield/vaults/:name', key: null },

@@ -30,7 +30,7 @@ import type {
 import type { GasEstimateRequest, GasEstimateResponse, IntentStatusResponse, QuoteMessage, QuoteResponse } from './domain/quote';
 import type { ExecuteFrame, SolverExecuteRequest, SolverExecuteResponse } from './domain/solver-api';
 import type { IntentBuiltEvent } from './domain/chain-events';
-import type { VaultRead, VaultReadRequest, VaultReads } from './domain/leverage-yield';
+import type { DepositIntentRequest, DepositQuoteMessage, VaultRead, VaultReadRequest, VaultReads } from './domain/leverage-yield';
 import type {
   CreatedWebhookEndpoint,
   WebhookAttemptView,
@@ -62,6 +62,10 @@ export const Subjects = {
   intentExecute: 'quote-builder.intents.execute.v1',
   intentSolverStatus: 'quote-builder.intents.solver-status.v1',
   vaultRead: 'quote-builder.vaults.read.v1',
+  vaultQuote: 'quote-builder.vaults.quote.v1',
+  vaultDeposit: 'quote-builder.vaults.deposit.v1',
+  vaultAllowanceCheck: 'quote-builder.vaults.allowance-check.v1',
+  vaultApprove: 'quote-builder.vaults.approve.v1',
 
   submissionSubmit: 'relay-tracker.submissions.submit.v1',
   submissionStatus: 'relay-tracker.submissions.status.v1',
@@ -125,6 +129,10 @@ export interface RpcContract {
   [Subjects.intentExecute]: { request: SolverExecuteRequest; reply: SolverExecuteResponse };
   [Subjects.intentSolverStatus]: { request: { intentTxHash: string }; reply: IntentStatusResponse };
   [Subjects.vaultRead]: { request: VaultReadRequest; reply: VaultReads[VaultRead] };
+  [Subjects.vaultQuote]: { request: DepositQuoteMessage; reply: QuoteResponse };
+  [Subjects.vaultDeposit]: { request: DepositIntentRequest; reply: BuildResponse };
+  [Subjects.vaultAllowanceCheck]: { request: DepositIntentRequest; reply: AllowanceCheckResponse };
+  [Subjects.vaultApprove]: { request: DepositIntentRequest; reply: ApproveResponse };
 
   [Subjects.submissionSubmit]: { request: SubmitTxMessage; reply: SubmitTxResponse };
   [Subjects.submissionStatus]: { request: { txHash: string; srcChainKey: ChainKey }; reply: SubmissionStatusResponse };

@@ -86,6 +86,10 @@ const REQUESTS: { caller: User; responder: User; subjects: string[] }[] = [
       Subjects.intentHash,
       Subjects.deadline,
       Subjects.vaultRead,
+      Subjects.vaultQuote,
+      Subjects.vaultDeposit,
+      Subjects.vaultAllowanceCheck,
+      Subjects.vaultApprove,
       Subjects.catalogSnapshot,
       // Its v2 name, answered beside it for one release.
       Subjects.catalogSnapshotV2,

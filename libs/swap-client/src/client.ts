@@ -70,6 +70,16 @@ export interface LeverageYieldClient {
   /** Shares held by a hub wallet (a build's `relayData.address`). */
   shareBalance(vault: string, owner: string): Promise<string>;
   maxWithdraw(vault: string, owner: string): Promise<string>;
+  /** Shares for an amount of a spoke token (the partner fee taken off first); with includeTxData also the deposit. */
+  quoteDeposit(body: Schemas['DepositQuoteRequestDto'], options?: { includeTxData?: boolean }): Promise<Schemas['VaultQuoteResponseDto']>;
+  allowance(body: Schemas['DepositIntentRequestDto']): Promise<Schemas['AllowanceCheckResponseDto']>;
+  approve(body: Schemas['DepositIntentRequestDto']): Promise<Schemas['ApproveResponseDto']>;
+  /** The unsigned deposit; the shares go to the sender's hub wallet (`relayData.address`). */
+  deposit(body: Schemas['DepositIntentRequestDto']): Promise<BuildResponse>;
+  /** As the swaps' submit: retried where the answer was lost; `inserted` and `duplicate` both mean tracked. */
+  submit(body: Schemas['VaultSubmitTxRequestDto'], options?: SubmitOptions): Promise<SubmitTxResponse>;
+  /** The swaps' status record, with `operation`. */
+  status(txHash: string, srcChainKey: string): Promise<SubmissionStatus>;
 }
 
 /** The public network's client defaults, which this client applies too. */
@@ -128,6 +138,22 @@ export interface SubmitOptions {
 export function isLostSubmitAnswer(error: unknown): boolean {
   if (error instanceof SwapApiError) return error.status === 502 || error.status === 503 || error.status === 504;
   return error instanceof TypeError && (error.message === 'fetch failed' || error.message === 'terminated');
+}
+
+/** A submit sent again where its answer was lost, for up to a minute (`retryForMs`). */
+async function withSubmitRetries(send: () => Promise<SubmitTxResponse>, o: SubmitOptions): Promise<SubmitTxResponse> {
+  const until = Date.now() + (Number.isFinite(o.retryForMs) ? o.retryForMs! : 60_000);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      // Exponential from 250 ms to 5 s, with jitter so that clients cut off together do not return together.
+      const delayMs = Math.round(Math.min(5_000, 250 * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5));
+      if (!isLostSubmitAnswer(error) || Date.now() + delayMs > until) throw error;
+      o.onRetry?.({ attempt, error, delayMs });
+      await new Promise((r) => setTimeout(r, delayMs));
+    }
+  }
 }
 
 /** An intent request as the public client writes it: `solver` and `data` may be left out. */
@@ -219,6 +245,16 @@ export function createSwapClient(options: SwapClientOptions): SwapClient {
       (await ok(raw.GET('/v1/leverage-yield/share-balance', { params: { query: { vault, owner } } }))).balance,
     maxWithdraw: async (vault, owner) =>
       (await ok(raw.GET('/v1/leverage-yield/max-withdraw', { params: { query: { vault, owner } } }))).maxWithdraw,
+    quoteDeposit: (body, o) =>
+      ok(
+        raw.POST('/v1/leverage-yield/quote/deposit', { body, params: { query: o?.includeTxData ? { includeTxData: 'true' } : undefined } }),
+      ),
+    allowance: (body) => ok(raw.POST('/v1/leverage-yield/allowance/check', { body })),
+    approve: (body) => ok(raw.POST('/v1/leverage-yield/approve', { body })),
+    deposit: (body) => ok(raw.POST('/v1/leverage-yield/intents/deposit', { body })),
+    submit: (body, o = {}) => withSubmitRetries(() => ok(raw.POST('/v1/leverage-yield/submit-tx', { body })), o),
+    status: async (txHash, srcChainKey) =>
+      (await ok(raw.GET('/v1/leverage-yield/submit-tx/status', { params: { query: { txHash, srcChainKey } } }))).data,
   };
 
   const client: SwapClient = {
@@ -246,20 +282,7 @@ export function createSwapClient(options: SwapClientOptions): SwapClient {
         raw.POST('/v1/swaps/limit-orders', { body: { solver: PUBLIC_CLIENT_DEFAULTS.solver, data: PUBLIC_CLIENT_DEFAULTS.data, ...body } }),
       ),
     cancel: (srcChainKey, i) => ok(raw.POST('/v1/swaps/intents/cancel', { body: { srcChainKey, intent: i } })),
-    async submit(body, o = {}) {
-      const until = Date.now() + (Number.isFinite(o.retryForMs) ? o.retryForMs! : 60_000);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await ok(raw.POST('/v1/swaps/submit-tx', { body }));
-        } catch (error) {
-          // Exponential from 250 ms to 5 s, with jitter so that clients cut off together do not return together.
-          const delayMs = Math.round(Math.min(5_000, 250 * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5));
-          if (!isLostSubmitAnswer(error) || Date.now() + delayMs > until) throw error;
-          o.onRetry?.({ attempt, error, delayMs });
-          await new Promise((r) => setTimeout(r, delayMs));
-        }
-      }
-    },
+    submit: (body, o = {}) => withSubmitRetries(() => ok(raw.POST('/v1/swaps/submit-tx', { body })), o),
     status: async (txHash, srcChainKey) =>
       (await ok(raw.GET('/v1/swaps/submit-tx/status', { params: { query: { txHash, srcChainKey } } }))).data,
     async waitForSettlement(txHash, srcChainKey, o = {}) {

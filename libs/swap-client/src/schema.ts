@@ -886,6 +886,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/leverage-yield/quote/deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Quote a deposit: { quotedAmount } in shares (18 decimals); with includeTxData=true also txData, as /intents/deposit builds it */
+        post: operations["VaultIntentsController_quoteDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/allowance/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Whether the deposit may move the ERC-20 input now (read on chain) */
+        post: operations["VaultIntentsController_allowance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The unsigned approve transaction for the deposit's ERC-20 input, when one is needed */
+        post: operations["VaultIntentsController_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/intents/deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Build the unsigned deposit: { tx, intent, relayData }; the intent's output is the vault's shares, delivered to the sender's hub wallet (relayData.address) */
+        post: operations["VaultIntentsController_deposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/submit-tx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit a broadcast deposit or withdrawal; idempotent on (txHash, srcChainKey) with swaps: inserted, then duplicate */
+        post: operations["VaultSubmissionsController_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/submit-tx/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Status of a submission (the swaps record, with operation); poll about every 3 seconds until solved or failed */
+        get: operations["VaultSubmissionsController_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/intent/quote": {
         parameters: {
             query?: never;
@@ -1907,6 +2009,11 @@ export interface components {
             result?: components["schemas"]["SubmissionResultDto"];
             /** @description With failed: the intent was cancelled on the hub (its input refunded) */
             intentCancelled?: boolean;
+            /**
+             * @description A leveraged-yield submission (POST /v1/leverage-yield/submit-tx); absent for a swap
+             * @enum {string}
+             */
+            operation?: "leverage_deposit" | "leverage_withdraw";
             history: components["schemas"]["SubmissionTransitionDto"][];
             /**
              * @description keccak256(abi.encode(intent))
@@ -2027,6 +2134,86 @@ export interface components {
         VaultMaxWithdrawDto: {
             /** @description In the asset's units */
             maxWithdraw: string;
+        };
+        DepositQuoteRequestDto: {
+            /** @description Source token address (0x000…000 for the native token) */
+            tokenSrc: string;
+            /** @example 0xa4b1.arbitrum */
+            tokenSrcChainKey: string;
+            /**
+             * @description Source token smallest unit, the partner fee included
+             * @example 1000000
+             */
+            amount: string;
+            /**
+             * @example exact_input
+             * @enum {string}
+             */
+            quoteType: "exact_input";
+            /** @description Send the same value to /intents so the quote matches what the intent charges */
+            partnerFee?: components["schemas"]["PartnerFeeDto"];
+            /** @description Sender on the source network; required with includeTxData=true */
+            srcAddress?: string;
+            /** @description Slippage of txData.intent.minOutputAmount in basis points (default 50: 0.5%) */
+            slippageBps?: number;
+            /** @description The vault (its address on the hub) */
+            vault: string;
+        };
+        VaultQuoteResponseDto: {
+            /** @description Shares (18 decimals) for a deposit */
+            quotedAmount: string;
+            /** Format: uuid */
+            quoteId: string;
+            expiresAt: string;
+            /** @description Partner fee taken off amount before solvers were asked */
+            feeAmount: string;
+            /** @description With includeTxData=true: what /intents/deposit builds for this quote */
+            txData?: components["schemas"]["BuildResponseDto"];
+        };
+        DepositIntentRequestDto: {
+            /** @example 0xa4b1.arbitrum */
+            srcChainKey: string;
+            /** @description Token address on the source network (0x000…000 for the native token) */
+            inputToken: string;
+            /**
+             * @description Input token smallest unit; the user deposits all of it (fee included)
+             * @example 1000000
+             */
+            inputAmount: string;
+            /** @example 330000000000000 */
+            minOutputAmount: string;
+            /** @description Sender on the source network */
+            srcAddress: string;
+            partnerFee?: components["schemas"]["PartnerFeeDto"];
+            /** @description The vault (its address on the hub, its share token); the shares go to srcAddress's hub wallet */
+            vault: string;
+            /** @description UNIX seconds; "0" never expires; omitted: the hub's time + 300 s */
+            deadline?: string;
+            /** @description A solver to reserve the intent for; omitted: any solver */
+            solver?: string;
+        };
+        VaultSubmitTxRequestDto: {
+            /**
+             * @description Hash of the broadcast source-network transaction
+             * @example 0x3f1c…
+             */
+            txHash: string;
+            /** @example 0xa4b1.arbitrum */
+            srcChainKey: string;
+            /** @description Sender's address on the source network */
+            walletAddress: string;
+            /** @description Verbatim from the build response */
+            intent: components["schemas"]["IntentDto"];
+            /**
+             * @description The payload of the build response relayData
+             * @example 0x…
+             */
+            relayData: string;
+            /**
+             * @description Stored as leverage_deposit or leverage_withdraw
+             * @enum {string}
+             */
+            operation: "deposit" | "withdraw";
         };
         TokenDto: {
             /** @example USDC */
@@ -6133,6 +6320,470 @@ export interface operations {
                 };
             };
             /** @description Not a leveraged-yield vault of this deployment (VAULT_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultIntentsController_quoteDeposit: {
+        parameters: {
+            query?: {
+                /** @description Also build the unsigned transaction for the quote */
+                includeTxData?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositQuoteRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VaultQuoteResponseDto"];
+                };
+            };
+            /** @description A field that breaks a rule, named with the rule (an unknown vault: knownVault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing x-api-key, or Invalid API key (checked in the enforcement mode of the leverage-yield family (off: served without a key); needs a key with scope swaps:read) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description API key is missing the scope of the route, or This organisation is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description NO_ROUTE or NO_LIQUIDITY: no solver delivers the shares */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description NO_SOLVER_AVAILABLE: no solver connected, or none answered in time
+             *
+             *     API key verification is temporarily unavailable (retry; the request was not handled), or a dependency of the route is down
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultIntentsController_allowance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositIntentRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllowanceCheckResponseDto"];
+                };
+            };
+            /** @description A field that breaks a rule, named with the rule (an unknown vault: knownVault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing x-api-key, or Invalid API key (checked in the enforcement mode of the leverage-yield family (off: served without a key); needs a key with scope swaps:read) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description API key is missing the scope of the route, or This organisation is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description API key verification is temporarily unavailable (retry; the request was not handled), or a dependency of the route is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultIntentsController_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositIntentRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApproveResponseDto"];
+                };
+            };
+            /** @description A field that breaks a rule, named with the rule (an unknown vault: knownVault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing x-api-key, or Invalid API key (checked in the enforcement mode of the leverage-yield family (off: served without a key); needs a key with scope swaps:read) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description API key is missing the scope of the route, or This organisation is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description API key verification is temporarily unavailable (retry; the request was not handled), or a dependency of the route is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultIntentsController_deposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositIntentRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuildResponseDto"];
+                };
+            };
+            /** @description A field that breaks a rule, named with the rule (an unknown vault: knownVault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing x-api-key, or Invalid API key (checked in the enforcement mode of the leverage-yield family (off: served without a key); needs a key with scope swaps:write) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description API key is missing the scope of the route, or This organisation is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description CHAIN_UNAVAILABLE or NOT_CONFIGURED: a chain read the build needs failed
+             *
+             *     API key verification is temporarily unavailable (retry; the request was not handled), or a dependency of the route is down
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultSubmissionsController_submit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VaultSubmitTxRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmitTxResponseDto"];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing x-api-key, or Invalid API key (checked in the enforcement mode of the leverage-yield family (off: served without a key); needs a key with scope swaps:write) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description API key is missing the scope of the route, or This organisation is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The swaps submit limits (per client and per walletAddress) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description API key verification is temporarily unavailable (retry; the request was not handled), or a dependency of the route is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultSubmissionsController_status: {
+        parameters: {
+            query: {
+                /** @description Hash of the submitted source-network transaction */
+                txHash: string;
+                srcChainKey: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmissionStatusResponseDto"];
+                };
+            };
+            /** @description txHash is not a transaction hash of the source network's kind */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Vault swap transaction not found (never submitted) */
             404: {
                 headers: {
                     [name: string]: unknown;

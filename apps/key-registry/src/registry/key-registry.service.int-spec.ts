@@ -477,8 +477,20 @@ describe('KeyRegistryService (against PostgreSQL)', () => {
     it('lists every keyed route following its family until one has its own mode', async () => {
       await arrangeSwaps('monitor');
       const all = await registry.listRouteModes();
-      expect(all).toHaveLength(13);
-      expect(all.every((r) => r.family === 'swaps' && r.mode === 'monitor' && r.familyMode === 'monitor' && !r.override)).toBe(true);
+      const swaps = all.filter((r) => r.family === 'swaps');
+      expect(swaps).toHaveLength(13);
+      expect(swaps.every((r) => r.mode === 'monitor' && r.familyMode === 'monitor' && !r.override)).toBe(true);
+      // The leveraged-yield family's 14 POST routes follow its own mode, not the swaps family's.
+      const leverage = all.filter((r) => r.family === 'leverage-yield');
+      expect(leverage).toHaveLength(14);
+      const [leverageMode] = await h.sql(`SELECT mode FROM key_registry.enforcement_modes WHERE family = 'leverage-yield'`);
+      expect(
+        leverage.every(
+          (r) =>
+            r.route.startsWith('POST /v1/leverage-yield/') && r.mode === r.familyMode && r.familyMode === (leverageMode?.mode ?? 'off'),
+        ),
+      ).toBe(true);
+      expect(all).toHaveLength(27);
     });
 
     it('moves one route by the legal moves from its effective mode, audited, in the signed key set (v3) and not in v2', async () => {

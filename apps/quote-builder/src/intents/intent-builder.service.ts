@@ -42,7 +42,7 @@ import { ChainCatalog } from '../chain-catalog/chain-catalog';
 import { HubIntentStates, type HubIntentState } from '../executions/hub-intent-states';
 import { BuildAnnouncer } from './build-announcer';
 import { HubWallets } from './hub-wallets';
-import { INTENT_FIELDS, NATIVE, resolveSwap } from './swap-resolution';
+import { INTENT_FIELDS, NATIVE, resolveSwap, type ResolvedSwap } from './swap-resolution';
 
 /** Builds the transactions a user signs; see docs/architecture/chains.md#building-an-intent. */
 @Injectable()
@@ -56,8 +56,9 @@ export class IntentBuilderService {
   ) {}
 
   /** The build is announced (a build record) once answered. */
-  async build(request: IntentRequest): Promise<BuildResponse> {
-    const built = await this.assemble(request);
+  /** `resolved`: sides resolved by the caller (a vault deposit's output is the vault, not a listed token). */
+  async build(request: IntentRequest, resolved?: ResolvedSwap): Promise<BuildResponse> {
+    const built = await this.assemble(request, resolved);
     this.announcer?.announce(built, request, {
       src: this.catalog.chains.getChain(request.srcChainKey).key,
       dst: this.catalog.chains.getChain(request.dstChainKey).key,
@@ -65,9 +66,9 @@ export class IntentBuilderService {
     return built;
   }
 
-  private async assemble(request: IntentRequest): Promise<BuildResponse> {
+  private async assemble(request: IntentRequest, resolved?: ResolvedSwap): Promise<BuildResponse> {
     // Everything the body alone decides is checked before any chain is read.
-    const { src, dst, input, output, amount, srcAddress, dstAddress } = this.resolveIntent(request);
+    const { src, dst, input, output, amount, srcAddress, dstAddress } = this.resolveIntent(request, resolved);
     const fee = partnerFeeOn(amount, request.partnerFee);
     if (request.partnerFee && request.data !== '0x') {
       throw AppError.validation([
@@ -161,16 +162,16 @@ export class IntentBuilderService {
     return this.build({ ...request, deadline: '0' });
   }
 
-  async allowanceCheck(request: IntentRequest): Promise<AllowanceCheckResponse> {
-    const { src, input, amount } = this.resolveIntent(request);
+  async allowanceCheck(request: IntentRequest, resolved?: ResolvedSwap): Promise<AllowanceCheckResponse> {
+    const { src, input, amount } = this.resolveIntent(request, resolved);
     const spender = this.approvalSpender(src, input);
     if (!spender) return { valid: true, approvalRequired: false, amount: amount.toString() };
     const allowance = await this.chains.evm(src, (a) => a.allowance(input.address as Address, request.srcAddress as Address, spender));
     return { valid: allowance >= amount, approvalRequired: true, spender, allowance: allowance.toString(), amount: amount.toString() };
   }
 
-  async approve(request: IntentRequest): Promise<ApproveResponse> {
-    const { src, input, amount } = this.resolveIntent(request);
+  async approve(request: IntentRequest, resolved?: ResolvedSwap): Promise<ApproveResponse> {
+    const { src, input, amount } = this.resolveIntent(request, resolved);
     if (src.type !== 'EVM') {
       throw AppError.validation([
         {
@@ -278,8 +279,8 @@ export class IntentBuilderService {
     return partnerFeeQuote(amountText, given, this.catalog.configuredPartnerFee());
   }
 
-  private resolveIntent(request: IntentRequest) {
-    const swap = resolveSwap(this.catalog.chains, request, INTENT_FIELDS);
+  private resolveIntent(request: IntentRequest, resolved?: ResolvedSwap) {
+    const swap = resolved ?? resolveSwap(this.catalog.chains, request, INTENT_FIELDS);
     return { ...swap, amount: BigInt(request.inputAmount) };
   }
 

@@ -11,6 +11,6 @@ import { IntentsHandlers } from './intents.handlers';
   imports: [ChainCatalogModule, ExecutionsModule],
   controllers: [IntentsHandlers],
   providers: [IntentBuilderService, GasEstimatorService, BuildAnnouncer, HubWallets],
-  exports: [IntentBuilderService],
+  exports: [IntentBuilderService, HubWallets],
 })
 export class IntentsModule {}

@@ -89,6 +89,34 @@ export function resolveSwap(directory: ChainDirectory, sides: SwapSides, fields:
   return { src: src!, dst: dst!, input: input!, output: output!, srcAddress, dstAddress };
 }
 
+/** The paying side alone (a vault deposit's output is the vault, not a listed token); problems are added, not thrown. */
+export function resolveSource(
+  directory: ChainDirectory,
+  sides: Pick<SwapSides, 'srcChainKey' | 'inputToken' | 'srcAddress'>,
+  fields: Pick<SwapFieldNames, 'srcChainKey' | 'inputToken' | 'srcAddress'>,
+  problems: FieldViolation[],
+): { src?: ChainInfo; input?: TokenInfo; srcAddress: Hex } {
+  const src = directory.findChain(sides.srcChainKey);
+  if (!src) {
+    problems.push({
+      field: fields.srcChainKey,
+      rule: 'knownChain',
+      message: `${fields.srcChainKey}: unknown chain key ${sides.srcChainKey}`,
+    });
+    return { srcAddress: '0x' };
+  }
+  const input = token(directory, src, sides.inputToken, fields.inputToken, problems);
+  if (src.hub && input?.address === NATIVE) {
+    problems.push({
+      field: fields.inputToken,
+      rule: 'hubNative',
+      message: `${fields.inputToken}: the hub's native token cannot be deposited directly; use its wrapped form`,
+    });
+  }
+  const srcAddress = sides.srcAddress !== undefined ? addressBytes(src, sides.srcAddress, fields.srcAddress, problems) : '0x';
+  return { src, input, srcAddress };
+}
+
 function token(
   directory: ChainDirectory,
   chain: ChainInfo,

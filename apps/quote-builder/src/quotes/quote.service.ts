@@ -7,6 +7,7 @@ import {
   AppError,
   ErrorCode,
   type FieldViolation,
+  type BuildResponse,
   type QuoteMessage,
   type QuoteResponse,
   type SolverQuoteRequest,
@@ -103,6 +104,33 @@ export class QuoteService {
     }
     if (problems.length || !resolved) throw AppError.validation(problems);
     const { src, dst, input, output } = resolved;
+    const build = async (minOutputAmount: string) =>
+      this.builder.build({
+        srcChainKey: src.key,
+        dstChainKey: dst.key,
+        inputToken: input.address,
+        outputToken: output.address,
+        inputAmount: request.amount,
+        minOutputAmount,
+        deadline: (await this.builder.deadline(QUOTE_DEADLINE_OFFSET_SECONDS)).deadline,
+        allowPartialFill: false,
+        srcAddress: request.srcAddress!,
+        dstAddress: request.dstAddress!,
+        solver: ZERO_ADDRESS,
+        data: '0x',
+        ...(request.partnerFee ? { partnerFee: request.partnerFee } : {}),
+      });
+    return this.quoteFor(resolved, request, request.includeTxData ? build : undefined, started);
+  }
+
+  /** The RFQ for resolved sides, the quote recorded, and with `build` the intent for it (minOutputAmount: the quote less slippage). */
+  async quoteFor(
+    resolved: ResolvedSwap,
+    request: Pick<QuoteMessage, 'amount' | 'partnerFee' | 'slippageBps'>,
+    build?: (minOutputAmount: string) => Promise<BuildResponse>,
+    started = Date.now(),
+  ): Promise<QuoteResponse> {
+    const { src, dst, input, output } = resolved;
     const amount = BigInt(request.amount);
     const fee = partnerFeeOn(amount, request.partnerFee);
     const hubAmountIn = toHubAmount(amount - fee, input);
@@ -154,26 +182,10 @@ export class QuoteService {
       expiresAt: record.expiresAt,
       feeAmount: fee.toString(),
     };
-    if (!request.includeTxData) return response;
+    if (!build) return response;
 
-    const slippage = request.slippageBps ?? this.config.DEFAULT_SLIPPAGE_BPS;
-    const minOutput = lessSlippage(quotedAmount, slippage);
-    const { deadline } = await this.builder.deadline(QUOTE_DEADLINE_OFFSET_SECONDS);
-    response.txData = await this.builder.build({
-      srcChainKey: src.key,
-      dstChainKey: dst.key,
-      inputToken: input.address,
-      outputToken: output.address,
-      inputAmount: amount.toString(),
-      minOutputAmount: (minOutput > 0n ? minOutput : 1n).toString(),
-      deadline,
-      allowPartialFill: false,
-      srcAddress: request.srcAddress!,
-      dstAddress: request.dstAddress!,
-      solver: ZERO_ADDRESS,
-      data: '0x',
-      ...(request.partnerFee ? { partnerFee: request.partnerFee } : {}),
-    });
+    const minOutput = lessSlippage(quotedAmount, request.slippageBps ?? this.config.DEFAULT_SLIPPAGE_BPS);
+    response.txData = await build((minOutput > 0n ? minOutput : 1n).toString());
     return response;
   }
 

@@ -1,6 +1,6 @@
 import type { VaultRead, VaultReadRequest } from '@swap/contracts';
-import { IsEvmAddress, IsUint256String } from '@swap/contracts';
-import { IsIn, IsOptional } from 'class-validator';
+import { DepositQuoteRequestDto, IsEvmAddress, IsUint256String } from '@swap/contracts';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 
 const READS: VaultRead[] = [
   'asset',
@@ -30,4 +30,9 @@ export class VaultReadMessage implements VaultReadRequest {
   @IsOptional()
   @IsEvmAddress()
   owner?: string;
+}
+
+export class DepositQuoteMessage extends DepositQuoteRequestDto {
+  @IsBoolean()
+  includeTxData!: boolean;
 }

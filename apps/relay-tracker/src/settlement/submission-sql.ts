@@ -38,6 +38,7 @@ export interface SubmissionRow {
   adopted: boolean;
   claimsPending: boolean;
   traceParent?: string | null;
+  operation?: string;
   facts?: SettlementFacts;
 }
 
@@ -61,7 +62,7 @@ export type SubmissionPatch = Partial<
 
 export const SUBMISSION_COLUMNS = `id::text AS id, tx_hash, src_chain_key, wallet_address, intent, relay_data, intent_hash, status::text AS status,
   user_message, created_at, updated_at, history, processing_attempts, failed_at_step, verified, not_found_since, hub_tx_hash, fill_tx_hash,
-  delivery_tx_hash, intent_cancelled, submitted_by_org, version::text AS version, event_seq, wake_at, adopted, claims_pending, trace_parent`;
+  delivery_tx_hash, intent_cancelled, submitted_by_org, version::text AS version, event_seq, wake_at, adopted, claims_pending, trace_parent, operation`;
 
 const COLUMN_OF: Record<keyof SubmissionPatch, string> = {
   userMessage: 'user_message',
@@ -134,6 +135,7 @@ export function submissionOf(r: Record<string, unknown>): SubmissionRow {
   return {
     ...(facts ? { facts } : {}),
     ...(r.trace_parent ? { traceParent: r.trace_parent as string } : {}),
+    ...(r.operation ? { operation: r.operation as string } : {}),
     id: r.id as string,
     txHash: r.tx_hash as string,
     srcChainKey: r.src_chain_key as string,

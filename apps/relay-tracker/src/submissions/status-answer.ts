@@ -2,6 +2,7 @@ import { intentHash } from '@swap/chains';
 import {
   TERMINAL_STATUSES,
   withDurations,
+  type LeverageOperation,
   type StoredTransition,
   type SubmissionStatus,
   type SubmissionStatusData,
@@ -24,7 +25,7 @@ export interface SubmissionState {
   updatedAt: string;
 }
 
-type SubmissionIdentity = Pick<SubmissionRow, 'txHash' | 'srcChainKey' | 'intent' | 'intentHash' | 'createdAt'>;
+type SubmissionIdentity = Pick<SubmissionRow, 'txHash' | 'srcChainKey' | 'intent' | 'intentHash' | 'createdAt' | 'operation'>;
 
 export function statusAnswer(row: SubmissionRow): SubmissionStatusResponse {
   return { success: true, data: statusData(row, stateOf(row), row.history as StoredTransition[]) };
@@ -69,5 +70,6 @@ function statusData(identity: SubmissionIdentity, state: SubmissionState, histor
     createdAt: identity.createdAt.toISOString(),
     updatedAt: state.updatedAt,
     terminal: TERMINAL_STATUSES.includes(state.status),
+    ...(identity.operation && identity.operation !== 'swap' ? { operation: identity.operation as LeverageOperation } : {}),
   };
 }

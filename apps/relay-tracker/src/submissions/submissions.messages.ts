@@ -1,6 +1,6 @@
 import { SubmissionStatusQueryDto, SubmitTxRequestDto } from '@swap/contracts';
 import { Type } from 'class-transformer';
-import { SUBMISSION_STATUSES, type SubmissionStatus } from '@swap/contracts';
+import { SUBMISSION_STATUSES, type LeverageOperation, type SubmissionStatus } from '@swap/contracts';
 import { OrgIdMessage } from '../org-message';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
@@ -10,6 +10,10 @@ export class SubmitTxMessage extends SubmitTxRequestDto {
   @MaxLength(64)
   @IsString()
   orgId?: string;
+
+  @IsOptional()
+  @IsIn(['leverage_deposit', 'leverage_withdraw'])
+  operation?: LeverageOperation;
 }
 
 /** `after`: the stream's Last-Event-ID. */

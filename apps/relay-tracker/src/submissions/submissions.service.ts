@@ -43,8 +43,8 @@ export class SubmissionsService {
     const history: StoredTransition[] = [{ status: 'pending', at: new Date().toISOString(), detail: 'submitted' }];
     const [inserted] = await submissionsOf(
       this.pool,
-      `INSERT INTO relay_tracker.submissions (id, tx_hash, src_chain_key, wallet_address, intent, relay_data, intent_hash, history, submitted_by_org, wake_at, trace_parent)
-       VALUES ($1::uuid, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb, $9, $10, $11)
+      `INSERT INTO relay_tracker.submissions (id, tx_hash, src_chain_key, wallet_address, intent, relay_data, intent_hash, history, submitted_by_org, wake_at, trace_parent, operation)
+       VALUES ($1::uuid, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb, $9, $10, $11, $12)
        ON CONFLICT (tx_hash, src_chain_key) DO NOTHING
        RETURNING ${SUBMISSION_COLUMNS}`,
       [
@@ -60,6 +60,7 @@ export class SubmissionsService {
         // The guard should the hand-over below be lost.
         new Date(Date.now() + this.config.FALLBACK_CHECK_MS),
         activeTraceparent() ?? null,
+        request.operation ?? 'swap',
       ],
     );
     const row = inserted ?? (await this.find(txHash, request.srcChainKey))!;
@@ -100,10 +101,11 @@ export class SubmissionsService {
       intent_hash: string | null;
       created_at: Date;
       history: unknown;
+      operation: string;
       seq: number | null;
       state: SubmissionState | null;
     }>(
-      `SELECT s.status::text AS status, s.tx_hash, s.src_chain_key, s.intent, s.intent_hash, s.created_at, s.history, e.seq, e.state
+      `SELECT s.status::text AS status, s.tx_hash, s.src_chain_key, s.intent, s.intent_hash, s.created_at, s.history, s.operation, e.seq, e.state
        FROM relay_tracker.submissions s
        LEFT JOIN relay_tracker.submission_events e ON e.submission_id = s.id AND e.seq > $3
        WHERE s.tx_hash = $1 AND s.src_chain_key = $2
@@ -122,6 +124,7 @@ export class SubmissionsService {
             intentHash: r.intent_hash,
             createdAt: r.created_at,
             history: r.history,
+            operation: r.operation,
           },
           r.seq!,
           r.state!,

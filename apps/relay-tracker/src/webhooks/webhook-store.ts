@@ -40,6 +40,7 @@ export interface DeliveryRow {
     intentHash: string | null;
     createdAt: Date;
     history: unknown;
+    operation?: string;
     state: SubmissionState;
   };
 }
@@ -120,7 +121,7 @@ export class WebhookStore {
                  AND p.seq < d.seq AND p.delivered_at IS NULL AND p.gave_up_at IS NULL) AS waits_for_earlier,
          row_to_json(w) AS endpoint,
          CASE WHEN s.id IS NOT NULL THEN json_build_object('txHash', s.tx_hash, 'srcChainKey', s.src_chain_key, 'intent', s.intent,
-           'intentHash', s.intent_hash, 'createdAt', s.created_at, 'history', s.history, 'state', e.state) END AS event
+           'intentHash', s.intent_hash, 'createdAt', s.created_at, 'history', s.history, 'operation', s.operation, 'state', e.state) END AS event
        FROM relay_tracker.webhook_deliveries d
        JOIN relay_tracker.webhook_endpoints w ON w.id = d.endpoint_id
        LEFT JOIN relay_tracker.submissions s ON s.id = d.submission_id

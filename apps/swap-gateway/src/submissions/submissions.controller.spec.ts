@@ -14,7 +14,8 @@ import { RequestContext, ServiceMetrics } from '@swap/observability';
 import pino from 'pino';
 import { FakeReply, FakeServices, fakeRequest, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
 import type { SwapGatewayConfig } from '../swap-gateway.config';
-import { SUBMIT_ATTEMPTS, SubmissionsController } from './submissions.controller';
+import { SubmissionsController } from './submissions.controller';
+import { SUBMIT_ATTEMPTS, SubmitTx } from './submit-tx';
 import { SubmitLimits } from './submit-limits';
 import { testCatalogSigning } from '@swap/testing';
 
@@ -116,7 +117,7 @@ function setup(limitPerWallet = 1, limitPerClient = 1_000) {
   );
   const readModels = new MemoryReadModelStore();
   const catalog = testCatalogSigning.mirror(services.messaging);
-  const controller = new SubmissionsController(services.messaging, catalog, limits, readModels, config);
+  const controller = new SubmissionsController(new SubmitTx(services.messaging, catalog, limits, readModels, config));
   // Bodies pass the service's validation pipe first, as on the route (the chain-bound rules included).
   const pipe = createValidationPipe({ chainRules: catalog });
   const submit = async (b: SubmitTxRequestDto, reply = new FakeReply()) =>

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiNotFoundResponse,
@@ -9,46 +9,22 @@ import {
 } from '@nestjs/swagger';
 import {
   ApiTag,
-  AppError,
-  ErrorCode,
-  canonicalAddress,
-  canonicalTxHash,
   ErrorBodyDto,
-  Subjects,
-  submissionStatusKey,
   SubmissionStatusQueryDto,
   SubmissionStatusResponseDto,
   SubmitTxRequestDto,
   type SubmitTxResponse,
   SubmitTxResponseDto,
   SWAPS_POST_ROUTES,
-  txHashProblemOn,
 } from '@swap/contracts';
-import type { ReadModelStore } from '@swap/cache';
 import { KeyedRoute } from '@swap/key-auth';
-import { ChainCatalogMirror } from '@swap/chain-catalog';
-import { MessagingClient } from '@swap/messaging';
-import { RequestContext } from '@swap/observability';
-import { READ_MODELS } from '@swap/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-
-import { SwapGatewayConfig } from '../swap-gateway.config';
-import { SubmitLimits } from './submit-limits';
-
-/** A submit whose answer was lost (the bus timed out, or no replica answered) is handed over again, this many times in all: it is idempotent. */
-export const SUBMIT_ATTEMPTS = 3;
-const NO_RESPONDER_PAUSE_MS = 250;
+import { SubmitTx } from './submit-tx';
 
 /** Step 4 and 5 of a swap: submit the broadcast transaction, then poll its status. */
 @Controller('v1/swaps/submit-tx')
 export class SubmissionsController {
-  constructor(
-    private readonly messaging: MessagingClient,
-    private readonly catalog: ChainCatalogMirror,
-    private readonly limits: SubmitLimits,
-    @Inject(READ_MODELS) private readonly readModels: ReadModelStore,
-    private readonly config: SwapGatewayConfig,
-  ) {}
+  constructor(private readonly submitTx: SubmitTx) {}
 
   @Post()
   @ApiTags(ApiTag.submit)
@@ -60,58 +36,12 @@ export class SubmissionsController {
     type: ErrorBodyDto,
     description: 'A limit per client (API key or IP) or per walletAddress was reached; wait Retry-After seconds',
   })
-  async submit(
+  submit(
     @Body() body: SubmitTxRequestDto,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SubmitTxResponse> {
-    // Validation (the source network's rules included) ran first: a refused request is not counted.
-    const chain = await this.catalog.chain(body.srcChainKey);
-    await this.limits.admitClient(request, reply);
-    const wallet = canonicalAddress(chain.type, body.walletAddress);
-    const giveBack = await this.limits.reserveWallet(wallet, reply, () =>
-      this.isTracked(canonicalTxHash(chain.type, body.txHash), chain.key),
-    );
-    const orgId = RequestContext.current()?.orgId;
-    try {
-      const { response, answerLost } = await this.handOver({ ...body, srcChainKey: chain.key, ...(orgId ? { orgId } : {}) });
-      // A duplicate after a lost answer is most likely this very submit, stored by the replica that died: counted once.
-      if (response.data.status !== 'inserted' && !answerLost) await giveBack();
-      return response;
-    } catch (error) {
-      await giveBack();
-      throw error;
-    }
-  }
-
-  /** Sends the submit to relay-tracker, again where its answer was lost; each attempt bounded so all fit the gateway's upstream timeout. */
-  private async handOver(message: SubmitTxRequestDto & { orgId?: string }): Promise<{ response: SubmitTxResponse; answerLost: boolean }> {
-    const timeoutMs = Math.max(200, Math.floor(this.config.RPC_TIMEOUT_MS / 2));
-    // Only a timed-out attempt may have been stored (no responder, or a refusal, stored nothing).
-    let answerLost = false;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return { response: await this.messaging.request(Subjects.submissionSubmit, message, { timeoutMs }), answerLost };
-      } catch (error) {
-        const code = error instanceof AppError ? error.code : undefined;
-        if ((code !== ErrorCode.DependencyTimeout && code !== ErrorCode.DependencyUnavailable) || attempt >= SUBMIT_ATTEMPTS) throw error;
-        if (code === ErrorCode.DependencyTimeout) answerLost = true;
-        // No replica took it (one restarting): a moment for another to subscribe.
-        else await new Promise((resolve) => setTimeout(resolve, NO_RESPONDER_PAUSE_MS));
-      }
-    }
-  }
-
-  private async isTracked(txHash: string, srcChainKey: string): Promise<boolean> {
-    const kept = await this.readModels.get(submissionStatusKey(srcChainKey, txHash)).catch(() => undefined);
-    if (kept) return true;
-    try {
-      await this.messaging.request(Subjects.submissionStatus, { txHash, srcChainKey });
-      return true;
-    } catch (error) {
-      if (error instanceof AppError && error.getStatus() === 404) return false;
-      throw error;
-    }
+    return this.submitTx.submit(body, request, reply);
   }
 
   @Get('status')
@@ -124,13 +54,6 @@ export class SubmissionsController {
   })
   @ApiNotFoundResponse({ type: ErrorBodyDto })
   async status(@Query() query: SubmissionStatusQueryDto, @Res() reply: FastifyReply): Promise<void> {
-    const chain = await this.catalog.chain(query.srcChainKey);
-    const problem = txHashProblemOn(chain.type, 'txHash', query.txHash);
-    if (problem) throw AppError.validation([problem]);
-    // A read-model miss (never submitted, expired, Redis down) is asked of relay-tracker; misses are never kept.
-    const txHash = canonicalTxHash(chain.type, query.txHash);
-    const kept = await this.readModels.get(submissionStatusKey(chain.key, txHash)).catch(() => undefined);
-    const json = kept ?? (await this.messaging.requestJson(Subjects.submissionStatus, { txHash: query.txHash, srcChainKey: chain.key }));
-    void reply.header('content-type', 'application/json; charset=utf-8').send(json);
+    void reply.header('content-type', 'application/json; charset=utf-8').send(await this.submitTx.statusJson(query));
   }
 }

@@ -89,8 +89,13 @@ export interface SubmissionStatusResponse {
     updatedAt: string;
     /** solved or failed: the status will not change again. */
     terminal: boolean;
+    /** A leveraged-yield submission's kind; absent for a swap. */
+    operation?: LeverageOperation;
   };
 }
+
+/** How a leveraged-yield submit-tx is stored (its body says `deposit` or `withdraw`). */
+export type LeverageOperation = 'leverage_deposit' | 'leverage_withdraw';
 
 export type SubmissionStatusData = SubmissionStatusResponse['data'];
 
@@ -113,7 +118,7 @@ export interface SubmissionStreamEvent {
   data: SubmissionStatusData;
 }
 
-export type SubmitTxMessage = SubmitTxRequest & { orgId?: string };
+export type SubmitTxMessage = SubmitTxRequest & { orgId?: string; operation?: LeverageOperation };
 
 export interface RelayDataView {
   address: string;

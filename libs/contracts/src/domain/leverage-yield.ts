@@ -1,3 +1,5 @@
+import type { PartnerFee } from './build';
+
 /** A leveraged-yield vault as the public registry lists it; its address is its ERC-4626 share token on the hub. */
 export interface LeverageVault {
   name: string;
@@ -64,4 +66,35 @@ export interface VaultReadRequest {
   vault: string;
   amount?: string;
   owner?: string;
+}
+
+/** `POST /v1/leverage-yield/quote/deposit`: a spoke token into a vault's shares. */
+export interface DepositQuoteRequest {
+  vault: string;
+  tokenSrc: string;
+  tokenSrcChainKey: string;
+  /** Input token smallest unit, the partner fee included. */
+  amount: string;
+  quoteType: 'exact_input';
+  partnerFee?: PartnerFee;
+  /** Required with `includeTxData`. */
+  srcAddress?: string;
+  slippageBps?: number;
+}
+
+export type DepositQuoteMessage = DepositQuoteRequest & { includeTxData: boolean };
+
+/** The body of `/intents/deposit`, `/allowance/check` and `/approve`: the shares land in the sender's hub wallet. */
+export interface DepositIntentRequest {
+  vault: string;
+  srcChainKey: string;
+  srcAddress: string;
+  inputToken: string;
+  inputAmount: string;
+  /** Shares (18 decimals), slippage applied. */
+  minOutputAmount: string;
+  /** UNIX seconds; "0" never expires; omitted: the hub's time + 300 s. */
+  deadline?: string;
+  solver?: string;
+  partnerFee?: PartnerFee;
 }

@@ -1,7 +1,21 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined } from 'class-validator';
-import type { LeverageVault, LsdApr, LsdSource, VaultApr, VaultEffectiveApr, VaultPosition } from '../domain/leverage-yield';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
+import { IsDefined, IsIn, IsOptional } from 'class-validator';
+import type {
+  DepositIntentRequest,
+  DepositQuoteRequest,
+  LeverageVault,
+  LsdApr,
+  LsdSource,
+  VaultApr,
+  VaultEffectiveApr,
+  VaultPosition,
+} from '../domain/leverage-yield';
+import { BuildResponseDto, IntentRequestDto } from './build.dto';
+import { SubmitTxRequestDto } from './intent.dto';
+import { QuoteRequestDto } from './quote.dto';
 import { IsEvmAddress, IsUint256String } from './validators';
+
+const VAULT_MESSAGE = { message: 'vault must be an Ethereum address' };
 
 export class VaultQueryDto {
   @ApiProperty({ description: "The vault's address on the hub (its share token)", example: '0xD09de2f5070699A909c0FD32fb5A909d3886701D' })
@@ -143,4 +157,66 @@ export class VaultBalanceDto {
 export class VaultMaxWithdrawDto {
   @ApiProperty({ description: "In the asset's units" })
   maxWithdraw!: string;
+}
+
+export class DepositQuoteRequestDto
+  extends PickType(QuoteRequestDto, [
+    'tokenSrc',
+    'tokenSrcChainKey',
+    'amount',
+    'quoteType',
+    'partnerFee',
+    'srcAddress',
+    'slippageBps',
+  ] as const)
+  implements DepositQuoteRequest
+{
+  @ApiProperty({ description: 'The vault (its address on the hub)' })
+  @IsEvmAddress(VAULT_MESSAGE)
+  @IsDefined({ message: 'vault is required' })
+  vault!: string;
+}
+
+export class VaultQuoteResponseDto {
+  @ApiProperty({ description: 'Shares (18 decimals) for a deposit' })
+  quotedAmount!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  quoteId!: string;
+
+  @ApiProperty()
+  expiresAt!: string;
+
+  @ApiProperty({ description: 'Partner fee taken off amount before solvers were asked' })
+  feeAmount!: string;
+
+  @ApiPropertyOptional({ type: BuildResponseDto, description: 'With includeTxData=true: what /intents/deposit builds for this quote' })
+  txData?: BuildResponseDto;
+}
+
+export class DepositIntentRequestDto
+  extends PickType(IntentRequestDto, ['srcChainKey', 'srcAddress', 'inputToken', 'inputAmount', 'minOutputAmount', 'partnerFee'] as const)
+  implements DepositIntentRequest
+{
+  @ApiProperty({ description: "The vault (its address on the hub, its share token); the shares go to srcAddress's hub wallet" })
+  @IsEvmAddress(VAULT_MESSAGE)
+  @IsDefined({ message: 'vault is required' })
+  vault!: string;
+
+  @ApiPropertyOptional({ description: 'UNIX seconds; "0" never expires; omitted: the hub\'s time + 300 s' })
+  @IsOptional()
+  @IsUint256String()
+  deadline?: string;
+
+  @ApiPropertyOptional({ description: 'A solver to reserve the intent for; omitted: any solver' })
+  @IsOptional()
+  @IsEvmAddress()
+  solver?: string;
+}
+
+/** `POST /v1/leverage-yield/submit-tx`: the swaps body and what the broadcast transaction does. */
+export class VaultSubmitTxRequestDto extends SubmitTxRequestDto {
+  @ApiProperty({ enum: ['deposit', 'withdraw'], description: 'Stored as leverage_deposit or leverage_withdraw' })
+  @IsIn(['deposit', 'withdraw'], { message: 'operation must be deposit or withdraw' })
+  operation!: 'deposit' | 'withdraw';
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type {
+  LeverageOperation,
   SubmissionResult,
   SubmissionStatus,
   SubmissionStatusResponse,
@@ -88,6 +89,12 @@ export class SubmissionStatusDataDto {
 
   @ApiPropertyOptional({ description: 'With failed: the intent was cancelled on the hub (its input refunded)' })
   intentCancelled?: boolean;
+
+  @ApiPropertyOptional({
+    enum: ['leverage_deposit', 'leverage_withdraw'],
+    description: 'A leveraged-yield submission (POST /v1/leverage-yield/submit-tx); absent for a swap',
+  })
+  operation?: LeverageOperation;
 
   @ApiProperty({ type: [SubmissionTransitionDto] })
   history!: SubmissionTransitionDto[];
