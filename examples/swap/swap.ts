@@ -59,22 +59,24 @@ export interface SwapOptions {
 }
 
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): SwapOptions {
-  const from = env.FROM ?? '0xa4b1.arbitrum';
-  const to = env.TO ?? '0x2105.base';
+  return { ...commonOptionsFromEnv(env, '10'), pollMs: Number(env.POLL_MS ?? 3000) };
+}
+
+/** The settings example:swap and example:vault share; `amount` in token units when AMOUNT is not set. */
+export function commonOptionsFromEnv(env: NodeJS.ProcessEnv, amount: string): Omit<SwapOptions, 'pollMs'> {
   return {
     apiUrl: (env.API_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, ''),
     privateKey: (env.PRIVATE_KEY ?? DEMO_KEY) as Hex,
     apiKey: env.API_KEY || undefined,
-    from,
-    to,
+    from: env.FROM ?? '0xa4b1.arbitrum',
+    to: env.TO ?? '0x2105.base',
     tokenIn: env.TOKEN_IN ?? 'USDC',
     tokenOut: env.TOKEN_OUT ?? 'USDC',
-    amount: env.AMOUNT ?? '10',
+    amount: env.AMOUNT ?? amount,
     rpcUrls: env.RPC_URLS
       ? parseRpcUrls(env.RPC_URLS)
       : rpcUrlsFromProfile(env.CHAIN_PROFILE ?? `${env.DATA_DIR ?? '.data'}/devnet/profile.json`),
     slippageBps: Number(env.SLIPPAGE_BPS ?? 100),
-    pollMs: Number(env.POLL_MS ?? 3000),
     timeoutMs: Number(env.TIMEOUT_MS ?? 600_000),
   };
 }
@@ -209,7 +211,7 @@ export async function runSwap(options: SwapOptions, log: (line: string) => void 
   return status;
 }
 
-async function connect(key: string, rpcUrls: Record<string, string>): Promise<{ chain: Chain; client: PublicClient; url: string }> {
+export async function connect(key: string, rpcUrls: Record<string, string>): Promise<{ chain: Chain; client: PublicClient; url: string }> {
   const url = rpcUrls[key];
   if (!url) throw new Error(`No RPC URL for ${key}: add it to RPC_URLS (key=url,…)`);
   const probe = createPublicClient({ transport: http(url) });
@@ -223,14 +225,14 @@ async function connect(key: string, rpcUrls: Record<string, string>): Promise<{ 
   return { chain, client: createPublicClient({ chain, transport: http(url), pollingInterval: 250 }), url };
 }
 
-async function findToken(api: SwapClient, chainKey: string, symbol: string): Promise<Token> {
+export async function findToken(api: SwapClient, chainKey: string, symbol: string): Promise<Token> {
   const tokens = await api.tokensOf(chainKey);
   const token = tokens.find((t) => t.symbol.toLowerCase() === symbol.toLowerCase());
   if (!token) throw new Error(`${chainKey} has no ${symbol} (it has ${tokens.map((t) => t.symbol).join(', ')})`);
   return token;
 }
 
-function balanceOf(client: PublicClient, token: Token, owner: Address): Promise<bigint> {
+export function balanceOf(client: PublicClient, token: Token, owner: Address): Promise<bigint> {
   if (token.address === NATIVE) return client.getBalance({ address: owner });
   return client.readContract({ address: token.address as Address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
 }

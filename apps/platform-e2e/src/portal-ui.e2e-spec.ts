@@ -103,8 +103,9 @@ describe('partner portal UI in chromium, on the embedded default', () => {
     expect(await routes.getByRole('row').count()).toBe(3);
     await routes.getByRole('row', { name: new RegExp(`^${HASH} ${validHashes} 0%`) }).waitFor();
     const readiness = panel.getByRole('table', { name: 'Enforcement readiness per route' });
-    // Every keyed route with its mode now (swaps enforced here), readiness where the organisation's keys were used.
-    expect(await readiness.getByRole('row').count()).toBe(14);
+    // Every keyed route with its mode now (swaps enforced here, leveraged yield off), readiness where the organisation's keys were used.
+    expect(await readiness.getByRole('row').count()).toBe(1 + 13 + 14);
+    await readiness.getByRole('row', { name: /POST \/v1\/leverage-yield\/intents\/deposit off 0 – No requests/ }).waitFor();
     await readiness.getByRole('row', { name: /POST \/v1\/swaps\/intents\/hash enforce .* Ready to enforce/ }).waitFor();
     await readiness.getByRole('row', { name: /POST \/v1\/swaps\/quote enforce 0 – No requests/ }).waitFor();
     await readiness.getByRole('row', { name: /POST \/v1\/swaps\/submit-tx .* Too early/ }).waitFor();

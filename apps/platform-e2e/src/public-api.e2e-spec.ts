@@ -118,6 +118,7 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
   });
 
   const swap = { src: '0xa4b1.arbitrum', dst: '0x92.sonic' };
+  let deposited: { hubWallet: Address; shares: bigint } | undefined;
   let built: any;
   let sourceTx: Hex;
 
@@ -514,6 +515,75 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     const shares = BigInt(await ly.shareBalance(vault.vault, hubWallet)) - before;
     expect(shares).toBeGreaterThanOrEqual(BigInt(body.minOutputAmount));
     expect(await ly.maxWithdraw(vault.vault, hubWallet)).toBe(await ly.previewRedeem(vault.vault, String(before + shares)));
+    deposited = { hubWallet, shares };
+  });
+
+  it('withdraws those shares to USDC on Base through the solvers: quote, a message to the hub wallet, submit, solved, the USDC on Base', async () => {
+    const { hubWallet, shares } = deposited!;
+    const vault = directory.leverageVaults[0];
+    const base = '0x2105.base';
+    const baseUsdc = token(base, 'USDC');
+    const ly = typed().leverageYield;
+    const quoteBody = {
+      vault: vault.vault,
+      srcChainKey: swap.src,
+      tokenDst: baseUsdc,
+      tokenDstChainKey: base,
+      amount: shares.toString(),
+      quoteType: 'exact_input' as const,
+    };
+    const quote = await ly.quoteWithdraw(quoteBody);
+    expect(BigInt(quote.quotedAmount)).toBeGreaterThan(0n);
+    const withTx: any = await ly.quoteWithdraw(
+      { ...quoteBody, srcAddress: user.address, dstAddress: user.address },
+      { includeTxData: true },
+    );
+    expect(withTx.txData.intent).toMatchObject({ inputToken: vault.vault, creator: hubWallet, srcChain: '23', dstChain: '30' });
+
+    const body = {
+      vault: vault.vault,
+      srcChainKey: swap.src,
+      srcAddress: user.address,
+      dstChainKey: base,
+      outputToken: baseUsdc,
+      inputAmount: shares.toString(),
+      minOutputAmount: ((BigInt(quote.quotedAmount) * 98n) / 100n).toString(),
+    };
+    // More shares than the hub wallet holds: refused before anything is signed.
+    const tooMany = await api('POST', '/v1/leverage-yield/intents/withdraw', { ...body, inputAmount: (shares * 1000n).toString() });
+    expect(tooMany).toMatchObject({
+      status: 400,
+      body: { details: [expect.objectContaining({ field: 'inputAmount', rule: 'sharesHeld' })] },
+    });
+    const fromHub = await api('POST', '/v1/leverage-yield/intents/withdraw', { ...body, srcChainKey: swap.dst });
+    expect(fromHub).toMatchObject({ status: 400, body: { details: [expect.objectContaining({ field: 'srcChainKey', rule: 'spoke' })] } });
+
+    const withdrawal: any = await ly.withdraw(body);
+    expect(withdrawal.relayData.address).toBe(hubWallet);
+    expect(withdrawal.intent).toMatchObject({
+      creator: hubWallet,
+      inputToken: vault.vault,
+      inputAmount: shares.toString(),
+      dstAddress: user.address.toLowerCase(),
+    });
+    // The user signs a message on the spoke they deposited from, to their hub wallet: no allowance, no deposit.
+    expect(withdrawal.tx).toMatchObject({ to: directory.findChain(swap.src)!.connection, value: '0', chainId: 42161 });
+    const baseClient = createPublicClient({ transport: http(directory.findChain(base)!.rpcUrls![0]) });
+    const balance = () => baseClient.readContract({ address: baseUsdc, abi: erc20Abi, functionName: 'balanceOf', args: [user.address] });
+    const before = await balance();
+    const txHash = await send(swap.src, withdrawal.tx);
+    const submit = {
+      txHash,
+      srcChainKey: swap.src,
+      walletAddress: user.address,
+      intent: withdrawal.intent,
+      relayData: withdrawal.relayData.payload,
+    };
+    expect((await ly.submit({ ...submit, operation: 'withdraw' })).data.status).toBe('inserted');
+    const done = await typed().waitForSettlement(txHash, swap.src, { intervalMs: 300, timeoutMs: 60_000 });
+    expect(done).toMatchObject({ status: 'solved', operation: 'leverage_withdraw' });
+    expect(await ly.shareBalance(vault.vault, hubWallet)).toBe('0');
+    expect((await balance()) - before).toBeGreaterThanOrEqual(BigInt(body.minOutputAmount));
   });
 
   it('serves sponsorship requests to a sponsoring key', async () => {

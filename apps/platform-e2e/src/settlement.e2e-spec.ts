@@ -395,6 +395,30 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     expect(out.indexOf('pending')).toBeLessThan(out.indexOf('relaying'));
   });
 
+  it('npm run example:vault: deposits 100 USDC from Arbitrum into lsodaWETH, prints the shares and the position, withdraws them to Base', async () => {
+    // Its own demo wallet (account 4): the others here sign with accounts 1, 2 and 3.
+    const example = spawnNode('dist/examples/swap/vault.js', {
+      API_URL: gateway,
+      CHAIN_PROFILE: platform.devnet!.profilePath,
+      PRIVATE_KEY: DEV_KEYS[4],
+      POLL_MS: '300',
+    });
+    const code = await example.finished;
+    expect({ code, stderr: example.stderr }).toEqual({ code: 0, stderr: [] });
+    const out = example.stdout.join('\n');
+    for (const step of [
+      '1. quote     100 USDC on 0xa4b1.arbitrum →',
+      '2. deposit',
+      '3. shares',
+      '   position  collateral',
+      '4. quote',
+      '5. withdraw',
+    ])
+      expect(out).toContain(step);
+    expect(out).toMatch(/solved: [\d.]+ USDC on 0x2105\.base \(\+9\d\.\d+\), 0 shares left in the hub wallet/);
+    expect(out.match(/ solved /g)).toHaveLength(2);
+  });
+
   it('examples/curl/swap.sh: curl, jq and cast alone list the tokens, quote, approve, sign and send, submit and poll to solved', async () => {
     // Its own demo wallet (account 2): the others here sign with accounts 1 and 3, so no nonce is shared.
     const wallet = privateKeyToAccount(DEV_KEYS[2]);

@@ -80,7 +80,9 @@ describe('swap-gateway routes and their keys', () => {
       { method: 'POST', path: '/v1/leverage-yield/allowance/check', key: read },
       { method: 'POST', path: '/v1/leverage-yield/approve', key: read },
       { method: 'POST', path: '/v1/leverage-yield/intents/deposit', key: write },
+      { method: 'POST', path: '/v1/leverage-yield/intents/withdraw', key: write },
       { method: 'POST', path: '/v1/leverage-yield/quote/deposit', key: read },
+      { method: 'POST', path: '/v1/leverage-yield/quote/withdraw', key: read },
       { method: 'POST', path: '/v1/leverage-yield/submit-tx', key: write },
     ]);
   });

@@ -30,7 +30,15 @@ import type {
 import type { GasEstimateRequest, GasEstimateResponse, IntentStatusResponse, QuoteMessage, QuoteResponse } from './domain/quote';
 import type { ExecuteFrame, SolverExecuteRequest, SolverExecuteResponse } from './domain/solver-api';
 import type { IntentBuiltEvent } from './domain/chain-events';
-import type { DepositIntentRequest, DepositQuoteMessage, VaultRead, VaultReadRequest, VaultReads } from './domain/leverage-yield';
+import type {
+  DepositIntentRequest,
+  DepositQuoteMessage,
+  VaultRead,
+  VaultReadRequest,
+  VaultReads,
+  WithdrawIntentRequest,
+  WithdrawQuoteMessage,
+} from './domain/leverage-yield';
 import type {
   CreatedWebhookEndpoint,
   WebhookAttemptView,
@@ -66,6 +74,8 @@ export const Subjects = {
   vaultDeposit: 'quote-builder.vaults.deposit.v1',
   vaultAllowanceCheck: 'quote-builder.vaults.allowance-check.v1',
   vaultApprove: 'quote-builder.vaults.approve.v1',
+  vaultWithdrawQuote: 'quote-builder.vaults.withdraw-quote.v1',
+  vaultWithdraw: 'quote-builder.vaults.withdraw.v1',
 
   submissionSubmit: 'relay-tracker.submissions.submit.v1',
   submissionStatus: 'relay-tracker.submissions.status.v1',
@@ -133,6 +143,8 @@ export interface RpcContract {
   [Subjects.vaultDeposit]: { request: DepositIntentRequest; reply: BuildResponse };
   [Subjects.vaultAllowanceCheck]: { request: DepositIntentRequest; reply: AllowanceCheckResponse };
   [Subjects.vaultApprove]: { request: DepositIntentRequest; reply: ApproveResponse };
+  [Subjects.vaultWithdrawQuote]: { request: WithdrawQuoteMessage; reply: QuoteResponse };
+  [Subjects.vaultWithdraw]: { request: WithdrawIntentRequest; reply: BuildResponse };
 
   [Subjects.submissionSubmit]: { request: SubmitTxMessage; reply: SubmitTxResponse };
   [Subjects.submissionStatus]: { request: { txHash: string; srcChainKey: ChainKey }; reply: SubmissionStatusResponse };

@@ -90,6 +90,8 @@ const REQUESTS: { caller: User; responder: User; subjects: string[] }[] = [
       Subjects.vaultDeposit,
       Subjects.vaultAllowanceCheck,
       Subjects.vaultApprove,
+      Subjects.vaultWithdrawQuote,
+      Subjects.vaultWithdraw,
       Subjects.catalogSnapshot,
       // Its v2 name, answered beside it for one release.
       Subjects.catalogSnapshotV2,

@@ -76,6 +76,10 @@ export interface LeverageYieldClient {
   approve(body: Schemas['DepositIntentRequestDto']): Promise<Schemas['ApproveResponseDto']>;
   /** The unsigned deposit; the shares go to the sender's hub wallet (`relayData.address`). */
   deposit(body: Schemas['DepositIntentRequestDto']): Promise<BuildResponse>;
+  /** An amount of the output token for shares; with includeTxData also the withdrawal. */
+  quoteWithdraw(body: Schemas['WithdrawQuoteRequestDto'], options?: { includeTxData?: boolean }): Promise<Schemas['VaultQuoteResponseDto']>;
+  /** The unsigned withdrawal: a message from srcChainKey to the sender's hub wallet, which spends its shares. */
+  withdraw(body: Schemas['WithdrawIntentRequestDto']): Promise<BuildResponse>;
   /** As the swaps' submit: retried where the answer was lost; `inserted` and `duplicate` both mean tracked. */
   submit(body: Schemas['VaultSubmitTxRequestDto'], options?: SubmitOptions): Promise<SubmitTxResponse>;
   /** The swaps' status record, with `operation`. */
@@ -252,6 +256,14 @@ export function createSwapClient(options: SwapClientOptions): SwapClient {
     allowance: (body) => ok(raw.POST('/v1/leverage-yield/allowance/check', { body })),
     approve: (body) => ok(raw.POST('/v1/leverage-yield/approve', { body })),
     deposit: (body) => ok(raw.POST('/v1/leverage-yield/intents/deposit', { body })),
+    quoteWithdraw: (body, o) =>
+      ok(
+        raw.POST('/v1/leverage-yield/quote/withdraw', {
+          body,
+          params: { query: o?.includeTxData ? { includeTxData: 'true' } : undefined },
+        }),
+      ),
+    withdraw: (body) => ok(raw.POST('/v1/leverage-yield/intents/withdraw', { body })),
     submit: (body, o = {}) => withSubmitRetries(() => ok(raw.POST('/v1/leverage-yield/submit-tx', { body })), o),
     status: async (txHash, srcChainKey) =>
       (await ok(raw.GET('/v1/leverage-yield/submit-tx/status', { params: { query: { txHash, srcChainKey } } }))).data,

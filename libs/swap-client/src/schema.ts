@@ -903,6 +903,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/leverage-yield/quote/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Quote a withdrawal: { quotedAmount } of the output token for an amount of shares; with includeTxData=true also txData, as /intents/withdraw builds it */
+        post: operations["VaultIntentsController_quoteWithdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/leverage-yield/allowance/check": {
         parameters: {
             query?: never;
@@ -948,6 +965,23 @@ export interface paths {
         put?: never;
         /** Build the unsigned deposit: { tx, intent, relayData }; the intent's output is the vault's shares, delivered to the sender's hub wallet (relayData.address) */
         post: operations["VaultIntentsController_deposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/intents/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Build the unsigned withdrawal: { tx, intent, relayData }; tx is a message from srcChainKey to the sender's hub wallet, which approves its shares and creates the intent (no allowance needed); more shares than it holds is a 400 */
+        post: operations["VaultIntentsController_withdraw"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2170,6 +2204,35 @@ export interface components {
             /** @description With includeTxData=true: what /intents/deposit builds for this quote */
             txData?: components["schemas"]["BuildResponseDto"];
         };
+        WithdrawQuoteRequestDto: {
+            /** @description Destination token address */
+            tokenDst: string;
+            /** @example 0x92.sonic */
+            tokenDstChainKey: string;
+            /**
+             * @description Source token smallest unit, the partner fee included
+             * @example 1000000
+             */
+            amount: string;
+            /**
+             * @example exact_input
+             * @enum {string}
+             */
+            quoteType: "exact_input";
+            /** @description Receiver on the destination network; required with includeTxData=true */
+            dstAddress?: string;
+            /** @description Slippage of txData.intent.minOutputAmount in basis points (default 50: 0.5%) */
+            slippageBps?: number;
+            /** @description The vault (its address on the hub); amount is in its shares (18 decimals) */
+            vault: string;
+            /**
+             * @description The network the user signs on: its hub wallet holds the shares
+             * @example 0xa4b1.arbitrum
+             */
+            srcChainKey: string;
+            /** @description The signer on srcChainKey; required with includeTxData=true */
+            srcAddress?: string;
+        };
         DepositIntentRequestDto: {
             /** @example 0xa4b1.arbitrum */
             srcChainKey: string;
@@ -2185,12 +2248,37 @@ export interface components {
             /** @description Sender on the source network */
             srcAddress: string;
             partnerFee?: components["schemas"]["PartnerFeeDto"];
-            /** @description The vault (its address on the hub, its share token); the shares go to srcAddress's hub wallet */
-            vault: string;
             /** @description UNIX seconds; "0" never expires; omitted: the hub's time + 300 s */
             deadline?: string;
             /** @description A solver to reserve the intent for; omitted: any solver */
             solver?: string;
+            /** @description The vault (its address on the hub, its share token); the shares go to srcAddress's hub wallet */
+            vault: string;
+        };
+        WithdrawIntentRequestDto: {
+            /** @example 0xa4b1.arbitrum */
+            srcChainKey: string;
+            /** @example 0x92.sonic */
+            dstChainKey: string;
+            /** @description Token address on the destination network */
+            outputToken: string;
+            /**
+             * @description Input token smallest unit; the user deposits all of it (fee included)
+             * @example 1000000
+             */
+            inputAmount: string;
+            /** @example 330000000000000 */
+            minOutputAmount: string;
+            /** @description Sender on the source network */
+            srcAddress: string;
+            /** @description UNIX seconds; "0" never expires; omitted: the hub's time + 300 s */
+            deadline?: string;
+            /** @description A solver to reserve the intent for; omitted: any solver */
+            solver?: string;
+            /** @description The vault (its address on the hub); inputAmount is in its shares (18 decimals) */
+            vault: string;
+            /** @description The receiver on dstChainKey; omitted: srcAddress */
+            recipient?: string;
         };
         VaultSubmitTxRequestDto: {
             /**
@@ -6441,6 +6529,99 @@ export interface operations {
             };
         };
     };
+    VaultIntentsController_quoteWithdraw: {
+        parameters: {
+            query?: {
+                /** @description Also build the unsigned transaction for the quote */
+                includeTxData?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WithdrawQuoteRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VaultQuoteResponseDto"];
+                };
+            };
+            /** @description A field that breaks a rule, named with the rule (an unknown vault: knownVault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing x-api-key, or Invalid API key (checked in the enforcement mode of the leverage-yield family (off: served without a key); needs a key with scope swaps:read) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description API key is missing the scope of the route, or This organisation is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description NO_ROUTE or NO_LIQUIDITY: no solver takes the shares */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description NO_SOLVER_AVAILABLE: no solver connected, or none answered in time
+             *
+             *     API key verification is temporarily unavailable (retry; the request was not handled), or a dependency of the route is down
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     VaultIntentsController_allowance: {
         parameters: {
             query?: never;
@@ -6605,6 +6786,87 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DepositIntentRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuildResponseDto"];
+                };
+            };
+            /** @description A field that breaks a rule, named with the rule (an unknown vault: knownVault) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing x-api-key, or Invalid API key (checked in the enforcement mode of the leverage-yield family (off: served without a key); needs a key with scope swaps:write) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description API key is missing the scope of the route, or This organisation is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description CHAIN_UNAVAILABLE or NOT_CONFIGURED: a chain read the build needs failed
+             *
+             *     API key verification is temporarily unavailable (retry; the request was not handled), or a dependency of the route is down
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultIntentsController_withdraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WithdrawIntentRequestDto"];
             };
         };
         responses: {

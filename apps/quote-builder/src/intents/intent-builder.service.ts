@@ -31,6 +31,7 @@ import {
   type CancelResponse,
   type EvmTx,
   type Intent,
+  type NetworkTx,
   type IntentRequest,
   type PartnerFee,
   type PartnerFeeResponse,
@@ -235,24 +236,24 @@ export class IntentBuilderService {
       );
     }
     const payload = encodeHubCalls(calls);
-    const hubWallet = intent.creator.toLowerCase() as Hex;
     const relayData = { address: checksummedAddress(intent.creator), payload };
+    return { tx: await this.hubMessage(src, intent.srcAddress as Hex, intent.creator as Address, payload), relayData };
+  }
+
+  /** The spoke transaction whose message runs `payload`'s hub calls from the sender's hub wallet (a cancel, a vault withdrawal). */
+  async hubMessage(src: ChainInfo, sender: Hex, hubWallet: Address, payload: Hex): Promise<EvmTx | NetworkTx> {
+    const hub = this.catalog.chains.hub;
+    const dstAddress = hubWallet.toLowerCase() as Hex;
     if (src.type !== 'EVM') {
-      const user = this.spokeUserOf(src, intent.srcAddress as Hex);
-      const tx = await this.chains.spoke(src, (a) =>
-        a.buildMessage({ user, dstChainId: BigInt(hub.relayChainId), dstAddress: hubWallet, payload }),
-      );
-      return { tx, relayData };
+      const user = this.spokeUserOf(src, sender);
+      return this.chains.spoke(src, (a) => a.buildMessage({ user, dstChainId: BigInt(hub.relayChainId), dstAddress, payload }));
     }
-    return {
-      tx: evmTx(src, {
-        from: intent.srcAddress,
-        to: this.spokeContract(src, 'connection'),
-        value: '0',
-        data: encodeSendMessage(BigInt(hub.relayChainId), hubWallet, payload),
-      }),
-      relayData,
-    };
+    return evmTx(src, {
+      from: sender,
+      to: this.spokeContract(src, 'connection'),
+      value: '0',
+      data: encodeSendMessage(BigInt(hub.relayChainId), dstAddress, payload),
+    });
   }
 
   /** A 409 before the user pays gas for a cancel that would revert on the hub. */
@@ -289,7 +290,7 @@ export class IntentBuilderService {
     return src.hub ? this.hubContract(src, 'intents') : this.spokeContract(src, 'assetManager');
   }
 
-  private async checkDeadline(deadline: string): Promise<void> {
+  async checkDeadline(deadline: string): Promise<void> {
     if (deadline === '0') return; // a limit order
     const hub = this.catalog.chains.hub;
     const now = await this.chains.evm(hub, (a) => a.latestBlockTime());

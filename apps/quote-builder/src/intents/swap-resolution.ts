@@ -89,32 +89,28 @@ export function resolveSwap(directory: ChainDirectory, sides: SwapSides, fields:
   return { src: src!, dst: dst!, input: input!, output: output!, srcAddress, dstAddress };
 }
 
-/** The paying side alone (a vault deposit's output is the vault, not a listed token); problems are added, not thrown. */
-export function resolveSource(
+/** One side alone (a vault's shares are no listed token): its chain, token if named, and address bytes; problems are added, not thrown. */
+export function resolveSide(
   directory: ChainDirectory,
-  sides: Pick<SwapSides, 'srcChainKey' | 'inputToken' | 'srcAddress'>,
-  fields: Pick<SwapFieldNames, 'srcChainKey' | 'inputToken' | 'srcAddress'>,
+  side: { chainKey: string; token?: string; address?: string; paying: boolean },
+  fields: { chainKey: string; token: string; address: string },
   problems: FieldViolation[],
-): { src?: ChainInfo; input?: TokenInfo; srcAddress: Hex } {
-  const src = directory.findChain(sides.srcChainKey);
-  if (!src) {
-    problems.push({
-      field: fields.srcChainKey,
-      rule: 'knownChain',
-      message: `${fields.srcChainKey}: unknown chain key ${sides.srcChainKey}`,
-    });
-    return { srcAddress: '0x' };
+): { chain?: ChainInfo; token?: TokenInfo; address: Hex } {
+  const chain = directory.findChain(side.chainKey);
+  if (!chain) {
+    problems.push({ field: fields.chainKey, rule: 'knownChain', message: `${fields.chainKey}: unknown chain key ${side.chainKey}` });
+    return { address: '0x' };
   }
-  const input = token(directory, src, sides.inputToken, fields.inputToken, problems);
-  if (src.hub && input?.address === NATIVE) {
+  const found = side.token === undefined ? undefined : token(directory, chain, side.token, fields.token, problems);
+  if (side.paying && chain.hub && found?.address === NATIVE) {
     problems.push({
-      field: fields.inputToken,
+      field: fields.token,
       rule: 'hubNative',
-      message: `${fields.inputToken}: the hub's native token cannot be deposited directly; use its wrapped form`,
+      message: `${fields.token}: the hub's native token cannot be deposited directly; use its wrapped form`,
     });
   }
-  const srcAddress = sides.srcAddress !== undefined ? addressBytes(src, sides.srcAddress, fields.srcAddress, problems) : '0x';
-  return { src, input, srcAddress };
+  const address = side.address !== undefined ? addressBytes(chain, side.address, fields.address, problems) : '0x';
+  return { chain, token: found, address };
 }
 
 function token(

@@ -1,30 +1,49 @@
 import { Injectable } from '@nestjs/common';
-import type { TokenInfo } from '@swap/chains';
+import { ChainAccess, LEVERAGE_VAULT_ABI, relayDataOf, toHubAmount, type TokenInfo } from '@swap/chains';
 import {
   AppError,
-  ErrorCode,
   checksummedAddress,
+  ErrorCode,
   type AllowanceCheckResponse,
   type ApproveResponse,
   type BuildResponse,
   type DepositIntentRequest,
   type DepositQuoteMessage,
   type FieldViolation,
+  type Intent,
   type IntentRequest,
   type LeverageVault,
   type QuoteResponse,
+  type WithdrawIntentRequest,
+  type WithdrawQuoteMessage,
 } from '@swap/contracts';
+import { randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
 import { ChainCatalog } from '../chain-catalog/chain-catalog';
 import { HubWallets } from '../intents/hub-wallets';
 import { IntentBuilderService } from '../intents/intent-builder.service';
-import { INTENT_FIELDS, QUOTE_FIELDS, resolveSource, type ResolvedSwap } from '../intents/swap-resolution';
+import { resolveSide, type ResolvedSwap } from '../intents/swap-resolution';
 import { QUOTE_DEADLINE_OFFSET_SECONDS, QuoteService } from '../quotes/quote.service';
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 const SHARE_DECIMALS = 18;
 
-/** A deposit is an intent from a spoke token to the vault's shares, delivered to the sender's hub wallet: docs/integrators/leverage-yield.md#deposits. */
+/** The body fields each side is read from, for messages naming them. */
+const DEPOSIT_FIELDS = { chainKey: 'srcChainKey', token: 'inputToken', address: 'srcAddress' };
+const DEPOSIT_QUOTE_FIELDS = { chainKey: 'tokenSrcChainKey', token: 'tokenSrc', address: 'srcAddress' };
+const WITHDRAW_FIELDS = { src: 'srcChainKey', srcAddress: 'srcAddress', dst: 'dstChainKey', token: 'outputToken', recipient: 'recipient' };
+const WITHDRAW_QUOTE_FIELDS = {
+  src: 'srcChainKey',
+  srcAddress: 'srcAddress',
+  dst: 'tokenDstChainKey',
+  token: 'tokenDst',
+  recipient: 'dstAddress',
+};
+
+/**
+ * A deposit is an intent from a spoke token to the vault's shares, delivered to the sender's hub wallet; a withdrawal one from those
+ * shares to a token on any network, created by that hub wallet: docs/integrators/leverage-yield.md#deposits.
+ */
 @Injectable()
 export class VaultIntentsService {
   constructor(
@@ -32,16 +51,17 @@ export class VaultIntentsService {
     private readonly builder: IntentBuilderService,
     private readonly quotes: QuoteService,
     private readonly hubWallets: HubWallets,
+    private readonly chains: ChainAccess,
   ) {}
 
   async quoteDeposit(request: DepositQuoteMessage): Promise<QuoteResponse> {
     const problems: FieldViolation[] = [];
     if (request.includeTxData && request.srcAddress === undefined)
       problems.push({ field: 'srcAddress', rule: 'requiredWithTxData', message: 'srcAddress is required with includeTxData=true' });
-    const resolved = this.resolve(
+    const resolved = this.resolveDeposit(
       request.vault,
-      { srcChainKey: request.tokenSrcChainKey, inputToken: request.tokenSrc, srcAddress: request.srcAddress },
-      QUOTE_FIELDS,
+      { chainKey: request.tokenSrcChainKey, token: request.tokenSrc, address: request.srcAddress },
+      DEPOSIT_QUOTE_FIELDS,
       problems,
     );
     const build = (minOutputAmount: string) =>
@@ -72,17 +92,99 @@ export class VaultIntentsService {
     return this.builder.approve(intent, resolved);
   }
 
+  async quoteWithdraw(request: WithdrawQuoteMessage): Promise<QuoteResponse> {
+    const problems: FieldViolation[] = [];
+    if (request.includeTxData) {
+      for (const field of ['srcAddress', 'dstAddress'] as const)
+        if (request[field] === undefined)
+          problems.push({ field, rule: 'requiredWithTxData', message: `${field} is required with includeTxData=true` });
+    }
+    const resolved = this.resolveWithdrawal(
+      {
+        vault: request.vault,
+        srcChainKey: request.srcChainKey,
+        srcAddress: request.srcAddress,
+        dstChainKey: request.tokenDstChainKey,
+        outputToken: request.tokenDst,
+        recipient: request.dstAddress,
+      },
+      WITHDRAW_QUOTE_FIELDS,
+      problems,
+    );
+    const build = (minOutputAmount: string) =>
+      this.withdraw({
+        vault: request.vault,
+        srcChainKey: request.srcChainKey,
+        srcAddress: request.srcAddress!,
+        dstChainKey: request.tokenDstChainKey,
+        outputToken: request.tokenDst,
+        inputAmount: request.amount,
+        minOutputAmount,
+        recipient: request.dstAddress!,
+      });
+    return this.quotes.quoteFor(resolved, request, request.includeTxData ? build : undefined);
+  }
+
+  /**
+   * Created on the hub by the sender's hub wallet when the sender's message from its spoke arrives (approve the shares, then
+   * createIntent): the road a spoke cancel takes. More shares than the wallet holds is refused before anything is signed.
+   */
+  async withdraw(request: WithdrawIntentRequest): Promise<BuildResponse> {
+    const resolved = this.resolveWithdrawal(request, WITHDRAW_FIELDS, []);
+    const { src, dst, input, output, srcAddress, dstAddress } = resolved;
+    const hub = this.catalog.chains.hub;
+    const intents = hub.contracts?.intents as Address | undefined;
+    if (!intents) throw new AppError(503, ErrorCode.NotConfigured, 'This deployment has no intents contract configured for the hub');
+    const deadline = request.deadline ?? (await this.builder.deadline(QUOTE_DEADLINE_OFFSET_SECONDS)).deadline;
+    const [creator] = await Promise.all([this.hubWalletOf(resolved), this.builder.checkDeadline(deadline)]);
+    const shares = BigInt(request.inputAmount);
+    const held = await this.chains.evm(hub, (a) =>
+      a.view({ address: input.address as Address, abi: LEVERAGE_VAULT_ABI, functionName: 'balanceOf', args: [creator] }),
+    );
+    if (held < shares) {
+      throw AppError.validation([
+        {
+          field: 'inputAmount',
+          rule: 'sharesHeld',
+          message: `inputAmount is ${shares} shares, but the hub wallet ${creator} of ${request.srcAddress} on ${src.key} holds ${held}`,
+        },
+      ]);
+    }
+    const intent: Intent = {
+      intentId: BigInt(`0x${randomBytes(32).toString('hex')}`).toString(),
+      creator,
+      inputToken: input.address,
+      outputToken: output.hubAsset,
+      inputAmount: shares.toString(),
+      minOutputAmount: toHubAmount(BigInt(request.minOutputAmount), output, 'up').toString(),
+      deadline,
+      allowPartialFill: false,
+      srcChain: src.relayChainId,
+      dstChain: dst.relayChainId,
+      srcAddress,
+      dstAddress,
+      solver: checksummedAddress(request.solver ?? ZERO_ADDRESS),
+      data: '0x',
+    };
+    const relayData = relayDataOf(intent, { relayChainId: hub.relayChainId, intents });
+    return { tx: await this.builder.hubMessage(src, srcAddress, creator, relayData.payload), intent, relayData };
+  }
+
   /** The swap a deposit is: to the hub, the vault as output, the sender's hub wallet as receiver. */
   private async depositIntent(request: DepositIntentRequest, complete = true): Promise<{ intent: IntentRequest; resolved: ResolvedSwap }> {
-    const resolved = this.resolve(request.vault, request, INTENT_FIELDS, []);
-    const { src, dst, srcAddress } = resolved;
+    const resolved = this.resolveDeposit(
+      request.vault,
+      { chainKey: request.srcChainKey, token: request.inputToken, address: request.srcAddress },
+      DEPOSIT_FIELDS,
+      [],
+    );
     const receiver = complete ? await this.hubWalletOf(resolved) : ZERO_ADDRESS;
     const deadline = request.deadline ?? (complete ? (await this.builder.deadline(QUOTE_DEADLINE_OFFSET_SECONDS)).deadline : '0');
     return {
-      resolved: { ...resolved, dstAddress: receiver.toLowerCase() as Address, srcAddress },
+      resolved: { ...resolved, dstAddress: receiver.toLowerCase() as Address },
       intent: {
-        srcChainKey: src.key,
-        dstChainKey: dst.key,
+        srcChainKey: resolved.src.key,
+        dstChainKey: resolved.dst.key,
         inputToken: request.inputToken,
         outputToken: resolved.output.address,
         inputAmount: request.inputAmount,
@@ -108,27 +210,66 @@ export class VaultIntentsService {
   }
 
   /** Every problem of the body at once, the vault's among them. */
-  private resolve(
+  private resolveDeposit(
     vaultAddress: string,
-    sides: { srcChainKey: string; inputToken: string; srcAddress?: string },
-    fields: { srcChainKey: string; inputToken: string; srcAddress: string },
+    side: { chainKey: string; token: string; address?: string },
+    fields: typeof DEPOSIT_FIELDS,
     problems: FieldViolation[],
   ): ResolvedSwap {
-    const vault = this.vaultOf(vaultAddress);
-    if (!vault)
-      problems.push({
-        field: 'vault',
-        rule: 'knownVault',
-        message: `vault: ${vaultAddress} is not a leveraged-yield vault of this deployment (GET /v1/leverage-yield/vaults)`,
-      });
-    const { src, input, srcAddress } = resolveSource(this.catalog.chains, sides, fields, problems);
+    const vault = this.knownVault(vaultAddress, problems);
+    const { chain: src, token: input, address: srcAddress } = resolveSide(this.catalog.chains, { ...side, paying: true }, fields, problems);
     if (problems.length || !vault || !src || !input) throw AppError.validation(problems);
     const hub = this.catalog.chains.hub;
     return { src, dst: hub, input, output: sharesOf(vault, hub.key), srcAddress, dstAddress: '0x' };
   }
 
-  private vaultOf(address: string): LeverageVault | undefined {
-    return this.catalog.chains.leverageVaults.find((v) => v.vault.toLowerCase() === address.toLowerCase());
+  /** The vault's shares in, a listed token out; signed on a spoke (on the hub itself the vault's own redeem does it). */
+  private resolveWithdrawal(
+    request: Pick<WithdrawIntentRequest, 'vault' | 'srcChainKey' | 'dstChainKey' | 'outputToken' | 'recipient'> & { srcAddress?: string },
+    fields: typeof WITHDRAW_FIELDS,
+    problems: FieldViolation[],
+  ): ResolvedSwap {
+    const directory = this.catalog.chains;
+    const vault = this.knownVault(request.vault, problems);
+    const source = resolveSide(
+      directory,
+      { chainKey: request.srcChainKey, address: request.srcAddress, paying: true },
+      { chainKey: fields.src, token: fields.src, address: fields.srcAddress },
+      problems,
+    );
+    if (source.chain?.hub)
+      problems.push({
+        field: fields.src,
+        rule: 'spoke',
+        message: `${fields.src}: withdraw from the spoke the shares were deposited from; shares held on the hub itself are redeemed with the vault's own redeem`,
+      });
+    const receiver = request.recipient ?? request.srcAddress;
+    const out = resolveSide(
+      directory,
+      { chainKey: request.dstChainKey, token: request.outputToken, address: receiver, paying: false },
+      { chainKey: fields.dst, token: fields.token, address: fields.recipient },
+      problems,
+    );
+    if (problems.length || !vault || !source.chain || !out.chain || !out.token) throw AppError.validation(problems);
+    return {
+      src: source.chain,
+      dst: out.chain,
+      input: sharesOf(vault, directory.hub.key),
+      output: out.token,
+      srcAddress: source.address,
+      dstAddress: out.address,
+    };
+  }
+
+  private knownVault(address: string, problems: FieldViolation[]): LeverageVault | undefined {
+    const vault = this.catalog.chains.leverageVaults.find((v) => v.vault.toLowerCase() === address.toLowerCase());
+    if (!vault)
+      problems.push({
+        field: 'vault',
+        rule: 'knownVault',
+        message: `vault: ${address} is not a leveraged-yield vault of this deployment (GET /v1/leverage-yield/vaults)`,
+      });
+    return vault;
   }
 }
 

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { DepositIntentRequestDto, Subjects, type ReplyOf } from '@swap/contracts';
-import { DepositQuoteMessage, VaultReadMessage } from './vaults.messages';
+import { DepositIntentRequestDto, Subjects, WithdrawIntentRequestDto, type ReplyOf } from '@swap/contracts';
+import { DepositQuoteMessage, VaultReadMessage, WithdrawQuoteMessage } from './vaults.messages';
 import { VaultIntentsService } from './vault-intents.service';
 import { VaultReadsService } from './vault-reads.service';
 
@@ -30,6 +30,16 @@ export class VaultsHandlers {
   @MessagePattern(Subjects.vaultAllowanceCheck)
   allowanceCheck(@Payload() request: DepositIntentRequestDto): ReplyOf<'vaultAllowanceCheck'> {
     return this.intents.allowanceCheck(request);
+  }
+
+  @MessagePattern(Subjects.vaultWithdrawQuote)
+  quoteWithdraw(@Payload() request: WithdrawQuoteMessage): ReplyOf<'vaultWithdrawQuote'> {
+    return this.intents.quoteWithdraw(request);
+  }
+
+  @MessagePattern(Subjects.vaultWithdraw)
+  withdraw(@Payload() request: WithdrawIntentRequestDto): ReplyOf<'vaultWithdraw'> {
+    return this.intents.withdraw(request);
   }
 
   @MessagePattern(Subjects.vaultApprove)

@@ -1,5 +1,5 @@
 import type { VaultRead, VaultReadRequest } from '@swap/contracts';
-import { DepositQuoteRequestDto, IsEvmAddress, IsUint256String } from '@swap/contracts';
+import { DepositQuoteRequestDto, IsEvmAddress, IsUint256String, WithdrawQuoteRequestDto } from '@swap/contracts';
 import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 
 const READS: VaultRead[] = [
@@ -33,6 +33,11 @@ export class VaultReadMessage implements VaultReadRequest {
 }
 
 export class DepositQuoteMessage extends DepositQuoteRequestDto {
+  @IsBoolean()
+  includeTxData!: boolean;
+}
+
+export class WithdrawQuoteMessage extends WithdrawQuoteRequestDto {
   @IsBoolean()
   includeTxData!: boolean;
 }

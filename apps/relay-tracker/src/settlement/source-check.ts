@@ -34,21 +34,37 @@ export function checkHubSource(tx: MinedTransaction, events: IntentEvents, inten
   return { ok: true, intent, intentHash: hash, payload: tx.input.toLowerCase() as Hex };
 }
 
-/** The asset manager's `transfer(token, to, amount, data)`, `data` being hub calls that include `createIntent(intent)`. */
+/**
+ * The asset manager's `transfer(token, to, amount, data)`, or the connection's `sendMessage(dst, hubWallet, data)` of a vault
+ * withdrawal (its sender's hub wallet creates the intent from shares it holds), `data` being hub calls that include `createIntent(intent)`.
+ */
 export function checkSpokeSource(
   tx: MinedTransaction,
-  assetManager: Address,
+  spoke: { assetManager: Address; connection: Address | null },
   intents: Address,
   chainKey: string,
   claimed?: { intent: Intent; intentHash: string | null },
 ): SourceVerdict {
-  if (!tx.to || tx.to.toLowerCase() !== assetManager.toLowerCase()) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
+  const to = tx.to?.toLowerCase();
+  const viaMessage = !!spoke.connection && to === spoke.connection.toLowerCase();
+  if (!to || (to !== spoke.assetManager.toLowerCase() && !viaMessage)) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
   try {
     const call = decodeFunctionData({ abi: SPOKE_ABI, data: tx.input });
-    if (call.functionName !== 'transfer') return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
-    const payload = (call.args[3] as Hex).toLowerCase() as Hex;
+    const payload = (
+      call.functionName === 'transfer' && !viaMessage
+        ? call.args[3]
+        : call.functionName === 'sendMessage' && viaMessage
+          ? call.args[2]
+          : '0x'
+    ).toLowerCase() as Hex;
     const intent = intentOfHubCalls(payload, intents);
     if (!intent) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
+    // A message runs its calls from its sender's own hub wallet: the intent must be that wallet's, built for that sender.
+    if (
+      call.functionName === 'sendMessage' &&
+      ((call.args[1] as Hex).toLowerCase() !== intent.creator.toLowerCase() || tx.from.toLowerCase() !== intent.srcAddress.toLowerCase())
+    )
+      return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
     // A true claim's hash was computed at submit.
     const hash = claimed?.intentHash && sameIntent(intent, claimed.intent) ? (claimed.intentHash as Hex) : intentHash(intent);
     return { ok: true, intent, intentHash: hash, payload };

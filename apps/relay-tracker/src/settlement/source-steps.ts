@@ -44,7 +44,7 @@ export class SourceSteps {
     } else if (seen.length) {
       const tx = await this.chains.access.evm(src, (a) => a.transaction(row.txHash as Hex));
       if (tx) {
-        verdict = checkSpokeSource({ ...tx, status: 'success', logs: [] }, src.assetManager as Address, intents, src.key, {
+        verdict = checkSpokeSource({ ...tx, status: 'success', logs: [] }, spokeContracts(src), intents, src.key, {
           intent: intentOf(row),
           intentHash: row.intentHash,
         });
@@ -65,7 +65,7 @@ export class SourceSteps {
       }
       verdict = src.hub
         ? checkHubSource(tx, intentEventsIn(tx, intents), intents, src.key)
-        : checkSpokeSource(tx, src.assetManager as Address, intents, src.key);
+        : checkSpokeSource(tx, spokeContracts(src), intents, src.key);
       from = tx.from;
       block = tx.blockNumber;
     }
@@ -173,4 +173,8 @@ export class SourceSteps {
     }
     return this.outcomes.move(row, [{ status: 'relaying', detail: 'the relay has the source transaction' }], { notFoundSince: null });
   }
+}
+
+function spokeContracts(src: ChainInfo): { assetManager: Address; connection: Address | null } {
+  return { assetManager: src.assetManager as Address, connection: src.connection as Address | null };
 }

@@ -12,6 +12,8 @@ import {
   QuoteQueryDto,
   Subjects,
   VaultQuoteResponseDto,
+  WithdrawIntentRequestDto,
+  WithdrawQuoteRequestDto,
   type ReplyOf,
 } from '@swap/contracts';
 import { KeyedRoute } from '@swap/key-auth';
@@ -43,6 +45,20 @@ export class VaultIntentsController {
     return this.messaging.request(Subjects.vaultQuote, { ...body, includeTxData: query.includeTxData === 'true' });
   }
 
+  @Post(ROUTES.quoteWithdraw.path)
+  @HttpCode(200)
+  @KeyedRoute({ family: 'leverage-yield', scope: ROUTES.quoteWithdraw.scope })
+  @ApiOperation({
+    summary:
+      'Quote a withdrawal: { quotedAmount } of the output token for an amount of shares; with includeTxData=true also txData, as /intents/withdraw builds it',
+  })
+  @ApiOkResponse({ type: VaultQuoteResponseDto })
+  @ApiResponse({ status: 422, type: ErrorBodyDto, description: 'NO_ROUTE or NO_LIQUIDITY: no solver takes the shares' })
+  @ApiResponse({ status: 503, type: ErrorBodyDto, description: 'NO_SOLVER_AVAILABLE: no solver connected, or none answered in time' })
+  quoteWithdraw(@Body() body: WithdrawQuoteRequestDto, @Query() query: QuoteQueryDto): ReplyOf<'vaultWithdrawQuote'> {
+    return this.messaging.request(Subjects.vaultWithdrawQuote, { ...body, includeTxData: query.includeTxData === 'true' });
+  }
+
   @Post(ROUTES.allowanceCheck.path)
   @HttpCode(200)
   @KeyedRoute({ family: 'leverage-yield', scope: ROUTES.allowanceCheck.scope })
@@ -72,5 +88,18 @@ export class VaultIntentsController {
   @ApiResponse({ status: 503, type: ErrorBodyDto, description: 'CHAIN_UNAVAILABLE or NOT_CONFIGURED: a chain read the build needs failed' })
   deposit(@Body() body: DepositIntentRequestDto): ReplyOf<'vaultDeposit'> {
     return this.messaging.request(Subjects.vaultDeposit, body);
+  }
+
+  @Post(ROUTES.intentWithdraw.path)
+  @HttpCode(200)
+  @KeyedRoute({ family: 'leverage-yield', scope: ROUTES.intentWithdraw.scope })
+  @ApiOperation({
+    summary:
+      "Build the unsigned withdrawal: { tx, intent, relayData }; tx is a message from srcChainKey to the sender's hub wallet, which approves its shares and creates the intent (no allowance needed); more shares than it holds is a 400",
+  })
+  @ApiOkResponse({ type: BuildResponseDto })
+  @ApiResponse({ status: 503, type: ErrorBodyDto, description: 'CHAIN_UNAVAILABLE or NOT_CONFIGURED: a chain read the build needs failed' })
+  withdraw(@Body() body: WithdrawIntentRequestDto): ReplyOf<'vaultWithdraw'> {
+    return this.messaging.request(Subjects.vaultWithdraw, body);
   }
 }

@@ -98,3 +98,38 @@ export interface DepositIntentRequest {
   solver?: string;
   partnerFee?: PartnerFee;
 }
+
+/** `POST /v1/leverage-yield/quote/withdraw`: shares into a token on any network; no partner fee on this wire. */
+export interface WithdrawQuoteRequest {
+  vault: string;
+  /** The network the user signs on (its hub wallet holds the shares). */
+  srcChainKey: string;
+  tokenDst: string;
+  tokenDstChainKey: string;
+  /** Shares (18 decimals). */
+  amount: string;
+  quoteType: 'exact_input';
+  /** Required with `includeTxData`. */
+  srcAddress?: string;
+  dstAddress?: string;
+  slippageBps?: number;
+}
+
+export type WithdrawQuoteMessage = WithdrawQuoteRequest & { includeTxData: boolean };
+
+/** `POST /v1/leverage-yield/intents/withdraw`: signed on the spoke the shares were deposited from. */
+export interface WithdrawIntentRequest {
+  vault: string;
+  srcChainKey: string;
+  srcAddress: string;
+  dstChainKey: string;
+  outputToken: string;
+  /** Shares (18 decimals). */
+  inputAmount: string;
+  /** Output token smallest unit, slippage applied. */
+  minOutputAmount: string;
+  /** Default: srcAddress. */
+  recipient?: string;
+  deadline?: string;
+  solver?: string;
+}

@@ -1,5 +1,5 @@
-import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsOptional } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional, IntersectionType, PickType } from '@nestjs/swagger';
+import { IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import type {
   DepositIntentRequest,
   DepositQuoteRequest,
@@ -9,11 +9,13 @@ import type {
   VaultApr,
   VaultEffectiveApr,
   VaultPosition,
+  WithdrawIntentRequest,
+  WithdrawQuoteRequest,
 } from '../domain/leverage-yield';
 import { BuildResponseDto, IntentRequestDto } from './build.dto';
 import { SubmitTxRequestDto } from './intent.dto';
 import { QuoteRequestDto } from './quote.dto';
-import { IsEvmAddress, IsUint256String } from './validators';
+import { IsEvmAddress, IsUint256String, OnChain } from './validators';
 
 const VAULT_MESSAGE = { message: 'vault must be an Ethereum address' };
 
@@ -194,15 +196,8 @@ export class VaultQuoteResponseDto {
   txData?: BuildResponseDto;
 }
 
-export class DepositIntentRequestDto
-  extends PickType(IntentRequestDto, ['srcChainKey', 'srcAddress', 'inputToken', 'inputAmount', 'minOutputAmount', 'partnerFee'] as const)
-  implements DepositIntentRequest
-{
-  @ApiProperty({ description: "The vault (its address on the hub, its share token); the shares go to srcAddress's hub wallet" })
-  @IsEvmAddress(VAULT_MESSAGE)
-  @IsDefined({ message: 'vault is required' })
-  vault!: string;
-
+/** What a deposit and a withdrawal may both leave out. */
+class VaultIntentOptionsDto {
   @ApiPropertyOptional({ description: 'UNIX seconds; "0" never expires; omitted: the hub\'s time + 300 s' })
   @IsOptional()
   @IsUint256String()
@@ -214,9 +209,68 @@ export class DepositIntentRequestDto
   solver?: string;
 }
 
+export class DepositIntentRequestDto
+  extends IntersectionType(
+    PickType(IntentRequestDto, ['srcChainKey', 'srcAddress', 'inputToken', 'inputAmount', 'minOutputAmount', 'partnerFee'] as const),
+    VaultIntentOptionsDto,
+  )
+  implements DepositIntentRequest
+{
+  @ApiProperty({ description: "The vault (its address on the hub, its share token); the shares go to srcAddress's hub wallet" })
+  @IsEvmAddress(VAULT_MESSAGE)
+  @IsDefined({ message: 'vault is required' })
+  vault!: string;
+}
+
 /** `POST /v1/leverage-yield/submit-tx`: the swaps body and what the broadcast transaction does. */
 export class VaultSubmitTxRequestDto extends SubmitTxRequestDto {
   @ApiProperty({ enum: ['deposit', 'withdraw'], description: 'Stored as leverage_deposit or leverage_withdraw' })
   @IsIn(['deposit', 'withdraw'], { message: 'operation must be deposit or withdraw' })
   operation!: 'deposit' | 'withdraw';
+}
+
+export class WithdrawQuoteRequestDto
+  extends PickType(QuoteRequestDto, ['tokenDst', 'tokenDstChainKey', 'amount', 'quoteType', 'dstAddress', 'slippageBps'] as const)
+  implements WithdrawQuoteRequest
+{
+  @ApiProperty({ description: 'The vault (its address on the hub); amount is in its shares (18 decimals)' })
+  @IsEvmAddress(VAULT_MESSAGE)
+  @IsDefined({ message: 'vault is required' })
+  vault!: string;
+
+  @ApiProperty({ example: '0xa4b1.arbitrum', description: 'The network the user signs on: its hub wallet holds the shares' })
+  @MaxLength(64)
+  @MinLength(1)
+  @IsString()
+  @OnChain('chainKey')
+  srcChainKey!: string;
+
+  @ApiPropertyOptional({ description: 'The signer on srcChainKey; required with includeTxData=true' })
+  @IsOptional()
+  @MaxLength(128)
+  @MinLength(1)
+  @IsString()
+  @OnChain('address', 'srcChainKey')
+  srcAddress?: string;
+}
+
+export class WithdrawIntentRequestDto
+  extends IntersectionType(
+    PickType(IntentRequestDto, ['srcChainKey', 'srcAddress', 'dstChainKey', 'outputToken', 'inputAmount', 'minOutputAmount'] as const),
+    VaultIntentOptionsDto,
+  )
+  implements WithdrawIntentRequest
+{
+  @ApiProperty({ description: 'The vault (its address on the hub); inputAmount is in its shares (18 decimals)' })
+  @IsEvmAddress(VAULT_MESSAGE)
+  @IsDefined({ message: 'vault is required' })
+  vault!: string;
+
+  @ApiPropertyOptional({ description: 'The receiver on dstChainKey; omitted: srcAddress' })
+  @IsOptional()
+  @MaxLength(128)
+  @MinLength(1)
+  @IsString()
+  @OnChain('address', 'dstChainKey')
+  recipient?: string;
 }
