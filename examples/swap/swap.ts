@@ -91,7 +91,7 @@ function rpcUrlsFromProfile(path: string): Record<string, string> {
     profile = JSON.parse(readFileSync(path, 'utf8'));
   } catch {
     throw new Error(
-      `No RPC URLs: set RPC_URLS=key=url,… or CHAIN_PROFILE to a chain profile (${path} is not readable; \`npm start\` writes it)`,
+      `No RPC URLs: set RPC_URLS=key=url,… or CHAIN_PROFILE to a chain profile (${path} is not readable; \`npm start\` writes it under its DATA_DIR: give this example the same DATA_DIR)`,
     );
   }
   return Object.fromEntries(profile.chains.filter((c) => c.rpcUrls?.length).map((c) => [c.key, c.rpcUrls![0]]));

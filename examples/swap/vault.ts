@@ -67,6 +67,11 @@ export async function runVault(options: VaultOptions, log: (line: string) => voi
   };
 
   const vault = await ly.vault(options.vault);
+  // The vault's asset is a hub token: its symbol and decimals from the token lists.
+  const asset = Object.values(await api.tokens())
+    .flat()
+    .find((t) => t.address.toLowerCase() === vault.asset.toLowerCase());
+  const inAsset = (amount: string) => `${formatUnits(BigInt(amount), asset?.decimals ?? 18)} ${asset?.symbol ?? 'of the asset'}`;
   const tokenIn = await findToken(api, options.from, options.tokenIn);
   const tokenOut = await findToken(api, options.to, options.tokenOut);
   const amount = parseUnits(options.amount, tokenIn.decimals);
@@ -107,10 +112,10 @@ export async function runVault(options: VaultOptions, log: (line: string) => voi
   const position = await ly.position(vault.vault);
   const apr = await ly.effectiveApr(vault.vault);
   log(
-    `3. shares    ${formatUnits(shares, 18)} ${vault.name} in ${hubWallet}, worth ${formatUnits(BigInt(await ly.previewRedeem(vault.vault, shares.toString())), 18)} of the vault's asset`,
+    `3. shares    ${formatUnits(shares, 18)} ${vault.name} in ${hubWallet}, worth ${inAsset(await ly.previewRedeem(vault.vault, shares.toString()))}`,
   );
   log(
-    `   position  collateral ${formatUnits(BigInt(position.collateral), 18)}, debt ${formatUnits(BigInt(position.debt), 18)}, ltv ${Number(position.ltv) / 100}%, health factor ${formatUnits(BigInt(position.healthFactor), 18)}; net APR ${formatUnits(BigInt(apr.effectiveNetAprRay), 25)}%`,
+    `   position  collateral ${inAsset(position.collateral)}, debt ${inAsset(position.debt)}, ltv ${Number(position.ltv) / 100}%, health factor ${Number(formatUnits(BigInt(position.healthFactor), 18)).toFixed(3)}; effective net APR ${Number(formatUnits(BigInt(apr.effectiveNetAprRay), 25)).toFixed(2)}% (staking yield included)`,
   );
 
   // Withdraw: the shares to a token on another network; the user signs a message to the hub wallet on the deposit's network.

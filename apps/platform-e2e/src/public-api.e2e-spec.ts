@@ -505,13 +505,43 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     expect(missing).toMatchObject({ status: 404, body: { statusCode: 404, message: 'Vault swap transaction not found' } });
     const noOperation = await api('POST', '/v1/leverage-yield/submit-tx', submit);
     expect(noOperation).toMatchObject({ status: 400, body: { details: [expect.objectContaining({ field: 'operation' })] } });
-    expect(await ly.submit({ ...submit, operation: 'deposit' })).toMatchObject({ success: true, data: { status: 'inserted' } });
+    // A deposit labelled a withdrawal is refused before anything is stored.
+    const mislabelled = await api('POST', '/v1/leverage-yield/submit-tx', { ...submit, operation: 'withdraw' });
+    expect(mislabelled).toMatchObject({
+      status: 400,
+      body: { details: [expect.objectContaining({ field: 'operation', rule: 'matchesIntent' })] },
+    });
+    expect(await ly.submit({ ...submit, operation: 'deposit' })).toMatchObject({
+      success: true,
+      data: { status: 'inserted', message: expect.stringContaining('/v1/leverage-yield/submit-tx/status') },
+    });
     // One record with swaps: the same transaction again is a duplicate on either route.
     expect((await typed().submit(submit)).data.status).toBe('duplicate');
     const client = typed();
     const done = await client.waitForSettlement(txHash, swap.src, { intervalMs: 300, timeoutMs: 60_000 });
     expect(done).toMatchObject({ status: 'solved', operation: 'leverage_deposit' });
     expect(await ly.status(txHash, swap.src)).toMatchObject({ status: 'solved', operation: 'leverage_deposit' });
+    // The family's intent helpers, the swaps' own.
+    const hubTx = done.result!.hubTxHash!;
+    expect((await ok('POST', '/v1/leverage-yield/intents/hash', { intent: deposit.intent })).hash).toBe(done.intentHash);
+    expect(await ok('POST', '/v1/leverage-yield/intents/status', { intentTxHash: hubTx })).toMatchObject({ status: 3 });
+    await ok('POST', '/v1/leverage-yield/intents/packet', { chainId: 23, txHash });
+    await ok('POST', '/v1/leverage-yield/intents/extra-data', { txHash, srcChainKey: swap.src });
+    await ok('POST', '/v1/leverage-yield/intents/submit', { chainId: 23, txHash, data: deposit.relayData });
+    expect(await ok('GET', `/v1/leverage-yield/intents/${hubTx}`)).toEqual(deposit.intent);
+    const fill = await ok('GET', `/v1/leverage-yield/intents/${hubTx}/fill`);
+    expect(fill).toMatchObject({ exists: false, remainingInput: '0', pendingPayment: false });
+    expect(BigInt(fill.receivedOutput)).toBeGreaterThanOrEqual(BigInt(body.minOutputAmount));
+    expect(await api('GET', `/v1/leverage-yield/intents/0x${'ab'.repeat(32)}`)).toMatchObject({
+      status: 404,
+      body: { code: 'INTENT_NOT_FOUND' },
+    });
+    expect(await ok('GET', `/v1/leverage-yield/fees/partner?amount=1000000&feeAddress=${fee.address}&feePercentage=10`)).toMatchObject({
+      fee: '1000',
+      inputAmount: '999000',
+    });
+    // No deployment-wide fee applies to the family.
+    expect(await ok('GET', '/v1/leverage-yield/fees/partner?amount=1000000')).toMatchObject({ fee: '0', partnerFee: null });
     const shares = BigInt(await ly.shareBalance(vault.vault, hubWallet)) - before;
     expect(shares).toBeGreaterThanOrEqual(BigInt(body.minOutputAmount));
     expect(await ly.maxWithdraw(vault.vault, hubWallet)).toBe(await ly.previewRedeem(vault.vault, String(before + shares)));
@@ -557,6 +587,24 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     });
     const fromHub = await api('POST', '/v1/leverage-yield/intents/withdraw', { ...body, srcChainKey: swap.dst });
     expect(fromHub).toMatchObject({ status: 400, body: { details: [expect.objectContaining({ field: 'srcChainKey', rule: 'spoke' })] } });
+
+    // An unfillable withdrawal, opened on the hub and cancelled: its shares come back to the hub wallet (no spoke holds them).
+    const greedy: any = await ly.withdraw({ ...body, minOutputAmount: (BigInt(quote.quotedAmount) * 100n).toString() });
+    const greedyTx = await send(swap.src, greedy.tx);
+    const greedySubmit = {
+      txHash: greedyTx,
+      srcChainKey: swap.src,
+      walletAddress: user.address,
+      intent: greedy.intent,
+      relayData: greedy.relayData.payload,
+    };
+    await ly.submit({ ...greedySubmit, operation: 'withdraw' });
+    await eventually(async () => (await ly.status(greedyTx, swap.src)).status === 'posted_execution', 30_000, 100);
+    expect(await ly.shareBalance(vault.vault, hubWallet)).toBe('0');
+    const cancel = await ok('POST', '/v1/leverage-yield/intents/cancel', { srcChainKey: swap.src, intent: greedy.intent });
+    expect((await ok('POST', '/v1/leverage-yield/gas/estimate', { chainKey: swap.src, tx: cancel.tx })).gas).toBeDefined();
+    await send(swap.src, cancel.tx);
+    await eventually(async () => (await ly.shareBalance(vault.vault, hubWallet)) === shares.toString(), 30_000, 100);
 
     const withdrawal: any = await ly.withdraw(body);
     expect(withdrawal.relayData.address).toBe(hubWallet);

@@ -7,7 +7,7 @@ export const swapGateway: ServiceDefinition<SwapGatewayConfig> = {
   name: 'swap-gateway',
   title: 'swap-gateway',
   description:
-    'The swaps HTTP API (/v1/swaps/*; /v1/leverage-yield/*: the vault registry, reads, deposits and withdrawals so far): validation, scopes, submit-tx rate limits, and delegation to the internal services.',
+    'The swaps HTTP API (/v1/swaps/*; /v1/leverage-yield/*: vaults, reads, deposits, withdrawals and the intent helpers): validation, scopes, submit-tx rate limits, and delegation to the internal services.',
   configClass: SwapGatewayConfig,
   module: SwapGatewayModule,
   uses: { bus: true, cache: true, readModels: true },

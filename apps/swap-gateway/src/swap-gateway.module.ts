@@ -12,6 +12,7 @@ import { ReadsModule } from './reads/reads.module';
 import { VaultsController } from './leverage-yield/vaults.controller';
 import { VaultIntentsController } from './leverage-yield/vault-intents.controller';
 import { VaultSubmissionsController } from './leverage-yield/vault-submissions.controller';
+import { VaultHelpersController } from './leverage-yield/vault-helpers.controller';
 
 @Module({
   imports: [KeysModule, ReadsModule],
@@ -24,6 +25,7 @@ import { VaultSubmissionsController } from './leverage-yield/vault-submissions.c
     VaultsController,
     VaultIntentsController,
     VaultSubmissionsController,
+    VaultHelpersController,
   ],
   providers: [SubmitLimits, SubmissionStreams, SubmitTx],
 })

@@ -73,13 +73,20 @@ describe('swap-gateway routes and their keys', () => {
     ]);
   });
 
-  it("keys the leveraged-yield POST routes built so far in the family's own mode, with the swaps scopes", () => {
+  it("keys every leveraged-yield POST route of the reference in the family's own mode, with the swaps scopes", () => {
     const read = { family: 'leverage-yield', scope: 'swaps:read' };
     const write = { family: 'leverage-yield', scope: 'swaps:write' };
     expect(HTTP_ROUTES.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/leverage-yield/'))).toEqual([
       { method: 'POST', path: '/v1/leverage-yield/allowance/check', key: read },
       { method: 'POST', path: '/v1/leverage-yield/approve', key: read },
+      { method: 'POST', path: '/v1/leverage-yield/gas/estimate', key: read },
+      { method: 'POST', path: '/v1/leverage-yield/intents/cancel', key: write },
       { method: 'POST', path: '/v1/leverage-yield/intents/deposit', key: write },
+      { method: 'POST', path: '/v1/leverage-yield/intents/extra-data', key: read },
+      { method: 'POST', path: '/v1/leverage-yield/intents/hash', key: read },
+      { method: 'POST', path: '/v1/leverage-yield/intents/packet', key: read },
+      { method: 'POST', path: '/v1/leverage-yield/intents/status', key: read },
+      { method: 'POST', path: '/v1/leverage-yield/intents/submit', key: write },
       { method: 'POST', path: '/v1/leverage-yield/intents/withdraw', key: write },
       { method: 'POST', path: '/v1/leverage-yield/quote/deposit', key: read },
       { method: 'POST', path: '/v1/leverage-yield/quote/withdraw', key: read },
@@ -101,6 +108,9 @@ describe('swap-gateway routes and their keys', () => {
       { method: 'GET', path: '/v1/leverage-yield/apr/lsd', key: null },
       { method: 'GET', path: '/v1/leverage-yield/asset', key: null },
       { method: 'GET', path: '/v1/leverage-yield/deadline', key: null },
+      { method: 'GET', path: '/v1/leverage-yield/fees/partner', key: null },
+      { method: 'GET', path: '/v1/leverage-yield/intents/:txHash', key: null },
+      { method: 'GET', path: '/v1/leverage-yield/intents/:txHash/fill', key: null },
       { method: 'GET', path: '/v1/leverage-yield/max-withdraw', key: null },
       { method: 'GET', path: '/v1/leverage-yield/position', key: null },
       { method: 'GET', path: '/v1/leverage-yield/preview/deposit', key: null },

@@ -33,6 +33,7 @@ import type { IntentBuiltEvent } from './domain/chain-events';
 import type {
   DepositIntentRequest,
   DepositQuoteMessage,
+  IntentLookup,
   VaultRead,
   VaultReadRequest,
   VaultReads,
@@ -76,6 +77,7 @@ export const Subjects = {
   vaultApprove: 'quote-builder.vaults.approve.v1',
   vaultWithdrawQuote: 'quote-builder.vaults.withdraw-quote.v1',
   vaultWithdraw: 'quote-builder.vaults.withdraw.v1',
+  intentLookup: 'quote-builder.intents.lookup.v1',
 
   submissionSubmit: 'relay-tracker.submissions.submit.v1',
   submissionStatus: 'relay-tracker.submissions.status.v1',
@@ -145,6 +147,7 @@ export interface RpcContract {
   [Subjects.vaultApprove]: { request: DepositIntentRequest; reply: ApproveResponse };
   [Subjects.vaultWithdrawQuote]: { request: WithdrawQuoteMessage; reply: QuoteResponse };
   [Subjects.vaultWithdraw]: { request: WithdrawIntentRequest; reply: BuildResponse };
+  [Subjects.intentLookup]: { request: { txHash: string }; reply: IntentLookup };
 
   [Subjects.submissionSubmit]: { request: SubmitTxMessage; reply: SubmitTxResponse };
   [Subjects.submissionStatus]: { request: { txHash: string; srcChainKey: ChainKey }; reply: SubmissionStatusResponse };

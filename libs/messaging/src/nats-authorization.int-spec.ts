@@ -92,6 +92,7 @@ const REQUESTS: { caller: User; responder: User; subjects: string[] }[] = [
       Subjects.vaultApprove,
       Subjects.vaultWithdrawQuote,
       Subjects.vaultWithdraw,
+      Subjects.intentLookup,
       Subjects.catalogSnapshot,
       // Its v2 name, answered beside it for one release.
       Subjects.catalogSnapshotV2,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ChainAccess } from '@swap/chains';
-import { AppError, ErrorCode } from '@swap/contracts';
+import { AppError, ErrorCode, type IntentLookup } from '@swap/contracts';
 import type { Address, Hex } from 'viem';
 import { PrismaClient } from '../generated/prisma/client';
 import { ChainCatalog } from '../chain-catalog/chain-catalog';
@@ -27,6 +27,26 @@ export class HubIntentStates {
       data: { status: 'cancelled' },
     });
     return count > 0 ? 'cancelled' : 'unknown';
+  }
+
+  /** The intent a hub transaction created, with its state now; 404 when it created none. */
+  async createdBy(txHash: Hex): Promise<IntentLookup> {
+    const intents = this.intentsContract();
+    const hub = this.catalog.chains.hub;
+    const events = await this.chains.evm(hub, (a) => a.intentEvents(txHash, intents));
+    const created = events?.created[0];
+    if (!created) throw AppError.notFound(`Intent not found: ${txHash} created no intent on ${hub.key}`, ErrorCode.IntentNotFound);
+    const state = await this.chains.evm(hub, (a) => a.intentState(intents, created.intentHash));
+    return {
+      intentHash: created.intentHash,
+      intent: created.intent,
+      state: {
+        exists: state.exists,
+        remainingInput: state.remainingInput.toString(),
+        receivedOutput: state.receivedOutput.toString(),
+        pendingPayment: state.pendingPayment,
+      },
+    };
   }
 
   intentsContract(): Address {

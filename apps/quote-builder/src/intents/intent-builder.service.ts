@@ -224,7 +224,9 @@ export class IntentBuilderService {
     if (src.hub) return { tx: evmTx(src, { from: intent.creator, to: intents, value: '0', data: cancel }) };
     const calls: HubCall[] = [{ target: intents, value: 0n, data: cancel }];
     const assetManager = hub.contracts?.hubAssetManager as Address | undefined;
-    if (assetManager) {
+    // A vault withdrawal's shares stay in the hub wallet they came from: no spoke holds them.
+    const shares = this.catalog.chains.leverageVaults.some((v) => v.vault.toLowerCase() === intent.inputToken.toLowerCase());
+    if (assetManager && !shares) {
       const refund = BigInt(intent.inputAmount);
       calls.push(
         { target: intent.inputToken as Address, value: 0n, data: encodeApprove(assetManager, refund) },

@@ -3,14 +3,22 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { CancelRequestDto, GasEstimateRequestDto, IntentRequestDto, LimitOrderRequestDto, Subjects, type ReplyOf } from '@swap/contracts';
 import { GasEstimatorService } from './gas-estimator.service';
 import { IntentBuilderService } from './intent-builder.service';
-import { DeadlineMessage, PartnerFeeMessage } from './intents.messages';
+import type { Hex } from 'viem';
+import { HubIntentStates } from '../executions/hub-intent-states';
+import { DeadlineMessage, IntentLookupMessage, PartnerFeeMessage } from './intents.messages';
 
 @Controller()
 export class IntentsHandlers {
   constructor(
     private readonly builder: IntentBuilderService,
     private readonly gas: GasEstimatorService,
+    private readonly hubIntents: HubIntentStates,
   ) {}
+
+  @MessagePattern(Subjects.intentLookup)
+  lookup(@Payload() request: IntentLookupMessage): ReplyOf<'intentLookup'> {
+    return this.hubIntents.createdBy(request.txHash as Hex);
+  }
 
   @MessagePattern(Subjects.intentBuild)
   build(@Payload() request: IntentRequestDto): ReplyOf<'intentBuild'> {

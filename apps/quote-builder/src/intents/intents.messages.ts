@@ -17,3 +17,8 @@ export class PartnerFeeMessage {
   @NestedObject(() => PartnerFeeDto)
   partnerFee?: PartnerFeeDto;
 }
+
+export class IntentLookupMessage {
+  @Matches(/^0x[0-9a-fA-F]{64}$/, { message: 'txHash must be a hub transaction hash: 0x and 64 hex digits' })
+  txHash!: string;
+}

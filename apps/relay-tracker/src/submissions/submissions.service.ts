@@ -70,7 +70,10 @@ export class SubmissionsService {
       await this.queue.add(row.id, row.traceParent);
       return {
         success: true,
-        data: { status: 'inserted', message: 'Submission received; poll GET /v1/swaps/submit-tx/status until solved or failed' },
+        data: {
+          status: 'inserted',
+          message: `Submission received; poll GET /v1/${request.operation ? 'leverage-yield' : 'swaps'}/submit-tx/status until solved or failed`,
+        },
       };
     }
     // A replica that died before the hand-over left a swap without work: the client's retry puts it back.

@@ -22,14 +22,14 @@ import { KeyedRoute } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
 import { SwapGatewayConfig } from '../swap-gateway.config';
 
-class RelayDataResponse {
+export class RelayDataResponse {
   @ApiProperty({ description: 'The hub address the message is for: the intents contract (hub source) or the user’s hub wallet' })
   address!: string;
   @ApiProperty({ description: 'The bytes the relay delivers' })
   payload!: string;
 }
 
-class PacketResponse {
+export class PacketResponse {
   @ApiProperty() srcChainId!: number;
   @ApiProperty() srcTxHash!: string;
   @ApiProperty() srcAddress!: string;
@@ -42,7 +42,7 @@ class PacketResponse {
   @ApiProperty() payload!: string;
 }
 
-class SubmitResponse {
+export class SubmitResponse {
   @ApiProperty({ description: "The relay's own answer: { success, message? }" })
   result!: { success: boolean; message?: string };
 }

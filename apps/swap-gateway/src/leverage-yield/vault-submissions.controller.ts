@@ -19,6 +19,7 @@ import {
   VaultSubmitTxRequestDto,
   type SubmitTxResponse,
 } from '@swap/contracts';
+import { ChainCatalogMirror } from '@swap/chain-catalog';
 import { KeyedRoute } from '@swap/key-auth';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SubmitTx } from '../submissions/submit-tx';
@@ -27,7 +28,10 @@ import { SubmitTx } from '../submissions/submit-tx';
 @ApiTags(ApiTag.leverageYield)
 @Controller('v1/leverage-yield/submit-tx')
 export class VaultSubmissionsController {
-  constructor(private readonly submitTx: SubmitTx) {}
+  constructor(
+    private readonly submitTx: SubmitTx,
+    private readonly catalog: ChainCatalogMirror,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -37,12 +41,24 @@ export class VaultSubmissionsController {
   })
   @ApiOkResponse({ type: SubmitTxResponseDto })
   @ApiTooManyRequestsResponse({ type: ErrorBodyDto, description: 'The swaps submit limits (per client and per walletAddress)' })
-  submit(
+  async submit(
     @Body() body: VaultSubmitTxRequestDto,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SubmitTxResponse> {
     const { operation, ...rest } = body;
+    // A deposit's output is a vault's shares, a withdrawal's input: the label must say what the intent does.
+    const vaults = new Set((await this.catalog.leverageVaults()).map((v) => v.vault.toLowerCase()));
+    const side = operation === 'deposit' ? 'outputToken' : 'inputToken';
+    if (!vaults.has(body.intent[side].toLowerCase())) {
+      throw AppError.validation([
+        {
+          field: 'operation',
+          rule: 'matchesIntent',
+          message: `operation is ${operation}, but intent.${side} is not one of this deployment's vaults (a deposit's outputToken is the vault, a withdrawal's inputToken)`,
+        },
+      ]);
+    }
     return this.submitTx.submit({ ...rest, operation: operation === 'deposit' ? 'leverage_deposit' : 'leverage_withdraw' }, request, reply);
   }
 

@@ -8,6 +8,7 @@ import {
   DeadlineResponseDto,
   PartnerFeeQueryDto,
   PartnerFeeResponseDto,
+  type PartnerFee,
   type PartnerFeeResponse,
 } from '@swap/contracts';
 import { ChainCatalogMirror } from '@swap/chain-catalog';
@@ -38,18 +39,23 @@ export class ReadsController {
   })
   @ApiOkResponse({ type: PartnerFeeResponseDto })
   async partnerFee(@Query() query: PartnerFeeQueryDto): Promise<PartnerFeeResponse> {
-    if (!query.feeAddress && (query.feeAmount !== undefined || query.feePercentage !== undefined)) {
-      throw AppError.validation([
-        { field: 'feeAddress', rule: 'requiredWithFee', message: 'feeAddress is required with feeAmount or feePercentage' },
-      ]);
-    }
-    const given = query.feeAddress
-      ? {
-          address: query.feeAddress,
-          amount: query.feeAmount,
-          percentage: query.feePercentage === undefined ? undefined : Number(query.feePercentage),
-        }
-      : undefined;
+    const given = givenPartnerFee(query);
     return partnerFeeQuote(query.amount, given, await this.catalog.partnerFee());
   }
+}
+
+/** The query's own fee (feeAddress with feeAmount or feePercentage), if it names one. */
+export function givenPartnerFee(query: PartnerFeeQueryDto): PartnerFee | undefined {
+  if (!query.feeAddress && (query.feeAmount !== undefined || query.feePercentage !== undefined)) {
+    throw AppError.validation([
+      { field: 'feeAddress', rule: 'requiredWithFee', message: 'feeAddress is required with feeAmount or feePercentage' },
+    ]);
+  }
+  return query.feeAddress
+    ? {
+        address: query.feeAddress,
+        amount: query.feeAmount,
+        percentage: query.feePercentage === undefined ? undefined : Number(query.feePercentage),
+      }
+    : undefined;
 }

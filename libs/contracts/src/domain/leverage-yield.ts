@@ -1,4 +1,5 @@
 import type { PartnerFee } from './build';
+import type { Intent } from './intent';
 
 /** A leveraged-yield vault as the public registry lists it; its address is its ERC-4626 share token on the hub. */
 export interface LeverageVault {
@@ -132,4 +133,11 @@ export interface WithdrawIntentRequest {
   recipient?: string;
   deadline?: string;
   solver?: string;
+}
+
+/** The intent a hub transaction created and its state (the contract's intentStates), amounts as decimal strings. */
+export interface IntentLookup {
+  intentHash: string;
+  intent: Intent;
+  state: { exists: boolean; remainingInput: string; receivedOutput: string; pendingPayment: boolean };
 }
