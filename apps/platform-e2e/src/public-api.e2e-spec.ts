@@ -544,6 +544,8 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     expect(await ok('GET', '/v1/leverage-yield/fees/partner?amount=1000000')).toMatchObject({ fee: '0', partnerFee: null });
     const shares = BigInt(await ly.shareBalance(vault.vault, hubWallet)) - before;
     expect(shares).toBeGreaterThanOrEqual(BigInt(body.minOutputAmount));
+    // Exactly what the fill paid.
+    expect(shares.toString()).toBe((await ok('GET', `/v1/leverage-yield/intents/${done.result!.hubTxHash}/fill`)).receivedOutput);
     expect(await ly.maxWithdraw(vault.vault, hubWallet)).toBe(await ly.previewRedeem(vault.vault, String(before + shares)));
     deposited = { hubWallet, shares };
   });
@@ -631,7 +633,10 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     const done = await typed().waitForSettlement(txHash, swap.src, { intervalMs: 300, timeoutMs: 60_000 });
     expect(done).toMatchObject({ status: 'solved', operation: 'leverage_withdraw' });
     expect(await ly.shareBalance(vault.vault, hubWallet)).toBe('0');
-    expect((await balance()) - before).toBeGreaterThanOrEqual(BigInt(body.minOutputAmount));
+    // Exactly what the fill paid (USDC keeps 6 decimals on the hub and on Base), delivered on Base.
+    const paid = BigInt((await ok('GET', `/v1/leverage-yield/intents/${done.result!.hubTxHash}/fill`)).receivedOutput);
+    expect(paid).toBeGreaterThanOrEqual(BigInt(body.minOutputAmount));
+    await eventually(async () => (await balance()) - before === paid, 30_000, 100);
   });
 
   it('serves sponsorship requests to a sponsoring key', async () => {
