@@ -56,8 +56,7 @@ export class IntentBuilderService {
     @Optional() private readonly announcer?: BuildAnnouncer,
   ) {}
 
-  /** The build is announced (a build record) once answered. */
-  /** `resolved`: sides resolved by the caller (a vault deposit's output is the vault, not a listed token). */
+  /** Announced (a build record) once answered; `resolved`: sides the caller resolved (a vault deposit's output is no listed token). */
   async build(request: IntentRequest, resolved?: ResolvedSwap): Promise<BuildResponse> {
     const built = await this.assemble(request, resolved);
     this.announcer?.announce(built, request, {
