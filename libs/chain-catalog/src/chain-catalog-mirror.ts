@@ -185,11 +185,16 @@ export class ChainCatalogMirror implements ChainRules, OnApplicationBootstrap, O
     return (await this.current()).snapshot.leverageVaults ?? [];
   }
 
-  /** A leveraged-yield vault by its name in any letter case, or by its address; the catalog's 404 when it has none such. */
-  async leverageVault(by: { name: string } | { address: string }): Promise<LeverageVault> {
-    const vault = (await this.leverageVaults()).find((v) =>
+  /** A leveraged-yield vault by its name or its address, in any letter case. */
+  async findLeverageVault(by: { name: string } | { address: string }): Promise<LeverageVault | undefined> {
+    return (await this.leverageVaults()).find((v) =>
       'name' in by ? v.name.toLowerCase() === by.name.toLowerCase() : v.vault.toLowerCase() === by.address.toLowerCase(),
     );
+  }
+
+  /** As findLeverageVault; the catalog's 404 when it has none such. */
+  async leverageVault(by: { name: string } | { address: string }): Promise<LeverageVault> {
+    const vault = await this.findLeverageVault(by);
     if (vault) return vault;
     throw AppError.notFound(
       'name' in by ? `Vault not found: ${by.name}` : `Vault not found: ${by.address} is not a leveraged-yield vault of this deployment`,

@@ -118,6 +118,11 @@ export class ChainDirectory {
     return this.profile.leverageVaults ?? [];
   }
 
+  /** A leveraged-yield vault by its address (its share token), in any letter case. */
+  findLeverageVault(address: string): LeverageVault | undefined {
+    return this.leverageVaults.find((v) => v.vault.toLowerCase() === address.toLowerCase());
+  }
+
   findToken(keyOrAlias: string, address: string): TokenInfo | undefined {
     const chain = this.findChain(keyOrAlias);
     if (!chain) return undefined;

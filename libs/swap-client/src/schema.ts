@@ -2364,14 +2364,24 @@ export interface components {
             vault: string;
         };
         VaultQuoteResponseDto: {
-            /** @description Shares (18 decimals) for a deposit */
+            /**
+             * @description Destination token smallest unit
+             * @example 331245000000000
+             */
             quotedAmount: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The recorded quote (quote_uuid for /v1/intent/execute)
+             */
             quoteId: string;
+            /** @example 2026-11-23T10:00:00.000Z */
             expiresAt: string;
-            /** @description Partner fee taken off amount before solvers were asked */
+            /**
+             * @description Partner fee taken off amount before solvers were asked
+             * @example 1000
+             */
             feeAmount: string;
-            /** @description With includeTxData=true: what /intents/deposit builds for this quote */
+            /** @description With includeTxData=true: what /intents/deposit or /intents/withdraw builds for this quote */
             txData?: components["schemas"]["BuildResponseDto"];
         };
         WithdrawQuoteRequestDto: {

@@ -1,20 +1,16 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
+import {ERC20} from "./ERC20.sol";
 import {IERC20, LendingPool} from "./LendingPool.sol";
 
 /// An ERC-4626 leveraged-yield vault: its address is its share token (18 decimals). Deposits are supplied to the
 /// pool and looped to the target loan-to-value (borrow, swap to the asset, supply); withdrawals unwind in proportion.
-contract LeverageVault {
+contract LeverageVault is ERC20 {
     uint256 internal constant BPS = 10_000;
     uint256 internal constant MAX_STEPS = 32;
 
-    string public name;
-    string public symbol;
     uint8 public constant decimals = 18;
-    uint256 public totalSupply;
-    mapping(address => uint256) public balanceOf;
-    mapping(address => mapping(address => uint256)) public allowance;
 
     address public immutable asset;
     address public immutable borrowToken;
@@ -22,18 +18,16 @@ contract LeverageVault {
     uint256 public immutable targetLtvBps;
     uint256 internal immutable offset;
 
-    event Transfer(address indexed from, address indexed to, uint256 value);
-    event Approval(address indexed owner, address indexed spender, uint256 value);
     event Deposit(address indexed sender, address indexed owner, uint256 assets, uint256 shares);
     event Withdraw(address indexed sender, address indexed receiver, address indexed owner, uint256 assets, uint256 shares);
 
     error ZeroAmount();
     error ExceedsBalance(uint256 shares, uint256 balance);
 
-    constructor(string memory name_, string memory symbol_, address asset_, uint8 assetDecimals, address borrowToken_, LendingPool pool_, uint256 targetLtvBps_) {
+    constructor(string memory name_, string memory symbol_, address asset_, uint8 assetDecimals, address borrowToken_, LendingPool pool_, uint256 targetLtvBps_)
+        ERC20(name_, symbol_)
+    {
         require(targetLtvBps_ < pool_.maxLtvBps(), "LeverageVault: target above the pool's maximum");
-        name = name_;
-        symbol = symbol_;
         asset = asset_;
         borrowToken = borrowToken_;
         pool = pool_;
@@ -41,25 +35,6 @@ contract LeverageVault {
         offset = 10 ** (18 - assetDecimals);
         IERC20(asset_).approve(address(pool_), type(uint256).max);
         IERC20(borrowToken_).approve(address(pool_), type(uint256).max);
-    }
-
-    // --- ERC-20 shares ---
-
-    function approve(address spender, uint256 amount) external returns (bool) {
-        allowance[msg.sender][spender] = amount;
-        emit Approval(msg.sender, spender, amount);
-        return true;
-    }
-
-    function transfer(address to, uint256 amount) external returns (bool) {
-        _move(msg.sender, to, amount);
-        return true;
-    }
-
-    function transferFrom(address from, address to, uint256 amount) external returns (bool) {
-        _spendAllowance(from, amount);
-        _move(from, to, amount);
-        return true;
     }
 
     // --- ERC-4626 ---
@@ -145,9 +120,7 @@ contract LeverageVault {
         IERC20(asset).transferFrom(msg.sender, address(this), assets);
         pool.supply(asset, IERC20(asset).balanceOf(address(this)), address(this));
         _lever();
-        totalSupply += shares;
-        balanceOf[receiver] += shares;
-        emit Transfer(address(0), receiver, shares);
+        _mint(receiver, shares);
         emit Deposit(msg.sender, receiver, assets, shares);
     }
 
@@ -156,9 +129,7 @@ contract LeverageVault {
         if (balanceOf[owner] < shares) revert ExceedsBalance(shares, balanceOf[owner]);
         if (msg.sender != owner) _spendAllowance(owner, shares);
         bool last = shares == totalSupply;
-        balanceOf[owner] -= shares;
-        totalSupply -= shares;
-        emit Transfer(owner, address(0), shares);
+        _burn(owner, shares);
         uint256 equityAfter = totalAssets() - assets;
         _unwind(last ? 0 : _debtFor(equityAfter));
         uint256 collateral = pool.supplied(asset, address(this));
@@ -206,19 +177,6 @@ contract LeverageVault {
             uint256 got = pool.swap(asset, borrowToken, take, address(this));
             pool.repay(borrowToken, got < owed - targetOwed ? got : owed - targetOwed, address(this));
         }
-    }
-
-    function _move(address from, address to, uint256 amount) internal {
-        if (balanceOf[from] < amount) revert ExceedsBalance(amount, balanceOf[from]);
-        balanceOf[from] -= amount;
-        balanceOf[to] += amount;
-        emit Transfer(from, to, amount);
-    }
-
-    function _spendAllowance(address owner, uint256 amount) internal {
-        uint256 allowed = allowance[owner][msg.sender];
-        require(allowed >= amount, "ERC20: insufficient allowance");
-        if (allowed != type(uint256).max) allowance[owner][msg.sender] = allowed - amount;
     }
 
     function _divUp(uint256 a, uint256 b) internal pure returns (uint256) {

@@ -224,8 +224,7 @@ export class IntentBuilderService {
     const calls: HubCall[] = [{ target: intents, value: 0n, data: cancel }];
     const assetManager = hub.contracts?.hubAssetManager as Address | undefined;
     // A vault withdrawal's shares stay in the hub wallet they came from: no spoke holds them.
-    const shares = this.catalog.chains.leverageVaults.some((v) => v.vault.toLowerCase() === intent.inputToken.toLowerCase());
-    if (assetManager && !shares) {
+    if (assetManager && !this.catalog.chains.findLeverageVault(intent.inputToken)) {
       const refund = BigInt(intent.inputAmount);
       calls.push(
         { target: intent.inputToken as Address, value: 0n, data: encodeApprove(assetManager, refund) },

@@ -262,7 +262,7 @@ export class VaultIntentsService {
   }
 
   private knownVault(address: string, problems: FieldViolation[]): LeverageVault | undefined {
-    const vault = this.catalog.chains.leverageVaults.find((v) => v.vault.toLowerCase() === address.toLowerCase());
+    const vault = this.catalog.chains.findLeverageVault(address);
     if (!vault)
       problems.push({
         field: 'vault',

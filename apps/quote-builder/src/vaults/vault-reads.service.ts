@@ -17,20 +17,17 @@ interface LoopParameters {
 /** The leveraged-yield reads, from the hub: docs/integrators/leverage-yield.md#reads. */
 @Injectable()
 export class VaultReadsService {
-  private readonly byAddress: Map<string, LeverageVault>;
   private readonly loops = new Map<string, Promise<LoopParameters>>();
 
   constructor(
     private readonly catalog: ChainCatalog,
     private readonly chains: ChainAccess,
     private readonly lsd: LsdAprSource,
-  ) {
-    this.byAddress = new Map(catalog.chains.leverageVaults.map((v) => [v.vault.toLowerCase(), v]));
-  }
+  ) {}
 
   read<R extends VaultRead>(request: VaultReadRequest & { read: R }): Promise<VaultReads[R]>;
   async read(request: VaultReadRequest): Promise<VaultReads[VaultRead]> {
-    const vault = this.byAddress.get(request.vault.toLowerCase());
+    const vault = this.catalog.chains.findLeverageVault(request.vault);
     if (!vault)
       throw AppError.notFound(`Unknown vault: ${request.vault} is not a leveraged-yield vault of this deployment`, ErrorCode.VaultNotFound);
     const address = vault.vault as Address;

@@ -48,9 +48,8 @@ export class VaultSubmissionsController {
   ): Promise<SubmitTxResponse> {
     const { operation, ...rest } = body;
     // A deposit's output is a vault's shares, a withdrawal's input: the label must say what the intent does.
-    const vaults = new Set((await this.catalog.leverageVaults()).map((v) => v.vault.toLowerCase()));
     const side = operation === 'deposit' ? 'outputToken' : 'inputToken';
-    if (!vaults.has(body.intent[side].toLowerCase())) {
+    if (!(await this.catalog.findLeverageVault({ address: body.intent[side] }))) {
       throw AppError.validation([
         {
           field: 'operation',

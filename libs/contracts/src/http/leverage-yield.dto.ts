@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, IntersectionType, PickType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType, PickType } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import type {
   DepositIntentRequest,
@@ -14,7 +14,7 @@ import type {
 } from '../domain/leverage-yield';
 import { BuildResponseDto, IntentRequestDto } from './build.dto';
 import { SubmitTxRequestDto } from './intent.dto';
-import { QuoteRequestDto } from './quote.dto';
+import { QuoteRequestDto, QuoteResponseDto } from './quote.dto';
 import { IsEvmAddress, IsUint256String, OnChain } from './validators';
 
 const VAULT_MESSAGE = { message: 'vault must be an Ethereum address' };
@@ -179,20 +179,12 @@ export class DepositQuoteRequestDto
   vault!: string;
 }
 
-export class VaultQuoteResponseDto {
-  @ApiProperty({ description: 'Shares (18 decimals) for a deposit' })
-  quotedAmount!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  quoteId!: string;
-
-  @ApiProperty()
-  expiresAt!: string;
-
-  @ApiProperty({ description: 'Partner fee taken off amount before solvers were asked' })
-  feeAmount!: string;
-
-  @ApiPropertyOptional({ type: BuildResponseDto, description: 'With includeTxData=true: what /intents/deposit builds for this quote' })
+/** The swaps' quote answer; quotedAmount is shares for a deposit, the output token for a withdrawal. */
+export class VaultQuoteResponseDto extends OmitType(QuoteResponseDto, ['txData'] as const) {
+  @ApiPropertyOptional({
+    type: BuildResponseDto,
+    description: 'With includeTxData=true: what /intents/deposit or /intents/withdraw builds for this quote',
+  })
   txData?: BuildResponseDto;
 }
 
