@@ -390,9 +390,7 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
       status: 404,
       body: { code: 'VAULT_NOT_FOUND' },
     });
-    expect(BigInt((await ok('GET', '/v1/leverage-yield/deadline?offsetSeconds=60')).deadline)).toBeGreaterThan(
-      BigInt(Math.floor(Date.now() / 1000)),
-    );
+    expect(BigInt(await ly.deadline(60))).toBeGreaterThan(BigInt(Math.floor(Date.now() / 1000)));
 
     const read = (route: string, query = '') => ok('GET', `/v1/leverage-yield/${route}?vault=${weth.vault}${query}`);
     expect(await ly.asset(weth.vault)).toEqual(weth.asset);
@@ -524,12 +522,12 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     // The family's intent helpers, the swaps' own.
     const hubTx = done.result!.hubTxHash!;
     expect((await ok('POST', '/v1/leverage-yield/intents/hash', { intent: deposit.intent })).hash).toBe(done.intentHash);
-    expect(await ok('POST', '/v1/leverage-yield/intents/status', { intentTxHash: hubTx })).toMatchObject({ status: 3 });
+    expect(await ly.intentStatus(hubTx)).toMatchObject({ status: 3 });
     await ok('POST', '/v1/leverage-yield/intents/packet', { chainId: 23, txHash });
     await ok('POST', '/v1/leverage-yield/intents/extra-data', { txHash, srcChainKey: swap.src });
     await ok('POST', '/v1/leverage-yield/intents/submit', { chainId: 23, txHash, data: deposit.relayData });
-    expect(await ok('GET', `/v1/leverage-yield/intents/${hubTx}`)).toEqual(deposit.intent);
-    const fill = await ok('GET', `/v1/leverage-yield/intents/${hubTx}/fill`);
+    expect(await ly.intent(hubTx)).toEqual(deposit.intent);
+    const fill = await ly.fill(hubTx);
     expect(fill).toMatchObject({ exists: false, remainingInput: '0', pendingPayment: false });
     expect(BigInt(fill.receivedOutput)).toBeGreaterThanOrEqual(BigInt(body.minOutputAmount));
     expect(await api('GET', `/v1/leverage-yield/intents/0x${'ab'.repeat(32)}`)).toMatchObject({
@@ -541,7 +539,10 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
       inputAmount: '999000',
     });
     // No deployment-wide fee applies to the family.
-    expect(await ok('GET', '/v1/leverage-yield/fees/partner?amount=1000000')).toMatchObject({ fee: '0', partnerFee: null });
+    expect(await ly.partnerFee('1000000')).toMatchObject({ fee: '0', partnerFee: null });
+    // The solvers' fee: the public client's 0.1%, rounded down, on either family.
+    expect(await ly.solverFee('1000000')).toEqual({ amount: '1000000', fee: '1000', feeBps: 10 });
+    expect(await typed().solverFee('999')).toEqual({ amount: '999', fee: '0', feeBps: 10 });
     const shares = BigInt(await ly.shareBalance(vault.vault, hubWallet)) - before;
     expect(shares).toBeGreaterThanOrEqual(BigInt(body.minOutputAmount));
     // Exactly what the fill paid.
@@ -603,7 +604,7 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     await ly.submit({ ...greedySubmit, operation: 'withdraw' });
     await eventually(async () => (await ly.status(greedyTx, swap.src)).status === 'posted_execution', 30_000, 100);
     expect(await ly.shareBalance(vault.vault, hubWallet)).toBe('0');
-    const cancel = await ok('POST', '/v1/leverage-yield/intents/cancel', { srcChainKey: swap.src, intent: greedy.intent });
+    const cancel = await ly.cancel(swap.src, greedy.intent);
     expect((await ok('POST', '/v1/leverage-yield/gas/estimate', { chainKey: swap.src, tx: cancel.tx })).gas).toBeDefined();
     await send(swap.src, cancel.tx);
     await eventually(async () => (await ly.shareBalance(vault.vault, hubWallet)) === shares.toString(), 30_000, 100);

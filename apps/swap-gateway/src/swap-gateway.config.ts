@@ -35,4 +35,11 @@ export class SwapGatewayConfig extends WithPublicKey(
   @Max(86_400_000)
   @IsInt()
   SUBMIT_LIMIT_WINDOW_MS = 60_000;
+
+  /** GET /fees/solver: the solvers' fee in basis points (10, the public client's 0.1%). */
+  @Type(() => Number)
+  @Min(0)
+  @Max(10_000)
+  @IsInt()
+  SOLVER_FEE_BPS = 10;
 }

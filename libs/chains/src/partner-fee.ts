@@ -35,3 +35,9 @@ export function partnerFeeQuote(amountText: string, given: PartnerFee | undefine
   );
   return { amount: amount.toString(), fee: fee.toString(), inputAmount: (amount - fee).toString(), partnerFee: partnerFee ?? null };
 }
+
+/** `GET /fees/solver`: the solvers' fee on an input amount, as the public client's getSolverFee computes it. */
+export function solverFeeQuote(amountText: string, feeBps: number): { amount: string; fee: string; feeBps: number } {
+  const amount = BigInt(amountText);
+  return { amount: amount.toString(), fee: ((amount * BigInt(feeBps)) / 10_000n).toString(), feeBps };
+}

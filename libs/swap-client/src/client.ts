@@ -84,6 +84,16 @@ export interface LeverageYieldClient {
   submit(body: Schemas['VaultSubmitTxRequestDto'], options?: SubmitOptions): Promise<SubmitTxResponse>;
   /** The swaps' status record, with `operation`. */
   status(txHash: string, srcChainKey: string): Promise<SubmissionStatus>;
+  deadline(offsetSeconds?: number): Promise<string>;
+  partnerFee(amount: string): Promise<Schemas['PartnerFeeResponseDto']>;
+  solverFee(amount: string): Promise<Schemas['SolverFeeResponseDto']>;
+  /** The solver's view of an intent by the hub transaction's hash (`-1` unknown … `3` solved, `4` failed). */
+  intentStatus(intentTxHash: string): Promise<Schemas['IntentStatusResponseDto']>;
+  /** The intent a hub transaction created, and its fill state. */
+  intent(hubTxHash: string): Promise<Intent>;
+  fill(hubTxHash: string): Promise<Schemas['IntentFillStateDto']>;
+  /** The unsigned cancel of a deposit or withdrawal, signed on the chain it came from. */
+  cancel(srcChainKey: string, intent: Intent): Promise<Schemas['CancelResponseDto']>;
 }
 
 /** The public network's client defaults, which this client applies too. */
@@ -172,6 +182,8 @@ export interface SwapClient {
   quote(body: QuoteRequest, options?: { includeTxData?: boolean }): Promise<QuoteResponse>;
   deadline(offsetSeconds?: number): Promise<string>;
   partnerFee(amount: string): Promise<Schemas['PartnerFeeResponseDto']>;
+  /** The solvers' fee on an input amount (the deployment's basis points, 0.1% by default). */
+  solverFee(amount: string): Promise<Schemas['SolverFeeResponseDto']>;
   allowance(body: IntentInput): Promise<Schemas['AllowanceCheckResponseDto']>;
   approve(body: IntentInput): Promise<Schemas['ApproveResponseDto']>;
   buildIntent(body: IntentInput): Promise<BuildResponse>;
@@ -267,6 +279,14 @@ export function createSwapClient(options: SwapClientOptions): SwapClient {
     submit: (body, o = {}) => withSubmitRetries(() => ok(raw.POST('/v1/leverage-yield/submit-tx', { body })), o),
     status: async (txHash, srcChainKey) =>
       (await ok(raw.GET('/v1/leverage-yield/submit-tx/status', { params: { query: { txHash, srcChainKey } } }))).data,
+    deadline: async (offsetSeconds = PUBLIC_CLIENT_DEFAULTS.deadlineOffsetSeconds) =>
+      (await ok(raw.GET('/v1/leverage-yield/deadline', { params: { query: { offsetSeconds: String(offsetSeconds) } } }))).deadline,
+    partnerFee: (amount) => ok(raw.GET('/v1/leverage-yield/fees/partner', { params: { query: { amount } } })),
+    solverFee: (amount) => ok(raw.GET('/v1/leverage-yield/fees/solver', { params: { query: { amount } } })),
+    intentStatus: (intentTxHash) => ok(raw.POST('/v1/leverage-yield/intents/status', { body: { intentTxHash } })),
+    intent: (txHash) => ok(raw.GET('/v1/leverage-yield/intents/{txHash}', { params: { path: { txHash } } })) as Promise<Intent>,
+    fill: (txHash) => ok(raw.GET('/v1/leverage-yield/intents/{txHash}/fill', { params: { path: { txHash } } })),
+    cancel: (srcChainKey, i) => ok(raw.POST('/v1/leverage-yield/intents/cancel', { body: { srcChainKey, intent: i } })),
   };
 
   const client: SwapClient = {
@@ -286,6 +306,7 @@ export function createSwapClient(options: SwapClientOptions): SwapClient {
     deadline: async (offsetSeconds = PUBLIC_CLIENT_DEFAULTS.deadlineOffsetSeconds) =>
       (await ok(raw.GET('/v1/swaps/deadline', { params: { query: { offsetSeconds: String(offsetSeconds) } } }))).deadline,
     partnerFee: (amount) => ok(raw.GET('/v1/swaps/fees/partner', { params: { query: { amount } } })),
+    solverFee: (amount) => ok(raw.GET('/v1/swaps/fees/solver', { params: { query: { amount } } })),
     allowance: (body) => ok(raw.POST('/v1/swaps/allowance/check', { body: intent(body) })),
     approve: (body) => ok(raw.POST('/v1/swaps/approve', { body: intent(body) })),
     buildIntent: (body) => ok(raw.POST('/v1/swaps/intents', { body: intent(body) })),

@@ -72,6 +72,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/swaps/fees/solver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The solvers' fee on an input amount: SOLVER_FEE_BPS (10, the public client's 0.1%), rounded down */
+        get: operations["ReadsController_solverFee"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/swaps/intents": {
         parameters: {
             query?: never;
@@ -1150,6 +1167,23 @@ export interface paths {
         };
         /** The partner fee on an amount: the query's fee (feeAddress with feeAmount or feePercentage); no deployment-wide fee applies to this family */
         get: operations["VaultHelpersController_partnerFee"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leverage-yield/fees/solver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The solvers' fee on an amount, as /v1/swaps/fees/solver */
+        get: operations["VaultHelpersController_solverFee"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2498,6 +2532,20 @@ export interface components {
             inputAmount: string;
             partnerFee: components["schemas"]["PartnerFeeDto"] | (never | null);
         };
+        SolverFeeResponseDto: {
+            /** @example 1000000 */
+            amount: string;
+            /**
+             * @description amount × feeBps / 10 000, rounded down
+             * @example 1000
+             */
+            fee: string;
+            /**
+             * @description The solver fee in basis points (SOLVER_FEE_BPS)
+             * @example 10
+             */
+            feeBps: number;
+        };
         IntentFillStateDto: {
             /** @description Input left to fill or cancel */
             exists: boolean;
@@ -3692,6 +3740,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PartnerFeeResponseDto"];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ReadsController_solverFee: {
+        parameters: {
+            query: {
+                /** @description The input amount (smallest unit) */
+                amount: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolverFeeResponseDto"];
                 };
             };
             /** @description A field or parameter that breaks a rule, named with the rule */
@@ -7861,6 +7958,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PartnerFeeResponseDto"];
+                };
+            };
+            /** @description A field or parameter that breaks a rule, named with the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests at once (from this client, or bodies the gateway is receiving); retry after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the error shape (404 unknown, 413 body too large, 415 not JSON, 502/503/504 a dependency) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    VaultHelpersController_solverFee: {
+        parameters: {
+            query: {
+                /** @description The input amount (smallest unit) */
+                amount: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolverFeeResponseDto"];
                 };
             };
             /** @description A field or parameter that breaks a rule, named with the rule */

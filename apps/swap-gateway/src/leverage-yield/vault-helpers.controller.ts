@@ -20,13 +20,15 @@ import {
   LEVERAGE_YIELD_POST_ROUTES,
   PartnerFeeQueryDto,
   PartnerFeeResponseDto,
+  SolverFeeQueryDto,
+  SolverFeeResponseDto,
   Subjects,
   type Intent,
   type IntentLookup,
   type PartnerFeeResponse,
   type ReplyOf,
 } from '@swap/contracts';
-import { partnerFeeQuote } from '@swap/chains';
+import { partnerFeeQuote, solverFeeQuote } from '@swap/chains';
 import { KeyedRoute } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
 import { PacketResponse, RelayDataResponse, SubmitResponse } from '../intents/relay.controller';
@@ -129,6 +131,13 @@ export class VaultHelpersController {
   @ApiOkResponse({ type: PartnerFeeResponseDto })
   partnerFee(@Query() query: PartnerFeeQueryDto): PartnerFeeResponse {
     return partnerFeeQuote(query.amount, givenPartnerFee(query), null);
+  }
+
+  @Get('v1/leverage-yield/fees/solver')
+  @ApiOperation({ summary: "The solvers' fee on an amount, as /v1/swaps/fees/solver" })
+  @ApiOkResponse({ type: SolverFeeResponseDto })
+  solverFee(@Query() query: SolverFeeQueryDto): SolverFeeResponseDto {
+    return solverFeeQuote(query.amount, this.config.SOLVER_FEE_BPS);
   }
 
   @Get('v1/leverage-yield/intents/:txHash/fill')

@@ -2,6 +2,7 @@ import { AppError, Subjects, type PartnerFee, type PartnerFeeQueryDto } from '@s
 import { FakeServices, REGISTRY_SNAPSHOT } from '../testing/gateway-doubles';
 import { HubClock } from './hub-clock';
 import { ReadsController } from './reads.controller';
+import { SwapGatewayConfig } from '../swap-gateway.config';
 import { testCatalogSigning } from '@swap/testing';
 
 /*
@@ -17,7 +18,11 @@ function setup(partnerFee: PartnerFee | null) {
   const services = new FakeServices()
     .answer(Subjects.catalogSnapshot, () => testCatalogSigning.sign({ ...REGISTRY_SNAPSHOT, partnerFee }))
     .answer(Subjects.deadline, ({ offsetSeconds }) => ({ deadline: (1_763_812_800n + BigInt(offsetSeconds)).toString() }));
-  const controller = new ReadsController(testCatalogSigning.mirror(services.messaging), new HubClock(services.messaging));
+  const controller = new ReadsController(
+    testCatalogSigning.mirror(services.messaging),
+    new HubClock(services.messaging),
+    Object.assign(new SwapGatewayConfig(), { SOLVER_FEE_BPS: 25 }),
+  );
   return { services, controller };
 }
 
@@ -111,6 +116,16 @@ describe('ReadsController.deadline', () => {
   it('turns the query’s offset text into seconds on the hub clock', async () => {
     const { services, controller } = setup(null);
     await expect(controller.deadline({ offsetSeconds: '300' })).resolves.toEqual({ deadline: '1763813100' });
+    await services.close();
+  });
+});
+
+describe('ReadsController.solverFee', () => {
+  it('takes the configured basis points of the amount, rounded down, as the public client does', async () => {
+    const { services, controller } = setup(null);
+    expect(controller.solverFee({ amount: '1000000' })).toEqual({ amount: '1000000', fee: '2500', feeBps: 25 });
+    expect(controller.solverFee({ amount: '399' })).toEqual({ amount: '399', fee: '0', feeBps: 25 });
+    expect(services.received).toEqual([]);
     await services.close();
   });
 });

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { partnerFeeQuote } from '@swap/chains';
+import { partnerFeeQuote, solverFeeQuote } from '@swap/chains';
 import {
   ApiTag,
   AppError,
@@ -8,11 +8,14 @@ import {
   DeadlineResponseDto,
   PartnerFeeQueryDto,
   PartnerFeeResponseDto,
+  SolverFeeQueryDto,
+  SolverFeeResponseDto,
   type PartnerFee,
   type PartnerFeeResponse,
 } from '@swap/contracts';
 import { ChainCatalogMirror } from '@swap/chain-catalog';
 import { HubClock } from './hub-clock';
+import { SwapGatewayConfig } from '../swap-gateway.config';
 
 /** The public reads beside building: a deadline and the partner fee, answered from memory. */
 @Controller('v1/swaps')
@@ -20,6 +23,7 @@ export class ReadsController {
   constructor(
     private readonly catalog: ChainCatalogMirror,
     private readonly clock: HubClock,
+    private readonly config: SwapGatewayConfig,
   ) {}
 
   @Get('deadline')
@@ -41,6 +45,14 @@ export class ReadsController {
   async partnerFee(@Query() query: PartnerFeeQueryDto): Promise<PartnerFeeResponse> {
     const given = givenPartnerFee(query);
     return partnerFeeQuote(query.amount, given, await this.catalog.partnerFee());
+  }
+
+  @Get('fees/solver')
+  @ApiTags(ApiTag.quote)
+  @ApiOperation({ summary: "The solvers' fee on an input amount: SOLVER_FEE_BPS (10, the public client's 0.1%), rounded down" })
+  @ApiOkResponse({ type: SolverFeeResponseDto })
+  solverFee(@Query() query: SolverFeeQueryDto): SolverFeeResponseDto {
+    return solverFeeQuote(query.amount, this.config.SOLVER_FEE_BPS);
   }
 }
 

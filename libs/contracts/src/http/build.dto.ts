@@ -140,13 +140,15 @@ export class DeadlineQueryDto {
   offsetSeconds: string = String(DEFAULT_DEADLINE_OFFSET_SECONDS);
 }
 
-export class PartnerFeeQueryDto {
+export class SolverFeeQueryDto {
   @ApiProperty({ example: '1000000', description: 'The input amount (smallest unit)' })
   @IsPositiveAmount({ message: 'amount must be greater than zero, written without leading zeros' })
   @IsUint256String()
   @IsDefined({ message: 'amount is required' })
   amount!: string;
+}
 
+export class PartnerFeeQueryDto extends SolverFeeQueryDto {
   @ApiPropertyOptional({ description: 'A partner fee to apply instead of the deployment’s: its receiver' })
   @IsOptional()
   @IsEvmAddress()
@@ -280,6 +282,17 @@ export class CancelResponseDto {
 export class DeadlineResponseDto {
   @ApiProperty({ example: '1763816700', description: "The hub's latest block time plus offsetSeconds, UNIX seconds" })
   deadline!: string;
+}
+
+export class SolverFeeResponseDto {
+  @ApiProperty({ example: '1000000' })
+  amount!: string;
+
+  @ApiProperty({ example: '1000', description: 'amount × feeBps / 10 000, rounded down' })
+  fee!: string;
+
+  @ApiProperty({ example: 10, description: 'The solver fee in basis points (SOLVER_FEE_BPS)' })
+  feeBps!: number;
 }
 
 export class PartnerFeeResponseDto {
