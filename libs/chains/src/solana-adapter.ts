@@ -19,6 +19,7 @@ import {
   getStructDecoder,
   getStructEncoder,
   getTransactionDecoder,
+  getU128Decoder,
   getU128Encoder,
   getU32Decoder,
   getU32Encoder,
@@ -79,6 +80,13 @@ const sendMessageArgsEncoder = getStructEncoder([
   ['dstChainId', getU128Encoder()],
   ['dstAddress', borshBytesEncoder()],
   ['payload', borshBytesEncoder()],
+]);
+
+const sendMessageArgsDecoder = getStructDecoder([
+  ['discriminator', fixDecoderSize(getBytesDecoder(), 8)],
+  ['dstChainId', getU128Decoder()],
+  ['dstAddress', addDecoderSizePrefix(getBytesDecoder(), getU32Decoder())],
+  ['payload', addDecoderSizePrefix(getBytesDecoder(), getU32Decoder())],
 ]);
 
 const setComputeUnitLimitEncoder = getStructEncoder([
@@ -280,10 +288,15 @@ export class SolanaAdapter implements SpokeAdapter {
     ];
     const sender = keys[0];
     if (found.meta?.err) return { found: true, success: false, sender, reason: describeError(found.meta.err) };
-    const { assetManager } = this.programs();
+    const { assetManager, connection } = this.programs();
     // getTransaction answers versions up to 0 (maxSupportedTransactionVersion), never v1.
     if (!('instructions' in compiled)) return { found: true, success: true, sender };
     for (const ix of compiled.instructions) {
+      if (keys[ix.programAddressIndex] === connection && ix.data && startsWith(ix.data, SEND_MESSAGE_DISCRIMINATOR)) {
+        const args = sendMessageArgsDecoder.decode(ix.data);
+        const message = { to: toHex(Uint8Array.from(args.dstAddress)), dataHash: toHex(Uint8Array.from(args.payload)) };
+        return { found: true, success: true, sender, message };
+      }
       if (keys[ix.programAddressIndex] !== assetManager || !ix.data || !startsWith(ix.data, TRANSFER_DISCRIMINATOR)) continue;
       const accounts = (ix.accountIndices ?? []).map((i) => keys[i]);
       const args = transferArgsDecoder.decode(ix.data);

@@ -139,6 +139,22 @@ describe('ICON adapter against the ICON RPC double', () => {
     });
   });
 
+  it('checks a landed message to the hub (a vault withdrawal): signer, the hub wallet and the calls', async () => {
+    const tx = await adapter.buildMessage({
+      user: double.sourceWallet.getAddress(),
+      dstChainId: 146n,
+      dstAddress: HUB_WALLET,
+      payload: HUB_CALLS,
+    });
+    const txId = double.seedTransaction({ ...JSON.parse(tx.data), signature: 'c2lnbmVk' });
+    expect(await adapter.checkSource(txId)).toEqual({
+      found: true,
+      success: true,
+      sender: double.sourceWallet.getAddress(),
+      message: { to: HUB_WALLET.toLowerCase(), data: HUB_CALLS },
+    });
+  });
+
   it('reads an ICX deposit (wICX with value) as ICX', async () => {
     const txId = double.seedDeposit({ token: ICX, assetManager: mainnet.assetManager!, amount: 9n, to: HUB_WALLET, data: HUB_CALLS });
     expect(await adapter.checkSource(txId)).toMatchObject({ success: true, deposit: { token: ICX, amount: 9n } });

@@ -190,7 +190,7 @@ describe('InjectiveRpcDouble with the Injective adapter', () => {
       to: Buffer.from(deposit.input.to.slice(2), 'hex'),
       data: Buffer.from(deposit.input.data.slice(2), 'hex'),
     });
-    double.seedFailed({
+    double.seedExecute({
       hash: 'CD'.repeat(32),
       sender: user,
       contract: vectors.connection,
@@ -212,6 +212,22 @@ describe('InjectiveRpcDouble with the Injective adapter', () => {
       reason: 'out of gas',
     });
     await expect(adapter.checkSource('EF'.repeat(32))).resolves.toEqual({ found: false });
+  });
+
+  it('checks a landed message to the hub (a vault withdrawal): its sender, the hub wallet and the calls', async () => {
+    const adapter = INJECTIVE.createAdapter(chain, { timeoutMs: 2_000 });
+    const { input } = vectors.message;
+    const built = JSON.parse(
+      (await adapter.buildMessage({ user: input.user, dstChainId: 146n, dstAddress: `0x${'ab'.repeat(20)}`, payload: '0x0102' })).data,
+    ) as InjectiveSignDoc;
+    const [executed] = built.msgs;
+    double.seedExecute({ hash: '12'.repeat(32), sender: input.user, contract: executed.value.contract, msg: executed.value.msg });
+    await expect(adapter.checkSource('12'.repeat(32))).resolves.toEqual({
+      found: true,
+      success: true,
+      sender: input.user,
+      message: { to: `0x${'ab'.repeat(20)}`, data: '0x0102' },
+    });
   });
 
   it('reads the latest block time', async () => {

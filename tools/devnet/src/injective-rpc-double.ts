@@ -90,10 +90,10 @@ export class InjectiveRpcDouble {
     this.seedTx(input.hash, [message.toWeb3()], 0, '');
   }
 
-  /** Failed on chain with `reason` (its raw_log). */
-  seedFailed(input: { hash: string; sender: string; contract: string; msg: object; reason: string }): void {
+  /** A contract execution; failed on chain with `reason` (its raw_log) when one is given. */
+  seedExecute(input: { hash: string; sender: string; contract: string; msg: object; reason?: string }): void {
     const message = MsgExecuteContract.fromJSON({ sender: input.sender, contractAddress: input.contract, msg: input.msg, funds: [] });
-    this.seedTx(input.hash, [message.toWeb3()], 5, input.reason);
+    this.seedTx(input.hash, [message.toWeb3()], input.reason ? 5 : 0, input.reason ?? '');
   }
 
   private seedTx(hash: string, messages: unknown[], code: number, rawLog: string): void {

@@ -171,12 +171,17 @@ describe('SolanaAdapter against the Solana RPC double', () => {
       expect(check.found && !check.success && check.reason).toContain('6014');
     });
 
-    it('a message that landed is found, with no deposit', async () => {
+    it('a message that landed (a vault withdrawal): the hub wallet it went to and keccak256 of its calls', async () => {
       const keyPair = await generateKeyPair();
       const user = await getAddressFromPublicKey(keyPair.publicKey);
       const tx = await adapter.buildMessage({ user, dstChainId: 146n, dstAddress: `0x${'33'.repeat(20)}`, payload: '0x02' });
       const txId = double.seedTransaction({ wire: await signed(tx, keyPair) });
-      await expect(adapter.checkSource(txId)).resolves.toEqual({ found: true, success: true, sender: user });
+      await expect(adapter.checkSource(txId)).resolves.toEqual({
+        found: true,
+        success: true,
+        sender: user,
+        message: { to: `0x${'33'.repeat(20)}`, dataHash: keccak256('0x02') },
+      });
     });
 
     it('an unknown signature is not found; a malformed one is a 400', async () => {

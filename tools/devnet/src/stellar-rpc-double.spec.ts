@@ -166,6 +166,17 @@ describe('the Stellar adapter against the Soroban RPC double', () => {
     }
   });
 
+  it('checks a landed message to the hub (a vault withdrawal): its source, the hub wallet and the calls', async () => {
+    const tx = await adapter.buildMessage({ user: USER, dstChainId: 146n, dstAddress: HUB_WALLET, payload: HUB_CALLS });
+    const landed = double.seedTransaction(TransactionBuilder.fromXDR(tx.data, tx.networkPassphrase!) as Transaction);
+    expect(await adapter.checkSource(landed)).toEqual({
+      found: true,
+      success: true,
+      sender: USER,
+      message: { to: HUB_WALLET.toLowerCase(), data: HUB_CALLS },
+    });
+  });
+
   it('checks source transactions: a successful deposit, a failed one, an unknown hash', async () => {
     const deposit = { user: USER, assetManager: ASSET_MANAGER, token: XLM, amount: (1n << 100n) + 3n, to: HUB_WALLET, data: HUB_CALLS };
     const ok = double.seedDeposit(deposit);

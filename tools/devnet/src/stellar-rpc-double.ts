@@ -95,6 +95,11 @@ export class StellarRpcDouble {
       .addOperation(operation)
       .setTimeout(100)
       .build();
+    return this.seedTransaction(transaction, outcome);
+  }
+
+  /** A transaction as landed (a built one, say), answered by its hash (hex). */
+  seedTransaction(transaction: Transaction, outcome: 'success' | 'failed' = 'success'): string {
     const hash = Buffer.from(transaction.hash()).toString('hex');
     const result = new xdr.TransactionResult({
       feeCharged: 150_000n,

@@ -163,6 +163,16 @@ describe('Sui adapter against the Sui RPC double', () => {
     });
   });
 
+  it('checks a landed message to the hub (a vault withdrawal): its sender, the hub wallet and the calls', async () => {
+    const digest = double.seedTransaction(fromBase64((await message()).data));
+    expect(await adapter.checkSource(digest)).toEqual({
+      found: true,
+      success: true,
+      sender: normalizeSuiAddress(vectors.user),
+      message: { to: vectors.message.dstAddress.toLowerCase(), data: vectors.message.payload },
+    });
+  });
+
   it('checks a transaction that failed on chain, and one that is not there', async () => {
     const digest = double.seedTransaction(fromBase64((await message()).data), { error: 'MoveAbort(connectionv3, 7) in command 0' });
     expect(await adapter.checkSource(digest)).toEqual({

@@ -69,6 +69,33 @@ describe('settlement: a source on a network other than EVM, checked by its adapt
     expect(s.chains.relay.submits).toEqual([]);
   });
 
+  it('a message to the hub wallet (a vault withdrawal, its calls by hash): relaying; a message to another wallet is not a swap', async () => {
+    sourceIs({
+      found: true,
+      success: true,
+      sender: SENDER,
+      message: { to: HUB_WALLET.toLowerCase() as Hex, dataHash: keccak256(payload) },
+    });
+
+    await s.run(id);
+
+    expect(outcome()).toMatchObject({ status: 'relaying', verified: true });
+    expect(s.chains.relay.submits).toEqual([{ chainId: NETWORK.relayChainId, txHash: SIGNATURE, data: { address: HUB_WALLET, payload } }]);
+
+    const second = s.store.submitted(intent, { txHash: `${SIGNATURE.slice(0, -1)}V`, srcChainKey: NETWORK.key });
+    s.chains.access.networkSources.set(`${NETWORK.key}:${second.txHash}`, {
+      found: true,
+      success: true,
+      sender: SENDER,
+      message: { to: '0x00000000000000000000000000000000000000aa', data: payload },
+    });
+    await s.run(second.id);
+    expect(s.store.get(second.id)).toMatchObject({
+      status: 'failed',
+      userMessage: expect.stringMatching(/is not a swap the platform built/),
+    });
+  });
+
   it('failed on chain: failed at pending with the network’s reason, nothing handed on', async () => {
     sourceIs({ found: true, success: false, sender: SENDER, reason: 'insufficient funds for rent' });
 

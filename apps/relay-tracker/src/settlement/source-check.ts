@@ -74,8 +74,9 @@ export function checkSpokeSource(
 }
 
 /**
- * A deposit creating an intent for the hub wallet it paid, sent by the intent's wallet; where the chain
- * holds only the calls' hash (Solana), the submitted calls count if they hash to it.
+ * A deposit creating an intent for the hub wallet it paid, or a message whose calls that wallet runs (a vault
+ * withdrawal), sent by the intent's wallet; where the chain holds only the calls' hash (Solana), the submitted
+ * calls count if they hash to it.
  */
 export function checkNetworkSource(
   check: Extract<SpokeSourceCheck, { success: true }>,
@@ -84,12 +85,12 @@ export function checkNetworkSource(
   chainKey: string,
   claimed: { intent: Intent; intentHash: string | null; payload: string | null },
 ): SourceVerdict {
-  const deposit = check.deposit;
-  if (!deposit) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
-  let payload = deposit.data?.toLowerCase() as Hex | undefined;
-  if (!payload && deposit.dataHash) {
+  const leg = check.deposit ?? check.message;
+  if (!leg) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
+  let payload = leg.data?.toLowerCase() as Hex | undefined;
+  if (!payload && leg.dataHash) {
     const submitted = claimed.payload?.toLowerCase() as Hex | undefined;
-    if (!submitted || keccak256(submitted) !== deposit.dataHash.toLowerCase()) {
+    if (!submitted || keccak256(submitted) !== leg.dataHash.toLowerCase()) {
       return {
         ok: false,
         userMessage: `The relay data submitted with this ${chainKey} transaction is not what the transaction carries: submit it again with the relayData its build answered. Nothing was swapped yet.`,
@@ -98,8 +99,7 @@ export function checkNetworkSource(
     payload = submitted;
   }
   const intent = payload ? intentOfHubCalls(payload, intents) : undefined;
-  if (!payload || !intent || deposit.to.toLowerCase() !== intent.creator.toLowerCase())
-    return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
+  if (!payload || !intent || leg.to.toLowerCase() !== intent.creator.toLowerCase()) return { ok: false, userMessage: NOT_A_SWAP(chainKey) };
   if (network.addressBytes(check.sender).toLowerCase() !== intent.srcAddress.toLowerCase()) {
     return {
       ok: false,

@@ -153,7 +153,16 @@ export class IconAdapter implements SpokeAdapter {
     const tx = await plainErrors(this.service.getTransaction(txId).execute());
     if (Number(result.status) !== 1)
       return { found: true, success: false, sender: tx.from, reason: result.failure?.message ?? 'failed on chain' };
-    return { found: true, success: true, sender: tx.from, ...this.depositOf(tx) };
+    return { found: true, success: true, sender: tx.from, ...this.depositOf(tx), ...this.messageOf(tx) };
+  }
+
+  /** `sendMessage(dstChainId, dstAddress, payload)` to the connection, hex as built. */
+  private messageOf(tx: { to: string; dataType: string; data: unknown }): { message?: { to: Hex; data: Hex } } {
+    const call = tx.data as { method?: string; params?: Record<string, unknown> } | undefined;
+    const { dstAddress, payload } = call?.params ?? {};
+    if (tx.dataType !== 'call' || call?.method !== 'sendMessage' || !this.chain.connection || tx.to !== this.chain.connection) return {};
+    if (!isHex(dstAddress) || !isHex(payload)) return {};
+    return { message: { to: dstAddress.toLowerCase() as Hex, data: payload } };
   }
 
   private depositOf(tx: { to: string; value?: { toFixed(): string }; dataType: string; data: unknown }): {

@@ -146,9 +146,16 @@ export class InjectiveAdapter implements SpokeAdapter {
     const sender = String(messages[0]?.sender ?? messages[0]?.from_address ?? '');
     if (Number(response.code) !== 0) return { found: true, success: false, sender, reason: response.raw_log || `code ${response.code}` };
     for (const message of messages) {
-      if (!EXECUTE_PROTO_TYPES.includes(String(message['@type'])) || message.contract !== this.chain.assetManager) continue;
-      const msg = (typeof message.msg === 'string' ? JSON.parse(message.msg) : message.msg) as Partial<InjectiveTransferMsg>;
-      if (!msg.transfer) continue;
+      if (!EXECUTE_PROTO_TYPES.includes(String(message['@type']))) continue;
+      const msg = (typeof message.msg === 'string' ? JSON.parse(message.msg) : message.msg) as Partial<
+        InjectiveTransferMsg & InjectiveSendMessageMsg
+      >;
+      if (message.contract === this.chain.connection && msg.send_message) {
+        const { dst_address, payload } = msg.send_message;
+        const to = bytesToHex(Uint8Array.from(dst_address)).toLowerCase() as Hex;
+        return { found: true, success: true, sender, message: { to, data: bytesToHex(Uint8Array.from(payload)) } };
+      }
+      if (message.contract !== this.chain.assetManager || !msg.transfer) continue;
       const { token, amount, to, data } = msg.transfer;
       return {
         found: true,

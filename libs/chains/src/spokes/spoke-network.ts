@@ -27,7 +27,14 @@ export interface SpokeFee {
   unit: string;
 }
 
-/** `dataHash` where the transaction holds only keccak256 of the hub calls (Solana). */
+/** What a transaction hands the hub: `to` the hub wallet, `data` its calls, or `dataHash` where only keccak256 of them is held (Solana). */
+export interface SpokeHubLeg {
+  to: Hex;
+  data?: Hex;
+  dataHash?: Hex;
+}
+
+/** `deposit` through the asset manager; `message` through the connection (a vault withdrawal: the hub wallet runs the calls). */
 export type SpokeSourceCheck =
   | { found: false }
   | { found: true; success: false; sender: string; reason: string }
@@ -35,7 +42,8 @@ export type SpokeSourceCheck =
       found: true;
       success: true;
       sender: string;
-      deposit?: { token: string; amount: bigint; to: Hex; data?: Hex; dataHash?: Hex };
+      deposit?: SpokeHubLeg & { token: string; amount: bigint };
+      message?: SpokeHubLeg;
     };
 
 /** A non-EVM network's transactions; its errors: docs/architecture/chains.md#spoke-adapters. */

@@ -152,7 +152,9 @@ export class StellarAdapter implements SpokeAdapter {
     if (found.status === rpc.Api.GetTransactionStatus.FAILED)
       return { found: true, success: false, sender, reason: failureOf(found.resultXdr) };
     const deposit = this.chain.assetManager ? depositOf(transaction, this.chain.assetManager) : undefined;
-    return deposit ? { found: true, success: true, sender, deposit } : { found: true, success: true, sender };
+    if (deposit) return { found: true, success: true, sender, deposit };
+    const message = this.chain.connection ? messageOf(transaction, this.chain.connection) : undefined;
+    return message ? { found: true, success: true, sender, message } : { found: true, success: true, sender };
   }
 
   private contract(kind: 'assetManager' | 'connection'): string {
@@ -214,19 +216,34 @@ function failureOf(result: xdr.TransactionResult): string {
   return `${outcome.type}: ${codes.join(', ')}`;
 }
 
-function depositOf(transaction: Transaction, assetManager: string): { token: string; amount: bigint; to: Hex; data: Hex } | undefined {
+function invocationOf(transaction: Transaction, contract: string, fn: string, args: number): xdr.ScVal[] | undefined {
   for (const operation of transaction.operations) {
     if (operation.type !== 'invokeHostFunction' || operation.func.type !== 'hostFunctionTypeInvokeContract') continue;
     const call = operation.func.invokeContract;
-    if (Address.fromScAddress(call.contractAddress).toString() !== assetManager) continue;
-    if (call.functionName.toString() !== 'transfer' || call.args.length !== 5) continue;
-    const [, token, amount, to, data] = call.args;
-    return {
-      token: Address.fromScVal(token).toString(),
-      amount: scValToBigInt(amount),
-      to: toHex(scValToNative(to) as Uint8Array).toLowerCase() as Hex,
-      data: toHex(scValToNative(data) as Uint8Array),
-    };
+    if (Address.fromScAddress(call.contractAddress).toString() !== contract) continue;
+    if (call.functionName.toString() === fn && call.args.length === args) return call.args;
   }
   return undefined;
+}
+
+/** `send_message(user, dst_chain_id, dst_address, payload)` to the connection. */
+function messageOf(transaction: Transaction, connection: string): { to: Hex; data: Hex } | undefined {
+  const args = invocationOf(transaction, connection, 'send_message', 4);
+  if (!args) return undefined;
+  return {
+    to: toHex(scValToNative(args[2]) as Uint8Array).toLowerCase() as Hex,
+    data: toHex(scValToNative(args[3]) as Uint8Array),
+  };
+}
+
+function depositOf(transaction: Transaction, assetManager: string): { token: string; amount: bigint; to: Hex; data: Hex } | undefined {
+  const args = invocationOf(transaction, assetManager, 'transfer', 5);
+  if (!args) return undefined;
+  const [, token, amount, to, data] = args;
+  return {
+    token: Address.fromScVal(token).toString(),
+    amount: scValToBigInt(amount),
+    to: toHex(scValToNative(to) as Uint8Array).toLowerCase() as Hex,
+    data: toHex(scValToNative(data) as Uint8Array),
+  };
 }

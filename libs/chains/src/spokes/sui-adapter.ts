@@ -141,34 +141,23 @@ export class SuiAdapter implements SpokeAdapter {
     const sender = normalizeSuiAddress(data.sender);
     if (answer.effects.status.status !== 'success')
       return { found: true, success: false, sender, reason: answer.effects.status.error ?? 'failed' };
-    const deposit = this.depositIn(data, sender, answer);
-    return deposit ? { found: true, success: true, sender, deposit } : { found: true, success: true, sender };
+    const ptb = data.kind.ProgrammableTransaction;
+    const deposit = ptb && this.depositIn(ptb, sender, answer);
+    if (deposit) return { found: true, success: true, sender, deposit };
+    const message = ptb && this.chain.connection ? moveCallOf(ptb, this.connection(), 'send_message_ua', 4) : undefined;
+    if (message)
+      return { found: true, success: true, sender, message: { to: message.bytesArg(2).toLowerCase() as Hex, data: message.bytesArg(3) } };
+    return { found: true, success: true, sender };
   }
 
-  /** Any package version of the module, on the configured config object. */
   private depositIn(
-    data: NonNullable<ParsedTransactionData['V1']>,
+    ptb: SuiPtb,
     sender: string,
     answer: SuiTransactionBlockResponse,
   ): { token: string; amount: bigint; to: Hex; data: Hex } | undefined {
-    const manager = this.assetManager();
-    const ptb = data.kind.ProgrammableTransaction;
-    if (!ptb) return undefined;
-    const inputOf = (arg: SuiArgument) => (arg.Input !== undefined ? ptb.inputs[arg.Input] : undefined);
-    const call = ptb.commands.find((c) => {
-      const mc = c.MoveCall;
-      if (!mc || mc.module !== manager.module || mc.function !== 'transfer' || mc.arguments.length < 5) return false;
-      const config = inputOf(mc.arguments[0]);
-      return (
-        normalizeSuiAddress(config?.Object?.SharedObject?.objectId ?? config?.Object?.ImmOrOwnedObject?.objectId ?? '0x0') ===
-        manager.objectId
-      );
-    })?.MoveCall;
-    if (!call) return undefined;
-    const bytesArg = (i: number): Hex => {
-      const pure = inputOf(call.arguments[i])?.Pure;
-      return `0x${suiToHex(pure ? Uint8Array.from(bcs.vector(bcs.u8()).parse(fromBase64(pure.bytes))) : new Uint8Array())}`;
-    };
+    const found = moveCallOf(ptb, this.assetManager(), 'transfer', 5);
+    if (!found) return undefined;
+    const { call, bytesArg, inputOf } = found;
     const token = normalizeStructTag(call.typeArguments[0]);
     let amount: bigint | undefined;
     const coin = call.arguments[2];
@@ -190,6 +179,27 @@ export class SuiAdapter implements SpokeAdapter {
     if (amount === undefined) return undefined;
     return { token, amount, to: bytesArg(3).toLowerCase() as Hex, data: bytesArg(4) };
   }
+}
+
+type SuiPtb = NonNullable<NonNullable<ParsedTransactionData['V1']>['kind']['ProgrammableTransaction']>;
+
+/** The PTB's call of `fn` in any package version of the module, on the configured object. */
+function moveCallOf(ptb: SuiPtb, target: SuiObjectAddress, fn: string, minArgs: number) {
+  const inputOf = (arg: SuiArgument) => (arg.Input !== undefined ? ptb.inputs[arg.Input] : undefined);
+  const call = ptb.commands.find((c) => {
+    const mc = c.MoveCall;
+    if (!mc || mc.module !== target.module || mc.function !== fn || mc.arguments.length < minArgs) return false;
+    const config = inputOf(mc.arguments[0]);
+    return (
+      normalizeSuiAddress(config?.Object?.SharedObject?.objectId ?? config?.Object?.ImmOrOwnedObject?.objectId ?? '0x0') === target.objectId
+    );
+  })?.MoveCall;
+  if (!call) return undefined;
+  const bytesArg = (i: number): Hex => {
+    const pure = inputOf(call.arguments[i])?.Pure;
+    return `0x${suiToHex(pure ? Uint8Array.from(bcs.vector(bcs.u8()).parse(fromBase64(pure.bytes))) : new Uint8Array())}`;
+  };
+  return { call, bytesArg, inputOf };
 }
 
 export interface SuiObjectAddress {
