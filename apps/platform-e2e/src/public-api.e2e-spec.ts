@@ -35,6 +35,8 @@ jest.setTimeout(180_000);
  * is checked against the merged OpenAPI document: its status must be documented for the
  * route and its body must match the schema.
  */
+const VAULT_FEE_ADDRESS = '0x000000000000000000000000000000000000Fee7';
+
 describe('the public API against its OpenAPI document (npm start’s platform, devnet)', () => {
   const logs = new LogCapture();
   const user = privateKeyToAccount(DEV_KEYS[2]);
@@ -91,7 +93,15 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
       logLevel: 'warn',
       logDestination: logs,
       devnet: true,
-      env: { STEP_POLL_MS: '150', SIMULATION_TICK_MS: '200', FLUSH_INTERVAL_MS: '200', SCRYPT_LOG_N: '10' },
+      env: {
+        STEP_POLL_MS: '150',
+        SIMULATION_TICK_MS: '200',
+        FLUSH_INTERVAL_MS: '200',
+        SCRYPT_LOG_N: '10',
+        // The leveraged-yield family's own fee (0.2%), which the swaps do not pay.
+        VAULT_PARTNER_FEE_ADDRESS: VAULT_FEE_ADDRESS,
+        VAULT_PARTNER_FEE_PERCENTAGE: '20',
+      },
       solverEnv: { PRICE_REFRESH_MS: '300' },
     });
     directory = loadChainDirectory(platform.devnet!.profilePath);
@@ -455,6 +465,9 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
     expect(BigInt(quote.quotedAmount)).toBeGreaterThan(0n);
     // 0.1% of the input is the partner's; solvers were asked about the rest.
     expect(quote.feeAmount).toBe('100000');
+    // Naming none, the family's configured 0.2%.
+    const { partnerFee: _given, ...unfeed } = quoteBody;
+    expect((await ly.quoteDeposit(unfeed)).feeAmount).toBe('200000');
     const withTx = await ok('POST', '/v1/leverage-yield/quote/deposit?includeTxData=true', { ...quoteBody, srcAddress: user.address });
     expect(withTx.txData.intent).toMatchObject({ outputToken: vault.vault, dstChain: directory.hub.relayChainId });
     expect(withTx.txData.intent.dstAddress).toBe(withTx.txData.relayData.address.toLowerCase());
@@ -538,8 +551,9 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
       fee: '1000',
       inputAmount: '999000',
     });
-    // No deployment-wide fee applies to the family.
-    expect(await ly.partnerFee('1000000')).toMatchObject({ fee: '0', partnerFee: null });
+    // The family's configured fee, not the swaps' (none here).
+    expect(await ly.partnerFee('1000000')).toMatchObject({ fee: '2000', partnerFee: { address: VAULT_FEE_ADDRESS, percentage: 20 } });
+    expect(await typed().partnerFee('1000000')).toMatchObject({ fee: '0', partnerFee: null });
     // The solvers' fee: the public client's 0.1%, rounded down, on either family.
     expect(await ly.solverFee('1000000')).toEqual({ amount: '1000000', fee: '1000', feeBps: 10 });
     expect(await typed().solverFee('999')).toEqual({ amount: '999', fee: '0', feeBps: 10 });

@@ -559,6 +559,75 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
     expect(statuses(adopted)).toEqual(SOLVED_PATH);
   });
 
+  it('adopts a vault deposit and then a withdrawal, built here and never submitted, each to solved with its operation', async () => {
+    const src = '0xa4b1.arbitrum';
+    const base = '0x2105.base';
+    const vault = directory.leverageVaults.find((v) => v.name === 'lsodaWETH')!.vault;
+    const ly = async (path: string, body: object) => {
+      const answer = await post(`/v1/leverage-yield/${path}`, body);
+      expect({ path, status: answer.status }).toEqual({ path, status: 200 });
+      return answer.body;
+    };
+    const lessOnePercent = (amount: string) => ((BigInt(amount) * 99n) / 100n).toString();
+    const adopted = (txHash: string) =>
+      eventually(
+        async () => {
+          const res = await fetch(`${gateway}/v1/leverage-yield/submit-tx/status?txHash=${txHash}&srcChainKey=${src}`);
+          if (res.status !== 200) return undefined;
+          const s = (await jsonOf(res)).data as Status & { operation?: string };
+          return s.status === 'solved' || s.status === 'failed' ? s : undefined;
+        },
+        60_000,
+        200,
+      );
+    const amount = '20000000';
+    const quoted = await ly('quote/deposit', {
+      vault,
+      tokenSrc: token(src, 'USDC'),
+      tokenSrcChainKey: src,
+      amount,
+      quoteType: 'exact_input',
+    });
+    const body = {
+      vault,
+      srcChainKey: src,
+      srcAddress: user.address,
+      inputToken: token(src, 'USDC'),
+      inputAmount: amount,
+      minOutputAmount: lessOnePercent(quoted.quotedAmount),
+    };
+    const approval = await ly('approve', body);
+    if (approval.tx) await send(src, approval.tx);
+    const deposit = await ly('intents/deposit', body);
+    const deposited = await adopted((await send(src, deposit.tx)).hash);
+    expect(deposited).toMatchObject({ status: 'solved', operation: 'leverage_deposit' });
+    expect(deposited.history[0].detail).toMatch(/^adopted: built by this deployment/);
+
+    const hubWallet = deposit.relayData.address;
+    const { balance: shares } = await jsonOf(await fetch(`${gateway}/v1/leverage-yield/share-balance?vault=${vault}&owner=${hubWallet}`));
+    const outQuote = await ly('quote/withdraw', {
+      vault,
+      srcChainKey: src,
+      tokenDst: token(base, 'USDC'),
+      tokenDstChainKey: base,
+      amount: shares,
+      quoteType: 'exact_input',
+    });
+    const withdrawal = await ly('intents/withdraw', {
+      vault,
+      srcChainKey: src,
+      srcAddress: user.address,
+      dstChainKey: base,
+      outputToken: token(base, 'USDC'),
+      inputAmount: shares,
+      minOutputAmount: lessOnePercent(outQuote.quotedAmount),
+    });
+    const before = await balance(base, token(base, 'USDC'));
+    const withdrawn = await adopted((await send(src, withdrawal.tx)).hash);
+    expect(withdrawn).toMatchObject({ status: 'solved', operation: 'leverage_withdraw' });
+    expect((await balance(base, token(base, 'USDC'))) - before).toBeGreaterThanOrEqual(BigInt(lessOnePercent(outQuote.quotedAmount)));
+  });
+
   it('is idempotent on (txHash, srcChainKey) whatever the letter case, and 100 concurrent identical submits insert once', async () => {
     const txHash = `0x${randomBytes(32).toString('hex')}`;
     const built = {

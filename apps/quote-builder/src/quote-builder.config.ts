@@ -30,6 +30,22 @@ export class QuoteBuilderConfig extends WithSigningKey(
   @IsUint256String()
   PARTNER_FEE_AMOUNT?: string = undefined;
 
+  /** The leveraged-yield family's fee: a deposit that names no partnerFee pays it, and its GET /fees/partner answers it. */
+  @IsOptional()
+  @IsEvmAddress()
+  VAULT_PARTNER_FEE_ADDRESS?: string = undefined;
+
+  @IsOptional()
+  @Type(() => Number)
+  @Min(1)
+  @Max(100)
+  @IsInt()
+  VAULT_PARTNER_FEE_PERCENTAGE?: number = undefined;
+
+  @IsOptional()
+  @IsUint256String()
+  VAULT_PARTNER_FEE_AMOUNT?: string = undefined;
+
   /** A yields API in DefiLlama's shape for the vaults' staking yields; unset, each vault's configured fallback is answered (stale). */
   @IsOptional()
   @IsServiceUrl(['http', 'https'])

@@ -206,6 +206,10 @@ export class ChainCatalogMirror implements ChainRules, OnApplicationBootstrap, O
     return (await this.current()).snapshot.partnerFee;
   }
 
+  async vaultPartnerFee(): Promise<PartnerFee | null> {
+    return (await this.current()).snapshot.vaultPartnerFee ?? null;
+  }
+
   private current(): Promise<Held> | Held {
     return this.held ?? this.load();
   }

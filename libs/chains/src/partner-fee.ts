@@ -24,14 +24,19 @@ export function partnerFeeOn(
   return value;
 }
 
-/** `GET /fees/partner`: the query's fee, else the deployment's (PARTNER_FEE_*), else none. */
-export function partnerFeeQuote(amountText: string, given: PartnerFee | undefined, configured: PartnerFee | null): PartnerFeeResponse {
+/** `GET /fees/partner`: the query's fee, else the deployment's (`setting`_*: PARTNER_FEE, VAULT_PARTNER_FEE), else none. */
+export function partnerFeeQuote(
+  amountText: string,
+  given: PartnerFee | undefined,
+  configured: PartnerFee | null,
+  setting = 'PARTNER_FEE',
+): PartnerFeeResponse {
   const partnerFee = given ?? configured ?? undefined;
   const amount = BigInt(amountText);
   const fee = partnerFeeOn(
     amount,
     partnerFee,
-    given ? { fee: 'feeAddress', amount: 'feeAmount' } : { fee: 'PARTNER_FEE', amount: 'PARTNER_FEE_AMOUNT' },
+    given ? { fee: 'feeAddress', amount: 'feeAmount' } : { fee: setting, amount: `${setting}_AMOUNT` },
   );
   return { amount: amount.toString(), fee: fee.toString(), inputAmount: (amount - fee).toString(), partnerFee: partnerFee ?? null };
 }

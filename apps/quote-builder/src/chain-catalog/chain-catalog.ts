@@ -29,6 +29,7 @@ export class ChainCatalog {
       hubAssets: this.chains.hubAssetsByChain(),
       leverageVaults: this.chains.leverageVaults,
       partnerFee: this.configuredPartnerFee(),
+      vaultPartnerFee: this.configuredVaultPartnerFee(),
     };
     this.snapshot = {
       version: createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 16),
@@ -49,8 +50,16 @@ export class ChainCatalog {
   /** The deployment's partner fee (PARTNER_FEE_*), or null when none is set. */
   configuredPartnerFee(): PartnerFee | null {
     const c = this.config;
-    return c.PARTNER_FEE_ADDRESS && (c.PARTNER_FEE_AMOUNT !== undefined || c.PARTNER_FEE_PERCENTAGE !== undefined)
-      ? { address: c.PARTNER_FEE_ADDRESS, amount: c.PARTNER_FEE_AMOUNT, percentage: c.PARTNER_FEE_PERCENTAGE }
-      : null;
+    return feeOf(c.PARTNER_FEE_ADDRESS, c.PARTNER_FEE_AMOUNT, c.PARTNER_FEE_PERCENTAGE);
   }
+
+  /** The leveraged-yield deposits' default fee (VAULT_PARTNER_FEE_*), or null. */
+  configuredVaultPartnerFee(): PartnerFee | null {
+    const c = this.config;
+    return feeOf(c.VAULT_PARTNER_FEE_ADDRESS, c.VAULT_PARTNER_FEE_AMOUNT, c.VAULT_PARTNER_FEE_PERCENTAGE);
+  }
+}
+
+function feeOf(address: string | undefined, amount: string | undefined, percentage: number | undefined): PartnerFee | null {
+  return address && (amount !== undefined || percentage !== undefined) ? { address, amount, percentage } : null;
 }

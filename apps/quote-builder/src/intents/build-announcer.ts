@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { intentHash } from '@swap/chains';
-import { Events, type BuildResponse, type IntentRequest } from '@swap/contracts';
+import { Events, type BuildResponse, type IntentRequest, type LeverageOperation } from '@swap/contracts';
 import { MessagingClient } from '@swap/messaging';
 import { RequestContext, type Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
@@ -13,7 +13,12 @@ export class BuildAnnouncer {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  announce(built: BuildResponse, request: Pick<IntentRequest, 'srcChainKey' | 'dstChainKey'>, chains: { src: string; dst: string }): void {
+  announce(
+    built: BuildResponse,
+    request: Pick<IntentRequest, 'srcChainKey' | 'dstChainKey'>,
+    chains: { src: string; dst: string },
+    operation?: LeverageOperation,
+  ): void {
     const orgId = RequestContext.current()?.orgId;
     // Off the reply path: the hash and the publish run after the build's answer is sent.
     setImmediate(() => {
@@ -24,6 +29,7 @@ export class BuildAnnouncer {
           dstChainKey: chains.dst,
           deadline: built.intent.deadline,
           ...(orgId ? { orgId } : {}),
+          ...(operation ? { operation } : {}),
         });
       } catch (error) {
         this.logger.warn(

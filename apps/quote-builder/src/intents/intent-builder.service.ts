@@ -33,6 +33,7 @@ import {
   type Intent,
   type NetworkTx,
   type IntentRequest,
+  type LeverageOperation,
   type PartnerFee,
   type PartnerFeeResponse,
   checksummedAddress,
@@ -57,12 +58,14 @@ export class IntentBuilderService {
   ) {}
 
   /** Announced (a build record) once answered; `resolved`: sides the caller resolved (a vault deposit's output is no listed token). */
-  async build(request: IntentRequest, resolved?: ResolvedSwap): Promise<BuildResponse> {
+  async build(request: IntentRequest, resolved?: ResolvedSwap, operation?: LeverageOperation): Promise<BuildResponse> {
     const built = await this.assemble(request, resolved);
-    this.announcer?.announce(built, request, {
-      src: this.catalog.chains.getChain(request.srcChainKey).key,
-      dst: this.catalog.chains.getChain(request.dstChainKey).key,
-    });
+    this.announcer?.announce(
+      built,
+      request,
+      { src: this.catalog.chains.getChain(request.srcChainKey).key, dst: this.catalog.chains.getChain(request.dstChainKey).key },
+      operation,
+    );
     return built;
   }
 

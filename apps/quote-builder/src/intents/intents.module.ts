@@ -11,6 +11,6 @@ import { IntentsHandlers } from './intents.handlers';
   imports: [ChainCatalogModule, ExecutionsModule],
   controllers: [IntentsHandlers],
   providers: [IntentBuilderService, GasEstimatorService, BuildAnnouncer, HubWallets],
-  exports: [IntentBuilderService, HubWallets],
+  exports: [IntentBuilderService, HubWallets, BuildAnnouncer],
 })
 export class IntentsModule {}

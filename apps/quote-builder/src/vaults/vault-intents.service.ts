@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { ChainAccess, LEVERAGE_VAULT_ABI, relayDataOf, toHubAmount, type TokenInfo } from '@swap/chains';
 import {
   AppError,
@@ -13,6 +13,7 @@ import {
   type Intent,
   type IntentRequest,
   type LeverageVault,
+  type PartnerFee,
   type QuoteResponse,
   type WithdrawIntentRequest,
   type WithdrawQuoteMessage,
@@ -20,6 +21,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
 import { ChainCatalog } from '../chain-catalog/chain-catalog';
+import { BuildAnnouncer } from '../intents/build-announcer';
 import { HubWallets } from '../intents/hub-wallets';
 import { IntentBuilderService } from '../intents/intent-builder.service';
 import { resolveSide, type ResolvedSwap } from '../intents/swap-resolution';
@@ -52,6 +54,7 @@ export class VaultIntentsService {
     private readonly quotes: QuoteService,
     private readonly hubWallets: HubWallets,
     private readonly chains: ChainAccess,
+    @Optional() private readonly announcer?: BuildAnnouncer,
   ) {}
 
   async quoteDeposit(request: DepositQuoteMessage): Promise<QuoteResponse> {
@@ -64,6 +67,7 @@ export class VaultIntentsService {
       DEPOSIT_QUOTE_FIELDS,
       problems,
     );
+    const partnerFee = this.feeOf(request);
     const build = (minOutputAmount: string) =>
       this.deposit({
         vault: request.vault,
@@ -72,14 +76,14 @@ export class VaultIntentsService {
         inputToken: request.tokenSrc,
         inputAmount: request.amount,
         minOutputAmount,
-        ...(request.partnerFee ? { partnerFee: request.partnerFee } : {}),
+        ...(partnerFee ? { partnerFee } : {}),
       });
-    return this.quotes.quoteFor(resolved, request, request.includeTxData ? build : undefined);
+    return this.quotes.quoteFor(resolved, { ...request, ...(partnerFee ? { partnerFee } : {}) }, request.includeTxData ? build : undefined);
   }
 
   async deposit(request: DepositIntentRequest): Promise<BuildResponse> {
     const { intent, resolved } = await this.depositIntent(request);
-    return this.builder.build(intent, resolved);
+    return this.builder.build(intent, resolved, 'leverage_deposit');
   }
 
   async allowanceCheck(request: DepositIntentRequest): Promise<AllowanceCheckResponse> {
@@ -167,7 +171,9 @@ export class VaultIntentsService {
       data: '0x',
     };
     const relayData = relayDataOf(intent, { relayChainId: hub.relayChainId, intents });
-    return { tx: await this.builder.hubMessage(src, srcAddress, creator, relayData.payload), intent, relayData };
+    const built = { tx: await this.builder.hubMessage(src, srcAddress, creator, relayData.payload), intent, relayData };
+    this.announcer?.announce(built, request, { src: src.key, dst: dst.key }, 'leverage_withdraw');
+    return built;
   }
 
   /** The swap a deposit is: to the hub, the vault as output, the sender's hub wallet as receiver. */
@@ -180,6 +186,7 @@ export class VaultIntentsService {
     );
     const receiver = complete ? await this.hubWalletOf(resolved) : ZERO_ADDRESS;
     const deadline = request.deadline ?? (complete ? (await this.builder.deadline(QUOTE_DEADLINE_OFFSET_SECONDS)).deadline : '0');
+    const partnerFee = this.feeOf(request);
     return {
       resolved: { ...resolved, dstAddress: receiver.toLowerCase() as Address },
       intent: {
@@ -195,9 +202,14 @@ export class VaultIntentsService {
         dstAddress: receiver,
         solver: request.solver ?? ZERO_ADDRESS,
         data: '0x',
-        ...(request.partnerFee ? { partnerFee: request.partnerFee } : {}),
+        ...(partnerFee ? { partnerFee } : {}),
       },
     };
+  }
+
+  /** The request's own fee, else the family's (VAULT_PARTNER_FEE_*), as the public network defaults it. */
+  private feeOf(request: { partnerFee?: PartnerFee }): PartnerFee | undefined {
+    return request.partnerFee ?? this.catalog.configuredVaultPartnerFee() ?? undefined;
   }
 
   private hubWalletOf({ src, srcAddress }: ResolvedSwap): Promise<Address> {

@@ -60,5 +60,28 @@ describe('VaultIntentsService on the mainnet profile (no chain reads)', () => {
     });
     // From the hub itself the user signs the intents contract's createIntent.
     expect(built.tx).toMatchObject({ to: '0x6382D6ccD780758C5e8A6123c33ee8F4472F96ef', from: getAddress(user) });
+    expect(built.intent.inputAmount).toBe('100000000');
+    expect(built.intent.data).toBe('0x');
+  });
+
+  it('charges the family’s configured fee (VAULT_PARTNER_FEE_*) when the request names none, and the request’s own over it', async () => {
+    const feeAddress = '0x000000000000000000000000000000000000FEE1';
+    const feeConfig = loadConfig(QuoteBuilderConfig, {
+      ...testSigningKeysEnv,
+      VAULT_PARTNER_FEE_ADDRESS: feeAddress,
+      VAULT_PARTNER_FEE_PERCENTAGE: '50',
+    });
+    const feeCatalog = new ChainCatalog(feeConfig);
+    const feeBuilder = new IntentBuilderService(feeCatalog, chains, {} as HubIntentStates, wallets);
+    const charged = new VaultIntentsService(feeCatalog, feeBuilder, {} as QuoteService, wallets, chains);
+    expect(feeCatalog.snapshot.vaultPartnerFee).toEqual({ address: feeAddress, percentage: 50 });
+    // The swaps' own default stays unset.
+    expect(feeCatalog.snapshot.partnerFee).toBeNull();
+
+    const defaulted = await charged.deposit(base);
+    expect(defaulted.intent.inputAmount).toBe('99500000');
+    expect(defaulted.intent.data.toLowerCase()).toContain(feeAddress.slice(2).toLowerCase());
+    const own = await charged.deposit({ ...base, partnerFee: { address: feeAddress, amount: '1000' } });
+    expect(own.intent.inputAmount).toBe('99999000');
   });
 });

@@ -17,6 +17,7 @@ const BATCH = 100;
 interface Candidate {
   intent_hash: string;
   org_id: string | null;
+  operation: string;
   hub_tx: string;
   intent: Intent;
 }
@@ -53,7 +54,7 @@ export class Adoption implements OnModuleInit, OnModuleDestroy {
       return await this.db
         .$transaction(async (tx) => {
           const due = await tx.$queryRawUnsafe<Candidate[]>(
-            `SELECT b.intent_hash, b.org_id, e.tx_hash AS hub_tx, e.data->'intent' AS intent
+            `SELECT b.intent_hash, b.org_id, b.operation, e.tx_hash AS hub_tx, e.data->'intent' AS intent
            FROM relay_tracker.build_records b
            JOIN relay_tracker.chain_events e ON e.intent_hash = b.intent_hash AND e.kind = 'intent_created' AND e.chain_key = $1
            WHERE b.adopted_at IS NULL AND e.block_time < now() - make_interval(secs => $2::double precision / 1000)
@@ -111,6 +112,7 @@ export class Adoption implements OnModuleInit, OnModuleDestroy {
           intentHash: candidate.intent_hash,
           history: history as unknown as Prisma.InputJsonValue,
           submittedByOrg: candidate.org_id,
+          operation: candidate.operation,
           adopted: true,
           wakeAt: new Date(Date.now() + this.config.FALLBACK_CHECK_MS),
         },

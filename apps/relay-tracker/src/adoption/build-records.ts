@@ -10,6 +10,7 @@ import { RelayTrackerConfig } from '../relay-tracker.config';
 const LIMIT_ORDER_KEEP_MS = 7 * 86_400_000;
 const PURGE_EVERY_MS = 60_000;
 const HASH = /^0x[0-9a-f]{64}$/;
+const OPERATIONS = new Set(['leverage_deposit', 'leverage_withdraw']);
 
 /** Build records for adoption, one replica storing each (a queue group); see docs/architecture/settlement.md#adoption. */
 @Injectable()
@@ -65,6 +66,7 @@ export class BuildRecords implements OnModuleInit, OnModuleDestroy, IntakeMember
           srcChainKey: built.srcChainKey.slice(0, 64),
           dstChainKey: built.dstChainKey.slice(0, 64),
           orgId: built.orgId?.slice(0, 64) ?? null,
+          operation: built.operation && OPERATIONS.has(built.operation) ? built.operation : 'swap',
           keepUntil,
         },
       ],

@@ -29,6 +29,7 @@ import {
   type ReplyOf,
 } from '@swap/contracts';
 import { partnerFeeQuote, solverFeeQuote } from '@swap/chains';
+import { ChainCatalogMirror } from '@swap/chain-catalog';
 import { KeyedRoute } from '@swap/key-auth';
 import { MessagingClient } from '@swap/messaging';
 import { PacketResponse, RelayDataResponse, SubmitResponse } from '../intents/relay.controller';
@@ -51,6 +52,7 @@ export class VaultHelpersController {
   constructor(
     private readonly messaging: MessagingClient,
     private readonly config: SwapGatewayConfig,
+    private readonly catalog: ChainCatalogMirror,
   ) {}
 
   @Post(ROUTES.intentSubmit.path)
@@ -126,11 +128,11 @@ export class VaultHelpersController {
   @Get('v1/leverage-yield/fees/partner')
   @ApiOperation({
     summary:
-      "The partner fee on an amount: the query's fee (feeAddress with feeAmount or feePercentage); no deployment-wide fee applies to this family",
+      "The partner fee on an amount: the query's fee (feeAddress with feeAmount or feePercentage), else the family's (VAULT_PARTNER_FEE_*), which a deposit naming none pays",
   })
   @ApiOkResponse({ type: PartnerFeeResponseDto })
-  partnerFee(@Query() query: PartnerFeeQueryDto): PartnerFeeResponse {
-    return partnerFeeQuote(query.amount, givenPartnerFee(query), null);
+  async partnerFee(@Query() query: PartnerFeeQueryDto): Promise<PartnerFeeResponse> {
+    return partnerFeeQuote(query.amount, givenPartnerFee(query), await this.catalog.vaultPartnerFee(), 'VAULT_PARTNER_FEE');
   }
 
   @Get('v1/leverage-yield/fees/solver')

@@ -1,3 +1,5 @@
+import type { LeverageOperation } from './intent';
+
 /** One row per log the chain followers index: docs/architecture/settlement.md#chain-followers. */
 export type ChainEventKind = 'intent_created' | 'intent_filled' | 'intent_cancelled' | 'message_sent' | 'message_received' | 'activity';
 
@@ -38,4 +40,6 @@ export interface IntentBuiltEvent {
   /** UNIX seconds; "0" for a limit order. */
   deadline: string;
   orgId?: string;
+  /** A vault deposit or withdrawal; none for a swap. */
+  operation?: LeverageOperation;
 }

@@ -64,4 +64,6 @@ export interface ChainCatalogSnapshot {
   /** Absent from a replica of an earlier release: no vaults then. */
   leverageVaults?: LeverageVault[];
   partnerFee: PartnerFee | null;
+  /** The leveraged-yield deposits' default fee (VAULT_PARTNER_FEE_*); absent from an earlier release: none. */
+  vaultPartnerFee?: PartnerFee | null;
 }
