@@ -356,6 +356,66 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     expect((await post('/v1/swaps/intents', { ...body, inputAmount: (2n ** 64n).toString() })).status).toBe(400);
   });
 
+  it('builds from every chain the token list names, each network in its own unsigned form: intents, limit orders, hash, gas, allowance and approve', async () => {
+    // A sender of each network's own kind (the devnet's RPC doubles answer any well-formed one).
+    const senders: Record<string, string> = {
+      EVM: user.address,
+      SOLANA: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+      SUI: `0x${'7e'.repeat(32)}`,
+      STELLAR: 'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7',
+      INJECTIVE: 'inj1dg6tm62uup53wn2kn97caeqfwt0sukx3qjk8rw',
+      ICON: 'hx9d8a8376e7db9f00478feb9a46f44f0d051aab57',
+    };
+    const encodings: Record<string, string | undefined> = {
+      SOLANA: 'base64',
+      SUI: 'base64',
+      STELLAR: 'xdr',
+      INJECTIVE: 'json',
+      ICON: 'json',
+    };
+    const units: Record<string, string> = { SOLANA: 'lamports', SUI: 'mist', STELLAR: 'stroops', INJECTIVE: 'inj', ICON: 'loop' };
+    const listed = (await jsonOf(await fetch(`${gateway}/v1/swaps/tokens`))) as Record<string, { address: string }[]>;
+    const spokes = Object.keys(listed).filter((key) => key !== directory.hub.key);
+    expect(spokes.map((key) => directory.getChain(key).type).sort()).toEqual(
+      expect.arrayContaining(['EVM', 'ICON', 'INJECTIVE', 'SOLANA', 'STELLAR', 'SUI']),
+    );
+    for (const key of spokes) {
+      const type = directory.getChain(key).type;
+      const sender = senders[type];
+      const body = await request({
+        srcChainKey: key,
+        dstChainKey: '0x92.sonic',
+        inputToken: listed[key][0].address,
+        outputToken: token('0x92.sonic', 'USDC'),
+        inputAmount: '1000000',
+        minOutputAmount: '1',
+        srcAddress: sender,
+        dstAddress: user.address,
+      });
+      const built = await post<AnyBuildResponse & { message?: string }>('/v1/swaps/intents', body);
+      expect({ key, status: built.status, message: built.body.message }).toEqual({ key, status: 200, message: undefined });
+      expect({ key, encoding: (built.body.tx as { encoding?: string }).encoding }).toEqual({ key, encoding: encodings[type] });
+      expect(built.body.intent).toMatchObject({
+        srcChain: directory.getChain(key).relayChainId,
+        dstChain: '146',
+        inputAmount: expect.any(String),
+      });
+      const hash = await post<{ hash: string }>('/v1/swaps/intents/hash', { intent: built.body.intent });
+      expect({ key, hash: hash.body.hash }).toEqual({ key, hash: intentHash(built.body.intent as never) });
+      const { deadline: _deadline, ...unexpiring } = body;
+      const limit = await post<AnyBuildResponse>('/v1/swaps/limit-orders', unexpiring);
+      expect({ key, status: limit.status, deadline: limit.body.intent?.deadline }).toEqual({ key, status: 200, deadline: '0' });
+      const allowance = await post<{ valid: boolean }>('/v1/swaps/allowance/check', body);
+      expect({ key, status: allowance.status }).toEqual({ key, status: 200 });
+      if (type === 'EVM') continue;
+      expect({ key, valid: allowance.body.valid }).toEqual({ key, valid: true });
+      const approve = await post<{ details: { field: string; rule: string }[] }>('/v1/swaps/approve', body);
+      expect({ key, status: approve.status, rule: approve.body.details?.[0]?.rule }).toEqual({ key, status: 400, rule: 'hasAllowances' });
+      const gas = await post<{ unit: string; fee: string }>('/v1/swaps/gas/estimate', { chainKey: key, tx: built.body.tx });
+      expect({ key, status: gas.status, unit: gas.body.unit }).toEqual({ key, status: 200, unit: units[type] });
+    }
+  });
+
   it('refuses malformed requests, naming the field', async () => {
     const good = await request({});
     const cases: [Partial<IntentRequest>, string][] = [
