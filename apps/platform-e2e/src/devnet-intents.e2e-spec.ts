@@ -4,6 +4,7 @@ import {
   INTENT_TUPLE,
   SPOKE_ABI,
   intentHash,
+  intentValues,
   loadChainDirectory,
   type ChainDirectory,
 } from '@swap/chains';
@@ -34,6 +35,7 @@ import {
   defineChain,
   erc20Abi,
   http,
+  parseAbi,
   toHex,
   type Address,
   type Hex,
@@ -44,6 +46,8 @@ import { startBuildServices, type BuildServices } from './build-services';
 import { DEV_KEYS, startDevnet, type Devnet } from '../../../tools/devnet/src/devnet';
 
 jest.setTimeout(90_000);
+
+const TEST_TOKEN_ABI = parseAbi(['function mint(address to, uint256 amount)']);
 
 const HUB_CALLS = [
   {
@@ -92,6 +96,37 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     data: '0x',
     ...over,
   });
+  /** As the hub wallet a relayed deposit reaches: funded with the input, it creates the intent (anvil impersonation). */
+  const openOnHub = async (intent: AnyBuildResponse['intent']) => {
+    const hub = directory.hub;
+    const url = hub.rpcUrls![0];
+    const wallet = intent.creator as Address;
+    const rpc = (method: string, params: unknown[]) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+    await rpc('anvil_impersonateAccount', [wallet]);
+    await rpc('anvil_setBalance', [wallet, '0x56bc75e2d63100000']);
+    const as = createWalletClient({ transport: http(url), account: wallet });
+    const amount = BigInt(intent.inputAmount);
+    const input = intent.inputToken as Address;
+    const intents = hub.contracts!.intents as Address;
+    const mined = async (hash: Hex) => expect((await chain(hub.key).read.waitForTransactionReceipt({ hash })).status).toBe('success');
+    await mined(await as.writeContract({ address: input, abi: TEST_TOKEN_ABI, functionName: 'mint', args: [wallet, amount], chain: null }));
+    await mined(await as.writeContract({ address: input, abi: erc20Abi, functionName: 'approve', args: [intents, amount], chain: null }));
+    await mined(
+      await as.writeContract({
+        address: intents,
+        abi: INTENTS_ABI,
+        functionName: 'createIntent',
+        args: [intentValues(intent)],
+        chain: null,
+      }),
+    );
+    await rpc('anvil_stopImpersonatingAccount', [wallet]);
+  };
   const sendAndWait = async (key: string, tx: EvmTx) => {
     const hash = await chain(key).send(tx);
     const receipt = await chain(key).read.waitForTransactionReceipt({ hash });
@@ -356,7 +391,7 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
     expect((await post('/v1/swaps/intents', { ...body, inputAmount: (2n ** 64n).toString() })).status).toBe(400);
   });
 
-  it('builds from every chain the token list names, each network in its own unsigned form: intents, limit orders, hash, gas, allowance and approve', async () => {
+  it('builds from every chain the token list names, each network in its own unsigned form: intents, limit orders, hash, gas, allowance, approve and the cancel of an open intent', async () => {
     // A sender of each network's own kind (the devnet's RPC doubles answer any well-formed one).
     const senders: Record<string, string> = {
       EVM: user.address,
@@ -413,6 +448,22 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
       expect({ key, status: approve.status, rule: approve.body.details?.[0]?.rule }).toEqual({ key, status: 400, rule: 'hasAllowances' });
       const gas = await post<{ unit: string; fee: string }>('/v1/swaps/gas/estimate', { chainKey: key, tx: built.body.tx });
       expect({ key, status: gas.status, unit: gas.body.unit }).toEqual({ key, status: 200, unit: units[type] });
+
+      // The cancel: its intent opened on the hub by its hub wallet (as the relayed deposit would), then cancelled from the network.
+      const unopened = await post<{ code: string }>('/v1/swaps/intents/cancel', { srcChainKey: key, intent: built.body.intent });
+      expect({ key, status: unopened.status, code: unopened.body.code }).toEqual({ key, status: 409, code: 'INTENT_NOT_OPEN' });
+      await openOnHub(built.body.intent);
+      const cancel = await post<{ tx: { from: string; encoding?: string }; relayData?: { address: string } }>('/v1/swaps/intents/cancel', {
+        srcChainKey: key,
+        intent: built.body.intent,
+      });
+      expect({ key, status: cancel.status, from: cancel.body.tx?.from, encoding: cancel.body.tx?.encoding }).toEqual({
+        key,
+        status: 200,
+        from: built.body.tx.from,
+        encoding: encodings[type],
+      });
+      expect(cancel.body.relayData?.address).toBe(built.body.intent.creator);
     }
   });
 
