@@ -602,6 +602,19 @@ describe('the public API against its OpenAPI document (npm start’s platform, d
       status: 400,
       body: { details: [expect.objectContaining({ field: 'inputAmount', rule: 'sharesHeld' })] },
     });
+    // The quote's own field named, its body being the quote's.
+    const quotedTooMany = await api('POST', '/v1/leverage-yield/quote/withdraw?includeTxData=true', {
+      ...quoteBody,
+      amount: (shares * 2n).toString(),
+      srcAddress: user.address,
+      dstAddress: user.address,
+    });
+    expect(quotedTooMany).toMatchObject({
+      status: 400,
+      body: { details: [expect.objectContaining({ field: 'amount', rule: 'sharesHeld' })] },
+    });
+    const expired = await api('POST', '/v1/leverage-yield/intents/withdraw', { ...body, deadline: '1000' });
+    expect(expired).toMatchObject({ status: 400, body: { message: expect.stringContaining('GET /v1/leverage-yield/deadline') } });
     const fromHub = await api('POST', '/v1/leverage-yield/intents/withdraw', { ...body, srcChainKey: swap.dst });
     expect(fromHub).toMatchObject({ status: 400, body: { details: [expect.objectContaining({ field: 'srcChainKey', rule: 'spoke' })] } });
 

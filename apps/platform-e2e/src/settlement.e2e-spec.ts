@@ -346,7 +346,7 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
       [
         '/v1/swaps/intents/packet',
         { chainId: '999999', txHash },
-        404,
+        400,
         'chainId 999999 is neither a relay chain id nor a chain key of a supported chain',
       ],
       ['/v1/swaps/intents/packet', { chainId: hub.key, txHash, timeout: 60_000 }, 400, 'timeout must be at most 8000 milliseconds'],

@@ -12,7 +12,7 @@ import {
   type ServiceMetrics,
 } from '@swap/observability';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { inputTextProblem, printableName } from './input-text';
+import { inputTextProblem, printableName, type InputProblem } from './input-text';
 import { platformErrorBody } from './http-edges';
 import type { ErrorBodyShaper } from './service-definition';
 
@@ -73,8 +73,9 @@ export function installHttpHooks(
       const body: ErrorBody = {
         statusCode: 400,
         code: ErrorCode.ValidationFailed,
-        message: problem,
+        message: problem.message,
         requestId: request.context?.requestId,
+        details: [problem],
       };
       void reply.code(400).send(body);
       return;
@@ -111,7 +112,7 @@ export function installHttpHooks(
   });
 }
 
-function inputProblem(request: FastifyRequest): string | undefined {
+function inputProblem(request: FastifyRequest): InputProblem | undefined {
   return (
     repeatedParameter(request.query) ??
     inputTextProblem(request.query, 'query') ??
@@ -120,10 +121,11 @@ function inputProblem(request: FastifyRequest): string | undefined {
   );
 }
 
-function repeatedParameter(query: unknown): string | undefined {
+function repeatedParameter(query: unknown): InputProblem | undefined {
   if (!query || typeof query !== 'object') return undefined;
   for (const [name, value] of Object.entries(query))
-    if (Array.isArray(value)) return `the query parameter ${printableName(name)} must be given once`;
+    if (Array.isArray(value))
+      return { field: printableName(name), rule: 'once', message: `the query parameter ${printableName(name)} must be given once` };
   return undefined;
 }
 

@@ -17,21 +17,30 @@ export function printableText(text: string): string {
   );
 }
 
+/** A refusal naming where (a field's path, else `query`, `path` or `request body`) and the rule. */
+export interface InputProblem {
+  field: string;
+  rule: string;
+  message: string;
+}
+
 /** What no request may carry; see docs/architecture/runtime.md#http-in-every-service. */
-export function inputTextProblem(value: unknown, where: string): string | undefined {
+export function inputTextProblem(value: unknown, where: string): InputProblem | undefined {
   const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
   while (stack.length) {
     const { value: v, path, depth } = stack.pop()!;
     if (typeof v === 'string') {
       const problem = textProblem(v);
-      if (problem) return `${path || where} must not contain ${problem}`;
+      if (problem) return { field: path || where, rule: problem.rule, message: `${path || where} must not contain ${problem.text}` };
       continue;
     }
     if (!isPlainValue(v)) continue;
-    if (depth >= MAX_INPUT_DEPTH) return `the ${where} is nested more than ${MAX_INPUT_DEPTH} levels deep`;
+    if (depth >= MAX_INPUT_DEPTH)
+      return { field: where, rule: 'maxDepth', message: `the ${where} is nested more than ${MAX_INPUT_DEPTH} levels deep` };
     for (const [key, child] of Object.entries(v)) {
       const problem = textProblem(key);
-      if (problem) return `a field name in the ${where} must not contain ${problem}`;
+      if (problem)
+        return { field: path || where, rule: problem.rule, message: `a field name in the ${where} must not contain ${problem.text}` };
       stack.push({
         value: child,
         path: Array.isArray(v) ? `${path}[${key}]` : path ? `${path}.${printableName(key)}` : printableName(key),
@@ -52,8 +61,8 @@ function isPlainValue(value: unknown): value is object {
 
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function textProblem(text: string): string | undefined {
-  if (text.includes('\u0000')) return 'NUL characters (\\u0000)';
-  if (UNPAIRED_SURROGATE.test(text)) return 'unpaired UTF-16 surrogates (it is not Unicode text)';
+function textProblem(text: string): { rule: string; text: string } | undefined {
+  if (text.includes('\u0000')) return { rule: 'noNul', text: 'NUL characters (\\u0000)' };
+  if (UNPAIRED_SURROGATE.test(text)) return { rule: 'unicodeText', text: 'unpaired UTF-16 surrogates (it is not Unicode text)' };
   return undefined;
 }

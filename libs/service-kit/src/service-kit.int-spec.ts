@@ -364,7 +364,10 @@ describe('the edges every service answers in the error shape', () => {
     });
     const repeated = await fetch(`${service.url}/v1/test/read?symbol=ETH&symbol=BTC`);
     expect(repeated.status).toBe(400);
-    expect((await jsonOf(repeated)).message).toBe('the query parameter symbol must be given once');
+    expect(await jsonOf(repeated)).toMatchObject({
+      message: 'the query parameter symbol must be given once',
+      details: [{ field: 'symbol', rule: 'once', message: 'the query parameter symbol must be given once' }],
+    });
     expect((await jsonOf(await fetch(`${service.url}/v1/test/read`))).message).toBe('symbol is required');
   });
 

@@ -25,6 +25,14 @@ async function main(): Promise<void> {
     'CORS_ORIGINS',
     'PORTAL_PUBLIC_URL',
     'OPS_TOKEN',
+    // The fees a deployment sets, so `npm start` can show them.
+    'PARTNER_FEE_ADDRESS',
+    'PARTNER_FEE_PERCENTAGE',
+    'PARTNER_FEE_AMOUNT',
+    'VAULT_PARTNER_FEE_ADDRESS',
+    'VAULT_PARTNER_FEE_PERCENTAGE',
+    'VAULT_PARTNER_FEE_AMOUNT',
+    'SOLVER_FEE_BPS',
   ]) {
     if (process.env[key]) passThrough[key] = process.env[key]!;
   }

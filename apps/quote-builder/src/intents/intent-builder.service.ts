@@ -59,7 +59,7 @@ export class IntentBuilderService {
 
   /** Announced (a build record) once answered; `resolved`: sides the caller resolved (a vault deposit's output is no listed token). */
   async build(request: IntentRequest, resolved?: ResolvedSwap, operation?: LeverageOperation): Promise<BuildResponse> {
-    const built = await this.assemble(request, resolved);
+    const built = await this.assemble(request, resolved, operation);
     this.announcer?.announce(
       built,
       request,
@@ -69,7 +69,7 @@ export class IntentBuilderService {
     return built;
   }
 
-  private async assemble(request: IntentRequest, resolved?: ResolvedSwap): Promise<BuildResponse> {
+  private async assemble(request: IntentRequest, resolved?: ResolvedSwap, operation?: LeverageOperation): Promise<BuildResponse> {
     // Everything the body alone decides is checked before any chain is read.
     const { src, dst, input, output, amount, srcAddress, dstAddress } = this.resolveIntent(request, resolved);
     const fee = partnerFeeOn(amount, request.partnerFee);
@@ -115,7 +115,7 @@ export class IntentBuilderService {
     // What can throw at once is settled before the two reads start, so neither is left unawaited.
     const factory = src.hub ? undefined : this.hubContract(hub, 'hubWalletFactory');
     const [, creator] = await Promise.all([
-      this.checkDeadline(request.deadline),
+      this.checkDeadline(request.deadline, operation ? 'leverage-yield' : 'swaps'),
       factory ? this.hubWallets.of(hub, factory, BigInt(src.relayChainId), srcAddress) : checksummedAddress(request.srcAddress),
     ]);
     const intent: Intent = {
@@ -293,7 +293,8 @@ export class IntentBuilderService {
     return src.hub ? this.hubContract(src, 'intents') : this.spokeContract(src, 'assetManager');
   }
 
-  async checkDeadline(deadline: string): Promise<void> {
+  /** `family`: the API family whose `GET /deadline` the refusal points to. */
+  async checkDeadline(deadline: string, family: 'swaps' | 'leverage-yield' = 'swaps'): Promise<void> {
     if (deadline === '0') return; // a limit order
     const hub = this.catalog.chains.hub;
     const now = await this.chains.evm(hub, (a) => a.latestBlockTime());
@@ -302,7 +303,7 @@ export class IntentBuilderService {
         {
           field: 'deadline',
           rule: 'future',
-          message: `deadline must be after the hub's latest block time (${now}); get one from GET /v1/swaps/deadline`,
+          message: `deadline must be after the hub's latest block time (${now}); get one from GET /v1/${family}/deadline`,
         },
       ]);
     }

@@ -33,13 +33,21 @@ const SHARE_DECIMALS = 18;
 /** The body fields each side is read from, for messages naming them. */
 const DEPOSIT_FIELDS = { chainKey: 'srcChainKey', token: 'inputToken', address: 'srcAddress' };
 const DEPOSIT_QUOTE_FIELDS = { chainKey: 'tokenSrcChainKey', token: 'tokenSrc', address: 'srcAddress' };
-const WITHDRAW_FIELDS = { src: 'srcChainKey', srcAddress: 'srcAddress', dst: 'dstChainKey', token: 'outputToken', recipient: 'recipient' };
+const WITHDRAW_FIELDS = {
+  src: 'srcChainKey',
+  srcAddress: 'srcAddress',
+  dst: 'dstChainKey',
+  token: 'outputToken',
+  recipient: 'recipient',
+  amount: 'inputAmount',
+};
 const WITHDRAW_QUOTE_FIELDS = {
   src: 'srcChainKey',
   srcAddress: 'srcAddress',
   dst: 'tokenDstChainKey',
   token: 'tokenDst',
   recipient: 'dstAddress',
+  amount: 'amount',
 };
 
 /**
@@ -116,16 +124,19 @@ export class VaultIntentsService {
       problems,
     );
     const build = (minOutputAmount: string) =>
-      this.withdraw({
-        vault: request.vault,
-        srcChainKey: request.srcChainKey,
-        srcAddress: request.srcAddress!,
-        dstChainKey: request.tokenDstChainKey,
-        outputToken: request.tokenDst,
-        inputAmount: request.amount,
-        minOutputAmount,
-        recipient: request.dstAddress!,
-      });
+      this.withdraw(
+        {
+          vault: request.vault,
+          srcChainKey: request.srcChainKey,
+          srcAddress: request.srcAddress!,
+          dstChainKey: request.tokenDstChainKey,
+          outputToken: request.tokenDst,
+          inputAmount: request.amount,
+          minOutputAmount,
+          recipient: request.dstAddress!,
+        },
+        WITHDRAW_QUOTE_FIELDS,
+      );
     return this.quotes.quoteFor(resolved, request, request.includeTxData ? build : undefined);
   }
 
@@ -133,14 +144,14 @@ export class VaultIntentsService {
    * Created on the hub by the sender's hub wallet when the sender's message from its spoke arrives (approve the shares, then
    * createIntent): the road a spoke cancel takes. More shares than the wallet holds is refused before anything is signed.
    */
-  async withdraw(request: WithdrawIntentRequest): Promise<BuildResponse> {
-    const resolved = this.resolveWithdrawal(request, WITHDRAW_FIELDS, []);
+  async withdraw(request: WithdrawIntentRequest, fields: typeof WITHDRAW_FIELDS = WITHDRAW_FIELDS): Promise<BuildResponse> {
+    const resolved = this.resolveWithdrawal(request, fields, []);
     const { src, dst, input, output, srcAddress, dstAddress } = resolved;
     const hub = this.catalog.chains.hub;
     const intents = hub.contracts?.intents as Address | undefined;
     if (!intents) throw new AppError(503, ErrorCode.NotConfigured, 'This deployment has no intents contract configured for the hub');
     const deadline = request.deadline ?? (await this.builder.deadline(QUOTE_DEADLINE_OFFSET_SECONDS)).deadline;
-    const [creator] = await Promise.all([this.hubWalletOf(resolved), this.builder.checkDeadline(deadline)]);
+    const [creator] = await Promise.all([this.hubWalletOf(resolved), this.builder.checkDeadline(deadline, 'leverage-yield')]);
     const shares = BigInt(request.inputAmount);
     const held = await this.chains.evm(hub, (a) =>
       a.view({ address: input.address as Address, abi: LEVERAGE_VAULT_ABI, functionName: 'balanceOf', args: [creator] }),
@@ -148,9 +159,9 @@ export class VaultIntentsService {
     if (held < shares) {
       throw AppError.validation([
         {
-          field: 'inputAmount',
+          field: fields.amount,
           rule: 'sharesHeld',
-          message: `inputAmount is ${shares} shares, but the hub wallet ${creator} of ${request.srcAddress} on ${src.key} holds ${held}`,
+          message: `${fields.amount} is ${shares} shares, but the hub wallet ${creator} of ${request.srcAddress} on ${src.key} holds ${held}`,
         },
       ]);
     }

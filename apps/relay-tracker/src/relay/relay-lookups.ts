@@ -118,15 +118,17 @@ export class RelayLookups {
     return relayDataOf(intent, { relayChainId: hub.relayChainId, intents: this.chains.intents() });
   }
 
-  /** A chain named by relay chain id or by chain key. */
+  /** A chain named in a body by relay chain id or by chain key: unknown is the body's fault (400), as elsewhere. */
   private chainOf(name: string, field: string): ChainInfo {
     const chain = /^\d+$/.test(name) ? this.chains.byRelayId(name) : this.chains.directory.findChain(name);
     if (!chain)
-      throw new AppError(
-        404,
-        ErrorCode.ChainNotFound,
-        `${field} ${name.slice(0, 64)} is neither a relay chain id nor a chain key of a supported chain`,
-      );
+      throw AppError.validation([
+        {
+          field,
+          rule: 'knownChain',
+          message: `${field} ${name.slice(0, 64)} is neither a relay chain id nor a chain key of a supported chain`,
+        },
+      ]);
     return chain;
   }
 

@@ -66,7 +66,7 @@ export class RelayController {
       "A transaction's relay packet ({ chainId, fillTxHash | txHash, timeout? }): a fill's delivery to the destination spoke, or a source's message to the hub; the executed one first",
   })
   @ApiOkResponse({ type: PacketResponse })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'The relay has no packet for it (yet), or the chain is unknown' })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'The relay has no packet for it (yet); an unknown chainId is a 400 naming it' })
   packet(@Body() body: IntentPacketRequestDto): ReplyOf<'relayPacket'> {
     // The wait happens in relay-tracker: the bus answer may take that long.
     return this.messaging.request(Subjects.relayPacket, body, { timeoutMs: (body.timeout ?? 0) + this.config.RPC_TIMEOUT_MS });
