@@ -1,9 +1,9 @@
 // Vectors: node libs/chains/src/spokes/vectors/intents.generate.mjs > libs/chains/src/spokes/vectors/intents.json
-// (the public client @sodax/sdk's own intent, hub calls and intent hash for a swap from each network).
+// (the public client @sodax/sdk's own intent, hub calls, intent hash and cancel calls for a swap from each network).
 import type { Intent } from '@swap/contracts';
 import type { ChainType } from '../chain-directory';
 import { intentHash } from '../intent';
-import { relayDataOf } from '../protocol-calls';
+import { decodeHubCalls, encodeCancelIntent, relayDataOf } from '../protocol-calls';
 import { loadChainDirectory } from '../profiles';
 import vectors from './vectors/intents.json';
 import { SPOKE_NETWORKS } from './index';
@@ -31,5 +31,13 @@ describe.each(vectors.vectors.map((v) => [v.chain, v] as const))('a swap from %s
       v.payload.toLowerCase(),
     );
     expect(intentHash(intent)).toBe(v.intentHash);
+  });
+
+  it('its cancel from the spoke: the client’s one hub call, cancelIntent, is the first of this platform’s, byte for byte', () => {
+    // This platform's cancel adds the refund to the sender's spoke after it (docs/architecture/chains.md#cancelling-an-intent).
+    const calls = decodeHubCalls(v.cancelPayload as `0x${string}`);
+    expect(calls.map((c) => ({ target: c.target.toLowerCase(), value: c.value, data: c.data.toLowerCase() }))).toEqual([
+      { target: vectors.intents.toLowerCase(), value: 0n, data: encodeCancelIntent(intent).toLowerCase() },
+    ]);
   });
 });

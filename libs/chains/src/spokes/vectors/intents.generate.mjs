@@ -4,9 +4,11 @@
 // The public client's own intent for a swap from each network to the hub and back
 // (@sodax/sdk EvmSolverService.constructCreateIntentData, with its static ConfigService:
 // the spoke token's hub asset, the addresses as its encodeAddress writes them, a random
-// intentId), the hub calls it deposits (approve + createIntent) and its getIntentHash. The
-// spec builds the same payload and hash from that intent with this platform's code.
-import { ConfigService, EvmSolverService, encodeAddress } from '@sodax/sdk';
+// intentId), the hub calls it deposits (approve + createIntent) and its getIntentHash, and the
+// hub calls of its cancel from the spoke (SolverService.cancelIntent: encodeCancelIntent, sent
+// to the hub wallet with encodeContractCalls). The spec builds the same payload, hash and
+// cancel call from that intent with this platform's code.
+import { ConfigService, EvmSolverService, encodeAddress, encodeContractCalls } from '@sodax/sdk';
 
 const HUB_WALLET = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 const EVM_USER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
@@ -55,12 +57,13 @@ const vectors = cases.map(({ chain, user, token }) => {
     intent: Object.fromEntries(Object.entries(intent).map(([k, v]) => [k, text(v)])),
     payload,
     intentHash: EvmSolverService.getIntentHash(intent),
+    cancelPayload: encodeContractCalls([EvmSolverService.encodeCancelIntent(intent, SOLVER.intentsContract)]),
   };
 });
 console.log(
   JSON.stringify(
     {
-      source: '@sodax/sdk 1.3.0-beta EvmSolverService.constructCreateIntentData / getIntentHash',
+      source: '@sodax/sdk 1.3.0-beta EvmSolverService.constructCreateIntentData / getIntentHash / encodeCancelIntent, encodeContractCalls',
       intents: SOLVER.intentsContract,
       vectors,
     },
