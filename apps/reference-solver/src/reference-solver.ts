@@ -244,8 +244,17 @@ export class ReferenceSolver {
     if (!('out' in priced) || priced.out < BigInt(intent.minOutputAmount)) return;
     const out = priced.out;
     this.filling.add(intentHash);
-    this.queue = this.queue.then(() => this.fill(frame, out).finally(() => this.filling.delete(intentHash)));
+    this.queue = this.queue.then(() => this.tracedFill(frame, out).finally(() => this.filling.delete(intentHash)));
     await this.queue;
+  }
+
+  /** Inside the trace of the execute that posted the intent when the frame carries one and this solver traces. */
+  private tracedFill(frame: ExecuteFrame, out: bigint): Promise<void> {
+    if (!tracingEnabled()) return this.fill(frame, out);
+    const attributes = { 'solver.name': this.config.SOLVER_NAME, 'intent.hash': frame.intent_hash };
+    return inSpan('intent fill', { kind: SpanKind.CONSUMER, parentHeaders: { traceparent: frame.traceparent }, attributes }, () =>
+      this.fill(frame, out),
+    );
   }
 
   /** Runs one at a time: one wallet, one nonce sequence. */

@@ -34,7 +34,7 @@ const SWEEP_MS = 2_000;
 /** An executions row as ExecutionRow reads it, for RETURNING. */
 const EXECUTION_ROW = Prisma.raw(
   `intent_hash AS "intentHash", intent_tx_hash AS "intentTxHash", intent, deadline, quote_id AS "quoteId",
-   exclusive_solver AS "exclusiveSolver", exclusive_until AS "exclusiveUntil", opened_to_all_at AS "openedToAllAt"`,
+   exclusive_solver AS "exclusiveSolver", exclusive_until AS "exclusiveUntil", opened_to_all_at AS "openedToAllAt", trace_parent AS "traceParent"`,
 );
 /** Lost hand-overs are a bus outage's: an intent is offered again for this long after its execution (a solver connecting later gets it anyway). */
 const REOFFER_FOR_MS = 3_600_000;
@@ -133,6 +133,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
           exclusiveSolver: exclusiveUntil ? winner : null,
           exclusiveUntil,
           openedToAllAt: exclusiveUntil ? null : new Date(),
+          traceParent: activeTraceparent() ?? null,
         },
       ],
       skipDuplicates: true,
@@ -232,7 +233,7 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
     void this.db.execution
       .findUniqueOrThrow({ where: { intentHash } })
       .then((row) => {
-        const frame = frameOf(row, activeTraceparent());
+        const frame = frameOf(row);
         if (!exclusiveUntil) return this.messaging.emit(Events.executionPosted, { frame, audience: 'all' });
         this.messaging.emit(Events.executionPosted, { frame, audience: 'winner' });
         const timer = setTimeout(
@@ -309,10 +310,11 @@ export class ExecutionService implements OnModuleInit, OnModuleDestroy {
   }
 }
 
+/** Offered again (re-offers, a solver's connect) with the trace of the execute that posted it. */
 function frameOf(
-  row: Pick<ExecutionRow, 'intentHash' | 'intentTxHash' | 'intent' | 'quoteId' | 'exclusiveSolver' | 'exclusiveUntil'>,
-  traceparent?: string,
+  row: Pick<ExecutionRow, 'intentHash' | 'intentTxHash' | 'intent' | 'quoteId' | 'exclusiveSolver' | 'exclusiveUntil' | 'traceParent'>,
 ): ExecuteFrame {
+  const traceparent = row.traceParent;
   return {
     type: 'execute',
     intent_hash: row.intentHash,

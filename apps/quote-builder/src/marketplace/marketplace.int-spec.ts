@@ -277,17 +277,20 @@ describe('the solver marketplace across two quote-builder replicas over the real
     await late.connect(b.url);
     await eventually(() => late.frames.some((f) => f.type === 'welcome'));
     // Won by `late`'s quote, opened to all a minute ago, every hand-over lost (no frame reached a solver); still open, deadline ahead.
+    // Posted by an execute inside a trace: the offer made again carries that trace too.
     const intentHash = `0x${'ab'.repeat(32)}`;
+    const traceparent = `00-${'1f'.repeat(16)}-${'2e'.repeat(8)}-01`;
     const sql = new pg.Client({ connectionString: db.url });
     await sql.connect();
     try {
       await sql.query(
         `INSERT INTO quote_builder.executions
-           (intent_hash, intent_tx_hash, intent, deadline, status, exclusive_solver, exclusive_until, opened_to_all_at, updated_at)
-         VALUES ($1, $2, '{"intentId":"1"}', $3, 'posted', $4, now() - interval '61 seconds', now() - interval '1 minute', now())`,
-        [intentHash, `0x${'cd'.repeat(32)}`, Math.floor(Date.now() / 1000) + 3600, ids.late],
+           (intent_hash, intent_tx_hash, intent, deadline, status, exclusive_solver, exclusive_until, opened_to_all_at, updated_at, trace_parent)
+         VALUES ($1, $2, '{"intentId":"1"}', $3, 'posted', $4, now() - interval '61 seconds', now() - interval '1 minute', now(), $5)`,
+        [intentHash, `0x${'cd'.repeat(32)}`, Math.floor(Date.now() / 1000) + 3600, ids.late, traceparent],
       );
       await eventually(() => late.frames.some((f) => f.type === 'execute' && f.intent_hash === intentHash), 10_000, 50);
+      expect(late.frames.find((f) => f.type === 'execute' && f.intent_hash === intentHash)).toMatchObject({ traceparent });
       const { rows } = await sql.query(
         `SELECT now() - opened_to_all_at < interval '10 seconds' AS recent FROM quote_builder.executions WHERE intent_hash = $1`,
         [intentHash],
