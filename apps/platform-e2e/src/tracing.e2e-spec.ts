@@ -58,6 +58,7 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
   let gateway: string;
   let gatewayProcess: Spawned;
   let quotes: Spawned;
+  let quoteAdmin: string;
   const processes: Spawned[] = [];
   const solvers: ReferenceSolver[] = [];
 
@@ -104,6 +105,7 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
     await start('key-registry');
     const quote = await start('quote-builder');
     quotes = quote.p;
+    quoteAdmin = quote.admin;
     const oracle = await start('oracle-candles');
     const swaps = await start('swap-gateway');
     // The first replica waits long on a bus request: the one it is killed in (below) must not time out first.
@@ -188,6 +190,10 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
       parentSpanId: edge[0].spanId,
       attributes: { 'http.route': '/v1/swaps/quote', 'http.response.status_code': 200 },
     });
+    // What the exports did is on the service's own metrics: quote-builder's spans reached the collector, none lost.
+    const metrics = await (await fetch(`${quoteAdmin}/metrics`)).text();
+    expect(Number(/^otel_spans_total\{[^}]*outcome="exported"[^}]*\} (\d+)/m.exec(metrics)?.[1])).toBeGreaterThan(0);
+    expect(metrics).not.toMatch(/^otel_spans_total\{[^}]*outcome="(dropped|export_failed)"/m);
   });
 
   it('links a swap’s settlement steps to its submit, across a JetStream redelivery to another relay-tracker replica', async () => {

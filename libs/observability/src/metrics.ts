@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { registerTracingMetrics } from './tracing';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -62,6 +63,7 @@ export class ServiceMetrics {
         if (this.readiness) this.ready.set((await this.readiness()) ? 1 : 0);
       },
     });
+    registerTracingMetrics(this.registry);
     this.busIntakePaused = new Gauge({
       name: 'bus_intake_paused',
       help: '1 while this replica takes no shared bus work (its required dependencies failed their checks), else 0',

@@ -48,13 +48,17 @@ export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKC
   const { IORedisInstrumentation } =
     require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
   const { samplerFromEnv } = require('./tracing-sampler') as typeof import('./tracing-sampler');
+  const pipeline = require('./span-pipeline') as typeof import('./span-pipeline');
   const { setGlobalErrorHandler, W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
   /* eslint-enable @typescript-eslint/no-require-imports */
   W3C = new W3CTraceContextPropagator();
   setGlobalErrorHandler(exportFailed(serviceName));
   const sdk = new NodeSDK({
     ...(process.env.OTEL_SERVICE_NAME ? {} : { serviceName }),
-    ...(options.spanProcessors ? { spanProcessors: options.spanProcessors } : {}),
+    // The OTLP exporter the variables name, in the SDK's batch processor, both counted (otel_spans_total).
+    spanProcessors: options.spanProcessors ?? [
+      new pipeline.CountingBatchSpanProcessor(new pipeline.CountingExporter(pipeline.otlpExporterFromEnv())),
+    ],
     sampler: samplerFromEnv(process.env),
     // W3C trace context only: a caller's baggage would otherwise ride every internal message and call.
     textMapPropagator: W3C,
@@ -80,6 +84,12 @@ export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKC
   enabled = true;
   shutdown = () => sdk.shutdown();
   return true;
+}
+
+/** Adds `otel_spans_total` to a service's registry when this process traces (nothing is loaded otherwise). */
+export function registerTracingMetrics(registry: import('prom-client').Registry): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when tracing is on
+  if (enabled) (require('./span-pipeline') as typeof import('./span-pipeline')).registerSpanMetrics(registry);
 }
 
 /** A collector unreachable or refusing: said on stderr, once a minute at most (batches keep being tried). */

@@ -1,0 +1,60 @@
+/* Loaded only when tracing starts: see docs/operators/tracing.md#switching-it-on. */
+import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { OTLPTraceExporter as GrpcExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { Counter, type Registry } from 'prom-client';
+
+export type SpanOutcome = 'exported' | 'export_failed' | 'dropped';
+
+/** One per process (every service of the embedded default shares its pipeline); each service's registry shows it. */
+export const spansCounter = new Counter<'outcome'>({
+  name: 'otel_spans_total',
+  help: 'Sampled spans by what became of them: exported to the OTLP endpoint, lost in an export that failed, or dropped with the queue full (OTEL_BSP_MAX_QUEUE_SIZE)',
+  labelNames: ['outcome'],
+  registers: [],
+});
+
+export function registerSpanMetrics(registry: Registry): void {
+  if (!registry.getSingleMetric('otel_spans_total')) registry.registerMetric(spansCounter);
+}
+
+/** The OTLP exporter the standard variables name (OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL, http/protobuf by default). */
+export function otlpExporterFromEnv(env: NodeJS.ProcessEnv = process.env): SpanExporter {
+  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
+  if (protocol === 'grpc') return new GrpcExporter();
+  if (protocol === 'http/json') return new JsonExporter();
+  return new ProtobufExporter();
+}
+
+/** Counts what each export did with its spans. */
+export class CountingExporter implements SpanExporter {
+  constructor(private readonly inner: SpanExporter) {}
+
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    this.inner.export(spans, (result) => {
+      spansCounter.inc({ outcome: result.code === ExportResultCode.SUCCESS ? 'exported' : 'export_failed' }, spans.length);
+      done(result);
+    });
+  }
+
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush?.() ?? Promise.resolve();
+  }
+}
+
+/** The SDK's batch processor (OTEL_BSP_* apply), counting the spans it drops when its queue is full. */
+export class CountingBatchSpanProcessor extends BatchSpanProcessor {
+  override onEnd(span: ReadableSpan): void {
+    // The SDK keeps the count of spans dropped since the queue last had room (a field of its own; a test pins it).
+    const self = this as unknown as { _droppedSpansCount: number };
+    const before = self._droppedSpansCount;
+    super.onEnd(span);
+    if (self._droppedSpansCount > before) spansCounter.inc({ outcome: 'dropped' });
+  }
+}
