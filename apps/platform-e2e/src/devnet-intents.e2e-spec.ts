@@ -448,6 +448,12 @@ describe('unsigned transactions on the devnet, signed and sent', () => {
       expect({ key, status: approve.status, rule: approve.body.details?.[0]?.rule }).toEqual({ key, status: 400, rule: 'hasAllowances' });
       const gas = await post<{ unit: string; fee: string }>('/v1/swaps/gas/estimate', { chainKey: key, tx: built.body.tx });
       expect({ key, status: gas.status, unit: gas.body.unit }).toEqual({ key, status: 200, unit: units[type] });
+      // Another sender's name on it: not the transaction built for them.
+      const forged = await post<{ details: { field: string }[] }>('/v1/swaps/gas/estimate', {
+        chainKey: key,
+        tx: { ...built.body.tx, from: 'someone-else' },
+      });
+      expect({ key, status: forged.status, field: forged.body.details?.[0]?.field }).toEqual({ key, status: 400, field: 'tx.from' });
 
       // The cancel: its intent opened on the hub by its hub wallet (as the relayed deposit would), then cancelled from the network.
       const unopened = await post<{ code: string }>('/v1/swaps/intents/cancel', { srcChainKey: key, intent: built.body.intent });

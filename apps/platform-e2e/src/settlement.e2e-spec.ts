@@ -367,7 +367,7 @@ describe('settlement: every submitted swap driven to solved or failed (npm start
         '/v1/swaps/intents/submit',
         { chainId: arbitrum.key, txHash: 'nope' },
         400,
-        'txHash must be a transaction hash: 0x and 64 hex digits (EVM) or a base58 signature (Solana)',
+        'txHash must be a transaction hash of its network: 0x and 64 hex digits (EVM, ICON), 64 hex digits (Stellar, Injective) or base58 (a Solana signature, a Sui digest)',
       ],
     ];
     for (const [path, body, code, message] of refusals) {

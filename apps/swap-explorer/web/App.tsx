@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { ApiError, chainNames, follow, hubAssets, lookup, type HubAsset, type SwapLookup } from './api';
 import { ChainNames, SwapView } from './SwapView';
 
-const HASH = /^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/;
+/** Any network's transaction id (EVM and ICON 0x-hex, Stellar and Injective hex, Solana and Sui base58) or an intent hash. */
+const HASH = /^(0x[0-9a-fA-F]{64}|[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{32,88})$/;
 
 /** The hash in the address (/explorer/tx/<hash>), if any. */
 function hashInPath(): string {
@@ -78,7 +79,10 @@ export function App() {
     event.preventDefault();
     const target = input.trim();
     if (!HASH.test(target)) {
-      setView({ kind: 'error', message: 'Paste a transaction hash (0x and 64 hex digits, or a Solana signature) or an intent hash.' });
+      setView({
+        kind: 'error',
+        message: 'Paste a transaction hash of any network (0x and 64 hex digits, 64 hex digits, or base58) or an intent hash.',
+      });
       return;
     }
     window.history.pushState(null, '', `/explorer/tx/${encodeURIComponent(target)}`);

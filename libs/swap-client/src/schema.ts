@@ -1165,7 +1165,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The partner fee on an amount: the query's fee (feeAddress with feeAmount or feePercentage); no deployment-wide fee applies to this family */
+        /** The partner fee on an amount: the query's fee (feeAddress with feeAmount or feePercentage), else the family's (VAULT_PARTNER_FEE_*), which a deposit naming none pays */
         get: operations["VaultHelpersController_partnerFee"];
         put?: never;
         post?: never;
@@ -4645,7 +4645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The relay has no packet for it (yet), or the chain is unknown */
+            /** @description The relay has no packet for it (yet); an unknown chainId is a 400 naming it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5228,7 +5228,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description 0x and 64 hex digits, or a base58 Solana signature */
+                /** @description A source transaction of any network (in its own form), a hub transaction or an intent hash */
                 hash: string;
             };
             cookie?: never;

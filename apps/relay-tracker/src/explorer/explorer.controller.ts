@@ -61,7 +61,10 @@ export class ExplorerController {
     description:
       'This platform’s read behind the explorer page (/explorer/): the hash may be the source transaction (any chain), the hub transaction that created the intent, or the intent hash.',
   })
-  @ApiParam({ name: 'hash', description: '0x and 64 hex digits, or a base58 Solana signature' })
+  @ApiParam({
+    name: 'hash',
+    description: 'A source transaction of any network (in its own form), a hub transaction or an intent hash',
+  })
   @ApiOkResponse({ type: SwapLookupDto })
   @ApiBadRequestResponse(BAD)
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'Nothing submitted here or indexed on the hub has that hash' })

@@ -1,3 +1,4 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { ChainAccess, ChainDirectory, INTENTS_ABI, intentValues, partnerFeeData, type ChainInfo } from '@swap/chains';
 import { AppError, type Intent } from '@swap/contracts';
 import { ServiceMetrics } from '@swap/observability';
@@ -424,6 +425,35 @@ describe('explorer reads from the hub index (anvil, PostgreSQL)', () => {
       statusCode: 400,
       details: [{ field: 'hash', rule: 'transactionHash' }],
     });
+  });
+
+  it('finds a swap submitted from any network by its source transaction, in that network’s own form and spelling', async () => {
+    const lookups = new SwapLookups(handle.pool, reads, chains);
+    const sources = [
+      { chain: 'sui', stored: '9NPLa6b8G635eU1Tsk26BafpgmHcb5gBAGujVYgDMnXs', asked: ['9NPLa6b8G635eU1Tsk26BafpgmHcb5gBAGujVYgDMnXs'] },
+      { chain: 'stellar', stored: 'ab'.repeat(32), asked: ['ab'.repeat(32), 'AB'.repeat(32)] },
+      { chain: 'injective-1', stored: 'CD'.repeat(32), asked: ['cd'.repeat(32), `0x${'CD'.repeat(32)}`] },
+    ];
+    const ids: string[] = [];
+    try {
+      for (const { chain, stored } of sources) {
+        const id = randomUUID();
+        ids.push(id);
+        await handle.pool.query(
+          `INSERT INTO relay_tracker.submissions (id, tx_hash, src_chain_key, wallet_address, intent, relay_data, intent_hash, history)
+           VALUES ($1, $2, $3, 'someone', '{}', '0x', $4, '[{"status":"pending","at":"2026-11-27T12:00:00.000Z","detail":"submitted"}]'::jsonb)`,
+          [id, stored, chain, `0x${randomBytes(32).toString('hex')}`],
+        );
+      }
+      for (const { chain, stored, asked } of sources)
+        for (const hash of asked)
+          expect({ hash, found: (await lookups.swap(hash)).submission }).toMatchObject({
+            hash,
+            found: { txHash: stored, srcChainKey: chain },
+          });
+    } finally {
+      await handle.pool.query(`DELETE FROM relay_tracker.submissions WHERE id = ANY($1::uuid[])`, [ids]);
+    }
   });
 
   it('refuses malformed parameters with a 400 naming the field, and answers 404 for an unknown intent', async () => {

@@ -3,7 +3,7 @@ import {
   AppError,
   ErrorCode,
   EVM_HASH_PATTERN,
-  txHashProblemOn,
+  txHashCandidates,
   type ExplorerIntent,
   type SubmissionStatusData,
   type SwapLookup,
@@ -26,18 +26,20 @@ export class SwapLookups {
 
   async swap(hash: string): Promise<SwapLookup> {
     const evm = EVM_HASH_PATTERN.test(hash);
-    if (!evm && txHashProblemOn('SOLANA', 'hash', hash)) {
+    const candidates = txHashCandidates(hash);
+    if (candidates.length === 0) {
       throw AppError.validation([
         {
           field: 'hash',
           rule: 'transactionHash',
-          message: 'hash must be a transaction or intent hash: 0x and 64 hex digits, or a base58 Solana signature',
+          message:
+            'hash must be a transaction or intent hash of some network: 0x and 64 hex digits (EVM, ICON, an intent), 64 hex digits (Stellar, Injective) or base58 (a Solana signature, a Sui digest)',
         },
       ]);
     }
     const key = evm ? hash.toLowerCase() : hash;
     // The newest, should two chains share a hash.
-    let submission = await this.newestSubmission('tx_hash', key);
+    let submission = await this.newestSubmission('tx_hash', candidates);
     let intent: ExplorerIntent | undefined;
     if (submission) intent = await this.reads.findIntent('intent_hash', submission.intentHash);
     else if (evm) {
@@ -45,7 +47,7 @@ export class SwapLookups {
       const traced = intent ? undefined : await this.traceInIndex(key);
       if (traced) intent = await this.reads.findIntent('intent_hash', traced);
     }
-    if (!submission && intent) submission = await this.newestSubmission('intent_hash', intent.intentHash);
+    if (!submission && intent) submission = await this.newestSubmission('intent_hash', [intent.intentHash]);
     if (!submission && !intent)
       throw AppError.notFound(
         `No swap found for ${hash}: nothing submitted here has it, and the hub index holds no intent, deposit, fill or delivery with it (a transaction is indexed a few blocks after it is mined)`,
@@ -54,11 +56,11 @@ export class SwapLookups {
     return { submission: submission ?? null, intent: intent ?? null };
   }
 
-  private async newestSubmission(column: 'tx_hash' | 'intent_hash', value: string): Promise<SubmissionStatusData | undefined> {
+  private async newestSubmission(column: 'tx_hash' | 'intent_hash', values: string[]): Promise<SubmissionStatusData | undefined> {
     const [row] = await submissionsOf(
       this.pool,
-      `SELECT ${SUBMISSION_COLUMNS} FROM relay_tracker.submissions WHERE ${column} = $1 ORDER BY created_at DESC LIMIT 1`,
-      [value],
+      `SELECT ${SUBMISSION_COLUMNS} FROM relay_tracker.submissions WHERE ${column} = ANY($1::text[]) ORDER BY created_at DESC LIMIT 1`,
+      [values],
     );
     return row && statusAnswer(row).data;
   }

@@ -4,7 +4,7 @@ import {
   AppError,
   canonicalTxHash,
   ErrorCode,
-  EVM_HASH_PATTERN,
+  txHashCandidates,
   type Intent,
   type IntentExtraDataRequest,
   type IntentPacketRequest,
@@ -53,9 +53,10 @@ export class RelayLookups {
       throw AppError.validation([{ field: 'txHash', rule: 'oneOf', message: 'Give exactly one of txHash and intent' }]);
     }
     if (request.intent) return this.relayDataOf(request.intent, 'intent');
-    const srcChainKey = request.srcChainKey !== undefined ? this.chainOf(request.srcChainKey, 'srcChainKey').key : undefined;
-    // EVM hashes are stored in lower case; a Solana signature as given.
-    const candidates = EVM_HASH_PATTERN.test(request.txHash!) ? [request.txHash!.toLowerCase()] : [request.txHash!];
+    const chain = request.srcChainKey !== undefined ? this.chainOf(request.srcChainKey, 'srcChainKey') : undefined;
+    const srcChainKey = chain?.key;
+    // Stored in each network's canonical text (hex in one case, base58 as given).
+    const candidates = chain ? [this.txHashOn(chain, request.txHash!, 'txHash')] : txHashCandidates(request.txHash!);
     const rows = await this.db.submission.findMany({
       where: { txHash: { in: candidates }, ...(srcChainKey ? { srcChainKey } : {}) },
       take: 2,

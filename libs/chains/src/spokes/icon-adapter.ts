@@ -6,7 +6,7 @@ import type Request from 'icon-sdk-js/build/transport/jsonrpc/Request';
 import { fromRlp, isHex, toRlp, type Hex } from 'viem';
 import type { ChainInfo } from '../chain-directory';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
-import { requireEncoding } from './network-tx';
+import { requireEncoding, requireSigner } from './network-tx';
 
 /** ICX as the chain profile lists it (the public client's `nativeToken`). */
 export const ICON_NATIVE = 'cx0000000000000000000000000000000000000000';
@@ -135,6 +135,7 @@ export class IconAdapter implements SpokeAdapter {
       throw AppError.validation([
         { field: 'tx.data', rule: 'iconTransaction', message: 'tx.data must be the JSON of ICON icx_sendTransaction params' },
       ]);
+    requireSigner(tx, String(raw.from));
     const steps = (await this.estimateSteps(raw)) ?? BigInt(String(raw.stepLimit ?? hexInt(ICON_DEFAULT_STEP_LIMIT)));
     const price = await this.stepPrice();
     return { gas: steps.toString(), price: price.toString(), fee: (steps * price).toString(), unit: 'loop' };

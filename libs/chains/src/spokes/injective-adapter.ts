@@ -11,7 +11,7 @@ import { AppError, ErrorCode, type NetworkTx } from '@swap/contracts';
 import { bytesToHex, hexToBytes, type Hex } from 'viem';
 import type { ChainInfo } from '../chain-directory';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
-import { requireEncoding } from './network-tx';
+import { requireEncoding, requireSigner } from './network-tx';
 
 /** Enough for an asset-manager transfer plus its cross-chain message. */
 export const INJECTIVE_GAS_LIMIT = 1_000_000;
@@ -94,6 +94,7 @@ export class InjectiveAdapter implements SpokeAdapter {
     requireEncoding(tx, 'json', 'injectiveTx', `${this.chain.key} transactions are amino sign docs`);
     const doc = parseSignDoc(tx.data);
     const signer = doc.msgs[0].value.sender;
+    requireSigner(tx, signer);
     const account = await this.account(signer);
     const { txRaw } = createTransaction({
       message: doc.msgs.map((m) =>

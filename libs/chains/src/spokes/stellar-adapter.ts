@@ -17,7 +17,7 @@ import { AppError, ErrorCode, type NetworkTx } from '@swap/contracts';
 import { hexToBytes, toHex, type Hex } from 'viem';
 import type { ChainInfo } from '../chain-directory';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
-import { requireEncoding } from './network-tx';
+import { requireEncoding, requireSigner } from './network-tx';
 
 /** Bid above the base fee (@sodax/sdk STELLAR_PRIORITY_FEE). */
 export const STELLAR_PRIORITY_FEE = 10_000n;
@@ -136,6 +136,7 @@ export class StellarAdapter implements SpokeAdapter {
         { field: 'tx.data', rule: 'stellarTransaction', message: 'tx.data must be a base64 XDR Stellar transaction envelope' },
       ]);
     }
+    requireSigner(tx, transaction.source);
     const simulation = await this.simulate(transaction);
     const price = BigInt(BASE_FEE) + STELLAR_PRIORITY_FEE;
     const resource = BigInt(simulation.minResourceFee);

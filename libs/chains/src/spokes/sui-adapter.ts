@@ -2,12 +2,12 @@ import { bcs } from '@mysten/sui/bcs';
 import { SimulationError } from '@mysten/sui/client';
 import { SuiJsonRpcClient, JsonRpcHTTPTransport, type SuiTransactionBlockResponse } from '@mysten/sui/jsonRpc';
 import { Transaction, type TransactionObjectArgument } from '@mysten/sui/transactions';
-import { fromBase64, normalizeStructTag, normalizeSuiAddress, toHex as suiToHex } from '@mysten/sui/utils';
+import { fromBase64, isValidSuiAddress, normalizeStructTag, normalizeSuiAddress, toHex as suiToHex } from '@mysten/sui/utils';
 import { AppError, ErrorCode, type NetworkTx } from '@swap/contracts';
 import { hexToBytes, type Hex } from 'viem';
 import type { ChainInfo } from '../chain-directory';
 import type { SpokeAdapter, SpokeDeposit, SpokeFee, SpokeMessage, SpokeSourceCheck } from './spoke-network';
-import { requireEncoding } from './network-tx';
+import { requireEncoding, requireSigner } from './network-tx';
 
 export const SUI_COIN_TYPE = normalizeStructTag('0x2::sui::SUI');
 /** Coins of a type a deposit looks at, as the public client does. */
@@ -112,6 +112,11 @@ export class SuiAdapter implements SpokeAdapter {
       throw AppError.validation([
         { field: 'tx.data', rule: 'suiTransaction', message: 'tx.data must be a base64 BCS Sui TransactionData' },
       ]);
+    requireSigner(
+      tx,
+      normalizeSuiAddress(data.V1.sender),
+      (from, signer) => isValidSuiAddress(from) && normalizeSuiAddress(from) === signer,
+    );
     const result = await this.client.dryRunTransactionBlock({ transactionBlock: bytes });
     const status = result.effects.status;
     if (status.status !== 'success')

@@ -78,7 +78,8 @@ export class IntentHashRequestDto {
   intent!: IntentDto;
 }
 
-const TX_HASH_MESSAGE = (field: string) => `${field} must be a transaction hash: 0x and 64 hex digits (EVM) or a base58 signature (Solana)`;
+const TX_HASH_MESSAGE = (field: string) =>
+  `${field} must be a transaction hash of its network: 0x and 64 hex digits (EVM, ICON), 64 hex digits (Stellar, Injective) or base58 (a Solana signature, a Sui digest)`;
 
 /** Spec: Submit request. No partnerFee: the intent carries it. */
 export class SubmitTxRequestDto implements SubmitTxRequest {
@@ -144,7 +145,7 @@ export class SubmissionEventsQueryDto extends SubmissionStatusQueryDto {
   lastEventId?: string;
 }
 
-const TX_HASH_TEXT = /^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/;
+const TX_HASH_TEXT = /^(0x[0-9a-fA-F]{64}|[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{32,88})$/;
 const CHAIN_ID_MESSAGE = 'chainId must be a relay chain id (like 146) or a chain key (like 0x92.sonic)';
 /** The public client sends relay chain ids as numbers: taken as their text. */
 function RelayChainIdField(example: string, description: string) {

@@ -109,6 +109,14 @@ export function txHashProblemOn(chainType: string, field: string, value: string)
   return { field, rule: rule.rule, message: `${field} must be ${rule.form}` };
 }
 
+/** How a transaction id of some network, chain unnamed, may be stored: its canonical text on each network whose form it has. */
+export function txHashCandidates(txHash: string): string[] {
+  const forms = Object.entries(TX_HASH_RULES)
+    .filter(([, rule]) => rule.holds(txHash))
+    .map(([type]) => canonicalTxHash(type, txHash));
+  return [...new Set(forms)];
+}
+
 /** One text per transaction id, so two spellings are one submission; base58 ids are case-sensitive. */
 export function canonicalTxHash(chainType: string, txHash: string): string {
   if (chainType === 'INJECTIVE') return txHash.replace(/^0x/i, '').toUpperCase();

@@ -77,7 +77,7 @@ export function IsHexBytes(options?: ValidationOptions & { maxBytes?: number }):
 
 import { addressProblemOn, txHashProblemOn } from './network-addresses';
 
-export { addressProblemOn, canonicalAddress, canonicalTxHash, txHashProblemOn } from './network-addresses';
+export { addressProblemOn, canonicalAddress, canonicalTxHash, txHashCandidates, txHashProblemOn } from './network-addresses';
 
 /** The one way a DTO nests another: ValidateNested alone lets an array through (`[]` passed as an intent). */
 export function NestedObject(type: () => new () => object): PropertyDecorator {
