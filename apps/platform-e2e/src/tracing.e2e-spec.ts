@@ -1,5 +1,5 @@
 import { loadChainDirectory, type ChainDirectory } from '@swap/chains';
-import type { BuildResponse, EvmTx } from '@swap/contracts';
+import { WorkQueues, type BuildResponse, type EvmTx } from '@swap/contracts';
 import { migrateService } from '@swap/service-kit';
 import {
   createTestDatabase,
@@ -14,6 +14,7 @@ import {
   type ReceivedSpan,
   postJson,
 } from '@swap/testing';
+import { connect } from 'nats';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -224,6 +225,22 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
         ])
       ).rows[0]?.status;
     const caller = traceparent();
+    // What the test watches: the replica's request to the frozen quote-builder (a listener that never answers), and the item's delivery state.
+    const watcher = await connect({ servers: testInfra.natsUrl });
+    const askedToExecute = watcher.subscribe(`${RUN_PREFIX}.quote-builder.intents.execute.v1`, { max: 1 });
+    const settlement = async () => {
+      const jsm = await watcher.jetstreamManager();
+      const suffix = RUN_PREFIX.replace(/[^A-Za-z0-9_-]/g, '_');
+      const info = await jsm.consumers.info(`${WorkQueues.settlement.stream}_${suffix}`, `${WorkQueues.settlement.consumer}_${suffix}`);
+      return {
+        pending: info.num_pending,
+        inHand: info.num_ack_pending,
+        redelivered: info.num_redelivered,
+        delivered: info.delivered.consumer_seq,
+      };
+    };
+    const seen: unknown[] = [];
+    let first: Spawned | undefined;
     quotes.child.kill('SIGSTOP');
     try {
       const submitted = await post(
@@ -232,17 +249,24 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
         { traceparent: caller.header },
       );
       expect(submitted).toMatchObject({ status: 200, body: { data: { status: 'inserted' } } });
-      await eventually(async () => ((await statusOf()) === 'posting_execution' ? true : undefined), 30_000, 20);
+      // Killed only once it waits on quote-builder, its item in hand (not before: a step that had not sent yet could still end the turn).
+      for await (const _request of askedToExecute) break;
+      expect(await statusOf()).toBe('posting_execution');
+      seen.push({ beforeKill: await settlement() });
       // Its spans so far exported (the submit's among them) before the replica dies.
       await collector.waitFor(() => collector.trace(caller.traceId).some((x) => x.service === 'relay-tracker'), 10_000, 'the submit span');
-      const first = processes.find((p) => p.child.spawnargs.some((a) => a.includes('relay-tracker')))!;
+      first = processes.find((p) => p.child.spawnargs.some((a) => a.includes('relay-tracker')))!;
       first.child.kill('SIGKILL');
       await first.exited;
     } finally {
       quotes.child.kill('SIGCONT');
     }
+    seen.push({ afterKill: await settlement() });
     await start('relay-tracker');
+    seen.push({ started: await settlement() });
     await eventually(async () => ((await statusOf()) === 'solved' ? true : undefined), 60_000, 100).finally(() => rows.end());
+    seen.push({ solved: await settlement() });
+    await watcher.close();
 
     const linked = (s: ReceivedSpan) => s.links.some((l) => l.traceId === caller.traceId);
     const steps = () =>
@@ -253,6 +277,15 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
       () => redelivered().length > 0 && steps().some((s) => s.attributes['swap.status'] === 'posted_execution'),
       20_000,
       'the redelivered turn and the last step',
+      // A failure says what was seen instead: the turns, the steps, the item's state, the killed replica's last words.
+      () => ({
+        turns: collector.spans
+          .filter((s) => s.name === 'settlement turn')
+          .map((s) => [s.attributes['messaging.delivery.attempt'], linked(s)]),
+        steps: steps().map((s) => [s.attributes['swap.status'], s.attributes['swap.step.outcome']]),
+        item: seen,
+        killed: [...(first?.stdout ?? []), ...(first?.stderr ?? [])].slice(-10),
+      }),
     );
     expect(redelivered()[0]).toMatchObject({ service: 'relay-tracker', kind: 5 });
     expect(steps().filter((s) => !linked(s))).toEqual([]);

@@ -76,12 +76,14 @@ export class OtlpReceiver {
   }
 
   /** Resolves once `predicate` holds over the spans received (checked on each export), or rejects after `timeoutMs`. */
-  waitFor(predicate: () => boolean, timeoutMs: number, what = 'the expected spans'): Promise<void> {
+  /** `explain` adds what was seen instead to the timeout's message (a failure in CI says why). */
+  waitFor(predicate: () => boolean, timeoutMs: number, what = 'the expected spans', explain?: () => unknown): Promise<void> {
     if (predicate()) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w.resolve !== done);
-        reject(new Error(`${what} did not arrive within ${timeoutMs} ms (${this.spans.length} spans received)`));
+        const seen = explain ? `; seen: ${JSON.stringify(explain())}` : '';
+        reject(new Error(`${what} did not arrive within ${timeoutMs} ms (${this.spans.length} spans received)${seen}`));
       }, timeoutMs);
       const done = () => {
         clearTimeout(timer);
