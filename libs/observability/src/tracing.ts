@@ -13,6 +13,7 @@ import {
   type Link,
   type Span,
   type TextMapGetter,
+  type Tracer,
   type TextMapPropagator,
 } from '@opentelemetry/api';
 import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
@@ -52,6 +53,7 @@ export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKC
   const { setGlobalErrorHandler, W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
   /* eslint-enable @typescript-eslint/no-require-imports */
   W3C = new W3CTraceContextPropagator();
+  platformTracer = undefined;
   setGlobalErrorHandler(exportFailed(serviceName));
   const sdk = new NodeSDK({
     ...(process.env.OTEL_SERVICE_NAME ? {} : { serviceName }),
@@ -151,7 +153,9 @@ export interface SpanOptions {
 
 const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
-const tracer = () => trace.getTracer('swap-platform');
+/** Asked of the provider once (a lookup by name and version on every span otherwise). */
+let platformTracer: Tracer | undefined;
+const tracer = () => (platformTracer ??= trace.getTracer('swap-platform'));
 
 const headerGetter: TextMapGetter<Readonly<Record<string, string | string[] | undefined>>> = {
   keys: (carrier) => Object.keys(carrier),
@@ -204,9 +208,10 @@ export function startHttpSpan(
   request: RequestContextData,
 ): HttpSpan | undefined {
   if (!enabled) return undefined;
-  const caller = trace.getSpanContext(W3C.extract(ROOT_CONTEXT, headers, headerGetter));
-  // The caller's trace and sampling go on; its tracestate (its own vendors' data) stops here.
-  const parent = caller ? trace.setSpanContext(ROOT_CONTEXT, { ...caller, traceState: undefined }) : ROOT_CONTEXT;
+  // The caller's trace and sampling go on; its tracestate (its own vendors' data) stops here, so only traceparent is read.
+  const header = headers.traceparent;
+  const caller = header ? trace.getSpanContext(W3C.extract(ROOT_CONTEXT, { traceparent: header }, headerGetter)) : undefined;
+  const parent = caller ? trace.setSpanContext(ROOT_CONTEXT, caller) : ROOT_CONTEXT;
   const span = tracer().startSpan(
     method,
     { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } },

@@ -24,6 +24,8 @@ declare module 'fastify' {
     responded?: (statusCode: number) => void;
     /** Its server span, when tracing is on (docs/operators/tracing.md). */
     httpSpan?: HttpSpan;
+    /** Its path as logged (no query, secrets redacted), worked out once. */
+    loggedPath?: string;
   }
 }
 
@@ -50,8 +52,10 @@ export function installHttpHooks(
     request.startedAt = performance.now();
     request.context = { requestId: String(request.id) };
     // A WebSocket (a solver's session) is no request with an end: no span.
-    if (tracingEnabled() && !request.headers.upgrade)
-      request.httpSpan = startHttpSpan(request.method, loggedPath(request.url), request.headers, request.context);
+    if (tracingEnabled() && !request.headers.upgrade) {
+      request.loggedPath = loggedPath(request.url);
+      request.httpSpan = startHttpSpan(request.method, request.loggedPath, request.headers, request.context);
+    }
     reply.header('x-request-id', request.context.requestId);
     // While draining, requests are still served (onSend closes their connection); only teardown refuses.
     if (isRefusing()) {
@@ -100,7 +104,7 @@ export function installHttpHooks(
     if (logger.isLevelEnabled('info')) {
       const fields = {
         method: request.method,
-        path: loggedPath(request.url),
+        path: request.loggedPath ?? loggedPath(request.url),
         route,
         statusCode: reply.statusCode,
         ms: Math.round(seconds * 10_000) / 10,
