@@ -184,7 +184,14 @@ async function benchTracing(common: Record<string, string>, untracedUrl: string)
   for (const port of [ports.swap, ports.gateway]) await waitForService(port);
   const tracedUrl = `http://127.0.0.1:${ports.gateway}${ROUTE}`;
   const pairs: [Measurement, Measurement][] = [];
-  for (let i = 0; i < TRACING_PAIRS; i++) pairs.push([await measure('untraced', untracedUrl), await measure('traced', tracedUrl)]);
+  // Every other pair measures the traced path first, so a drift of the machine within a pair favours neither.
+  for (let i = 0; i < TRACING_PAIRS; i++) {
+    if (i % 2 === 0) pairs.push([await measure('untraced', untracedUrl), await measure('traced', tracedUrl)]);
+    else {
+      const traced = await measure('traced', tracedUrl);
+      pairs.push([await measure('untraced', untracedUrl), traced]);
+    }
+  }
   const exports = ((await (await fetch(`http://127.0.0.1:${ports.sink}/`)).json()) as { exports: number }).exports;
   const ratios = pairs.map(([off, on]) => on.rps / off.rps).sort((a, b) => a - b);
   print([
