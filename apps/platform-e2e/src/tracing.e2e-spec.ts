@@ -14,7 +14,7 @@ import {
   type ReceivedSpan,
   postJson,
 } from '@swap/testing';
-import { connect } from 'nats';
+import { connect, type NatsConnection } from 'nats';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -62,6 +62,7 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
   let quoteAdmin: string;
   const processes: Spawned[] = [];
   const solvers: ReferenceSolver[] = [];
+  let watcher: NatsConnection | undefined;
 
   const start = async (name: string, env: Record<string, string> = {}) => {
     const service = await startService(name, { ...common, ...env });
@@ -226,10 +227,10 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
       ).rows[0]?.status;
     const caller = traceparent();
     // What the test watches: the replica's request to the frozen quote-builder (a listener that never answers), and the item's delivery state.
-    const watcher = await connect({ servers: testInfra.natsUrl });
-    const askedToExecute = watcher.subscribe(`${RUN_PREFIX}.quote-builder.intents.execute.v1`, { max: 1 });
+    const nc = (watcher = await connect({ servers: testInfra.natsUrl }));
+    const askedToExecute = nc.subscribe(`${RUN_PREFIX}.quote-builder.intents.execute.v1`, { max: 1 });
     const settlement = async () => {
-      const jsm = await watcher.jetstreamManager();
+      const jsm = await nc.jetstreamManager();
       const suffix = RUN_PREFIX.replace(/[^A-Za-z0-9_-]/g, '_');
       const info = await jsm.consumers.info(`${WorkQueues.settlement.stream}_${suffix}`, `${WorkQueues.settlement.consumer}_${suffix}`);
       return {
@@ -266,7 +267,6 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
     seen.push({ started: await settlement() });
     await eventually(async () => ((await statusOf()) === 'solved' ? true : undefined), 60_000, 100).finally(() => rows.end());
     seen.push({ solved: await settlement() });
-    await watcher.close();
 
     const linked = (s: ReceivedSpan) => s.links.some((l) => l.traceId === caller.traceId);
     const steps = () =>
@@ -300,6 +300,7 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
   });
 
   afterAll(async () => {
+    await watcher?.close();
     for (const s of solvers) await s.stop();
     for (const p of processes) await stopProcess(p);
     await devnet?.stop();
