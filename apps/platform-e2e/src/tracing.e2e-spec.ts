@@ -1,5 +1,6 @@
 import { loadChainDirectory, type ChainDirectory } from '@swap/chains';
 import { WorkQueues, type BuildResponse, type EvmTx } from '@swap/contracts';
+import { scopedNames } from '@swap/messaging';
 import { migrateService } from '@swap/service-kit';
 import {
   createTestDatabase,
@@ -229,10 +230,9 @@ describe('traces across the gateway, the bus, the marketplace and settlement (cl
     // What the test watches: the replica's request to the frozen quote-builder (a listener that never answers), and the item's delivery state.
     const nc = (watcher = await connect({ servers: testInfra.natsUrl }));
     const askedToExecute = nc.subscribe(`${RUN_PREFIX}.quote-builder.intents.execute.v1`, { max: 1 });
+    const queue = scopedNames({ ...WorkQueues.settlement, prefix: RUN_PREFIX });
     const settlement = async () => {
-      const jsm = await nc.jetstreamManager();
-      const suffix = RUN_PREFIX.replace(/[^A-Za-z0-9_-]/g, '_');
-      const info = await jsm.consumers.info(`${WorkQueues.settlement.stream}_${suffix}`, `${WorkQueues.settlement.consumer}_${suffix}`);
+      const info = await (await nc.jetstreamManager()).consumers.info(queue.stream, queue.consumer);
       return {
         pending: info.num_pending,
         inHand: info.num_ack_pending,

@@ -53,7 +53,6 @@ export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKC
   const { setGlobalErrorHandler, W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
   /* eslint-enable @typescript-eslint/no-require-imports */
   W3C = new W3CTraceContextPropagator();
-  platformTracer = undefined;
   setGlobalErrorHandler(exportFailed(serviceName));
   const sdk = new NodeSDK({
     ...(process.env.OTEL_SERVICE_NAME ? {} : { serviceName }),
