@@ -75,10 +75,7 @@ export class OtlpReceiver {
     return receiver;
   }
 
-  /**
-   * Resolves once `predicate` holds over the spans received (checked on each export), or rejects after `timeoutMs`;
-   * `explain` adds what was seen instead to the rejection's message (a failure in CI says why).
-   */
+  /** Resolves once `predicate` holds over the spans received (checked on each export), or rejects after `timeoutMs` saying what `explain` saw. */
   waitFor(predicate: () => boolean, timeoutMs: number, what = 'the expected spans', explain?: () => unknown): Promise<void> {
     if (predicate()) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
