@@ -30,6 +30,16 @@ describe('MemoryCache', () => {
     expect(await small.get('newer')).toBe('x'.repeat(20));
   });
 
+  it('lets go of expired entries nobody reads again within a second of their expiry, below its bounds', async () => {
+    const near = new MemoryCache({ namespace: 'near', now: () => now });
+    for (let i = 0; i < 500; i++) await near.set(`once-${i}`, 'v'.repeat(100), 1_000);
+    expect(near.size).toBe(500);
+    now += 1_000;
+    await near.set('later', 'v', 1_000);
+    expect(near.size).toBe(1);
+    expect(await near.get('later')).toBe('v');
+  });
+
   it('counts in a fixed window that starts at the first increment', async () => {
     const counters = new MemoryCache({ namespace: 'n', now: () => now });
     expect(await counters.increment('w', 1, 1_000)).toEqual({ count: 1, resetMs: 1_000 });

@@ -9,6 +9,7 @@ export class MemoryCache extends BaseCache {
   readonly kind = 'memory' as const;
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
+  private sweptAt = 0;
 
   constructor(private readonly options: { namespace: string; maxEntries?: number; maxBytes?: number; now?: () => number }) {
     super();
@@ -32,8 +33,10 @@ export class MemoryCache extends BaseCache {
     this.bytes += value.length * 2;
     const maxEntries = this.options.maxEntries ?? 10_000;
     const maxBytes = this.options.maxBytes ?? 64 * 1024 * 1024;
-    if (this.entries.size > maxEntries || this.bytes > maxBytes) {
-      const now = this.now();
+    const now = this.now();
+    // Expired entries nobody reads again go within a second, not when the bounds are reached (a tiered cache's second-long entries would fill them).
+    if (now - this.sweptAt >= 1_000 || this.entries.size > maxEntries || this.bytes > maxBytes) {
+      this.sweptAt = now;
       for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.remove(key);
       while (this.entries.size > maxEntries || this.bytes > maxBytes) this.remove(this.entries.keys().next().value as string);
     }
@@ -63,6 +66,11 @@ export class MemoryCache extends BaseCache {
     if (!entry) return;
     this.bytes -= entry.value.length * 2;
     this.entries.delete(k);
+  }
+
+  /** Entries held, expired ones not yet swept included. */
+  get size(): number {
+    return this.entries.size;
   }
 
   async ping(): Promise<void> {}
