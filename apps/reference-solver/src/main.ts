@@ -21,7 +21,11 @@ async function main(): Promise<void> {
   const logger = createLogger({ service: 'reference-solver', level: config.LOG_LEVEL }).child({ solver: config.SOLVER_NAME });
   const solver = new ReferenceSolver(config, logger);
   await solver.start();
-  stopOnSignals(() => solver.stop(), 10_000);
+  stopOnSignals(
+    () => solver.stop(),
+    10_000,
+    () => 'reference-solver',
+  );
 }
 
 main().catch((error: Error) => {

@@ -28,7 +28,11 @@ export async function runServiceMain<C extends ServiceConfig>(definition: Servic
     process.stderr.write(`${definition.name}: failed to start: ${(error as Error).message}\n`);
     process.exit(1);
   }
-  stopOnSignals(() => service.close(), config.SHUTDOWN_TIMEOUT_MS);
+  stopOnSignals(
+    () => service.close(),
+    config.SHUTDOWN_TIMEOUT_MS,
+    () => `${definition.name} (${service.closingStage() ?? 'not closing'})`,
+  );
   return service;
 }
 
@@ -37,13 +41,14 @@ export function processDrainGraceMs(config: Pick<ServiceConfig, 'HTTP_KEEP_ALIVE
   return Math.max(DRAIN_GRACE_MS, Math.min(config.HTTP_KEEP_ALIVE_TIMEOUT_MS, config.SHUTDOWN_TIMEOUT_MS / 2));
 }
 
-export function stopOnSignals(stop: () => Promise<void>, timeoutMs: number): void {
+/** `who`: the process and where its stop is, named if it overruns. */
+export function stopOnSignals(stop: () => Promise<void>, timeoutMs: number, who: () => string): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     const timer = setTimeout(() => {
-      process.stderr.write(`shutdown did not finish within ${timeoutMs} ms after ${signal}; exiting\n`);
+      process.stderr.write(`${who()}: shutdown did not finish within ${timeoutMs} ms after ${signal}; exiting\n`);
       process.exit(1);
     }, timeoutMs + 1_000);
     timer.unref();

@@ -58,7 +58,7 @@ export class ServiceConnections {
   bus?: Bus;
   /** Where the service serves signed requests (it was given PORTAL_PUBLIC_KEY). */
   requestSignatures?: RequestSignatureCheck;
-  private readonly closers: (() => Promise<void>)[] = [];
+  private readonly closers: { what: string; close: () => Promise<void> }[] = [];
 
   private constructor(
     private readonly definition: ConnectionNeeds,
@@ -91,13 +91,16 @@ export class ServiceConnections {
   }
 
   /** Closed before the connections (the admin port: readiness answers until the app has drained). */
-  closeFirst(closer: () => Promise<void>): void {
-    this.closers.unshift(closer);
+  closeFirst(what: string, close: () => Promise<void>): void {
+    this.closers.unshift({ what, close });
   }
 
-  /** Closes each in turn; a failure is logged (when a logger is given) and the rest still close. */
-  async close(logger?: Logger): Promise<void> {
-    for (const close of this.closers) await close().catch((error: Error) => logger?.warn({ err: error }, 'error while closing'));
+  /** Closes each in turn (`closing` told which); a failure is logged (when a logger is given) and the rest still close. */
+  async close(logger?: Logger, closing?: (what: string) => void): Promise<void> {
+    for (const { what, close } of this.closers) {
+      closing?.(`closing ${what}`);
+      await close().catch((error: Error) => logger?.warn({ err: error }, `error while closing ${what}`));
+    }
   }
 
   private async connectBus(): Promise<void> {
@@ -106,7 +109,7 @@ export class ServiceConnections {
     if (!bus) {
       const options = natsBusOptions(this.config, this.definition.name, this.logger);
       const nats = await NatsBus.connect(options);
-      this.closers.push(() => nats.close());
+      this.closers.push({ what: 'NATS', close: () => nats.close() });
       bus = nats;
       if (this.config.NATS_ALLOW_ANONYMOUS !== 'true' && (await NatsBus.acceptsAnonymous(options))) {
         throw new ConfigError([
@@ -137,7 +140,7 @@ export class ServiceConnections {
       await redis.connect().catch((error: Error) => this.logger.warn({ err: error }, 'Redis unreachable at start; readiness reports it'));
       // A hot key is answered from process memory for up to a second before Redis is asked again.
       const tiered = new TieredCache(redis, { namespace });
-      this.closers.push(() => tiered.close());
+      this.closers.push({ what: 'the Redis cache', close: () => tiered.close() });
       cache = tiered;
     }
     // Every use of the cache works without it (a miss, an uncounted limit): down is reported, not fatal.
@@ -152,7 +155,7 @@ export class ServiceConnections {
     else {
       const redis = new RedisReadModelStore({ url: this.config.REDIS_URL!, namespace: readModelNamespace(this.config.CACHE_KEY_PREFIX) });
       await redis.connect().catch((error: Error) => this.logger.warn({ err: error }, 'Redis unreachable at start; readiness reports it'));
-      this.closers.push(() => redis.close());
+      this.closers.push({ what: 'the Redis read models', close: () => redis.close() });
       store = redis;
     }
     // Readers fall back to the writer, writers keep the database the truth: down is reported, not fatal.
@@ -168,7 +171,7 @@ export class ServiceConnections {
       schema: database.schema,
       poolMax: this.config.DATABASE_POOL_MAX,
     });
-    this.closers.push(() => handle.close());
+    this.closers.push({ what: 'PostgreSQL', close: () => handle.close() });
     this.checks.push({ name: 'postgresql', check: () => handle.ping() });
     this.providers.push({ provide: database.clientClass, useValue: handle.client }, { provide: DATABASE_POOL, useValue: handle.pool });
   }

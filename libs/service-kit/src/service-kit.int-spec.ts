@@ -218,6 +218,7 @@ describe('graceful shutdown', () => {
     const started = new Promise<void>((r) => (slowStarted = r));
     const inFlight = fetch(`${service.url}/v1/test/slow`);
     await started;
+    expect(service.closingStage()).toBeUndefined();
     const closed = service.close();
     const server = service.app.getHttpAdapter().getInstance().server;
     await eventually(() => !server.listening);
@@ -226,11 +227,14 @@ describe('graceful shutdown', () => {
     const draining = await fetch(`${service.adminUrl}/readyz`);
     expect(draining.status).toBe(503);
     expect((await jsonOf(draining)).code).toBe('SHUTTING_DOWN');
+    // What a shutdown overrunning its timeout would name: the request still in flight holds the application.
+    expect(service.closingStage()).toBe('closing the application (requests and bus handlers in flight)');
     releaseSlow();
     const res = await inFlight;
     expect(res.status).toBe(200);
     expect(await jsonOf(res)).toEqual({ finished: true });
     await closed;
+    expect(service.closingStage()).toBe('stopped');
   });
 });
 

@@ -26,6 +26,8 @@ export interface RunningService {
   logger: Logger;
   /** Graceful: stop accepting, finish in-flight requests and messages, close connections. */
   close(): Promise<void>;
+  /** What `close` is doing now (undefined before it starts): said if it overruns the shutdown timeout. */
+  closingStage(): string | undefined;
 }
 
 /**
@@ -88,7 +90,7 @@ export async function startService<C extends ServiceConfig>(
       metrics,
       timeouts,
     });
-    connections.closeFirst(() => admin.close());
+    connections.closeFirst('the admin port', () => admin.close());
     const gate = startReadinessGate(bus, { connections, intake, logger, metrics, state });
     const url = `http://${config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST}:${port}`;
     logger.info(
@@ -133,13 +135,15 @@ function startReadinessGate(
 
 /** The running service, whose close is graceful and happens once however often it is asked. */
 function running(
-  service: Omit<RunningService, 'close'>,
+  service: Omit<RunningService, 'close' | 'closingStage'>,
   parts: { state: ServiceState; gate?: ReadinessGate; connections: ServiceConnections; drainGraceMs?: number },
 ): RunningService {
   const { app, logger, name } = service;
   let closing: Promise<void> | undefined;
+  let stage: string | undefined;
   return {
     ...service,
+    closingStage: () => stage,
     close() {
       closing ??= (async () => {
         parts.state.shuttingDown = true;
@@ -147,10 +151,13 @@ function running(
         logger.info(`${name} shutting down`);
         // New connections are refused from now on (a gateway retries those on a peer); the open
         // ones are served a moment longer, then the app stops: hooks, requests, bus handlers, connections.
+        stage = 'draining HTTP connections';
         await stopAccepting(app.getHttpAdapter().getInstance().server, parts.drainGraceMs);
         parts.state.refusingRequests = true;
+        stage = 'closing the application (requests and bus handlers in flight)';
         await app.close();
-        await parts.connections.close(logger);
+        await parts.connections.close(logger, (what) => (stage = what));
+        stage = 'stopped';
         logger.info(`${name} stopped`);
         logger.flush();
       })();

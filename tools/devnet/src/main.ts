@@ -23,7 +23,11 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-  stopOnSignals(() => devnet.stop(), 10_000);
+  stopOnSignals(
+    () => devnet.stop(),
+    10_000,
+    () => 'devnet',
+  );
 }
 
 main().catch((error: Error) => {

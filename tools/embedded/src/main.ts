@@ -88,7 +88,11 @@ async function main(): Promise<void> {
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  stopOnSignals(() => platform.stop(), Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 15_000));
+  stopOnSignals(
+    () => platform.stop(),
+    Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 15_000),
+    () => 'the embedded platform',
+  );
 }
 
 main().catch((error: unknown) => {
