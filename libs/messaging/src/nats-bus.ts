@@ -78,6 +78,7 @@ export class NatsBus implements Bus {
     private readonly prefix: string,
     private readonly inboxPrefix: string | undefined,
     private readonly refused: (refusal: PermissionRefusal) => void,
+    private readonly logger?: Logger,
   ) {}
 
   /** For what the Bus does not cover (JetStream). */
@@ -134,13 +135,19 @@ export class NatsBus implements Bus {
     } catch (error) {
       throw new BusUnavailableError(`Cannot connect to NATS at ${shown}: ${(error as Error).message}`, error);
     }
-    const bus = new NatsBus(nc, options.subjectPrefix ? `${options.subjectPrefix}.` : '', options.inboxPrefix, (refusal) => {
-      options.logger?.error(
-        { operation: refusal.operation, subject: refusal.subject },
-        'NATS refused a publish or subscription: permission denied',
-      );
-      options.onPermissionError?.(refusal);
-    });
+    const bus = new NatsBus(
+      nc,
+      options.subjectPrefix ? `${options.subjectPrefix}.` : '',
+      options.inboxPrefix,
+      (refusal) => {
+        options.logger?.error(
+          { operation: refusal.operation, subject: refusal.subject },
+          'NATS refused a publish or subscription: permission denied',
+        );
+        options.onPermissionError?.(refusal);
+      },
+      options.logger,
+    );
     void bus.watchStatus();
     return bus;
   }
@@ -212,9 +219,21 @@ export class NatsBus implements Bus {
     await this.nc.flush();
   }
 
-  async close(): Promise<void> {
+  /** Drains (subscriptions' messages handled, publishes flushed); past `drainTimeoutMs` it closes as it is, and says so. */
+  async close(drainTimeoutMs = 3_000): Promise<void> {
     if (this.nc.isClosed()) return;
-    await this.nc.drain();
+    let timer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      this.nc.drain().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), drainTimeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (drained) return;
+    this.logger?.warn({ drainTimeoutMs }, 'NATS did not drain in time; closing the connection as it is');
+    await this.nc.close();
   }
 
   private fromNatsMsg(msg: Msg): BusDelivery {
