@@ -238,7 +238,7 @@ for name in "${SERVICES[@]}"; do
     -e REDIS_URL="$REDIS_URL" -e CACHE_KEY_PREFIX="$PREFIX-$name" "${signing_env[@]}" \
     -e PORTAL_PUBLIC_URL="http://127.0.0.1:$(port_of api-gateway)" \
     "${upstreams[@]}" \
-    "$IMAGE" node --enable-source-maps "dist/apps/$name/src/main.js" >/dev/null
+    "$IMAGE" node --enable-source-maps --min-semi-space-size=16 "dist/apps/$name/src/main.js" >/dev/null
 done
 log "started ${#SERVICES[@]} containers; waiting for /readyz on ports $ADMIN_BASE–$((ADMIN_BASE + ${#SERVICES[@]} - 1))"
 ready_start=$SECONDS

@@ -41,6 +41,8 @@ interface Measurement {
 }
 
 const children: ChildProcess[] = [];
+const SERVICE_NODE_ARGS = ['--min-semi-space-size=16'];
+const SERVICE_ENV = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=1048576' };
 
 const adminPorts = new Map<number, number>();
 
@@ -57,10 +59,12 @@ async function start(script: string, env: Record<string, string>, nodeArgs: stri
     adminPorts.set(Number(full.PORT), Number(full.ADMIN_PORT));
   }
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // A service runs as the image and the chart run it (docs/operators/capacity.md#memory).
+  const shipped = script.startsWith('dist/apps/') ? SERVICE_NODE_ARGS : [];
   // Traced only where a run asks for it: OTEL_* of the shell would trace the untraced references too.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
-  const child = spawn(process.execPath, [...extra, ...nodeArgs, join(ROOT, script)], {
-    env: { ...inherited, ...full },
+  const child = spawn(process.execPath, [...shipped, ...extra, ...nodeArgs, join(ROOT, script)], {
+    env: { ...inherited, ...(shipped.length ? SERVICE_ENV : {}), ...full },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.push(child);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { KubeObject } from './manifests';
-import { migrationProblems, NATS_PERMISSIONS, natsProblems } from './platform-rules';
+import { lifecycleProblems, migrationProblems, NATS_PERMISSIONS, natsProblems, SERVICE_NODE_FLAG } from './platform-rules';
 
 const job = (name: string, image: string): KubeObject =>
   ({
@@ -76,5 +76,23 @@ describe('natsProblems', () => {
       'ConfigMap/swap-nats-authorization: nats-permissions.conf differs from charts/swap-platform/files/nats-permissions.conf',
     ]);
     expect(natsProblems([])).toEqual(['expected one ConfigMap with the NATS authorization block, found 0']);
+  });
+});
+
+describe('lifecycleProblems', () => {
+  const deployment = (command: string[]): KubeObject =>
+    ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'quote-builder' },
+      spec: { template: { spec: { containers: [{ name: 'quote-builder', image: 'swap-platform:1.2.3', command }] } } },
+    }) as KubeObject;
+
+  it("names a service whose command leaves V8's young generation to grow after start", () => {
+    const flagProblems = (command: string[]) => lifecycleProblems([deployment(command)]).filter((p) => p.includes(SERVICE_NODE_FLAG));
+    expect(flagProblems(['node', '--enable-source-maps', 'dist/apps/quote-builder/src/main.js'])).toEqual([
+      `Deployment/quote-builder container quote-builder: the command must give node ${SERVICE_NODE_FLAG} (docs/operators/capacity.md#memory)`,
+    ]);
+    expect(flagProblems(['node', '--enable-source-maps', SERVICE_NODE_FLAG, 'dist/apps/quote-builder/src/main.js'])).toEqual([]);
   });
 });

@@ -26,6 +26,7 @@ type Probe = { httpGet?: { path?: string; port?: string | number }; timeoutSecon
 type Container = {
   name: string;
   image: string;
+  command?: string[];
   env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
   volumeMounts?: { name: string; mountPath: string }[];
   securityContext?: SecurityContext;
@@ -68,6 +69,9 @@ export function restrictedProfileProblems(objects: KubeObject[]): string[] {
 }
 
 /** Probes on the admin port, a preStop pause, and a grace period longer than pause + drain. */
+/** The young generation at its full size from the start: memory flat after warm-up. */
+export const SERVICE_NODE_FLAG = '--min-semi-space-size=16';
+
 export function lifecycleProblems(objects: KubeObject[]): string[] {
   const problems: string[] = [];
   const shared = configData(objects);
@@ -94,6 +98,8 @@ export function lifecycleProblems(objects: KubeObject[]): string[] {
         problems.push(`${where}: terminationGracePeriodSeconds ${grace} must exceed preStop ${pause} s + drain ${drain} s`);
       if (env.ADMIN_PORT === undefined || env.ADMIN_PORT === env.PORT)
         problems.push(`${where}: ADMIN_PORT must be set and differ from PORT`);
+      if (container.command?.[0] === 'node' && !container.command.includes(SERVICE_NODE_FLAG))
+        problems.push(`${where}: the command must give node ${SERVICE_NODE_FLAG} (docs/operators/capacity.md#memory)`);
     }
   }
   return problems;
