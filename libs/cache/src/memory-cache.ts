@@ -68,7 +68,6 @@ export class MemoryCache extends BaseCache {
     this.entries.delete(k);
   }
 
-  /** Entries held, expired ones not yet swept included. */
   get size(): number {
     return this.entries.size;
   }

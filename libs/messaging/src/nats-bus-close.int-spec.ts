@@ -4,7 +4,6 @@ import { connect as tcpConnect, createServer, type Server, type Socket } from 'n
 import type { AddressInfo } from 'node:net';
 import { NatsBus } from './nats-bus';
 
-/** A loopback TCP proxy to the test NATS that can stop passing the server's bytes on (a server that no longer answers). */
 async function freezableProxy(): Promise<{ url: string; freeze: () => void; server: Server; sockets: Socket[] }> {
   const target = new URL(testInfra.natsUrl);
   const sockets: Socket[] = [];

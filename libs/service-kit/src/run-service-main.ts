@@ -41,7 +41,6 @@ export function processDrainGraceMs(config: Pick<ServiceConfig, 'HTTP_KEEP_ALIVE
   return Math.max(DRAIN_GRACE_MS, Math.min(config.HTTP_KEEP_ALIVE_TIMEOUT_MS, config.SHUTDOWN_TIMEOUT_MS / 2));
 }
 
-/** `who`: the process and where its stop is, named if it overruns. */
 export function stopOnSignals(stop: () => Promise<void>, timeoutMs: number, who: () => string): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {

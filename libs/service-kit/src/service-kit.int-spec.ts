@@ -227,7 +227,6 @@ describe('graceful shutdown', () => {
     const draining = await fetch(`${service.adminUrl}/readyz`);
     expect(draining.status).toBe(503);
     expect((await jsonOf(draining)).code).toBe('SHUTTING_DOWN');
-    // What a shutdown overrunning its timeout would name: the request still in flight holds the application.
     expect(service.closingStage()).toBe('closing the application (requests and bus handlers in flight)');
     releaseSlow();
     const res = await inFlight;

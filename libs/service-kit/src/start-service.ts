@@ -149,8 +149,7 @@ function running(
         parts.state.shuttingDown = true;
         parts.gate?.stop();
         logger.info(`${name} shutting down`);
-        // New connections are refused from now on (a gateway retries those on a peer); the open
-        // ones are served a moment longer, then the app stops: hooks, requests, bus handlers, connections.
+        // New connections are refused (a gateway retries those on a peer); open ones are served a moment longer, then the app stops.
         stage = 'draining HTTP connections';
         await stopAccepting(app.getHttpAdapter().getInstance().server, parts.drainGraceMs);
         parts.state.refusingRequests = true;

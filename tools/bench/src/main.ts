@@ -59,7 +59,6 @@ async function start(script: string, env: Record<string, string>, nodeArgs: stri
     adminPorts.set(Number(full.PORT), Number(full.ADMIN_PORT));
   }
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  // A service runs as the image and the chart run it (docs/operators/capacity.md#memory).
   const shipped = script.startsWith('dist/apps/') ? SERVICE_NODE_ARGS : [];
   // Traced only where a run asks for it: OTEL_* of the shell would trace the untraced references too.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));

@@ -69,7 +69,6 @@ export function restrictedProfileProblems(objects: KubeObject[]): string[] {
 }
 
 /** Probes on the admin port, a preStop pause, and a grace period longer than pause + drain. */
-/** The young generation at its full size from the start: memory flat after warm-up. */
 export const SERVICE_NODE_FLAG = '--min-semi-space-size=16';
 
 export function lifecycleProblems(objects: KubeObject[]): string[] {

@@ -2,7 +2,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICE_NODE_FLAG } from './platform-rules';
 
-// The chart's and k8s/'s commands are checked by platformProblems; these launchers run the same services.
 const ROOT = join(__dirname, '../../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
