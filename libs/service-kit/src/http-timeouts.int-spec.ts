@@ -77,7 +77,7 @@ describe('every service bounds slow clients', () => {
   });
 
   it('answers 408 to a JSON body that takes too long', async () => {
-    const head = 'POST /v1/notes HTTP/1.1\r\nHost: service\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"text":"';
+    const head = 'POST /v1/notes HTTP/1.1\r\nHost: service\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"text":"';
     const answer = await trickle(service.url, head, 'a');
     expect(answer).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT' });
     expect(answer.ms).toBeGreaterThanOrEqual(1_800);
