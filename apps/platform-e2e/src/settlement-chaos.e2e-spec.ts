@@ -234,10 +234,16 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
+    // A hub holder that has not yet read a block is spared this turn: killing each new holder in turn (CI saw four) stalls the hub by design.
+    const unreadHolder = (pid?: number) => {
+      const held = samples.filter((s) => s.holder?.split(':')[1] === String(pid));
+      return held.length > 0 && held[held.length - 1] === samples[samples.length - 1] && held[0].cursor === held[held.length - 1].cursor;
+    };
     const chaos = (async () => {
       for (let i = 0; !done; i = (i + 1) % REPLICAS) {
         await new Promise((r) => setTimeout(r, 1_000));
         if (done) break;
+        if (unreadHolder(replicas[i]!.child.pid)) continue;
         killed.push({ at: Date.now(), pid: replicas[i]!.child.pid });
         replicas[i]!.child.kill('SIGKILL');
         await replicas[i]!.exited;
