@@ -1,5 +1,5 @@
 import { redactUrl } from '@swap/config';
-import type { Logger } from '@swap/observability';
+import { withTimeout, type Logger } from '@swap/observability';
 import { readFileSync } from 'node:fs';
 import {
   connect,
@@ -222,18 +222,17 @@ export class NatsBus implements Bus {
   /** Drains (subscriptions' messages handled, publishes flushed); past `drainTimeoutMs` it closes as it is, and says so. */
   async close(drainTimeoutMs = 3_000): Promise<void> {
     if (this.nc.isClosed()) return;
-    let timer: NodeJS.Timeout | undefined;
-    const drained = await Promise.race([
-      this.nc.drain().then(
-        () => true,
-        () => true,
-      ),
-      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), drainTimeoutMs))),
-    ]);
-    clearTimeout(timer);
-    if (drained) return;
-    this.logger?.warn({ drainTimeoutMs }, 'NATS did not drain in time; closing the connection as it is');
-    await this.nc.close();
+    const message = 'NATS did not drain in time; closing the connection as it is';
+    try {
+      await withTimeout(
+        this.nc.drain().catch(() => undefined),
+        drainTimeoutMs,
+        message,
+      );
+    } catch {
+      this.logger?.warn({ drainTimeoutMs }, message);
+      await this.nc.close();
+    }
   }
 
   private fromNatsMsg(msg: Msg): BusDelivery {

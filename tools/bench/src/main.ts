@@ -20,6 +20,7 @@ import { benchSoak } from './soak-bench';
 import { benchFaults } from './faults-bench';
 import { benchOracle, type BenchContext } from './oracle-bench';
 import { generateSigningKeysEnv } from '@swap/messaging';
+import { SERVICE_ENV, SERVICE_NODE_FLAG } from '../../deploy-check/src/service-launch';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
@@ -41,8 +42,6 @@ interface Measurement {
 }
 
 const children: ChildProcess[] = [];
-const SERVICE_NODE_ARGS = ['--min-semi-space-size=16'];
-const SERVICE_ENV = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=1048576' };
 
 const adminPorts = new Map<number, number>();
 
@@ -59,7 +58,7 @@ async function start(script: string, env: Record<string, string>, nodeArgs: stri
     adminPorts.set(Number(full.PORT), Number(full.ADMIN_PORT));
   }
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const shipped = script.startsWith('dist/apps/') ? SERVICE_NODE_ARGS : [];
+  const shipped = script.startsWith('dist/apps/') ? [SERVICE_NODE_FLAG] : [];
   // Traced only where a run asks for it: OTEL_* of the shell would trace the untraced references too.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
   const child = spawn(process.execPath, [...shipped, ...extra, ...nodeArgs, join(ROOT, script)], {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { KubeObject } from './manifests';
-import { lifecycleProblems, migrationProblems, NATS_PERMISSIONS, natsProblems, SERVICE_NODE_FLAG } from './platform-rules';
+import { lifecycleProblems, migrationProblems, NATS_PERMISSIONS, natsProblems } from './platform-rules';
+import { SERVICE_NODE_FLAG } from './service-launch';
 
 const job = (name: string, image: string): KubeObject =>
   ({

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHART, nameOf, type KubeObject } from './manifests';
 import type { RuleOptions } from './rule-options';
+import { SERVICE_NODE_FLAG } from './service-launch';
 
 type PodSpec = {
   containers: Container[];
@@ -69,8 +70,6 @@ export function restrictedProfileProblems(objects: KubeObject[]): string[] {
 }
 
 /** Probes on the admin port, a preStop pause, and a grace period longer than pause + drain. */
-export const SERVICE_NODE_FLAG = '--min-semi-space-size=16';
-
 export function lifecycleProblems(objects: KubeObject[]): string[] {
   const problems: string[] = [];
   const shared = configData(objects);

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SERVICE_NODE_FLAG } from './platform-rules';
+import { SERVICE_NODE_FLAG } from './service-launch';
 
 const ROOT = join(__dirname, '../../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
