@@ -2,7 +2,7 @@ import { ServiceMetrics } from '@swap/observability';
 import { MemoryCache, type Cache } from '@swap/cache';
 import { ChainAccess, type ChainInfo, type EvmAdapter } from '@swap/chains';
 import { getAddress, type Address, type Hex } from 'viem';
-import { HubWallets } from './hub-wallets';
+import { HUB_WALLETS_IN_PROCESS, HubWallets } from './hub-wallets';
 
 const HUB = { key: '0x92.sonic' } as ChainInfo;
 const FACTORY: Address = '0x0000000000000000000000000000000000fac707';
@@ -76,5 +76,20 @@ describe('HubWallets: a user’s hub wallet is read from the factory once, then 
     chains.gate = undefined;
     await expect(wallets.of(HUB, FACTORY, 23n, user(4))).resolves.toBe(walletOf(user(4)));
     expect(chains.reads).toEqual([user(3), user(4), user(4)]);
+  });
+
+  it('keeps the most recently used users in the process; one pushed out is found again in the shared cache', async () => {
+    const shared = new MemoryCache({ namespace: 't', maxEntries: 2 * HUB_WALLETS_IN_PROCESS });
+    const chains = new FactoryReads();
+    const wallets = new HubWallets(chains, new ServiceMetrics('quote-builder', { defaultMetrics: false }), shared);
+    const reads = jest.spyOn(shared, 'get');
+    for (let n = 0; n <= HUB_WALLETS_IN_PROCESS; n++) await wallets.of(HUB, FACTORY, 23n, user(1_000_000 + n));
+    await new Promise((r) => setImmediate(r));
+    reads.mockClear();
+    await wallets.of(HUB, FACTORY, 23n, user(1_000_000 + HUB_WALLETS_IN_PROCESS));
+    expect(reads).not.toHaveBeenCalled();
+    await expect(wallets.of(HUB, FACTORY, 23n, user(1_000_000))).resolves.toBe(walletOf(user(1_000_000)));
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(chains.reads).toHaveLength(HUB_WALLETS_IN_PROCESS + 1);
   });
 });
