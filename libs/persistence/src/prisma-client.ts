@@ -30,7 +30,13 @@ export function createPrismaClient<C extends PrismaClientLike>(
     client,
     pool,
     async ping() {
-      await pool.query('SELECT 1');
+      const hint = 'run npm run migrate (it creates the database, the schemas and their tables)';
+      const found = await pool
+        .query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [options.schema])
+        .catch((error: Error & { code?: string }) => {
+          throw error.code === '3D000' ? new Error(`${error.message}: ${hint}`) : error;
+        });
+      if (found.rowCount === 0) throw new Error(`schema "${options.schema}" does not exist in the database: ${hint}`);
     },
     async close() {
       await client.$disconnect();

@@ -9,11 +9,13 @@ async function main(): Promise<void> {
     basePort: Number(process.env.DEVNET_PORT ?? 8546),
     log: (l) => process.stdout.write(`${l}\n`),
   });
+  const hub = devnet.profile.chains.find((c) => c.hub)!;
   process.stdout.write(
     [
       '',
-      `chain profile: ${devnet.profilePath}   (CHAIN_PROFILE=${devnet.profilePath} for quote-builder)`,
-      `relay API:     ${devnet.relayApiUrl}   (the relayer ${devnet.relayer.address} carries messages between the chains)`,
+      `chain profile: ${devnet.profilePath}   (CHAIN_PROFILE=${devnet.profilePath} for quote-builder and relay-tracker)`,
+      `relay API:     ${devnet.relayApiUrl}   (RELAY_API_URL=${devnet.relayApiUrl} for relay-tracker; the relayer ${devnet.relayer.address} carries messages between the chains)`,
+      `a solver:      HUB_RPC_URL=${hub.rpcUrls?.[0]} INTENTS_CONTRACT=${hub.contracts?.intents} (SOLVER_PRIVATE_KEY: a solver key below)`,
       '',
       'demo wallets (anvil development keys: public, test money only):',
       ...devnet.accounts.map((a, i) => `  ${i === 0 ? 'deployer/relayer' : `demo ${i}          `}  ${a.address}  ${a.privateKey}`),

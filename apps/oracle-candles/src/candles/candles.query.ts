@@ -18,12 +18,12 @@ export class CandlesQuery {
   interval!: IntervalKey;
 
   @ApiProperty({ example: '1763769600', description: 'UNIX seconds, inclusive' })
-  @Matches(UNIX_SECONDS, { message: 'from must be a non-negative integer (UNIX seconds)' })
+  @Matches(UNIX_SECONDS, { message: 'from must be UNIX seconds: a non-negative integer of at most 12 digits' })
   @IsDefined({ message: 'from is required' })
   from!: string;
 
   @ApiProperty({ example: '1763856000', description: 'UNIX seconds, exclusive' })
-  @Matches(UNIX_SECONDS, { message: 'to must be a non-negative integer (UNIX seconds)' })
+  @Matches(UNIX_SECONDS, { message: 'to must be UNIX seconds: a non-negative integer of at most 12 digits' })
   @IsDefined({ message: 'to is required' })
   to!: string;
 }

@@ -21,7 +21,7 @@ const HubAddress = (field: string, description: string) =>
   Optional(ADDRESS_TEXT, `${field} must be a 20-byte hex address`, { description });
 const Block = (field: string, doc: ApiPropertyOptions) => Optional(BLOCK, `${field} must be a non-negative integer`, doc);
 const Seconds = (field: string, doc: ApiPropertyOptions) =>
-  Optional(SECONDS, `${field} must be a non-negative integer (UNIX seconds)`, doc);
+  Optional(SECONDS, `${field} must be UNIX seconds: a non-negative integer of at most 11 digits`, doc);
 const DateText = (field: string, doc: ApiPropertyOptions) =>
   Optional(DATE, `${field} must be an ISO 8601 date or milliseconds since 1970`, doc);
 const Limit = (description: string) => Optional(COUNT, 'limit must be an integer from 1 to 100', { example: '50', description });

@@ -39,12 +39,12 @@ describe('candles: missing and malformed parameters', () => {
   it.each(['abc', '1.5', '-60', '1e3', '0x10', ' 60', '1234567890123'])('refuses from=%j', async (from) => {
     const res = await q(`symbol=ETH&interval=1m&from=${encodeURIComponent(from)}&to=60`);
     expect(res.status).toBe(400);
-    expect(fields(res.body)).toEqual(['from: from must be a non-negative integer (UNIX seconds)']);
+    expect(fields(res.body)).toEqual(['from: from must be UNIX seconds: a non-negative integer of at most 12 digits']);
   });
 
   it('refuses a malformed to, a symbol with spaces and a repeated parameter; ignores an unknown one (a cache-buster)', async () => {
     expect(fields((await q('symbol=ETH&interval=1m&from=0&to=soon')).body)).toEqual([
-      'to: to must be a non-negative integer (UNIX seconds)',
+      'to: to must be UNIX seconds: a non-negative integer of at most 12 digits',
     ]);
     expect(fields((await q('symbol=E%20TH&interval=1m&from=0&to=60')).body)).toEqual(['symbol: symbol must be a symbol without spaces']);
     const repeated = await q('symbol=ETH&symbol=BTC&interval=1m&from=0&to=60');
