@@ -30,11 +30,16 @@ function setup() {
   const history = [1, 2, 3, 4, 5, 6].map(event);
   const asked: number[] = [];
   let failing = false;
+  const truth = { known: 6 };
   const messaging = {
     request: async (_subject: string, message: { after: number }) => {
       asked.push(message.after);
       if (failing) throw new Error('relay-tracker unreachable');
-      return { events: history.filter((e) => e.seq > message.after), last: 6, terminal: true };
+      return {
+        events: history.filter((e) => e.seq > message.after && e.seq <= truth.known),
+        last: truth.known,
+        terminal: truth.known === 6,
+      };
     },
   } as unknown as MessagingClient;
   const readModels = new MemoryReadModelStore();
@@ -50,8 +55,16 @@ function setup() {
     const response = { ended: false, end: () => (response.ended = true) };
     return { stream, session, response, start: () => stream.start(session as unknown as Session, response, replay) };
   };
-  const hear = (seq: number) => streams.deliver({ ...TARGET, ...event(seq) });
-  return { streams, asked, open, hear, readModels, fail: (f: boolean) => (failing = f) };
+  const key = submissionStatusKey(TARGET.srcChainKey, TARGET.txHash);
+  const hearFromRelayTracker = async (seq: number) => {
+    await readModels.put(key, seq, JSON.stringify({ data: event(seq).data }), 600_000);
+    await announce(event(seq));
+  };
+  const announce = async (announced: SubmissionStreamEvent) => {
+    streams.deliver({ ...TARGET, ...announced });
+    await new Promise((r) => setImmediate(r));
+  };
+  return { streams, asked, open, hear: hearFromRelayTracker, announce, readModels, truth, fail: (f: boolean) => (failing = f) };
 }
 
 const ids = (session: FakeSession) => session.pushed.map((p) => Number(p.id));
@@ -59,14 +72,14 @@ const ids = (session: FakeSession) => session.pushed.map((p) => Number(p.id));
 describe('a status stream', () => {
   afterEach(() => jest.useRealTimers());
 
-  it('sends what it heard before it started after the replay, each event once, in order', () => {
+  it('sends what it heard before it started after the replay, each event once, in order', async () => {
     const { open, hear, streams } = setup();
     const s = open(0, [event(1), event(2)]);
-    hear(2);
-    hear(3);
+    await hear(2);
+    await hear(3);
     s.start();
-    hear(3);
-    hear(4);
+    await hear(3);
+    await hear(4);
     expect(ids(s.session)).toEqual([1, 2, 3, 4]);
     expect(streams.size).toBe(1);
   });
@@ -75,9 +88,8 @@ describe('a status stream', () => {
     const { open, hear, asked } = setup();
     const s = open(0, [event(1)]);
     s.start();
-    hear(3);
-    hear(4);
-    await new Promise((r) => setImmediate(r));
+    await hear(3);
+    await hear(4);
     expect(asked).toEqual([1]);
     expect(ids(s.session)).toEqual([1, 2, 3, 4, 5, 6]);
   });
@@ -87,23 +99,48 @@ describe('a status stream', () => {
     const s = open(0, [event(1)]);
     s.start();
     fail(true);
-    hear(3);
-    await new Promise((r) => setImmediate(r));
+    await hear(3);
     expect(ids(s.session)).toEqual([1]);
     fail(false);
-    hear(4);
-    await new Promise((r) => setImmediate(r));
+    await hear(4);
     expect(ids(s.session)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
-  it('ends after a terminal event, and no longer listens', () => {
+  it('ends after a terminal event, and no longer listens', async () => {
     const { open, hear, streams } = setup();
     const s = open(4, [event(5), event(6)]);
     s.start();
     expect(ids(s.session)).toEqual([5, 6]);
     expect(s.response.ended).toBe(true);
-    hear(6);
+    await hear(6);
     expect(streams.size).toBe(0);
+  });
+
+  it('sends an announcement only as the read model has it: a forged one asks relay-tracker and sends nothing it does not know', async () => {
+    const { open, hear, announce, asked, truth, readModels } = setup();
+    truth.known = 1;
+    await readModels.put(submissionStatusKey(TARGET.srcChainKey, TARGET.txHash), 1, JSON.stringify({ data: event(1).data }), 600_000);
+    const s = open(0, [event(1)]);
+    s.start();
+    const forged = { seq: 2, status: 'solved' as const, data: { ...event(6).data, fillTxHash: `0x${'ff'.repeat(32)}` } };
+    await announce(forged);
+    expect(asked).toEqual([1]);
+    expect(s.session.pushed.map((p) => p.event)).toEqual(['pending']);
+    truth.known = 2;
+    await hear(2);
+    await announce(forged);
+    expect(s.session.pushed.map((p) => p.event)).toEqual(['pending', 'relaying']);
+    expect(s.response.ended).toBe(false);
+  });
+
+  it('an announcement heard before the stream started and not confirmed is asked of relay-tracker once it starts', async () => {
+    const { open, announce, asked } = setup();
+    const s = open(0, [event(1)]);
+    await announce(event(2));
+    s.start();
+    await new Promise((r) => setImmediate(r));
+    expect(asked).toEqual([1]);
+    expect(ids(s.session)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('stops listening when its client goes', () => {

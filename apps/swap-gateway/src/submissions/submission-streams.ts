@@ -53,11 +53,21 @@ export class SubmissionStreams implements OnModuleDestroy {
     return stream;
   }
 
+  /** An announcement is believed only as relay-tracker's read model has it (docs/integrators/push-status.md#how-it-works); else relay-tracker is asked. */
   deliver(event: StreamTarget & SubmissionStreamEvent): void {
     const streams = this.byKey.get(keyOf(event));
     if (!streams) return;
-    const { seq, status, data } = event;
-    for (const stream of streams) stream.hear({ seq, status, data });
+    void this.confirmed(event).then((confirmed) => {
+      for (const stream of [...streams])
+        if (confirmed) stream.hear(confirmed);
+        else stream.check();
+    });
+  }
+
+  private async confirmed(event: StreamTarget & SubmissionStreamEvent): Promise<SubmissionStreamEvent | undefined> {
+    const kept = await this.readModels.get(submissionStatusKey(event.srcChainKey, event.txHash)).catch(() => undefined);
+    const data = kept ? (JSON.parse(kept) as { data: SubmissionStatusData }).data : undefined;
+    return data?.history.length === event.seq && data.status === event.status ? { seq: event.seq, status: data.status, data } : undefined;
   }
 
   get size(): number {
@@ -112,6 +122,7 @@ export class SubmissionStream {
   private lastSent: number;
   private held: SubmissionStreamEvent[] = [];
   private filling = true;
+  private recheckAfterFilling = false;
   private closed = false;
   lastHeardAt = Date.now();
 
@@ -131,12 +142,19 @@ export class SubmissionStream {
     session.once('disconnected', () => this.close());
     this.filling = false;
     this.send(replay);
+    this.fillIfAsked();
   }
 
   hear(event: SubmissionStreamEvent): void {
     this.lastHeardAt = Date.now();
     if (this.filling) this.held.push(event);
     else this.send([event]);
+  }
+
+  check(): void {
+    this.lastHeardAt = Date.now();
+    if (this.filling) this.recheckAfterFilling = true;
+    else void this.fill();
   }
 
   async resync(): Promise<void> {
@@ -181,6 +199,13 @@ export class SubmissionStream {
     }
     this.filling = false;
     if (!this.closed) this.send(fetched, false);
+    this.fillIfAsked();
+  }
+
+  private fillIfAsked(): void {
+    if (!this.recheckAfterFilling || this.closed) return;
+    this.recheckAfterFilling = false;
+    void this.fill();
   }
 
   private push(event: SubmissionStreamEvent): boolean {
