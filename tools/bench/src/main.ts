@@ -256,6 +256,15 @@ function pct(ratio: number): string {
   return `${(ratio * 100).toFixed(1)}%`;
 }
 
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const)
+  process.once(signal, () => {
+    for (const child of children) child.kill('SIGTERM');
+    process.exit(code);
+  });
+
 main()
   .catch((error: Error) => {
     process.stderr.write(`bench failed: ${error.stack ?? error.message}\n`);

@@ -13,6 +13,7 @@ import {
   checksummedAddress,
 } from '@swap/contracts';
 import { DATABASE_POOL } from '@swap/service-kit';
+import { withPooledClient } from '@swap/persistence';
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { SettlementChains } from '../settlement/settlement-chains';
@@ -319,14 +320,11 @@ export class ExplorerReads {
       digest = createHash('sha1').update(text).digest('hex').slice(0, 16);
       this.digests.set(text, digest);
     }
-    const client = await this.pool.connect();
-    try {
+    return withPooledClient(this.pool, (client) => {
       let id = this.clientIds.get(client);
       if (id === undefined) this.clientIds.set(client, (id = ++this.lastClientId));
-      return await client.query<R>({ name: `explorer-${id}-${digest}`, text, values });
-    } finally {
-      client.release();
-    }
+      return client.query<R>({ name: `explorer-${id}-${digest}`, text, values });
+    });
   }
 }
 
