@@ -36,7 +36,7 @@ export function createPrismaClient<C extends PrismaClientLike>(
         .catch((error: Error & { code?: string }) => {
           throw error.code === '3D000' ? new Error(`${error.message}: ${hint}`) : error;
         });
-      if (found.rowCount === 0) throw new Error(`schema "${options.schema}" does not exist in the database: ${hint}`);
+      if (found.rows.length === 0) throw new Error(`schema "${options.schema}" does not exist in the database: ${hint}`);
     },
     async close() {
       await client.$disconnect();

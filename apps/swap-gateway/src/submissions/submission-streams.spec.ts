@@ -143,6 +143,16 @@ describe('a status stream', () => {
     expect(ids(s.session)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
+  it('a read model it cannot read (malformed) confirms nothing: relay-tracker is asked', async () => {
+    const { open, announce, asked, readModels } = setup();
+    await readModels.put(submissionStatusKey(TARGET.srcChainKey, TARGET.txHash), 2, 'not json', 600_000);
+    const s = open(0, [event(1)]);
+    s.start();
+    await announce(event(2));
+    expect(asked).toEqual([1]);
+    expect(ids(s.session)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
   it('stops listening when its client goes', () => {
     const { open, streams } = setup();
     const s = open(0, [event(1)]);

@@ -57,11 +57,13 @@ export class SubmissionStreams implements OnModuleDestroy {
   deliver(event: StreamTarget & SubmissionStreamEvent): void {
     const streams = this.byKey.get(keyOf(event));
     if (!streams) return;
-    void this.confirmed(event).then((confirmed) => {
-      for (const stream of [...streams])
-        if (confirmed) stream.hear(confirmed);
-        else stream.check();
-    });
+    void this.confirmed(event)
+      .catch(() => undefined)
+      .then((confirmed) => {
+        for (const stream of [...streams])
+          if (confirmed) stream.hear(confirmed);
+          else stream.check();
+      });
   }
 
   private async confirmed(event: StreamTarget & SubmissionStreamEvent): Promise<SubmissionStreamEvent | undefined> {
