@@ -103,6 +103,23 @@ describe('the embedded default, called through the gateway', () => {
     }
   });
 
+  it('answers a known path asked with a method it does not answer with 405 and Allow', async () => {
+    const wrong = [
+      ['DELETE', '/v1/swaps/tokens', 'GET, HEAD'],
+      ['GET', '/v1/swaps/quote', 'POST'],
+      ['PUT', '/v1/swaps/tokens/0xa4b1.arbitrum', 'GET, HEAD'],
+    ];
+    for (const [method, path, allow] of wrong) {
+      const res = await get(`${platform.gatewayUrl}${path}`, { method });
+      expect([path, res.status, res.headers.get('allow')]).toEqual([path, 405, allow]);
+      expect(res.json()).toMatchObject({
+        statusCode: 405,
+        code: 'METHOD_NOT_ALLOWED',
+        message: `${method} is not answered at ${path}; it answers ${allow}`,
+      });
+    }
+  });
+
   it('refuses bodies over 1 MiB with 413', async () => {
     const res = await get(`${platform.gatewayUrl}/v1/swaps/quote`, {
       method: 'POST',

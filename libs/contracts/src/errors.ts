@@ -6,6 +6,7 @@ export const ErrorCode = {
   BadRequest: 'BAD_REQUEST',
   NotFound: 'NOT_FOUND',
   RouteNotFound: 'ROUTE_NOT_FOUND',
+  MethodNotAllowed: 'METHOD_NOT_ALLOWED',
   ChainNotFound: 'CHAIN_NOT_FOUND',
   RangeTooLarge: 'RANGE_TOO_LARGE',
   MissingApiKey: 'MISSING_API_KEY',

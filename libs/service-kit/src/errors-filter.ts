@@ -5,11 +5,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { throwError } from 'rxjs';
 import { unavailableDependency } from './dependency-errors';
 import { printableText } from './input-text';
+import type { RouteMethods } from './route-methods';
 
 /** Every error, HTTP or bus, in one shape; see docs/architecture/runtime.md#validation-and-errors. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly routes?: RouteMethods,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost) {
     const body = describeError(exception, this.logger);
@@ -18,6 +22,16 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     body.requestId = String(request.id);
+    const path = request.url.split('?')[0];
+    const allowed = body.code === ErrorCode.RouteNotFound && this.routes ? this.routes.allowed(path) : [];
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      Object.assign(body, {
+        statusCode: 405,
+        code: ErrorCode.MethodNotAllowed,
+        message: printableText(`${request.method} is not answered at ${path.slice(0, 100)}; it answers ${allowed.join(', ')}`),
+      });
+      void reply.header('allow', allowed.join(', '));
+    }
     return reply.status(body.statusCode).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 }

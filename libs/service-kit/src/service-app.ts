@@ -13,6 +13,7 @@ import { trackIdleConnections } from './http-drain';
 import { installHttpHooks } from './http-hooks';
 import type { slowClientTimeouts } from './http-timeouts';
 import { OpenApiDocumentController } from './openapi-document.controller';
+import { RouteMethods } from './route-methods';
 import type { ServiceDefinition } from './service-definition';
 import { createValidationPipe } from './validation';
 
@@ -56,6 +57,8 @@ export async function createServiceApp<C extends ServiceConfig>(
   });
   try {
     const fastify = nest.getHttpAdapter().getInstance();
+    const routes = new RouteMethods();
+    routes.watch(fastify);
     trackIdleConnections(fastify.server);
     if (!definition.rawBodies) installJsonBodies(fastify);
     installHttpHooks(fastify, {
@@ -66,7 +69,7 @@ export async function createServiceApp<C extends ServiceConfig>(
       checkInput: !definition.rawBodies,
       errorBodyFor: definition.errorBodyFor,
     });
-    nest.useGlobalFilters(new AllExceptionsFilter(logger));
+    nest.useGlobalFilters(new AllExceptionsFilter(logger, routes));
     nest.useGlobalPipes(createValidationPipe({ chainRules: definition.chainRules?.(nest) }));
     if (definition.configure) await definition.configure(nest, config, { logger, metrics });
     return nest;
