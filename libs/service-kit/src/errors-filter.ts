@@ -12,7 +12,7 @@ import type { RouteMethods } from './route-methods';
 export class AllExceptionsFilter implements ExceptionFilter {
   constructor(
     private readonly logger: Logger,
-    private readonly routes?: RouteMethods,
+    private readonly routes: RouteMethods,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost) {
@@ -23,7 +23,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     body.requestId = String(request.id);
     const path = request.url.split('?')[0];
-    const allowed = body.code === ErrorCode.RouteNotFound && this.routes ? this.routes.allowed(path) : [];
+    const allowed = body.code === ErrorCode.RouteNotFound ? this.routes.allowed(path) : [];
     if (allowed.length > 0 && !allowed.includes(request.method)) {
       Object.assign(body, {
         statusCode: 405,

@@ -4,8 +4,7 @@ const ESCAPED = /[.*+?^${}()|[\]\\]/g;
 
 /** The methods each registered path answers, so a known path asked with another method is a 405, not a 404. */
 export class RouteMethods {
-  private readonly routes: { pattern: RegExp; methods: Set<string> }[] = [];
-  private readonly byUrl = new Map<string, Set<string>>();
+  private readonly byUrl = new Map<string, { pattern: RegExp; methods: Set<string> }>();
 
   watch(fastify: FastifyInstance): void {
     fastify.addHook('onRoute', (route) => {
@@ -16,18 +15,15 @@ export class RouteMethods {
         .filter((m) => m !== 'OPTIONS');
       if (methods.length === 0) return;
       let known = this.byUrl.get(route.url);
-      if (!known) {
-        this.byUrl.set(route.url, (known = new Set()));
-        this.routes.push({ pattern: patternOf(route.url), methods: known });
-      }
-      for (const method of methods) known.add(method);
+      if (!known) this.byUrl.set(route.url, (known = { pattern: patternOf(route.url), methods: new Set() }));
+      for (const method of methods) known.methods.add(method);
     });
   }
 
   /** Sorted; empty for a path no route has. */
   allowed(path: string): string[] {
     const methods = new Set<string>();
-    for (const route of this.routes) if (route.pattern.test(path)) for (const method of route.methods) methods.add(method);
+    for (const route of this.byUrl.values()) if (route.pattern.test(path)) for (const method of route.methods) methods.add(method);
     return [...methods].sort();
   }
 }

@@ -67,8 +67,7 @@ export class SubmissionStreams implements OnModuleDestroy {
   }
 
   private async confirmed(event: StreamTarget & SubmissionStreamEvent): Promise<SubmissionStreamEvent | undefined> {
-    const kept = await this.readModels.get(submissionStatusKey(event.srcChainKey, event.txHash)).catch(() => undefined);
-    const data = kept ? (JSON.parse(kept) as { data: SubmissionStatusData }).data : undefined;
+    const data = await this.kept(event);
     return data?.history.length === event.seq && data.status === event.status ? { seq: event.seq, status: data.status, data } : undefined;
   }
 
@@ -85,9 +84,12 @@ export class SubmissionStreams implements OnModuleDestroy {
 
   /** Undefined: not in the read model. */
   async knownLength(target: StreamTarget): Promise<number | undefined> {
+    return (await this.kept(target))?.history.length;
+  }
+
+  private async kept(target: StreamTarget): Promise<SubmissionStatusData | undefined> {
     const kept = await this.readModels.get(submissionStatusKey(target.srcChainKey, target.txHash)).catch(() => undefined);
-    if (!kept) return undefined;
-    return (JSON.parse(kept) as { data: SubmissionStatusData }).data.history.length;
+    return kept ? (JSON.parse(kept) as { data: SubmissionStatusData }).data : undefined;
   }
 
   forget(stream: SubmissionStream): void {
