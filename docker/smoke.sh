@@ -217,9 +217,9 @@ timeout --foreground 120 docker run --rm --name "$(container_of migrate)" --labe
 # --- 3. Every service in its own hardened container. ---
 # Each signing key pair made for this run (docs/architecture/bus-signatures.md#the-keys): key-registry
 # signs key sets (KEYSET), quote-builder the chain catalog (CATALOG), partner-portal-api its management
-# requests (PORTAL); the services that act on them trust the public halves.
+# requests (PORTAL), swap-gateway its usage counts (USAGE); the services that act on them trust the public halves.
 signing_env=()
-for prefix in KEYSET CATALOG PORTAL; do
+for prefix in KEYSET CATALOG PORTAL USAGE; do
   read -r signing public < <(node -e '
     const k = require("node:crypto").generateKeyPairSync("ed25519");
     console.log(k.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64"), k.publicKey.export({ format: "der", type: "spki" }).toString("base64"));')

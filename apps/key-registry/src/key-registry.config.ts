@@ -6,8 +6,8 @@ import { Type } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 
 export class KeyRegistryConfig extends WithPublicKey(
-  WithKeySetSigning(WithOperatorRoutes(WithDatabase(WithCache(WithBus(ServiceConfig))))),
-  SigningKeys.portal,
+  WithPublicKey(WithKeySetSigning(WithOperatorRoutes(WithDatabase(WithCache(WithBus(ServiceConfig))))), SigningKeys.portal),
+  SigningKeys.usage,
 ) {
   override PORT = DefaultPorts['key-registry'];
   override ADMIN_PORT = DefaultAdminPorts['key-registry'];

@@ -167,7 +167,7 @@ describe('settlement chaos: three relay-tracker replicas, one killed with SIGKIL
     // Signed as partner-portal-api signs it: relay-tracker serves no other.
     const portal = new MessagingClient(bus, {
       timeoutMs: 5_000,
-      signer: new RequestSigner(parseSigningKey(testSigningKeysEnv.PORTAL_SIGNING_KEY)),
+      signers: { portal: new RequestSigner(parseSigningKey(testSigningKeysEnv.PORTAL_SIGNING_KEY)) },
     });
     const { secret } = await portal.request(Subjects.webhookCreate, {
       orgId: org.id,

@@ -334,7 +334,7 @@ describe('submit-tx, status and intent hashing (swaps routes, keys off)', () => 
     const bus = await NatsBus.connect({ servers: testInfra.natsUrl, name: 'portal-like-client', subjectPrefix: RUN_PREFIX });
     // Signed as partner-portal-api signs them (PORTAL_SIGNING_KEY): key-registry serves no other.
     const signer = new RequestSigner(parseSigningKey(testSigningKeysEnv.PORTAL_SIGNING_KEY));
-    const client = new MessagingClient(bus, { timeoutMs: 2_000, signer });
+    const client = new MessagingClient(bus, { timeoutMs: 2_000, signers: { portal: signer } });
     try {
       const org = await client.request(Subjects.orgCreate, { name: 'Over NATS', actor: 'user:1' });
       // The caller mints the key; only its hash and display prefix cross the bus.

@@ -3,11 +3,11 @@ import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { WithKeySetRefresh, WithKeySetVerification, WithUsageCounting } from '@swap/key-auth';
 import { Type } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
-import { SigningKeys, WithPublicKey } from '@swap/messaging';
+import { SigningKeys, WithPublicKey, WithSigningKey } from '@swap/messaging';
 
-export class SwapGatewayConfig extends WithPublicKey(
-  WithUsageCounting(WithKeySetRefresh(WithKeySetVerification(WithCache(WithBus(ServiceConfig))))),
-  SigningKeys.catalog,
+export class SwapGatewayConfig extends WithSigningKey(
+  WithPublicKey(WithUsageCounting(WithKeySetRefresh(WithKeySetVerification(WithCache(WithBus(ServiceConfig))))), SigningKeys.catalog),
+  SigningKeys.usage,
 ) {
   override PORT = DefaultPorts['swap-gateway'];
   override ADMIN_PORT = DefaultAdminPorts['swap-gateway'];

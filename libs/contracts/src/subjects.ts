@@ -265,16 +265,20 @@ export const MessageHeaders = {
   signatureNonce: 'x-signature-nonce',
 } as const;
 
-/** Requests whose `actor` is audited: served only signed by partner-portal-api (docs/architecture/bus-signatures.md#signed-requests). */
-export const PortalSignedRequests: ReadonlySet<string> = new Set<string>([
-  Subjects.orgCreate,
-  Subjects.keyCreate,
-  Subjects.keyRevoke,
-  Subjects.webhookCreate,
-  Subjects.webhookDelete,
-  Subjects.webhookRotate,
-  Subjects.webhookTest,
-  Subjects.webhookReplay,
+/** The SigningKeys entry (libs/messaging) of a signed request's one sender. */
+export type RequestSigningPurpose = 'portal' | 'usage';
+
+/** Served only signed by their sender: the portal's audited changes, swap-gateway's usage (docs/architecture/bus-signatures.md#signed-requests). */
+export const SignedRequests: ReadonlyMap<string, RequestSigningPurpose> = new Map<string, RequestSigningPurpose>([
+  [Subjects.orgCreate, 'portal'],
+  [Subjects.keyCreate, 'portal'],
+  [Subjects.keyRevoke, 'portal'],
+  [Subjects.webhookCreate, 'portal'],
+  [Subjects.webhookDelete, 'portal'],
+  [Subjects.webhookRotate, 'portal'],
+  [Subjects.webhookTest, 'portal'],
+  [Subjects.webhookReplay, 'portal'],
+  [Subjects.usageRecord, 'usage'],
 ]);
 
 /** Names fixed for the chart's KEDA ScaledObject; NATS_SUBJECT_PREFIX is appended to stream and consumer names. */

@@ -56,9 +56,12 @@ describe('UsageRecorder', () => {
     expect(sent).toHaveLength(1);
   });
 
-  it('sends a batch key-registry did not take again with the same id, before newer ones, and drops one it refused', async () => {
+  it.each([
+    ['did not take', new AppError(504, ErrorCode.DependencyTimeout, 'no answer')],
+    ['refused the signature of', new AppError(401, ErrorCode.Unauthorized, 'This request must be signed by swap-gateway: …')],
+  ])('sends a batch key-registry %s again with the same id, before newer ones, and drops one it refused', async (_what, error) => {
     const attempts: UsageBatch[] = [];
-    let fail: Error | undefined = new AppError(504, ErrorCode.DependencyTimeout, 'no answer');
+    let fail: Error | undefined = error;
     const usage = recorder(async (b) => {
       attempts.push(b);
       if (fail) throw fail;

@@ -134,7 +134,8 @@ export class UsageRecorder implements OnApplicationBootstrap, OnApplicationShutd
       try {
         await this.options.send(batch);
       } catch (error) {
-        if (!(error instanceof AppError) || error.getStatus() >= 500) {
+        // A refused signature (401) is a key pair or clock an operator mends: held like an outage, not lost.
+        if (!(error instanceof AppError) || error.getStatus() >= 500 || error.getStatus() === 401) {
           this.failures?.inc();
           this.options.logger.warn({ err: error, held: this.unsentRows }, 'usage batch not taken; sending it again later');
           return;

@@ -1,11 +1,12 @@
 import { BaseRpcContext, Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
-import { ErrorCode, MessageHeaders as HeaderNames, PortalSignedRequests } from '@swap/contracts';
+import { ErrorCode, MessageHeaders as HeaderNames, SignedRequests, type RequestSigningPurpose } from '@swap/contracts';
 import { inSpan, RequestContext, resolveRequestId, SpanKind, tracingEnabled, type Logger, type ServiceMetrics } from '@swap/observability';
 import { lastValueFrom } from 'rxjs';
 import type { Bus, BusDelivery, BusSubscription, MessageHeaders } from './bus';
 import { encodeErrorReply, encodeReply } from './envelope';
 import { PauseReasons, type IntakeMember } from './intake';
 import type { RequestSignatureCheck } from './request-signatures';
+import { SigningKeys } from './signing-key-config';
 
 export class BusContext extends BaseRpcContext<[string, MessageHeaders]> {
   getSubject(): string {
@@ -21,8 +22,8 @@ export interface BusServerOptions {
   metrics?: ServiceMetrics;
   logger?: Logger;
   drainTimeoutMs?: number;
-  /** Checks PortalSignedRequests (PORTAL_PUBLIC_KEY); without it, a handler of one refuses every request. */
-  requestSignatures?: RequestSignatureCheck;
+  /** Checks SignedRequests by purpose (`<prefix>_PUBLIC_KEY`); without its check, a handler of one refuses every request. */
+  requestSignatures?: Partial<Record<RequestSigningPurpose, RequestSignatureCheck>>;
 }
 
 interface Listener {
@@ -157,10 +158,12 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
     let outcome: 'ok' | 'error' = 'ok';
     try {
       await RequestContext.run(orgId ? { requestId, orgId } : { requestId }, async () => {
-        if (PortalSignedRequests.has(pattern)) {
+        const purpose = SignedRequests.get(pattern);
+        if (purpose) {
           try {
-            if (!this.options.requestSignatures) throw new Error('this service was given no PORTAL_PUBLIC_KEY to check it with');
-            this.options.requestSignatures.verify(pattern, message.headers, message.data);
+            const check = this.options.requestSignatures?.[purpose];
+            if (!check) throw new Error(`this service was given no ${SigningKeys[purpose].prefix}_PUBLIC_KEY to check it with`);
+            check.verify(pattern, message.headers, message.data);
           } catch (error) {
             outcome = 'error';
             this.options.logger?.warn({ subject: message.subject, reason: (error as Error).message }, 'signed request refused');

@@ -2,7 +2,8 @@ import {
   AppError,
   ErrorCode,
   MessageHeaders as HeaderNames,
-  PortalSignedRequests,
+  SignedRequests,
+  type RequestSigningPurpose,
   type EventContract,
   type EventSubject,
   type RpcReply,
@@ -14,12 +15,13 @@ import { randomUUID } from 'node:crypto';
 import { BusNoRespondersError, BusTimeoutError, type Bus, type MessageHeaders } from './bus';
 import { decodeReply, okReplyData } from './envelope';
 import type { RequestSigner } from './request-signatures';
+import { SigningKeys } from './signing-key-config';
 
 export interface MessagingClientOptions {
   timeoutMs: number;
   logger?: Logger;
-  /** Signs PortalSignedRequests (partner-portal-api's PORTAL_SIGNING_KEY); without it they are refused here, before sending. */
-  signer?: RequestSigner;
+  /** Signs SignedRequests with the key of their purpose (`<prefix>_SIGNING_KEY`); without it they are refused here, before sending. */
+  signers?: Partial<Record<RequestSigningPurpose, RequestSigner>>;
 }
 
 /** Typed requests and events; see docs/architecture/runtime.md#the-bus-server-and-the-client. */
@@ -60,9 +62,11 @@ export class MessagingClient {
   private async sendNow(subject: RpcSubject, payload: unknown, options?: { timeoutMs?: number }): Promise<string> {
     const body = JSON.stringify(payload);
     const headers = this.headers();
-    if (PortalSignedRequests.has(subject)) {
-      if (!this.options.signer) throw new Error(`${subject} must be signed, and this service holds no PORTAL_SIGNING_KEY`);
-      Object.assign(headers, this.options.signer.headers(subject, body, headers));
+    const purpose = SignedRequests.get(subject);
+    if (purpose) {
+      const signer = this.options.signers?.[purpose];
+      if (!signer) throw new Error(`${subject} must be signed, and this service holds no ${SigningKeys[purpose].prefix}_SIGNING_KEY`);
+      Object.assign(headers, signer.headers(subject, body, headers));
     }
     try {
       const reply = await this.bus.request(subject, body, { timeoutMs: options?.timeoutMs ?? this.options.timeoutMs, headers });

@@ -528,7 +528,7 @@ describe('the shipped NATS authorization on a real nats-server', () => {
       await registry.ping();
       const portal = new MessagingClient(await busOf('partner-portal-api'), {
         timeoutMs: 5_000,
-        signer: new RequestSigner(parseSigningKey(pair.signingKey)),
+        signers: { portal: new RequestSigner(parseSigningKey(pair.signingKey)) },
       });
       const reply = await portal.request(Subjects.keyCreate, {
         orgId: 'o1',

@@ -13,6 +13,7 @@ export const SigningKeys = {
   keySet: { prefix: 'KEYSET', signer: 'key-registry' },
   catalog: { prefix: 'CATALOG', signer: 'quote-builder' },
   portal: { prefix: 'PORTAL', signer: 'partner-portal-api' },
+  usage: { prefix: 'USAGE', signer: 'swap-gateway' },
 } as const satisfies Record<string, SigningKeyPurpose<string>>;
 
 export type SigningKeyVariable<P extends string> = `${P}_SIGNING_KEY`;

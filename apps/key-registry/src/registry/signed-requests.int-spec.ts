@@ -1,4 +1,5 @@
-import { MessageHeaders as HeaderNames, Subjects } from '@swap/contracts';
+import { randomUUID } from 'node:crypto';
+import { KEYED_ROUTES, MessageHeaders as HeaderNames, Subjects, type UsageBatch } from '@swap/contracts';
 import {
   decodeReply,
   generateSigningKeyPair,
@@ -15,8 +16,8 @@ import { keyRegistry } from '../key-registry.definition';
 
 jest.setTimeout(30_000);
 
-/** key-registry as it runs, on the machine's nats-server (which lets anyone in): only partner-portal-api's signed requests are served. */
-describe('key-registry serves only signed management requests', () => {
+/** key-registry as it runs, on the machine's nats-server (which lets anyone in): only requests signed by their sender are served. */
+describe('key-registry serves only signed management requests and usage counts', () => {
   let db: { url: string; drop: () => Promise<void> };
   let registry: RunningService;
   let rogue: NatsBus;
@@ -30,7 +31,7 @@ describe('key-registry serves only signed management requests', () => {
     rogue = await NatsBus.connect({ servers: testInfra.natsUrl, name: 'rogue', subjectPrefix: RUN_PREFIX });
     portal = new MessagingClient(rogue, {
       timeoutMs: 5_000,
-      signer: new RequestSigner(parseSigningKey(testSigningKeysEnv.PORTAL_SIGNING_KEY)),
+      signers: { portal: new RequestSigner(parseSigningKey(testSigningKeysEnv.PORTAL_SIGNING_KEY)) },
     });
   });
 
@@ -57,10 +58,10 @@ describe('key-registry serves only signed management requests', () => {
     return reply.ok ? 'ok' : reply.error;
   }
 
-  const refusal = (reason: string) => ({
+  const refusal = (reason: string, signer = 'partner-portal-api') => ({
     statusCode: 401,
     code: 'UNAUTHORIZED',
-    message: `This request must be signed by partner-portal-api: ${reason}`,
+    message: `This request must be signed by ${signer}: ${reason}`,
   });
 
   it('refuses an unsigned request, one signed by another key, altered after signing, moved to another subject, or replayed', async () => {
@@ -124,6 +125,37 @@ describe('key-registry serves only signed management requests', () => {
     const unsigned = new MessagingClient(rogue, { timeoutMs: 5_000 });
     await expect(unsigned.request(Subjects.orgCreate, { name: 'X', actor: 'user:2' })).rejects.toThrow(
       `${Subjects.orgCreate} must be signed, and this service holds no PORTAL_SIGNING_KEY`,
+    );
+  });
+
+  it('counts usage only as swap-gateway signed it (USAGE_SIGNING_KEY): a forged batch is refused and stores nothing', async () => {
+    const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString();
+    const row = {
+      minute,
+      orgId: '',
+      keyId: '',
+      route: Object.keys(KEYED_ROUTES)[0],
+      outcome: 'missing' as const,
+      clientErrors: 0,
+      serverErrors: 0,
+    };
+    const forged: UsageBatch = { batchId: randomUUID(), rows: [{ ...row, requests: 999_999, clientErrors: 999_999 }] };
+    expect(await send(Subjects.usageRecord, forged)).toEqual(refusal('it carries no signature', 'swap-gateway'));
+    const portalSigner = new RequestSigner(parseSigningKey(testSigningKeysEnv.PORTAL_SIGNING_KEY));
+    expect(await send(Subjects.usageRecord, forged, portalSigner.headers(Subjects.usageRecord, JSON.stringify(forged)))).toEqual(
+      refusal(`signed by an unknown key "${portalSigner.keyId}"`, 'swap-gateway'),
+    );
+    expect(await rows(`SELECT count(*)::int AS n FROM "${schema}".usage_minutes`)).toEqual([{ n: 0 }]);
+
+    const gateway = new MessagingClient(rogue, {
+      timeoutMs: 5_000,
+      signers: { usage: new RequestSigner(parseSigningKey(testSigningKeysEnv.USAGE_SIGNING_KEY)) },
+    });
+    const genuine: UsageBatch = { batchId: randomUUID(), rows: [{ ...row, requests: 3, clientErrors: 3 }] };
+    expect(await gateway.request(Subjects.usageRecord, genuine)).toEqual({ rows: 1, duplicate: false, rejected: 0 });
+    expect(await rows(`SELECT requests FROM "${schema}".usage_minutes`)).toEqual([{ requests: 3 }]);
+    await expect(portal.request(Subjects.usageRecord, genuine)).rejects.toThrow(
+      `${Subjects.usageRecord} must be signed, and this service holds no USAGE_SIGNING_KEY`,
     );
   });
 });
