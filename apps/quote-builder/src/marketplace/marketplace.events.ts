@@ -13,8 +13,9 @@ export class MarketplaceEvents {
   ) {}
 
   @EventPattern(Events.solverChanged)
-  solverChanged(@Payload() event: EventContract[typeof Events.solverChanged]): void {
-    if (typeof event?.solverId === 'string' && event.status !== 'active') this.connections.drop(event.solverId, `solver ${event.status}`);
+  async solverChanged(@Payload() event: EventContract[typeof Events.solverChanged]): Promise<void> {
+    if (typeof event?.solverId === 'string' && event.status !== 'active')
+      await this.connections.recheck(event.solverId, `solver ${event.status}`);
   }
 
   @EventPattern(Events.replicaPresent)

@@ -1,8 +1,11 @@
+import { Events } from '@swap/contracts';
+import { NatsBus } from '@swap/messaging';
 import { migrateService, startServiceFromEnv, type RunningService } from '@swap/service-kit';
-import { createTestDatabase, eventually, jsonOf, testServiceEnv } from '@swap/testing';
+import { createTestDatabase, eventually, jsonOf, RUN_PREFIX, testInfra, testServiceEnv } from '@swap/testing';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { quoteBuilder } from '../quote-builder.definition';
+import { SolverConnections } from './solver-connections';
 
 jest.setTimeout(30_000);
 
@@ -186,6 +189,23 @@ describe('the solver marketplace across two quote-builder replicas over the real
     const res = await quote(b);
     expect(res.body.quoted_amount).toBe('1500');
     expect(res.ms).toBeLessThan(DEADLINE_MS);
+  });
+
+  it('closes no connection for a forged suspension on the bus: the database says the solver is active', async () => {
+    const connections = b.app.get(SolverConnections);
+    const rechecked = new Promise<void>((resolve) => {
+      const recheck = connections.recheck.bind(connections);
+      jest.spyOn(connections, 'recheck').mockImplementationOnce((...args) => recheck(...args).finally(resolve));
+    });
+    const rogue = await NatsBus.connect({ servers: testInfra.natsUrl, name: 'rogue', subjectPrefix: RUN_PREFIX });
+    try {
+      rogue.publish(Events.solverChanged, JSON.stringify({ solverId: ids['slow-best'], status: 'suspended' }));
+      await rechecked;
+    } finally {
+      await rogue.close();
+    }
+    expect(solvers['slow-best'].ws.readyState).toBe(WebSocket.OPEN);
+    expect((await quote(a)).body.quoted_amount).toBe('1500');
   });
 
   it('gives a suspended solver no more requests: its connections close and it cannot reconnect', async () => {

@@ -118,6 +118,16 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
     for (const listener of this.connectListeners) listener(solver, (frame) => this.send(session, frame));
   }
 
+  /** An announced suspension or removal, believed only as the database has it (the bus proves nothing: docs/architecture/bus-signatures.md). */
+  async recheck(solverId: string, reason: string): Promise<void> {
+    if (![...this.sessions.values()].some((s) => s.solver.id === solverId)) return;
+    try {
+      if (!(await this.accounts.activeAmong([solverId])).has(solverId)) this.drop(solverId, reason);
+    } catch (error) {
+      this.logger.warn({ err: error, solverId }, 'solver status check failed; connections kept until the next check');
+    }
+  }
+
   drop(solverId: string, reason: string): void {
     for (const session of this.sessions.values()) {
       if (session.solver.id === solverId) session.socket.close(WS_CLOSE.revoked, reason);
