@@ -17,14 +17,14 @@ import {
 import type { DependencyCheck, Logger } from '@swap/observability';
 import { createPrismaClient, type DatabaseHandle, type PrismaClientLike } from '@swap/persistence';
 import type { DatabaseUse } from './service-definition';
-import type { RequestSigningPurpose, ServiceName } from '@swap/contracts';
+import { SignedRequests, type RequestSigningPurpose, type ServiceName } from '@swap/contracts';
 import type { DestinationStream } from 'pino';
 import { CACHE, DATABASE_POOL, READ_MODELS } from './tokens';
 
 /** Request signing (docs/architecture/bus-signatures.md#signed-requests): the sender's key where it sends them, the public half where they are served. */
 type RequestSigningPrefix = (typeof SigningKeys)[RequestSigningPurpose]['prefix'];
 type RequestSigningSettings = Record<SigningKeyVariable<RequestSigningPrefix> | PublicKeyVariable<RequestSigningPrefix>, string>;
-const REQUEST_SIGNING_PURPOSES: readonly RequestSigningPurpose[] = ['portal', 'usage'];
+const REQUEST_SIGNING_PURPOSES: readonly RequestSigningPurpose[] = [...new Set(SignedRequests.values())];
 
 export type AnyServiceConfig = ServiceConfig & Partial<BusSettings & CacheSettings & DatabaseSettings & RequestSigningSettings>;
 
