@@ -137,7 +137,8 @@ export class UsageRecorder implements OnApplicationBootstrap, OnApplicationShutd
         // A refused signature (401) is a key pair or clock an operator mends: held like an outage, not lost.
         if (!(error instanceof AppError) || error.getStatus() >= 500 || error.getStatus() === 401) {
           this.failures?.inc();
-          this.options.logger.warn({ err: error, held: this.unsentRows }, 'usage batch not taken; sending it again later');
+          const why = error instanceof AppError ? { reason: error.message } : { err: error };
+          this.options.logger.warn({ ...why, held: this.unsentRows }, 'usage batch not taken; sending it again later');
           return;
         }
         this.drop(batch, 'usage batch refused by key-registry; dropped', error);
