@@ -47,15 +47,17 @@ describe.each(RENDER_SOURCES.map((source) => [source.name, source] as const))('%
     expect(platformProblems(objects, source.rules)).toEqual([]);
   });
 
-  it('gives each service every signing key and public key its configuration declares (docs/architecture/bus-signatures.md#the-keys)', () => {
+  it('gives each service every signing key and public key its configuration declares, and no signing key it does not', () => {
     const missing: string[] = [];
     for (const definition of [...BACKEND_SERVICES, GATEWAY]) {
       const declared = Object.keys(new definition.configClass()).filter((name) => /_(SIGNING|PUBLIC)_KEY$/.test(name));
       const deployment = objects.find(
         (o) => o.kind === 'Deployment' && (o.metadata.name === definition.name || o.metadata.name.endsWith(`-${definition.name}`)),
       );
-      const given = new Set((container(deployment)?.env ?? []).map((e: { name: string }) => e.name));
+      const given = new Set<string>((container(deployment)?.env ?? []).map((e: { name: string }) => e.name));
       for (const name of declared) if (!given.has(name)) missing.push(`${definition.name}: ${name}`);
+      for (const name of given)
+        if (/_SIGNING_KEY$/.test(name) && !declared.includes(name)) missing.push(`${definition.name} must not hold ${name}`);
     }
     expect(missing).toEqual([]);
   });

@@ -6,7 +6,7 @@ import { KeyRegistryService } from './key-registry.service';
 import { CreateKeyMessage, CreateOrganisationMessage, ListKeysMessage, RevokeKeyMessage } from './registry.messages';
 
 /**
- * The registry's operations over the bus: partner-portal-api's (its changes signed, PortalSignedRequests)
+ * The registry's operations over the bus: partner-portal-api's (its changes signed, SignedRequests)
  * and the services' key caches'. Operators' changes come through the operator routes (ops/).
  */
 @Controller()

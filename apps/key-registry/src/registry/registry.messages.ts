@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { OrganisationNameField } from '@swap/contracts';
 import { IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 
-/** Who asks: the portal's user (`user:<id>`), signed by partner-portal-api (PortalSignedRequests). */
+/** Who asks: the portal's user (`user:<id>`), signed by partner-portal-api (SignedRequests). */
 export class ActorField {
   @ApiProperty({ example: 'user:0b6c2f0e-5a8e-4f57-9f1e-2f7c1f3d6a10' })
   @MaxLength(128)

@@ -120,12 +120,7 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
 
   /** An announced suspension or removal, believed only as the database has it (the bus proves nothing: docs/architecture/bus-signatures.md). */
   async recheck(solverId: string, reason: string): Promise<void> {
-    if (![...this.sessions.values()].some((s) => s.solver.id === solverId)) return;
-    try {
-      if (!(await this.accounts.activeAmong([solverId])).has(solverId)) this.drop(solverId, reason);
-    } catch (error) {
-      this.logger.warn({ err: error, solverId }, 'solver status check failed; connections kept until the next check');
-    }
+    await this.revalidate([solverId], reason);
   }
 
   drop(solverId: string, reason: string): void {
@@ -280,14 +275,15 @@ export class SolverConnections implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  private async revalidate(): Promise<void> {
-    const ids = [...new Set([...this.sessions.values()].map((s) => s.solver.id))];
+  private async revalidate(among?: string[], reason = 'solver is no longer active'): Promise<void> {
+    const connected = new Set([...this.sessions.values()].map((s) => s.solver.id));
+    const ids = among ? among.filter((id) => connected.has(id)) : [...connected];
     if (ids.length === 0) return;
     try {
       const active = await this.accounts.activeAmong(ids);
-      for (const id of ids) if (!active.has(id)) this.drop(id, 'solver is no longer active');
+      for (const id of ids) if (!active.has(id)) this.drop(id, reason);
     } catch (error) {
-      this.logger.warn({ err: error }, 'solver status check failed; connections kept');
+      this.logger.warn({ err: error, solvers: ids.length }, 'solver status check failed; connections kept');
     }
   }
 
