@@ -27,4 +27,20 @@ describe('PriceBook', () => {
     expect(b).toBe(a);
     expect(requests).toBe(1);
   });
+
+  it('answers a prefetched price at once, and refreshes only what was asked for', async () => {
+    const book = new PriceBook(url, 180, createLogger({ service: 'test', level: 'silent' }));
+    const before = requests;
+    await book.prefetch(['ETH', 'USDC', 'ETH']);
+    expect(requests - before).toBe(2);
+    let answered = false;
+    const asked = book.price('ETH').then((p) => ((answered = true), p));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(answered).toBe(true);
+    expect(await asked).toBeDefined();
+    await book.refresh();
+    // ETH was asked for (fetched again and refreshed); USDC only prefetched.
+    expect(requests - before).toBe(4);
+  });
 });

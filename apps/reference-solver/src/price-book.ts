@@ -7,10 +7,9 @@ interface Price {
   at: number;
 }
 
-/** The newest 1m close of each symbol asked about, fetched on first use, then every PRICE_REFRESH_MS. */
+/** The newest 1m close of each symbol asked about, fetched on first use (concurrent first uses share the fetch), then every PRICE_REFRESH_MS. */
 export class PriceBook {
   private readonly prices = new Map<string, Price>();
-  /** Concurrent first uses wait for the same fetch. */
   private readonly watched = new Map<string, Promise<void>>();
 
   constructor(
@@ -22,8 +21,15 @@ export class PriceBook {
   async price(symbol: string): Promise<bigint | undefined> {
     let first = this.watched.get(symbol);
     if (!first) this.watched.set(symbol, (first = this.fetch(symbol)));
+    const known = this.fresh(symbol);
+    if (known !== undefined) return known;
     await first;
     return this.fresh(symbol);
+  }
+
+  /** Fetched once before anyone asks, so a first request for quote need not wait; refreshed only once asked for. */
+  async prefetch(symbols: string[]): Promise<void> {
+    await Promise.all([...new Set(symbols)].filter((s) => !this.watched.has(s) && !this.prices.has(s)).map((s) => this.fetch(s)));
   }
 
   fresh(symbol: string): bigint | undefined {

@@ -104,6 +104,12 @@ export class ReferenceSolver {
     );
   }
 
+  /** Reads these hub assets and prefetches their prices, so the first request for quote of them meets the deadline. */
+  async warm(hubAssets: string[]): Promise<void> {
+    const assets = (await Promise.all(hubAssets.map((a) => this.asset(a)))).filter((a): a is Asset => a !== undefined);
+    await this.prices.prefetch(assets.map((a) => this.symbolOf(a.underlying?.asset ?? a)));
+  }
+
   async stop(): Promise<void> {
     clearInterval(this.refresher);
     await this.marketplace.stop();

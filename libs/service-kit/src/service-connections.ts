@@ -21,7 +21,6 @@ import { SignedRequests, type RequestSigningPurpose, type ServiceName } from '@s
 import type { DestinationStream } from 'pino';
 import { CACHE, DATABASE_POOL, READ_MODELS } from './tokens';
 
-/** Request signing (docs/architecture/bus-signatures.md#signed-requests): the sender's key where it sends them, the public half where they are served. */
 type RequestSigningPrefix = (typeof SigningKeys)[RequestSigningPurpose]['prefix'];
 type RequestSigningSettings = Record<SigningKeyVariable<RequestSigningPrefix> | PublicKeyVariable<RequestSigningPrefix>, string>;
 const REQUEST_SIGNING_PURPOSES: readonly RequestSigningPurpose[] = [...new Set(SignedRequests.values())];

@@ -117,7 +117,11 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       });
     }
     // The reference solvers price from the candles: "up" means a quote can be answered.
-    if (devnet) await waitForPrices(gateway.url, [...new Set(devnet.profile.tokens.map((t) => t.symbol))], 10_000);
+    if (devnet) {
+      await waitForPrices(gateway.url, [...new Set(devnet.profile.tokens.map((t) => t.symbol))], 10_000);
+      const hubAssets = [...new Set(devnet.profile.tokens.flatMap((t) => (t.hubAsset ? [t.hubAsset] : [])))];
+      await Promise.all(solvers.map((s) => s.solver.warm(hubAssets)));
+    }
     return { gatewayUrl: gateway.url, services: started, databaseUrl: database.url, dataDir: database.dataDir, devnet, solvers, stop };
   } catch (error) {
     await stop().catch(() => undefined);
