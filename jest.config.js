@@ -52,6 +52,8 @@ const common = {
 };
 
 module.exports = {
+  // A worker past this after a spec file is replaced: a long run's heap slowed one worker's specs 10x (CI, 2026-12-02).
+  workerIdleMemoryLimit: '1GB',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
     // Integration specs get 30 s per test and hook (jest-integration-setup.js).

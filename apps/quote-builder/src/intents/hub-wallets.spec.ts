@@ -79,17 +79,19 @@ describe('HubWallets: a user’s hub wallet is read from the factory once, then 
   });
 
   it('keeps the most recently used users in the process; one pushed out is found again in the shared cache', async () => {
-    const shared = new MemoryCache({ namespace: 't', maxEntries: 2 * HUB_WALLETS_IN_PROCESS });
+    const shared = new MemoryCache({ namespace: 't' });
     const chains = new FactoryReads();
     const wallets = new HubWallets(chains, new ServiceMetrics('quote-builder', { defaultMetrics: false }), shared);
-    const users = Array.from({ length: HUB_WALLETS_IN_PROCESS + 1 }, (_, n) => user(1_000_000 + n));
-    await Promise.all(users.map((u) => wallets.of(HUB, FACTORY, 23n, u)));
+    expect(wallets.inProcessLimit).toBe(HUB_WALLETS_IN_PROCESS);
+    wallets.inProcessLimit = 3;
+    const users = Array.from({ length: 4 }, (_, n) => user(1_000_000 + n));
+    for (const u of users) await wallets.of(HUB, FACTORY, 23n, u);
     await new Promise((r) => setImmediate(r));
     const reads = jest.spyOn(shared, 'get');
-    await wallets.of(HUB, FACTORY, 23n, user(1_000_000 + HUB_WALLETS_IN_PROCESS));
+    await wallets.of(HUB, FACTORY, 23n, users[3]);
     expect(reads).not.toHaveBeenCalled();
-    await expect(wallets.of(HUB, FACTORY, 23n, user(1_000_000))).resolves.toBe(walletOf(user(1_000_000)));
+    await expect(wallets.of(HUB, FACTORY, 23n, users[0])).resolves.toBe(walletOf(users[0]));
     expect(reads).toHaveBeenCalledTimes(1);
-    expect(chains.reads).toHaveLength(HUB_WALLETS_IN_PROCESS + 1);
-  }, 30_000);
+    expect(chains.reads).toEqual(users);
+  });
 });

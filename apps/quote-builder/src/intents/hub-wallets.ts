@@ -15,6 +15,7 @@ const SHARED_TTL_MS = 24 * 3_600_000;
 @Injectable()
 export class HubWallets {
   private readonly near = new Map<string, Address>();
+  inProcessLimit = HUB_WALLETS_IN_PROCESS;
   private readonly reading = new Map<string, Promise<Address>>();
   private readonly lookups: Counter<'tier'>;
 
@@ -69,6 +70,6 @@ export class HubWallets {
 
   private keep(key: string, wallet: Address): void {
     this.near.set(key, wallet);
-    if (this.near.size > HUB_WALLETS_IN_PROCESS) this.near.delete(this.near.keys().next().value as string);
+    if (this.near.size > this.inProcessLimit) this.near.delete(this.near.keys().next().value as string);
   }
 }

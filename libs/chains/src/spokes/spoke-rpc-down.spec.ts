@@ -20,6 +20,8 @@ const USERS: Record<string, string> = {
   '0x1.icon': 'hx9d8a8376e7db9f00478feb9a46f44f0d051aab57',
 };
 const TIMEOUT_MS = 400;
+// A network's first build loads its SDK: seconds on a busy CI worker (injective-1 took over 5 s).
+jest.setTimeout(30_000);
 const mainnet = loadChainDirectory('mainnet');
 const networks = mainnet.chains.filter((c) => SPOKE_NETWORKS[c.type]);
 
