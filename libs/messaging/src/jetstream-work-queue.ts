@@ -1,5 +1,4 @@
 import {
-  connect,
   JSONCodec,
   type ConsumerMessages,
   type JetStreamClient,
@@ -7,6 +6,7 @@ import {
   type JsMsg,
   type NatsConnection,
 } from 'nats';
+import { connectNats } from './nats-connect';
 import { bindJetStream, nameSuffix, type JetStreamQueueNames } from './jetstream-resources';
 import { toNatsHeaders } from './nats-bus';
 import { HandlerSlots, runWorkHandler, type WorkItem, type WorkQueue } from './work-queue';
@@ -140,7 +140,7 @@ export class JetStreamWorkQueue extends HandlerSlots implements WorkQueue {
 }
 
 export async function removePrefixedStreams(natsUrl: string, prefix: string): Promise<void> {
-  const nc = await connect({ servers: natsUrl });
+  const nc = await connectNats({ servers: natsUrl });
   try {
     const jsm = await nc.jetstreamManager();
     const suffix = `_${nameSuffix(prefix)}`;

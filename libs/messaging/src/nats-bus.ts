@@ -2,7 +2,6 @@ import { redactUrl } from '@swap/config';
 import { withTimeout, type Logger } from '@swap/observability';
 import { readFileSync } from 'node:fs';
 import {
-  connect,
   createInbox,
   credsAuthenticator,
   ErrorCode,
@@ -17,6 +16,7 @@ import {
   type NatsError,
   type TlsOptions,
 } from 'nats';
+import { connectNats } from './nats-connect';
 import {
   BusNoRespondersError,
   BusTimeoutError,
@@ -97,7 +97,7 @@ export class NatsBus implements Bus {
   static async acceptsAnonymous(options: Pick<NatsBusOptions, 'servers' | 'name' | 'tls'>): Promise<boolean> {
     const servers = options.servers.split(',').map((s) => s.trim());
     try {
-      const probe = await connect({
+      const probe = await connectNats({
         servers,
         name: `${options.name ?? 'service'}-anonymous-probe`,
         timeout: 2_000,
@@ -117,7 +117,7 @@ export class NatsBus implements Bus {
     const shown = servers.map(redactUrl).join(', ');
     let nc: NatsConnection;
     try {
-      nc = await connect({
+      nc = await connectNats({
         servers,
         name: options.name,
         timeout: options.connectTimeoutMs ?? 5_000,

@@ -1,0 +1,92 @@
+import type { Socket } from 'node:net';
+import { connect, StringCodec, type NatsConnection } from 'nats';
+import { testInfra, uniqueId } from '@swap/testing';
+import { connectNats } from './nats-connect';
+
+const codec = StringCodec();
+
+/** The connection's socket writes, counted (one `writev` or `write` each). */
+function countWrites(nc: NatsConnection): () => number {
+  const socket = (nc as unknown as { protocol: { transport: { socket: Socket } } }).protocol.transport.socket as Socket & {
+    _write: (...args: unknown[]) => void;
+    _writev: (...args: unknown[]) => void;
+  };
+  let writes = 0;
+  for (const name of ['_write', '_writev'] as const) {
+    const original = socket[name].bind(socket);
+    socket[name] = (...args: unknown[]) => {
+      writes += 1;
+      original(...args);
+    };
+  }
+  return () => writes;
+}
+
+/** Subscribed (the server has the subscription) before it returns; `messages` settles once `count` arrived. */
+async function subscribed(reader: NatsConnection, subject: string, count: number): Promise<{ messages: Promise<string[]> }> {
+  const sub = reader.subscribe(subject, { max: count, timeout: 5_000 });
+  await reader.flush();
+  const messages = (async () => {
+    const got: string[] = [];
+    for await (const msg of sub) got.push(codec.decode(msg.data));
+    return got;
+  })();
+  return { messages };
+}
+
+describe('connectNats: writes coalesced per event-loop turn', () => {
+  let reader: NatsConnection;
+
+  beforeAll(async () => {
+    reader = await connect({ servers: testInfra.natsUrl, name: 'nats-connect-spec-reader' });
+  });
+
+  afterAll(async () => {
+    await reader.close();
+  });
+
+  it('sends the publishes of one turn, made across microtask checkpoints, in one write, in order', async () => {
+    const subject = uniqueId('coalesce');
+    const arriving = await subscribed(reader, subject, 3);
+    const nc = await connectNats({ servers: testInfra.natsUrl, name: 'nats-connect-spec' });
+    try {
+      const writes = countWrites(nc);
+      nc.publish(subject, codec.encode('a'));
+      await Promise.resolve();
+      nc.publish(subject, codec.encode('b'));
+      await Promise.resolve();
+      nc.publish(subject, codec.encode('c'));
+      // Plain nats.js writes after each checkpoint: three writes.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(writes()).toBe(1);
+      expect(await arriving.messages).toEqual(['a', 'b', 'c']);
+    } finally {
+      await nc.close();
+    }
+  });
+
+  it('answers requests, and delivers what close() finds written but still corked, as plain nats.js does', async () => {
+    const subject = uniqueId('coalesce');
+    const nc = await connectNats({ servers: testInfra.natsUrl, name: 'nats-connect-spec' });
+    const replier = await connectNats({ servers: testInfra.natsUrl, name: 'nats-connect-spec-replier' });
+    try {
+      const sub = replier.subscribe(`${subject}.ask`);
+      void (async () => {
+        for await (const msg of sub) msg.respond(codec.encode(`${codec.decode(msg.data)}!`));
+      })();
+      await replier.flush();
+      const answers = await Promise.all(['x', 'y'].map((q) => nc.request(`${subject}.ask`, codec.encode(q), { timeout: 5_000 })));
+      expect(answers.map((m) => codec.decode(m.data))).toEqual(['x!', 'y!']);
+
+      const arriving = await subscribed(reader, `${subject}.last`, 1);
+      nc.publish(`${subject}.last`, codec.encode('last'));
+      // nats.js writes it at this checkpoint; a close() before the checkpoint drops it (drain() does not).
+      await Promise.resolve();
+      await nc.close();
+      expect(await arriving.messages).toEqual(['last']);
+    } finally {
+      if (!nc.isClosed()) await nc.close();
+      await replier.close();
+    }
+  });
+});
