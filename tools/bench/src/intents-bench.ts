@@ -188,6 +188,7 @@ export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Pro
       `intent builds, new users: ${pct(r, node)}% of the node's read rate`,
       `intent builds, returning users: ${pct(returning, tokens)}% of the token list's rate`,
       `  builds (new users) run at ${pct(r, reference)}% of the bare server's throughput`,
+      `  ceiling: the token list through the same gateway (no bus, no chain) answers at ${pct(tokens, node)}% of the node's read rate; new users' builds at ${pct(r, tokens)}% of the token list, returning users' at ${pct(returning, tokens)}%`,
       '',
     ]);
   } finally {

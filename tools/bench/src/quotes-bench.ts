@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sequentialLatency } from './latency';
+import { natsServerPid, processCpuSplit } from './process-stats';
 import { Subjects } from '@swap/contracts';
 import type { BenchContext } from './oracle-bench';
 import { parseMetrics } from '../../ops/src/prometheus-text';
@@ -58,15 +59,15 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     RFQ_DEADLINE_MS: String(RFQ_DEADLINE_MS),
   };
   // The bench is one client asking far more than the keyless solver API's per-client limit allows.
-  await ctx.start('dist/apps/quote-builder/src/main.js', {
+  const quoteBuilder = await ctx.start('dist/apps/quote-builder/src/main.js', {
     ...common,
     PORT: String(ports.quote),
     SOLVER_API_QUOTES_PER_MINUTE: '1000000000',
     SOLVER_API_EXECUTES_PER_MINUTE: '1000000000',
   });
   await ctx.startKeyRegistry(common); // the signed key set swap-gateway checks keys with (families off)
-  await ctx.start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
-  await ctx.start('dist/apps/api-gateway/src/main.js', {
+  const swapGateway = await ctx.start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
+  const apiGateway = await ctx.start('dist/apps/api-gateway/src/main.js', {
     ...common,
     PORT: String(ports.gateway),
     UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}`,
@@ -85,7 +86,7 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     });
     solvers.push({ credential: ((await res.json()) as { credential: string }).credential, delayMs });
   }
-  await ctx.start('dist/tools/bench/src/bench-solvers.js', {
+  const benchSolvers = await ctx.start('dist/tools/bench/src/bench-solvers.js', {
     MARKETPLACE_URL: `ws://127.0.0.1:${ports.gateway}/v1/intent/solvers/connect`,
     BENCH_SOLVERS: JSON.stringify(solvers),
   });
@@ -158,7 +159,22 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     connections,
   };
   await autocannon({ ...options, duration: Math.min(2, ctx.duration) });
+  const processes = {
+    'api-gateway': apiGateway.pid,
+    'swap-gateway': swapGateway.pid,
+    'quote-builder': quoteBuilder.pid,
+    solvers: benchSolvers.pid,
+    'nats-server': natsServerPid(),
+  };
+  const cpuBefore = Object.entries(processes).map(([name, pid]) => ({ name, pid, before: processCpuSplit(pid) }));
   const loaded = await autocannon({ ...options, duration: ctx.duration });
+  const cpuPerQuote = cpuBefore
+    .filter(({ pid }) => pid !== undefined)
+    .map(({ name, pid, before }) => {
+      const after = processCpuSplit(pid);
+      const us = (seconds: number) => ((seconds / loaded.requests.total) * 1e6).toFixed(0);
+      return `${name} ${us(after.user - before.user)}+${us(after.system - before.system)}`;
+    });
   const slowest = Math.max(...DELAYS_MS);
   const bound = connections / (slowest / 1000);
   ctx.print([
@@ -171,6 +187,7 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     `  the refused request after ${Math.max(...DELAYS_MS)} ms of idling before each (as a quote's hops wake after the solvers' wait): p50 ${idlePath.p50.toFixed(1)} ms`,
     `  quote-builder's stages, unloaded (mean ms; quote_stage_seconds, bus_reply_seconds): ${stageMeans}`,
     `  loaded (${connections} connections, ${ctx.duration} s): ${loaded.requests.average.toFixed(0)} quotes/s (${((loaded.requests.average / bare.requests.average) * 100).toFixed(2)}% of the bare server), p50 ${loaded.latency.p50.toFixed(0)} ms, p99 ${loaded.latency.p99.toFixed(0)} ms, non-2xx ${loaded.non2xx}, errors ${loaded.errors + loaded.timeouts}`,
+    `  CPU per loaded quote, µs user+kernel: ${cpuPerQuote.join(', ')}`,
     `  latency bound at ${connections} connections: ${bound.toFixed(0)} quotes/s (connections / slowest solver's ${slowest} ms)`,
     `quotes: ${((loaded.requests.average / bound) * 100).toFixed(0)}% of the latency bound, unloaded p50 slowest + ${(latency.p50 - slowest).toFixed(1)} ms (refused ${path.p50.toFixed(1)} ms)`,
     '',
