@@ -163,7 +163,7 @@ export class BusServer extends Server implements CustomTransportStrategy, Intake
           try {
             const check = this.options.requestSignatures?.[purpose];
             if (!check) throw new Error(`this service was given no ${SigningKeys[purpose].prefix}_PUBLIC_KEY to check it with`);
-            check.verify(pattern, message.headers, message.data);
+            await check.verify(pattern, message.headers, message.data);
           } catch (error) {
             outcome = 'error';
             this.options.logger?.warn({ subject: message.subject, reason: (error as Error).message }, 'signed request refused');

@@ -1,11 +1,4 @@
-import {
-  JSONCodec,
-  type ConsumerMessages,
-  type JetStreamClient,
-  type JetStreamManager,
-  type JsMsg,
-  type NatsConnection,
-} from 'nats';
+import { JSONCodec, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg, type NatsConnection } from 'nats';
 import { connectNats } from './nats-connect';
 import { bindJetStream, nameSuffix, type JetStreamQueueNames } from './jetstream-resources';
 import { toNatsHeaders } from './nats-bus';

@@ -519,8 +519,8 @@ describe('the shipped NATS authorization on a real nats-server', () => {
       const registry = await busOf('key-registry');
       registry.subscribe(
         Subjects.keyCreate,
-        (message) => {
-          check.verify(Subjects.keyCreate, message.headers, message.data);
+        async (message) => {
+          await check.verify(Subjects.keyCreate, message.headers, message.data);
           message.respond?.(encodeReply({ apiKey: { id: 'k1', heard: JSON.parse(message.data) } }));
         },
         { queue: 'key-registry' },

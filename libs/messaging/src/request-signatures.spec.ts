@@ -8,9 +8,9 @@ describe('signed requests', () => {
   const clock = () => now;
   const signer = new RequestSigner(parseSigningKey(pair.signingKey), clock);
   const check = () => new RequestSignatureCheck(parsePublicKeys(pair.publicKey), 'partner-portal-api', clock);
-  const reason = (run: () => void): string => {
+  const reason = async (run: () => Promise<void>): Promise<string> => {
     try {
-      run();
+      await run();
       return 'served';
     } catch (error) {
       expect(error).toBeInstanceOf(AppError);
@@ -19,48 +19,88 @@ describe('signed requests', () => {
     }
   };
 
-  it('serves a request within the window once, and a replay of it never, until its time is past too', () => {
+  it('serves a request within the window once, and a replay of it never, until its time is past too', async () => {
     const receiver = check();
     const body = '{"name":"Acme","actor":"user:1"}';
     const headers = signer.headers('key-registry.orgs.create.v1', body);
     now += SIGNED_REQUEST_WINDOW_MS - 1;
-    expect(reason(() => receiver.verify('key-registry.orgs.create.v1', headers, body))).toBe('served');
-    expect(reason(() => receiver.verify('key-registry.orgs.create.v1', headers, body))).toBe('a replay: this nonce was already served');
+    expect(await reason(() => receiver.verify('key-registry.orgs.create.v1', headers, body))).toBe('served');
+    expect(await reason(() => receiver.verify('key-registry.orgs.create.v1', headers, body))).toBe(
+      'a replay: this nonce was already served',
+    );
     now += 2;
-    expect(reason(() => receiver.verify('key-registry.orgs.create.v1', headers, body))).toMatch(
+    expect(await reason(() => receiver.verify('key-registry.orgs.create.v1', headers, body))).toMatch(
       /^signed at \d+, more than 60000 ms from now$/,
     );
   });
 
-  it('forgets nonces once their window has passed: memory stays bounded by the traffic of one window', () => {
+  it('forgets nonces once their window has passed: memory stays bounded by the traffic of one window', async () => {
     const receiver = check();
     for (let i = 0; i < 50; i++) {
       const body = `{"n":${i}}`;
-      receiver.verify('s', signer.headers('s', body), body);
+      await receiver.verify('s', signer.headers('s', body), body);
     }
     expect(receiver.remembered).toBe(50);
     now += 2 * SIGNED_REQUEST_WINDOW_MS + 1;
-    receiver.verify('s', signer.headers('s', '{}'), '{}');
+    await receiver.verify('s', signer.headers('s', '{}'), '{}');
     expect(receiver.remembered).toBe(1);
   });
 
-  it('takes two keys while rotating, and names an unknown one', () => {
+  it('takes two keys while rotating, and names an unknown one', async () => {
     const next = generateSigningKeyPair();
     const both = new RequestSignatureCheck(parsePublicKeys(`${pair.publicKey},${next.publicKey}`), 'partner-portal-api', clock);
     const nextSigner = new RequestSigner(parseSigningKey(next.signingKey), clock);
-    expect(reason(() => both.verify('s', signer.headers('s', 'a'), 'a'))).toBe('served');
-    expect(reason(() => both.verify('s', nextSigner.headers('s', 'b'), 'b'))).toBe('served');
-    expect(reason(() => check().verify('s', nextSigner.headers('s', 'c'), 'c'))).toBe(`signed by an unknown key "${nextSigner.keyId}"`);
+    expect(await reason(() => both.verify('s', signer.headers('s', 'a'), 'a'))).toBe('served');
+    expect(await reason(() => both.verify('s', nextSigner.headers('s', 'b'), 'b'))).toBe('served');
+    expect(await reason(() => check().verify('s', nextSigner.headers('s', 'c'), 'c'))).toBe(
+      `signed by an unknown key "${nextSigner.keyId}"`,
+    );
   });
 
-  it('refuses missing headers and an altered signing time', () => {
+  it('refuses missing headers and an altered signing time', async () => {
     const headers = signer.headers('s', 'x');
-    expect(reason(() => check().verify('s', {}, 'x'))).toBe('it carries no signature');
+    expect(await reason(() => check().verify('s', {}, 'x'))).toBe('it carries no signature');
     const unsigned = { ...headers };
     delete unsigned['x-signature'];
-    expect(reason(() => check().verify('s', unsigned, 'x'))).toBe('it carries no signature');
-    expect(reason(() => check().verify('s', { ...headers, 'x-signed-at': 'soon' }, 'x'))).toBe(
+    expect(await reason(() => check().verify('s', unsigned, 'x'))).toBe('it carries no signature');
+    expect(await reason(() => check().verify('s', { ...headers, 'x-signed-at': 'soon' }, 'x'))).toBe(
       'the signature does not match the subject, headers and body',
     );
+  });
+
+  it('refuses a replay to another replica through the shared ledger, and falls back to its own memory when the ledger is down', async () => {
+    const counts = new Map<string, number>();
+    const ledger = {
+      down: false,
+      increment: async (key: string) => {
+        if (ledger.down) throw new Error('redis down');
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+        return { count: counts.get(key)! };
+      },
+    };
+    const unreachable: unknown[] = [];
+    const [a, b] = [check(), check()];
+    for (const replica of [a, b]) replica.shareNoncesThrough(ledger, (error) => unreachable.push(error));
+    const body = '{"name":"Acme","actor":"user:1"}';
+    const headers = signer.headers('key-registry.orgs.create.v1', body);
+    expect(await reason(() => a.verify('key-registry.orgs.create.v1', headers, body))).toBe('served');
+    expect(await reason(() => b.verify('key-registry.orgs.create.v1', headers, body))).toBe(
+      'a replay: this nonce was already served by another replica',
+    );
+    expect(await reason(() => a.verify('key-registry.orgs.create.v1', headers, body))).toBe('a replay: this nonce was already served');
+    // A forgery is refused before the ledger is asked: it cannot use up a genuine request's nonce.
+    const sizeBefore = counts.size;
+    const next = signer.headers('s', 'x');
+    expect(await reason(() => b.verify('s', { ...next, 'x-signed-at': '1' }, 'x'))).toBe(
+      'the signature does not match the subject, headers and body',
+    );
+    expect(counts.size).toBe(sizeBefore);
+    expect(await reason(() => b.verify('s', next, 'x'))).toBe('served');
+
+    ledger.down = true;
+    const later = signer.headers('s', 'y');
+    expect(await reason(() => a.verify('s', later, 'y'))).toBe('served');
+    expect(await reason(() => a.verify('s', later, 'y'))).toBe('a replay: this nonce was already served');
+    expect(unreachable).toHaveLength(1);
   });
 });

@@ -39,11 +39,17 @@ export class RequestSigner {
   }
 }
 
-/** The receiver's side: a known key, the exact subject, headers and body, within the window, a nonce this replica has not served. */
+/** Nonces claimed across a service's replicas (its cache: Redis in cluster mode); the first to count one serves it. */
+export interface NonceLedger {
+  increment(key: string, by: number, windowMs: number): Promise<{ count: number }>;
+}
+
+/** The receiver's side: a known key, the exact subject, headers and body, within the window, a nonce no replica has served. */
 export class RequestSignatureCheck {
   private readonly keys: Map<string, KeyObject>;
   /** nonce → when it may be forgotten; in insertion order, which is nearly expiry order. */
   private readonly seen = new Map<string, number>();
+  private ledger?: { shared: NonceLedger; unreachable: (error: unknown) => void };
 
   constructor(
     publicKeys: KeyObject[],
@@ -57,10 +63,27 @@ export class RequestSignatureCheck {
     return this.seen.size;
   }
 
+  /** Unreachable, this replica's memory alone decides (and `unreachable` is told). */
+  shareNoncesThrough(shared: NonceLedger, unreachable: (error: unknown) => void = () => undefined): void {
+    this.ledger = { shared, unreachable };
+  }
+
   /** Throws a 401 naming what was wrong; nothing of the request is acted on. */
-  verify(subject: string, headers: MessageHeaders, body: string): void {
-    const problem = this.problem(subject, headers, body);
+  async verify(subject: string, headers: MessageHeaders, body: string): Promise<void> {
+    const problem = this.problem(subject, headers, body) ?? (await this.claimedElsewhere(headers));
     if (problem) throw new AppError(401, ErrorCode.Unauthorized, `This request must be signed by ${this.signer}: ${problem}`);
+  }
+
+  private async claimedElsewhere(headers: MessageHeaders): Promise<string | undefined> {
+    if (!this.ledger) return undefined;
+    const key = `signed-request-nonce:${headers[HeaderNames.signatureKeyId]}:${headers[HeaderNames.signatureNonce]}`;
+    try {
+      const { count } = await this.ledger.shared.increment(key, 1, 2 * SIGNED_REQUEST_WINDOW_MS);
+      return count > 1 ? 'a replay: this nonce was already served by another replica' : undefined;
+    } catch (error) {
+      this.ledger.unreachable(error);
+      return undefined;
+    }
   }
 
   private problem(subject: string, headers: MessageHeaders, body: string): string | undefined {

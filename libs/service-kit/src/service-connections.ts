@@ -151,6 +151,13 @@ export class ServiceConnections {
     // Every use of the cache works without it (a miss, an uncounted limit): down is reported, not fatal.
     this.checks.push({ name: cache.kind === 'redis' ? 'redis' : 'cache', check: () => cache.ping(), optional: true });
     this.providers.push({ provide: CACHE, useValue: cache });
+    for (const check of Object.values(this.requestSignatures))
+      check.shareNoncesThrough(cache, (error) =>
+        this.logger?.warn(
+          { err: error },
+          "signed request's nonce not shared: the cache did not answer; this replica's memory alone checked it",
+        ),
+      );
   }
 
   private async connectReadModels(): Promise<void> {

@@ -106,6 +106,26 @@ describe('key-registry serves only signed management requests and usage counts',
     expect(await rows(`SELECT actor, action FROM "${schema}".audit_log`)).toEqual([{ actor: 'user:1', action: 'organisation.create' }]);
   });
 
+  it('refuses a replay whichever replica it reaches: the nonces are shared through Redis', async () => {
+    const second = await startServiceFromEnv(keyRegistry, testServiceEnv({ DATABASE_URL: db.url }));
+    try {
+      const signer = new RequestSigner(parseSigningKey(testSigningKeysEnv.PORTAL_SIGNING_KEY));
+      const body = { name: 'Replayed Org', actor: 'user:3' };
+      const headers = signer.headers(Subjects.orgCreate, JSON.stringify(body));
+      expect(await send(Subjects.orgCreate, body, headers)).toBe('ok');
+      // The queue group hands the copies to either replica: none is served again.
+      const replays = await Promise.all(Array.from({ length: 8 }, () => send(Subjects.orgCreate, body, headers)));
+      for (const refused of replays)
+        expect([
+          refusal('a replay: this nonce was already served'),
+          refusal('a replay: this nonce was already served by another replica'),
+        ]).toContainEqual(refused);
+      expect(await rows(`SELECT count(*)::int AS n FROM "${schema}".organisations WHERE name = 'Replayed Org'`)).toEqual([{ n: 1 }]);
+    } finally {
+      await second.close();
+    }
+  });
+
   it("serves the portal's client (libs/messaging, PORTAL_SIGNING_KEY) and records the actor it names", async () => {
     const org = await portal.request(Subjects.orgCreate, { name: 'Portal Org', actor: 'user:2' });
     const created = await portal.request(Subjects.keyCreate, {
