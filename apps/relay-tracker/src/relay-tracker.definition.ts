@@ -10,7 +10,7 @@ export const relayTracker: ServiceDefinition<RelayTrackerConfig> = {
     'Swap submissions and their state machine: chain followers and the hub index, relaying to the hub, posting to solvers; the status read model; the data API’s explorer reads (/v1/be/intent/*, /solver/*, /partners*).',
   configClass: RelayTrackerConfig,
   module: RelayTrackerModule,
-  uses: { bus: true, readModels: true, database: ownDatabase('relay-tracker', __dirname, PrismaClient) },
+  uses: { bus: true, cache: true, readModels: true, database: ownDatabase('relay-tracker', __dirname, PrismaClient) },
 };
 
 /** Webhook endpoints and deliveries (end-to-end tests manage endpoints with it until the portal's routes land). */

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, nkeyAuthenticator, nkeys, type Msg, type NatsConnection, type NatsError, type Subscription } from 'nats';
-import { encodeReply } from './envelope';
+import { encodeErrorReply, encodeReply } from './envelope';
 import { JetStreamEventStream } from './jetstream-event-stream';
 import { provisionJetStream, type EventStreamResource, type JetStreamResource } from './jetstream-resources';
 import { JetStreamWorkQueue } from './jetstream-work-queue';
@@ -519,9 +519,11 @@ describe('the shipped NATS authorization on a real nats-server', () => {
       const registry = await busOf('key-registry');
       registry.subscribe(
         Subjects.keyCreate,
-        async (message) => {
-          await check.verify(Subjects.keyCreate, message.headers, message.data);
-          message.respond?.(encodeReply({ apiKey: { id: 'k1', heard: JSON.parse(message.data) } }));
+        (message) => {
+          void check.verify(Subjects.keyCreate, message.headers, message.data).then(
+            () => message.respond?.(encodeReply({ apiKey: { id: 'k1', heard: JSON.parse(message.data) } })),
+            (error: unknown) => message.respond?.(encodeErrorReply(error)),
+          );
         },
         { queue: 'key-registry' },
       );

@@ -68,7 +68,7 @@ export class RequestSignatureCheck {
     this.ledger = { shared, unreachable };
   }
 
-  /** Throws a 401 naming what was wrong; nothing of the request is acted on. */
+  /** Rejects with a 401 naming what was wrong; nothing of the request is acted on. */
   async verify(subject: string, headers: MessageHeaders, body: string): Promise<void> {
     const problem = this.problem(subject, headers, body) ?? (await this.claimedElsewhere(headers));
     if (problem) throw new AppError(401, ErrorCode.Unauthorized, `This request must be signed by ${this.signer}: ${problem}`);
@@ -78,7 +78,7 @@ export class RequestSignatureCheck {
     if (!this.ledger) return undefined;
     const key = `signed-request-nonce:${headers[HeaderNames.signatureKeyId]}:${headers[HeaderNames.signatureNonce]}`;
     try {
-      const { count } = await this.ledger.shared.increment(key, 1, 2 * SIGNED_REQUEST_WINDOW_MS);
+      const { count } = await this.ledger.shared.increment(key, 1, 3 * SIGNED_REQUEST_WINDOW_MS);
       return count > 1 ? 'a replay: this nonce was already served by another replica' : undefined;
     } catch (error) {
       this.ledger.unreachable(error);

@@ -136,7 +136,12 @@ export class ServiceConnections {
   }
 
   private async connectCache(): Promise<void> {
-    if (!this.definition.uses.cache) return;
+    if (!this.definition.uses.cache) {
+      // Its replicas would each remember only the nonces they served.
+      if (Object.keys(this.requestSignatures).length)
+        throw new Error(`${this.definition.name} checks signed requests: its definition must use a cache to share their nonces`);
+      return;
+    }
     const namespace = this.config.CACHE_KEY_PREFIX ?? this.definition.name;
     let cache: Cache;
     if (this.shared.cache) cache = this.shared.cache(namespace);
@@ -151,13 +156,19 @@ export class ServiceConnections {
     // Every use of the cache works without it (a miss, an uncounted limit): down is reported, not fatal.
     this.checks.push({ name: cache.kind === 'redis' ? 'redis' : 'cache', check: () => cache.ping(), optional: true });
     this.providers.push({ provide: CACHE, useValue: cache });
-    for (const check of Object.values(this.requestSignatures))
-      check.shareNoncesThrough(cache, (error) =>
-        this.logger?.warn(
-          { err: error },
-          "signed request's nonce not shared: the cache did not answer; this replica's memory alone checked it",
-        ),
+    let warnedAt = Number.NEGATIVE_INFINITY;
+    let unshared = 0;
+    const unreachable = (error: unknown) => {
+      unshared += 1;
+      if (Date.now() - warnedAt < 60_000) return;
+      warnedAt = Date.now();
+      this.logger.warn(
+        { err: error, unshared },
+        "signed request's nonce not shared: the cache did not answer; this replica's memory alone checked it (at most once a minute)",
       );
+      unshared = 0;
+    };
+    for (const check of Object.values(this.requestSignatures)) check.shareNoncesThrough(cache, unreachable);
   }
 
   private async connectReadModels(): Promise<void> {

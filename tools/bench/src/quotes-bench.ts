@@ -172,7 +172,7 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     .filter(({ pid }) => pid !== undefined)
     .map(({ name, pid, before }) => {
       const after = processCpuSplit(pid);
-      const us = (seconds: number) => ((seconds / loaded.requests.total) * 1e6).toFixed(0);
+      const us = (seconds: number) => ((seconds / Math.max(1, loaded.requests.total)) * 1e6).toFixed(0);
       return `${name} ${us(after.user - before.user)}+${us(after.system - before.system)}`;
     });
   const slowest = Math.max(...DELAYS_MS);
