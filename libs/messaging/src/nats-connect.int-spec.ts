@@ -89,4 +89,40 @@ describe('connectNats: writes coalesced per event-loop turn', () => {
       await replier.close();
     }
   });
+
+  it('after a reconnect (a new socket), still coalesces, and delivers and answers', async () => {
+    const subject = uniqueId('coalesce');
+    const nc = await connectNats({ servers: testInfra.natsUrl, name: 'nats-connect-spec', reconnectTimeWait: 50 });
+    const replier = await connectNats({ servers: testInfra.natsUrl, name: 'nats-connect-spec-replier' });
+    try {
+      const sub = replier.subscribe(`${subject}.ask`);
+      void (async () => {
+        for await (const msg of sub) msg.respond(codec.encode(`${codec.decode(msg.data)}!`));
+      })();
+      await replier.flush();
+      const socketOf = (c: NatsConnection) => (c as unknown as { protocol: { transport: { socket: Socket } } }).protocol.transport.socket;
+      const before = socketOf(nc);
+      const reconnected = (async () => {
+        for await (const status of nc.status()) if (status.type === 'reconnect') return;
+      })();
+      await nc.reconnect();
+      await reconnected;
+      await nc.flush();
+      expect(socketOf(nc)).not.toBe(before);
+
+      const arriving = await subscribed(reader, `${subject}.after`, 2);
+      const writes = countWrites(nc);
+      nc.publish(`${subject}.after`, codec.encode('1'));
+      await Promise.resolve();
+      nc.publish(`${subject}.after`, codec.encode('2'));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(writes()).toBe(1);
+      expect(await arriving.messages).toEqual(['1', '2']);
+      const answer = await nc.request(`${subject}.ask`, codec.encode('z'), { timeout: 5_000 });
+      expect(codec.decode(answer.data)).toBe('z!');
+    } finally {
+      await nc.close();
+      await replier.close();
+    }
+  });
 });
