@@ -5,9 +5,11 @@ import { connectNats } from './nats-connect';
 
 const codec = StringCodec();
 
+const socketOf = (nc: NatsConnection) => (nc as unknown as { protocol: { transport: { socket: Socket } } }).protocol.transport.socket;
+
 /** The connection's socket writes, counted (one `writev` or `write` each). */
 function countWrites(nc: NatsConnection): () => number {
-  const socket = (nc as unknown as { protocol: { transport: { socket: Socket } } }).protocol.transport.socket as Socket & {
+  const socket = socketOf(nc) as Socket & {
     _write: (...args: unknown[]) => void;
     _writev: (...args: unknown[]) => void;
   };
@@ -32,6 +34,17 @@ async function subscribed(reader: NatsConnection, subject: string, count: number
     return got;
   })();
   return { messages };
+}
+
+/** A connection (its writes coalesced) answering `<subject>.ask` with the question and `!`. */
+async function echoReplier(subject: string): Promise<NatsConnection> {
+  const replier = await connectNats({ servers: testInfra.natsUrl, name: 'nats-connect-spec-replier' });
+  const sub = replier.subscribe(`${subject}.ask`);
+  void (async () => {
+    for await (const msg of sub) msg.respond(codec.encode(`${codec.decode(msg.data)}!`));
+  })();
+  await replier.flush();
+  return replier;
 }
 
 describe('connectNats: writes coalesced per event-loop turn', () => {
@@ -68,13 +81,8 @@ describe('connectNats: writes coalesced per event-loop turn', () => {
   it('answers requests, and delivers what close() finds written but still corked, as plain nats.js does', async () => {
     const subject = uniqueId('coalesce');
     const nc = await connectNats({ servers: testInfra.natsUrl, name: 'nats-connect-spec' });
-    const replier = await connectNats({ servers: testInfra.natsUrl, name: 'nats-connect-spec-replier' });
+    const replier = await echoReplier(subject);
     try {
-      const sub = replier.subscribe(`${subject}.ask`);
-      void (async () => {
-        for await (const msg of sub) msg.respond(codec.encode(`${codec.decode(msg.data)}!`));
-      })();
-      await replier.flush();
       const answers = await Promise.all(['x', 'y'].map((q) => nc.request(`${subject}.ask`, codec.encode(q), { timeout: 5_000 })));
       expect(answers.map((m) => codec.decode(m.data))).toEqual(['x!', 'y!']);
 
@@ -93,14 +101,8 @@ describe('connectNats: writes coalesced per event-loop turn', () => {
   it('after a reconnect (a new socket), still coalesces, and delivers and answers', async () => {
     const subject = uniqueId('coalesce');
     const nc = await connectNats({ servers: testInfra.natsUrl, name: 'nats-connect-spec', reconnectTimeWait: 50 });
-    const replier = await connectNats({ servers: testInfra.natsUrl, name: 'nats-connect-spec-replier' });
+    const replier = await echoReplier(subject);
     try {
-      const sub = replier.subscribe(`${subject}.ask`);
-      void (async () => {
-        for await (const msg of sub) msg.respond(codec.encode(`${codec.decode(msg.data)}!`));
-      })();
-      await replier.flush();
-      const socketOf = (c: NatsConnection) => (c as unknown as { protocol: { transport: { socket: Socket } } }).protocol.transport.socket;
       const before = socketOf(nc);
       const reconnected = (async () => {
         for await (const status of nc.status()) if (status.type === 'reconnect') return;

@@ -63,7 +63,6 @@ export class RequestSignatureCheck {
     return this.seen.size;
   }
 
-  /** Unreachable, this replica's memory alone decides (and `unreachable` is told). */
   shareNoncesThrough(shared: NonceLedger, unreachable: (error: unknown) => void = () => undefined): void {
     this.ledger = { shared, unreachable };
   }

@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import { RedisCache, RedisReadModelStore, TieredCache, type Cache, type ReadModelStore } from '@swap/cache';
+import { FallbackCounter, RedisCache, RedisReadModelStore, TieredCache, type Cache, type ReadModelStore } from '@swap/cache';
 import { ConfigError, redactUrl, type BusSettings, type CacheSettings, type DatabaseSettings, type ServiceConfig } from '@swap/config';
 import {
   MessagingClient,
@@ -156,19 +156,14 @@ export class ServiceConnections {
     // Every use of the cache works without it (a miss, an uncounted limit): down is reported, not fatal.
     this.checks.push({ name: cache.kind === 'redis' ? 'redis' : 'cache', check: () => cache.ping(), optional: true });
     this.providers.push({ provide: CACHE, useValue: cache });
-    let warnedAt = Number.NEGATIVE_INFINITY;
-    let unshared = 0;
-    const unreachable = (error: unknown) => {
-      unshared += 1;
-      if (Date.now() - warnedAt < 60_000) return;
-      warnedAt = Date.now();
+    const nonces = new FallbackCounter(cache, (error) =>
       this.logger.warn(
-        { err: error, unshared },
-        "signed request's nonce not shared: the cache did not answer; this replica's memory alone checked it (at most once a minute)",
-      );
-      unshared = 0;
-    };
-    for (const check of Object.values(this.requestSignatures)) check.shareNoncesThrough(cache, unreachable);
+        { err: error },
+        "signed requests' nonces not shared: the cache did not answer; this replica's memory alone checks them",
+      ),
+    );
+    const ledger = { increment: (key: string, by: number, windowMs: number) => nonces.count(key, by, windowMs) };
+    for (const check of Object.values(this.requestSignatures)) check.shareNoncesThrough(ledger);
   }
 
   private async connectReadModels(): Promise<void> {

@@ -8,7 +8,7 @@ import { encodeFunctionData, type Address } from 'viem';
 import { unusedPort } from '@swap/testing';
 import { startDevnet } from '../../devnet/src/devnet';
 import type { BenchContext } from './oracle-bench';
-import { natsServerPid, processCpuSplit } from './process-stats';
+import { cpuPerRequestSince, natsServerPid } from './process-stats';
 
 export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Promise<void> {
   const devnet = await startDevnet({ dataDir: mkdtempSync(join(tmpdir(), 'bench-devnet-')), basePort: 0 });
@@ -162,16 +162,9 @@ export async function benchIntents(ctx: BenchContext & { natsUrl: string }): Pro
       'quote-builder': quoteBuilder.pid,
       'nats-server': natsServerPid(),
     };
-    const cpuBefore = Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, processCpuSplit(pid)]));
+    const cpuSince = cpuPerRequestSince(processes);
     const returning = await autocannon({ ...returningOptions, duration: ctx.duration });
-    const builds = returning.requests.total;
-    const cpuPerBuild = Object.entries(processes)
-      .filter(([, pid]) => pid !== undefined)
-      .map(([name, pid]) => {
-        const after = processCpuSplit(pid);
-        const us = (seconds: number) => ((seconds / builds) * 1e6).toFixed(0);
-        return `${name} ${us(after.user - cpuBefore[name].user)}+${us(after.system - cpuBefore[name].system)}`;
-      });
+    const cpuPerBuild = cpuSince(returning.requests.total);
 
     const row = (label: string, x: autocannon.Result, extra = '') =>
       `  ${label.padEnd(46)} ${x.requests.average.toFixed(0).padStart(7)} req/s, p50 ${x.latency.p50.toFixed(1)} ms, p99 ${x.latency.p99.toFixed(1)} ms${extra}`;

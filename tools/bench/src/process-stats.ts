@@ -28,6 +28,18 @@ export function processCpuSplit(pid: number | undefined): { user: number; system
   }
 }
 
+export function cpuPerRequestSince(processes: Record<string, number | undefined>): (requests: number) => string[] {
+  const before = Object.entries(processes)
+    .filter(([, pid]) => pid !== undefined)
+    .map(([name, pid]) => ({ name, pid, at: processCpuSplit(pid) }));
+  return (requests) =>
+    before.map(({ name, pid, at }) => {
+      const after = processCpuSplit(pid);
+      const us = (seconds: number) => ((seconds / Math.max(1, requests)) * 1e6).toFixed(0);
+      return `${name} ${us(after.user - at.user)}+${us(after.system - at.system)}`;
+    });
+}
+
 /** Its CPU is part of every bus hop. */
 export function natsServerPid(): number | undefined {
   for (const entry of readdirSync('/proc')) {

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sequentialLatency } from './latency';
-import { natsServerPid, processCpuSplit } from './process-stats';
+import { cpuPerRequestSince, natsServerPid } from './process-stats';
 import { Subjects } from '@swap/contracts';
 import type { BenchContext } from './oracle-bench';
 import { parseMetrics } from '../../ops/src/prometheus-text';
@@ -166,15 +166,9 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     solvers: benchSolvers.pid,
     'nats-server': natsServerPid(),
   };
-  const cpuBefore = Object.entries(processes).map(([name, pid]) => ({ name, pid, before: processCpuSplit(pid) }));
+  const cpuSince = cpuPerRequestSince(processes);
   const loaded = await autocannon({ ...options, duration: ctx.duration });
-  const cpuPerQuote = cpuBefore
-    .filter(({ pid }) => pid !== undefined)
-    .map(({ name, pid, before }) => {
-      const after = processCpuSplit(pid);
-      const us = (seconds: number) => ((seconds / Math.max(1, loaded.requests.total)) * 1e6).toFixed(0);
-      return `${name} ${us(after.user - before.user)}+${us(after.system - before.system)}`;
-    });
+  const cpuPerQuote = cpuSince(loaded.requests.total);
   const slowest = Math.max(...DELAYS_MS);
   const bound = connections / (slowest / 1000);
   ctx.print([
