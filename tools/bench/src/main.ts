@@ -13,6 +13,7 @@ import { quoteBuilder } from '../../../apps/quote-builder/src/quote-builder.defi
 import { benchIntents } from './intents-bench';
 import { benchKeys } from './keys-bench';
 import { sequentialLatency } from './latency';
+import { cpuMicrosPerRequestSince } from './process-stats';
 import { benchQuotes } from './quotes-bench';
 import { benchExplorer } from './explorer-bench';
 import { benchSettlement } from './settlement-bench';
@@ -39,7 +40,10 @@ interface Measurement {
   p99: number;
   errors: number;
   non2xx: number;
+  cpu?: Record<string, number>;
 }
+
+type GatewayPids = { 'swap-gateway': number | undefined; 'api-gateway': number | undefined };
 
 const children: ChildProcess[] = [];
 
@@ -89,10 +93,12 @@ async function waitFor(url: string): Promise<void> {
   }
 }
 
-async function measure(name: string, url: string): Promise<Measurement> {
+async function measure(name: string, url: string, pids?: GatewayPids): Promise<Measurement> {
   await autocannon({ url, connections: CONNECTIONS, duration: Math.min(2, DURATION) }); // warm-up
+  const cpuSince = pids && cpuMicrosPerRequestSince(pids);
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  const cpu = cpuSince && Object.fromEntries(cpuSince(r.requests.total).map((p) => [p.name, p.user + p.system]));
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, cpu };
 }
 
 async function benchGateway(): Promise<void> {
@@ -105,8 +111,8 @@ async function benchGateway(): Promise<void> {
   };
   const common = { NATS_URL, LOG_LEVEL, HOST: '127.0.0.1', DATABASE_URL: BENCH_DATABASE_URL };
   await start('dist/apps/quote-builder/src/main.js', { ...common, PORT: String(ports.quote) });
-  await start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
-  await start('dist/apps/api-gateway/src/main.js', {
+  const swapGateway = await start('dist/apps/swap-gateway/src/main.js', { ...common, PORT: String(ports.swap) });
+  const apiGateway = await start('dist/apps/api-gateway/src/main.js', {
     ...common,
     PORT: String(ports.gateway),
     UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}`,
@@ -168,32 +174,42 @@ async function benchGateway(): Promise<void> {
     '',
   ];
   process.stdout.write(lines.join('\n'));
-  await benchTracing(common, `http://127.0.0.1:${ports.gateway}${ROUTE}`);
+  await benchTracing(common, {
+    url: `http://127.0.0.1:${ports.gateway}${ROUTE}`,
+    pids: { 'swap-gateway': swapGateway.pid, 'api-gateway': apiGateway.pid },
+  });
 }
 
 /** The same two services with every request traced (parent-based, always on: the worst case), exporting to a collector on this machine. */
-async function benchTracing(common: Record<string, string>, untracedUrl: string): Promise<void> {
+async function benchTracing(common: Record<string, string>, untraced: { url: string; pids: GatewayPids }): Promise<void> {
   const ports = { sink: await unusedPort(), swap: await unusedPort(), gateway: await unusedPort() };
   await start('dist/tools/bench/src/otlp-sink.js', { OTLP_PORT: String(ports.sink) });
   const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${ports.sink}`, OTEL_TRACES_SAMPLER: 'parentbased_always_on' };
-  await start('dist/apps/swap-gateway/src/main.js', { ...common, ...tracing, PORT: String(ports.swap) });
-  await start('dist/apps/api-gateway/src/main.js', {
+  const swapGateway = await start('dist/apps/swap-gateway/src/main.js', { ...common, ...tracing, PORT: String(ports.swap) });
+  const apiGateway = await start('dist/apps/api-gateway/src/main.js', {
     ...common,
     ...tracing,
     PORT: String(ports.gateway),
     UPSTREAM_SWAP_GATEWAY_URL: `http://127.0.0.1:${ports.swap}`,
   });
   for (const port of [ports.swap, ports.gateway]) await waitForService(port);
-  const tracedUrl = `http://127.0.0.1:${ports.gateway}${ROUTE}`;
+  const tracedPids: GatewayPids = { 'swap-gateway': swapGateway.pid, 'api-gateway': apiGateway.pid };
+  const measureUntraced = () => measure('untraced', untraced.url, untraced.pids);
+  const measureTraced = () => measure('traced', `http://127.0.0.1:${ports.gateway}${ROUTE}`, tracedPids);
   const pairs: [Measurement, Measurement][] = [];
   // Every other pair measures the traced path first, so a drift of the machine within a pair favours neither.
   for (let i = 0; i < TRACING_PAIRS; i++) {
-    if (i % 2 === 0) pairs.push([await measure('untraced', untracedUrl), await measure('traced', tracedUrl)]);
+    if (i % 2 === 0) pairs.push([await measureUntraced(), await measureTraced()]);
     else {
-      const traced = await measure('traced', tracedUrl);
-      pairs.push([await measure('untraced', untracedUrl), traced]);
+      const traced = await measureTraced();
+      pairs.push([await measureUntraced(), traced]);
     }
   }
+  const cpuMedian = (side: 0 | 1, service: keyof GatewayPids) => median(pairs.map((pair) => pair[side].cpu?.[service] ?? 0));
+  const cpuLine = (service: keyof GatewayPids) => {
+    const [off, on] = [cpuMedian(0, service), cpuMedian(1, service)];
+    return `${service} ${off.toFixed(0)} -> ${on.toFixed(0)} µs (+${(on - off).toFixed(0)}, ${pct(on / off)})`;
+  };
   const exports = ((await (await fetch(`http://127.0.0.1:${ports.sink}/`)).json()) as { exports: number }).exports;
   const ratios = pairs.map(([off, on]) => on.rps / off.rps).sort((a, b) => a - b);
   print([
@@ -205,10 +221,12 @@ async function benchTracing(common: Record<string, string>, untracedUrl: string)
         `${String(i + 1).padEnd(6)} ${off.rps.toFixed(0).padStart(15)} ${on.rps.toFixed(0).padStart(13)} ${on.p99.toFixed(2).padStart(14)} ${pct(on.rps / off.rps).padStart(7)}`,
     ),
     `tracing:   the traced gateway path keeps ${pct(ratios[Math.floor(ratios.length / 2)])} of the untraced throughput (median of ${pairs.length} same-run pairs; target >= 85%)`,
+    `  CPU per request (user+kernel, median of the pairs), untraced -> traced: ${cpuLine('api-gateway')}, ${cpuLine('swap-gateway')}`,
   ]);
 }
 
 const print = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function startKeyRegistry(env: Record<string, string>, databaseUrl = BENCH_DATABASE_URL): Promise<number> {
   await ensureDatabase(databaseUrl);

@@ -28,16 +28,23 @@ export function processCpuSplit(pid: number | undefined): { user: number; system
   }
 }
 
-export function cpuPerRequestSince(processes: Record<string, number | undefined>): (requests: number) => string[] {
+export function cpuMicrosPerRequestSince(
+  processes: Record<string, number | undefined>,
+): (requests: number) => { name: string; user: number; system: number }[] {
   const before = Object.entries(processes)
     .filter(([, pid]) => pid !== undefined)
     .map(([name, pid]) => ({ name, pid, at: processCpuSplit(pid) }));
   return (requests) =>
     before.map(({ name, pid, at }) => {
       const after = processCpuSplit(pid);
-      const us = (seconds: number) => ((seconds / Math.max(1, requests)) * 1e6).toFixed(0);
-      return `${name} ${us(after.user - at.user)}+${us(after.system - at.system)}`;
+      const us = (seconds: number) => (seconds / Math.max(1, requests)) * 1e6;
+      return { name, user: us(after.user - at.user), system: us(after.system - at.system) };
     });
+}
+
+export function cpuPerRequestSince(processes: Record<string, number | undefined>): (requests: number) => string[] {
+  const since = cpuMicrosPerRequestSince(processes);
+  return (requests) => since(requests).map(({ name, user, system }) => `${name} ${user.toFixed(0)}+${system.toFixed(0)}`);
 }
 
 /** Its CPU is part of every bus hop. */
