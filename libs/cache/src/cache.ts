@@ -8,6 +8,8 @@ export interface Cache {
   getOrCompute(key: string, ttlMs: number, compute: () => Promise<string>): Promise<string>;
   /** A fixed window from the first increment, atomic across every process sharing the cache. */
   increment(key: string, by: number, windowMs: number): Promise<Counted>;
+  /** Whether `token` holds `key` (for `ttlMs` from the first claim): claimed now, or earlier with the same token (a resent command). */
+  claim(key: string, token: string, ttlMs: number): Promise<boolean>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -32,6 +34,7 @@ export abstract class BaseCache implements Cache {
   abstract set(key: string, value: string, ttlMs: number): Promise<void>;
   abstract delete(key: string): Promise<void>;
   abstract increment(key: string, by: number, windowMs: number): Promise<Counted>;
+  abstract claim(key: string, token: string, ttlMs: number): Promise<boolean>;
   abstract ping(): Promise<void>;
   abstract close(): Promise<void>;
 

@@ -51,6 +51,16 @@ describe('MemoryCache', () => {
     expect(await counters.get('w')).toBeUndefined(); // counters do not collide with values
   });
 
+  it('lets one token hold a claim for its time to live, the same token again included', async () => {
+    const claims = new MemoryCache({ namespace: 'c', now: () => now });
+    expect(await claims.claim('nonce', 'first', 1_000)).toBe(true);
+    expect(await claims.claim('nonce', 'first', 1_000)).toBe(true);
+    expect(await claims.claim('nonce', 'second', 1_000)).toBe(false);
+    expect(await claims.get('nonce')).toBeUndefined(); // claims do not collide with values
+    now += 1_000;
+    expect(await claims.claim('nonce', 'second', 1_000)).toBe(true);
+  });
+
   it('computes a missing value once for concurrent callers', async () => {
     let calls = 0;
     const compute = async () => {

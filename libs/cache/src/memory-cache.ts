@@ -61,6 +61,13 @@ export class MemoryCache extends BaseCache {
     return { count, resetMs: windowMs };
   }
 
+  async claim(key: string, token: string, ttlMs: number): Promise<boolean> {
+    const held = await this.get(`claim:${key}`);
+    if (held !== undefined) return held === token;
+    await this.set(`claim:${key}`, token, ttlMs);
+    return true;
+  }
+
   private remove(k: string): void {
     const entry = this.entries.get(k);
     if (!entry) return;

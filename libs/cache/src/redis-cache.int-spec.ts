@@ -1,4 +1,5 @@
 import { eventually, testInfra, unusedPort, uniqueId } from '@swap/testing';
+import { FallbackCounter } from './fallback-counter';
 import { RedisCache } from './redis-cache';
 
 describe('RedisCache against Redis', () => {
@@ -45,6 +46,20 @@ describe('RedisCache against Redis', () => {
     await cache.client.del('counter:hits', 'counter:brief');
   });
 
+  it('gives a claim to one token across replicas, and again to that token (a resent command), until it expires', async () => {
+    const tokens = Array.from({ length: 10 }, (_, i) => `token-${i}`);
+    const held = await Promise.all(tokens.map((t, i) => (i % 2 ? cache : otherReplica).claim('nonce', t, 60_000)));
+    expect(held.filter(Boolean)).toHaveLength(1);
+    const holder = tokens[held.indexOf(true)]!;
+    expect(await cache.claim('nonce', holder, 60_000)).toBe(true);
+    expect(await otherReplica.claim('nonce', 'another', 60_000)).toBe(false);
+    expect(await cache.client.pttl('claim:nonce')).toBeGreaterThan(50_000);
+    expect(await cache.claim('brief', 'a', 30)).toBe(true);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(await otherReplica.claim('brief', 'b', 30)).toBe(true);
+    await cache.client.del('claim:nonce', 'claim:brief');
+  });
+
   it('computes a missing value once across replicas sharing the cache', async () => {
     let calls = 0;
     const compute = async () => {
@@ -77,6 +92,18 @@ describe('RedisCache when Redis fails', () => {
     const down = new RedisCache({ url: `redis://127.0.0.1:${await unusedPort()}`, namespace: 'x' });
     await down.connect().catch(() => undefined);
     expect(await down.getOrCompute('k', 10_000, async () => 'computed anyway')).toBe('computed anyway');
+    await down.close();
+  });
+
+  it("leaves claims to this replica's memory through a FallbackCounter, saying so once", async () => {
+    const down = new RedisCache({ url: `redis://127.0.0.1:${await unusedPort()}`, namespace: 'x' });
+    await down.connect().catch(() => undefined);
+    const told: unknown[] = [];
+    const ledger = new FallbackCounter(down, (error) => told.push(error));
+    expect(await ledger.claim('nonce', 'first', 60_000)).toBe(true);
+    expect(await ledger.claim('nonce', 'first', 60_000)).toBe(true);
+    expect(await ledger.claim('nonce', 'second', 60_000)).toBe(false);
+    expect(told).toHaveLength(1);
     await down.close();
   });
 });

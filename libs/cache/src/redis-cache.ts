@@ -16,6 +16,11 @@ local t = redis.call('pttl', KEYS[1])
 if t < 0 then redis.call('pexpire', KEYS[1], ARGV[2]); t = tonumber(ARGV[2]) end
 return {c, t}`;
 
+const CLAIM = `local held = redis.call('get', KEYS[1])
+if held then return held == ARGV[1] and 1 or 0 end
+redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
 export class RedisCache extends BaseCache {
   readonly kind = 'redis' as const;
   readonly client: Redis;
@@ -58,6 +63,10 @@ export class RedisCache extends BaseCache {
       Math.max(1, Math.round(windowMs)),
     )) as [number, number];
     return { count, resetMs };
+  }
+
+  async claim(key: string, token: string, ttlMs: number): Promise<boolean> {
+    return (await this.client.eval(CLAIM, 1, `claim:${key}`, token, Math.max(1, Math.round(ttlMs)))) === 1;
   }
 
   /** One replica computes a miss while the others wait for its value. */

@@ -17,4 +17,12 @@ describe('TieredCache', () => {
     expect(await tiered.getOrCompute('k', 10_000, async () => `v${++calls}`)).toBe('changed elsewhere');
     expect(calls).toBe(1);
   });
+
+  it('claims in the shared cache, never in the near copy (a replica must not hold a claim another has)', async () => {
+    const far = new MemoryCache({ namespace: 'far' });
+    const [a, b] = [new TieredCache(far, { namespace: 'a' }), new TieredCache(far, { namespace: 'b' })];
+    expect(await a.claim('nonce', 'from-a', 10_000)).toBe(true);
+    expect(await b.claim('nonce', 'from-b', 10_000)).toBe(false);
+    expect(await a.claim('nonce', 'from-a', 10_000)).toBe(true);
+  });
 });

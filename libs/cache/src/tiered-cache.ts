@@ -36,6 +36,10 @@ export class TieredCache implements Cache {
     return this.far.increment(key, by, windowMs);
   }
 
+  claim(key: string, token: string, ttlMs: number): Promise<boolean> {
+    return this.far.claim(key, token, ttlMs);
+  }
+
   async getOrCompute(key: string, ttlMs: number, compute: () => Promise<string>): Promise<string> {
     const hit = await this.near.get(key);
     if (hit !== undefined) return hit;

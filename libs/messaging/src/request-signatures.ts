@@ -39,9 +39,10 @@ export class RequestSigner {
   }
 }
 
-/** Nonces claimed across a service's replicas (its cache: Redis in cluster mode); the first to count one serves it. */
+/** Nonces claimed across a service's replicas (its cache: Redis in cluster mode); the first to claim one serves it. */
 export interface NonceLedger {
-  increment(key: string, by: number, windowMs: number): Promise<{ count: number }>;
+  /** True when `token` holds `key`: claimed now, or before with the same token (a command resent after a dropped connection). */
+  claim(key: string, token: string, ttlMs: number): Promise<boolean>;
 }
 
 /** The receiver's side: a known key, the exact subject, headers and body, within the window, a nonce no replica has served. */
@@ -77,8 +78,8 @@ export class RequestSignatureCheck {
     if (!this.ledger) return undefined;
     const key = `signed-request-nonce:${headers[HeaderNames.signatureKeyId]}:${headers[HeaderNames.signatureNonce]}`;
     try {
-      const { count } = await this.ledger.shared.increment(key, 1, 3 * SIGNED_REQUEST_WINDOW_MS);
-      return count > 1 ? 'a replay: this nonce was already served by another replica' : undefined;
+      const held = await this.ledger.shared.claim(key, randomUUID(), 3 * SIGNED_REQUEST_WINDOW_MS);
+      return held ? undefined : 'a replay: this nonce was already served by another replica';
     } catch (error) {
       this.ledger.unreachable(error);
       return undefined;

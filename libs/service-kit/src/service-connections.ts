@@ -162,8 +162,7 @@ export class ServiceConnections {
         "signed requests' nonces not shared: the cache did not answer; this replica's memory alone checks them",
       ),
     );
-    const ledger = { increment: (key: string, by: number, windowMs: number) => nonces.count(key, by, windowMs) };
-    for (const check of Object.values(this.requestSignatures)) check.shareNoncesThrough(ledger);
+    for (const check of Object.values(this.requestSignatures)) check.shareNoncesThrough(nonces);
   }
 
   private async connectReadModels(): Promise<void> {
