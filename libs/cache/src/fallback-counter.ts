@@ -5,7 +5,7 @@ import { MemoryCache } from './memory-cache';
 const REPORT_EVERY_MS = 60_000;
 
 /**
- * Counts and claims in the shared cache (one count across replicas), or in this replica's memory while it
+ * Counts and claims in the shared cache (one for all replicas), or in this replica's memory while it
  * cannot be reached: for limits that must hold without Redis (a limit that fails open is none).
  * In memory a read (`by` 0) adds no entry, so reads cannot push counts out; at `maxLocal`
  * entries the expired go first, then the oldest.

@@ -59,6 +59,10 @@ describe('MemoryCache', () => {
     expect(await claims.get('nonce')).toBeUndefined(); // claims do not collide with values
     now += 1_000;
     expect(await claims.claim('nonce', 'second', 1_000)).toBe(true);
+    const racing = await Promise.all(['a', 'b', 'c'].map((token) => claims.claim('raced', token, 1_000)));
+    expect(racing.filter(Boolean)).toHaveLength(1);
+    expect(await claims.claim('no-time', 'a', 0)).toBe(true);
+    expect(await claims.claim('no-time', 'b', 0)).toBe(false); // at least a millisecond, as Redis keeps it
   });
 
   it('computes a missing value once for concurrent callers', async () => {

@@ -62,9 +62,10 @@ export class MemoryCache extends BaseCache {
   }
 
   async claim(key: string, token: string, ttlMs: number): Promise<boolean> {
-    const held = await this.get(`claim:${key}`);
-    if (held !== undefined) return held === token;
-    await this.set(`claim:${key}`, token, ttlMs);
+    // Looked up and set in one turn: concurrent claims cannot both find the key free.
+    const held = this.entries.get(this.key(`claim:${key}`));
+    if (held && held.expiresAt > this.now()) return held.value === token;
+    await this.set(`claim:${key}`, token, Math.max(1, ttlMs));
     return true;
   }
 
