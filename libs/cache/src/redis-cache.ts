@@ -21,6 +21,8 @@ if held then return held == ARGV[1] and 1 or 0 end
 redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`;
 
+const milliseconds = (ms: number) => Math.max(1, Math.round(ms));
+
 export class RedisCache extends BaseCache {
   readonly kind = 'redis' as const;
   readonly client: Redis;
@@ -47,7 +49,7 @@ export class RedisCache extends BaseCache {
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.client.set(key, value, 'PX', Math.max(1, Math.round(ttlMs)));
+    await this.client.set(key, value, 'PX', milliseconds(ttlMs));
   }
 
   async delete(key: string): Promise<void> {
@@ -55,18 +57,15 @@ export class RedisCache extends BaseCache {
   }
 
   async increment(key: string, by: number, windowMs: number): Promise<Counted> {
-    const [count, resetMs] = (await this.client.eval(
-      INCREMENT,
-      1,
-      `counter:${key}`,
-      Math.trunc(by),
-      Math.max(1, Math.round(windowMs)),
-    )) as [number, number];
+    const [count, resetMs] = (await this.client.eval(INCREMENT, 1, `counter:${key}`, Math.trunc(by), milliseconds(windowMs))) as [
+      number,
+      number,
+    ];
     return { count, resetMs };
   }
 
   async claim(key: string, token: string, ttlMs: number): Promise<boolean> {
-    return (await this.client.eval(CLAIM, 1, `claim:${key}`, token, Math.max(1, Math.round(ttlMs)))) === 1;
+    return (await this.client.eval(CLAIM, 1, `claim:${key}`, token, milliseconds(ttlMs))) === 1;
   }
 
   /** One replica computes a miss while the others wait for its value. */

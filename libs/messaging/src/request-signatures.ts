@@ -41,7 +41,6 @@ export class RequestSigner {
 
 /** Nonces claimed across a service's replicas (its cache: Redis in cluster mode); the first to claim one serves it. */
 export interface NonceLedger {
-  /** True when `token` holds `key`: claimed now, or before with the same token (a command resent after a dropped connection). */
   claim(key: string, token: string, ttlMs: number): Promise<boolean>;
 }
 
