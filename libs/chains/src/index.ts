@@ -1,7 +1,6 @@
 export * from './chain-directory';
 export * from './profiles';
 export * from './intent';
-export * from './keccak';
 export * from './protocol-calls';
 export * from './evm-adapter';
 export * from './solana-adapter';

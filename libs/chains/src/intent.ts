@@ -1,6 +1,6 @@
 import type { Intent } from '@swap/contracts';
 import { encodeAbiParameters, type Address, type Hex } from 'viem';
-import { keccak256Hex } from './keccak';
+import { keccak256Hex } from '@swap/contracts';
 
 /** The intent tuple of the hub intents contract (protocol-facts.md), in ABI order. */
 export const INTENT_TUPLE = {

@@ -16,6 +16,7 @@ export * from './domain/webhook';
 export * from './domain/explorer';
 export * from './http/explorer.dto';
 export * from './http/validators';
+export * from './domain/keccak';
 export * from './http/evm-checksum';
 export * from './http/intent.dto';
 export * from './domain/build';

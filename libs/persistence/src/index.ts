@@ -4,3 +4,4 @@ export * from './migrations';
 export * from './prisma-client';
 export * from './versioned-change';
 export * from './pg-transaction';
+export * from './prepared-rows';

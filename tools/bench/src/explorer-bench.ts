@@ -6,6 +6,7 @@ import pg from 'pg';
 import { Pool } from 'undici';
 import { relayTracker } from '../../../apps/relay-tracker/src/relay-tracker.definition';
 import { concurrently } from './latency';
+import { cpuMicrosPerRequestSince, postgresCpu } from './process-stats';
 import type { BenchContext } from './oracle-bench';
 
 const INTENTS = Number(process.env.BENCH_EXPLORER_INTENTS ?? 10_000_000);
@@ -37,7 +38,7 @@ export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Pr
   const sizes = await ensureIndex(url, ctx);
 
   const port = await unusedPort();
-  await ctx.start('dist/apps/relay-tracker/src/main.js', {
+  const tracker = await ctx.start('dist/apps/relay-tracker/src/main.js', {
     DATABASE_URL: url,
     NATS_URL: ctx.natsUrl,
     REDIS_URL: ctx.redisUrl,
@@ -110,15 +111,20 @@ export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Pr
       const viaSql = (i: number) => read.sql(sql, i).then(() => undefined);
       // Warmed up (connections, prepared plans, the JIT) on other rows than those measured.
       await concurrently(ctx.connections, WARM_UP_SECONDS, (i) => viaService(i + 1_000_003));
+      const serviceCpu = cpuMicrosPerRequestSince({ bench: process.pid, 'relay-tracker': tracker.pid, postgres: postgresCpu });
       const service = await concurrently(ctx.connections, seconds, viaService);
+      const serviceSplit = serviceCpu(service.n);
       await concurrently(ctx.connections, WARM_UP_SECONDS, (i) => viaSql(i + 1_000_003));
+      const plainCpu = cpuMicrosPerRequestSince({ bench: process.pid, postgres: postgresCpu });
       const plain = await concurrently(ctx.connections, seconds, viaSql);
+      const plainSplit = plainCpu(plain.n);
       const share = (service.rps / plain.rps) * 100;
       const p99 = service.p99 / plain.p99;
       lines.push(
         `  ${read.name}:`,
         `    ${'relay-tracker'.padEnd(34)} ${service.rps.toFixed(0).padStart(7)} reads/s  p50 ${service.p50.toFixed(1).padStart(6)} ms  p99 ${service.p99.toFixed(1).padStart(6)} ms  (${service.n} reads, ${service.bytes} B each)`,
         `    ${`reference: one SQL query (pool ${SQL_POOL})`.padEnd(34)} ${plain.rps.toFixed(0).padStart(7)} reads/s  p50 ${plain.p50.toFixed(1).padStart(6)} ms  p99 ${plain.p99.toFixed(1).padStart(6)} ms  (${plain.n} queries)`,
+        `    CPU per read, µs user+kernel: relay-tracker path ${cpuLine(serviceSplit)}; reference ${cpuLine(plainSplit)}`,
         `    throughput ${share.toFixed(1)}% of the reference (target >= 50%): ${share >= 50 ? 'met' : 'NOT met'}; p99 ${p99.toFixed(2)}x the reference's (target <= 1.5x): ${p99 <= 1.5 ? 'met' : 'NOT met'}`,
       );
     }
@@ -127,6 +133,11 @@ export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Pr
     await sql.end();
   }
   ctx.print([...lines, '']);
+}
+
+function cpuLine(split: { name: string; user: number; system: number }[]): string {
+  const total = split.reduce((sum, p) => sum + p.user + p.system, 0);
+  return `${split.map((p) => `${p.name} ${p.user.toFixed(0)}+${p.system.toFixed(0)}`).join(', ')} (${total.toFixed(0)} in all)`;
 }
 
 async function ensureIndex(url: string, ctx: BenchContext): Promise<{ intents: number; fills: number; events: number }> {

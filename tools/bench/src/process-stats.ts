@@ -18,25 +18,34 @@ export function processCpuSeconds(pid: number | undefined): number {
   return user + system;
 }
 
-export function processCpuSplit(pid: number | undefined): { user: number; system: number } {
+type CpuSplit = { user: number; system: number };
+
+/** `children`: also the CPU of its children that have exited (waited for). */
+export function processCpuSplit(pid: number | undefined, children = false): CpuSplit {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 }; // utime, stime in clock ticks (100 Hz on Linux)
+    // utime, stime, cutime, cstime in clock ticks (100 Hz on Linux)
+    const ticks = (at: number) => Number(fields[at]) + (children ? Number(fields[at + 2]) : 0);
+    return { user: ticks(11) / 100, system: ticks(12) / 100 };
   } catch {
     return { user: 0, system: 0 };
   }
 }
 
+/** A name stands for one process, or for a sum read afresh each time (PostgreSQL's backends come and go). */
 export function cpuMicrosPerRequestSince(
-  processes: Record<string, number | undefined>,
+  processes: Record<string, number | (() => CpuSplit) | undefined>,
 ): (requests: number) => { name: string; user: number; system: number }[] {
   const before = Object.entries(processes)
     .filter(([, pid]) => pid !== undefined)
-    .map(([name, pid]) => ({ name, pid, at: processCpuSplit(pid) }));
+    .map(([name, pid]) => {
+      const read = typeof pid === 'function' ? pid : () => processCpuSplit(pid);
+      return { name, read, at: read() };
+    });
   return (requests) =>
-    before.map(({ name, pid, at }) => {
-      const after = processCpuSplit(pid);
+    before.map(({ name, read, at }) => {
+      const after = read();
       const us = (seconds: number) => (seconds / Math.max(1, requests)) * 1e6;
       return { name, user: us(after.user - at.user), system: us(after.system - at.system) };
     });
@@ -49,15 +58,43 @@ export function cpuPerRequestSince(processes: Record<string, number | undefined>
 
 /** Its CPU is part of every bus hop. */
 export function natsServerPid(): number | undefined {
+  return pidsNamed('nats-server')[0];
+}
+
+/** The server, its living backends and those that have exited: a query's CPU is spent in one of them. */
+export function postgresCpu(): CpuSplit {
+  const pids = new Set(pidsNamed('postgres'));
+  let user = 0;
+  let system = 0;
+  for (const pid of pids) {
+    const server = !pids.has(parentOf(pid));
+    const split = processCpuSplit(pid, server);
+    user += split.user;
+    system += split.system;
+  }
+  return { user, system };
+}
+
+function parentOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
+function pidsNamed(command: string): number[] {
+  const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'nats-server') return Number(entry);
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === command) pids.push(Number(entry));
     } catch {
       // gone meanwhile
     }
   }
-  return undefined;
+  return pids;
 }
 
 export async function metricSum(adminPort: number, name: string): Promise<number> {

@@ -13,7 +13,7 @@ import {
   checksummedAddress,
 } from '@swap/contracts';
 import { DATABASE_POOL } from '@swap/service-kit';
-import { withPooledClient } from '@swap/persistence';
+import { preparedRows, withPooledClient } from '@swap/persistence';
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { SettlementChains } from '../settlement/settlement-chains';
@@ -314,16 +314,16 @@ export class ExplorerReads {
   }
 
   /** The prepared name carries the connection: PGlite serves every connection from one session, where names would clash. */
-  private async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+  private async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<{ rows: R[] }> {
     let digest = this.digests.get(text);
     if (digest === undefined) {
       digest = createHash('sha1').update(text).digest('hex').slice(0, 16);
       this.digests.set(text, digest);
     }
-    return withPooledClient(this.pool, (client) => {
+    return withPooledClient(this.pool, async (client) => {
       let id = this.clientIds.get(client);
       if (id === undefined) this.clientIds.set(client, (id = ++this.lastClientId));
-      return client.query<R>({ name: `explorer-${id}-${digest}`, text, values });
+      return { rows: await preparedRows<R>(client, `explorer-${id}-${digest}`, text, values) };
     });
   }
 }

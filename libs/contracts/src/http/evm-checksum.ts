@@ -1,4 +1,5 @@
 import { getAddress, type Address } from 'viem';
+import { keccakOfText } from '../domain/keccak';
 
 /** An address as given → its EIP-55 form; emptied when full (answers repeat few addresses: tokens, solvers, contracts). */
 const forms = new Map<string, Address>();
@@ -10,17 +11,34 @@ export function checksummedAddress(address: string): Address {
   let form = forms.get(address);
   if (form === undefined) {
     if (forms.size >= MAX_FORMS) forms.clear();
-    form = getAddress(address.toLowerCase());
+    form = eip55(address.toLowerCase());
     forms.set(address, form);
   }
   return form;
+}
+
+/** The text's EIP-55 form when it is a 20-byte hex address (a known one costs one lookup), else undefined. */
+export function checksummedIfAddress(text: string): Address | undefined {
+  const form = forms.get(text);
+  if (form !== undefined) return form;
+  return EVM_ADDRESS_PATTERN.test(text) ? checksummedAddress(text) : undefined;
+}
+
+const EVM_ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+
+function eip55(lower: string): Address {
+  const digest = EVM_ADDRESS_PATTERN.test(lower) ? keccakOfText(lower.slice(2)) : undefined;
+  if (digest === undefined) return getAddress(lower);
+  let form = '0x';
+  for (let i = 0; i < 40; i++) form += digest.charCodeAt(i) >= 56 /* '8' */ ? lower[i + 2]!.toUpperCase() : lower[i + 2]!;
+  return form as Address;
 }
 
 /** A transaction or intent hash: 0x and 64 hex digits, either case. */
 export const EVM_HASH_PATTERN = /^0x[0-9a-fA-F]{64}$/;
 
 export function isEvmAddressText(value: unknown): value is string {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) return false;
+  if (typeof value !== 'string' || !EVM_ADDRESS_PATTERN.test(value)) return false;
   const digits = value.slice(2);
   return digits === digits.toLowerCase() || digits === digits.toUpperCase() || checksummedAddress(value) === value;
 }

@@ -17,3 +17,11 @@ export function keccak256Hex(data: Hex): Hex {
   hasher.update(bytes);
   return `0x${hasher.digest('hex')}`;
 }
+
+/** Keccak-256 of the text's UTF-8 bytes in hex, no 0x; undefined until the WebAssembly one is ready. */
+export function keccakOfText(text: string): string | undefined {
+  if (!hasher) return undefined;
+  hasher.init();
+  hasher.update(text);
+  return hasher.digest('hex');
+}

@@ -1,0 +1,3 @@
+declare module 'pg/lib/utils' {
+  export function prepareValue(value: unknown): unknown;
+}
