@@ -1,6 +1,7 @@
 import { ParseUUIDPipe, ValidationPipe, type ArgumentMetadata, type PipeTransform, type ValidationError } from '@nestjs/common';
 import { AppError, chainBoundProblems, ErrorCode, hasChainBoundFields, type ChainRules, type FieldViolation } from '@swap/contracts';
 import { printableName } from './input-text';
+import { cacheValidationRules } from './validation-metadata';
 
 export function toViolations(errors: ValidationError[], parent = ''): FieldViolation[] {
   const out: FieldViolation[] = [];
@@ -32,6 +33,7 @@ function withPath(message: string, parent: string, property: string): string {
 
 /** Every DTO, HTTP and bus; see docs/architecture/runtime.md#validation-and-errors. */
 export function createValidationPipe(given: { chainRules?: ChainRules } = {}): PipeTransform {
+  cacheValidationRules();
   const options = {
     transform: true,
     whitelist: true,

@@ -29,9 +29,10 @@ const EVM_ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
 function eip55(lower: string): Address {
   const digest = EVM_ADDRESS_PATTERN.test(lower) ? keccakOfText(lower.slice(2)) : undefined;
   if (digest === undefined) return getAddress(lower);
-  let form = '0x';
-  for (let i = 0; i < 40; i++) form += digest.charCodeAt(i) >= 56 /* '8' */ ? lower[i + 2]!.toUpperCase() : lower[i + 2]!;
-  return form as Address;
+  const form = Buffer.from(lower, 'latin1');
+  // A letter is upper case where the digest's nibble is 8 or more ('8', '9', 'a'–'f').
+  for (let i = 0; i < 40; i++) if (form[i + 2]! > 0x60 && digest.charCodeAt(i) >= 0x38) form[i + 2]! -= 0x20;
+  return form.toString('latin1') as Address;
 }
 
 /** A transaction or intent hash: 0x and 64 hex digits, either case. */
