@@ -66,6 +66,34 @@ describe('preparedRows: a named statement described once per connection', () => 
     }
   });
 
+  it('refuses, sending nothing, a parameter pg cannot write or a name taken by another statement; a parser that throws fails its query only', async () => {
+    const client = await pool.connect();
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const pointParser = pg.types.getTypeParser(600, 'text');
+    try {
+      await expect(preparedRows(client, 'lean-json', `SELECT $1::jsonb AS doc`, [circular])).rejects.toThrow(/circular/i);
+      await expect(preparedRows(client, 'lean-json', `SELECT $1::jsonb AS doc`, [{ k: 1 }])).resolves.toEqual([{ doc: { k: 1 } }]);
+      await expect(preparedRows(client, 'lean-json', `SELECT 2 AS other`, [])).rejects.toThrow(/must be unique/);
+      pg.types.setTypeParser(600, () => {
+        throw new Error('unreadable point');
+      });
+      await expect(preparedRows(client, 'lean-point', `SELECT point(1, 2) AS p`, [])).rejects.toThrow('unreadable point');
+      pg.types.setTypeParser(600, pointParser);
+      await expect(preparedRows(client, 'lean-point', `SELECT point(1, 2) AS p`, [])).resolves.toEqual([{ p: { x: 1, y: 2 } }]);
+      const [row] = await preparedRows<Record<string, unknown>>(client, 'lean-proto', `SELECT 1 AS "__proto__", 2 AS b`, []);
+      expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+      expect(Object.entries(row!)).toEqual([
+        ['__proto__', 1],
+        ['b', 2],
+      ]);
+      expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      pg.types.setTypeParser(600, pointParser);
+      client.release();
+    }
+  });
+
   it('forgets a shape PostgreSQL refused (its result changed): the name prepared again is described afresh', async () => {
     const client = await pool.connect();
     const star = `SELECT * FROM reshaped WHERE id = $1`;

@@ -8,7 +8,8 @@ describe('explorer JSON writers', () => {
     const edges = [0, 1, 999, 86_399_999, 86_400_000, 951_782_400_000, 1_735_689_599_999, Date.UTC(9999, 11, 31, 23, 59, 59, 999)];
     const random = Array.from({ length: 20_000 }, () => Math.floor(Math.random() * Date.UTC(2200, 0, 1)));
     for (const ms of [...edges, ...random]) expect({ ms, iso: iso(String(ms)) }).toEqual({ ms, iso: `"${new Date(ms).toISOString()}"` });
-    for (const ms of [-1, -86_400_001, Date.UTC(10_000, 0, 1)]) expect(iso(String(ms))).toBe(`"${new Date(ms).toISOString()}"`);
+    for (const ms of [-1, -86_400_001, Date.UTC(10_000, 0, 1), 1.5, 1_735_689_600_000.75])
+      expect(iso(String(ms))).toBe(`"${new Date(ms).toISOString()}"`);
   });
 
   it('writes a fill with EIP-55 addresses (from the WebAssembly Keccak) and its other columns as given', async () => {

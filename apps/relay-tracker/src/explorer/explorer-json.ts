@@ -114,7 +114,7 @@ const LAST_4_DIGIT_YEAR_MS = Date.UTC(10_000, 0, 1);
 /** As `toISOString`, quoted; the date part kept per day (toISOString cost a microsecond a row). */
 export function iso(msText: string): string {
   const ms = Number(msText);
-  if (!(ms >= 0 && ms < LAST_4_DIGIT_YEAR_MS)) return `"${new Date(ms).toISOString()}"`;
+  if (!(Number.isInteger(ms) && ms >= 0 && ms < LAST_4_DIGIT_YEAR_MS)) return `"${new Date(ms).toISOString()}"`;
   const day = Math.floor(ms / DAY_MS);
   let prefix = dayPrefixes.get(day);
   if (prefix === undefined) {
