@@ -2,6 +2,8 @@ import { createTestDatabase } from '@swap/testing';
 import pg from 'pg';
 import { preparedRows } from './prepared-rows';
 
+const CIRCLE = pg.types.builtins.CIRCLE;
+
 describe('preparedRows: a named statement described once per connection', () => {
   let db: { url: string; drop: () => Promise<void> };
   let pool: pg.Pool;
@@ -70,17 +72,19 @@ describe('preparedRows: a named statement described once per connection', () => 
     const client = await pool.connect();
     const circular: Record<string, unknown> = {};
     circular.self = circular;
-    const pointParser = pg.types.getTypeParser(600, 'text');
+    const circleParser = pg.types.getTypeParser(CIRCLE, 'text');
     try {
       await expect(preparedRows(client, 'lean-json', `SELECT $1::jsonb AS doc`, [circular])).rejects.toThrow(/circular/i);
       await expect(preparedRows(client, 'lean-json', `SELECT $1::jsonb AS doc`, [{ k: 1 }])).resolves.toEqual([{ doc: { k: 1 } }]);
       await expect(preparedRows(client, 'lean-json', `SELECT 2 AS other`, [])).rejects.toThrow(/must be unique/);
-      pg.types.setTypeParser(600, () => {
-        throw new Error('unreadable point');
+      pg.types.setTypeParser(CIRCLE, () => {
+        throw new Error('unreadable circle');
       });
-      await expect(preparedRows(client, 'lean-point', `SELECT point(1, 2) AS p`, [])).rejects.toThrow('unreadable point');
-      pg.types.setTypeParser(600, pointParser);
-      await expect(preparedRows(client, 'lean-point', `SELECT point(1, 2) AS p`, [])).resolves.toEqual([{ p: { x: 1, y: 2 } }]);
+      await expect(preparedRows(client, 'lean-circle', `SELECT circle(point(1, 2), 3) AS c`, [])).rejects.toThrow('unreadable circle');
+      pg.types.setTypeParser(CIRCLE, circleParser);
+      await expect(preparedRows(client, 'lean-circle', `SELECT circle(point(1, 2), 3) AS c`, [])).resolves.toEqual([
+        { c: { x: 1, y: 2, radius: 3 } },
+      ]);
       const [row] = await preparedRows<Record<string, unknown>>(client, 'lean-proto', `SELECT 1 AS "__proto__", 2 AS b`, []);
       expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
       expect(Object.entries(row!)).toEqual([
@@ -89,7 +93,7 @@ describe('preparedRows: a named statement described once per connection', () => 
       ]);
       expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     } finally {
-      pg.types.setTypeParser(600, pointParser);
+      pg.types.setTypeParser(CIRCLE, circleParser);
       client.release();
     }
   });
