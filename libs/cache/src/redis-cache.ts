@@ -101,7 +101,12 @@ export class RedisCache extends BaseCache {
       await new Promise((r) => setTimeout(r, 10));
       const value = await this.get(key).catch(() => undefined);
       if (value !== undefined) return { value, stored: Promise.resolve() };
-      if ((await this.client.exists(lock).catch(() => 0)) === 0) break;
+      if ((await this.client.exists(lock).catch(() => 0)) === 0) {
+        // Stored and released between the two reads: the value is there now.
+        const stored = await this.get(key).catch(() => undefined);
+        if (stored !== undefined) return { value: stored, stored: Promise.resolve() };
+        break;
+      }
     }
     return super.computeMiss(key, ttlMs, compute);
   }
