@@ -6,7 +6,7 @@ import pg from 'pg';
 import { Pool } from 'undici';
 import { relayTracker } from '../../../apps/relay-tracker/src/relay-tracker.definition';
 import { concurrently } from './latency';
-import { cpuMicrosPerRequestSince, postgresCpu } from './process-stats';
+import { cpuMicrosPerRequestSince, cpuSplitText, postgresCpu } from './process-stats';
 import type { BenchContext } from './oracle-bench';
 
 const INTENTS = Number(process.env.BENCH_EXPLORER_INTENTS ?? 10_000_000);
@@ -137,7 +137,7 @@ export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Pr
 
 function cpuLine(split: { name: string; user: number; system: number }[]): string {
   const total = split.reduce((sum, p) => sum + p.user + p.system, 0);
-  return `${split.map((p) => `${p.name} ${p.user.toFixed(0)}+${p.system.toFixed(0)}`).join(', ')} (${total.toFixed(0)} in all)`;
+  return `${cpuSplitText(split).join(', ')} (${total.toFixed(0)} in all)`;
 }
 
 async function ensureIndex(url: string, ctx: BenchContext): Promise<{ intents: number; fills: number; events: number }> {

@@ -51,9 +51,14 @@ export function cpuMicrosPerRequestSince(
     });
 }
 
+/** `name user+system` per process, µs. */
+export function cpuSplitText(split: { name: string; user: number; system: number }[]): string[] {
+  return split.map(({ name, user, system }) => `${name} ${user.toFixed(0)}+${system.toFixed(0)}`);
+}
+
 export function cpuPerRequestSince(processes: Record<string, number | undefined>): (requests: number) => string[] {
   const since = cpuMicrosPerRequestSince(processes);
-  return (requests) => since(requests).map(({ name, user, system }) => `${name} ${user.toFixed(0)}+${system.toFixed(0)}`);
+  return (requests) => cpuSplitText(since(requests));
 }
 
 /** Its CPU is part of every bus hop. */

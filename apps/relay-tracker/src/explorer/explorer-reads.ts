@@ -92,7 +92,7 @@ export class ExplorerReads {
   }
 
   private async findIntentJson(column: 'tx_hash' | 'intent_hash', hash: string): Promise<string | undefined> {
-    const { rows } = await this.query<IntentRow & EventRow>(
+    const rows = await this.query<IntentRow & EventRow>(
       `SELECT ${INTENT_COLUMNS}, ${EVENT_COLUMNS}
        FROM (SELECT * FROM relay_tracker.explorer_intents i WHERE i.${column} = $1 ORDER BY i.log_index LIMIT 1) i ${EVENTS_JOIN}
        ORDER BY ${INTENT_EVENT_ORDER}`,
@@ -120,7 +120,7 @@ export class ExplorerReads {
       `(SELECT i.intent_hash, i.block_number, i.log_index FROM relay_tracker.explorer_intents i WHERE i.${column} = ${userParam}${range.and}
         ${top === undefined ? '' : `ORDER BY i.block_number DESC, i.log_index DESC LIMIT ${top}`})`;
     const total = `(SELECT count(*) FROM (${mine('creator')} UNION ${mine('src_address')}) m)::int`;
-    const { rows } = await this.query<IntentRow & EventRow & { total: number }>(
+    const rows = await this.query<IntentRow & EventRow & { total: number }>(
       `SELECT ${total} AS total, ${INTENT_COLUMNS}, ${EVENT_COLUMNS}
        FROM (SELECT u.intent_hash FROM (${mine('creator', offset + limit)} UNION ${mine('src_address', offset + limit)}) u
              ORDER BY u.block_number DESC, u.log_index DESC OFFSET ${offset} LIMIT ${limit}) p
@@ -129,7 +129,7 @@ export class ExplorerReads {
       range.params,
     );
     // A page past the end has no rows to carry the total: counted on its own.
-    const count = rows[0]?.total ?? (await this.query<{ total: number }>(`SELECT ${total} AS total`, range.params)).rows[0]!.total;
+    const count = rows[0]?.total ?? (await this.query<{ total: number }>(`SELECT ${total} AS total`, range.params))[0]!.total;
     return `{"total":${count},"offset":${offset},"limit":${limit},"items":[${intentsJson(rows, this.names).join(',')}]}`;
   }
 
@@ -161,7 +161,7 @@ export class ExplorerReads {
         where.params,
       ),
     ]);
-    return `{"total":${count.rows[0]!.total},"data":[${list.rows.map(orderbookEntryJson).join(',')}]}`;
+    return `{"total":${count[0]!.total},"data":[${list.map(orderbookEntryJson).join(',')}]}`;
   }
 
   async orderbook(query: OrderbookQuery): Promise<OrderbookPage> {
@@ -210,7 +210,7 @@ export class ExplorerReads {
     }
     const withData = query.includeData === 'true';
     const order = desc ? 'DESC' : 'ASC';
-    const { rows } = await this.query<FillRow & Partial<IntentFieldRow>>(
+    const rows = await this.query<FillRow & Partial<IntentFieldRow>>(
       `SELECT f.intent_hash, f.solver, f.input_token, f.output_token, f.input_amount::text AS input_amount, f.output_amount::text AS output_amount,
               f.block_number::text AS block_number, f.tx_hash, f.log_index, (extract(epoch from f.block_time) * 1000)::bigint::text AS at_ms
               ${withData ? `, ${intentFieldColumns()}` : ''}
@@ -314,7 +314,7 @@ export class ExplorerReads {
   }
 
   /** The prepared name carries the connection: PGlite serves every connection from one session, where names would clash. */
-  private async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<{ rows: R[] }> {
+  private async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<R[]> {
     let digest = this.digests.get(text);
     if (digest === undefined) {
       digest = createHash('sha1').update(text).digest('hex').slice(0, 16);
@@ -323,7 +323,7 @@ export class ExplorerReads {
     return withPooledClient(this.pool, async (client) => {
       let id = this.clientIds.get(client);
       if (id === undefined) this.clientIds.set(client, (id = ++this.lastClientId));
-      return { rows: await preparedRows<R>(client, `explorer-${id}-${digest}`, text, values) };
+      return preparedRows<R>(client, `explorer-${id}-${digest}`, text, values);
     });
   }
 }
