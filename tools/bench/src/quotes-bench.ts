@@ -150,6 +150,10 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     { method: 'POST', path: '/v1/swaps/quote', body: refused, status: 400, pauseMs: Math.max(...DELAYS_MS) },
     seconds,
   );
+  // This machine's cost of waking an idle process: one bare HTTP round trip, back to back and after the same idling.
+  const bareOrigin = `http://127.0.0.1:${ports.bare}`;
+  const bareHop = await sequentialLatency(bareOrigin, { method: 'GET', path: '/' }, Math.min(2, seconds));
+  const idleBareHop = await sequentialLatency(bareOrigin, { method: 'GET', path: '/', pauseMs: Math.max(...DELAYS_MS) }, seconds);
   const connections = Number(process.env.BENCH_QUOTE_CONNECTIONS ?? 50);
   const options = {
     url: `${gateway}/v1/swaps/quote`,
@@ -179,6 +183,7 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     `  unloaded, 1 at a time, POST /v1/intent/quote (solver API, no swap-gateway hop; ${solverApi.n} quotes): p50 ${solverApi.p50.toFixed(1)} ms (+ ${(solverApi.p50 - slowest).toFixed(1)} ms), p99 ${solverApi.p99.toFixed(1)} ms`,
     `  reference path: the same request refused by quote-builder (400, no solvers asked): p50 ${path.p50.toFixed(1)} ms, so the marketplace itself (RFQ, WebSockets, the record) adds ${(latency.p50 - slowest - path.p50).toFixed(1)} ms to the slowest answer`,
     `  the refused request after ${Math.max(...DELAYS_MS)} ms of idling before each (as a quote's hops wake after the solvers' wait): p50 ${idlePath.p50.toFixed(1)} ms`,
+    `  reference: one bare HTTP round trip to another process, p50 ${bareHop.p50.toFixed(2)} ms back to back, ${idleBareHop.p50.toFixed(2)} ms after ${Math.max(...DELAYS_MS)} ms of idling (this machine's cost of waking an idle process)`,
     `  quote-builder's stages, unloaded (mean ms; quote_stage_seconds, bus_reply_seconds): ${stageMeans}`,
     `  loaded (${connections} connections, ${ctx.duration} s): ${loaded.requests.average.toFixed(0)} quotes/s (${((loaded.requests.average / bare.requests.average) * 100).toFixed(2)}% of the bare server), p50 ${loaded.latency.p50.toFixed(0)} ms, p99 ${loaded.latency.p99.toFixed(0)} ms, non-2xx ${loaded.non2xx}, errors ${loaded.errors + loaded.timeouts}`,
     `  CPU per loaded quote, µs user+kernel: ${cpuPerQuote.join(', ')}`,
