@@ -51,7 +51,6 @@ export function cpuMicrosPerRequestSince(
     });
 }
 
-/** `name user+system` per process, µs. */
 export function cpuSplitText(split: { name: string; user: number; system: number }[]): string[] {
   return split.map(({ name, user, system }) => `${name} ${user.toFixed(0)}+${system.toFixed(0)}`);
 }

@@ -150,7 +150,6 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     { method: 'POST', path: '/v1/swaps/quote', body: refused, status: 400, pauseMs: Math.max(...DELAYS_MS) },
     seconds,
   );
-  // This machine's cost of waking an idle process: one bare HTTP round trip, back to back and after the same idling.
   const bareOrigin = `http://127.0.0.1:${ports.bare}`;
   const bareHop = await sequentialLatency(bareOrigin, { method: 'GET', path: '/' }, Math.min(2, seconds));
   const idleBareHop = await sequentialLatency(bareOrigin, { method: 'GET', path: '/', pauseMs: Math.max(...DELAYS_MS) }, seconds);
