@@ -144,15 +144,16 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
   // The same hops without a marketplace: refused (400) after the same validation.
   const refused = JSON.stringify({ ...JSON.parse(body), tokenSrcChainKey: 'nowhere' });
   const path = await sequentialLatency(gateway, { method: 'POST', path: '/v1/swaps/quote', body: refused, status: 400 }, seconds);
+  const slowest = Math.max(...DELAYS_MS);
   // Each after idling as long as a quote waits for its slowest solver.
   const idlePath = await sequentialLatency(
     gateway,
-    { method: 'POST', path: '/v1/swaps/quote', body: refused, status: 400, pauseMs: Math.max(...DELAYS_MS) },
+    { method: 'POST', path: '/v1/swaps/quote', body: refused, status: 400, pauseMs: slowest },
     seconds,
   );
   const bareOrigin = `http://127.0.0.1:${ports.bare}`;
   const bareHop = await sequentialLatency(bareOrigin, { method: 'GET', path: '/' }, Math.min(2, seconds));
-  const idleBareHop = await sequentialLatency(bareOrigin, { method: 'GET', path: '/', pauseMs: Math.max(...DELAYS_MS) }, seconds);
+  const idleBareHop = await sequentialLatency(bareOrigin, { method: 'GET', path: '/', pauseMs: slowest }, seconds);
   const connections = Number(process.env.BENCH_QUOTE_CONNECTIONS ?? 50);
   const options = {
     url: `${gateway}/v1/swaps/quote`,
@@ -172,7 +173,6 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
   const cpuSince = cpuPerRequestSince(processes);
   const loaded = await autocannon({ ...options, duration: ctx.duration });
   const cpuPerQuote = cpuSince(loaded.requests.total);
-  const slowest = Math.max(...DELAYS_MS);
   const bound = connections / (slowest / 1000);
   ctx.print([
     '',
@@ -181,8 +181,8 @@ export async function benchQuotes(ctx: BenchContext & { natsUrl: string }): Prom
     `  unloaded, 1 at a time, POST /v1/swaps/quote (${latency.n} quotes): p50 ${latency.p50.toFixed(1)} ms (slowest solver ${slowest} ms + ${(latency.p50 - slowest).toFixed(1)} ms; target + 5 ms), p99 ${latency.p99.toFixed(1)} ms (target < ${RFQ_DEADLINE_MS + 20} ms)`,
     `  unloaded, 1 at a time, POST /v1/intent/quote (solver API, no swap-gateway hop; ${solverApi.n} quotes): p50 ${solverApi.p50.toFixed(1)} ms (+ ${(solverApi.p50 - slowest).toFixed(1)} ms), p99 ${solverApi.p99.toFixed(1)} ms`,
     `  reference path: the same request refused by quote-builder (400, no solvers asked): p50 ${path.p50.toFixed(1)} ms, so the marketplace itself (RFQ, WebSockets, the record) adds ${(latency.p50 - slowest - path.p50).toFixed(1)} ms to the slowest answer`,
-    `  the refused request after ${Math.max(...DELAYS_MS)} ms of idling before each (as a quote's hops wake after the solvers' wait): p50 ${idlePath.p50.toFixed(1)} ms`,
-    `  reference: one bare HTTP round trip to another process, p50 ${bareHop.p50.toFixed(2)} ms back to back, ${idleBareHop.p50.toFixed(2)} ms after ${Math.max(...DELAYS_MS)} ms of idling (this machine's cost of waking an idle process)`,
+    `  the refused request after ${slowest} ms of idling before each (as a quote's hops wake after the solvers' wait): p50 ${idlePath.p50.toFixed(1)} ms`,
+    `  reference: one bare HTTP round trip to another process, p50 ${bareHop.p50.toFixed(2)} ms back to back, ${idleBareHop.p50.toFixed(2)} ms after ${slowest} ms of idling (this machine's cost of waking an idle process)`,
     `  quote-builder's stages, unloaded (mean ms; quote_stage_seconds, bus_reply_seconds): ${stageMeans}`,
     `  loaded (${connections} connections, ${ctx.duration} s): ${loaded.requests.average.toFixed(0)} quotes/s (${((loaded.requests.average / bare.requests.average) * 100).toFixed(2)}% of the bare server), p50 ${loaded.latency.p50.toFixed(0)} ms, p99 ${loaded.latency.p99.toFixed(0)} ms, non-2xx ${loaded.non2xx}, errors ${loaded.errors + loaded.timeouts}`,
     `  CPU per loaded quote, µs user+kernel: ${cpuPerQuote.join(', ')}`,
