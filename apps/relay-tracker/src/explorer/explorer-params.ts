@@ -42,16 +42,7 @@ export function hashOrFail(field: string, value: string): void {
 
 /** EVM addresses in lower case; a Solana key as its 32 bytes in hex (intents carry source addresses as bytes). */
 export function userBytes(address: string): string {
-  if (isEvmAddressText(address)) return address.toLowerCase();
-  if (/^0x[0-9a-fA-F]{40}$/.test(address)) {
-    throw AppError.validation([
-      {
-        field: 'userAddress',
-        rule: 'evmChecksum',
-        message: 'userAddress mixes letter cases that are not its EIP-55 checksum (a typo?); write it in lower case to skip the check',
-      },
-    ]);
-  }
+  if (/^0x[0-9a-fA-F]{40}$/.test(address)) return evmAddressOrFail('userAddress', address);
   if (/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address)) {
     try {
       const bytes = getBase58Encoder().encode(address);
@@ -69,6 +60,17 @@ export function userBytes(address: string): string {
   ]);
 }
 
+/** In lower case; 20-byte hex whose mixed letter cases are not its EIP-55 checksum is refused as a likely typo. */
+export function evmAddressOrFail(field: string, address: string): string {
+  if (isEvmAddressText(address)) return address.toLowerCase();
+  const rule = /^0x[0-9a-fA-F]{40}$/.test(address) ? 'evmChecksum' : 'evmAddress';
+  const message =
+    rule === 'evmChecksum'
+      ? `${field} mixes letter cases that are not its EIP-55 checksum (a typo?); write it in lower case to skip the check`
+      : `${field} must be a 20-byte hex address`;
+  throw AppError.validation([{ field, rule, message }]);
+}
+
 export function limitOf(text: string | undefined): number {
   const limit = text === undefined ? 50 : Number(text);
   if (!(limit >= 1 && limit <= 100))
@@ -80,7 +82,7 @@ export function page(query: PageQuery): { offset: number; limit: number } {
   const offset = query.offset === undefined ? 0 : Number(query.offset);
   if (offset > MAX_OFFSET)
     throw AppError.validation([
-      { field: 'offset', rule: 'max', message: `offset must be at most ${MAX_OFFSET} (narrow the range by date or block to read further)` },
+      { field: 'offset', rule: 'max', message: `offset must be at most ${MAX_OFFSET} (narrow the query with its filters to read further)` },
     ]);
   return { offset, limit: limitOf(query.limit) };
 }
@@ -88,8 +90,8 @@ export function page(query: PageQuery): { offset: number; limit: number } {
 export function dateOf(field: string, text: string): Date {
   const date = /^\d+$/.test(text) ? new Date(Number(text)) : new Date(text);
   const time = date.getTime();
-  // 1970 to the end of 9999: what PostgreSQL and every client agree on.
-  if (Number.isNaN(time) || time < 0 || time > 253_402_300_799_999) {
+  // 1970 to the end of 9999: what PostgreSQL and every client agree on; no 30 February (Date would roll it into March).
+  if (Number.isNaN(time) || time < 0 || time > 253_402_300_799_999 || !calendarDay(text)) {
     const violation: FieldViolation = {
       field,
       rule: 'date',
@@ -98,6 +100,11 @@ export function dateOf(field: string, text: string): Date {
     throw AppError.validation([violation]);
   }
   return date;
+}
+
+function calendarDay(text: string): boolean {
+  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  return !day || Number(day[3]) <= new Date(Date.UTC(Number(day[1]), Number(day[2]), 0)).getUTCDate();
 }
 
 export function orderedOrFail(from: { field: string; value: number | undefined }, to: { field: string; value: number | undefined }): void {

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ChainInfo } from '@swap/chains';
 import {
   AppError,
-  isEvmAddressText,
   type ExplorerIntent,
   type OrderbookPage,
   type PartnerSummary,
@@ -34,7 +33,7 @@ import {
   type IntentFieldRow,
   type IntentRow,
 } from './explorer-json';
-import { dateOf, hashOrFail, intentNotFound, limitOf, orderedOrFail, page, userBytes, Where } from './explorer-params';
+import { dateOf, evmAddressOrFail, hashOrFail, intentNotFound, limitOf, orderedOrFail, page, userBytes, Where } from './explorer-params';
 import type { OrderbookQuery, PartnersQuery, UserIntentsQuery, VolumeQuery } from './explorer.query';
 
 const STATS_TTL_MS = 60_000;
@@ -206,6 +205,14 @@ export class ExplorerReads {
       const at = decodeCursor(query.cursor);
       if (!at)
         throw AppError.validation([{ field: 'cursor', rule: 'cursor', message: 'cursor must be the nextCursor of a previous page' }]);
+      if (at.desc !== desc)
+        throw AppError.validation([
+          {
+            field: 'cursor',
+            rule: 'sameSort',
+            message: `cursor comes from a page sorted ${at.desc ? 'desc' : 'asc'}: ask with sort=${at.desc ? 'desc' : 'asc'}`,
+          },
+        ]);
       where.add((block, log) => `(f.block_number, f.log_index) ${desc ? '<' : '>'} (${block}::bigint, ${log}::int)`, at.block, at.logIndex);
     }
     const withData = query.includeData === 'true';
@@ -268,12 +275,8 @@ export class ExplorerReads {
 
   /** Each intent's fee counts in proportion to the input filled. */
   async partnerSummary(receiver: string, query: PartnersQuery): Promise<PartnerSummary> {
-    if (!isEvmAddressText(receiver))
-      throw AppError.validation([
-        { field: 'receiver', rule: 'evmAddress', message: 'receiver must be a 20-byte hex address (the partner fee receiver on the hub)' },
-      ]);
     const where = new Where();
-    where.add((p) => `i.fee_receiver = ${p}`, receiver.toLowerCase());
+    where.add((p) => `i.fee_receiver = ${p}`, evmAddressOrFail('receiver', receiver));
     const chain = query.chainId ? this.chainOf('chainId', query.chainId) : undefined;
     if (chain) where.add((p) => `i.src_chain = ${p}`, chain.relayChainId);
     const { rows } = await this.pool.query<{ kind: 'fee' | 'volume'; token: string; total: string }>(

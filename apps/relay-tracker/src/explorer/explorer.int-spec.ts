@@ -478,5 +478,19 @@ describe('explorer reads from the hub index (anvil, PostgreSQL)', () => {
     expect(await rejection(reads.userIntents(USER.address, { startDate: '2026-13-45' }))).toMatchObject({
       details: [{ field: 'startDate' }],
     });
+    // Date would take 30 February for 2 March.
+    expect(await rejection(reads.userIntents(USER.address, { endDate: '2026-02-30' }))).toMatchObject({
+      details: [{ field: 'endDate', rule: 'date' }],
+    });
+    expect((await reads.userIntents(USER.address, { startDate: '2028-02-29', limit: '007' })).limit).toBe(7);
+    const desc = Buffer.from('5:0:d').toString('base64url');
+    expect(await rejection(reads.volume({ cursor: desc, sort: 'asc' }))).toMatchObject({
+      details: [{ field: 'cursor', rule: 'sameSort' }],
+    });
+    expect(await rejection(reads.volume({ cursor: Buffer.from('5:0:a').toString('base64url') }))).toMatchObject({
+      details: [{ rule: 'sameSort' }],
+    });
+    const miscased = getAddress(FEE_RECEIVER).replace(/[a-fA-F]/g, (c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()));
+    expect(await rejection(reads.partnerSummary(miscased, {}))).toMatchObject({ details: [{ field: 'receiver', rule: 'evmChecksum' }] });
   });
 });

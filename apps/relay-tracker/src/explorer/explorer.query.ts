@@ -2,8 +2,8 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches, MaxLength } from 'class-validator';
 
-const COUNT = /^(0|[1-9]\d{0,8})$/;
-const BLOCK = /^(0|[1-9]\d{0,15})$/;
+const COUNT = /^\d{1,9}$/;
+const BLOCK = /^\d{1,16}$/;
 /** UNIX seconds up to the year 5138. */
 const SECONDS = /^(0|[1-9]\d{0,10})$/;
 /** ISO 8601 (what the public client sends) or milliseconds since 1970. */
@@ -19,7 +19,8 @@ function Optional(pattern: RegExp, message: string, doc: ApiPropertyOptions = {}
 
 const HubAddress = (field: string, description: string) =>
   Optional(ADDRESS_TEXT, `${field} must be a 20-byte hex address`, { description });
-const Block = (field: string, doc: ApiPropertyOptions) => Optional(BLOCK, `${field} must be a non-negative integer`, doc);
+const Block = (field: string, doc: ApiPropertyOptions) =>
+  Optional(BLOCK, `${field} must be a non-negative integer of at most 16 digits`, doc);
 const Seconds = (field: string, doc: ApiPropertyOptions) =>
   Optional(SECONDS, `${field} must be UNIX seconds: a non-negative integer of at most 11 digits`, doc);
 const DateText = (field: string, doc: ApiPropertyOptions) =>
@@ -40,7 +41,10 @@ function Chain(doc: ApiPropertyOptions): PropertyDecorator {
 }
 
 export class PageQuery {
-  @Optional(COUNT, 'offset must be a non-negative integer', { example: '0', description: `Rows to skip, 0–${MAX_OFFSET} (default 0)` })
+  @Optional(COUNT, `offset must be an integer from 0 to ${MAX_OFFSET}`, {
+    example: '0',
+    description: `Rows to skip, 0–${MAX_OFFSET} (default 0)`,
+  })
   offset?: string;
 
   @Limit('Rows per page, 1–100 (default 50)')

@@ -65,7 +65,7 @@ export class SwapLookups {
     return row && statusAnswer(row).data;
   }
 
-  /** A hash nobody submitted: a spoke deposit, a fill, or a fill's delivery, traced through the index to its intent's hash. */
+  /** A hash nobody submitted: a spoke deposit, a fill, a fill's delivery, or a cancel (on the hub or sent from a spoke), traced through the index to its intent's hash. */
   private async traceInIndex(txHash: string): Promise<string | undefined> {
     const spokes = this.chains.directory.chains.filter((c) => !c.hub);
     const hub = this.chains.hub;
@@ -84,6 +84,14 @@ export class SwapLookups {
         JOIN relay_tracker.chain_events s ON s.chain_key = $4 AND s.kind = 'message_sent' AND s.peer_chain = spoke.relay AND s.conn_sn = r.conn_sn
         JOIN relay_tracker.explorer_fills f ON f.tx_hash = s.tx_hash
         WHERE r.chain_key = ANY($2::text[]) AND r.tx_hash = $1 AND r.kind = 'message_received' AND r.peer_chain = $5 LIMIT 1)
+       UNION ALL
+       (SELECT c.intent_hash FROM relay_tracker.chain_events c WHERE c.chain_key = $4 AND c.tx_hash = $1 AND c.kind = 'intent_cancelled' LIMIT 1)
+       UNION ALL
+       (SELECT c.intent_hash FROM relay_tracker.chain_events s
+        JOIN spoke ON spoke.key = s.chain_key
+        JOIN relay_tracker.chain_events r ON r.chain_key = $4 AND r.kind = 'message_received' AND r.peer_chain = spoke.relay AND r.conn_sn = s.conn_sn
+        JOIN relay_tracker.chain_events c ON c.chain_key = $4 AND c.tx_hash = r.tx_hash AND c.kind = 'intent_cancelled'
+        WHERE s.chain_key = ANY($2::text[]) AND s.tx_hash = $1 AND s.kind = 'message_sent' AND s.peer_chain = $5 LIMIT 1)
        LIMIT 1`,
       [txHash, spokes.map((c) => c.key), spokes.map((c) => c.relayChainId), hub.key, hub.relayChainId],
     );
