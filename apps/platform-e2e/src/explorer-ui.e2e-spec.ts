@@ -148,8 +148,18 @@ describe('the explorer page in chromium, on the devnet platform', () => {
     const { hash, built } = await start({ ...usdcBody('3000000'), minOutputAmount: (10n ** 30n).toString(), deadline });
     const page = await open(`/explorer/tx/${hash}`, 375);
     expect(await text(page, 'status')).toBe('In flight');
+    // A second reader whose status stream the network drops: it polls every 3 s instead, one read a tick.
+    const cut = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+    await cut.route('**/v1/swaps/submit-tx/events**', (route) => route.abort());
+    let reads = 0;
+    cut.on('request', (request) => void (request.url().includes('/v1/be/intent/swap/') && reads++));
+    const cutSince = Date.now();
+    await cut.goto(`${platform.gatewayUrl}/explorer/tx/${hash}`);
     // No reload: the page moves with the swap's status stream.
     await page.getByTestId('status').filter({ hasText: 'Failed' }).waitFor({ timeout: 60_000 });
+    await cut.getByTestId('status').filter({ hasText: 'Failed' }).waitFor({ timeout: 10_000 });
+    expect(reads).toBeLessThanOrEqual(Math.ceil((Date.now() - cutSince) / 3_000) + 2);
+    await cut.close();
     const alert = await page.getByRole('alert').innerText();
     expect(alert).toContain('Why it failed:');
     expect(alert).toContain('deadline');
@@ -162,8 +172,20 @@ describe('the explorer page in chromium, on the devnet platform', () => {
     expect((await wallet.status(hash, src)).status).toBe('failed');
 
     const cancel = await wallet.post('/v1/swaps/intents/cancel', given);
-    expect((await wallet.send(src, cancel.body.tx)).status).toBe('success');
+    const cancelTx = await wallet.send(src, cancel.body.tx);
+    expect(cancelTx.status).toBe('success');
     await eventually(async () => (await wallet.status(hash, src)).intentCancelled === true, 30_000, 200);
+    // The cancel finds the swap too: the user's transaction on the spoke, and the hub's that cancelled the intent.
+    const swapOf = async (key: string) => {
+      const res = await fetch(`${platform.gatewayUrl}/v1/be/intent/swap/${key}`);
+      return res.ok
+        ? ((await res.json()) as { intent: { intentHash: string; events: { event: string; txHash: string }[] } | null })
+        : undefined;
+    };
+    const byHub = await swapOf(hash);
+    const hubCancel = byHub!.intent!.events.find((e) => e.event === 'IntentCancelled')!.txHash;
+    for (const key of [cancelTx.hash, hubCancel])
+      await eventually(async () => (await swapOf(key))?.intent?.intentHash === byHub!.intent!.intentHash, 30_000, 200);
     await page.reload();
     expect(await text(page, 'advice')).toContain('cancelled on the hub and its input refunded');
     expect(await text(page, 'transactions')).toContain('Cancelled');
@@ -201,6 +223,15 @@ describe('the explorer page in chromium, on the devnet platform', () => {
     await page.getByLabel('Transaction or intent hash').fill('not a hash');
     await page.getByRole('button', { name: 'Look up' }).click();
     expect(await page.getByRole('alert').innerText()).toContain('Paste a transaction hash');
+    // The address follows what was asked, so a reload does not bring back the swap before it.
+    expect(page.url()).toMatch(/\/explorer\/tx\/not%20a%20hash$/);
     await page.close();
+    // A link is checked as the box is: text that is no hash never reaches the API; spaces around a hash are dropped.
+    const traversal = await open('/explorer/tx/..%2F..%2Fconfig%2Fchains');
+    expect(await traversal.getByRole('alert').innerText()).toContain('Paste a transaction hash');
+    await traversal.close();
+    const spaced = await open(`/explorer/tx/%20%200x${'cd'.repeat(32)}`);
+    expect(await spaced.getByRole('alert').innerText()).toContain('No swap found');
+    await spaced.close();
   });
 });

@@ -1,14 +1,21 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { ApiError, chainNames, follow, hubAssets, lookup, type HubAsset, type SwapLookup } from './api';
+import { ApiError, chainNames, follow, hubAssets, lookup, type HubAsset, type Submission, type SwapLookup } from './api';
 import { ChainNames, SwapView } from './SwapView';
 
 /** Any network's transaction id (EVM and ICON 0x-hex, Stellar and Injective hex, Solana and Sui base58) or an intent hash. */
 const HASH = /^(0x[0-9a-fA-F]{64}|[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{32,88})$/;
 
+const NOT_A_HASH = 'Paste a transaction hash of any network (0x and 64 hex digits, 64 hex digits, or base58) or an intent hash.';
+
 /** The hash in the address (/explorer/tx/<hash>), if any. */
 function hashInPath(): string {
   const match = /\/explorer\/tx\/([^/?#]+)/.exec(window.location.pathname);
-  return match ? decodeURIComponent(match[1]!) : '';
+  if (!match) return '';
+  try {
+    return decodeURIComponent(match[1]!).trim();
+  } catch {
+    return match[1]!; // not percent-encoding: refused below as not a hash
+  }
 }
 
 type View = { kind: 'idle' } | { kind: 'loading' } | { kind: 'found'; swap: SwapLookup } | { kind: 'error'; message: string };
@@ -52,8 +59,34 @@ export function App() {
       setView({ kind: 'idle' });
       return;
     }
+    if (!HASH.test(hash)) {
+      setView({ kind: 'error', message: NOT_A_HASH });
+      return;
+    }
     let stop: (() => void) | undefined;
     let cancelled = false;
+    // One read at a time; changes arriving during it (a replayed history) make one more after it.
+    let reading = false;
+    let again = false;
+    const reread = (latest: Submission) => {
+      if (reading) {
+        again = true;
+        return;
+      }
+      reading = true;
+      void lookup(hash)
+        .then(
+          (read) => !cancelled && setView((v) => (v.kind === 'found' ? { kind: 'found', swap: { ...read, submission: latest } } : v)),
+          () => undefined,
+        )
+        .finally(() => {
+          reading = false;
+          if (again && !cancelled) {
+            again = false;
+            reread(latest);
+          }
+        });
+    };
     setView({ kind: 'loading' });
     void load(hash).then((found) => {
       if (cancelled || !found) return;
@@ -61,12 +94,9 @@ export function App() {
       const submission = found.submission;
       if (!submission || submission.terminal) return;
       // In flight: each transition as it happens; the intent's hub side read again with each.
-      stop = follow(submission, (latest) => {
-        setView((v) => (v.kind === 'found' ? { kind: 'found', swap: { ...v.swap, submission: latest } } : v));
-        void lookup(hash).then(
-          (again) => !cancelled && setView((v) => (v.kind === 'found' ? { kind: 'found', swap: { ...again, submission: latest } } : v)),
-          () => undefined,
-        );
+      stop = follow(submission, (latest, read) => {
+        setView((v) => (v.kind === 'found' ? { kind: 'found', swap: { ...(read ?? v.swap), submission: latest } } : v));
+        if (!read) reread(latest);
       });
     });
     return () => {
@@ -78,13 +108,7 @@ export function App() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const target = input.trim();
-    if (!HASH.test(target)) {
-      setView({
-        kind: 'error',
-        message: 'Paste a transaction hash of any network (0x and 64 hex digits, 64 hex digits, or base58) or an intent hash.',
-      });
-      return;
-    }
+    // Refused or not, the address says what was asked (a reload shows the same).
     window.history.pushState(null, '', `/explorer/tx/${encodeURIComponent(target)}`);
     setHash(target);
   };

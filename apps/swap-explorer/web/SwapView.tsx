@@ -128,7 +128,7 @@ function AmountsCard({ intent, assets, ended }: { intent: Intent; assets: Map<st
     <section className="card" aria-labelledby="amounts-title">
       <h2 id="amounts-title">Amounts and parties</h2>
       <dl className="facts">
-        <dt>Sent</dt>
+        <dt>{fee ? 'Swapped' : 'Sent'}</dt>
         <dd data-testid="sent">
           {amount(intent.intent.inputAmount, input)} from <ChainName chainKey={intent.srcChainKey} />
         </dd>
@@ -136,7 +136,8 @@ function AmountsCard({ intent, assets, ended }: { intent: Intent; assets: Map<st
           <>
             <dt>Partner fee</dt>
             <dd data-testid="fee">
-              {amount(fee.amount, input)} to <code>{fee.receiver}</code> (taken on top of what was sent)
+              {amount(fee.amount, input)} to <code>{fee.receiver}</code>, on top:{' '}
+              {amount((BigInt(intent.intent.inputAmount) + BigInt(fee.amount)).toString(), input)} left the wallet in all
             </dd>
           </>
         )}

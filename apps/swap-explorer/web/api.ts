@@ -49,23 +49,23 @@ export async function chainNames(): Promise<Map<string, string>> {
 const STATUSES: Status[] = ['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved', 'failed'];
 
 /**
- * Follows a swap in flight on its status stream (server-sent events: each event is named by
- * its status and carries the status answer's data); when the stream cannot be had, polls
- * every 3 s. Returns the function that stops it.
+ * Follows a swap in flight on its status stream (server-sent events named by status, carrying the status answer's data);
+ * while the stream cannot be had (refused, or reconnecting; it replays what it missed), polls every 3 s, handing over the lookup read.
  */
-export function follow(submission: Submission, onChange: (latest: Submission) => void): () => void {
+export function follow(submission: Submission, onChange: (latest: Submission, read?: SwapLookup) => void): () => void {
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let polling = false;
   const poll = async () => {
-    if (stopped) return;
+    if (stopped || !polling) return;
     try {
       const found = await lookup(submission.txHash);
-      if (found.submission) onChange(found.submission);
-      if (found.submission?.terminal) return;
+      if (found.submission) onChange(found.submission, found);
+      if (found.submission?.terminal) return stop();
     } catch {
       // try again at the next tick
     }
-    timer = setTimeout(() => void poll(), 3_000);
+    if (polling) timer = setTimeout(() => void poll(), 3_000);
   };
   const query = new URLSearchParams({ txHash: submission.txHash, srcChainKey: submission.srcChainKey });
   const stream = new EventSource(`/v1/swaps/submit-tx/events?${query}`);
@@ -73,17 +73,23 @@ export function follow(submission: Submission, onChange: (latest: Submission) =>
     stream.addEventListener(status, (event) => {
       const latest = JSON.parse((event as MessageEvent<string>).data) as Submission;
       onChange(latest);
-      if (latest.terminal) stream.close();
+      if (latest.terminal) stop();
     });
   }
-  stream.onerror = () => {
-    if (stream.readyState !== EventSource.CLOSED || stopped) return;
-    // Closed without reaching the end (refused, or the server went away for good): poll instead.
-    void poll();
-  };
-  return () => {
-    stopped = true;
-    stream.close();
+  stream.onopen = () => {
+    polling = false;
     clearTimeout(timer);
   };
+  stream.onerror = () => {
+    if (stopped || polling) return;
+    polling = true;
+    void poll();
+  };
+  function stop(): void {
+    stopped = true;
+    polling = false;
+    stream.close();
+    clearTimeout(timer);
+  }
+  return stop;
 }
