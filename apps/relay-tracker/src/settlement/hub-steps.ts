@@ -119,8 +119,9 @@ export class HubSteps {
       );
     }
     const deadlineMs = Number(deadline) * 1000 + 1_000;
-    // Past the deadline by the wall clock but not yet by the hub follower's (it lags, or is down): a few seconds more.
-    const next = Date.now() < deadlineMs ? deadlineMs : Date.now() + 5_000;
+    // Past the deadline by the wall clock but not yet by the hub follower's: each second at first (a block or a poll behind), then every 5 s (it lags, or is down).
+    const now = Date.now();
+    const next = now < deadlineMs ? deadlineMs : now + (now < deadlineMs + 10_000 ? 1_000 : 5_000);
     return { wait: new Date(Math.min(this.outcomes.fallback().getTime(), next)) };
   }
 

@@ -43,6 +43,16 @@ describe('settlement: the deadline passed unfilled', () => {
     });
   });
 
+  it('the wall clock past the deadline, the hub follower not yet: looked at again each second, then every 5 s', async () => {
+    const soon = posted('2025-11-22T13:00:02.000Z', '2025-11-22T12:59:59.000Z');
+    await s.run(soon);
+    expect(state(soon)).toMatchObject({ status: 'posted_execution', wakeAt: new Date('2025-11-22T13:00:03.000Z') });
+
+    const later = posted('2025-11-22T13:00:20.000Z', '2025-11-22T12:59:59.000Z');
+    await s.run(later);
+    expect(state(later)).toMatchObject({ status: 'posted_execution', wakeAt: new Date('2025-11-22T13:00:25.000Z') });
+  });
+
   it('a deadline further off than the fallback period: looked at again after the fallback period', async () => {
     const id = posted('2025-11-22T12:50:00.000Z', '2025-11-22T12:49:59.000Z');
 
