@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { ApiError, chainNames, follow, hubAssets, lookup, type HubAsset, type Submission, type SwapLookup } from './api';
+import { ApiError, chainNames, follow, hubAssets, lookup, type HubAsset, type SwapLookup } from './api';
 import { ChainNames, SwapView } from './SwapView';
 
 /** Any network's transaction id (EVM and ICON 0x-hex, Stellar and Injective hex, Solana and Sui base58) or an intent hash. */
@@ -68,7 +68,7 @@ export function App() {
     // One read at a time; changes arriving during it (a replayed history) make one more after it.
     let reading = false;
     let again = false;
-    const reread = (latest: Submission) => {
+    const reread = () => {
       if (reading) {
         again = true;
         return;
@@ -76,14 +76,16 @@ export function App() {
       reading = true;
       void lookup(hash)
         .then(
-          (read) => !cancelled && setView((v) => (v.kind === 'found' ? { kind: 'found', swap: { ...read, submission: latest } } : v)),
+          // The submission stays the newest the stream gave (the view's own).
+          (read) =>
+            !cancelled && setView((v) => (v.kind === 'found' ? { kind: 'found', swap: { ...read, submission: v.swap.submission } } : v)),
           () => undefined,
         )
         .finally(() => {
           reading = false;
           if (again && !cancelled) {
             again = false;
-            reread(latest);
+            reread();
           }
         });
     };
@@ -96,7 +98,7 @@ export function App() {
       // In flight: each transition as it happens; the intent's hub side read again with each.
       stop = follow(submission, (latest, read) => {
         setView((v) => (v.kind === 'found' ? { kind: 'found', swap: { ...(read ?? v.swap), submission: latest } } : v));
-        if (!read) reread(latest);
+        if (!read) reread();
       });
     });
     return () => {
