@@ -163,6 +163,7 @@ describe('the explorer page in chromium, on the devnet platform', () => {
     const alert = await page.getByRole('alert').innerText();
     expect(alert).toContain('Why it failed:');
     expect(alert).toContain('deadline');
+    expect(alert).toMatch(/deadline \(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC\)/); // the page's way of writing a time, not the API's ISO
     expect(await text(page, 'advice')).toContain('POST /v1/swaps/intents/cancel');
     // The body to build the cancel with, as the page gives it, is what the route takes.
     await page.getByText('The cancel request body').click();

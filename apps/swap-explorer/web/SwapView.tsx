@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useState } from 'react';
 import type { HubAsset, Intent, Submission, SwapLookup } from './api';
-import { advice, amount, cancelBody, duration, partnerFee, STATUS_LABELS, when } from './format';
+import { advice, amount, cancelBody, duration, partnerFee, STATUS_LABELS, when, withTimesWritten } from './format';
 
 interface Props {
   swap: SwapLookup;
@@ -79,7 +79,7 @@ function StatusCard({ submission, intent }: { submission: Submission; intent: In
       {submission.status === 'failed' && (
         <div className="failure" role="alert">
           <p>
-            <strong>Why it failed:</strong> {submission.userMessage ?? 'No reason was recorded.'}
+            <strong>Why it failed:</strong> {submission.userMessage ? withTimesWritten(submission.userMessage) : 'No reason was recorded.'}
             {submission.failedAtStep && <> (at “{STATUS_LABELS[submission.failedAtStep]}”)</>}
             {submission.intentCancelled && <> Since then the intent was cancelled and its input refunded.</>}
           </p>

@@ -24,6 +24,11 @@ export function when(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 }
 
+/** A message's ISO 8601 times (`2026-12-02T14:29:16.000Z`) written as the page writes times. */
+export function withTimesWritten(message: string): string {
+  return message.replace(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z\b/g, (iso) => when(iso));
+}
+
 /** An amount in a hub asset's smallest unit, written with its decimals and symbol (raw units when the asset is unknown). */
 export function amount(units: string, asset: HubAsset | undefined): string {
   if (!asset) return `${units} (units of an unknown asset)`;
