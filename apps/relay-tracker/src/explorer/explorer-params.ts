@@ -1,4 +1,4 @@
-import { AppError, ErrorCode, EVM_HASH_PATTERN, isEvmAddressText, type FieldViolation } from '@swap/contracts';
+import { AppError, ErrorCode, EVM_ADDRESS_PATTERN, EVM_HASH_PATTERN, isEvmAddressText, type FieldViolation } from '@swap/contracts';
 import { getBase58Encoder } from '@solana/kit';
 import { toHex } from 'viem';
 import { MAX_OFFSET, type PageQuery } from './explorer.query';
@@ -42,7 +42,7 @@ export function hashOrFail(field: string, value: string): void {
 
 /** EVM addresses in lower case; a Solana key as its 32 bytes in hex (intents carry source addresses as bytes). */
 export function userBytes(address: string): string {
-  if (/^0x[0-9a-fA-F]{40}$/.test(address)) return evmAddressOrFail('userAddress', address);
+  if (EVM_ADDRESS_PATTERN.test(address)) return evmAddressOrFail('userAddress', address);
   if (/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address)) {
     try {
       const bytes = getBase58Encoder().encode(address);
@@ -63,7 +63,7 @@ export function userBytes(address: string): string {
 /** In lower case; 20-byte hex whose mixed letter cases are not its EIP-55 checksum is refused as a likely typo. */
 export function evmAddressOrFail(field: string, address: string): string {
   if (isEvmAddressText(address)) return address.toLowerCase();
-  const rule = /^0x[0-9a-fA-F]{40}$/.test(address) ? 'evmChecksum' : 'evmAddress';
+  const rule = EVM_ADDRESS_PATTERN.test(address) ? 'evmChecksum' : 'evmAddress';
   const message =
     rule === 'evmChecksum'
       ? `${field} mixes letter cases that are not its EIP-55 checksum (a typo?); write it in lower case to skip the check`

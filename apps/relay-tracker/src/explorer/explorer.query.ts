@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { EVM_ADDRESS_PATTERN } from '@swap/contracts';
 import { IsIn, IsOptional, Matches, MaxLength } from 'class-validator';
 
 const COUNT = /^\d{1,9}$/;
@@ -8,7 +9,6 @@ const BLOCK = /^\d{1,16}$/;
 const SECONDS = /^(0|[1-9]\d{0,10})$/;
 /** ISO 8601 (what the public client sends) or milliseconds since 1970. */
 const DATE = /^(\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?|\d{1,15})$/;
-const ADDRESS_TEXT = /^0x[0-9a-fA-F]{40}$/;
 
 /** Deeper reads narrow by date or block, or use volume's cursor. */
 export const MAX_OFFSET = 100_000;
@@ -18,7 +18,7 @@ function Optional(pattern: RegExp, message: string, doc: ApiPropertyOptions = {}
 }
 
 const HubAddress = (field: string, description: string) =>
-  Optional(ADDRESS_TEXT, `${field} must be a 20-byte hex address`, { description });
+  Optional(EVM_ADDRESS_PATTERN, `${field} must be a 20-byte hex address`, { description });
 const Block = (field: string, doc: ApiPropertyOptions) =>
   Optional(BLOCK, `${field} must be a non-negative integer of at most 16 digits`, doc);
 const Seconds = (field: string, doc: ApiPropertyOptions) =>

@@ -65,17 +65,17 @@ export class SwapLookups {
     return row && statusAnswer(row).data;
   }
 
-  /** A hash nobody submitted: a spoke deposit, a fill, a fill's delivery, or a cancel (on the hub or sent from a spoke), traced through the index to its intent's hash. */
+  /** A hash nobody submitted: a spoke deposit or cancel (`landed`: the hub transaction its message landed in), a hub cancel, a fill or a fill's delivery, traced through the index to its intent's hash. */
   private async traceInIndex(txHash: string): Promise<string | undefined> {
     const spokes = this.chains.directory.chains.filter((c) => !c.hub);
     const hub = this.chains.hub;
     const { rows } = await this.pool.query<{ intent_hash: string }>(
-      `WITH spoke(key, relay) AS (SELECT * FROM unnest($2::text[], $3::text[]))
-       (SELECT i.intent_hash FROM relay_tracker.chain_events s
+      `WITH spoke(key, relay) AS (SELECT * FROM unnest($2::text[], $3::text[])),
+       landed AS (SELECT r.tx_hash FROM relay_tracker.chain_events s
         JOIN spoke ON spoke.key = s.chain_key
         JOIN relay_tracker.chain_events r ON r.chain_key = $4 AND r.kind = 'message_received' AND r.peer_chain = spoke.relay AND r.conn_sn = s.conn_sn
-        JOIN relay_tracker.explorer_intents i ON i.tx_hash = r.tx_hash
-        WHERE s.chain_key = ANY($2::text[]) AND s.tx_hash = $1 AND s.kind = 'message_sent' AND s.peer_chain = $5 LIMIT 1)
+        WHERE s.chain_key = ANY($2::text[]) AND s.tx_hash = $1 AND s.kind = 'message_sent' AND s.peer_chain = $5)
+       (SELECT i.intent_hash FROM landed JOIN relay_tracker.explorer_intents i ON i.tx_hash = landed.tx_hash LIMIT 1)
        UNION ALL
        (SELECT f.intent_hash FROM relay_tracker.explorer_fills f WHERE f.tx_hash = $1 LIMIT 1)
        UNION ALL
@@ -87,11 +87,8 @@ export class SwapLookups {
        UNION ALL
        (SELECT c.intent_hash FROM relay_tracker.chain_events c WHERE c.chain_key = $4 AND c.tx_hash = $1 AND c.kind = 'intent_cancelled' LIMIT 1)
        UNION ALL
-       (SELECT c.intent_hash FROM relay_tracker.chain_events s
-        JOIN spoke ON spoke.key = s.chain_key
-        JOIN relay_tracker.chain_events r ON r.chain_key = $4 AND r.kind = 'message_received' AND r.peer_chain = spoke.relay AND r.conn_sn = s.conn_sn
-        JOIN relay_tracker.chain_events c ON c.chain_key = $4 AND c.tx_hash = r.tx_hash AND c.kind = 'intent_cancelled'
-        WHERE s.chain_key = ANY($2::text[]) AND s.tx_hash = $1 AND s.kind = 'message_sent' AND s.peer_chain = $5 LIMIT 1)
+       (SELECT c.intent_hash FROM landed
+        JOIN relay_tracker.chain_events c ON c.chain_key = $4 AND c.tx_hash = landed.tx_hash AND c.kind = 'intent_cancelled' LIMIT 1)
        LIMIT 1`,
       [txHash, spokes.map((c) => c.key), spokes.map((c) => c.relayChainId), hub.key, hub.relayChainId],
     );

@@ -24,7 +24,7 @@ export function checksummedIfAddress(text: string): Address | undefined {
   return EVM_ADDRESS_PATTERN.test(text) ? checksummedAddress(text) : undefined;
 }
 
-const EVM_ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+export const EVM_ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
 
 function eip55(lower: string): Address {
   const digest = EVM_ADDRESS_PATTERN.test(lower) ? keccakOfText(lower.slice(2)) : undefined;
