@@ -213,6 +213,10 @@ describe('the explorer page in chromium, on the devnet platform', () => {
     const page = await open(`/explorer/tx/${sent.hash}`, 375);
     expect(await text(page, 'sent')).toMatch(new RegExp(`^2 USDC from .+ · ${src.replace('.', '\\.')}$`));
     expect(await text(page, 'intent-hash')).toMatch(/^0x[0-9a-f]{64}$/);
+    // The user's own transaction is listed (the deposit the hub's intent came from), and the addresses in EIP-55.
+    const source = page.getByTestId('transactions').locator('tbody tr', { hasText: sent.hash });
+    expect(await source.locator('td').allInnerTexts()).toEqual(['Source (the user’s)', expect.stringMatching(` · ${src}$`), sent.hash]);
+    expect(await text(page, 'from')).toBe(wallet.user.address);
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     await page.close();
   });

@@ -25,13 +25,13 @@ function ChainName({ chainKey, unknown = 'an unknown chain' }: { chainKey: strin
 
 /** A swap: where it stands, what went wrong and what to do, its amounts and solver, its steps with their durations, its transactions. */
 export function SwapView({ swap, assets }: Props) {
-  const { submission, intent } = swap;
+  const { submission, intent, source, addresses } = swap;
   return (
     <>
       {submission ? <StatusCard submission={submission} intent={intent} /> : <IntentStatusCard intent={intent!} />}
-      {intent && <AmountsCard intent={intent} assets={assets} ended={submission?.terminal ?? false} />}
+      {intent && <AmountsCard intent={intent} addresses={addresses} assets={assets} ended={submission?.terminal ?? false} />}
       {submission ? <Timeline submission={submission} /> : <IntentTimeline intent={intent!} />}
-      <Transactions submission={submission} intent={intent} />
+      <Transactions source={source} submission={submission} intent={intent} />
     </>
   );
 }
@@ -117,7 +117,17 @@ function IntentStatusCard({ intent }: { intent: Intent }) {
   );
 }
 
-function AmountsCard({ intent, assets, ended }: { intent: Intent; assets: Map<string, HubAsset>; ended: boolean }) {
+function AmountsCard({
+  intent,
+  addresses,
+  assets,
+  ended,
+}: {
+  intent: Intent;
+  addresses: SwapLookup['addresses'];
+  assets: Map<string, HubAsset>;
+  ended: boolean;
+}) {
   const input = assets.get(intent.intent.inputToken.toLowerCase());
   const output = assets.get(intent.intent.outputToken.toLowerCase());
   const solvers = [...new Set(intent.events.filter((e) => e.solver).map((e) => e.solver!))];
@@ -153,11 +163,11 @@ function AmountsCard({ intent, assets, ended }: { intent: Intent; assets: Map<st
         </dd>
         <dt>From</dt>
         <dd>
-          <code>{intent.intent.srcAddress}</code>
+          <code data-testid="from">{addresses?.from ?? intent.intent.srcAddress}</code>
         </dd>
         <dt>To</dt>
         <dd>
-          <code>{intent.intent.dstAddress}</code>
+          <code data-testid="to">{addresses?.to ?? intent.intent.dstAddress}</code>
         </dd>
         <dt>Deadline</dt>
         <dd data-testid="deadline">{deadline === 0 ? 'none' : when(new Date(deadline * 1000).toISOString())}</dd>
@@ -218,13 +228,13 @@ function IntentTimeline({ intent }: { intent: Intent }) {
   );
 }
 
-function Transactions({ submission, intent }: { submission: Submission | null; intent: Intent | null }) {
+function Transactions({ source, submission, intent }: Pick<SwapLookup, 'source' | 'submission' | 'intent'>) {
   // [step, chain key (undefined: not known here), what to call an unknown one, hash]
   const hub = intent?.chainKey;
   const rows: [string, string | null | undefined, string, string][] = [];
-  if (submission) rows.push(['Source (the user’s)', submission.srcChainKey, 'the source', submission.txHash]);
+  if (source) rows.push(['Source (the user’s)', source.chainKey, 'the source', source.txHash]);
   const created = submission?.result?.hubTxHash ?? intent?.txHash;
-  if (created && created !== submission?.txHash) rows.push(['Intent created', hub, 'the hub', created]);
+  if (created && created !== source?.txHash) rows.push(['Intent created', hub, 'the hub', created]);
   const fills = intent?.events.filter((e) => e.event === 'IntentFilled').map((e) => e.txHash) ?? [];
   for (const fill of new Set([...fills, ...(submission?.result?.fillTxHash ? [submission.result.fillTxHash] : [])]))
     rows.push(['Filled', hub, 'the hub', fill]);

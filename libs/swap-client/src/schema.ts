@@ -2854,11 +2854,39 @@ export interface components {
             /** @description Newest first */
             items: components["schemas"]["ExplorerIntentDto"][];
         };
+        SwapSourceDto: {
+            /**
+             * @description The chain the user sent it on
+             * @example 0xa4b1.arbitrum
+             */
+            chainKey: string;
+            /**
+             * @description In its network’s own form
+             * @example 0x2d9f1c0e8f0b4c5a6e7d8c9b0a1f2e3d4c5b6a7988776655443322110ffeeddc
+             */
+            txHash: string;
+        };
+        SwapAddressesDto: {
+            /**
+             * @description The intent’s srcAddress as its network writes it (EIP-55 on EVM, base58 on Solana, …)
+             * @example 0x6F2d8B8e7b0d9F1a4e5c3B2A19080706050403ab
+             */
+            from: string;
+            /**
+             * @description The intent’s dstAddress, likewise
+             * @example 0x6F2d8B8e7b0d9F1a4e5c3B2A19080706050403ab
+             */
+            to: string;
+        };
         SwapLookupDto: {
             /** @description The status answer’s data, if the swap was submitted (or adopted) here */
             submission: components["schemas"]["SubmissionStatusDataDto"] | (never | null);
             /** @description The intent from the hub index, if the hub holds it */
             intent: components["schemas"]["ExplorerIntentDto"] | (never | null);
+            /** @description The user’s transaction: the submission’s; for a swap not submitted here, the hub transaction of a hub intent or the spoke deposit whose message created it (once indexed) */
+            source: components["schemas"]["SwapSourceDto"] | (never | null);
+            /** @description The intent’s addresses in their networks’ own forms; null without an intent */
+            addresses: components["schemas"]["SwapAddressesDto"] | (never | null);
         };
         OrderbookIntentDataDto: {
             /**

@@ -7,6 +7,7 @@ import { getAddress } from 'viem';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
 import { RelayTrackerConfig } from '../relay-tracker.config';
 import { RelayTrackerMetrics } from '../relay-tracker.metrics';
+import { spokeSourceQuery } from '../chain-events/spoke-source';
 import { SettlementChains } from '../settlement/settlement-chains';
 import { SettlementQueue } from '../settlement/settlement-queue';
 import { StatusReadModel } from '../submissions/status-read-model';
@@ -129,22 +130,11 @@ export class Adoption implements OnModuleInit, OnModuleDestroy {
     return inserted[0].id;
   }
 
-  /** The spoke deposit whose message the hub received in the intent's transaction. */
   private async spokeSource(tx: Prisma.TransactionClient, candidate: Candidate): Promise<{ chainKey: string; txHash: string } | undefined> {
-    const src = this.chains.byRelayId(candidate.intent.srcChain);
-    if (!src || !this.chains.followed(src.key)) return undefined;
-    const rows = await tx.$queryRawUnsafe<{ tx_hash: string }[]>(
-      `SELECT s.tx_hash FROM relay_tracker.chain_events r
-       JOIN relay_tracker.chain_events s ON s.chain_key = $3 AND s.kind = 'message_sent' AND s.conn_sn = r.conn_sn AND s.peer_chain = $4
-       WHERE r.chain_key = $1 AND r.tx_hash = $2 AND r.kind = 'message_received' AND r.peer_chain = $5
-       LIMIT 1`,
-      this.chains.hub.key,
-      candidate.hub_tx,
-      src.key,
-      this.chains.hub.relayChainId,
-      src.relayChainId,
-    );
-    return rows[0] ? { chainKey: src.key, txHash: rows[0].tx_hash } : undefined;
+    const query = spokeSourceQuery(this.chains, candidate.intent.srcChain, candidate.hub_tx);
+    if (!query) return undefined;
+    const rows = await tx.$queryRawUnsafe<{ tx_hash: string }[]>(query.text, ...query.values);
+    return rows[0] ? { chainKey: query.chainKey, txHash: rows[0].tx_hash } : undefined;
   }
 }
 

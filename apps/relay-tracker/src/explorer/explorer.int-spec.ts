@@ -32,7 +32,7 @@ import { PgLeaseStore } from '../chain-events/follower-leases';
 import { PrismaClient } from '../generated/prisma/client';
 import { relayTracker } from '../relay-tracker.definition';
 import { RelayTrackerMetrics } from '../relay-tracker.metrics';
-import type { SettlementChains } from '../settlement/settlement-chains';
+import { SettlementChains } from '../settlement/settlement-chains';
 import { ExplorerReads } from './explorer-reads';
 import { SwapLookups } from './swap-lookups';
 
@@ -178,7 +178,8 @@ describe('explorer reads from the hub index (anvil, PostgreSQL)', () => {
     await migrateService(db.url, relayTracker);
     handle = createPrismaClient(PrismaClient, { url: db.url, schema: 'relay_tracker', poolMax: 6 });
     index = new ChainIndex(handle.pool);
-    chains = { directory, hub } as unknown as SettlementChains;
+    // The real methods over this directory; only the hub is followed (no spoke RPC here).
+    chains = Object.assign(Object.create(SettlementChains.prototype) as SettlementChains, { directory, followedKeys: new Set([hub.key]) });
     reads = new ExplorerReads(handle.pool, chains);
     await index.ensureFollowers([HUB]);
     expect(await new PgLeaseStore(handle.pool).acquire([HUB], 'explorer', 60_000)).toEqual([HUB]);
@@ -411,8 +412,20 @@ describe('explorer reads from the hub index (anvil, PostgreSQL)', () => {
     const created = await create(intentOf({}));
     await caughtUp();
     const byTx = await lookups.swap(created.tx);
-    expect(byTx).toEqual({ submission: null, intent: await reads.intentByHash(created.hash) });
+    // Its source chain (Arbitrum) is not followed here: no deposit to point to. Addresses in their networks' forms.
+    expect(byTx).toEqual({
+      submission: null,
+      intent: await reads.intentByHash(created.hash),
+      source: null,
+      addresses: { from: USER.address, to: USER.address },
+    });
     expect(await lookups.swap(created.hash)).toEqual(byTx);
+    const fromHub = await create(intentOf({ srcChain: '146', dstChain: '1', dstAddress: SOLANA_USER }));
+    await caughtUp();
+    expect(await lookups.swap(fromHub.hash)).toMatchObject({
+      source: { chainKey: HUB, txHash: fromHub.tx },
+      addresses: { from: USER.address, to: getBase58Decoder().decode(hexToBytes(SOLANA_USER)) },
+    });
     // A fill transaction leads to the intent it filled.
     const filled = await fill(created.hash, 0n, 990n, SOLVER_B);
     await caughtUp();
@@ -447,9 +460,9 @@ describe('explorer reads from the hub index (anvil, PostgreSQL)', () => {
       }
       for (const { chain, stored, asked } of sources)
         for (const hash of asked)
-          expect({ hash, found: (await lookups.swap(hash)).submission }).toMatchObject({
+          expect({ hash, found: await lookups.swap(hash) }).toMatchObject({
             hash,
-            found: { txHash: stored, srcChainKey: chain },
+            found: { submission: { txHash: stored, srcChainKey: chain }, source: { chainKey: chain, txHash: stored }, addresses: null },
           });
     } finally {
       await handle.pool.query(`DELETE FROM relay_tracker.submissions WHERE id = ANY($1::uuid[])`, [ids]);

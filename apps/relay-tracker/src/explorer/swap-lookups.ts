@@ -8,8 +8,10 @@ import {
   type SubmissionStatusData,
   type SwapLookup,
 } from '@swap/contracts';
+import { addressOfBytesOn } from '@swap/chains';
 import { DATABASE_POOL } from '@swap/service-kit';
 import type pg from 'pg';
+import { spokeSourceQuery } from '../chain-events/spoke-source';
 import { SUBMISSION_COLUMNS, submissionsOf } from '../settlement/submission-sql';
 import { statusAnswer } from '../submissions/status-answer';
 import { SettlementChains } from '../settlement/settlement-chains';
@@ -53,7 +55,30 @@ export class SwapLookups {
         `No swap found for ${hash}: nothing submitted here has it, and the hub index holds no intent, deposit, fill or delivery with it (a transaction is indexed a few blocks after it is mined)`,
         ErrorCode.NotFound,
       );
-    return { submission: submission ?? null, intent: intent ?? null };
+    return {
+      submission: submission ?? null,
+      intent: intent ?? null,
+      source: submission ? { chainKey: submission.srcChainKey, txHash: submission.txHash } : await this.sourceOf(intent!),
+      addresses: intent ? this.addressesOf(intent) : null,
+    };
+  }
+
+  /** A swap not submitted here: the hub transaction of a hub intent, else the spoke deposit its message came from (null until indexed). */
+  private async sourceOf(intent: ExplorerIntent): Promise<SwapLookup['source']> {
+    const hub = this.chains.hub;
+    if (String(intent.intent.srcChain) === hub.relayChainId) return { chainKey: hub.key, txHash: intent.txHash };
+    const query = spokeSourceQuery(this.chains, String(intent.intent.srcChain), intent.txHash);
+    if (!query) return null;
+    const { rows } = await this.pool.query<{ tx_hash: string }>(query.text, query.values);
+    return rows[0] ? { chainKey: query.chainKey, txHash: rows[0].tx_hash } : null;
+  }
+
+  private addressesOf(intent: ExplorerIntent): SwapLookup['addresses'] {
+    const form = (chainKey: string | null, bytes: string) => {
+      const chain = chainKey ? this.chains.directory.findChain(chainKey) : undefined;
+      return chain ? addressOfBytesOn(chain.type, bytes) : bytes;
+    };
+    return { from: form(intent.srcChainKey, intent.intent.srcAddress), to: form(intent.dstChainKey, intent.intent.dstAddress) };
   }
 
   private async newestSubmission(column: 'tx_hash' | 'intent_hash', values: string[]): Promise<SubmissionStatusData | undefined> {

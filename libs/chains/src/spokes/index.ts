@@ -1,3 +1,5 @@
+import { checksummedIfAddress } from '@swap/contracts';
+import type { Hex } from 'viem';
 import type { ChainType } from '../chain-directory';
 import { ICON } from './icon';
 import { INJECTIVE } from './injective';
@@ -12,4 +14,11 @@ export const SPOKE_NETWORKS: Partial<Record<ChainType, SpokeNetwork>> = { SOLANA
 
 export function spokeNetworkOf(type: ChainType): SpokeNetwork | undefined {
   return SPOKE_NETWORKS[type];
+}
+
+/** Address bytes as their network writes the address: EIP-55 on EVM, base58 on Solana, …; the bytes where they are none of its addresses. */
+export function addressOfBytesOn(type: ChainType, bytes: string): string {
+  if (type === 'EVM') return checksummedIfAddress(bytes) ?? bytes;
+  const network = spokeNetworkOf(type);
+  return (network && /^0x([0-9a-fA-F]{2})+$/.test(bytes) && network.addressOfBytes(bytes as Hex)) || bytes;
 }

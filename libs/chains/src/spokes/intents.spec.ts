@@ -6,7 +6,7 @@ import { intentHash } from '../intent';
 import { decodeHubCalls, encodeCancelIntent, relayDataOf } from '../protocol-calls';
 import { loadChainDirectory } from '../profiles';
 import vectors from './vectors/intents.json';
-import { SPOKE_NETWORKS } from './index';
+import { addressOfBytesOn, SPOKE_NETWORKS } from './index';
 
 const mainnet = loadChainDirectory('mainnet');
 
@@ -19,6 +19,7 @@ describe.each(vectors.vectors.map((v) => [v.chain, v] as const))('a swap from %s
     expect(network.addressBytes(v.user)).toBe(v.userBytes.toLowerCase());
     expect(v.intent.srcAddress.toLowerCase()).toBe(v.userBytes.toLowerCase());
     expect(network.addressOfBytes(v.userBytes as `0x${string}`)).toBe(v.user);
+    expect(addressOfBytesOn(chain.type, v.userBytes.toLowerCase())).toBe(v.user);
   });
 
   it('the intent names the hub asset and relay chain this platform’s mainnet profile gives', () => {
@@ -39,5 +40,15 @@ describe.each(vectors.vectors.map((v) => [v.chain, v] as const))('a swap from %s
     expect(calls.map((c) => ({ target: c.target.toLowerCase(), value: c.value, data: c.data.toLowerCase() }))).toEqual([
       { target: vectors.intents.toLowerCase(), value: 0n, data: encodeCancelIntent(intent).toLowerCase() },
     ]);
+  });
+});
+
+describe('addressOfBytesOn', () => {
+  it('writes EVM bytes in EIP-55, and leaves bytes that are no address of the network as they are', () => {
+    expect(addressOfBytesOn('EVM', '0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab')).toBe('0x6F2d8B8e7b0d9F1a4e5c3B2A19080706050403ab');
+    expect(addressOfBytesOn('EVM', '0x6f2d8b')).toBe('0x6f2d8b');
+    expect(addressOfBytesOn('SOLANA', '0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab')).toBe('0x6f2d8b8e7b0d9f1a4e5c3b2a19080706050403ab');
+    expect(addressOfBytesOn('ICON', '0x6f2')).toBe('0x6f2');
+    expect(addressOfBytesOn('NEAR', '0x616c696365')).toBe('0x616c696365');
   });
 });

@@ -77,6 +77,10 @@ export interface UserIntentsPage {
 export interface SwapLookup {
   submission: SubmissionStatusData | null;
   intent: ExplorerIntent | null;
+  /** The user's transaction: the submission's, else the indexed intent's hub transaction or the spoke deposit it came from. */
+  source: { chainKey: string; txHash: string } | null;
+  /** The intent's `srcAddress` and `dstAddress` as their networks write them (the hex bytes where they are no address of it). */
+  addresses: { from: string; to: string } | null;
 }
 
 export interface OrderbookEntry {

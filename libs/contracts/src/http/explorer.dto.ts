@@ -227,6 +227,23 @@ export class PartnerSummaryDto implements PartnerSummary {
   volumeByOutputToken!: Record<string, string>;
 }
 
+export class SwapSourceDto {
+  @ApiProperty({ example: '0xa4b1.arbitrum', description: 'The chain the user sent it on' })
+  chainKey!: string;
+  @ApiProperty({ example: '0x2d9f1c0e8f0b4c5a6e7d8c9b0a1f2e3d4c5b6a7988776655443322110ffeeddc', description: 'In its network’s own form' })
+  txHash!: string;
+}
+
+export class SwapAddressesDto {
+  @ApiProperty({
+    example: '0x6F2d8B8e7b0d9F1a4e5c3B2A19080706050403ab',
+    description: 'The intent’s srcAddress as its network writes it (EIP-55 on EVM, base58 on Solana, …)',
+  })
+  from!: string;
+  @ApiProperty({ example: '0x6F2d8B8e7b0d9F1a4e5c3B2A19080706050403ab', description: 'The intent’s dstAddress, likewise' })
+  to!: string;
+}
+
 export class SwapLookupDto implements SwapLookup {
   @ApiProperty({
     type: SubmissionStatusDataDto,
@@ -236,4 +253,17 @@ export class SwapLookupDto implements SwapLookup {
   submission!: SubmissionStatusDataDto | null;
   @ApiProperty({ type: ExplorerIntentDto, nullable: true, description: 'The intent from the hub index, if the hub holds it' })
   intent!: ExplorerIntentDto | null;
+  @ApiProperty({
+    type: SwapSourceDto,
+    nullable: true,
+    description:
+      'The user’s transaction: the submission’s; for a swap not submitted here, the hub transaction of a hub intent or the spoke deposit whose message created it (once indexed)',
+  })
+  source!: SwapSourceDto | null;
+  @ApiProperty({
+    type: SwapAddressesDto,
+    nullable: true,
+    description: 'The intent’s addresses in their networks’ own forms; null without an intent',
+  })
+  addresses!: SwapAddressesDto | null;
 }
