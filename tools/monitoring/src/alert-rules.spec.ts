@@ -42,6 +42,15 @@ describe('the alert rules', () => {
     }
   });
 
+  it('differ in their labels, so Alertmanager can route and silence each (a burn alert by its long window)', () => {
+    const alerts = rules.filter(isAlert);
+    const labelSets = alerts.map((a) => JSON.stringify([a.alert, a.labels]));
+    expect(new Set(labelSets).size).toBe(alerts.length);
+    expect(alerts.filter((a) => a.alert.endsWith('BudgetBurn')).map((a) => a.labels.window)).toEqual(
+      SLOS.flatMap(() => ['1h', '6h', '3d']),
+    );
+  });
+
   it('read only recorded series their own groups record', () => {
     const recorded = new Set(rules.flatMap((r) => ('record' in r ? [r.record] : [])));
     const used = rules.filter(isAlert).flatMap((a) => promql(a.expr).metrics.filter((m) => m.startsWith('slo:')));

@@ -95,7 +95,7 @@ function sloGroup(slo: Slo): RuleGroup {
         alert: `${camel(slo.name)}BudgetBurn`,
         expr: `${record(b.long)} > (${b.factor} * ${budget}) and ${record(b.short)} > (${b.factor} * ${budget})`,
         for: b.for,
-        labels: { severity: b.severity, slo: slo.name },
+        labels: { severity: b.severity, slo: slo.name, window: b.long },
         annotations: {
           summary: `${slo.title}: error budget burning ${b.factor}x (${b.long} and ${b.short} windows)`,
           description: `At this rate the ${SLO_WINDOW_DAYS}-day budget of ${(budget * 100).toFixed(2)}% is gone in ${Math.round((SLO_WINDOW_DAYS * 24) / b.factor)} h.`,
