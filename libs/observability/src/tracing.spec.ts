@@ -4,6 +4,7 @@ import { createLogger } from './logger';
 import { RequestContext } from './request-context';
 import { ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { SamplingDecision } from '@opentelemetry/sdk-trace-base';
+import { checkTracingEnv } from './tracing-env';
 import { LinkFollowingSampler, samplerFromEnv } from './tracing-sampler';
 import {
   activeTraceIds,
@@ -31,6 +32,58 @@ describe('tracing: what switches it on', () => {
     expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: '  ' })).toBe(false);
     expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'TRUE' })).toBe(false);
     expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
+  });
+
+  it('refuses an endpoint that is no http(s) URL, and says which default replaces any other bad value', () => {
+    expect(checkTracingEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://c:4318', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio' })).toEqual({
+      errors: [],
+      warnings: [],
+      batch: {},
+    });
+    expect(
+      checkTracingEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'ftp://c/v1/traces' }).errors,
+    ).toEqual([
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL (http://collector:4318), not "not a url"',
+      'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http:// or https:// URL (http://collector:4318), not "ftp://c/v1/traces"',
+    ]);
+    const check = checkTracingEnv({
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'bogus',
+      OTEL_TRACES_SAMPLER: 'traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: 'abc',
+      OTEL_BSP_MAX_QUEUE_SIZE: '0',
+      OTEL_BSP_SCHEDULE_DELAY: '-5',
+      OTEL_BSP_EXPORT_TIMEOUT: '1000',
+    });
+    expect(check.errors).toEqual([]);
+    expect(check.warnings).toEqual([
+      'OTEL_EXPORTER_OTLP_PROTOCOL must be one of http/protobuf, http/json, grpc, not "bogus": using http/protobuf',
+      'OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1, not "abc": using 1 (every trace)',
+      'OTEL_BSP_MAX_QUEUE_SIZE must be a whole number above 0, not "0": using 2048',
+      'OTEL_BSP_SCHEDULE_DELAY must be a whole number above 0, not "-5": using 5000',
+    ]);
+    expect(check.batch).toEqual({ maxQueueSize: 2048, scheduledDelayMillis: 5000 });
+    expect(checkTracingEnv({ OTEL_TRACES_SAMPLER: 'bogus_sampler', OTEL_TRACES_SAMPLER_ARG: '2' }).warnings).toEqual([
+      expect.stringMatching(/^OTEL_TRACES_SAMPLER must be one of always_on, .+, not "bogus_sampler": using parentbased_always_on$/),
+    ]);
+  });
+
+  it('stops a service at start on a bad endpoint, naming it (exit 78, as for its own variables)', () => {
+    const exit = jest.spyOn(process, 'exit').mockImplementation(((code: number) => {
+      throw new Error(`exit ${code}`);
+    }) as never);
+    const write = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = 'not a url';
+    try {
+      expect(() => startTracing('some-service')).toThrow('exit 78');
+      expect(write.mock.calls).toEqual([
+        ['some-service: OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL (http://collector:4318), not "not a url"\n'],
+      ]);
+      expect(tracingEnabled()).toBe(false);
+    } finally {
+      delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+      exit.mockRestore();
+      write.mockRestore();
+    }
   });
 });
 

@@ -18,6 +18,7 @@ import {
 } from '@opentelemetry/api';
 import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
 import { keepRequestContextIn, type RequestContextData } from './request-context';
+import { checkTracingEnv } from './tracing-env';
 
 /** See docs/operators/tracing.md. Off, every helper here is one boolean check. */
 let enabled = false;
@@ -41,6 +42,12 @@ export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean 
 export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKConfiguration>, 'spanProcessors'> = {}): boolean {
   // Processors given (a test's in-memory exporter) replace the OTLP exporter the variables describe.
   if (enabled || (!options.spanProcessors && !tracingRequested())) return enabled;
+  const check = checkTracingEnv(process.env);
+  if (check.errors.length) {
+    process.stderr.write(check.errors.map((e) => `${serviceName}: ${e}\n`).join(''));
+    process.exit(78); // EX_CONFIG, as for the services' own variables
+  }
+  for (const warning of check.warnings) stderrLine('warn', serviceName, warning);
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded only when tracing is on */
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
   const { UndiciInstrumentation } =
@@ -58,7 +65,7 @@ export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKC
     ...(process.env.OTEL_SERVICE_NAME ? {} : { serviceName }),
     // The OTLP exporter the variables name, in the SDK's batch processor, both counted (otel_spans_total).
     spanProcessors: options.spanProcessors ?? [
-      new pipeline.CountingBatchSpanProcessor(new pipeline.CountingExporter(pipeline.otlpExporterFromEnv())),
+      new pipeline.CountingBatchSpanProcessor(new pipeline.CountingExporter(pipeline.otlpExporterFromEnv()), check.batch),
     ],
     sampler: samplerFromEnv(process.env),
     // W3C trace context only: a caller's baggage would otherwise ride every internal message and call.
@@ -99,10 +106,14 @@ function exportFailed(service: string, everyMs = 60_000): (error: unknown) => vo
   return (error) => {
     if (Date.now() - last < everyMs) return;
     last = Date.now();
-    const message = error instanceof Error ? error.message : String(error);
-    const line = { level: 'warn', time: new Date().toISOString(), service, err: message, msg: 'traces not exported' };
-    process.stderr.write(`${JSON.stringify(line)}\n`);
+    stderrLine('warn', service, 'traces not exported', error instanceof Error ? error.message : String(error));
   };
+}
+
+function stderrLine(level: 'warn', service: string, msg: string, err?: string): void {
+  process.stderr.write(
+    `${JSON.stringify({ level, time: new Date().toISOString(), service, ...(err === undefined ? {} : { err }), msg })}\n`,
+  );
 }
 
 function carriesTraceparent(headers: string | string[] | unknown): boolean {
