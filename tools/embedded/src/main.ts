@@ -77,6 +77,7 @@ async function main(): Promise<void> {
     `  bus       in-process (NATS semantics, no server)`,
     `  database  PGlite, embedded PostgreSQL, data in ${platform.dataDir} (a socket only this user can open)`,
     `  operators npm run ops -- …  (${process.env.OPS_TOKEN ? 'with OPS_TOKEN: Authorization: Bearer' : 'loopback callers; set OPS_TOKEN to require a token'})`,
+    ...(servicePorts === 'ephemeral' ? [`            the ports are ephemeral: ${opsVariables(platform.services)} npm run ops -- …`] : []),
     `  cache     in-memory`,
     tracingEnabled()
       ? `  traces    to ${process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT} as ${process.env.OTEL_SERVICE_NAME ?? 'swap-platform'}`
@@ -100,3 +101,21 @@ main().catch((error: unknown) => {
   else process.stderr.write(`The embedded platform failed to start: ${(error as Error).stack ?? String(error)}\n`);
   process.exit(1);
 });
+
+/** What points `npm run ops` at services on ephemeral ports (its defaults are the fixed ones). */
+function opsVariables(services: readonly { name: string; url: string; adminUrl: string }[]): string {
+  const url = (name: string, admin = false) => {
+    const service = services.find((s) => s.name === name);
+    return admin ? service?.adminUrl : service?.url;
+  };
+  const variables: [string, string | undefined][] = [
+    ['QUOTE_BUILDER_URL', url('quote-builder')],
+    ['KEY_REGISTRY_URL', url('key-registry')],
+    ['SPONSORSHIP_KEYS_URL', url('sponsorship-keys')],
+    ['SPONSORSHIP_KEYS_ADMIN_URL', url('sponsorship-keys', true)],
+    ['PORTAL_API_URL', url('partner-portal-api')],
+    ['SWAP_GATEWAY_URL', url('swap-gateway')],
+    ['SWAP_GATEWAY_ADMIN_URL', url('swap-gateway', true)],
+  ];
+  return variables.flatMap(([name, value]) => (value ? [`${name}=${value}`] : [])).join(' ');
+}

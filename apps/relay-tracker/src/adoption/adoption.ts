@@ -27,7 +27,7 @@ interface Candidate {
 @Injectable()
 export class Adoption implements OnModuleInit, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
-  private running = false;
+  private running?: Promise<string[]>;
 
   constructor(
     private readonly db: PrismaClient,
@@ -44,13 +44,19 @@ export class Adoption implements OnModuleInit, OnModuleDestroy {
     this.timer.unref();
   }
 
-  onModuleDestroy(): void {
+  async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
+    // A sweep under way finishes before the database closes (it failed with P2028 at shutdown).
+    await this.running;
   }
 
-  async sweep(): Promise<string[]> {
-    if (this.running) return [];
-    this.running = true;
+  sweep(): Promise<string[]> {
+    if (this.running) return Promise.resolve([]);
+    this.running = this.sweepOnce().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async sweepOnce(): Promise<string[]> {
     try {
       return await this.db
         .$transaction(async (tx) => {
@@ -84,8 +90,6 @@ export class Adoption implements OnModuleInit, OnModuleDestroy {
     } catch (error) {
       this.logger.warn({ err: error }, 'adoption sweep failed');
       return [];
-    } finally {
-      this.running = false;
     }
   }
 
