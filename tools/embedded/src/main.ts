@@ -76,6 +76,7 @@ async function main(): Promise<void> {
         ]),
     `  bus       in-process (NATS semantics, no server)`,
     `  database  PGlite, embedded PostgreSQL, data in ${platform.dataDir} (a socket only this user can open)`,
+    `            psql "${platform.databaseUrl}"   (one schema per service: relay_tracker, quote_builder, …)`,
     `  operators npm run ops -- …  (${process.env.OPS_TOKEN ? 'with OPS_TOKEN: Authorization: Bearer' : 'loopback callers; set OPS_TOKEN to require a token'})`,
     ...(servicePorts === 'ephemeral' ? [`            the ports are ephemeral: ${opsVariables(platform.services)} npm run ops -- …`] : []),
     `  cache     in-memory`,
