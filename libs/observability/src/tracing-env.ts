@@ -17,9 +17,8 @@ const BATCH: [keyof BufferConfig, string, number][] = [
 ];
 
 export interface TracingEnvCheck {
-  /** The service refuses to start: the SDK would send the spans to its default address instead. */
+  /** Stop the service at start; warnings are said once, the default used. */
   errors: string[];
-  /** Said once at start; the default named is used. */
   warnings: string[];
   /** The batch settings a bad variable would have set, at their defaults (the SDK reads the good ones itself). */
   batch: BufferConfig;

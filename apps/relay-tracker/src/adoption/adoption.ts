@@ -46,7 +46,6 @@ export class Adoption implements OnModuleInit, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
-    // A sweep under way finishes before the database closes (it failed with P2028 at shutdown).
     await this.running;
   }
 
