@@ -5,6 +5,7 @@ import { OTLPTraceExporter as GrpcExporter } from '@opentelemetry/exporter-trace
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { Counter, type Registry } from 'prom-client';
+import type { OtlpProtocol } from './tracing-env';
 
 export type SpanOutcome = 'exported' | 'export_failed' | 'dropped';
 
@@ -23,9 +24,12 @@ export function registerSpanMetrics(registry: Registry): void {
 /** The OTLP exporter the standard variables name (OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL, http/protobuf by default). */
 export function otlpExporterFromEnv(env: NodeJS.ProcessEnv = process.env): SpanExporter {
   const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
-  if (protocol === 'grpc') return new GrpcExporter();
-  if (protocol === 'http/json') return new JsonExporter();
-  return new ProtobufExporter();
+  const exporters: Record<OtlpProtocol, () => SpanExporter> = {
+    grpc: () => new GrpcExporter(),
+    'http/json': () => new JsonExporter(),
+    'http/protobuf': () => new ProtobufExporter(),
+  };
+  return (exporters[protocol as OtlpProtocol] ?? exporters['http/protobuf'])();
 }
 
 /** Counts what each export did with its spans. */

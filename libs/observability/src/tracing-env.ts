@@ -9,6 +9,8 @@ export const SAMPLERS = [
   'parentbased_always_off',
   'parentbased_traceidratio',
 ] as const;
+export type OtlpProtocol = (typeof PROTOCOLS)[number];
+export type SamplerName = (typeof SAMPLERS)[number];
 const BATCH: [keyof BufferConfig, string, number][] = [
   ['maxQueueSize', 'OTEL_BSP_MAX_QUEUE_SIZE', 2048],
   ['maxExportBatchSize', 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 512],

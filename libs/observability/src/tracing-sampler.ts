@@ -8,12 +8,13 @@ import {
   type Sampler,
   type SamplingResult,
 } from '@opentelemetry/sdk-trace-base';
+import type { SamplerName } from './tracing-env';
 
 /** OTEL_TRACES_SAMPLER and its argument, as the specification names them (default parentbased_always_on). */
 export function samplerFromEnv(env: NodeJS.ProcessEnv): Sampler {
   const ratio = Number(env.OTEL_TRACES_SAMPLER_ARG ?? 1);
   const ratioOf = () => new TraceIdRatioBasedSampler(Number.isFinite(ratio) && ratio >= 0 && ratio <= 1 ? ratio : 1);
-  const chosen: Record<string, () => Sampler> = {
+  const chosen: Record<SamplerName, () => Sampler> = {
     always_on: () => new AlwaysOnSampler(),
     always_off: () => new AlwaysOffSampler(),
     traceidratio: ratioOf,
@@ -22,7 +23,7 @@ export function samplerFromEnv(env: NodeJS.ProcessEnv): Sampler {
     parentbased_traceidratio: () => new ParentBasedSampler({ root: ratioOf() }),
   };
   const name = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() || 'parentbased_always_on';
-  return new LinkFollowingSampler((chosen[name] ?? chosen.parentbased_always_on)());
+  return new LinkFollowingSampler((chosen[name as SamplerName] ?? chosen.parentbased_always_on)());
 }
 
 /**

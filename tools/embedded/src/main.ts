@@ -4,6 +4,7 @@ import { ConfigError } from '@swap/config';
 import { tracingEnabled, tracingRequested } from '@swap/observability';
 import { stopOnSignals } from '@swap/service-kit';
 import { resolve } from 'node:path';
+import { opsVariablesFor } from '../../ops/src/service-urls';
 import { startPlatform } from './platform';
 
 /** `npm start`; its variables: docs/operators/configuration.md#npm-start-the-embedded-default. */
@@ -78,7 +79,9 @@ async function main(): Promise<void> {
     `  database  PGlite, embedded PostgreSQL, data in ${platform.dataDir} (a socket only this user can open)`,
     `            psql "${platform.databaseUrl}"   (one schema per service: relay_tracker, quote_builder, …)`,
     `  operators npm run ops -- …  (${process.env.OPS_TOKEN ? 'with OPS_TOKEN: Authorization: Bearer' : 'loopback callers; set OPS_TOKEN to require a token'})`,
-    ...(servicePorts === 'ephemeral' ? [`            the ports are ephemeral: ${opsVariables(platform.services)} npm run ops -- …`] : []),
+    ...(servicePorts === 'ephemeral'
+      ? [`            the ports are ephemeral: ${opsVariablesFor(platform.services)} npm run ops -- …`]
+      : []),
     `  cache     in-memory`,
     tracingEnabled()
       ? `  traces    to ${process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT} as ${process.env.OTEL_SERVICE_NAME ?? 'swap-platform'}`
@@ -102,21 +105,3 @@ main().catch((error: unknown) => {
   else process.stderr.write(`The embedded platform failed to start: ${(error as Error).stack ?? String(error)}\n`);
   process.exit(1);
 });
-
-/** What points `npm run ops` at services on ephemeral ports (its defaults are the fixed ones). */
-function opsVariables(services: readonly { name: string; url: string; adminUrl: string }[]): string {
-  const url = (name: string, admin = false) => {
-    const service = services.find((s) => s.name === name);
-    return admin ? service?.adminUrl : service?.url;
-  };
-  const variables: [string, string | undefined][] = [
-    ['QUOTE_BUILDER_URL', url('quote-builder')],
-    ['KEY_REGISTRY_URL', url('key-registry')],
-    ['SPONSORSHIP_KEYS_URL', url('sponsorship-keys')],
-    ['SPONSORSHIP_KEYS_ADMIN_URL', url('sponsorship-keys', true)],
-    ['PORTAL_API_URL', url('partner-portal-api')],
-    ['SWAP_GATEWAY_URL', url('swap-gateway')],
-    ['SWAP_GATEWAY_ADMIN_URL', url('swap-gateway', true)],
-  ];
-  return variables.flatMap(([name, value]) => (value ? [`${name}=${value}`] : [])).join(' ');
-}

@@ -3,16 +3,11 @@ import { generateSigningKeysEnv } from '@swap/messaging';
 import { operatorHeaders } from './operator-headers';
 import { parseMetrics, type MetricSample } from './prometheus-text';
 import { readinessTable } from './readiness-table';
+import { opsServiceUrls } from './service-urls';
 import type { DeploymentReadiness } from '@swap/contracts';
 
 const env = {
-  keyRegistry: process.env.KEY_REGISTRY_URL ?? 'http://127.0.0.1:3005',
-  sponsorship: process.env.SPONSORSHIP_KEYS_URL ?? 'http://127.0.0.1:3006',
-  portal: process.env.PORTAL_API_URL ?? 'http://127.0.0.1:3007',
-  quoteBuilder: process.env.QUOTE_BUILDER_URL ?? 'http://127.0.0.1:3002',
-  swapGateway: process.env.SWAP_GATEWAY_URL ?? 'http://127.0.0.1:3001',
-  swapGatewayAdmin: process.env.SWAP_GATEWAY_ADMIN_URL ?? 'http://127.0.0.1:4001',
-  sponsorshipAdmin: process.env.SPONSORSHIP_KEYS_ADMIN_URL ?? 'http://127.0.0.1:4006',
+  ...opsServiceUrls(process.env),
   token: process.env.OPS_TOKEN,
 };
 

@@ -13,6 +13,7 @@ import {
   partnerFeeOn,
   partnerFeeQuote,
   relayDataOf,
+  spokeAddressOfBytes,
   spokeNetworkOf,
   toHubAmount,
   type ChainInfo,
@@ -329,9 +330,7 @@ export class IntentBuilderService {
   }
 
   private spokeAddressProblem(src: ChainInfo, srcAddress: string) {
-    const network = spokeNetworkOf(src.type);
-    const user = network && /^0x([0-9a-fA-F]{2})+$/.test(srcAddress) ? network.addressOfBytes(srcAddress as Hex) : undefined;
-    return user
+    return spokeAddressOfBytes(src.type, srcAddress)
       ? undefined
       : {
           field: 'intent.srcAddress',

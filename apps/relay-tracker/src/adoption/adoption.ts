@@ -7,7 +7,7 @@ import { getAddress } from 'viem';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
 import { RelayTrackerConfig } from '../relay-tracker.config';
 import { RelayTrackerMetrics } from '../relay-tracker.metrics';
-import { spokeSourceQuery } from '../chain-events/spoke-source';
+import { sourceTransaction } from '../chain-events/source-transaction';
 import { SettlementChains } from '../settlement/settlement-chains';
 import { SettlementQueue } from '../settlement/settlement-queue';
 import { StatusReadModel } from '../submissions/status-read-model';
@@ -95,8 +95,9 @@ export class Adoption implements OnModuleInit, OnModuleDestroy {
   private async adopt(tx: Prisma.TransactionClient, candidate: Candidate): Promise<string | undefined> {
     const hub = this.chains.hub;
     const intent = candidate.intent;
-    const source =
-      intent.srcChain === hub.relayChainId ? { chainKey: hub.key, txHash: candidate.hub_tx } : await this.spokeSource(tx, candidate);
+    const source = await sourceTransaction(this.chains, intent.srcChain, candidate.hub_tx, (text, values) =>
+      tx.$queryRawUnsafe(text, ...values),
+    );
     if (!source) return undefined; // its deposit is not indexed (yet, or on a chain nobody follows): a later sweep
     const history: StoredTransition[] = [
       {
@@ -131,13 +132,6 @@ export class Adoption implements OnModuleInit, OnModuleDestroy {
       'swap adopted from the chain',
     );
     return inserted[0].id;
-  }
-
-  private async spokeSource(tx: Prisma.TransactionClient, candidate: Candidate): Promise<{ chainKey: string; txHash: string } | undefined> {
-    const query = spokeSourceQuery(this.chains, candidate.intent.srcChain, candidate.hub_tx);
-    if (!query) return undefined;
-    const rows = await tx.$queryRawUnsafe<{ tx_hash: string }[]>(query.text, ...query.values);
-    return rows[0] ? { chainKey: query.chainKey, txHash: rows[0].tx_hash } : undefined;
   }
 }
 

@@ -11,7 +11,7 @@ import {
 import { addressOfBytesOn } from '@swap/chains';
 import { DATABASE_POOL } from '@swap/service-kit';
 import type pg from 'pg';
-import { spokeSourceQuery } from '../chain-events/spoke-source';
+import { sourceTransaction } from '../chain-events/source-transaction';
 import { SUBMISSION_COLUMNS, submissionsOf } from '../settlement/submission-sql';
 import { statusAnswer } from '../submissions/status-answer';
 import { SettlementChains } from '../settlement/settlement-chains';
@@ -58,19 +58,13 @@ export class SwapLookups {
     return {
       submission: submission ?? null,
       intent: intent ?? null,
-      source: submission ? { chainKey: submission.srcChainKey, txHash: submission.txHash } : await this.sourceOf(intent!),
+      source: submission
+        ? { chainKey: submission.srcChainKey, txHash: submission.txHash }
+        : ((await sourceTransaction(this.chains, String(intent!.intent.srcChain), intent!.txHash, (text, values) =>
+            this.pool.query<{ tx_hash: string }>(text, values).then((result) => result.rows),
+          )) ?? null),
       addresses: intent ? this.addressesOf(intent) : null,
     };
-  }
-
-  /** A swap not submitted here: the hub transaction of a hub intent, else the spoke deposit its message came from (null until indexed). */
-  private async sourceOf(intent: ExplorerIntent): Promise<SwapLookup['source']> {
-    const hub = this.chains.hub;
-    if (String(intent.intent.srcChain) === hub.relayChainId) return { chainKey: hub.key, txHash: intent.txHash };
-    const query = spokeSourceQuery(this.chains, String(intent.intent.srcChain), intent.txHash);
-    if (!query) return null;
-    const { rows } = await this.pool.query<{ tx_hash: string }>(query.text, query.values);
-    return rows[0] ? { chainKey: query.chainKey, txHash: rows[0].tx_hash } : null;
   }
 
   private addressesOf(intent: ExplorerIntent): SwapLookup['addresses'] {

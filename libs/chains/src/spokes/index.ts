@@ -18,7 +18,11 @@ export function spokeNetworkOf(type: ChainType): SpokeNetwork | undefined {
 
 /** Address bytes as their network writes the address: EIP-55 on EVM, base58 on Solana, …; the bytes where they are none of its addresses. */
 export function addressOfBytesOn(type: ChainType, bytes: string): string {
-  if (type === 'EVM') return checksummedIfAddress(bytes) ?? bytes;
+  return (type === 'EVM' ? checksummedIfAddress(bytes) : spokeAddressOfBytes(type, bytes)) ?? bytes;
+}
+
+/** Undefined off a non-EVM network this platform speaks, or for bytes that are none of its addresses. */
+export function spokeAddressOfBytes(type: ChainType, bytes: string): string | undefined {
   const network = spokeNetworkOf(type);
-  return (network && /^0x([0-9a-fA-F]{2})+$/.test(bytes) && network.addressOfBytes(bytes as Hex)) || bytes;
+  return network && /^0x([0-9a-fA-F]{2})+$/.test(bytes) ? network.addressOfBytes(bytes as Hex) : undefined;
 }
