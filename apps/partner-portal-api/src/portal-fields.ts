@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
+import { AppError } from '@swap/contracts';
 import { IsEmail, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 
 /** An email address field (at most 254 characters), with messages that name it. */
@@ -23,4 +24,9 @@ export function NameField(max: number, example: string) {
     MaxLength(max, { message: `name must be at most ${max} characters` }),
     MinLength(1, { message: `name must be 1 to ${max} characters` }),
   );
+}
+
+/** A 400 naming one query field and the rule it broke. */
+export function fieldError(field: string, rule: 'format' | 'order' | 'range', message: string): AppError {
+  return AppError.validation([{ field, rule, message }]);
 }

@@ -105,12 +105,12 @@ describe("the organisation's swaps through the portal: members only, queries che
     });
 
     it.each([
-      ['from=2026-11', 'from', 'from must be a day: YYYY-MM-DD'],
-      ['from=2026-13-01', 'from', 'from must be a day: YYYY-MM-DD'],
-      ['from=2026-12-01&to=2026-11-01', 'to', 'to must be after from'],
-      ['from=2025-01-01&to=2026-12-01', 'from', 'from and to may be at most 366 days apart'],
-      ['format=xml', 'format', 'format must be json or csv'],
-    ])('refuses ?%s with 400 naming %s; relay-tracker is not asked', async (query, field, message) => {
+      ['from=2026-11', 'from', 'matches', 'from must be a day: YYYY-MM-DD'],
+      ['from=2026-13-01', 'from', 'format', 'from must be a day: YYYY-MM-DD'],
+      ['from=2026-12-01&to=2026-11-01', 'to', 'order', 'to must be after from'],
+      ['from=2025-01-01&to=2026-12-01', 'from', 'range', 'from and to may be at most 366 days apart'],
+      ['format=xml', 'format', 'isIn', 'format must be json or csv'],
+    ])('refuses ?%s with 400 naming %s and the rule %s; relay-tracker is not asked', async (query, field, rule, message) => {
       const t = await h().team();
       h().registry.received.splice(0);
 
@@ -118,7 +118,7 @@ describe("the organisation's swaps through the portal: members only, queries che
 
       expect(res.status).toBe(400);
       expect(res.body.message).toContain(message);
-      expect(res.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+      expect(res.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ field, rule })]));
       expect(h().registry.requestsOn(Subjects.orgSwapFees)).toEqual([]);
     });
 

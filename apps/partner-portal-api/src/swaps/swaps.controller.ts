@@ -1,12 +1,13 @@
 import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { ApiTag, AppError, Subjects, SubmissionStatusDataDto } from '@swap/contracts';
+import { ApiTag, Subjects, SubmissionStatusDataDto } from '@swap/contracts';
 import type { FastifyReply } from 'fastify';
 import { MessagingClient } from '@swap/messaging';
 import { uuidParam as uuid } from '@swap/service-kit';
 import { ApiSession, CsrfGuard, CurrentUser, SessionGuard } from '../auth/portal.guards';
 import type { PortalUser } from '../auth/sessions.service';
 import { OrgsService } from '../orgs/orgs.service';
+import { fieldError } from '../portal-fields';
 import { callService } from '../service-calls';
 import { CHAIN_KEY, DAY_MS, dayStart, OrgFeesQuery, OrgFeesReport, OrgSwapsPage, OrgSwapsQuery, TX_HASH, TX_HASH_RULE } from './swaps.dto';
 
@@ -42,8 +43,8 @@ export class SwapsController {
     @Param('txHash') txHash: string,
   ) {
     if (!CHAIN_KEY.test(srcChainKey))
-      throw fieldError('srcChainKey', 'srcChainKey must be a chain key (at most 64 letters, digits or ._-)');
-    if (!TX_HASH.test(txHash)) throw fieldError('txHash', TX_HASH_RULE);
+      throw fieldError('srcChainKey', 'format', 'srcChainKey must be a chain key (at most 64 letters, digits or ._-)');
+    if (!TX_HASH.test(txHash)) throw fieldError('txHash', 'format', TX_HASH_RULE);
     await this.orgs.member(user, orgId);
     return callService('swap service', () => this.messaging.request(Subjects.orgSwapGet, { orgId, srcChainKey, txHash }));
   }
@@ -62,10 +63,10 @@ export class SwapsController {
   ) {
     const to = query.to ? dayStart(query.to) : (Math.floor(Date.now() / DAY_MS) + 1) * DAY_MS;
     const from = query.from ? dayStart(query.from) : to - 30 * DAY_MS;
-    if (Number.isNaN(from)) throw fieldError('from', 'from must be a day: YYYY-MM-DD');
-    if (Number.isNaN(to)) throw fieldError('to', 'to must be a day: YYYY-MM-DD');
-    if (from >= to) throw fieldError('to', 'to must be after from');
-    if (to - from > 366 * DAY_MS) throw fieldError('from', 'from and to may be at most 366 days apart');
+    if (Number.isNaN(from)) throw fieldError('from', 'format', 'from must be a day: YYYY-MM-DD');
+    if (Number.isNaN(to)) throw fieldError('to', 'format', 'to must be a day: YYYY-MM-DD');
+    if (from >= to) throw fieldError('to', 'order', 'to must be after from');
+    if (to - from > 366 * DAY_MS) throw fieldError('from', 'range', 'from and to may be at most 366 days apart');
     await this.orgs.member(user, orgId);
     const range = { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
     const { fees } = await callService('swap service', () => this.messaging.request(Subjects.orgSwapFees, { orgId, ...range }));
@@ -76,8 +77,4 @@ export class SwapsController {
       ['day,token,receiver,amount,swaps', ...fees.map((f) => [f.day, f.token, f.receiver, f.amount, f.swaps].join(','))].join('\n') + '\n'
     );
   }
-}
-
-function fieldError(field: string, message: string): AppError {
-  return AppError.validation([{ field, rule: 'format', message }]);
 }

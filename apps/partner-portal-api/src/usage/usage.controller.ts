@@ -1,11 +1,12 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiTag, AppError, Subjects, USAGE_INTERVAL_MS, USAGE_MINUTES_KEPT_MS, type UsageInterval } from '@swap/contracts';
+import { ApiTag, Subjects, USAGE_INTERVAL_MS, USAGE_MINUTES_KEPT_MS, type UsageInterval } from '@swap/contracts';
 import { MessagingClient } from '@swap/messaging';
 import { uuidParam as uuid } from '@swap/service-kit';
 import { ApiSession, CsrfGuard, CurrentUser, SessionGuard } from '../auth/portal.guards';
 import type { PortalUser } from '../auth/sessions.service';
 import { OrgsService } from '../orgs/orgs.service';
+import { fieldError } from '../portal-fields';
 import { callService } from '../service-calls';
 import { OrgReadinessReport, OrgUsageQuery, OrgUsageReport } from './usage.dto';
 
@@ -39,11 +40,11 @@ export class UsageController {
     const now = Date.now();
     const to = Math.ceil((query.to ? Date.parse(query.to) : now) / step) * step;
     const from = Math.floor((query.from ? Date.parse(query.from) : to - SPAN[interval].default * step) / step) * step;
-    if (from >= to) throw fieldError('to', 'to must be after from');
+    if (from >= to) throw fieldError('to', 'order', 'to must be after from');
     if (interval === 'minute' && from < now - USAGE_MINUTES_KEPT_MS)
-      throw fieldError('from', 'interval=minute reads the last 2 days only (older usage is kept per hour)');
+      throw fieldError('from', 'range', 'interval=minute reads the last 2 days only (older usage is kept per hour)');
     if ((to - from) / step > SPAN[interval].max)
-      throw fieldError('from', `from and to may be at most ${SPAN[interval].max} ${interval}s apart with interval=${interval}`);
+      throw fieldError('from', 'range', `from and to may be at most ${SPAN[interval].max} ${interval}s apart with interval=${interval}`);
     await this.orgs.member(user, orgId);
     const range = { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
     return callService('key service', () =>
@@ -61,8 +62,4 @@ export class UsageController {
     await this.orgs.member(user, orgId);
     return callService('key service', () => this.messaging.request(Subjects.usageReadiness, { orgId }));
   }
-}
-
-function fieldError(field: string, message: string): AppError {
-  return AppError.validation([{ field, rule: 'range', message }]);
 }
