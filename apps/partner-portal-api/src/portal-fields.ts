@@ -18,7 +18,6 @@ export function EmailField(example = 'dev@acme.example') {
 export function NameField(max: number, example: string) {
   return applyDecorators(
     ApiProperty({ example, maxLength: max }),
-    // Checked in this order, the first failure answered: a non-string is named as such.
     IsString({ message: 'name is required (a string)' }),
     Matches(/\S/, { message: 'name must not be blank' }),
     MaxLength(max, { message: `name must be at most ${max} characters` }),
@@ -26,7 +25,6 @@ export function NameField(max: number, example: string) {
   );
 }
 
-/** A 400 naming one query field and the rule it broke. */
 export function fieldError(field: string, rule: 'format' | 'order' | 'range', message: string): AppError {
   return AppError.validation([{ field, rule, message }]);
 }

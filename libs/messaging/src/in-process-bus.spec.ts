@@ -1,5 +1,6 @@
 import { BusNoRespondersError, BusTimeoutError, subjectMatches } from './bus';
 import { InProcessBus } from './in-process-bus';
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 describe('subjectMatches (NATS wildcards)', () => {
   it.each([
@@ -69,6 +70,18 @@ describe('InProcessBus', () => {
     bus.subscribe('x', () => (delivered = true));
     bus.publish('x', '');
     expect(delivered).toBe(false);
+  });
+
+  it("runs a handler in its subscriber's async context and a gathered reply in the gatherer's, never the sender's", async () => {
+    const owner = new AsyncLocalStorage<string>();
+    const seen: (string | undefined)[] = [];
+    owner.run('quote-builder', () => bus.subscribe('svc.who', (m) => (seen.push(owner.getStore()), m.respond?.('me'))));
+    await owner.run('swap-gateway', () => bus.request('svc.who', '{}', { timeoutMs: 500 }));
+    const replies: (string | undefined)[] = [];
+    await new Promise<void>((done) => {
+      owner.run('solver-desk', () => bus.gather('svc.who', '{}', () => (replies.push(owner.getStore()), done())));
+    });
+    expect({ seen, replies }).toEqual({ seen: ['quote-builder', 'quote-builder'], replies: ['solver-desk'] });
   });
 
   it('stops delivering to an unsubscribed handler', async () => {

@@ -10,6 +10,7 @@ import {
   type MessageHeaders,
   type RequestOptions,
 } from './bus';
+import { AsyncResource } from 'node:async_hooks';
 
 interface Subscriber {
   subject: string;
@@ -55,15 +56,17 @@ export class InProcessBus implements Bus {
   gather(subject: string, data: string, onReply: (reply: BusDelivery) => void, options?: { headers?: MessageHeaders }): Gathering {
     if (this.closed) throw new BusUnavailableError('In-process bus is closed');
     let open = true;
+    const gathered = AsyncResource.bind(onReply);
     const respond = (replyData: string, replyHeaders?: MessageHeaders): void => {
-      setImmediate(() => open && onReply({ subject, data: replyData, headers: { ...(replyHeaders ?? {}) } }));
+      setImmediate(() => open && gathered({ subject, data: replyData, headers: { ...(replyHeaders ?? {}) } }));
     };
     for (const target of this.route(subject)) this.deliver(target, { subject, data, headers: { ...(options?.headers ?? {}) }, respond });
     return { close: () => void (open = false) };
   }
 
   subscribe(subject: string, handler: (message: BusDelivery) => void, options?: { queue?: string }): BusSubscription {
-    const subscriber: Subscriber = { subject, queue: options?.queue, handler, pending: 0, draining: false };
+    // Run in the subscriber's async context, as a NATS callback runs in its connection's, not the sender's.
+    const subscriber: Subscriber = { subject, queue: options?.queue, handler: AsyncResource.bind(handler), pending: 0, draining: false };
     this.subscribers.add(subscriber);
     const unsubscribe = () => void this.subscribers.delete(subscriber);
     const drain = async () => {

@@ -1,6 +1,8 @@
 /* Loaded only when tracing starts: see docs/operators/tracing.md#switching-it-on. */
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
-import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { Context } from '@opentelemetry/api';
+import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import { BatchSpanProcessor, type ReadableSpan, type Span, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter as GrpcExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -32,7 +34,6 @@ export function otlpExporterFromEnv(env: NodeJS.ProcessEnv = process.env): SpanE
   return (exporters[protocol as OtlpProtocol] ?? exporters['http/protobuf'])();
 }
 
-/** Counts what each export did with its spans. */
 export class CountingExporter implements SpanExporter {
   constructor(private readonly inner: SpanExporter) {}
 
@@ -60,5 +61,31 @@ export class CountingBatchSpanProcessor extends BatchSpanProcessor {
     const before = self._droppedSpansCount;
     super.onEnd(span);
     if (self._droppedSpansCount > before) spansCounter.inc({ outcome: 'dropped' });
+  }
+}
+
+/** npm start's one process: a span's resource is the service it started in (service.name), not the process's. */
+export class ServiceResourceProcessor implements SpanProcessor {
+  /** One resource object per service: exporters group spans by resource. */
+  private readonly resources = new Map<string, Resource>();
+
+  constructor(private readonly serviceOf: (parent: Context) => string | undefined) {}
+
+  onStart(span: Span, parent: Context): void {
+    const service = this.serviceOf(parent);
+    if (service === undefined) return;
+    let resource = this.resources.get(service);
+    if (!resource) this.resources.set(service, (resource = span.resource.merge(resourceFromAttributes({ 'service.name': service }))));
+    (span as { resource: Resource }).resource = resource;
+  }
+
+  onEnd(): void {}
+
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  shutdown(): Promise<void> {
+    return Promise.resolve();
   }
 }

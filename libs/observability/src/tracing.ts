@@ -26,6 +26,8 @@ let shutdown: (() => Promise<void>) | undefined;
 /** The W3C trace context propagator, made once tracing starts (every helper runs only then). */
 let W3C: TextMapPropagator;
 const REQUEST_CONTEXT = createContextKey('swap.request-context');
+const SERVICE = createContextKey('swap.service');
+let servicesInProcess = false;
 
 export function tracingEnabled(): boolean {
   return enabled;
@@ -39,7 +41,10 @@ export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean 
 }
 
 /** Called by each main's first import (before pg and ioredis load); without an endpoint nothing is loaded. */
-export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKConfiguration>, 'spanProcessors'> = {}): boolean {
+export function startTracing(
+  serviceName: string,
+  options: Pick<Partial<NodeSDKConfiguration>, 'spanProcessors'> & { servicesInProcess?: boolean } = {},
+): boolean {
   // Processors given (a test's in-memory exporter) replace the OTLP exporter the variables describe.
   if (enabled || (!options.spanProcessors && !tracingRequested())) return enabled;
   const check = checkTracingEnv(process.env);
@@ -61,11 +66,15 @@ export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKC
   /* eslint-enable @typescript-eslint/no-require-imports */
   W3C = new W3CTraceContextPropagator();
   setGlobalErrorHandler(exportFailed(serviceName));
+  servicesInProcess = Boolean(options.servicesInProcess && !process.env.OTEL_SERVICE_NAME);
   const sdk = new NodeSDK({
     ...(process.env.OTEL_SERVICE_NAME ? {} : { serviceName }),
     // The OTLP exporter the variables name, in the SDK's batch processor, both counted (otel_spans_total).
-    spanProcessors: options.spanProcessors ?? [
-      new pipeline.CountingBatchSpanProcessor(new pipeline.CountingExporter(pipeline.otlpExporterFromEnv()), check.batch),
+    spanProcessors: [
+      ...(servicesInProcess ? [new pipeline.ServiceResourceProcessor((parent) => serviceOf(parent) ?? serviceOf(context.active()))] : []),
+      ...(options.spanProcessors ?? [
+        new pipeline.CountingBatchSpanProcessor(new pipeline.CountingExporter(pipeline.otlpExporterFromEnv()), check.batch),
+      ]),
     ],
     sampler: samplerFromEnv(process.env),
     // W3C trace context only: a caller's baggage would otherwise ride every internal message and call.
@@ -92,6 +101,18 @@ export function startTracing(serviceName: string, options: Pick<Partial<NodeSDKC
   enabled = true;
   shutdown = () => sdk.shutdown();
   return true;
+}
+
+/** Runs a service's start as that service's: in npm start's one process, the spans of what it sets going carry its name. */
+export function asService<T>(name: string, fn: () => T): T {
+  return servicesInProcess ? context.with(context.active().setValue(SERVICE, name), fn) : fn();
+}
+
+const serviceOf = (ctx: Context) => ctx.getValue(SERVICE) as string | undefined;
+
+function root(): Context {
+  const service = servicesInProcess ? serviceOf(context.active()) : undefined;
+  return service === undefined ? ROOT_CONTEXT : ROOT_CONTEXT.setValue(SERVICE, service);
 }
 
 /** Adds `otel_spans_total` to a service's registry when this process traces (nothing is loaded otherwise). */
@@ -175,7 +196,7 @@ const headerGetter: TextMapGetter<Readonly<Record<string, string | string[] | un
 /** Runs `fn` inside a new span, ended when its promise settles; a throw marks the span as an error. */
 export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
   if (!enabled) return fn(NO_SPAN);
-  const parent = options.parentHeaders ? W3C.extract(ROOT_CONTEXT, options.parentHeaders, headerGetter) : context.active();
+  const parent = options.parentHeaders ? W3C.extract(root(), options.parentHeaders, headerGetter) : context.active();
   if (options.requireParent && !trace.getSpanContext(parent)) return context.with(parent, () => fn(NO_SPAN));
   const links = linksOf(options.links);
   const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, links }, parent);
@@ -194,7 +215,7 @@ export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) =
 
 /** Work a request sets going that outlives it (a timer, a loop): in no trace, or every later turn would join the request's. */
 export function detached<T>(fn: () => T): T {
-  return enabled ? context.with(ROOT_CONTEXT, fn) : fn();
+  return enabled ? context.with(root(), fn) : fn();
 }
 
 export function annotateSpan(attributes: Attributes): void {
@@ -221,7 +242,7 @@ export function startHttpSpan(
   // The caller's trace and sampling go on; its tracestate (its own vendors' data) stops here, so only traceparent is read.
   const header = headers.traceparent;
   const caller = header ? trace.getSpanContext(W3C.extract(ROOT_CONTEXT, { traceparent: header }, headerGetter)) : undefined;
-  const parent = caller ? trace.setSpanContext(ROOT_CONTEXT, caller) : ROOT_CONTEXT;
+  const parent = caller ? trace.setSpanContext(root(), caller) : root();
   const span = tracer().startSpan(
     method,
     { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } },

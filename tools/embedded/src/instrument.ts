@@ -1,3 +1,3 @@
 import { startTracing } from '@swap/observability';
 
-startTracing('swap-platform');
+startTracing('swap-platform', { servicesInProcess: true });

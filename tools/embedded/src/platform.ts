@@ -2,6 +2,7 @@ import { MemoryCache, MemoryReadModelStore } from '@swap/cache';
 import { DefaultAdminPorts, DefaultPorts } from '@swap/contracts';
 import { upstreamVariable } from '../../../apps/api-gateway/src/api-gateway.definition';
 import { generateSigningKeysEnv, InProcessBus } from '@swap/messaging';
+import { asService } from '@swap/observability';
 import { migrateService, startServiceFromEnv, type RunningService, type SharedRuntime } from '@swap/service-kit';
 import type { DestinationStream } from 'pino';
 import { randomBytes } from 'node:crypto';
@@ -88,7 +89,9 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
         ADMIN_PORT: String(fixed ? DefaultAdminPorts[definition.name] : 0),
       };
       // Only the gateway faces clients: the services behind believe its X-Forwarded-For.
-      started.push(await startServiceFromEnv(definition, { ...base, TRUSTED_PROXIES: 'loopback', ...ports }, shared));
+      started.push(
+        await asService(definition.name, () => startServiceFromEnv(definition, { ...base, TRUSTED_PROXIES: 'loopback', ...ports }, shared)),
+      );
     }
     const upstreams: Record<string, string> = {};
     for (const service of started) upstreams[upstreamVariable(service.name)] = service.url;
@@ -101,20 +104,23 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       PORT: String(options.gatewayPort),
       ADMIN_PORT: String(gatewayAdminPort),
     };
-    const gateway = await startServiceFromEnv(GATEWAY, gatewayEnv, shared);
+    const gateway = await asService(GATEWAY.name, () => startServiceFromEnv(GATEWAY, gatewayEnv, shared));
     started.push(gateway);
     if (devnet) {
       const quoteBuilder = started.find((s) => s.name === 'quote-builder')!;
-      solvers = await startEmbeddedSolvers({
-        dataDir: options.dataDir,
-        quoteBuilderUrl: quoteBuilder.url,
-        gatewayUrl: gateway.url,
-        devnet,
-        logLevel: options.logLevel,
-        logDestination: options.logDestination,
-        opsToken: env.OPS_TOKEN,
-        env: options.solverEnv,
-      });
+      const chains = devnet;
+      solvers = await asService('reference-solver', () =>
+        startEmbeddedSolvers({
+          dataDir: options.dataDir,
+          quoteBuilderUrl: quoteBuilder.url,
+          gatewayUrl: gateway.url,
+          devnet: chains,
+          logLevel: options.logLevel,
+          logDestination: options.logDestination,
+          opsToken: env.OPS_TOKEN,
+          env: options.solverEnv,
+        }),
+      );
     }
     // The reference solvers price from the candles: "up" means a quote can be answered.
     if (devnet) {
