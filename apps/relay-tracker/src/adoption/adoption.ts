@@ -1,9 +1,8 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { relayDataOf } from '@swap/chains';
+import { addressOfBytesOn, relayDataOf } from '@swap/chains';
 import type { Intent, StoredTransition } from '@swap/contracts';
 import type { Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
-import { getAddress } from 'viem';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
 import { RelayTrackerConfig } from '../relay-tracker.config';
 import { RelayTrackerMetrics } from '../relay-tracker.metrics';
@@ -111,7 +110,10 @@ export class Adoption implements OnModuleInit, OnModuleDestroy {
         {
           txHash: source.txHash,
           srcChainKey: source.chainKey,
-          walletAddress: intent.srcChain === hub.relayChainId ? intent.creator : walletOf(intent.srcAddress),
+          walletAddress: this.senderAsNetworkWritesIt(
+            source.chainKey,
+            intent.srcChain === hub.relayChainId ? intent.creator : intent.srcAddress,
+          ),
           intent: intent as unknown as Prisma.InputJsonValue,
           relayData: relayDataOf(intent, { relayChainId: hub.relayChainId, intents: this.chains.intents() }).payload.toLowerCase(),
           intentHash: candidate.intent_hash,
@@ -133,12 +135,9 @@ export class Adoption implements OnModuleInit, OnModuleDestroy {
     );
     return inserted[0].id;
   }
-}
 
-function walletOf(srcAddress: string): string {
-  try {
-    return getAddress(srcAddress);
-  } catch {
-    return srcAddress;
+  private senderAsNetworkWritesIt(chainKey: string, bytes: string): string {
+    const chain = this.chains.directory.findChain(chainKey);
+    return chain ? addressOfBytesOn(chain.type, bytes) : bytes;
   }
 }
