@@ -113,10 +113,11 @@ function bodyAsFields(value: unknown): unknown {
 /** Lower case once checked: ids are stored and compared as the database writes them. */
 class LowerCaseUuidPipe extends ParseUUIDPipe {
   override async transform(value: string, metadata: ArgumentMetadata): Promise<string> {
-    return (await super.transform(value, metadata)).toLowerCase();
+    const checked = await super.transform(value, metadata).catch(() => undefined);
+    if (checked !== undefined) return checked.toLowerCase();
+    const field = metadata.data ?? 'id';
+    throw AppError.validation([{ field, rule: 'isUuid', message: `${field} in the path must be a UUID` }]);
   }
 }
 
-export const uuidParam = new LowerCaseUuidPipe({
-  exceptionFactory: () => new AppError(400, ErrorCode.ValidationFailed, 'the id in the path must be a UUID'),
-});
+export const uuidParam = new LowerCaseUuidPipe();

@@ -84,7 +84,7 @@ async function main(): Promise<void> {
       : []),
     `  cache     in-memory`,
     tracingEnabled()
-      ? `  traces    to ${process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT} as ${process.env.OTEL_SERVICE_NAME ?? 'swap-platform'}`
+      ? `  traces    to ${process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT} ${process.env.OTEL_SERVICE_NAME ? `as ${process.env.OTEL_SERVICE_NAME}` : 'each span under the service it ran in'}`
       : tracingRequested({ ...process.env, OTEL_SDK_DISABLED: undefined, OTEL_TRACES_EXPORTER: undefined })
         ? '  traces    off (OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none)'
         : '  traces    off (set OTEL_EXPORTER_OTLP_ENDPOINT: docs/operators/tracing.md)',

@@ -5,6 +5,7 @@ import {
   EnforcementModes,
   ErrorCode,
   MAX_KEY_SET_EPOCH,
+  NameField,
   OrganisationNameField,
   RouteFamilies,
   Scopes,
@@ -14,7 +15,7 @@ import {
 } from '@swap/contracts';
 import { mintKey, OperatorGuard, operatorOf } from '@swap/key-auth';
 import { uuidParam as uuid } from '@swap/service-kit';
-import { ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
 import { KeySetPublisher } from '../keyset/key-set-publisher';
 import { KeyRegistryService } from '../registry/key-registry.service';
@@ -26,10 +27,7 @@ class OrganisationBody {
 }
 
 class KeyNameBody {
-  @Matches(/\S/, { message: 'name must not be blank' })
-  @MaxLength(64, { message: 'name must be at most 64 characters' })
-  @MinLength(1, { message: 'name must be 1 to 64 characters' })
-  @IsString()
+  @NameField(64, 'production')
   name!: string;
 }
 

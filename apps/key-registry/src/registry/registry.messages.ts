@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { OrganisationNameField } from '@swap/contracts';
+import { NameField, OrganisationNameField } from '@swap/contracts';
 import { IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 
 /** Who asks: the portal's user (`user:<id>`), signed by partner-portal-api (SignedRequests). */
@@ -23,11 +23,7 @@ export class CreateOrganisationMessage extends ActorField {
 }
 
 export class CreateKeyMessage extends OrgIdField {
-  @ApiProperty({ example: 'production', description: '1 to 64 characters; a local label, not part of the key' })
-  @Matches(/\S/, { message: 'name must not be blank' })
-  @MaxLength(64, { message: 'name must be at most 64 characters' })
-  @MinLength(1, { message: 'name must be 1 to 64 characters' })
-  @IsString()
+  @NameField(64, 'production', '1 to 64 characters; a local label, not part of the key')
   name!: string;
 
   /** SHA-256 of the key, hex: the caller minted the key, so the secret never crosses the bus. */

@@ -263,6 +263,12 @@ describe('organisation boundaries: keys by role, other organisations kept out, b
     it.each<[string, unknown, Violation]>([
       ['no name', {}, named('name', 'isDefined', 'name is required')],
       ['a blank name', { name: '\t' }, named('name', 'matches', 'name must not be blank')],
+      ['an invisible name', { name: '\u200b' }, named('name', 'matches', 'name must not be blank')],
+      [
+        'a name with a control character',
+        { name: 'prod\u0001\u202e' },
+        named('name', 'noControlCharacters', 'name must not contain control characters (line breaks, tabs, direction overrides)'),
+      ],
       ['a name of 65 characters', { name: 'k'.repeat(65) }, named('name', 'maxLength', 'name must be at most 64 characters')],
       ['a name that is a list', { name: ['k'] }, named('name', 'isString', 'name is required (a string)')],
     ])('creating a key with %s answers 400 naming the field; key-registry is not asked', async (_case, body, violation) => {
@@ -280,17 +286,26 @@ describe('organisation boundaries: keys by role, other organisations kept out, b
       const before = await h().stateOf(t.orgId);
 
       const answers = [];
-      for (const [method, path, body] of [
-        ['GET', '/portal/api/orgs/not-a-uuid/members'],
-        ['PATCH', `/portal/api/orgs/${t.orgId}/members/not-a-uuid`, { role: 'admin' }],
-        ['DELETE', `/portal/api/orgs/${t.orgId}/members/not-a-uuid`],
-        ['DELETE', `/portal/api/orgs/${t.orgId}/invitations/not-a-uuid`],
-        ['DELETE', `/portal/api/orgs/${t.orgId}/keys/not-a-uuid`],
-      ] as [string, string, unknown?][])
-        answers.push({ path, ...outcome(await t.owner.call(method, path, body)) });
+      for (const [method, path, field, body] of [
+        ['GET', '/portal/api/orgs/not-a-uuid/members', 'orgId'],
+        ['PATCH', `/portal/api/orgs/${t.orgId}/members/not-a-uuid`, 'userId', { role: 'admin' }],
+        ['DELETE', `/portal/api/orgs/${t.orgId}/members/not-a-uuid`, 'userId'],
+        ['DELETE', `/portal/api/orgs/${t.orgId}/invitations/not-a-uuid`, 'invitationId'],
+        ['DELETE', `/portal/api/orgs/${t.orgId}/keys/not-a-uuid`, 'keyId'],
+      ] as [string, string, string, unknown?][]) {
+        const res = await t.owner.call(method, path, body);
+        answers.push({ path, ...outcome(res), details: res.body.details, expected: field });
+      }
 
       expect(answers).toEqual(
-        answers.map(({ path }) => ({ path, status: 400, code: 'VALIDATION_FAILED', message: 'the id in the path must be a UUID' })),
+        answers.map(({ path, expected }) => ({
+          path,
+          status: 400,
+          code: 'VALIDATION_FAILED',
+          message: `${expected} in the path must be a UUID`,
+          details: [{ field: expected, rule: 'isUuid', message: `${expected} in the path must be a UUID` }],
+          expected,
+        })),
       );
       expect(await h().stateOf(t.orgId)).toEqual(before);
     });

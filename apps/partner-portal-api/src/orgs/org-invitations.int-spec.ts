@@ -110,6 +110,15 @@ describe('organisation invitations: who invites, single use, expiry, bound to th
       ],
       ['no email', { role: 'member' }, { field: 'email', rule: 'isDefined', message: 'email is required' }],
       [
+        'an email with a direction override',
+        { email: 'dana\u202e@example.com', role: 'member' },
+        {
+          field: 'email',
+          rule: 'noControlCharacters',
+          message: 'email must not contain control characters (line breaks, tabs, direction overrides)',
+        },
+      ],
+      [
         'an unknown field',
         { email: 'dana@example.com', role: 'member', orgId: 'another' },
         { field: 'orgId', rule: 'whitelistValidation', message: 'property orgId should not exist' },

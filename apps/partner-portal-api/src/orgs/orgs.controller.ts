@@ -1,4 +1,4 @@
-import { ApiTag, OrganisationNameField } from '@swap/contracts';
+import { ApiTag, NameField, OrganisationNameField } from '@swap/contracts';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { uuidParam as uuid } from '@swap/service-kit';
@@ -7,7 +7,7 @@ import { ApiSession, CsrfGuard, CurrentUser, SessionGuard } from '../auth/portal
 import type { PortalUser } from '../auth/sessions.service';
 import type { Role } from '../generated/prisma/client';
 import { KeysService } from '../keys/keys.service';
-import { EmailField, NameField } from '../portal-fields';
+import { EmailField } from '../portal-fields';
 import { OrgsService } from './orgs.service';
 import {
   AcceptedInvitation,

@@ -107,6 +107,7 @@ describe("the organisation's swaps through the portal: members only, queries che
     it.each([
       ['from=2026-11', 'from', 'matches', 'from must be a day: YYYY-MM-DD'],
       ['from=2026-13-01', 'from', 'format', 'from must be a day: YYYY-MM-DD'],
+      ['from=2026-02-30&to=2026-03-05', 'from', 'format', 'from must be a day: YYYY-MM-DD'],
       ['from=2026-12-01&to=2026-11-01', 'to', 'order', 'to must be after from'],
       ['from=2025-01-01&to=2026-12-01', 'from', 'range', 'from and to may be at most 366 days apart'],
       ['format=xml', 'format', 'isIn', 'format must be json or csv'],

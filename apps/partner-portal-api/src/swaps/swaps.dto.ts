@@ -36,7 +36,11 @@ export class OrgSwapsQuery {
 
 const DAY = /^\d{4}-\d\d-\d\d$/;
 export const DAY_MS = 86_400_000;
-export const dayStart = (day: string) => Date.parse(`${day}T00:00:00.000Z`);
+/** NaN for a day no calendar has (2026-02-30): Date would roll it into March. */
+export function dayStart(day: string): number {
+  const start = Date.parse(`${day}T00:00:00.000Z`);
+  return Number.isNaN(start) || new Date(start).toISOString().slice(0, 10) !== day ? NaN : start;
+}
 
 export class OrgFeesQuery {
   @ApiPropertyOptional({ example: '2026-11-01', description: 'First day (UTC), included; default 30 days before to' })

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@swap/contracts';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { NoControlCharacters, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@swap/contracts';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 
 export class WebhookBody {
   @ApiProperty({
@@ -14,6 +14,7 @@ export class WebhookBody {
 
   @ApiPropertyOptional({ example: 'production order service' })
   @IsOptional()
+  @NoControlCharacters('description')
   @MaxLength(200)
   @IsString()
   description?: string;
@@ -25,6 +26,7 @@ export class WebhookBody {
     description: 'submission.status (default): every transition; submission.terminal: solved and failed only',
   })
   @IsOptional()
+  @ArrayMinSize(1, { message: 'events must name at least one event type (leave it out for submission.status)' })
   @ArrayMaxSize(2)
   @IsIn(WEBHOOK_EVENT_TYPES, { each: true, message: `events must be among ${WEBHOOK_EVENT_TYPES.join(', ')}` })
   @IsArray()

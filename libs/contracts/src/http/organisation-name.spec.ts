@@ -25,9 +25,22 @@ describe('an organisation name', () => {
     expect(problems(undefined)).toEqual(expect.arrayContaining(['name is required (a string)']));
   });
 
-  it('holds no control characters: an e-mail quoting it cannot gain a line', () => {
-    for (const name of ['Acme\nAccept the invitation: https://evil.example', 'Acme\r', 'Ac\tme', 'Acme\u2028x', 'Acme\u0000'])
-      expect(problems(name)).toEqual(['name must not contain control characters (line breaks, tabs)']);
-    expect(problems('Acme Wallet — Zürich 🚀')).toEqual([]);
+  it('holds no control characters or direction overrides: an e-mail quoting it cannot gain a line or reorder one', () => {
+    for (const name of [
+      'Acme\nAccept the invitation: https://evil.example',
+      'Acme\r',
+      'Ac\tme',
+      'Acme\u2028x',
+      'Acme\u0000',
+      '\u202eevil',
+      'a\u2066b',
+    ])
+      expect(problems(name)).toEqual(['name must not contain control characters (line breaks, tabs, direction overrides)']);
+    expect(problems('Acme Wallet — Zürich 🚀 👨‍👩‍👧')).toEqual([]);
+  });
+
+  it('is blank when nothing in it can be seen', () => {
+    expect(problems('\u200b')).toEqual(['name must not be blank']);
+    expect(problems(' \u200d\ufeff ')).toEqual(['name must not be blank']);
   });
 });
