@@ -3,7 +3,6 @@ import { ApiProperty } from '@nestjs/swagger';
 import { AppError, NoControlCharacters } from '@swap/contracts';
 import { IsEmail, IsString, MaxLength } from 'class-validator';
 
-/** An email address field (at most 254 characters), with messages that name it. */
 export function EmailField(example = 'dev@acme.example') {
   return applyDecorators(
     ApiProperty({ example, maxLength: 254 }),

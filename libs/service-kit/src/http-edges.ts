@@ -44,7 +44,7 @@ const CLIENT_ERRORS: Record<string, Omit<ErrorBody, 'requestId'>> = {
   HPE_HEADER_OVERFLOW: {
     statusCode: 431,
     code: ErrorCode.HeadersTooLarge,
-    message: 'The request headers are larger than the server accepts',
+    message: 'The request line (its URL) and headers together are larger than the server accepts (16 KB)',
   },
   ERR_HTTP_REQUEST_TIMEOUT: { statusCode: 408, code: ErrorCode.RequestTimeout, message: 'The request was not received in time' },
 };
@@ -68,13 +68,40 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
 }
 
 const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json(?:\s*;|$)/;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** JSON is UTF-8 (RFC 8259): another charset, or a compressed body, is refused rather than misread. */
+function bodyEncodingProblem(headers: Record<string, string | string[] | undefined>): Error | undefined {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(String(headers['content-type']))?.[1];
+  if (charset !== undefined && !/^utf-?8$/i.test(charset))
+    return Object.assign(new Error(`Content-Type charset must be utf-8, not ${JSON.stringify(charset.slice(0, 40))}`), { statusCode: 415 });
+  const encoding = String(headers['content-encoding'] ?? 'identity').trim();
+  if (!/^identity$/i.test(encoding))
+    return Object.assign(
+      new Error(`Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not accepted: send the body uncompressed`),
+      {
+        statusCode: 415,
+      },
+    );
+  return undefined;
+}
 
 /** JSON only: form posts and text are not parsed into something validation then misreads. */
 export function installJsonBodies(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string;
+  fastify.addContentTypeParser(JSON_TYPES, { parseAs: 'buffer' }, (request, body, done) => {
+    const refused = bodyEncodingProblem(request.headers);
+    if (refused) return done(refused, undefined);
+    let text: string;
+    try {
+      text = UTF8.decode(body as Buffer);
+    } catch {
+      return done(
+        Object.assign(new Error('The request body must be JSON in UTF-8: it holds bytes that are not UTF-8'), { statusCode: 400 }),
+        undefined,
+      );
+    }
     if (text.trim() === '') return done(null, undefined);
     return parseJson(request, text, (error, parsed) => {
       // secure-json-parse refuses prototype keys with the error of broken JSON: say which it was.

@@ -13,7 +13,7 @@ import {
 } from '@swap/observability';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { inputTextProblem, printableName, type InputProblem } from './input-text';
-import { platformErrorBody } from './http-edges';
+import { FRAMEWORK_ERRORS, MAX_PATH_SEGMENT, platformErrorBody } from './http-edges';
 import type { ErrorBodyShaper } from './service-definition';
 
 declare module 'fastify' {
@@ -66,6 +66,12 @@ export function installHttpHooks(
         requestId: request.context.requestId,
       };
       void reply.code(503).header('connection', 'close').send(shape(request.url, body));
+      return;
+    }
+    // The router answers 414 only where no catch-all route takes the path instead (the portal's, the explorer's).
+    if (checkInput && hasLongSegment(request.url)) {
+      const body: ErrorBody = { ...FRAMEWORK_ERRORS.FST_ERR_MAX_PARAM_LENGTH!, requestId: request.context.requestId };
+      void reply.code(414).send(shape(request.url, body));
       return;
     }
     enter(request, reply, done);
@@ -138,4 +144,18 @@ export function loggedPath(url: string): string {
   const end = url.search(/[?#]/);
   const path = end === -1 ? url : url.slice(0, end);
   return path.replace(/\/invitations\/[^/]+/g, '/invitations/[redacted]').replace(CREDENTIAL_SHAPE, '$1_[redacted]');
+}
+
+function hasLongSegment(url: string): boolean {
+  if (url.length <= MAX_PATH_SEGMENT) return false;
+  const path = url.split('?', 1)[0]!;
+  return path.split('/').some((segment) => segment.length > MAX_PATH_SEGMENT && decodedLength(segment) > MAX_PATH_SEGMENT);
+}
+
+function decodedLength(segment: string): number {
+  try {
+    return decodeURIComponent(segment).length;
+  } catch {
+    return segment.length;
+  }
 }

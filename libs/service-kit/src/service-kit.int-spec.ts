@@ -268,6 +268,10 @@ describe('the edges every service answers in the error shape', () => {
     const longBody = await jsonOf(long);
     shaped(longBody, 414, 'URI_TOO_LONG');
     expect(JSON.stringify(longBody)).not.toContain('aaaa');
+    // Also where no route has a parameter there (a catch-all would take it): not a 404.
+    const unrouted = await fetch(`${service.url}/nowhere/${'b'.repeat(101)}/x`);
+    expect({ status: unrouted.status, code: (await jsonOf(unrouted)).code }).toEqual({ status: 414, code: 'URI_TOO_LONG' });
+    expect((await fetch(`${service.url}/nowhere/${'%41'.repeat(40)}`)).status).toBe(404);
   });
 
   it('answers headers over the limit 431 in the error shape', async () => {
@@ -310,6 +314,26 @@ describe('the edges every service answers in the error shape', () => {
       body: '{"name":"a","percentage":5}',
     });
     expect(vendorJson.status).toBe(201);
+    const send = (headers: Record<string, string>, body: Buffer) =>
+      fetch(`${service.url}/v1/test/items`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }).then(
+        async (res) => ({ status: res.status, ...(await jsonOf(res)) }),
+      );
+    const json = Buffer.from('{"name":"caf\u00e9","percentage":5}');
+    expect(await send({}, json)).toMatchObject({ status: 201 });
+    expect(await send({}, Buffer.from('{"name":"caf\xe9","percentage":5}', 'latin1'))).toMatchObject({
+      status: 400,
+      code: 'BAD_REQUEST',
+      message: 'The request body must be JSON in UTF-8: it holds bytes that are not UTF-8',
+    });
+    expect(await send({ 'content-type': 'application/json; charset=latin1' }, json)).toMatchObject({
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'Content-Type charset must be utf-8, not "latin1"',
+    });
+    expect(await send({ 'content-encoding': 'gzip' }, json)).toMatchObject({
+      status: 415,
+      message: 'Content-Encoding "gzip" is not accepted: send the body uncompressed',
+    });
     const emptyDelete = await fetch(`${service.url}/v1/test/things/k`, {
       method: 'DELETE',
       headers: { 'content-type': 'application/json' },

@@ -10,11 +10,15 @@ import { compileTrust, forwardedChain } from './forwarded';
 import { errorBodyFor } from './routes';
 import type { UpstreamPool } from './upstream-pool';
 
+const PROXY_REFUSED_PATH_BY_REPLY_FROM = 'source/request contain invalid characters';
+
 /** Errors of a proxied scope in the platform's shape (or the prefix's own). */
 export function installProxyErrors(scope: FastifyInstance, logger: Logger): void {
   scope.setErrorHandler((error, request, reply) => {
     const body = describeError(error, logger);
     body.requestId = String(request.id);
+    if ((error as Error).message === PROXY_REFUSED_PATH_BY_REPLY_FROM)
+      body.message = 'The path must not hold .. segments (encoded or not) nor name another host';
     // The refused body may still be arriving: close the connection rather than read it all.
     if (body.statusCode === 413 || !request.raw.complete) void reply.header('connection', 'close');
     if (body.statusCode === 429) void reply.header('retry-after', '1');
@@ -35,7 +39,8 @@ export async function registerRoute(
     upstream: pool.origins[0],
     prefix: route.prefix,
     rewritePrefix: route.prefix,
-    ...(route.httpMethods ? { httpMethods: route.httpMethods } : {}),
+    // Every method Fastify parses goes on: the service behind names the ones it answers (405 with its own Allow).
+    httpMethods: route.httpMethods ?? scope.supportedMethods,
     proxyPayloads: false,
     disableRequestLogging: true,
     undici: pool,

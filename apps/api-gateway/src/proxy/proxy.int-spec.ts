@@ -152,6 +152,27 @@ describe('api-gateway proxying', () => {
     expect(upstream.seen).toHaveLength(0);
   });
 
+  it('refuses a path climbing out of its route, encoded or not, naming why; the upstream is not asked', async () => {
+    for (const path of ['/v1/swaps/tokens/..%2F..%2Fetc%2Fpasswd', '/v1/swaps/a%2F%2e%2e%2Fb']) {
+      const res = await fetch(`${gateway.url}${path}`);
+      expect({ path, status: res.status, body: await jsonOf(res) }).toMatchObject({
+        path,
+        status: 400,
+        body: { code: 'BAD_REQUEST', message: 'The path must not hold .. segments (encoded or not) nor name another host' },
+      });
+    }
+    expect(upstream.seen).toHaveLength(0);
+  });
+
+  it('passes every method it parses on, so the service behind answers for the ones it does not take', async () => {
+    const status = await new Promise<number>((resolve, reject) =>
+      request(`${gateway.url}/v1/swaps/tokens`, { method: 'TRACE' }, (res) => (res.resume(), resolve(res.statusCode!)))
+        .on('error', reject)
+        .end(),
+    );
+    expect({ status, seen: upstream.seen.map((s) => s.method) }).toEqual({ status: 201, seen: ['TRACE'] });
+  });
+
   it('refuses a body over 1 MiB with 413, declared or chunked, without reaching the upstream', async () => {
     const big = 'a'.repeat(1024 * 1024 + 1);
     const declared = await fetch(`${gateway.url}/v1/swaps/quote`, {
