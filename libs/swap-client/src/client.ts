@@ -2,7 +2,6 @@ import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from './schema';
 import type {
   BuildResponse,
-  ErrorBody,
   EvmTx,
   ExplorerIntent,
   Intent,
@@ -11,13 +10,13 @@ import type {
   QuoteRequest,
   QuoteResponse,
   Schemas,
-  SolverErrorBody,
   SubmissionStatus,
   SubmitTxRequest,
   SubmitTxResponse,
   Token,
   VolumePage,
 } from './types';
+import { SwapApiError } from './errors';
 import { watchSubmission, type SubmissionEvent, type WatchOptions } from './watch';
 
 /* The typed client of the public API, generated from its OpenAPI document (schema.ts). */
@@ -108,24 +107,6 @@ export const PUBLIC_CLIENT_DEFAULTS = {
 } as const;
 
 const TERMINAL = new Set(['solved', 'failed']);
-
-/** An answer outside 2xx; `body` is the platform's error shape or the solver API's `{ detail }`. */
-export class SwapApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: ErrorBody | SolverErrorBody | unknown,
-    readonly requestId: string | null,
-  ) {
-    const b = body as Partial<ErrorBody> & Partial<SolverErrorBody>;
-    super(`${status} ${b?.code ?? b?.detail?.code ?? ''}: ${b?.message ?? b?.detail?.message ?? 'no message'}`.replace(/\s+/g, ' '));
-    this.name = 'SwapApiError';
-  }
-
-  /** `CHAIN_NOT_FOUND`, …; undefined for the solver API's shape. */
-  get code(): string | undefined {
-    return (this.body as Partial<ErrorBody>)?.code;
-  }
-}
 
 export interface SwapClientOptions {
   /** The platform, e.g. `http://localhost:3000` (the routes carry `/v1/`). */

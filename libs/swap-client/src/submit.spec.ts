@@ -1,4 +1,5 @@
-import { createSwapClient, isLostSubmitAnswer, SwapApiError } from './client';
+import { createSwapClient, isLostSubmitAnswer } from './client';
+import { SwapApiError } from './errors';
 
 const BODY = {
   txHash: `0x${'ab'.repeat(32)}`,

@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import { SwapApiError } from './errors';
 import { verifyWebhook, watchSubmission, WatchRefusedError } from './watch';
 
 const STATUSES = ['pending', 'relaying', 'relayed', 'posting_execution', 'posted_execution', 'solved'];
@@ -68,10 +69,15 @@ describe('watchSubmission', () => {
 
   it('throws on a refusal that watching again will not change (an unknown submission), and ends on 204', async () => {
     const unknown = (async () =>
-      new Response(JSON.stringify({ statusCode: 404, message: 'No submission' }), { status: 404 })) as typeof fetch;
-    await expect(collect(watchSubmission('http://api', '0xabc', '0xa4b1.arbitrum', { fetch: unknown }))).rejects.toBeInstanceOf(
-      WatchRefusedError,
-    );
+      new Response(JSON.stringify({ statusCode: 404, code: 'SUBMISSION_NOT_FOUND', message: 'No submission' }), {
+        status: 404,
+        headers: { 'x-request-id': 'r-1' },
+      })) as typeof fetch;
+    const refused = await collect(watchSubmission('http://api', '0xabc', '0xa4b1.arbitrum', { fetch: unknown })).catch((e: unknown) => e);
+    // A SwapApiError like every other refusal: one catch for the whole client.
+    expect(refused).toBeInstanceOf(WatchRefusedError);
+    expect(refused).toBeInstanceOf(SwapApiError);
+    expect(refused).toMatchObject({ status: 404, code: 'SUBMISSION_NOT_FOUND', requestId: 'r-1' });
     const over = (async () => new Response(null, { status: 204 })) as typeof fetch;
     expect(await collect(watchSubmission('http://api', '0xabc', '0xa4b1.arbitrum', { fetch: over, after: 6 }))).toEqual([]);
   });

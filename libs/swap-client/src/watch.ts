@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import { Webhook } from 'standardwebhooks';
+import { SwapApiError } from './errors';
 import type { SubmissionStatus } from './types';
 
 /** One transition, as the status stream sends it (and a webhook's data carries it). */
@@ -33,12 +34,9 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /** A refusal that watching again will not change (an unknown submission, a bad parameter). */
-export class WatchRefusedError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-  ) {
-    super(`${status}: ${(body as { message?: string } | undefined)?.message ?? 'refused'}`);
+export class WatchRefusedError extends SwapApiError {
+  constructor(status: number, body: unknown, requestId: string | null) {
+    super(status, body, requestId);
     this.name = 'WatchRefusedError';
   }
 }
@@ -74,7 +72,7 @@ export async function* watchSubmission(
     }
     if (res.status === 204) return; // the terminal event was the last seen: nothing more will come
     if (res.status >= 400 && res.status < 500 && res.status !== 429)
-      throw new WatchRefusedError(res.status, await res.json().catch(() => undefined));
+      throw new WatchRefusedError(res.status, await res.json().catch(() => undefined), res.headers.get('x-request-id'));
     if (!res.ok || !res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) {
       await res.body?.cancel().catch(() => undefined);
       failures++;
@@ -121,7 +119,7 @@ export async function* watchSubmission(
         }
         if (TERMINAL.has(data.status)) return;
       } else if (res && res.status >= 400 && res.status < 500 && res.status !== 429) {
-        throw new WatchRefusedError(res.status, await res.json().catch(() => undefined));
+        throw new WatchRefusedError(res.status, await res.json().catch(() => undefined), res.headers.get('x-request-id'));
       }
       await sleep(options.pollIntervalMs ?? 3_000, options.signal);
     }
