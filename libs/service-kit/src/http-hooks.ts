@@ -68,6 +68,16 @@ export function installHttpHooks(
       void reply.code(503).header('connection', 'close').send(shape(request.url, body));
       return;
     }
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      const body: ErrorBody = {
+        statusCode: 400,
+        code: ErrorCode.BadRequest,
+        message: 'An HTTP/1.1 request needs a Host header',
+        requestId: request.context.requestId,
+      };
+      void reply.code(400).header('connection', 'close').send(shape(request.url, body));
+      return;
+    }
     // The router answers 414 only where no catch-all route takes the path instead (the portal's, the explorer's).
     if (checkInput && hasLongSegment(request.url)) {
       const body: ErrorBody = { ...FRAMEWORK_ERRORS.FST_ERR_MAX_PARAM_LENGTH!, requestId: request.context.requestId };

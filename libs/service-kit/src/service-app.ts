@@ -35,7 +35,8 @@ export async function createServiceApp<C extends ServiceConfig>(
   const adapter = new FastifyAdapter({
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
     // Slow clients: fastify sets the request and keep-alive timeouts on the server itself; Node's options carry the rest.
-    http: timeouts,
+    // Node would answer a missing Host with an empty 400 of its own: the hooks answer it in the platform's shape.
+    http: { ...timeouts, requireHostHeader: false },
     requestTimeout: timeouts.requestTimeout,
     keepAliveTimeout: timeouts.keepAliveTimeout,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => resolveRequestId(req.headers['x-request-id']),

@@ -274,6 +274,14 @@ describe('the edges every service answers in the error shape', () => {
     expect((await fetch(`${service.url}/nowhere/${'%41'.repeat(40)}`)).status).toBe(404);
   });
 
+  it('answers an HTTP/1.1 request without Host 400 in the error shape; HTTP/1.0 needs none', async () => {
+    const res = await raw('GET /v1/test/read?symbol=a HTTP/1.1\r\n\r\n');
+    expect(res.status).toBe(400);
+    shaped(res.body, 400, 'BAD_REQUEST');
+    expect(res.body.message).toBe('An HTTP/1.1 request needs a Host header');
+    expect((await raw('GET /nowhere HTTP/1.0\r\n\r\n')).status).toBe(404);
+  });
+
   it('answers headers over the limit 431 in the error shape', async () => {
     const res = await raw(`GET /v1/test/read?symbol=a HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(res.status).toBe(431);
