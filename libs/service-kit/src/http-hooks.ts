@@ -57,31 +57,10 @@ export function installHttpHooks(
       request.httpSpan = startHttpSpan(request.method, request.loggedPath, request.headers, request.context);
     }
     reply.header('x-request-id', request.context.requestId);
-    // While draining, requests are still served (onSend closes their connection); only teardown refuses.
-    if (isRefusing()) {
-      const body: ErrorBody = {
-        statusCode: 503,
-        code: ErrorCode.ShuttingDown,
-        message: 'The service is shutting down; retry',
-        requestId: request.context.requestId,
-      };
-      void reply.code(503).header('connection', 'close').send(shape(request.url, body));
-      return;
-    }
-    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      const body: ErrorBody = {
-        statusCode: 400,
-        code: ErrorCode.BadRequest,
-        message: 'An HTTP/1.1 request needs a Host header',
-        requestId: request.context.requestId,
-      };
-      void reply.code(400).header('connection', 'close').send(shape(request.url, body));
-      return;
-    }
-    // The router answers 414 only where no catch-all route takes the path instead (the portal's, the explorer's).
-    if (checkInput && hasLongSegment(request.url)) {
-      const body: ErrorBody = { ...FRAMEWORK_ERRORS.FST_ERR_MAX_PARAM_LENGTH!, requestId: request.context.requestId };
-      void reply.code(414).send(shape(request.url, body));
+    const refused = refusalBeforeAnyRoute(request, { refusing: isRefusing(), checkInput });
+    if (refused) {
+      if (refused.close) void reply.header('connection', 'close');
+      void reply.code(refused.body.statusCode).send(shape(request.url, { ...refused.body, requestId: request.context.requestId }));
       return;
     }
     enter(request, reply, done);
@@ -154,6 +133,20 @@ export function loggedPath(url: string): string {
   const end = url.search(/[?#]/);
   const path = end === -1 ? url : url.slice(0, end);
   return path.replace(/\/invitations\/[^/]+/g, '/invitations/[redacted]').replace(CREDENTIAL_SHAPE, '$1_[redacted]');
+}
+
+function refusalBeforeAnyRoute(
+  request: FastifyRequest,
+  state: { refusing: boolean; checkInput: boolean },
+): { body: Omit<ErrorBody, 'requestId'>; close?: boolean } | undefined {
+  // While draining, requests are still served (onSend closes their connection); only teardown refuses.
+  if (state.refusing)
+    return { body: { statusCode: 503, code: ErrorCode.ShuttingDown, message: 'The service is shutting down; retry' }, close: true };
+  if (request.raw.httpVersion === '1.1' && request.headers.host === undefined)
+    return { body: { statusCode: 400, code: ErrorCode.BadRequest, message: 'An HTTP/1.1 request needs a Host header' }, close: true };
+  // The router answers 414 only where no catch-all route takes the path instead (the portal's, the explorer's).
+  if (state.checkInput && hasLongSegment(request.url)) return { body: FRAMEWORK_ERRORS.FST_ERR_MAX_PARAM_LENGTH! };
+  return undefined;
 }
 
 function hasLongSegment(url: string): boolean {
