@@ -6,7 +6,6 @@ import { IsEmail, IsString, MaxLength } from 'class-validator';
 export function EmailField(example = 'dev@acme.example') {
   return applyDecorators(
     ApiProperty({ example, maxLength: 254 }),
-    // Checked in this order, the first failure answered: a non-string is named as such.
     IsString({ message: 'email is required (a string)' }),
     IsEmail({}, { message: 'email must be an email address' }),
     NoControlCharacters('email'),

@@ -66,16 +66,16 @@ export class CountingBatchSpanProcessor extends BatchSpanProcessor {
 
 /** npm start's one process: a span's resource is the service it started in (service.name), not the process's. */
 export class ServiceResourceProcessor implements SpanProcessor {
-  /** One resource object per service: exporters group spans by resource. */
-  private readonly resources = new Map<string, Resource>();
+  private readonly oneResourcePerService = new Map<string, Resource>();
 
   constructor(private readonly serviceOf: (parent: Context) => string | undefined) {}
 
   onStart(span: Span, parent: Context): void {
     const service = this.serviceOf(parent);
     if (service === undefined) return;
-    let resource = this.resources.get(service);
-    if (!resource) this.resources.set(service, (resource = span.resource.merge(resourceFromAttributes({ 'service.name': service }))));
+    let resource = this.oneResourcePerService.get(service);
+    if (!resource)
+      this.oneResourcePerService.set(service, (resource = span.resource.merge(resourceFromAttributes({ 'service.name': service }))));
     (span as { resource: Resource }).resource = resource;
   }
 

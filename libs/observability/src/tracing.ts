@@ -71,7 +71,7 @@ export function startTracing(
     ...(process.env.OTEL_SERVICE_NAME ? {} : { serviceName }),
     // The OTLP exporter the variables name, in the SDK's batch processor, both counted (otel_spans_total).
     spanProcessors: [
-      ...(servicesInProcess ? [new pipeline.ServiceResourceProcessor((parent) => serviceOf(parent) ?? serviceOf(context.active()))] : []),
+      ...(servicesInProcess ? [new pipeline.ServiceResourceProcessor(serviceOf)] : []),
       ...(options.spanProcessors ?? [
         new pipeline.CountingBatchSpanProcessor(new pipeline.CountingExporter(pipeline.otlpExporterFromEnv()), check.batch),
       ]),

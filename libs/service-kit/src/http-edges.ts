@@ -70,19 +70,16 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
 const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json(?:\s*;|$)/;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+const bodyRefusal = (statusCode: 400 | 415, message: string) => Object.assign(new Error(message), { statusCode });
+
 /** JSON is UTF-8 (RFC 8259): another charset, or a compressed body, is refused rather than misread. */
 function bodyEncodingProblem(headers: Record<string, string | string[] | undefined>): Error | undefined {
   const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(String(headers['content-type']))?.[1];
   if (charset !== undefined && !/^utf-?8$/i.test(charset))
-    return Object.assign(new Error(`Content-Type charset must be utf-8, not ${JSON.stringify(charset.slice(0, 40))}`), { statusCode: 415 });
+    return bodyRefusal(415, `Content-Type charset must be utf-8, not ${JSON.stringify(charset.slice(0, 40))}`);
   const encoding = String(headers['content-encoding'] ?? 'identity').trim();
   if (!/^identity$/i.test(encoding))
-    return Object.assign(
-      new Error(`Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not accepted: send the body uncompressed`),
-      {
-        statusCode: 415,
-      },
-    );
+    return bodyRefusal(415, `Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not accepted: send the body uncompressed`);
   return undefined;
 }
 
@@ -97,31 +94,21 @@ export function installJsonBodies(fastify: FastifyInstance): void {
     try {
       text = UTF8.decode(body as Buffer);
     } catch {
-      return done(
-        Object.assign(new Error('The request body must be JSON in UTF-8: it holds bytes that are not UTF-8'), { statusCode: 400 }),
-        undefined,
-      );
+      return done(bodyRefusal(400, 'The request body must be JSON in UTF-8: it holds bytes that are not UTF-8'), undefined);
     }
     if (text.trim() === '') return done(null, undefined);
     return parseJson(request, text, (error, parsed) => {
       // secure-json-parse refuses prototype keys with the error of broken JSON: say which it was.
-      if (error && /"__proto__"\s*:|"constructor"\s*:\s*\{[^}]*"prototype"/.test(text)) {
-        return done(
-          Object.assign(new Error('The request body must not contain __proto__ or constructor.prototype keys'), { statusCode: 400 }),
-          undefined,
-        );
-      }
+      if (error && /"__proto__"\s*:|"constructor"\s*:\s*\{[^}]*"prototype"/.test(text))
+        return done(bodyRefusal(400, 'The request body must not contain __proto__ or constructor.prototype keys'), undefined);
       return done(error, parsed);
     });
   });
   fastify.addContentTypeParser('*', (request, _payload, done) => {
     const type = request.headers['content-type'];
-    const error = Object.assign(
-      new Error(type ? 'Content-Type must be application/json' : 'A request body needs Content-Type: application/json'),
-      {
-        statusCode: 415,
-      },
+    done(
+      bodyRefusal(415, type ? 'Content-Type must be application/json' : 'A request body needs Content-Type: application/json'),
+      undefined,
     );
-    done(error, undefined);
   });
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { addressOfBytesOn, relayDataOf } from '@swap/chains';
+import { relayDataOf } from '@swap/chains';
 import type { Intent, StoredTransition } from '@swap/contracts';
 import type { Logger } from '@swap/observability';
 import { LOGGER } from '@swap/service-kit';
@@ -110,7 +110,7 @@ export class Adoption implements OnModuleInit, OnModuleDestroy {
         {
           txHash: source.txHash,
           srcChainKey: source.chainKey,
-          walletAddress: this.senderAsNetworkWritesIt(
+          walletAddress: this.chains.addressOn(
             source.chainKey,
             intent.srcChain === hub.relayChainId ? intent.creator : intent.srcAddress,
           ),
@@ -134,10 +134,5 @@ export class Adoption implements OnModuleInit, OnModuleDestroy {
       'swap adopted from the chain',
     );
     return inserted[0].id;
-  }
-
-  private senderAsNetworkWritesIt(chainKey: string, bytes: string): string {
-    const chain = this.chains.directory.findChain(chainKey);
-    return chain ? addressOfBytesOn(chain.type, bytes) : bytes;
   }
 }

@@ -8,7 +8,6 @@ import {
   type SubmissionStatusData,
   type SwapLookup,
 } from '@swap/contracts';
-import { addressOfBytesOn } from '@swap/chains';
 import { DATABASE_POOL } from '@swap/service-kit';
 import type pg from 'pg';
 import { sourceTransaction } from '../chain-events/source-transaction';
@@ -68,11 +67,10 @@ export class SwapLookups {
   }
 
   private addressesOf(intent: ExplorerIntent): SwapLookup['addresses'] {
-    const form = (chainKey: string | null, bytes: string) => {
-      const chain = chainKey ? this.chains.directory.findChain(chainKey) : undefined;
-      return chain ? addressOfBytesOn(chain.type, bytes) : bytes;
+    return {
+      from: this.chains.addressOn(intent.srcChainKey, intent.intent.srcAddress),
+      to: this.chains.addressOn(intent.dstChainKey, intent.intent.dstAddress),
     };
-    return { from: form(intent.srcChainKey, intent.intent.srcAddress), to: form(intent.dstChainKey, intent.intent.dstAddress) };
   }
 
   private async newestSubmission(column: 'tx_hash' | 'intent_hash', values: string[]): Promise<SubmissionStatusData | undefined> {

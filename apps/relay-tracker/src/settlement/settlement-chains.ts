@@ -1,4 +1,4 @@
-import { applyRpcUrls, ChainAccess, loadChainDirectory, RelayApiClient, type ChainInfo, type ChainDirectory } from '@swap/chains';
+import { addressOfBytesOn, applyRpcUrls, ChainAccess, loadChainDirectory, RelayApiClient, type ChainInfo, type ChainDirectory } from '@swap/chains';
 import { AppError, canonicalTxHash, ErrorCode } from '@swap/contracts';
 import type { Address } from 'viem';
 import { followedChains } from '../chain-events/log-decoding';
@@ -22,6 +22,12 @@ export class SettlementChains {
   storedTxHash(txHash: string, srcChainKey: string): string {
     const chain = this.directory.findChain(srcChainKey);
     return chain ? canonicalTxHash(chain.type, txHash) : txHash;
+  }
+
+  /** An intent's address bytes as the chain writes them (EIP-55, base58, bech32, …); as given on a chain this deployment does not know. */
+  addressOn(chainKey: string | null, bytes: string): string {
+    const chain = chainKey ? this.directory.findChain(chainKey) : undefined;
+    return chain ? addressOfBytesOn(chain.type, bytes) : bytes;
   }
 
   /** Whether a follower of this deployment reads the chain into the index (an EVM chain with an RPC endpoint). */
