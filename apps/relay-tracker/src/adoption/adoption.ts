@@ -110,10 +110,7 @@ export class Adoption implements OnModuleInit, OnModuleDestroy {
         {
           txHash: source.txHash,
           srcChainKey: source.chainKey,
-          walletAddress: this.chains.addressOn(
-            source.chainKey,
-            intent.srcChain === hub.relayChainId ? intent.creator : intent.srcAddress,
-          ),
+          walletAddress: this.chains.addressOn(source.chainKey, intent.srcChain === hub.relayChainId ? intent.creator : intent.srcAddress),
           intent: intent as unknown as Prisma.InputJsonValue,
           relayData: relayDataOf(intent, { relayChainId: hub.relayChainId, intents: this.chains.intents() }).payload.toLowerCase(),
           intentHash: candidate.intent_hash,

@@ -1,4 +1,12 @@
-import { addressOfBytesOn, applyRpcUrls, ChainAccess, loadChainDirectory, RelayApiClient, type ChainInfo, type ChainDirectory } from '@swap/chains';
+import {
+  addressOfBytesOn,
+  applyRpcUrls,
+  ChainAccess,
+  loadChainDirectory,
+  RelayApiClient,
+  type ChainInfo,
+  type ChainDirectory,
+} from '@swap/chains';
 import { AppError, canonicalTxHash, ErrorCode } from '@swap/contracts';
 import type { Address } from 'viem';
 import { followedChains } from '../chain-events/log-decoding';
