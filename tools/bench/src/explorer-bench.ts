@@ -29,8 +29,10 @@ function hashOf(i: number): string {
 const userAddress = (u: number) => `0x${(u + 0x1000000).toString(16).padStart(40, '0')}`;
 const volumeCursor = (block: number, logIndex: number) => Buffer.from(`${block}:${logIndex}:d`).toString('base64url');
 const blocks = Math.ceil(INTENTS / 4);
-/** Never the same row twice in a row. */
+/** Row i of n (1-based), never the same row twice in a row. */
 const pick = (i: number, n: number) => ((i * 7919 + 13) % n) + 1;
+/** The four phases of a read (each side's warm-up, then its measurement) take rows from their own quarter of the space: a row one read would be in PostgreSQL's buffers for the next. */
+const phaseRow = (phase: 0 | 1 | 2 | 3, n: number) => (i: number) => pick(i + phase * Math.floor(n / 4), n);
 
 export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Promise<void> {
   const url = ctx.benchDatabaseUrl;
@@ -50,25 +52,27 @@ export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Pr
   const origin = `http://127.0.0.1:${port}`;
   const seconds = Math.max(5, ctx.duration);
 
-  const reads: { name: string; service: (i: number) => string; sql: (pool: pg.Pool, i: number) => Promise<number> }[] = [
+  const reads: { name: string; rows: number; service: (k: number) => string; sql: (pool: pg.Pool, k: number) => Promise<number> }[] = [
     {
       name: 'intent by hash (with its events)',
-      service: (i) => `/v1/be/intent/${hashOf(pick(i, INTENTS))}`,
-      sql: async (pool, i) =>
+      rows: INTENTS,
+      service: (k) => `/v1/be/intent/${hashOf(k)}`,
+      sql: async (pool, k) =>
         (
           await pool.query(
             `SELECT i.*, e.kind, e.tx_hash AS event_tx, e.log_index AS event_log, e.block_number AS event_block, e.block_time AS event_time, e.data
              FROM relay_tracker.explorer_intents i
              LEFT JOIN relay_tracker.chain_events e ON e.intent_hash = i.intent_hash AND e.kind IN ('intent_created', 'intent_filled', 'intent_cancelled')
              WHERE i.intent_hash = $1 ORDER BY e.block_number, e.log_index`,
-            [hashOf(pick(i, INTENTS))],
+            [hashOf(k)],
           )
         ).rowCount!,
     },
     {
       name: 'a user’s history page (limit 50)',
-      service: (i) => `/v1/be/intent/user/${userAddress(pick(i, USERS) - 1)}?limit=50`,
-      sql: async (pool, i) =>
+      rows: USERS,
+      service: (k) => `/v1/be/intent/user/${userAddress(k - 1)}?limit=50`,
+      sql: async (pool, k) =>
         (
           await pool.query(
             `SELECT i.*, e.kind, e.tx_hash AS event_tx, e.log_index AS event_log, e.block_number AS event_block, e.block_time AS event_time, e.data
@@ -76,19 +80,20 @@ export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Pr
                    ORDER BY block_number DESC, log_index DESC LIMIT 50) i
              LEFT JOIN relay_tracker.chain_events e ON e.intent_hash = i.intent_hash AND e.kind IN ('intent_created', 'intent_filled', 'intent_cancelled')
              ORDER BY i.block_number DESC, i.log_index DESC, e.block_number, e.log_index`,
-            [userAddress(pick(i, USERS) - 1)],
+            [userAddress(k - 1)],
           )
         ).rowCount!,
     },
     {
       name: 'a volume page (50 fills, keyset)',
-      service: (i) => `/v1/be/solver/volume?limit=50&cursor=${volumeCursor(FIRST_BLOCK + 50 + pick(i, blocks - 60), 0)}`,
-      sql: async (pool, i) =>
+      rows: blocks - 60,
+      service: (k) => `/v1/be/solver/volume?limit=50&cursor=${volumeCursor(FIRST_BLOCK + 50 + k, 0)}`,
+      sql: async (pool, k) =>
         (
           await pool.query(
             `SELECT * FROM relay_tracker.explorer_fills WHERE (block_number, log_index) < ($1, $2)
              ORDER BY block_number DESC, log_index DESC LIMIT 51`,
-            [FIRST_BLOCK + 50 + pick(i, blocks - 60), 0],
+            [FIRST_BLOCK + 50 + k, 0],
           )
         ).rowCount!,
     },
@@ -102,21 +107,22 @@ export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Pr
   ];
   try {
     for (const read of reads) {
-      const viaService = async (i: number) => {
-        const res = await http.request({ method: 'GET', path: read.service(i) });
+      const viaService = (row: (i: number) => number) => async (i: number) => {
+        const path = read.service(row(i));
+        const res = await http.request({ method: 'GET', path });
         const body = await res.body.text();
-        if (res.statusCode !== 200) throw new Error(`${read.service(i)} answered ${res.statusCode}: ${body.slice(0, 200)}`);
+        if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}: ${body.slice(0, 200)}`);
         return body.length;
       };
-      const viaSql = (i: number) => read.sql(sql, i).then(() => undefined);
-      // Warmed up (connections, prepared plans, the JIT) on other rows than those measured.
-      await concurrently(ctx.connections, WARM_UP_SECONDS, (i) => viaService(i + 1_000_003));
+      const viaSql = (row: (i: number) => number) => (i: number) => read.sql(sql, row(i)).then(() => undefined);
+      // Warmed up (connections, prepared plans, the JIT) on rows of their own; the reference never reads a row the service read.
+      await concurrently(ctx.connections, WARM_UP_SECONDS, viaService(phaseRow(0, read.rows)));
       const serviceCpu = cpuMicrosPerRequestSince({ bench: process.pid, 'relay-tracker': tracker.pid, postgres: postgresCpu });
-      const service = await concurrently(ctx.connections, seconds, viaService);
+      const service = await concurrently(ctx.connections, seconds, viaService(phaseRow(1, read.rows)));
       const serviceSplit = serviceCpu(service.n);
-      await concurrently(ctx.connections, WARM_UP_SECONDS, (i) => viaSql(i + 1_000_003));
+      await concurrently(ctx.connections, WARM_UP_SECONDS, viaSql(phaseRow(2, read.rows)));
       const plainCpu = cpuMicrosPerRequestSince({ bench: process.pid, postgres: postgresCpu });
-      const plain = await concurrently(ctx.connections, seconds, viaSql);
+      const plain = await concurrently(ctx.connections, seconds, viaSql(phaseRow(3, read.rows)));
       const plainSplit = plainCpu(plain.n);
       const share = (service.rps / plain.rps) * 100;
       const p99 = service.p99 / plain.p99;
