@@ -3,6 +3,8 @@ export interface Cache {
   readonly kind: 'redis' | 'memory';
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Whether it can take a command now: Redis connected (it has no offline queue), memory always. */
+  connected(): boolean;
   delete(key: string): Promise<void>;
   /** Concurrent misses share one `compute`; a cache that fails counts as a miss. */
   getOrCompute(key: string, ttlMs: number, compute: () => Promise<string>): Promise<string>;
@@ -32,6 +34,7 @@ export abstract class BaseCache implements Cache {
 
   abstract get(key: string): Promise<string | undefined>;
   abstract set(key: string, value: string, ttlMs: number): Promise<void>;
+  abstract connected(): boolean;
   abstract delete(key: string): Promise<void>;
   abstract increment(key: string, by: number, windowMs: number): Promise<Counted>;
   abstract claim(key: string, token: string, ttlMs: number): Promise<boolean>;

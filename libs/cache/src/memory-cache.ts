@@ -26,6 +26,10 @@ export class MemoryCache extends BaseCache {
     return entry.value;
   }
 
+  connected(): boolean {
+    return true;
+  }
+
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     const k = this.key(key);
     this.remove(k);

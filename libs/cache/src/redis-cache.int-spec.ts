@@ -20,6 +20,7 @@ describe('RedisCache against Redis', () => {
   });
 
   it('stores text under the namespace with a time to live', async () => {
+    expect(cache.connected()).toBe(true);
     await cache.set('k', '{"price":"1.23"}', 60_000);
     expect(await cache.get('k')).toBe('{"price":"1.23"}');
     expect(await cache.client.pttl('k')).toBeGreaterThan(50_000);
@@ -79,7 +80,9 @@ describe('RedisCache against Redis', () => {
 
   it('fails fast, without hanging, when Redis is unreachable', async () => {
     const down = new RedisCache({ url: `redis://127.0.0.1:${await unusedPort()}`, namespace: 'x' });
+    expect(down.connected()).toBe(false);
     await expect(down.connect()).rejects.toThrow();
+    expect(down.connected()).toBe(false);
     const started = Date.now();
     await expect(down.ping()).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(2_000);

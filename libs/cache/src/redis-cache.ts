@@ -52,6 +52,10 @@ export class RedisCache extends BaseCache {
     await this.client.set(key, value, 'PX', milliseconds(ttlMs));
   }
 
+  connected(): boolean {
+    return this.client.status === 'ready';
+  }
+
   async delete(key: string): Promise<void> {
     await this.client.del(key);
   }

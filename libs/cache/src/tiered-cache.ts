@@ -27,6 +27,10 @@ export class TieredCache implements Cache {
     await this.far.set(key, value, ttlMs);
   }
 
+  connected(): boolean {
+    return this.far.connected();
+  }
+
   async delete(key: string): Promise<void> {
     await this.near.delete(key);
     await this.far.delete(key);

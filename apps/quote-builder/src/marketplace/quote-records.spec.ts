@@ -84,8 +84,12 @@ describe('QuoteRecords: a quote is answered before its row is written, and reada
 
     const record = await a.record(QUOTE);
     expect(db.rows.size).toBe(0); // answered; the row is not written yet
+    await expect(a.find(record.id)).resolves.toEqual(record); // its own, at once
+    // The copies follow the answer, which the bus writes at the end of this event-loop turn.
+    await expect(cache.get(`quote:${record.id}`)).resolves.toBeUndefined();
+    await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+    await expect(cache.get(`quote:${record.id}`)).resolves.toBe(JSON.stringify(record));
     await expect(b.get(record.id)).resolves.toEqual(record);
-    await expect(a.find(record.id)).resolves.toEqual(record); // its own, still being written
     open();
     await a.onModuleDestroy();
     expect(db.rows.has(record.id)).toBe(true);
@@ -93,8 +97,8 @@ describe('QuoteRecords: a quote is answered before its row is written, and reada
     await expect(b.get(record.id)).resolves.toEqual(record);
   });
 
-  it('without the shared cache (or with it down), writes the row before answering', async () => {
-    const down: Cache = Object.assign(new MemoryCache({ namespace: 't' }), { set: () => Promise.reject(new Error('redis down')) });
+  it('without the shared cache (or with it disconnected), writes the row before answering', async () => {
+    const down: Cache = Object.assign(new MemoryCache({ namespace: 't' }), { connected: () => false });
     for (const cache of [undefined, down]) {
       const db = new Database();
       const record = await replicaOf(db, cache).record(QUOTE);
@@ -103,6 +107,48 @@ describe('QuoteRecords: a quote is answered before its row is written, and reada
     const db = new Database();
     db.failure = new Error('database down');
     await expect(replicaOf(db).record(QUOTE)).rejects.toThrow('database down');
+  });
+
+  it('another replica asked before the copy arrives looks again before answering 404', async () => {
+    const cache = new MemoryCache({ namespace: 't' });
+    const db = new Database();
+    const late = replicaOf(db, cache);
+    const id = '0b7a1a52-0000-4000-8000-00000000000a';
+    const asked = late.get(id);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await cache.set(`quote:${id}`, JSON.stringify({ ...QUOTE, id }), 60_000); // the giving replica's copy, a few ms late
+    await expect(asked).resolves.toMatchObject({ id, solver: 'fast' });
+  });
+
+  it('a copy refused leaves the row, then this replica alone until expiry', async () => {
+    const refusing = () =>
+      Object.assign(new MemoryCache({ namespace: 't' }), { set: () => Promise.reject(new Error('OOM command not allowed')) });
+    const db = new Database();
+    let open!: () => void;
+    db.gate = new Promise((r) => (open = r));
+    const a = replicaOf(db, refusing());
+    const record = await a.record(QUOTE); // answered before the copy is refused and the row written
+    expect(db.rows.size).toBe(0);
+    await expect(a.find(record.id)).resolves.toEqual(record);
+    open();
+    await a.onModuleDestroy();
+    await expect(replicaOf(db).get(record.id)).resolves.toEqual(record); // another replica, from the row
+
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      const gone = new Database();
+      gone.failure = new Error('database down');
+      const b = replicaOf(gone, refusing());
+      const kept = await b.record(QUOTE);
+      await b.onModuleDestroy(); // both failed: stopping does not wait for the quote's expiry
+      await expect(b.get(kept.id)).resolves.toEqual(kept);
+      jest.advanceTimersByTime(config.QUOTE_TTL_MS + 1);
+      const expired = expect(b.get(kept.id)).rejects.toMatchObject({ code: 'QUOTE_NOT_FOUND' });
+      await jest.advanceTimersByTimeAsync(1_000); // it looks again
+      await expired;
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('honours a quote whose row failed from the shared cache; an unknown quote is a 404', async () => {

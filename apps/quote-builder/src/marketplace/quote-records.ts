@@ -17,6 +17,11 @@ const INSERT_QUOTE = `INSERT INTO quote_builder.quotes (id, created_at, expires_
 const CACHE_MARGIN_MS = 60_000;
 /** Past it (PostgreSQL slow or gone) quotes wait for their insert again. */
 const MAX_INSERTS_BEHIND = 1_000;
+/** A quote not found is looked for again after these: another replica's copies follow its answer by an event-loop turn, longer under load. */
+const COPY_LATE_WAITS_MS = [25, 250];
+
+/** Resolves in the event loop's next turn: after this turn's answers have been written (the bus flushes at the turn's end). */
+const afterTheAnswer = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
 /** Quotes kept for audit and execution; see docs/architecture/marketplace.md#recorded-quotes. */
 @Injectable()
@@ -70,25 +75,41 @@ export class QuoteRecords implements OnModuleDestroy {
           JSON.stringify(c.answers),
         ],
       });
-    const shared =
-      this.storing.size < MAX_INSERTS_BEHIND &&
-      (await this.cache?.set(cacheKey(id), JSON.stringify(record), this.config.QUOTE_TTL_MS + CACHE_MARGIN_MS).then(
-        () => true,
-        () => false,
-      ));
-    if (!shared) {
+    const cache = this.storing.size < MAX_INSERTS_BEHIND && this.cache?.connected() ? this.cache : undefined;
+    if (!cache) {
       await insert();
       return record;
     }
-    const done = insert().then(
-      () => undefined,
-      (error: Error) => {
-        this.failures.inc();
-        this.logger?.warn({ err: error, quoteId: id }, 'quote answered but not stored: honoured from the cache until it expires');
-      },
+    const copied = afterTheAnswer().then(() =>
+      cache.set(cacheKey(id), JSON.stringify(record), this.config.QUOTE_TTL_MS + CACHE_MARGIN_MS).then(
+        () => true,
+        (error: Error) => {
+          this.logger?.warn(
+            { err: error, quoteId: id },
+            'quote not copied to the shared cache: other replicas find it once its row is written',
+          );
+          return false;
+        },
+      ),
     );
+    const storedElsewhere = afterTheAnswer()
+      .then(insert)
+      .then(
+        () => true,
+        async (error: Error) => {
+          this.failures.inc();
+          const elsewhere = await copied;
+          const honoured = elsewhere ? 'from the shared cache' : 'by this replica alone';
+          this.logger?.warn({ err: error, quoteId: id }, `quote answered but not stored: honoured ${honoured} until it expires`);
+          return elsewhere;
+        },
+      );
+    const done = Promise.all([copied, storedElsewhere]).then(() => undefined);
     this.storing.set(id, { record, done });
-    void done.finally(() => this.storing.delete(id));
+    void storedElsewhere.then((elsewhere) => {
+      if (elsewhere) this.storing.delete(id);
+      else setTimeout(() => this.storing.delete(id), Math.max(0, expiresAt.getTime() - Date.now())).unref();
+    });
     return record;
   }
 
@@ -97,6 +118,15 @@ export class QuoteRecords implements OnModuleDestroy {
   }
 
   async find(id: string): Promise<QuoteRecord | undefined> {
+    for (const wait of [0, ...COPY_LATE_WAITS_MS]) {
+      if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
+      const found = await this.lookup(id);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private async lookup(id: string): Promise<QuoteRecord | undefined> {
     const answered = this.storing.get(id); // answered here a moment ago: its row is on its way
     if (answered) return answered.record;
     const row = await this.db.quote.findUnique({ where: { id } });

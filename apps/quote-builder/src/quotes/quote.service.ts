@@ -43,7 +43,7 @@ export class QuoteService {
   ) {
     this.stages = new Histogram({
       name: 'quote_stage_seconds',
-      help: 'Where a quote spends its time, by stage: fanout (the RFQ sent to every solver), last_answer (from then until the last answer taken), decide (from the last answer to the decision), pick (the best answer), record (the quote stored); the answer itself: bus_reply_seconds',
+      help: 'Where a quote spends its time, by stage: fanout (the RFQ sent to every solver), last_answer (from then until the last answer taken), decide (from the last answer to the decision), pick (the best answer), record (the quote held; its copies to Redis and PostgreSQL follow the answer); the answer itself: bus_reply_seconds',
       labelNames: ['stage'],
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [metrics.registry],
