@@ -80,7 +80,8 @@ export class QuoteRecords implements OnModuleDestroy {
       await insert();
       return record;
     }
-    const copied = afterTheAnswer().then(() =>
+    const turnOver = afterTheAnswer();
+    const copied = turnOver.then(() =>
       cache.set(cacheKey(id), JSON.stringify(record), this.config.QUOTE_TTL_MS + CACHE_MARGIN_MS).then(
         () => true,
         (error: Error) => {
@@ -92,18 +93,16 @@ export class QuoteRecords implements OnModuleDestroy {
         },
       ),
     );
-    const storedElsewhere = afterTheAnswer()
-      .then(insert)
-      .then(
-        () => true,
-        async (error: Error) => {
-          this.failures.inc();
-          const elsewhere = await copied;
-          const honoured = elsewhere ? 'from the shared cache' : 'by this replica alone';
-          this.logger?.warn({ err: error, quoteId: id }, `quote answered but not stored: honoured ${honoured} until it expires`);
-          return elsewhere;
-        },
-      );
+    const storedElsewhere = turnOver.then(insert).then(
+      () => true,
+      async (error: Error) => {
+        this.failures.inc();
+        const elsewhere = await copied;
+        const honoured = elsewhere ? 'from the shared cache' : 'by this replica alone';
+        this.logger?.warn({ err: error, quoteId: id }, `quote answered but not stored: honoured ${honoured} until it expires`);
+        return elsewhere;
+      },
+    );
     const done = Promise.all([copied, storedElsewhere]).then(() => undefined);
     this.storing.set(id, { record, done });
     void storedElsewhere.then((elsewhere) => {
