@@ -29,10 +29,11 @@ function hashOf(i: number): string {
 const userAddress = (u: number) => `0x${(u + 0x1000000).toString(16).padStart(40, '0')}`;
 const volumeCursor = (block: number, logIndex: number) => Buffer.from(`${block}:${logIndex}:d`).toString('base64url');
 const blocks = Math.ceil(INTENTS / 4);
-/** Row i of n (1-based), never the same row twice in a row. */
-const pick = (i: number, n: number) => ((i * 7919 + 13) % n) + 1;
-/** The four phases of a read (each side's warm-up, then its measurement) take rows from their own quarter of the space: a row one read would be in PostgreSQL's buffers for the next. */
-const phaseRow = (phase: 0 | 1 | 2 | 3, n: number) => (i: number) => pick(i + phase * Math.floor(n / 4), n);
+/** Row i (1-based) of the quarter of n rows a phase owns (each side's warm-up, then its measurement), never the same twice in a row: a row one phase read would be in PostgreSQL's buffers for the next. */
+const phaseRow = (phase: 0 | 1 | 2 | 3, n: number) => {
+  const quarter = Math.floor(n / 4);
+  return (i: number) => phase * quarter + ((i * 7919 + 13) % quarter) + 1;
+};
 
 export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Promise<void> {
   const url = ctx.benchDatabaseUrl;
