@@ -39,7 +39,7 @@ export class QuoteRecords implements OnModuleDestroy {
   ) {
     this.failures = new Counter({
       name: 'quote_record_failures_total',
-      help: 'Quotes whose row could not be written after they were answered (honoured from the shared cache until they expire, missing from the audit)',
+      help: 'Quotes whose row could not be written after they were answered (honoured until they expire from the shared cache, or by the replica that gave them when their copy failed too; missing from the audit)',
       registers: [metrics.registry],
     });
   }
@@ -126,7 +126,7 @@ export class QuoteRecords implements OnModuleDestroy {
   }
 
   private async lookup(id: string): Promise<QuoteRecord | undefined> {
-    const answered = this.storing.get(id); // answered here a moment ago: its row is on its way
+    const answered = this.storing.get(id); // answered here: its copies on their way, or kept here when both failed
     if (answered) return answered.record;
     const row = await this.db.quote.findUnique({ where: { id } });
     if (row) return recordOf(row);
