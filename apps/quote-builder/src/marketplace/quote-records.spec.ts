@@ -86,8 +86,11 @@ describe('QuoteRecords: a quote is answered before its row is written, and reada
     expect(db.rows.size).toBe(0); // answered; the row is not written yet
     await expect(a.find(record.id)).resolves.toEqual(record); // its own, at once
     // The copies follow the answer, which the bus writes at the end of this event-loop turn.
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     await expect(cache.get(`quote:${record.id}`)).resolves.toBeUndefined();
-    await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+    await nextTurn(); // the turn the bus writes the answer in
+    await expect(cache.get(`quote:${record.id}`)).resolves.toBeUndefined();
+    await nextTurn();
     await expect(cache.get(`quote:${record.id}`)).resolves.toBe(JSON.stringify(record));
     await expect(b.get(record.id)).resolves.toEqual(record);
     open();
@@ -118,6 +121,24 @@ describe('QuoteRecords: a quote is answered before its row is written, and reada
     await new Promise((resolve) => setTimeout(resolve, 5));
     await cache.set(`quote:${id}`, JSON.stringify({ ...QUOTE, id }), 60_000); // the giving replica's copy, a few ms late
     await expect(asked).resolves.toMatchObject({ id, solver: 'fast' });
+
+    const later = '0b7a1a52-0000-4000-8000-00000000000b';
+    const askedAgain = late.get(later);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // past the first look again (25 ms): found on the second
+    await cache.set(`quote:${later}`, JSON.stringify({ ...QUOTE, id: later }), 60_000);
+    await expect(askedAgain).resolves.toMatchObject({ id: later });
+  });
+
+  it('stops holding a quote in memory once its row is written', async () => {
+    const db = new Database();
+    const cache = new MemoryCache({ namespace: 't' });
+    const a = replicaOf(db, cache);
+    const record = await a.record(QUOTE);
+    await a.onModuleDestroy();
+    await expect(a.find(record.id)).resolves.toEqual(record);
+    db.rows.delete(record.id);
+    await cache.delete(`quote:${record.id}`);
+    await expect(a.find(record.id)).resolves.toBeUndefined();
   });
 
   it('a copy refused leaves the row, then this replica alone until expiry', async () => {
