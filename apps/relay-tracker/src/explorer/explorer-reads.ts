@@ -114,16 +114,15 @@ export class ExplorerReads {
     if (end) range.add((p) => `i.block_time <= ${p}`, end);
     if (query.fromBlock) range.add((p) => `i.block_number >= ${p}`, query.fromBlock);
     if (query.toBlock) range.add((p) => `i.block_number <= ${p}`, query.toBlock);
-    // Each column has its own index: a union of two ordered scans.
-    const mine = (column: 'creator' | 'src_address', top?: number) =>
-      `(SELECT i.intent_hash, i.block_number, i.log_index FROM relay_tracker.explorer_intents i WHERE i.${column} = ${userParam}${range.and}
-        ${top === undefined ? '' : `ORDER BY i.block_number DESC, i.log_index DESC LIMIT ${top}`})`;
-    const total = `(SELECT count(*) FROM (${mine('creator')} UNION ${mine('src_address')}) m)::int`;
+    // Each column has its own index: two ordered scans merged, the second without what the first has.
+    const mine = (column: 'creator' | 'src_address', what: string, tail = '') =>
+      `SELECT ${what} FROM relay_tracker.explorer_intents i WHERE i.${column} = ${userParam}${column === 'creator' ? '' : ` AND i.creator <> ${userParam}`}${range.and}${tail}`;
+    const total = `((${mine('creator', 'count(*)')}) + (${mine('src_address', 'count(*)')}))::int`;
+    const top = ` ORDER BY i.block_number DESC, i.log_index DESC LIMIT ${offset + limit}`;
     const rows = await this.query<IntentRow & EventRow & { total: number }>(
       `SELECT ${total} AS total, ${INTENT_COLUMNS}, ${EVENT_COLUMNS}
-       FROM (SELECT u.intent_hash FROM (${mine('creator', offset + limit)} UNION ${mine('src_address', offset + limit)}) u
-             ORDER BY u.block_number DESC, u.log_index DESC OFFSET ${offset} LIMIT ${limit}) p
-       JOIN relay_tracker.explorer_intents i ON i.intent_hash = p.intent_hash ${EVENTS_JOIN}
+       FROM ((${mine('creator', 'i.*', top)}) UNION ALL (${mine('src_address', 'i.*', top)})
+             ORDER BY block_number DESC, log_index DESC OFFSET ${offset} LIMIT ${limit}) i ${EVENTS_JOIN}
        ORDER BY i.block_number DESC, i.log_index DESC, ${INTENT_EVENT_ORDER}`,
       range.params,
     );
