@@ -241,8 +241,7 @@ export function startHttpSpan(
   if (!enabled) return undefined;
   // The caller's trace and sampling go on; its tracestate (its own vendors' data) stops here, so only traceparent is read.
   const header = headers.traceparent;
-  const caller = header ? trace.getSpanContext(W3C.extract(ROOT_CONTEXT, { traceparent: header }, headerGetter)) : undefined;
-  const parent = caller ? trace.setSpanContext(root(), caller) : root();
+  const parent = header ? W3C.extract(root(), { traceparent: header }, headerGetter) : root();
   const span = tracer().startSpan(
     method,
     { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } },

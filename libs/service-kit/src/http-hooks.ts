@@ -132,6 +132,7 @@ function repeatedParameter(query: unknown): InputProblem | undefined {
 export function loggedPath(url: string): string {
   const end = url.search(/[?#]/);
   const path = end === -1 ? url : url.slice(0, end);
+  if (!path.includes('_') && !path.includes('/invitations/')) return path;
   return path.replace(/\/invitations\/[^/]+/g, '/invitations/[redacted]').replace(CREDENTIAL_SHAPE, '$1_[redacted]');
 }
 

@@ -62,14 +62,14 @@ export async function registerRoute(
   });
 }
 
-function withGatewayTraceContext({
-  traceparent: _parent,
-  tracestate: _state,
-  ...headers
-}: Record<string, unknown>): Record<string, unknown> {
-  const own: Record<string, string> = {};
-  injectTraceContext(own);
-  return { ...headers, ...own };
+/** On the gateway's own copy of the headers: its span's `traceparent` replaces the caller's, whose `tracestate` stops here. */
+export function withGatewayTraceContext(headers: Record<string, unknown>): Record<string, unknown> {
+  if (headers.traceparent !== undefined || headers.tracestate !== undefined) {
+    const { traceparent: _parent, tracestate: _state, ...rest } = headers;
+    headers = rest;
+  }
+  injectTraceContext(headers as Record<string, string>);
+  return headers;
 }
 
 function sendUpstreamError(reply: FastifyReply, error: Error & { code?: string; cause?: unknown }, logger: Logger): void {
