@@ -16,4 +16,11 @@ describe('loggedPath', () => {
     expect(loggedPath('/v1/swaps/tokens/slv_abcdefghijk')).toBe('/v1/swaps/tokens/slv_[redacted]');
     expect(loggedPath('/v1/x/svc_AAAAbbbbCCCCdddd/spk_0123456789')).toBe('/v1/x/svc_[redacted]/spk_[redacted]');
   });
+
+  it('hides them when escaped too, even in a path that is not valid UTF-8 once decoded', () => {
+    expect(loggedPath('/v1/x/svc%5FAAAAbbbbCCCCdddd')).toBe('/v1/x/svc_[redacted]');
+    expect(loggedPath('/portal/api/%69nvitations/AbC123/accept')).toBe('/portal/api/invitations/[redacted]/accept');
+    expect(loggedPath('/v1/x/%ff/svc%5FAAAAbbbbCCCCdddd')).not.toContain('AAAA');
+    expect(loggedPath('/v1/tokens/%E2%82%AC')).toBe('/v1/tokens/€');
+  });
 });

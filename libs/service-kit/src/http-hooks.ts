@@ -132,8 +132,19 @@ function repeatedParameter(query: unknown): InputProblem | undefined {
 export function loggedPath(url: string): string {
   const end = url.search(/[?#]/);
   const path = end === -1 ? url : url.slice(0, end);
-  if (!path.includes('_') && !path.includes('/invitations/')) return path;
-  return path.replace(/\/invitations\/[^/]+/g, '/invitations/[redacted]').replace(CREDENTIAL_SHAPE, '$1_[redacted]');
+  if (!path.includes('_') && !path.includes('/invitations/') && !path.includes('%')) return path;
+  return decodedPath(path)
+    .replace(/\/invitations\/[^/]+/g, '/invitations/[redacted]')
+    .replace(CREDENTIAL_SHAPE, '$1_[redacted]');
+}
+
+function decodedPath(path: string): string {
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path.replace(/%[0-9a-fA-F]{2}/g, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+  }
 }
 
 function refusalBeforeAnyRoute(
