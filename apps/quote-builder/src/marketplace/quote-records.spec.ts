@@ -6,6 +6,7 @@ import type { PrismaClient } from '../generated/prisma/client';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 import { QuoteRecords, type NewQuote } from './quote-records';
 import { testSigningKeysEnv } from '@swap/testing';
+import { v7 as timeOrderedUuid } from 'uuid';
 
 const QUOTE: NewQuote = {
   srcChainKey: '0xa4b1.arbitrum',
@@ -83,6 +84,8 @@ describe('QuoteRecords: a quote is answered before its row is written, and reada
     const b = replicaOf(db, cache);
 
     const record = await a.record(QUOTE);
+    expect(record.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+    expect(Math.abs(parseInt(record.id.slice(0, 8) + record.id.slice(9, 13), 16) - Date.parse(record.createdAt))).toBeLessThan(5);
     expect(db.rows.size).toBe(0); // answered; the row is not written yet
     await expect(a.find(record.id)).resolves.toEqual(record); // its own, at once
     // The copies follow the answer, which the bus writes at the end of this event-loop turn.
@@ -116,17 +119,37 @@ describe('QuoteRecords: a quote is answered before its row is written, and reada
     const cache = new MemoryCache({ namespace: 't' });
     const db = new Database();
     const late = replicaOf(db, cache);
-    const id = '0b7a1a52-0000-4000-8000-00000000000a';
+    const id = timeOrderedUuid(); // made by the giving replica just now
     const asked = late.get(id);
     await new Promise((resolve) => setTimeout(resolve, 5));
     await cache.set(`quote:${id}`, JSON.stringify({ ...QUOTE, id }), 60_000); // the giving replica's copy, a few ms late
     await expect(asked).resolves.toMatchObject({ id, solver: 'fast' });
 
-    const later = '0b7a1a52-0000-4000-8000-00000000000b';
+    const later = timeOrderedUuid();
     const askedAgain = late.get(later);
     await new Promise((resolve) => setTimeout(resolve, 100)); // past the first look again (25 ms): found on the second
     await cache.set(`quote:${later}`, JSON.stringify({ ...QUOTE, id: later }), 60_000);
     await expect(askedAgain).resolves.toMatchObject({ id: later });
+  });
+
+  it('answers 404 at once for an id no replica made in the last seconds', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      const records = replicaOf(new Database(), new MemoryCache({ namespace: 't' }));
+      const old = timeOrderedUuid({ msecs: Date.now() - 60_000 });
+      const ahead = timeOrderedUuid({ msecs: Date.now() + 60_000 });
+      for (const id of ['0b7a1a52-0000-4000-8000-00000000000a', old, ahead])
+        await expect(records.get(id)).rejects.toMatchObject({ code: 'QUOTE_NOT_FOUND' }); // no timer advanced: no wait
+      const recent = records.get(timeOrderedUuid({ msecs: Date.now() - 1_500 }));
+      const settled = jest.fn();
+      recent.catch(settled);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(settled).not.toHaveBeenCalled();
+      await jest.advanceTimersByTimeAsync(300);
+      await expect(recent).rejects.toMatchObject({ code: 'QUOTE_NOT_FOUND' });
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('stops holding a quote in memory once its row is written', async () => {

@@ -3,9 +3,9 @@ import type { Cache } from '@swap/cache';
 import { AppError, ErrorCode, type QuoteAnswer, type QuoteRecord } from '@swap/contracts';
 import { RequestContext, ServiceMetrics, type Logger } from '@swap/observability';
 import { CACHE, DATABASE_POOL, LOGGER } from '@swap/service-kit';
-import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { Counter } from 'prom-client';
+import { v7 as timeOrderedUuid } from 'uuid';
 import { PrismaClient } from '../generated/prisma/client';
 import { QuoteBuilderConfig } from '../quote-builder.config';
 
@@ -17,8 +17,9 @@ const INSERT_QUOTE = `INSERT INTO quote_builder.quotes (id, created_at, expires_
 const CACHE_MARGIN_MS = 60_000;
 /** Past it (PostgreSQL slow or gone) quotes wait for their insert again. */
 const MAX_INSERTS_BEHIND = 1_000;
-/** A quote not found is looked for again after these: another replica's copies follow its answer by an event-loop turn, longer under load. */
+/** A quote not found whose id (UUIDv7) is at most 2 s old or ahead (replicas' clocks) is looked for again: another replica's copies follow its answer. */
 const COPY_LATE_WAITS_MS = [25, 250];
+const COPY_LATE_WITHIN_MS = 2_000;
 
 /** Resolves in the event loop's next turn: after this turn's answers have been written (the bus flushes at the turn's end). */
 const afterTheAnswer = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
@@ -47,7 +48,7 @@ export class QuoteRecords implements OnModuleDestroy {
   async record(quote: NewQuote): Promise<QuoteRecord> {
     const createdAt = new Date();
     const expiresAt = new Date(createdAt.getTime() + this.config.QUOTE_TTL_MS);
-    const id = randomUUID();
+    const id = timeOrderedUuid();
     const requestId = RequestContext.requestId() ?? null;
     const record: QuoteRecord = { ...quote, id, createdAt: createdAt.toISOString(), expiresAt: expiresAt.toISOString(), requestId };
     const c = quote;
@@ -117,7 +118,9 @@ export class QuoteRecords implements OnModuleDestroy {
   }
 
   async find(id: string): Promise<QuoteRecord | undefined> {
-    for (const wait of [0, ...COPY_LATE_WAITS_MS]) {
+    const age = Date.now() - uuidV7Time(id);
+    const waits = Math.abs(age) <= COPY_LATE_WITHIN_MS ? COPY_LATE_WAITS_MS : [];
+    for (const wait of [0, ...waits]) {
       if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
       const found = await this.lookup(id);
       if (found) return found;
@@ -144,6 +147,10 @@ export class QuoteRecords implements OnModuleDestroy {
   async recent(limit: number): Promise<QuoteRecord[]> {
     return (await this.db.quote.findMany({ orderBy: { createdAt: 'desc' }, take: limit })).map(recordOf);
   }
+}
+
+function uuidV7Time(id: string): number {
+  return id[14] === '7' ? parseInt(id.slice(0, 8) + id.slice(9, 13), 16) : NaN;
 }
 
 function cacheKey(id: string): string {
