@@ -48,7 +48,7 @@ export class QuoteRecords implements OnModuleDestroy {
   async record(quote: NewQuote): Promise<QuoteRecord> {
     const createdAt = new Date();
     const expiresAt = new Date(createdAt.getTime() + this.config.QUOTE_TTL_MS);
-    const id = timeOrderedUuid();
+    const id = timeOrderedUuid({ msecs: createdAt.getTime() });
     const requestId = RequestContext.requestId() ?? null;
     const record: QuoteRecord = { ...quote, id, createdAt: createdAt.toISOString(), expiresAt: expiresAt.toISOString(), requestId };
     const c = quote;
@@ -117,7 +117,8 @@ export class QuoteRecords implements OnModuleDestroy {
     await Promise.all([...this.storing.values()].map((s) => s.done));
   }
 
-  async find(id: string): Promise<QuoteRecord | undefined> {
+  async find(anyCase: string): Promise<QuoteRecord | undefined> {
+    const id = anyCase.toLowerCase();
     const age = Date.now() - uuidV7Time(id);
     const waits = Math.abs(age) <= COPY_LATE_WITHIN_MS ? COPY_LATE_WAITS_MS : [];
     for (const wait of [0, ...waits]) {
