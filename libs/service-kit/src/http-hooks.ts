@@ -140,10 +140,14 @@ export function loggedPath(url: string): string {
 
 function decodedPath(path: string): string {
   if (!path.includes('%')) return path;
+  return decoded(path) ?? path.replace(/%[0-9a-fA-F]{2}/g, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+}
+
+function decoded(text: string): string | undefined {
   try {
-    return decodeURIComponent(path);
+    return decodeURIComponent(text);
   } catch {
-    return path.replace(/%[0-9a-fA-F]{2}/g, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+    return undefined;
   }
 }
 
@@ -168,9 +172,5 @@ function hasLongSegment(url: string): boolean {
 }
 
 function decodedLength(segment: string): number {
-  try {
-    return decodeURIComponent(segment).length;
-  } catch {
-    return segment.length;
-  }
+  return (decoded(segment) ?? segment).length;
 }
