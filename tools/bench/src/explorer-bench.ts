@@ -29,10 +29,10 @@ function hashOf(i: number): string {
 const userAddress = (u: number) => `0x${(u + 0x1000000).toString(16).padStart(40, '0')}`;
 const volumeCursor = (block: number, logIndex: number) => Buffer.from(`${block}:${logIndex}:d`).toString('base64url');
 const blocks = Math.ceil(INTENTS / 4);
-/** Row i (1-based) of the quarter of n rows a phase owns (each side's warm-up, then its measurement), never the same twice in a row: a row one phase read would be in PostgreSQL's buffers for the next. */
-const phaseRow = (phase: 0 | 1 | 2 | 3, n: number) => {
-  const quarter = Math.floor(n / 4);
-  return (i: number) => phase * quarter + ((i * 7919 + 13) % quarter) + 1;
+/** Row i (1-based) of the sixth of n rows a phase owns (each side's warm-up, then its measurement), never the same twice in a row: a row one phase read would be in PostgreSQL's buffers for the next. */
+const phaseRow = (phase: 0 | 1 | 2 | 3 | 4 | 5, n: number) => {
+  const sixth = Math.floor(n / 6);
+  return (i: number) => phase * sixth + ((i * 7919 + 13) % sixth) + 1;
 };
 
 export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Promise<void> {
@@ -53,69 +53,64 @@ export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Pr
   const origin = `http://127.0.0.1:${port}`;
   const seconds = Math.max(5, ctx.duration);
 
-  const reads: { name: string; rows: number; service: (k: number) => string; sql: (pool: pg.Pool, k: number) => Promise<number> }[] = [
+  const reads: { name: string; rows: number; service: (k: number) => string; sql: string; params: (k: number) => unknown[] }[] = [
     {
       name: 'intent by hash (with its events)',
       rows: INTENTS,
       service: (k) => `/v1/be/intent/${hashOf(k)}`,
-      sql: async (pool, k) =>
-        (
-          await pool.query(
-            `SELECT i.*, e.kind, e.tx_hash AS event_tx, e.log_index AS event_log, e.block_number AS event_block, e.block_time AS event_time, e.data
-             FROM relay_tracker.explorer_intents i
-             LEFT JOIN relay_tracker.chain_events e ON e.intent_hash = i.intent_hash AND e.kind IN ('intent_created', 'intent_filled', 'intent_cancelled')
-             WHERE i.intent_hash = $1 ORDER BY e.block_number, e.log_index`,
-            [hashOf(k)],
-          )
-        ).rowCount!,
+      sql: `SELECT i.*, e.kind, e.tx_hash AS event_tx, e.log_index AS event_log, e.block_number AS event_block, e.block_time AS event_time, e.data
+            FROM relay_tracker.explorer_intents i
+            LEFT JOIN relay_tracker.chain_events e ON e.intent_hash = i.intent_hash AND e.kind IN ('intent_created', 'intent_filled', 'intent_cancelled')
+            WHERE i.intent_hash = $1 ORDER BY e.block_number, e.log_index`,
+      params: (k) => [hashOf(k)],
     },
     {
       name: 'a user’s history page (limit 50)',
       rows: USERS,
       service: (k) => `/v1/be/intent/user/${userAddress(k - 1)}?limit=50`,
-      sql: async (pool, k) =>
-        (
-          await pool.query(
-            `SELECT i.*, e.kind, e.tx_hash AS event_tx, e.log_index AS event_log, e.block_number AS event_block, e.block_time AS event_time, e.data
-             FROM (SELECT * FROM relay_tracker.explorer_intents WHERE src_address = $1 OR creator = $1
-                   ORDER BY block_number DESC, log_index DESC LIMIT 50) i
-             LEFT JOIN relay_tracker.chain_events e ON e.intent_hash = i.intent_hash AND e.kind IN ('intent_created', 'intent_filled', 'intent_cancelled')
-             ORDER BY i.block_number DESC, i.log_index DESC, e.block_number, e.log_index`,
-            [userAddress(k - 1)],
-          )
-        ).rowCount!,
+      sql: `SELECT i.*, e.kind, e.tx_hash AS event_tx, e.log_index AS event_log, e.block_number AS event_block, e.block_time AS event_time, e.data
+            FROM (SELECT * FROM relay_tracker.explorer_intents WHERE src_address = $1 OR creator = $1
+                  ORDER BY block_number DESC, log_index DESC LIMIT 50) i
+            LEFT JOIN relay_tracker.chain_events e ON e.intent_hash = i.intent_hash AND e.kind IN ('intent_created', 'intent_filled', 'intent_cancelled')
+            ORDER BY i.block_number DESC, i.log_index DESC, e.block_number, e.log_index`,
+      params: (k) => [userAddress(k - 1)],
     },
     {
       name: 'a volume page (50 fills, keyset)',
       rows: blocks - 60,
       service: (k) => `/v1/be/solver/volume?limit=50&cursor=${volumeCursor(FIRST_BLOCK + 50 + k, 0)}`,
-      sql: async (pool, k) =>
-        (
-          await pool.query(
-            `SELECT * FROM relay_tracker.explorer_fills WHERE (block_number, log_index) < ($1, $2)
-             ORDER BY block_number DESC, log_index DESC LIMIT 51`,
-            [FIRST_BLOCK + 50 + k, 0],
-          )
-        ).rowCount!,
+      sql: `SELECT * FROM relay_tracker.explorer_fills WHERE (block_number, log_index) < ($1, $2)
+            ORDER BY block_number DESC, log_index DESC LIMIT 51`,
+      params: (k) => [FIRST_BLOCK + 50 + k, 0],
     },
   ];
 
+  const floorPort = await unusedPort();
+  const floor = await ctx.start('dist/tools/bench/src/explorer-floor.js', {
+    FLOOR_PORT: String(floorPort),
+    DATABASE_URL: url,
+    FLOOR_POOL: String(SQL_POOL),
+    READS: JSON.stringify(reads.map((r) => r.sql)),
+  });
+  await ctx.waitFor(`http://127.0.0.1:${floorPort}/?read=2&bytes=1&params=${encodeURIComponent(JSON.stringify(reads[2]!.params(1)))}`);
   const http = new Pool(origin, { connections: ctx.connections });
+  const floorHttp = new Pool(`http://127.0.0.1:${floorPort}`, { connections: ctx.connections });
   const sql = new pg.Pool({ connectionString: url, max: SQL_POOL });
   const lines = [
     '',
     `explorer reads (relay-tracker direct; hub index of ${sizes.intents.toLocaleString('en')} intents, ${sizes.fills.toLocaleString('en')} fills, ${sizes.events.toLocaleString('en')} hub events), ${ctx.connections} concurrent clients, ${seconds} s each:`,
   ];
   try {
-    for (const read of reads) {
-      const viaService = (row: (i: number) => number) => async (i: number) => {
-        const path = read.service(row(i));
-        const res = await http.request({ method: 'GET', path });
+    for (const [index, read] of reads.entries()) {
+      const viaHttp = (pool: Pool, path: (k: number) => string) => (row: (i: number) => number) => async (i: number) => {
+        const at = path(row(i));
+        const res = await pool.request({ method: 'GET', path: at });
         const body = await res.body.text();
-        if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}: ${body.slice(0, 200)}`);
+        if (res.statusCode !== 200) throw new Error(`${at} answered ${res.statusCode}: ${body.slice(0, 200)}`);
         return body.length;
       };
-      const viaSql = (row: (i: number) => number) => (i: number) => read.sql(sql, row(i)).then(() => undefined);
+      const viaService = viaHttp(http, read.service);
+      const viaSql = (row: (i: number) => number) => (i: number) => sql.query(read.sql, read.params(row(i))).then(() => undefined);
       // Warmed up (connections, prepared plans, the JIT) on rows of their own; the reference never reads a row the service read.
       await concurrently(ctx.connections, WARM_UP_SECONDS, viaService(phaseRow(0, read.rows)));
       const serviceCpu = cpuMicrosPerRequestSince({ bench: process.pid, 'relay-tracker': tracker.pid, postgres: postgresCpu });
@@ -125,18 +120,29 @@ export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Pr
       const plainCpu = cpuMicrosPerRequestSince({ bench: process.pid, postgres: postgresCpu });
       const plain = await concurrently(ctx.connections, seconds, viaSql(phaseRow(3, read.rows)));
       const plainSplit = plainCpu(plain.n);
+      const viaFloor = viaHttp(
+        floorHttp,
+        (k) => `/?read=${index}&bytes=${service.bytes}&params=${encodeURIComponent(JSON.stringify(read.params(k)))}`,
+      );
+      await concurrently(ctx.connections, WARM_UP_SECONDS, viaFloor(phaseRow(4, read.rows)));
+      const floorCpu = cpuMicrosPerRequestSince({ bench: process.pid, floor: floor.pid, postgres: postgresCpu });
+      const bare = await concurrently(ctx.connections, seconds, viaFloor(phaseRow(5, read.rows)));
+      const floorSplit = floorCpu(bare.n);
       const share = (service.rps / plain.rps) * 100;
       const p99 = service.p99 / plain.p99;
       lines.push(
         `  ${read.name}:`,
         `    ${'relay-tracker'.padEnd(34)} ${service.rps.toFixed(0).padStart(7)} reads/s  p50 ${service.p50.toFixed(1).padStart(6)} ms  p99 ${service.p99.toFixed(1).padStart(6)} ms  (${service.n} reads, ${service.bytes} B each)`,
         `    ${`reference: one SQL query (pool ${SQL_POOL})`.padEnd(34)} ${plain.rps.toFixed(0).padStart(7)} reads/s  p50 ${plain.p50.toFixed(1).padStart(6)} ms  p99 ${plain.p99.toFixed(1).padStart(6)} ms  (${plain.n} queries)`,
-        `    CPU per read, µs user+kernel: relay-tracker path ${cpuLine(serviceSplit)}; reference ${cpuLine(plainSplit)}`,
+        `    ${'floor: node:http, that query, bytes'.padEnd(34)} ${bare.rps.toFixed(0).padStart(7)} reads/s  p50 ${bare.p50.toFixed(1).padStart(6)} ms  p99 ${bare.p99.toFixed(1).padStart(6)} ms  (${bare.n} reads)`,
+        `    CPU per read, µs user+kernel: relay-tracker path ${cpuLine(serviceSplit)}; reference ${cpuLine(plainSplit)}; floor ${cpuLine(floorSplit)}`,
         `    throughput ${share.toFixed(1)}% of the reference (target >= 50%): ${share >= 50 ? 'met' : 'NOT met'}; p99 ${p99.toFixed(2)}x the reference's (target <= 1.5x): ${p99 <= 1.5 ? 'met' : 'NOT met'}`,
+        `    floor (the reference's query and relay-tracker's bytes through a bare node:http server): throughput ${((bare.rps / plain.rps) * 100).toFixed(1)}% of the reference, p99 ${(bare.p99 / plain.p99).toFixed(2)}x; relay-tracker ${((service.rps / bare.rps) * 100).toFixed(1)}% of the floor's throughput, p99 ${(service.p99 / bare.p99).toFixed(2)}x`,
       );
     }
   } finally {
     await http.close();
+    await floorHttp.close();
     await sql.end();
   }
   ctx.print([...lines, '']);
