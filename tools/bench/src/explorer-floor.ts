@@ -1,21 +1,37 @@
-/** The explorer part's floor: node:http alone, running a read's SQL as the reference does and answering as many bytes as relay-tracker did. FLOOR_PORT=… DATABASE_URL=… READS='["SELECT …"]'; GET /?read=&params=&bytes= */
+/** The explorer part's floor: the plain query answered over HTTP (node:http, pg as the reference uses it, relay-tracker's bytes). FLOOR_PORT=… FLOOR_POOL=… DATABASE_URL=… READS='["SELECT …"]'; GET /?read=&params=&bytes=, GET /ready */
 import { createServer } from 'node:http';
 import pg from 'pg';
 
 const reads = JSON.parse(process.env.READS!) as string[];
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.FLOOR_POOL) });
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.FLOOR_POOL ?? 10) });
+pool.on('error', (error) => console.error(`explorer floor: ${error.message}`));
 const bodies = new Map<number, Buffer>();
 
 createServer((req, res) => {
   const url = new URL(req.url!, 'http://floor');
-  const bytes = Number(url.searchParams.get('bytes'));
-  let body = bodies.get(bytes);
-  if (!body) bodies.set(bytes, (body = Buffer.alloc(bytes, 0x20)));
-  pool.query(reads[Number(url.searchParams.get('read'))]!, JSON.parse(url.searchParams.get('params')!) as unknown[]).then(
+  if (url.pathname === '/ready') return void res.writeHead(200).end();
+  let sql: string | undefined;
+  let params: unknown[];
+  let body: Buffer | undefined;
+  try {
+    const bytes = Number(url.searchParams.get('bytes'));
+    sql = reads[Number(url.searchParams.get('read'))];
+    params = JSON.parse(url.searchParams.get('params')!) as unknown[];
+    body = bodies.get(bytes);
+    if (!body) bodies.set(bytes, (body = Buffer.alloc(bytes, 0x20)));
+  } catch (error) {
+    return void res.writeHead(400).end((error as Error).message);
+  }
+  if (sql === undefined || !Array.isArray(params)) return void res.writeHead(400).end('read and params (a JSON array) are required');
+  const answer = body;
+  pool.query(sql, params).then(
     () => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
-      res.end(body);
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': answer.length });
+      res.end(answer);
     },
-    (error: Error) => res.writeHead(500).end(error.message),
+    (error: Error) => {
+      console.error(`explorer floor: ${error.message}`);
+      res.writeHead(500).end(error.message);
+    },
   );
 }).listen(Number(process.env.FLOOR_PORT), '127.0.0.1');
