@@ -137,14 +137,15 @@ export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Pr
       const floorSplit = floorCpu(bare.n);
       const share = (service.rps / plain.rps) * 100;
       const p99 = service.p99 / plain.p99;
+      const shareOf = (a: typeof service, b: typeof service) => `${((a.rps / b.rps) * 100).toFixed(1)}%`;
       lines.push(
         `  ${read.name}:`,
-        `    ${'relay-tracker'.padEnd(34)} ${service.rps.toFixed(0).padStart(7)} reads/s  p50 ${service.p50.toFixed(1).padStart(6)} ms  p99 ${service.p99.toFixed(1).padStart(6)} ms  (${service.n} reads, ${service.bytes} B each)`,
-        `    ${`reference: one SQL query (pool ${SQL_POOL})`.padEnd(34)} ${plain.rps.toFixed(0).padStart(7)} reads/s  p50 ${plain.p50.toFixed(1).padStart(6)} ms  p99 ${plain.p99.toFixed(1).padStart(6)} ms  (${plain.n} queries)`,
-        `    ${'floor: the query over node:http'.padEnd(34)} ${bare.rps.toFixed(0).padStart(7)} reads/s  p50 ${bare.p50.toFixed(1).padStart(6)} ms  p99 ${bare.p99.toFixed(1).padStart(6)} ms  (${bare.n} reads)`,
+        measuredRow('relay-tracker', service, `${service.n} reads, ${service.bytes} B each`),
+        measuredRow(`reference: one SQL query (pool ${SQL_POOL})`, plain, `${plain.n} queries`),
+        measuredRow('floor: the query over node:http', bare, `${bare.n} reads`),
         `    CPU per read, µs user+kernel: relay-tracker path ${cpuLine(serviceSplit)}; reference ${cpuLine(plainSplit)}; floor ${cpuLine(floorSplit)}`,
         `    throughput ${share.toFixed(1)}% of the reference (target >= 50%): ${share >= 50 ? 'met' : 'NOT met'}; p99 ${p99.toFixed(2)}x the reference's (target <= 1.5x): ${p99 <= 1.5 ? 'met' : 'NOT met'}`,
-        `    floor (the reference's query and client, relay-tracker's bytes from a bare node:http server): throughput ${((bare.rps / plain.rps) * 100).toFixed(1)}% of the reference, p99 ${(bare.p99 / plain.p99).toFixed(2)}x; relay-tracker ${((service.rps / bare.rps) * 100).toFixed(1)}% of the floor's throughput, p99 ${(service.p99 / bare.p99).toFixed(2)}x`,
+        `    floor (the reference's query and client, relay-tracker's bytes from a bare node:http server): throughput ${shareOf(bare, plain)} of the reference, p99 ${(bare.p99 / plain.p99).toFixed(2)}x; relay-tracker ${shareOf(service, bare)} of the floor's throughput, p99 ${(service.p99 / bare.p99).toFixed(2)}x`,
       );
     }
   } finally {
@@ -153,6 +154,10 @@ export async function benchExplorer(ctx: BenchContext & { natsUrl: string }): Pr
     await sql.end();
   }
   ctx.print([...lines, '']);
+}
+
+function measuredRow(label: string, m: { rps: number; p50: number; p99: number }, tail: string): string {
+  return `    ${label.padEnd(34)} ${m.rps.toFixed(0).padStart(7)} reads/s  p50 ${m.p50.toFixed(1).padStart(6)} ms  p99 ${m.p99.toFixed(1).padStart(6)} ms  (${tail})`;
 }
 
 function cpuLine(split: { name: string; user: number; system: number }[]): string {

@@ -7,27 +7,29 @@ const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Numb
 pool.on('error', (error) => console.error(`explorer floor: ${error.message}`));
 const bodies = new Map<number, Buffer>();
 
+function requestOf(url: URL): { sql: string; params: unknown[]; body: Buffer } {
+  const sql = reads[Number(url.searchParams.get('read'))];
+  const params = JSON.parse(url.searchParams.get('params') ?? 'null') as unknown;
+  if (sql === undefined || !Array.isArray(params)) throw new Error('read and params (a JSON array) are required');
+  const bytes = Number(url.searchParams.get('bytes'));
+  let body = bodies.get(bytes);
+  if (!body) bodies.set(bytes, (body = Buffer.alloc(bytes, 0x20)));
+  return { sql, params, body };
+}
+
 createServer((req, res) => {
   const url = new URL(req.url!, 'http://floor');
   if (url.pathname === '/ready') return void res.writeHead(200).end();
-  let sql: string | undefined;
-  let params: unknown[];
-  let body: Buffer | undefined;
+  let request: ReturnType<typeof requestOf>;
   try {
-    const bytes = Number(url.searchParams.get('bytes'));
-    sql = reads[Number(url.searchParams.get('read'))];
-    params = JSON.parse(url.searchParams.get('params')!) as unknown[];
-    body = bodies.get(bytes);
-    if (!body) bodies.set(bytes, (body = Buffer.alloc(bytes, 0x20)));
+    request = requestOf(url);
   } catch (error) {
     return void res.writeHead(400).end((error as Error).message);
   }
-  if (sql === undefined || !Array.isArray(params)) return void res.writeHead(400).end('read and params (a JSON array) are required');
-  const answer = body;
-  pool.query(sql, params).then(
+  pool.query(request.sql, request.params).then(
     () => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': answer.length });
-      res.end(answer);
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': request.body.length });
+      res.end(request.body);
     },
     (error: Error) => {
       console.error(`explorer floor: ${error.message}`);
